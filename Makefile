@@ -1,0 +1,28 @@
+# Two entry points for a fresh machine: `make run` (the main job) and `make test` (everything).
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: run test lint typecheck unit
+
+$(BIN)/spieltisch: pyproject.toml
+	python3 -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e ".[dev]"
+	touch $@
+
+run: $(BIN)/spieltisch
+	$(BIN)/spieltisch tour
+
+test: $(BIN)/spieltisch
+	bash scripts/test-services.sh
+	$(MAKE) lint typecheck unit
+
+lint: $(BIN)/spieltisch
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+
+typecheck: $(BIN)/spieltisch
+	$(BIN)/mypy
+
+unit: $(BIN)/spieltisch
+	$(BIN)/pytest

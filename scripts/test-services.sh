@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs what the test suite needs from Debian's packages (as root): the PostgreSQL 15
+# server binaries and Chromium for the browser tests. The tests start and stop the servers
+# themselves, on 127.0.0.1 only.
+set -euo pipefail
+need=()
+[ -x /usr/lib/postgresql/15/bin/initdb ] || need+=(postgresql-15)
+[ -x /usr/bin/chromium ] || need+=(chromium)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "missing ${need[*]}: run this script as root to install them" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq "${need[@]}" >/dev/null
+fi

@@ -1,0 +1,1 @@
+"""The ``spieltisch`` command-line tool (Typer + Rich). Text is made here, from the catalogs."""

@@ -1,0 +1,1 @@
+"""Dice, pools, notation, exact odds and fair random sources. Pure: no I/O, no printing."""

@@ -1,0 +1,1 @@
+"""The game-system contract (decide / evolve / odds), the registry and the table fold."""

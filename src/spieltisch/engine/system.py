@@ -1,0 +1,166 @@
+"""The contract every game of Spieltisch fulfils, and the registry that finds them by id.
+
+A game is event-sourced:
+
+* ``decide(state, command, dice)`` checks a command against the rules, draws the dice it
+  needs and returns the events that happened (raising :class:`RuleError` changes nothing);
+* ``evolve(state, event)`` applies one event, purely, without dice;
+* ``odds(state, command)`` gives the exact outcome distribution of a command before it rolls.
+
+A table's state is the fold of its events, so the web, the CLI and the tests all play through
+this one contract, and a table can be exported, replayed and verified.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+
+from spieltisch.dice.fair import DiceSource
+from spieltisch.engine.errors import RuleError
+
+__all__ = [
+    "Access",
+    "GameSystem",
+    "Odds",
+    "OddsOutcome",
+    "StateT",
+    "get_system",
+    "parse_command",
+    "register",
+    "system_ids",
+]
+
+StateT = TypeVar("StateT")
+CommandT = TypeVar("CommandT", bound=BaseModel)
+EventT = TypeVar("EventT", bound=BaseModel)
+
+
+class OddsOutcome(BaseModel):
+    """One outcome of a command: a JSON value (number, label or symbol counts) and its chance."""
+
+    model_config = ConfigDict(frozen=True)
+
+    value: Any
+    probability: float
+    exact: str | None = None
+    """The probability as an exact fraction ``"p/q"``, where the system computes one."""
+
+
+class Odds(BaseModel):
+    """The exact outcome distribution of a command, computed before anything is rolled."""
+
+    model_config = ConfigDict(frozen=True)
+
+    outcomes: list[OddsOutcome]
+    mean: float | None = None
+    truncated: float = 0.0
+    """Probability mass left out (exploding dice are cut off at a tiny tail)."""
+
+
+@dataclass(frozen=True)
+class Access:
+    """Who may issue a command.
+
+    ``gm_only``: only the game master. Otherwise ``piece`` names the character, foe or seat the
+    command acts for; the participant owning that piece (or the GM) may issue it. ``None``
+    means any player at the table may.
+    """
+
+    gm_only: bool = False
+    piece: str | None = None
+    claims: bool = False
+    """The issuing participant becomes the owner of ``piece`` (creating a kitty, taking a seat)."""
+
+
+class GameSystem(Protocol[StateT, CommandT, EventT]):
+    """A rule set: the five games and the generic free-dice system implement this."""
+
+    id: str
+    """Stable registry id, e.g. ``"magical-kitties"``."""
+
+    commands: TypeAdapter[CommandT]
+    """Parses and dumps commands (a discriminated union on the field ``kind``)."""
+
+    events: TypeAdapter[EventT]
+    """Parses and dumps events (a discriminated union on the field ``kind``)."""
+
+    def new_state(self, options: Mapping[str, Any]) -> StateT:
+        """The state of a new table; ``options`` are the system's table options (validated)."""
+        ...
+
+    def decide(self, state: StateT, command: CommandT, dice: DiceSource) -> list[EventT]:
+        """Validate ``command`` against the rules, roll what it needs, return its events."""
+        ...
+
+    def evolve(self, state: StateT, event: EventT) -> StateT:
+        """Apply one event. Pure and deterministic; never rolls."""
+        ...
+
+    def odds(self, state: StateT, command: CommandT) -> Odds | None:
+        """The exact outcome distribution of ``command``; ``None`` if it rolls nothing."""
+        ...
+
+    def access(self, state: StateT, command: CommandT) -> Access:
+        """Who may issue ``command`` in ``state``."""
+        ...
+
+    def automatic(self, state: StateT) -> CommandT | None:
+        """A command the table issues by itself next (e.g. an AI seat's move), else ``None``."""
+        ...
+
+    def public_state(self, state: StateT) -> dict[str, Any]:
+        """The state as JSON-ready data for clients."""
+        ...
+
+
+_REGISTRY: dict[str, Callable[[], GameSystem[Any, Any, Any]]] = {}
+
+
+def register(
+    system_id: str,
+) -> Callable[[Callable[[], GameSystem[Any, Any, Any]]], Callable[[], GameSystem[Any, Any, Any]]]:
+    """Class/factory decorator: make a system available under ``system_id``."""
+
+    def decorate(
+        factory: Callable[[], GameSystem[Any, Any, Any]],
+    ) -> Callable[[], GameSystem[Any, Any, Any]]:
+        _REGISTRY[system_id] = factory
+        return factory
+
+    return decorate
+
+
+def _load_builtin_systems() -> None:
+    # Importing the package registers every built-in system.
+    import spieltisch.systems  # noqa: F401
+
+
+def system_ids() -> list[str]:
+    """The ids of all registered systems, sorted."""
+    _load_builtin_systems()
+    return sorted(_REGISTRY)
+
+
+def get_system(system_id: str) -> GameSystem[Any, Any, Any]:
+    """The system registered under ``system_id``; :class:`RuleError` if there is none."""
+    _load_builtin_systems()
+    factory = _REGISTRY.get(system_id)
+    if factory is None:
+        raise RuleError("rule.unknown_system", system=system_id, known=", ".join(sorted(_REGISTRY)))
+    return factory()
+
+
+def parse_command(system: GameSystem[Any, CommandT, Any], data: Any) -> CommandT:
+    """Parse a JSON command for ``system``; a :class:`RuleError` names what is wrong."""
+    try:
+        return system.commands.validate_python(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise RuleError(
+            "rule.bad_command", system=system.id, detail=f"{where}: {first['msg']}"
+        ) from None

@@ -1,0 +1,1 @@
+"""The rule sets. Importing this package registers every built-in game system."""
