@@ -9,11 +9,38 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
+import re
 import secrets
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, TypeGuard, runtime_checkable
 
-__all__ = ["DiceSource", "Draw", "FairDice", "PlayerSeed", "RecordingSource", "SeededSource"]
+from spieltisch.errors import InputError
+
+__all__ = [
+    "MAX_SIDES",
+    "SEPARATORS",
+    "DiceSource",
+    "Draw",
+    "FairDice",
+    "FairDiceError",
+    "FairDraw",
+    "PlayerSeed",
+    "RecordingSource",
+    "SeededSource",
+    "export_fair",
+    "mac_message",
+]
+
+MAX_SIDES = 1 << 64
+"""The most faces a fair die may have: draws are taken from 64-bit numbers."""
+
+SEPARATORS = ("\x1e", "\x1f")
+"""Control characters that delimit the parts of a MAC message; a player seed may not hold them."""
+
+
+class FairDiceError(InputError):
+    """Bad input to the fair dice: a seed that is not hex, a negative index, no sides."""
 
 
 @runtime_checkable
@@ -67,6 +94,48 @@ class PlayerSeed:
     start: int
     seed: str
 
+    @classmethod
+    def parse(cls, data: PlayerSeed | Mapping[str, Any]) -> PlayerSeed:
+        """A player seed from itself or from its JSON form ``{"start": int, "seed": str}``."""
+        if isinstance(data, PlayerSeed):
+            return data
+        if not isinstance(data, Mapping):
+            raise FairDiceError("fair.bad_player_seed", value=data)
+        start, seed = data.get("start"), data.get("seed")
+        if not _is_int(start) or start < 0 or not isinstance(seed, str):
+            raise FairDiceError("fair.bad_player_seed", value=dict(data))
+        return cls(start, seed)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form used in exports: ``{"start": int, "seed": str}``."""
+        return {"start": self.start, "seed": self.seed}
+
+
+@dataclass(frozen=True)
+class FairDraw:
+    """How one fair draw came about: its ``value`` and the ``attempt`` that was accepted.
+
+    ``attempt`` is 0 unless rejection sampling threw away earlier MACs.
+    """
+
+    index: int
+    sides: int
+    value: int
+    attempt: int
+
+
+def mac_message(table: str, index: int, attempt: int, mixed: str) -> bytes:
+    """The message MACed for draw ``index``: UTF-8 of table, index, attempt and mixed seeds.
+
+    The four parts are joined with the unit separator U+001F; ``mixed`` is the player seeds in
+    effect at ``index`` joined with the record separator U+001E (empty when there are none).
+    """
+    return f"{table}\x1f{index}\x1f{attempt}\x1f{mixed}".encode()
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
 
 @dataclass(frozen=True)
 class FairDice:
@@ -89,36 +158,103 @@ class FairDice:
         """Fresh dice for ``table`` with a random 32-byte server seed."""
         return cls(secrets.token_bytes(32), table)
 
+    @classmethod
+    def from_hex(
+        cls,
+        seed_hex: str,
+        table: str,
+        player_seeds: Iterable[PlayerSeed | Mapping[str, Any]] = (),
+    ) -> FairDice:
+        """Dice from a stored or revealed server seed in hex and the player seeds, in order.
+
+        ``player_seeds`` may be :class:`PlayerSeed` objects or their JSON form
+        ``{"start": int, "seed": str}``; their order matters and is kept.
+        """
+        if not isinstance(seed_hex, str) or not _HEX.fullmatch(seed_hex):
+            raise FairDiceError("fair.bad_seed", value=seed_hex)
+        server_seed = bytes.fromhex(seed_hex)
+        return cls(server_seed, table, tuple(PlayerSeed.parse(p) for p in player_seeds))
+
+    @property
+    def seed_hex(self) -> str:
+        """The server seed in lower-case hex: what the table reveals."""
+        return self.server_seed.hex()
+
     @property
     def commitment(self) -> str:
         """SHA-256 of the server seed, hex: published before the first roll."""
         return hashlib.sha256(self.server_seed).hexdigest()
 
     def with_player_seed(self, start: int, seed: str) -> FairDice:
-        """These dice with a player's seed string taking part from draw ``start`` on."""
+        """These dice with a player's seed string taking part from draw ``start`` on.
+
+        The seed must be non-empty text that encodes as UTF-8 and holds none of the
+        :data:`SEPARATORS` (so that different seed lists never give the same MAC message).
+        """
+        if not _is_int(start) or start < 0:
+            raise FairDiceError("fair.bad_index", value=start)
+        if (
+            not isinstance(seed, str)
+            or not seed
+            or any(separator in seed for separator in SEPARATORS)
+            or not _encodes(seed)
+        ):
+            raise FairDiceError("fair.bad_player_seed", value=seed)
         return replace(self, player_seeds=(*self.player_seeds, PlayerSeed(start, seed)))
 
-    def value(self, index: int, sides: int) -> int:
-        """The value of draw ``index`` for a die with ``sides`` faces (1..sides)."""
-        if sides < 1:
-            raise ValueError(f"sides must be positive, got {sides!r}")
-        mixed = "\x1e".join(p.seed for p in self.player_seeds if p.start <= index)
+    def mixed_seeds(self, index: int) -> str:
+        """The player seeds in effect at draw ``index``, in the order added, joined by U+001E."""
+        return "\x1e".join(p.seed for p in self.player_seeds if p.start <= index)
+
+    def draw(self, index: int, sides: int) -> FairDraw:
+        """Draw ``index`` for a die with ``sides`` faces, with the attempt that was accepted."""
+        if not _is_int(index) or index < 0:
+            raise FairDiceError("fair.bad_index", value=index)
+        if not _is_int(sides) or not 1 <= sides <= MAX_SIDES:
+            raise FairDiceError("fair.bad_sides", value=sides)
+        mixed = self.mixed_seeds(index)
         limit = _SPACE - _SPACE % sides
         attempt = 0
         while True:
-            message = f"{self.table}\x1f{index}\x1f{attempt}\x1f{mixed}".encode()
+            message = mac_message(self.table, index, attempt, mixed)
             mac = hmac.new(self.server_seed, message, hashlib.sha256).digest()
             number = int.from_bytes(mac[:8], "big")
             if number < limit:
-                return number % sides + 1
+                return FairDraw(index, sides, number % sides + 1, attempt)
             attempt += 1
+
+    def value(self, index: int, sides: int) -> int:
+        """The value of draw ``index`` for a die with ``sides`` faces (1..sides)."""
+        return self.draw(index, sides).value
 
     def source_at(self, index: int) -> DiceSource:
         """A source whose first roll is draw ``index``."""
         return _FairSource(self, index)
 
 
-_SPACE = 1 << 64
+_SPACE = MAX_SIDES
+_HEX = re.compile(r"(?:[0-9a-fA-F]{2})+")
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def export_fair(dice: FairDice, revealed: bool) -> dict[str, Any]:
+    """The ``fair`` block of a table export.
+
+    ``{"commitment": hex, "seed": hex or None, "player_seeds": [{"start", "seed"}, ...]}``;
+    the seed is only included once the table has ``revealed`` it.
+    """
+    return {
+        "commitment": dice.commitment,
+        "seed": dice.seed_hex if revealed else None,
+        "player_seeds": [p.to_json() for p in dice.player_seeds],
+    }
 
 
 class _FairSource:
