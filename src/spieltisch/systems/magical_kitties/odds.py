@@ -1,0 +1,106 @@
+"""Exact odds of a Magical Kitties check, with fractions and integer binomials.
+
+A check rolls ``pool`` d6; each die at or above the difficulty succeeds with chance
+``(7 - difficulty) / 6``, so the successes are binomial. The treat-reroll strategy rolls once
+and, if there are fewer than ``want`` successes, rerolls every non-success once: the final
+count is the kept successes plus a fresh binomial over the rerolled dice.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+
+from spieltisch.engine.errors import RuleError
+from spieltisch.engine.system import Odds, OddsOutcome
+
+__all__ = [
+    "TIER_KEYS",
+    "as_odds",
+    "rerolled_successes",
+    "success_chance",
+    "successes",
+    "tier_odds",
+    "tiers_of",
+]
+
+TIER_KEYS: tuple[str, ...] = ("0", "1", "2", "3", "4+")
+"""Keys of the tier distribution: 0, 1, 2, 3 and 4 or more successes."""
+
+MAX_ODDS_POOL = 60
+"""Largest pool the odds accept (far beyond any sheet; keeps typed input cheap)."""
+
+
+def success_chance(difficulty: int) -> Fraction:
+    """Chance that one d6 reaches ``difficulty`` (3..6)."""
+    if not 3 <= difficulty <= 6:
+        raise RuleError("kitties.bad_difficulty", value=difficulty)
+    return Fraction(7 - difficulty, 6)
+
+
+def _check_pool(pool: int) -> None:
+    if pool <= 0:
+        raise RuleError("kitties.pool_empty", kitty="-", value=pool)
+    if pool > MAX_ODDS_POOL:
+        raise RuleError("kitties.pool_too_large", value=pool, max=MAX_ODDS_POOL)
+
+
+def _binomial(n: int, p: Fraction) -> list[Fraction]:
+    q = 1 - p
+    return [comb(n, k) * p**k * q ** (n - k) for k in range(n + 1)]
+
+
+def successes(pool: int, difficulty: int) -> list[Fraction]:
+    """``result[k]`` = exact chance of exactly ``k`` successes with ``pool`` dice."""
+    _check_pool(pool)
+    return _binomial(pool, success_chance(difficulty))
+
+
+def rerolled_successes(pool: int, difficulty: int, want: int = 2) -> list[Fraction]:
+    """Like :func:`successes`, when every non-success is rerolled once below ``want``."""
+    if want < 1:
+        raise RuleError("kitties.bad_want", value=want)
+    first = successes(pool, difficulty)
+    p = success_chance(difficulty)
+    result = [Fraction(0)] * (pool + 1)
+    for kept, chance in enumerate(first):
+        if kept >= want:
+            result[kept] += chance
+            continue
+        for extra, again in enumerate(_binomial(pool - kept, p)):
+            result[kept + extra] += chance * again
+    return result
+
+
+def tiers_of(distribution: list[Fraction]) -> dict[str, Fraction]:
+    """Fold a distribution of success counts into the tiers 0, 1, 2, 3 and 4+."""
+    tiers = dict.fromkeys(TIER_KEYS, Fraction(0))
+    for count, chance in enumerate(distribution):
+        tiers[TIER_KEYS[min(count, 4)]] += chance
+    return tiers
+
+
+def tier_odds(
+    pool: int, difficulty: int, *, reroll: bool = False, want: int = 2
+) -> dict[str, Fraction]:
+    """Exact chance of 0, 1, 2, 3 and 4+ successes (optionally with the treat reroll)."""
+    if reroll:
+        return tiers_of(rerolled_successes(pool, difficulty, want))
+    return tiers_of(successes(pool, difficulty))
+
+
+def as_odds(distribution: list[Fraction]) -> Odds:
+    """The contract's :class:`Odds`: one outcome per tier, value ``{"successes", "tier"}``."""
+    tiers = tiers_of(distribution)
+    mean = sum(count * chance for count, chance in enumerate(distribution))
+    return Odds(
+        outcomes=[
+            OddsOutcome(
+                value={"successes": key, "tier": index},
+                probability=float(chance),
+                exact=f"{chance.numerator}/{chance.denominator}",
+            )
+            for index, (key, chance) in enumerate(tiers.items())
+        ],
+        mean=float(mean),
+    )
