@@ -91,8 +91,10 @@ class Table:
         self.options: dict[str, Any] = dict(options or {})
         self.records: list[Record] = []
         self._state = system.new_state(self.options)
+        draws = 0
         for record in records:
-            self._append(record)
+            self._append(record, draws)
+            draws += len(record.draws)
         self._state = self._fold(self.records, undoing=None)
 
     # -- reading ---------------------------------------------------------------------------
@@ -186,9 +188,10 @@ class Table:
         kind = getattr(command, "kind", "command")
         if hidden or access.gm_only:
             raise RuleError("rule.forbidden", action=kind)
-        if access.piece is not None and not access.claims:
+        if access.piece is not None:
             owner = self.owners().get(access.piece)
-            if owner != actor.id:
+            # A claim may take a free piece (or re-claim one's own), never someone else's.
+            if owner != actor.id and not (access.claims and owner is None):
                 raise RuleError("rule.forbidden", action=kind)
 
     def _decide(
@@ -217,9 +220,24 @@ class Table:
         self._state = state
         return record
 
-    def _append(self, record: Record) -> None:
+    def _append(self, record: Record, next_draw: int) -> None:
+        # An imported log must be one this class could have written: otherwise undo targets or
+        # draw indexes could clash with later records (a reused draw index repeats a roll).
         if record.seq != len(self.records) + 1:
             raise EngineError("table.bad_export", detail=f"record seq {record.seq} out of order")
+        if record.undoes is not None and not (
+            1 <= record.undoes < record.seq and self.records[record.undoes - 1].undoes is None
+        ):
+            raise EngineError(
+                "table.bad_export", detail=f"record {record.seq}: bad undo of {record.undoes}"
+            )
+        for offset, draw in enumerate(record.draws):
+            if draw.index != next_draw + offset:
+                raise EngineError(
+                    "table.bad_export",
+                    detail=f"record {record.seq}: draw index {draw.index}, "
+                    f"expected {next_draw + offset}",
+                )
         self.records.append(record)
 
     def _fold(self, records: list[Record], undoing: int | None) -> Any:
