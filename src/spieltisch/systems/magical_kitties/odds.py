@@ -40,7 +40,7 @@ def success_chance(difficulty: int) -> Fraction:
 
 def _check_pool(pool: int) -> None:
     if pool <= 0:
-        raise RuleError("kitties.pool_empty", kitty="-", value=pool)
+        raise RuleError("kitties.pool_none", value=pool)
     if pool > MAX_ODDS_POOL:
         raise RuleError("kitties.pool_too_large", value=pool, max=MAX_ODDS_POOL)
 

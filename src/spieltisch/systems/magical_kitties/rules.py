@@ -192,12 +192,14 @@ def build_pool(
         penalty=-penalty,
         modifier=modifier,
     )
-    return check_pool(parts, max_pool, "-")
+    return check_pool(parts, max_pool, None)
 
 
-def check_pool(parts: PoolParts, max_pool: int, kitty: str) -> PoolParts:
+def check_pool(parts: PoolParts, max_pool: int, kitty: str | None) -> PoolParts:
     """``parts`` if they make a pool of 1..``max_pool`` dice; ``kitties.pool_empty`` at ≤ 0."""
     if parts.total <= 0:
+        if kitty is None:
+            raise RuleError("kitties.pool_none", value=parts.total)
         raise RuleError("kitties.pool_empty", kitty=kitty, value=parts.total)
     if parts.total > max_pool:
         raise RuleError("kitties.pool_too_large", value=parts.total, max=max_pool)
