@@ -1,0 +1,58 @@
+"""``spieltisch serve``: run the web table (HTTP API, WebSocket, pages) with uvicorn."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from sqlalchemy.engine import make_url
+
+from spieltisch.cli.app import app
+from spieltisch.cli.context import fail, settings, t
+from spieltisch.errors import InputError, SpieltischError
+from spieltisch.store.db import DATABASE_URL_VARIABLE, is_postgres, resolve_url
+
+__all__ = ["serve"]
+
+
+@app.command("serve")
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="TCP port.", min=0, max=65535)] = 8000,
+    db: Annotated[
+        Path | None,
+        typer.Option("--db", help="SQLite file (default: SPIELTISCH_DATABASE_URL or data dir)."),
+    ] = None,
+    workers: Annotated[
+        int, typer.Option("--workers", help="Worker processes (PostgreSQL only).", min=1)
+    ] = 1,
+) -> None:
+    """Serve the table API and pages; prints the address to open."""
+    import uvicorn
+
+    url = resolve_url(str(db) if db is not None else None)
+    if workers > 1 and not is_postgres(url):
+        fail(InputError("serve.workers_need_postgres", workers=workers))
+    shown = make_url(url).render_as_string(hide_password=True)
+    try:
+        if workers > 1:
+            os.environ[DATABASE_URL_VARIABLE] = url
+            settings.console.print(t("serve.listening", url=f"http://{host}:{port}", db=shown))
+            uvicorn.run(
+                "spieltisch.web.app:create_app",
+                factory=True,
+                host=host,
+                port=port,
+                workers=workers,
+                log_level="warning",
+            )
+            return
+        from spieltisch.web.app import create_app
+
+        application = create_app(database_url=url)
+    except SpieltischError as error:
+        fail(error)
+    settings.console.print(t("serve.listening", url=f"http://{host}:{port}", db=shown))
+    uvicorn.run(application, host=host, port=port, log_level="warning", ws="websockets-sansio")

@@ -1,0 +1,1 @@
+"""Alembic migrations of the event store; :func:`spieltisch.store.db.migrate` runs them."""

@@ -1,0 +1,108 @@
+"""The database tables of the event store (SQLAlchemy 2 declarative models).
+
+One row per game table, per participant, per invite, per log record and per snapshot. The log
+is append-only; ``(table_id, seq)`` is unique, and the table row's ``version`` is a
+compare-and-swap guard bumped by every change, so two workers deciding on the same stale state
+cannot both commit.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    func,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+__all__ = ["Base", "InviteRow", "ParticipantRow", "RecordRow", "SnapshotRow", "TableRow"]
+
+
+class Base(DeclarativeBase):
+    """Declarative base of the store's models."""
+
+
+class TableRow(Base):
+    """A game table: its system, options, fair-dice seed and the head of its log."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    system: Mapped[str] = mapped_column(String(64))
+    title: Mapped[str] = mapped_column(String(200), default="")
+    language: Mapped[str] = mapped_column(String(8), default="de")
+    options: Mapped[dict[str, object]] = mapped_column(JSON, default=dict)
+    dice_table: Mapped[str] = mapped_column(String(64))
+    """The table id the fair dice are keyed on (differs from ``id`` for imported tables)."""
+    server_seed: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    """Hex of the secret seed; ``None`` when unknown (a table imported before its reveal)."""
+    commitment: Mapped[str] = mapped_column(String(64))
+    revealed: Mapped[bool] = mapped_column(Boolean, default=False)
+    player_seeds: Mapped[list[dict[str, object]]] = mapped_column(JSON, default=list)
+    seq: Mapped[int] = mapped_column(Integer, default=0)
+    """Sequence number of the last record."""
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    """Bumped by every change; writers compare-and-swap on it."""
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class ParticipantRow(Base):
+    """Someone at a table: a name, a role and the SHA-256 of their secret token."""
+
+    __tablename__ = "participants"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    role: Mapped[str] = mapped_column(String(16))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+
+
+class InviteRow(Base):
+    """An invite code (hashed) that lets someone join a table in a role."""
+
+    __tablename__ = "invites"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    role: Mapped[str] = mapped_column(String(16), primary_key=True)
+    code_hash: Mapped[str] = mapped_column(String(64))
+
+
+class RecordRow(Base):
+    """One record of a table's append-only log, as the JSON of ``engine.table.Record``."""
+
+    __tablename__ = "records"
+    __table_args__ = (UniqueConstraint("table_id", "seq", name="uq_records_table_seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("tables.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    hidden: Mapped[bool] = mapped_column(Boolean, default=False)
+    data: Mapped[str] = mapped_column(Text)
+
+
+class SnapshotRow(Base):
+    """The folded state of a table after record ``seq``, for fast loading."""
+
+    __tablename__ = "snapshots"
+    __table_args__ = (Index("ix_snapshots_table_seq", "table_id", "seq"),)
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    system: Mapped[str] = mapped_column(String(64))
+    state: Mapped[str] = mapped_column(Text)

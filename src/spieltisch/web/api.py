@@ -1,0 +1,228 @@
+"""The HTTP routes of the table API: thin wrappers around :class:`EventStore`.
+
+Every route authenticates with ``Authorization: Bearer <token>`` (except creating, joining and
+importing tables, and listing systems); errors are raised as :class:`SpieltischError` and
+turned into ``{"error": {"code", "message"}}`` by the handlers in :mod:`spieltisch.web.app`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Body, Query
+from pydantic import TypeAdapter
+
+from spieltisch.engine.system import Odds, get_system, parse_command, system_ids
+from spieltisch.engine.table import Role
+from spieltisch.store.events import Participant, StoredTable, TableInfo
+from spieltisch.web.deps import CurrentParticipant, StoreDep
+from spieltisch.web.schemas import (
+    CommandRequest,
+    CommandResponse,
+    ErrorResponse,
+    ImportedParticipant,
+    ImportResponse,
+    Invites,
+    JoinRequest,
+    JoinResponse,
+    OddsRequest,
+    ParticipantPublic,
+    PlayerSeedPublic,
+    PlayerSeedRequest,
+    PlayerSeedResponse,
+    RecordsResponse,
+    RevealResponse,
+    SystemPublic,
+    TableCreate,
+    TableCreated,
+    TableView,
+    UndoRequest,
+    UndoResponse,
+)
+
+__all__ = ["router", "table_view"]
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorResponse} for status in (400, 401, 403, 404, 409, 422)
+}
+
+router = APIRouter(prefix="/api", responses=_ERRORS)
+
+
+def _state(table: StoredTable) -> dict[str, Any]:
+    return table.system.public_state(table.state)
+
+
+def _pieces(table: StoredTable) -> dict[str, list[str]]:
+    pieces: dict[str, list[str]] = {}
+    for piece, owner in table.owners().items():
+        pieces.setdefault(owner, []).append(piece)
+    return pieces
+
+
+def table_view(
+    info: TableInfo, table: StoredTable, me: Participant, people: list[Participant]
+) -> TableView:
+    """The table as ``me`` sees it."""
+    pieces = _pieces(table)
+
+    def public(person: Participant) -> ParticipantPublic:
+        return ParticipantPublic(
+            participant=person.id,
+            name=person.name,
+            role=person.role.value,
+            pieces=sorted(pieces.get(person.id, [])),
+        )
+
+    return TableView(
+        table=info.id,
+        system=info.system,
+        title=info.title,
+        language=info.language,
+        options=info.options,
+        seq=table.seq,
+        commitment=info.commitment,
+        seed=info.seed,
+        player_seeds=[PlayerSeedPublic(start=p.start, seed=p.seed) for p in info.player_seeds],
+        me=public(me),
+        participants=[public(person) for person in people],
+        state=_state(table),
+    )
+
+
+@router.get("/systems", response_model=list[SystemPublic])
+def list_systems() -> list[SystemPublic]:
+    """The game systems a table can play, with the JSON Schema of their commands."""
+    systems = []
+    for system_id in system_ids():
+        system = get_system(system_id)
+        options = getattr(system, "options", None)
+        systems.append(
+            SystemPublic(
+                id=system_id,
+                commands=system.commands.json_schema(),
+                options=options.json_schema() if isinstance(options, TypeAdapter) else None,
+            )
+        )
+    return systems
+
+
+@router.post("/tables", response_model=TableCreated, status_code=201)
+def create_table(body: TableCreate, store: StoreDep) -> TableCreated:
+    """Open a table. The response holds the GM's token and the invite codes: keep them."""
+    created = store.create_table(
+        body.system, language=body.language, title=body.title, options=body.options, name=body.name
+    )
+    return TableCreated(
+        table=created.table,
+        token=created.token,
+        participant=created.participant,
+        invites=Invites(**created.invites),
+        commitment=created.commitment,
+    )
+
+
+@router.post("/tables/import", response_model=ImportResponse, status_code=201)
+def import_table(store: StoreDep, data: dict[str, Any] = Body(...)) -> ImportResponse:  # noqa: B008
+    """A new table from an export file: same log and dice, new id and tokens."""
+    created = store.import_table(data)
+    return ImportResponse(
+        table=created.table,
+        token=created.token,
+        participant=created.participant,
+        invites=Invites(**created.invites),
+        commitment=created.commitment,
+        participants=[ImportedParticipant(**p) for p in created.participants],
+    )
+
+
+@router.post("/tables/{table_id}/join", response_model=JoinResponse, status_code=201)
+def join_table(table_id: str, body: JoinRequest, store: StoreDep) -> JoinResponse:
+    """Join with an invite code; the response holds the new participant's secret token."""
+    joined = store.join(table_id, body.invite, body.name)
+    return JoinResponse(
+        participant=joined.participant.id, token=joined.token, role=joined.participant.role.value
+    )
+
+
+@router.get("/tables/{table_id}", response_model=TableView)
+def get_table(table_id: str, me: CurrentParticipant, store: StoreDep) -> TableView:
+    """The table, its participants and its state."""
+    info, table = store.snapshot(table_id)
+    return table_view(info, table, me, store.participants(table_id))
+
+
+@router.post("/tables/{table_id}/invites", response_model=Invites)
+def renew_invites(table_id: str, me: CurrentParticipant, store: StoreDep) -> Invites:
+    """New invite codes (GM only); the old ones stop working."""
+    return Invites(**store.new_invites(table_id, me))
+
+
+@router.post("/tables/{table_id}/commands", response_model=CommandResponse)
+def post_command(
+    table_id: str, body: CommandRequest, me: CurrentParticipant, store: StoreDep
+) -> CommandResponse:
+    """Decide a command; returns its records (and automatic follow-ups) and the new state."""
+    done = store.execute(
+        table_id, me, body.command, hidden=body.hidden, expected_seq=body.expected_seq
+    )
+    return CommandResponse(records=done.records, seq=done.table.seq, state=_state(done.table))
+
+
+@router.post("/tables/{table_id}/odds", response_model=Odds | None)
+def preview_odds(
+    table_id: str, body: OddsRequest, me: CurrentParticipant, store: StoreDep
+) -> Odds | None:
+    """The exact outcome distribution of a command before it is rolled (``null``: no dice)."""
+    table = store.table(table_id)
+    command = parse_command(table.system, body.command)
+    return table.system.odds(table.state, command)
+
+
+@router.get("/tables/{table_id}/records", response_model=RecordsResponse)
+def get_records(
+    table_id: str,
+    me: CurrentParticipant,
+    store: StoreDep,
+    since: int = Query(0, ge=0),
+) -> RecordsResponse:
+    """The records after ``since`` that the caller may see (hidden ones only for the GM)."""
+    _, table = store.snapshot(table_id)
+    records = [r for r in table.records[since:] if me.role is Role.GM or not r.hidden]
+    return RecordsResponse(records=records, seq=table.seq)
+
+
+@router.post("/tables/{table_id}/undo", response_model=UndoResponse)
+def undo(table_id: str, body: UndoRequest, me: CurrentParticipant, store: StoreDep) -> UndoResponse:
+    """Revert a record (GM only); refused when a later record depends on it."""
+    done = store.undo(table_id, me, body.seq)
+    return UndoResponse(
+        record=done.records[0], records=done.records, seq=done.table.seq, state=_state(done.table)
+    )
+
+
+@router.post("/tables/{table_id}/player-seeds", response_model=PlayerSeedResponse)
+def add_player_seed(
+    table_id: str, body: PlayerSeedRequest, me: CurrentParticipant, store: StoreDep
+) -> PlayerSeedResponse:
+    """Mix a player's seed string into every draw from the next one on."""
+    added = store.add_player_seed(table_id, me, body.seed)
+    info = store.info(table_id)
+    return PlayerSeedResponse(
+        start=added.start,
+        seed=added.seed,
+        player_seeds=[PlayerSeedPublic(start=p.start, seed=p.seed) for p in info.player_seeds],
+    )
+
+
+@router.post("/tables/{table_id}/reveal", response_model=RevealResponse)
+def reveal(table_id: str, me: CurrentParticipant, store: StoreDep) -> RevealResponse:
+    """Reveal the server seed (GM only). The table rolls no more dice afterwards."""
+    seed = store.reveal(table_id, me)
+    return RevealResponse(seed=seed, commitment=store.info(table_id).commitment)
+
+
+@router.get("/tables/{table_id}/export")
+def export_table(table_id: str, me: CurrentParticipant, store: StoreDep) -> dict[str, Any]:
+    """The table as one JSON file (format ``spieltisch-table/1``), for ``spieltisch verify``."""
+    return store.export(table_id, me)

@@ -1,0 +1,136 @@
+"""The web application: ``create_app()`` builds the FastAPI app around one event store.
+
+Run it with ``spieltisch serve`` or any ASGI server
+(``uvicorn --factory spieltisch.web.app:create_app``; the database comes from
+``SPIELTISCH_DATABASE_URL`` or the default SQLite file). More routers (pages) are added with
+``app.include_router``; a ``static/`` folder beside this module is served under ``/static``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from spieltisch.errors import InputError, SpieltischError
+from spieltisch.i18n import error_message, translate
+from spieltisch.store.events import EventStore
+from spieltisch.web import api, ws
+from spieltisch.web.deps import request_language
+from spieltisch.web.live import Broker, PostgresListener
+
+__all__ = ["STATUS", "create_app", "status_of"]
+
+STATUS: dict[str, int] = {
+    "table.unknown": 404,
+    "table.unknown_record": 404,
+    "table.bad_token": 401,
+    "table.bad_invite": 403,
+    "rule.forbidden": 403,
+    "table.stale": 409,
+    "table.busy": 409,
+    "table.revealed": 409,
+    "table.seed_unknown": 409,
+    "table.dice_closed": 409,
+}
+"""HTTP status of error codes that are not a plain 422 (bad input / rule refused)."""
+
+_STATIC = Path(__file__).parent / "static"
+
+
+def status_of(error: SpieltischError) -> int:
+    """The HTTP status for a deliberate error: 4xx, never 5xx."""
+    if error.code in STATUS:
+        return STATUS[error.code]
+    return 422 if isinstance(error, ValueError | InputError) else 400
+
+
+def _error(code: str, message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+async def _on_error(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, SpieltischError)
+    lang = request_language(request)
+    return _error(error.code, error_message(error, lang), status_of(error))
+
+
+async def _on_invalid(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, RequestValidationError)
+    lang = request_language(request)
+    problems = error.errors()
+    first = problems[0] if problems else {}
+    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+    if first.get("type") == "json_invalid":
+        detail = str(first.get("ctx", {}).get("error", first.get("msg", "")))
+        return _error(
+            "api.malformed_json", translate("api.malformed_json", lang, detail=detail), 400
+        )
+    detail = f"{where}: {first.get('msg', '')}" if where else str(first.get("msg", ""))
+    return _error("api.invalid_request", translate("api.invalid_request", lang, detail=detail), 422)
+
+
+async def _on_http(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, StarletteHTTPException)
+    lang = request_language(request)
+    code = {404: "api.not_found", 405: "api.method_not_allowed"}.get(error.status_code, "api.http")
+    message = translate(code, lang, path=request.url.path, status=error.status_code)
+    return _error(code, message, error.status_code)
+
+
+def create_app(
+    store: EventStore | None = None,
+    *,
+    db_path: str | None = None,
+    database_url: str | None = None,
+) -> FastAPI:
+    """The application. Without ``store`` one is opened (and migrated) from the settings."""
+    owned = store is None
+    the_store = store or EventStore(database_url, db_path=db_path)
+    broker = Broker()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        broker.bind(asyncio.get_running_loop())
+        the_store.on_commit.append(broker.publish)
+        listener = None
+        if the_store.postgres:
+            listener = PostgresListener(the_store.url, broker, the_store.worker)
+            listener.start()
+        try:
+            yield
+        finally:
+            if listener is not None:
+                listener.stop()
+            the_store.on_commit.remove(broker.publish)
+            if owned:
+                the_store.close()
+
+    app = FastAPI(
+        title="Spieltisch",
+        summary="Rules-aware game table: tables, live log, fair dice.",
+        version="1",
+        lifespan=lifespan,
+    )
+    app.state.store = the_store
+    app.state.broker = broker
+    handlers: dict[Any, Any] = {
+        SpieltischError: _on_error,
+        RequestValidationError: _on_invalid,
+        StarletteHTTPException: _on_http,
+    }
+    for kind, handler in handlers.items():
+        app.add_exception_handler(kind, handler)
+    app.include_router(api.router)
+    app.include_router(ws.router)
+    if _STATIC.is_dir():
+        app.mount("/static", StaticFiles(directory=_STATIC), name="static")
+    return app

@@ -1,0 +1,141 @@
+"""Fan-out: wake the WebSocket connections of a table when its log or settings change.
+
+Notifications only say *which table changed up to which sequence number*; every connection
+then reads what it may see from the store ("notify, then pull"), so a lost or doubled
+notification never loses or doubles a record. In one process the store's commit hook feeds
+the :class:`Broker`; with PostgreSQL a :class:`PostgresListener` thread turns
+``NOTIFY spieltisch`` from other workers into the same wake-ups.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+from dataclasses import dataclass, field
+
+from spieltisch.store.db import libpq_url
+from spieltisch.store.events import NOTIFY_CHANNEL
+
+__all__ = ["Broker", "PostgresListener", "Subscription"]
+
+_log = logging.getLogger(__name__)
+
+
+@dataclass(eq=False)
+class Subscription:
+    """One connection's interest in one table."""
+
+    table: str
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    seq: int = -1
+    """The highest sequence number notified so far."""
+    local: bool = True
+    """Whether every notification since the last wait came from this process."""
+
+    async def wait(self) -> tuple[int, bool]:
+        """Wait for a change; returns the newest notified seq and whether it was local."""
+        await self.wake.wait()
+        self.wake.clear()
+        seq, local = self.seq, self.local
+        self.local = True
+        return seq, local
+
+
+class Broker:
+    """Per-table subscriptions on one event loop; :meth:`publish` may be called from any thread."""
+
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._subscriptions: dict[str, set[Subscription]] = {}
+
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Deliver wake-ups on ``loop`` (the server's loop)."""
+        self._loop = loop
+
+    def subscribe(self, table: str) -> Subscription:
+        """Start receiving wake-ups for ``table`` (call on the loop)."""
+        subscription = Subscription(table)
+        self._subscriptions.setdefault(table, set()).add(subscription)
+        return subscription
+
+    def unsubscribe(self, subscription: Subscription) -> None:
+        """Stop the wake-ups of ``subscription``."""
+        subscribers = self._subscriptions.get(subscription.table)
+        if subscribers is not None:
+            subscribers.discard(subscription)
+            if not subscribers:
+                del self._subscriptions[subscription.table]
+
+    def subscribers(self, table: str) -> int:
+        """How many connections follow ``table``."""
+        return len(self._subscriptions.get(table, ()))
+
+    def publish(self, table: str, seq: int, local: bool = True) -> None:
+        """``table`` changed up to ``seq``; thread-safe."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            self._wake(table, seq, local)
+        else:
+            with contextlib.suppress(RuntimeError):  # the loop is shutting down
+                loop.call_soon_threadsafe(self._wake, table, seq, local)
+
+    def _wake(self, table: str, seq: int, local: bool) -> None:
+        for subscription in self._subscriptions.get(table, ()):
+            subscription.seq = max(subscription.seq, seq)
+            subscription.local = subscription.local and local
+            subscription.wake.set()
+
+
+class PostgresListener:
+    """A thread that LISTENs on PostgreSQL and publishes other workers' commits to a broker."""
+
+    def __init__(self, url: str, broker: Broker, worker: str) -> None:
+        self._conninfo = libpq_url(url)
+        self._broker = broker
+        self._worker = worker
+        self._stop = threading.Event()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="spieltisch-listen", daemon=True)
+
+    def start(self, timeout: float = 10.0) -> None:
+        """Start listening; returns once the LISTEN is in place (or ``timeout`` passed)."""
+        self._thread.start()
+        self._ready.wait(timeout)
+
+    def stop(self) -> None:
+        """Stop the thread (within about a second)."""
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        import psycopg
+
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(self._conninfo, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    self._ready.set()
+                    while not self._stop.is_set():
+                        for notify in conn.notifies(timeout=0.5):
+                            self._deliver(notify.payload)
+            except psycopg.Error as error:  # the database went away: retry shortly
+                _log.warning("LISTEN connection lost: %s", error)
+                self._stop.wait(1.0)
+
+    def _deliver(self, payload: str) -> None:
+        parts = payload.split(" ")
+        if len(parts) != 3 or parts[2] == self._worker:
+            return
+        try:
+            seq = int(parts[1])
+        except ValueError:
+            return
+        self._broker.publish(parts[0], seq, local=False)

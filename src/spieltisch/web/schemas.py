@@ -1,0 +1,219 @@
+"""Request and response bodies of the HTTP API (one model per use, documented in OpenAPI)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from spieltisch.engine.table import Record
+
+__all__ = [
+    "CommandRequest",
+    "CommandResponse",
+    "ErrorBody",
+    "ErrorResponse",
+    "ImportResponse",
+    "ImportedParticipant",
+    "Invites",
+    "JoinRequest",
+    "JoinResponse",
+    "OddsRequest",
+    "ParticipantPublic",
+    "PlayerSeedPublic",
+    "PlayerSeedRequest",
+    "PlayerSeedResponse",
+    "RecordsResponse",
+    "RevealResponse",
+    "SystemPublic",
+    "TableCreate",
+    "TableCreated",
+    "TableView",
+    "UndoRequest",
+    "UndoResponse",
+]
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ErrorBody(BaseModel):
+    """A deliberate error: a stable code and a localized message."""
+
+    code: str
+    message: str
+
+
+class ErrorResponse(BaseModel):
+    """Every error response: ``{"error": {"code", "message"}}``."""
+
+    error: ErrorBody
+
+
+class SystemPublic(BaseModel):
+    """A game system the server offers."""
+
+    id: str
+    commands: dict[str, Any] | None = None
+    """JSON Schema of the system's commands."""
+    options: dict[str, Any] | None = None
+    """JSON Schema of the table options, where the system declares one."""
+
+
+class TableCreate(_Request):
+    """Open a new table; the caller becomes its game master."""
+
+    system: str
+    language: str = "de"
+    title: str = ""
+    options: dict[str, Any] = Field(default_factory=dict)
+    name: str = ""
+    """The GM's display name (optional)."""
+
+
+class Invites(BaseModel):
+    """Secret invite codes, one per role."""
+
+    player: str
+    spectator: str
+
+
+class TableCreated(BaseModel):
+    """A new table: the GM's token and the invite codes (shown only now)."""
+
+    table: str
+    token: str
+    participant: str
+    invites: Invites
+    commitment: str
+
+
+class ImportedParticipant(BaseModel):
+    """A participant recreated by an import, with a fresh token."""
+
+    participant: str
+    name: str
+    role: str
+    token: str
+
+
+class ImportResponse(TableCreated):
+    """An imported table: as a new table, plus the recreated participants."""
+
+    participants: list[ImportedParticipant] = Field(default_factory=list)
+
+
+class JoinRequest(_Request):
+    """Join a table with an invite code."""
+
+    invite: str
+    name: str
+
+
+class JoinResponse(BaseModel):
+    """The new participant and their secret token."""
+
+    participant: str
+    token: str
+    role: str
+
+
+class ParticipantPublic(BaseModel):
+    """Someone at the table, as everyone sees them."""
+
+    participant: str
+    name: str
+    role: str
+    pieces: list[str] = Field(default_factory=list)
+
+
+class PlayerSeedPublic(BaseModel):
+    """A player's seed string and the first draw it takes part in."""
+
+    start: int
+    seed: str
+
+
+class TableView(BaseModel):
+    """A table as the caller sees it."""
+
+    table: str
+    system: str
+    title: str
+    language: str
+    options: dict[str, Any]
+    seq: int
+    commitment: str
+    seed: str | None
+    player_seeds: list[PlayerSeedPublic]
+    me: ParticipantPublic
+    participants: list[ParticipantPublic]
+    state: dict[str, Any]
+
+
+class CommandRequest(_Request):
+    """A command for the table's game system."""
+
+    command: dict[str, Any]
+    hidden: bool = False
+    """Only the GM sees the record (GM only)."""
+    expected_seq: int | None = None
+    """Refuse (409) unless the log is at this sequence number."""
+
+
+class CommandResponse(BaseModel):
+    """The records a command produced and the state after them."""
+
+    records: list[Record]
+    seq: int
+    state: dict[str, Any]
+
+
+class OddsRequest(_Request):
+    """A command to preview."""
+
+    command: dict[str, Any]
+
+
+class RecordsResponse(BaseModel):
+    """Records after a sequence number that the caller may see."""
+
+    records: list[Record]
+    seq: int
+
+
+class UndoRequest(_Request):
+    """Revert a record."""
+
+    seq: int
+
+
+class UndoResponse(BaseModel):
+    """The undo record and the re-folded state."""
+
+    record: Record
+    records: list[Record]
+    seq: int
+    state: dict[str, Any]
+
+
+class PlayerSeedRequest(_Request):
+    """A seed string to mix into every later draw."""
+
+    seed: str
+
+
+class PlayerSeedResponse(BaseModel):
+    """The added seed and all seeds of the table."""
+
+    start: int
+    seed: str
+    player_seeds: list[PlayerSeedPublic]
+
+
+class RevealResponse(BaseModel):
+    """The revealed server seed (hex)."""
+
+    seed: str
+    commitment: str

@@ -1,0 +1,187 @@
+"""The live WebSocket of a table: catch-up from a sequence number, then every change.
+
+``WS /api/tables/{table_id}/ws?token=…&since=n``. After connecting, the client receives one
+``records`` message with every record after ``n`` it may see (possibly none) and the current
+state; then, as the table changes:
+
+* ``{"type": "records", "records": [...], "seq": n, "state": {...}}`` for new records;
+* ``{"type": "undo", "record": {...}, "undoes": m, "seq": n, "state": {...}}`` for an undo;
+* ``{"type": "table", "seq": n, "seed": hex|null, "player_seeds": [...]}`` when the seed is
+  revealed or a player seed is added;
+* ``{"type": "participants", "participants": [...]}`` when someone joins.
+
+``seq`` is the table's last sequence number at the time of sending and ``state`` the state
+after it; a client reconnects with ``since`` = the last ``seq`` it received. Hidden records
+reach only the GM. Errors arrive as ``{"type": "error", "error": {"code", "message"}}``
+followed by a close (code 4401 bad token, 4404 unknown table, 4400 otherwise).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+import anyio
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from spieltisch.engine.table import Record, Role
+from spieltisch.errors import SpieltischError
+from spieltisch.i18n import error_message, normalize_language
+from spieltisch.store.events import EventStore, Participant, StoredTable, TableInfo
+from spieltisch.web.deps import accepted_language
+from spieltisch.web.live import Broker
+
+__all__ = ["messages_for", "router"]
+
+router = APIRouter()
+
+_CLOSE_CODES = {"table.bad_token": 4401, "table.unknown": 4404}
+
+
+def messages_for(
+    records: list[Record], table: StoredTable, role: Role, *, always: bool = False
+) -> list[dict[str, Any]]:
+    """The messages announcing ``records`` to a participant in ``role``.
+
+    Runs of ordinary records become one ``records`` message each, every undo its own
+    ``undo`` message. With ``always`` an empty ``records`` message is sent when nothing is
+    visible (the greeting after connecting).
+    """
+    visible = [r for r in records if role is Role.GM or not r.hidden]
+    state = table.system.public_state(table.state)
+    messages: list[dict[str, Any]] = []
+    run: list[dict[str, Any]] = []
+
+    def flush() -> None:
+        if run:
+            messages.append({"type": "records", "records": list(run), "seq": table.seq})
+            run.clear()
+
+    for record in visible:
+        if record.undoes is None:
+            run.append(record.model_dump(mode="json"))
+            continue
+        flush()
+        messages.append(
+            {
+                "type": "undo",
+                "record": record.model_dump(mode="json"),
+                "undoes": record.undoes,
+                "seq": table.seq,
+            }
+        )
+    flush()
+    if not messages and always:
+        messages.append({"type": "records", "records": [], "seq": table.seq})
+    for message in messages:
+        message["state"] = state
+    return messages
+
+
+def _fair(info: TableInfo) -> tuple[bool, int]:
+    return info.revealed, len(info.player_seeds)
+
+
+def _table_message(info: TableInfo, table: StoredTable) -> dict[str, Any]:
+    return {
+        "type": "table",
+        "seq": table.seq,
+        "seed": info.seed,
+        "player_seeds": [{"start": p.start, "seed": p.seed} for p in info.player_seeds],
+    }
+
+
+def _participants_message(people: list[Participant], table: StoredTable) -> dict[str, Any]:
+    owners = table.owners()
+    return {
+        "type": "participants",
+        "participants": [
+            {
+                "participant": p.id,
+                "name": p.name,
+                "role": p.role.value,
+                "pieces": sorted(piece for piece, owner in owners.items() if owner == p.id),
+            }
+            for p in people
+        ],
+    }
+
+
+@router.websocket("/api/tables/{table_id}/ws")
+async def table_socket(
+    websocket: WebSocket, table_id: str, token: str | None = None, since: int = 0
+) -> None:
+    """Stream a table's records to one participant (see the module docs)."""
+    store: EventStore = websocket.app.state.store
+    broker: Broker = websocket.app.state.broker
+    await websocket.accept()
+    try:
+        me = await anyio.to_thread.run_sync(store.authenticate, table_id, token)
+    except SpieltischError as error:
+        await _refuse(websocket, store, table_id, error)
+        return
+    subscription = broker.subscribe(table_id)
+    try:
+        info, table = await anyio.to_thread.run_sync(store.snapshot, table_id)
+        people = await anyio.to_thread.run_sync(store.participants, table_id)
+        sent = max(0, min(since, table.seq))
+        for message in messages_for(table.records[sent:], table, me.role, always=True):
+            await websocket.send_json(message)
+        sent, fair, count = table.seq, _fair(info), len(people)
+        reader = asyncio.ensure_future(_read_until_closed(websocket))
+        try:
+            while True:
+                waiter = asyncio.ensure_future(subscription.wait())
+                done, _ = await asyncio.wait({reader, waiter}, return_when=asyncio.FIRST_COMPLETED)
+                if reader in done:
+                    waiter.cancel()
+                    return
+                seq, local = waiter.result()
+                wanted = seq if local and seq >= 0 else None
+                info, table = await anyio.to_thread.run_sync(store.snapshot, table_id, wanted)
+                if table.seq < sent:  # a stale cache in a lagging worker: ask again later
+                    continue
+                for message in messages_for(table.records[sent:], table, me.role):
+                    await websocket.send_json(message)
+                if _fair(info) != fair:
+                    fair = _fair(info)
+                    await websocket.send_json(_table_message(info, table))
+                sent = table.seq
+                if seq < 0:
+                    people = await anyio.to_thread.run_sync(store.participants, table_id)
+                    if len(people) != count:
+                        count = len(people)
+                        await websocket.send_json(_participants_message(people, table))
+        finally:
+            reader.cancel()
+    except (WebSocketDisconnect, RuntimeError):
+        pass  # the client went away while we were sending
+    finally:
+        broker.unsubscribe(subscription)
+
+
+async def _read_until_closed(websocket: WebSocket) -> None:
+    """Answer pings and return when the client disconnects."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        while True:
+            text = await websocket.receive_text()
+            if text == "ping":
+                await websocket.send_text("pong")
+
+
+async def _refuse(
+    websocket: WebSocket, store: EventStore, table_id: str, error: SpieltischError
+) -> None:
+    lang = websocket.query_params.get("lang")
+    if lang:
+        lang = normalize_language(lang)
+    else:
+        try:
+            lang = store.info(table_id).language
+        except SpieltischError:
+            lang = accepted_language(websocket.headers.get("accept-language")) or "en"
+    await websocket.send_json(
+        {"type": "error", "error": {"code": error.code, "message": error_message(error, lang)}}
+    )
+    await websocket.close(code=_CLOSE_CODES.get(error.code, 4400))

@@ -1,0 +1,202 @@
+"""Shared fixtures: seeded dice, a small game system for table tests, databases.
+
+``database_url`` runs a test against SQLite and against a real PostgreSQL 15 server that the
+session starts itself (see ``tests/pg.py``); the PostgreSQL half is skipped, with the reason,
+only where the server binaries are absent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Annotated, Any, Literal
+
+import pytest
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from pg import PostgresServer, postgres_missing
+from spieltisch.dice.fair import DiceSource, SeededSource
+from spieltisch.engine import system as system_module
+from spieltisch.engine.errors import RuleError
+from spieltisch.engine.system import Access, Odds, OddsOutcome
+
+
+@pytest.fixture
+def seeded() -> SeededSource:
+    """A reproducible dice source."""
+    return SeededSource(1733)
+
+
+# -- a small game for table tests ----------------------------------------------------------
+
+
+class Join(BaseModel):
+    kind: Literal["join"] = "join"
+    piece: str
+
+
+class Roll(BaseModel):
+    kind: Literal["roll"] = "roll"
+    piece: str
+    sides: int = Field(default=6, ge=1, le=100)
+
+
+class Damage(BaseModel):
+    kind: Literal["damage"] = "damage"
+    piece: str
+    amount: int
+
+
+class Count(BaseModel):
+    kind: Literal["count"] = "count"
+
+
+class Note(BaseModel):
+    kind: Literal["note"] = "note"
+    text: str
+
+
+ToyCommand = Annotated[Join | Roll | Damage | Count | Note, Field(discriminator="kind")]
+
+
+class Joined(BaseModel):
+    kind: Literal["joined"] = "joined"
+    piece: str
+
+
+class Rolled(BaseModel):
+    kind: Literal["rolled"] = "rolled"
+    piece: str
+    value: int
+
+
+class Damaged(BaseModel):
+    kind: Literal["damaged"] = "damaged"
+    piece: str
+    amount: int
+
+
+class Counted(BaseModel):
+    kind: Literal["counted"] = "counted"
+
+
+class Noted(BaseModel):
+    kind: Literal["noted"] = "noted"
+    text: str
+
+
+ToyEvent = Annotated[Joined | Rolled | Damaged | Counted | Noted, Field(discriminator="kind")]
+
+
+class ToyState(BaseModel):
+    """Pieces with a score each, and a counter."""
+
+    model_config = ConfigDict(frozen=True)
+
+    pieces: dict[str, int] = Field(default_factory=dict)
+    counted: int = 0
+    notes: tuple[str, ...] = ()
+
+
+class ToySystem:
+    """A tiny game: join with a piece, roll for it, the GM deals damage or writes notes."""
+
+    id = "toy"
+    commands: TypeAdapter[Any] = TypeAdapter(ToyCommand)
+    events: TypeAdapter[Any] = TypeAdapter(ToyEvent)
+
+    def new_state(self, options: Mapping[str, Any]) -> ToyState:
+        start = options.get("counted", 0)
+        if not isinstance(start, int):
+            raise ValueError(f"counted must be an integer, got {start!r}")
+        return ToyState(counted=start)
+
+    def decide(self, state: ToyState, command: Any, dice: DiceSource) -> list[Any]:
+        if isinstance(command, Join):
+            if command.piece in state.pieces:
+                raise RuleError("toy.taken", piece=command.piece)
+            return [Joined(piece=command.piece)]
+        if isinstance(command, Count):
+            return [Counted()]
+        if isinstance(command, Note):
+            return [Noted(text=command.text)]
+        if command.piece not in state.pieces:
+            raise RuleError("toy.no_piece", piece=command.piece)
+        if isinstance(command, Roll):
+            return [Rolled(piece=command.piece, value=dice.roll(command.sides))]
+        return [Damaged(piece=command.piece, amount=command.amount)]
+
+    def evolve(self, state: ToyState, event: Any) -> ToyState:
+        if isinstance(event, Joined):
+            return state.model_copy(update={"pieces": {**state.pieces, event.piece: 0}})
+        if isinstance(event, Counted):
+            return state.model_copy(update={"counted": state.counted + 1})
+        if isinstance(event, Noted):
+            return state.model_copy(update={"notes": (*state.notes, event.text)})
+        if event.piece not in state.pieces:
+            raise RuleError("toy.no_piece", piece=event.piece)
+        delta = event.value if isinstance(event, Rolled) else -event.amount
+        pieces = {**state.pieces, event.piece: state.pieces[event.piece] + delta}
+        return state.model_copy(update={"pieces": pieces})
+
+    def odds(self, state: ToyState, command: Any) -> Odds | None:
+        if not isinstance(command, Roll):
+            return None
+        chance = 1 / command.sides
+        return Odds(
+            outcomes=[
+                OddsOutcome(value=v, probability=chance, exact=f"1/{command.sides}")
+                for v in range(1, command.sides + 1)
+            ],
+            mean=(command.sides + 1) / 2,
+        )
+
+    def access(self, state: ToyState, command: Any) -> Access:
+        if isinstance(command, Damage | Note):
+            return Access(gm_only=True)
+        if isinstance(command, Join):
+            return Access(piece=command.piece, claims=True)
+        if isinstance(command, Roll):
+            return Access(piece=command.piece)
+        return Access()
+
+    def automatic(self, state: ToyState) -> Any:
+        return None
+
+    def public_state(self, state: ToyState) -> dict[str, Any]:
+        return state.model_dump(mode="json")
+
+
+@pytest.fixture
+def toy() -> Iterator[ToySystem]:
+    """The toy system, registered as ``"toy"`` for the duration of a test."""
+    registry = system_module._REGISTRY
+    registry["toy"] = ToySystem
+    try:
+        yield ToySystem()
+    finally:
+        registry.pop("toy", None)
+
+
+# -- databases -----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """One PostgreSQL 15 server for the whole session (skipped only without binaries)."""
+    reason = postgres_missing()
+    if reason is not None:
+        pytest.skip(reason)
+    server = PostgresServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
+    """A fresh, empty database: an SQLite file, or a new database on the PostgreSQL server."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'store.sqlite3'}"
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    return server.create_database()
