@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeGuard, runtime_checkable
 
+from spieltisch.dice.errors import DiceError
 from spieltisch.errors import InputError
 
 __all__ = [
@@ -39,7 +40,7 @@ SEPARATORS = ("\x1e", "\x1f")
 """Control characters that delimit the parts of a MAC message; a player seed may not hold them."""
 
 
-class FairDiceError(InputError):
+class FairDiceError(DiceError, InputError):
     """Bad input to the fair dice: a seed that is not hex, a negative index, no sides."""
 
 
