@@ -1,0 +1,198 @@
+"""``spieltisch roll`` and ``spieltisch odds``: dice notation at the terminal.
+
+``roll EXPR [--seed S] [--json]`` shows every die (symbols as symbols) and the result;
+``odds EXPR [--exact] [--json]`` shows the exact distribution as a table with a bar chart.
+The JSON formats are documented in ``docs/notation.md``.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from spieltisch.cli.app import app
+from spieltisch.cli.context import emit_json, fail, settings, t
+from spieltisch.dice.dice import DieRoll, RollResult, Value, roll
+from spieltisch.dice.errors import DiceError
+from spieltisch.dice.faces import SYMBOL_KEYS
+from spieltisch.dice.fair import SeededSource
+from spieltisch.dice.notation import parse
+from spieltisch.dice.odds import Distribution, distribution
+
+__all__ = [
+    "format_face",
+    "format_value",
+    "odds",
+    "render_odds",
+    "render_roll",
+    "roll_command",
+]
+
+_BAR_WIDTH = 40
+_SHOW_ALL = 40
+_HIDE_BELOW = 1e-6
+
+
+def format_face(face: int | Mapping[str, int]) -> str:
+    """A die face for people: the number, or its symbols as glyphs (blank: a dot)."""
+    if isinstance(face, int):
+        return str(face)
+    glyphs = "".join(t(f"dice.glyph.{key}") * face[key] for key in SYMBOL_KEYS if key in face)
+    return glyphs or t("dice.glyph.blank")
+
+
+def format_value(value: Value | Mapping[str, int]) -> str:
+    """A result for people: the number, or each symbol count with its localized name."""
+    if isinstance(value, int):
+        return str(value)
+    return " · ".join(
+        f"{t(f'dice.glyph.{key}')} {t(f'dice.symbol.{key}')} {count}"
+        for key, count in value.items()
+    )
+
+
+def _status(die: DieRoll) -> str:
+    if not die.kept:
+        return f"[dim]{escape(t('dice.cli.dropped'))}[/]"
+    if die.exploded:
+        return f"[bold yellow]{escape(t('dice.cli.exploded'))}[/]"
+    return escape(t("dice.cli.kept"))
+
+
+def _legend(result: RollResult) -> str | None:
+    keys = {key for die in result.dice if not isinstance(die.face, int) for key in die.face}
+    if not keys:
+        return None
+    parts = [
+        f"{t(f'dice.glyph.{key}')} {t(f'dice.symbol.{key}')}" for key in SYMBOL_KEYS if key in keys
+    ]
+    parts.append(f"{t('dice.glyph.blank')} {t('dice.symbol.blank')}")
+    return t("dice.cli.legend", legend=" · ".join(parts))
+
+
+def render_roll(result: RollResult, title: str | None = None) -> None:
+    """Print a roll die by die, then its result (in the invocation's language)."""
+    console = settings.console
+    table = Table(title=escape(title) if title else None, title_justify="left")
+    table.add_column(t("dice.cli.number"), justify="right")
+    table.add_column(t("dice.cli.die"))
+    table.add_column(t("dice.cli.face"), justify="center")
+    table.add_column(t("dice.cli.status"))
+    for number, die in enumerate(result.dice, start=1):
+        face = escape(format_face(die.face))
+        if not die.kept:
+            face = f"[dim]{face}[/]"
+        table.add_row(str(number), escape(die.die), face, _status(die))
+    if result.dice:
+        console.print(table)
+    legend = _legend(result)
+    if legend:
+        console.print(escape(legend), highlight=False)
+    text = t("dice.cli.result", expression=result.expression, result=format_value(result.value))
+    console.print(f"[bold]{escape(text)}[/]", highlight=False)
+
+
+def _percent(p: float) -> str:
+    if p == 0:
+        return "0 %"
+    if p >= 0.001:
+        return f"{p * 100:.2f} %"
+    return f"{p * 100:.2e} %"
+
+
+def render_odds(dist: Distribution, exact: bool = False, title: str | None = None) -> None:
+    """Print the outcome table with a bar chart, mean and truncated mass."""
+    console = settings.console
+    heading = title or t("dice.cli.odds_title", expression=dist.expression)
+    table = Table(title=escape(heading), title_justify="left")
+    table.add_column(t("dice.cli.value"), justify="right")
+    table.add_column(t("dice.cli.probability"), justify="right")
+    numeric = dist.numeric or (dist.keys is not None and len(dist.keys) == 1)
+    if numeric:
+        table.add_column(t("dice.cli.at_least"), justify="right")
+    if exact:
+        table.add_column(t("dice.cli.exact"), justify="right")
+    table.add_column(t("dice.cli.chart"))
+    rows = dist.outcomes()
+    fractions = dict((repr(v), f) for v, f in dist.exact()) if exact else {}
+    top = max((p for _, p in rows), default=1.0) or 1.0
+    hidden = 0
+    key = dist.keys[0] if dist.keys else ""
+    for value, p in rows:
+        if len(rows) > _SHOW_ALL and p < _HIDE_BELOW:
+            hidden += 1
+            continue
+        cells = [escape(format_value(value)), _percent(p)]
+        if numeric:
+            count = value if isinstance(value, int) else value[key]
+            cells.append(_percent(dist.at_least(count, key)))
+        if exact:
+            fraction = fractions.get(repr(value))
+            cells.append(f"{fraction.numerator}/{fraction.denominator}" if fraction else "–")
+        cells.append(f"[cyan]{'█' * max(1 if p > 0 else 0, round(p / top * _BAR_WIDTH))}[/]")
+        table.add_row(*cells)
+    console.print(table)
+    if hidden:
+        console.print(escape(t("dice.cli.hidden", count=hidden, threshold=_percent(_HIDE_BELOW))))
+    if dist.numeric:
+        console.print(
+            escape(t("dice.cli.mean", mean=f"{dist.mean:.4g}", std=f"{dist.std:.4g}")),
+            highlight=False,
+        )
+    else:
+        assert dist.keys is not None
+        for name in dist.keys:
+            text = t(
+                "dice.cli.mean_of",
+                name=t(f"dice.symbol.{name}"),
+                mean=f"{dist.mean_of(name):.4g}",
+                std=f"{dist.std_of(name):.4g}",
+            )
+            console.print(escape(text), highlight=False)
+    if dist.truncated:
+        console.print(escape(t("dice.cli.truncated", mass=f"{dist.truncated:.1e}")))
+
+
+@app.command("roll", help=t("dice.cli.roll_help"))
+def roll_command(
+    expression: Annotated[str, typer.Argument(metavar="EXPR", help=t("dice.cli.expression_help"))],
+    seed: Annotated[str | None, typer.Option("--seed", help=t("dice.cli.seed_help"))] = None,
+    as_json: Annotated[bool, typer.Option("--json", help=t("dice.cli.json_help"))] = False,
+) -> None:
+    """Roll dice notation and show every die."""
+    source = SeededSource(seed if seed is not None else secrets.randbits(64))
+    try:
+        result = roll(parse(expression), source)
+    except DiceError as error:
+        fail(error, as_json=as_json)
+    if as_json:
+        emit_json(result.to_json())
+        return
+    render_roll(result)
+    if seed is not None:
+        settings.console.print(escape(t("dice.cli.seed", seed=seed)), style="dim")
+
+
+@app.command("odds", help=t("dice.cli.odds_help"))
+def odds(
+    expression: Annotated[str, typer.Argument(metavar="EXPR", help=t("dice.cli.expression_help"))],
+    exact: Annotated[bool, typer.Option("--exact", help=t("dice.cli.exact_help"))] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=t("dice.cli.json_help"))] = False,
+) -> None:
+    """Show the exact odds of dice notation."""
+    try:
+        dist = distribution(parse(expression))
+        data = dist.to_json(exact=exact) if as_json else None
+        if exact and not as_json:
+            dist.exact()
+    except DiceError as error:
+        fail(error, as_json=as_json)
+    if data is not None:
+        emit_json(data)
+        return
+    render_odds(dist, exact=exact)

@@ -1,0 +1,781 @@
+"""Exact odds: the outcome distribution of any dice expression, computed, not sampled.
+
+The engine works on dense probability arrays. A numeric value is a 1-D array over an
+integer range; symbol counts are an N-D array with one axis per symbol key. Sums are
+convolutions (numpy; FFT for large float arrays), pools are convolution powers by repeated
+squaring, keep/drop uses a dynamic programme over the order statistics, a Janus malus folds
+the mass below 0 successes onto 0.
+
+Two modes share this code: float64 probabilities (fast, what :func:`distribution` returns)
+and exact integer weights over a common denominator (Python integers, used by
+:meth:`Distribution.exact`). Exploding dice are cut after so many explosions that the mass
+left out of the whole expression is at most :data:`TAIL` and that mass is reported as
+``truncated``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cache, lru_cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from spieltisch.dice.errors import LimitError
+from spieltisch.dice.faces import SYMBOL_DICE, VALUE_KEYS, symbol_die
+from spieltisch.dice.notation import (
+    BinaryOp,
+    Compare,
+    Constant,
+    Dice,
+    Expression,
+    Kind,
+    Limits,
+    Negate,
+    Pool,
+    parse,
+)
+
+__all__ = [
+    "MAX_CELLS",
+    "TAIL",
+    "Distribution",
+    "clear_caches",
+    "distribution",
+    "janus_check",
+    "success_count",
+]
+
+TAIL = 1e-12
+"""Upper bound of the probability mass left out when exploding dice are cut off."""
+
+MAX_CELLS = 4_000_000
+"""Largest dense outcome array the engine builds; larger expressions raise ``dice.too_complex``."""
+
+_MAX_EXACT_BITS = 400_000_000
+_FFT_MIN = 200_000
+_NUMERIC = ("",)
+
+Array = npt.NDArray[Any]
+Outcome = int | tuple[int, ...]
+
+
+class _Pmf:
+    """A dense distribution: axis names, the value at index 0 of each axis, the weights.
+
+    In float mode ``weights`` are probabilities and ``denominator`` is 1; in exact mode they
+    are Python integers over ``denominator``. ``missing`` is the truncated mass (float).
+    """
+
+    __slots__ = ("denominator", "keys", "missing", "offset", "weights")
+
+    def __init__(
+        self,
+        keys: tuple[str, ...],
+        offset: tuple[int, ...],
+        weights: Array,
+        denominator: int,
+        missing: float,
+    ) -> None:
+        self.keys = keys
+        self.offset = offset
+        self.weights = weights
+        self.denominator = denominator
+        self.missing = missing
+
+    @property
+    def exact(self) -> bool:
+        return bool(self.weights.dtype == object)
+
+
+def _too_complex(detail: str) -> LimitError:
+    return LimitError("dice.too_complex", value=detail, limit=MAX_CELLS)
+
+
+def _check_cells(cells: int, what: str) -> None:
+    if cells > MAX_CELLS:
+        raise _too_complex(what)
+
+
+def _zeros(shape: tuple[int, ...], exact: bool) -> Array:
+    if exact:
+        array = np.empty(shape, dtype=object)
+        array.fill(0)
+        return array
+    return np.zeros(shape, dtype=np.float64)
+
+
+def _delta(keys: tuple[str, ...], exact: bool) -> _Pmf:
+    weights = _zeros((1,) * len(keys), exact)
+    weights[(0,) * len(keys)] = 1 if exact else 1.0
+    return _Pmf(keys, (0,) * len(keys), weights, 1, 0.0)
+
+
+def _combine_missing(a: float, b: float) -> float:
+    return a + b - a * b
+
+
+# -- convolution ---------------------------------------------------------------------------
+
+
+def _kronecker(a: Array, b: Array) -> Array:
+    """Exact convolution of non-negative integer sequences by packing them into big ints."""
+    top = max(max(a), 1) * max(max(b), 1) * min(len(a), len(b))
+    width = (int(top).bit_length() + 8) // 8
+    if (len(a) + len(b)) * width * 8 > _MAX_EXACT_BITS:
+        raise LimitError("dice.exact_too_large", value=f"{len(a) + len(b)} × {width * 8} bit")
+    packed_a = int.from_bytes(b"".join(int(x).to_bytes(width, "little") for x in a), "little")
+    packed_b = int.from_bytes(b"".join(int(x).to_bytes(width, "little") for x in b), "little")
+    size = len(a) + len(b) - 1
+    raw = (packed_a * packed_b).to_bytes(size * width, "little")
+    out = np.empty(size, dtype=object)
+    for i in range(size):
+        out[i] = int.from_bytes(raw[i * width : (i + 1) * width], "little")
+    return out
+
+
+def _convolve1d(a: Array, b: Array) -> Array:
+    if a.dtype == object:
+        if len(a) * len(b) <= 4096:
+            return np.convolve(a, b)
+        return _kronecker(a, b)
+    if len(a) * len(b) < _FFT_MIN or min(len(a), len(b)) < 16:
+        return np.convolve(a, b)
+    size = len(a) + len(b) - 1
+    length = 1 << (size - 1).bit_length()
+    out = np.fft.irfft(np.fft.rfft(a, length) * np.fft.rfft(b, length), length)[:size]
+    # FFT leaves round-off noise (~1e-17) where the true value is 0 or tiny.
+    out[out < float(out.max()) * 1e-15] = 0.0
+    return out
+
+
+def _convolve(a: Array, b: Array) -> Array:
+    if a.ndim == 1:
+        return _convolve1d(a, b)
+    shape = tuple(x + y - 1 for x, y in zip(a.shape, b.shape, strict=True))
+    cells = math.prod(shape)
+    _check_cells(cells, f"{cells} outcomes")
+    if min(a.size, b.size) <= 64 or a.dtype == object:
+        # Shift-and-add over the smaller array's non-zero cells.
+        small, large = (a, b) if a.size <= b.size else (b, a)
+        if a.dtype == object and np.count_nonzero(small) * large.size > 20_000_000:
+            raise LimitError("dice.exact_too_large", value=f"{small.size} × {large.size}")
+        out = _zeros(shape, a.dtype == object)
+        for index in zip(*np.nonzero(small), strict=True):
+            where = tuple(slice(i, i + n) for i, n in zip(index, large.shape, strict=True))
+            out[where] += large * small[index]
+        return out
+    # Embed both in the result's grid: N-D convolution becomes 1-D convolution.
+    strides = [math.prod(shape[i + 1 :]) for i in range(len(shape))]
+
+    def flat(array: Array) -> Array:
+        grid = _zeros(shape, False)
+        grid[tuple(slice(0, n) for n in array.shape)] = array
+        last = sum((n - 1) * s for n, s in zip(array.shape, strides, strict=True))
+        return grid.reshape(-1)[: last + 1]
+
+    line = _convolve1d(flat(a), flat(b))
+    out = _zeros((cells,), False)
+    out[: min(cells, len(line))] = line[:cells]
+    return out.reshape(shape)
+
+
+def _align(p: _Pmf, keys: tuple[str, ...]) -> _Pmf:
+    """``p`` with axes for ``keys`` (missing keys become axes of size 1 at 0)."""
+    if p.keys == keys:
+        return p
+    weights = p.weights
+    offset: list[int] = []
+    order: list[int] = []
+    for key in keys:
+        if key in p.keys:
+            order.append(p.keys.index(key))
+    weights = np.transpose(weights, order) if order else weights.reshape(())
+    shape: list[int] = []
+    source = iter(order)
+    for key in keys:
+        if key in p.keys:
+            axis = next(source)
+            shape.append(p.weights.shape[axis])
+            offset.append(p.offset[axis])
+        else:
+            shape.append(1)
+            offset.append(0)
+    return _Pmf(keys, tuple(offset), weights.reshape(shape), p.denominator, p.missing)
+
+
+def _add(a: _Pmf, b: _Pmf) -> _Pmf:
+    keys = a.keys if a.keys == b.keys else _key_union(a.keys, b.keys)
+    a, b = _align(a, keys), _align(b, keys)
+    return _Pmf(
+        keys,
+        tuple(x + y for x, y in zip(a.offset, b.offset, strict=True)),
+        _convolve(a.weights, b.weights),
+        a.denominator * b.denominator,
+        _combine_missing(a.missing, b.missing),
+    )
+
+
+def _key_union(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
+    if a == _NUMERIC or b == _NUMERIC:
+        return _NUMERIC
+    return tuple(key for key in VALUE_KEYS if key in a or key in b)
+
+
+def _negate(p: _Pmf) -> _Pmf:
+    flipped = p.weights[(slice(None, None, -1),) * p.weights.ndim]
+    offset = tuple(-(o + n - 1) for o, n in zip(p.offset, p.weights.shape, strict=True))
+    return _Pmf(p.keys, offset, np.ascontiguousarray(flipped), p.denominator, p.missing)
+
+
+def _binomial(p: _Pmf, n: int) -> _Pmf:
+    """The ``n``-fold sum of a die with two adjacent outcomes, in closed form."""
+    fail, hit = p.weights[0], p.weights[1]
+    if p.exact:
+        weights = np.empty(n + 1, dtype=object)
+        weights[:] = [math.comb(n, k) * hit**k * fail ** (n - k) for k in range(n + 1)]
+    else:
+        k = np.arange(n + 1)
+        weights = _comb_row(n) * float(hit) ** k * float(fail) ** (n - k)
+    missing = 1.0 - (1.0 - p.missing) ** n if p.missing else 0.0
+    return _Pmf(p.keys, (p.offset[0] * n,), weights, p.denominator**n, missing)
+
+
+@lru_cache(maxsize=512)
+def _comb_row(n: int) -> Array:
+    return np.array([float(math.comb(n, k)) for k in range(n + 1)])
+
+
+def _power(p: _Pmf, n: int) -> _Pmf:
+    if n == 1:
+        return p
+    if 1 < n <= 300 and p.weights.shape == (2,):
+        return _binomial(p, n)
+    result: _Pmf | None = None
+    base = p
+    while n:
+        if n & 1:
+            result = base if result is None else _add(result, base)
+        n >>= 1
+        if n:
+            base = _add(base, base)
+    return result if result is not None else _delta(p.keys, p.exact)
+
+
+def _project(p: _Pmf, key: str) -> _Pmf:
+    """The marginal distribution of one symbol key (0 if the key is absent)."""
+    if key not in p.keys:
+        total = p.weights.sum()
+        return _Pmf(
+            (key,), (0,), np.array([total], dtype=p.weights.dtype), p.denominator, p.missing
+        )
+    axis = p.keys.index(key)
+    others = tuple(i for i in range(p.weights.ndim) if i != axis)
+    weights = p.weights.sum(axis=others) if others else p.weights
+    return _Pmf((key,), (p.offset[axis],), weights, p.denominator, p.missing)
+
+
+def _clamp_successes(p: _Pmf) -> _Pmf:
+    """Fold the mass of negative success counts onto 0 successes."""
+    axis = p.keys.index("successes")
+    start = p.offset[axis]
+    if start >= 0:
+        return p
+    if p.weights.ndim == 1:
+        below = -start
+        if below >= len(p.weights):
+            folded = p.weights.sum(keepdims=True)
+        else:
+            folded = p.weights[below:].copy()
+            folded[0] += p.weights[:below].sum()
+        return _Pmf(p.keys, (0,), folded, p.denominator, p.missing)
+    weights = np.moveaxis(p.weights, axis, 0)
+    below = -start
+    if below >= weights.shape[0]:
+        folded = weights.sum(axis=0, keepdims=True)
+    else:
+        folded = weights[below:].copy()
+        folded[0] = folded[0] + weights[:below].sum(axis=0)
+    offset = list(p.offset)
+    offset[axis] = 0
+    return _Pmf(p.keys, tuple(offset), np.moveaxis(folded, 0, axis), p.denominator, p.missing)
+
+
+def _multiply(a: _Pmf, b: _Pmf) -> _Pmf:
+    va = np.arange(len(a.weights), dtype=np.int64) + a.offset[0]
+    vb = np.arange(len(b.weights), dtype=np.int64) + b.offset[0]
+    ia, ib = np.nonzero(a.weights)[0], np.nonzero(b.weights)[0]
+    _check_cells(len(ia) * len(ib), f"{len(ia) * len(ib)} products")
+    products = np.multiply.outer(va[ia], vb[ib]).reshape(-1)
+    low, high = int(products.min()), int(products.max())
+    _check_cells(high - low + 1, f"{high - low + 1} values")
+    weights = np.multiply.outer(a.weights[ia], b.weights[ib]).reshape(-1)
+    out = _zeros((high - low + 1,), a.exact)
+    np.add.at(out, products - low, weights)
+    return _Pmf(
+        _NUMERIC,
+        (low,),
+        out,
+        a.denominator * b.denominator,
+        _combine_missing(a.missing, b.missing),
+    )
+
+
+# -- dice ----------------------------------------------------------------------------------
+
+
+def _depth(sides: int, dice: int, share: float) -> int:
+    """Explosions kept per die so that ``dice`` dice lose at most ``share`` of the mass."""
+    depth = 0
+    while dice * float(sides) ** -(depth + 1) > share:
+        depth += 1
+    return depth
+
+
+@lru_cache(maxsize=256)
+def _die(sides: int, depth: int, exact: bool) -> _Pmf:
+    """One numeric die; exploding dice (``depth`` ≥ 0) keep up to ``depth`` extra throws.
+
+    With ``depth = -1`` the die does not explode. Exploding values are ``k·sides + r`` for
+    ``k`` explosions then a non-maximal throw ``r``, with probability ``sides^-(k+1)``.
+    """
+    if depth < 0:
+        weights = _zeros((sides,), exact)
+        weights[:] = 1 if exact else 1.0 / sides
+        return _Pmf(_NUMERIC, (1,), weights, sides if exact else 1, 0.0)
+    size = depth * sides + sides - 1
+    weights = _zeros((size,), exact)
+    for k in range(depth + 1):
+        start = k * sides  # value k*sides + 1 sits at index k*sides
+        if exact:
+            weights[start : start + sides - 1] = sides ** (depth - k)
+        else:
+            weights[start : start + sides - 1] = float(sides) ** -(k + 1)
+    missing = float(sides) ** -(depth + 1)
+    return _Pmf(_NUMERIC, (1,), weights, sides ** (depth + 1) if exact else 1, missing)
+
+
+def _pool_power(die: _Pmf, count: int) -> _Pmf:
+    return _cached_power(die, count)
+
+
+@lru_cache(maxsize=512)
+def _cached_power(die: _Pmf, count: int) -> _Pmf:
+    # Keyed by the (cached, so identical) per-die object and the count.
+    return _power(die, count)
+
+
+def _face_cells(letter: str) -> tuple[tuple[str, ...], tuple[tuple[int, ...], ...]]:
+    """The face table of a symbol die as (keys, one count tuple per face); Janus → successes."""
+    rows: list[dict[str, int]] = []
+    for face in symbol_die(letter).faces:
+        row: dict[str, int] = {}
+        if not isinstance(face, int):
+            for key, count in face.items():
+                target = "successes" if key == "janus" else key
+                row[target] = row.get(target, 0) + count
+        rows.append(row)
+    keys = tuple(key for key in VALUE_KEYS if any(key in row for row in rows))
+    return keys, tuple(tuple(row.get(key, 0) for key in keys) for row in rows)
+
+
+# The face tables of faces.py in the engine's form (derived data, built once at import).
+_FACE_CELLS = {letter: _face_cells(letter) for letter in SYMBOL_DICE}
+
+
+@lru_cache(maxsize=64)
+def _symbol_die(letter: str, numeric: bool, exact: bool) -> _Pmf:
+    """One symbol die: numbers (Elixier) or one axis per symbol key it counts."""
+    kind = symbol_die(letter)
+    one = 1 if exact else 1.0 / kind.sides
+    denominator = kind.sides if exact else 1
+    if numeric:
+        values = [face for face in kind.faces if isinstance(face, int)]
+        low = min(values)
+        weights = _zeros((max(values) - low + 1,), exact)
+        for value in values:
+            weights[value - low] += one
+        return _Pmf(_NUMERIC, (low,), weights, denominator, 0.0)
+    keys, cells = _FACE_CELLS[letter]
+    columns = tuple(np.array(column) for column in zip(*cells, strict=True))
+    weights = _zeros(tuple(int(column.max()) + 1 for column in columns), exact)
+    np.add.at(weights, columns, one)
+    return _Pmf(keys, (0,) * len(keys), weights, denominator, 0.0)
+
+
+def _numeric_dice(node: Dice, depth: int, exact: bool) -> _Pmf:
+    """One die of ``node`` as counted: its value, or 0/1 for success counting."""
+    die = _die(node.sides, depth if node.explode else -1, exact)
+    if node.compare is None:
+        return die
+    return _indicator(die, node.compare)
+
+
+_TESTS: dict[str, Callable[[Array, int], Array]] = {
+    ">=": np.greater_equal,
+    ">": np.greater,
+    "<=": np.less_equal,
+    "<": np.less,
+    "=": np.equal,
+}
+
+
+def _indicator(die: _Pmf, compare: Compare) -> _Pmf:
+    """A die as 0/1: whether its value meets the target."""
+    values = np.arange(die.offset[0], die.offset[0] + len(die.weights))
+    hits = _TESTS[compare.op](values, compare.target)
+    weights = _zeros((2,), die.exact)
+    weights[0] = die.weights[~hits].sum()
+    weights[1] = die.weights[hits].sum()
+    return _Pmf(_NUMERIC, (0,), weights, die.denominator, die.missing)
+
+
+def _keep(node: Dice, depth: int, exact: bool) -> _Pmf:
+    """Sum (or success count) of the kept dice: order statistics by dynamic programming.
+
+    Outcomes are visited from the best kept value down. ``state[j]`` holds the weight of the
+    kept sum when ``j`` dice are already placed at the visited values; once ``keep`` dice are
+    placed, the rest must all fall below the current value, which closes the state.
+    """
+    assert node.keep is not None
+    highest, keep = node.keep.kept(node.count)
+    total = node.count
+    die = _die(node.sides, depth if node.explode else -1, exact)
+    order = np.nonzero(die.weights)[0]
+    if highest:
+        order = order[::-1]
+    values = [int(i) + die.offset[0] for i in order]
+    probs = [die.weights[i] for i in order]
+    score: Callable[[int], int] = (
+        (lambda v: v) if node.compare is None else (lambda v: int(node.compare.test(v)))  # type: ignore[union-attr]
+    )
+    top = keep * max(max(score(v) for v in values), 0)
+    size = top + 1
+    one = 1 if exact else 1.0
+    states: list[Array | None] = [None] * keep
+    first = _zeros((size,), exact)
+    first[0] = one
+    states[0] = first
+    done = _zeros((size,), exact)
+    belows: list[Any] = []
+    running: Any = 0 if exact else 0.0
+    for prob in reversed(probs):
+        belows.append(running)
+        running = running + prob
+    belows.reverse()
+    for value, prob, below in zip(values, probs, belows, strict=True):
+        gain = score(value)
+        fresh: list[Array | None] = [None] * keep
+        for placed, state in enumerate(states):
+            if state is None:
+                continue
+            rest = total - placed
+            power = one
+            for c in range(rest + 1):
+                factor = math.comb(rest, c) * power
+                power = power * prob
+                kept_here = min(c, keep - placed)
+                shift = kept_here * gain
+                if placed + c >= keep:
+                    tail = factor * below ** (rest - c)
+                    if tail:
+                        done[shift:] += state[: size - shift] * tail
+                else:
+                    target = fresh[placed + c]
+                    if target is None:
+                        target = fresh[placed + c] = _zeros((size,), exact)
+                    target[shift:] += state[: size - shift] * factor
+        states = fresh
+    return _Pmf(
+        _NUMERIC,
+        (0,),
+        done,
+        die.denominator**total if exact else 1,
+        1.0 - (1.0 - die.missing) ** total,
+    )
+
+
+# -- expressions ---------------------------------------------------------------------------
+
+
+def _depths(node: Expression) -> dict[int, int]:
+    """Explosion depth per die size so the whole expression loses at most :data:`TAIL`."""
+    exploding = [n for n in node.walk() if isinstance(n, Dice) and n.explode]
+    if not exploding:
+        return {}
+    share = TAIL / len(exploding)
+    depths: dict[int, int] = {}
+    for n in exploding:
+        depths[n.sides] = max(depths.get(n.sides, 0), _depth(n.sides, n.count, share))
+    return depths
+
+
+def _marginal(p: _Pmf, keys: tuple[str, ...]) -> _Pmf:
+    """``p`` reduced to the axes ``keys`` (others summed out; absent keys fixed at 0)."""
+    if p.keys == keys:
+        return p
+    drop = tuple(i for i, key in enumerate(p.keys) if key not in keys)
+    if drop:
+        kept = tuple(key for key in p.keys if key in keys)
+        offset = tuple(o for key, o in zip(p.keys, p.offset, strict=True) if key in keys)
+        p = _Pmf(kept, offset, p.weights.sum(axis=drop), p.denominator, p.missing)
+    return _align(p, keys)
+
+
+_SUCCESSES = ("successes",)
+
+
+def _evaluate(
+    node: Expression, depths: Mapping[int, int], exact: bool, need: tuple[str, ...] | None
+) -> _Pmf:
+    """The distribution of ``node``; ``need`` limits symbol results to those keys."""
+    if isinstance(node, Pool):
+        pmf = _symbol_die(node.die, node.kind is Kind.NUMBER, exact)
+        if need is not None and pmf.keys != _NUMERIC:
+            pmf = _marginal(pmf, need)
+        return _pool_power(pmf, node.count)
+    if isinstance(node, Dice):
+        depth = depths.get(node.sides, -1)
+        if node.keep is not None:
+            return _keep(node, depth, exact)
+        if node.explode:
+            _check_cells(node.count * (depth + 1) * node.sides, str(node))
+        return _pool_power(_numeric_dice(node, depth, exact), node.count)
+    if isinstance(node, Constant):
+        weights = _zeros((1,), exact)
+        weights[0] = 1 if exact else 1.0
+        return _Pmf(_NUMERIC, (node.value,), weights, 1, 0.0)
+    if isinstance(node, Negate):
+        return _negate(_evaluate(node.operand, depths, exact, None))
+    assert isinstance(node, BinaryOp)
+    if node.op == "*":
+        return _multiply(
+            _evaluate(node.left, depths, exact, None), _evaluate(node.right, depths, exact, None)
+        )
+    if node.comparative:
+        left = _evaluate(node.left, depths, exact, _SUCCESSES)
+        right = _evaluate(node.right, depths, exact, _SUCCESSES)
+        return _add(_marginal(left, _SUCCESSES), _negate(_marginal(right, _SUCCESSES)))
+    if node.malus:
+        keys = node.keys if need is None else _key_union(need, _SUCCESSES)
+        left = _marginal(_evaluate(node.left, depths, exact, keys), keys)
+        right = _marginal(_evaluate(node.right, depths, exact, _SUCCESSES), _SUCCESSES)
+        return _clamp_successes(_add(left, _negate(right)))
+    left = _evaluate(node.left, depths, exact, need)
+    right = _evaluate(node.right, depths, exact, need)
+    if node.op == "+":
+        return _add(left, right)
+    return _add(left, _negate(right))
+
+
+# -- the public value ----------------------------------------------------------------------
+
+
+def _outcome_value(keys: tuple[str, ...] | None, outcome: Outcome) -> int | dict[str, int]:
+    if keys is None:
+        assert isinstance(outcome, int)
+        return outcome
+    assert isinstance(outcome, tuple)
+    return dict(zip(keys, outcome, strict=True))
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """The exact outcome distribution of one expression (immutable).
+
+    Numeric expressions have int outcomes; symbol expressions have one count per key of
+    :attr:`keys` (``successes``, ``stars``, ``drops``), kept as tuples in that order and shown
+    as dicts by :meth:`outcomes` and :meth:`to_json`. Probabilities are float64; the
+    :meth:`exact` fractions are computed on request with integer weights.
+    """
+
+    expression: str
+    """The expression in canonical notation."""
+    keys: tuple[str, ...] | None
+    """Symbol keys of the outcomes in order, or ``None`` for numeric outcomes."""
+    table: tuple[tuple[Outcome, float], ...]
+    """Every possible outcome (int, or counts in :attr:`keys` order) with its probability,
+    sorted by outcome."""
+    truncated: float
+    """Probability mass left out (exploding dice cut off at a tail of at most :data:`TAIL`)."""
+    _node: Expression = field(repr=False, compare=False)
+    _exact: list[tuple[tuple[Outcome, Fraction], ...]] = field(
+        default_factory=list, repr=False, compare=False
+    )
+
+    @property
+    def numeric(self) -> bool:
+        """Whether outcomes are numbers (``mean``/``std`` exist)."""
+        return self.keys is None
+
+    def outcomes(self) -> list[tuple[int | dict[str, int], float]]:
+        """``(value, probability)`` pairs, values as ints or symbol dicts, sorted by value."""
+        return [(_outcome_value(self.keys, o), p) for o, p in self.table]
+
+    def probability(self, value: int | Mapping[str, int]) -> float:
+        """The probability of one outcome (0.0 if impossible)."""
+        key: Outcome
+        if isinstance(value, int):
+            key = value
+        else:
+            assert self.keys is not None
+            key = tuple(int(value.get(k, 0)) for k in self.keys)
+        return dict(self.table).get(key, 0.0)
+
+    def marginal(self, key: str) -> dict[int, float]:
+        """Count of one symbol key (or the number, for numeric outcomes) → probability."""
+        out: dict[int, float] = {}
+        for outcome, p in self.table:
+            if isinstance(outcome, int):
+                count = outcome
+            else:
+                assert self.keys is not None
+                count = outcome[self.keys.index(key)] if key in self.keys else 0
+            out[count] = out.get(count, 0.0) + p
+        return dict(sorted(out.items()))
+
+    @property
+    def mean(self) -> float | None:
+        """Expected value of a numeric expression; ``None`` for symbol outcomes."""
+        if self.keys is not None:
+            return None
+        return self.mean_of("")
+
+    @property
+    def std(self) -> float | None:
+        """Standard deviation of a numeric expression; ``None`` for symbol outcomes."""
+        if self.keys is not None:
+            return None
+        return self.std_of("")
+
+    def mean_of(self, key: str) -> float:
+        """Expected count of one symbol key (any key name for numeric outcomes)."""
+        marginal = self.marginal(key) if self.keys else self._numbers()
+        return math.fsum(v * p for v, p in marginal.items())
+
+    def std_of(self, key: str) -> float:
+        """Standard deviation of one symbol key's count."""
+        marginal = self.marginal(key) if self.keys else self._numbers()
+        mean = math.fsum(v * p for v, p in marginal.items())
+        variance = math.fsum((v - mean) ** 2 * p for v, p in marginal.items())
+        return math.sqrt(max(variance, 0.0))
+
+    def _numbers(self) -> dict[int, float]:
+        return {int(o): p for o, p in self.table if isinstance(o, int)}
+
+    def at_least(self, k: int, key: str = "successes") -> float:
+        """P(value ≥ k); for symbol outcomes P(count of ``key`` ≥ k)."""
+        marginal = self._numbers() if self.keys is None else self.marginal(key)
+        return math.fsum(p for v, p in marginal.items() if v >= k)
+
+    def exact(self) -> tuple[tuple[int | dict[str, int], Fraction], ...]:
+        """The outcomes with exact fractions (integer arithmetic; computed once, on request).
+
+        Raises :class:`~spieltisch.dice.errors.LimitError` (``dice.exact_too_large``) when the
+        integers would be unreasonably large.
+        """
+        if not self._exact:
+            pmf = _evaluate(self._node, _depths(self._node), True, None)
+            if self.keys is not None and pmf.keys != self.keys:
+                pmf = _align(pmf, self.keys)
+            self._exact.append(
+                tuple((o, Fraction(int(w), pmf.denominator)) for o, w in _cells(pmf))
+            )
+        return tuple((_outcome_value(self.keys, o), f) for o, f in self._exact[0])
+
+    def to_json(self, exact: bool = False) -> dict[str, Any]:
+        """The documented ``odds`` JSON (``exact`` adds ``"p/q"`` fractions)."""
+        outcomes: list[dict[str, Any]] = [
+            {"value": value, "probability": p} for value, p in self.outcomes()
+        ]
+        if exact:
+            fractions = dict(self._exact_table())
+            for item, (outcome, _) in zip(outcomes, self.table, strict=True):
+                fraction = fractions.get(outcome, Fraction(0))
+                item["exact"] = f"{fraction.numerator}/{fraction.denominator}"
+        return {
+            "expression": self.expression,
+            "outcomes": outcomes,
+            "mean": self.mean,
+            "truncated": self.truncated,
+        }
+
+    def _exact_table(self) -> tuple[tuple[Outcome, Fraction], ...]:
+        self.exact()
+        return self._exact[0]
+
+
+def _cells(p: _Pmf) -> Iterator[tuple[Outcome, Any]]:
+    if p.keys == _NUMERIC:
+        for index in np.nonzero(p.weights)[0]:
+            yield int(index) + p.offset[0], p.weights[index]
+        return
+    nonzero = np.nonzero(p.weights)
+    for cell in zip(*nonzero, strict=True):
+        outcome = tuple(int(i) + o for i, o in zip(cell, p.offset, strict=True))
+        yield outcome, p.weights[cell]
+
+
+def _build(node: Expression) -> Distribution:
+    pmf = _evaluate(node, _depths(node), False, None)
+    keys = None if pmf.keys == _NUMERIC else pmf.keys
+    if keys is not None and keys != node.keys:
+        pmf = _align(pmf, node.keys)
+        keys = node.keys
+    return Distribution(str(node), keys, _table(pmf), float(pmf.missing), node)
+
+
+def _table(p: _Pmf) -> tuple[tuple[Outcome, float], ...]:
+    """Non-zero cells in ascending order (C order of the array is lexicographic order)."""
+    nonzero = np.nonzero(p.weights)
+    probabilities = p.weights[nonzero].tolist()
+    if p.keys == _NUMERIC:
+        values = (nonzero[0] + p.offset[0]).tolist()
+        return tuple(zip(values, probabilities, strict=True))
+    columns = [(axis + o).tolist() for axis, o in zip(nonzero, p.offset, strict=True)]
+    return tuple(zip(zip(*columns, strict=True), probabilities, strict=True))
+
+
+@cache
+def _parsed(text: str) -> Expression:
+    return parse(text, Limits())
+
+
+def distribution(expr: Expression | str) -> Distribution:
+    """The exact outcome distribution of ``expr`` (a parsed expression or notation).
+
+    Raises :class:`~spieltisch.dice.errors.NotationError` for bad notation and
+    :class:`~spieltisch.dice.errors.LimitError` (``dice.too_complex``) when the outcome space
+    would exceed :data:`MAX_CELLS`.
+    """
+    node = _parsed(expr) if isinstance(expr, str) else expr
+    return _build(node)
+
+
+def success_count(dice: int, sides: int, target: int, op: str = ">=") -> Distribution:
+    """How many of ``dice`` d``sides`` meet ``op target`` (``5d6>=4`` and friends)."""
+    return distribution(f"{dice}d{sides}{op}{target}")
+
+
+def janus_check(dice: int, net: int, *, gm: bool = False) -> Distribution:
+    """A HeXXen check: ``dice`` HeXXen dice (``M`` when ``gm``: every symbol a success) and
+    ``|net|`` Janus dice as bonus (net > 0) or malus (net < 0, never below 0 successes)."""
+    pool = f"{dice}{'M' if gm else 'H'}"
+    if net > 0:
+        return distribution(f"{pool} + {net}J")
+    if net < 0:
+        return distribution(f"{pool} - {-net}J")
+    return distribution(pool)
+
+
+def clear_caches() -> None:
+    """Forget cached per-die and per-pool distributions and parsed texts (for benchmarks)."""
+    _die.cache_clear()
+    _cached_power.cache_clear()
+    _comb_row.cache_clear()
+    _symbol_die.cache_clear()
+    _parsed.cache_clear()
