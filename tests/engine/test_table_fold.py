@@ -301,6 +301,14 @@ def test_automatic_commands_are_appended_as_their_own_records() -> None:
     assert len(play(table, {"kind": "add", "piece": "mauz", "amount": 1})) == 1
 
 
+def test_automatic_commands_after_a_hidden_command_stay_hidden() -> None:
+    table = new_table()
+    play(table, {"kind": "create", "piece": "mauz"})
+    records = play(table, {"kind": "add", "piece": "mauz", "amount": 20}, GM, hidden=True)
+    assert [(r.actor, r.hidden) for r in records] == [("gm", True), (AUTO_ACTOR, True)]
+    assert table.visible(Role.PLAYER)[-1].seq == 1
+
+
 def test_an_automatic_command_that_fails_leaves_the_human_record_standing() -> None:
     table = new_table()
     play(table, {"kind": "create", "piece": "mauz"})

@@ -155,7 +155,7 @@ class Table:
                 automatic = self.system.automatic(self._state)
                 if automatic is None:
                     break
-                records.append(self._decide(automatic, AUTO_ACTOR, source_at, False))
+                records.append(self._decide(automatic, AUTO_ACTOR, source_at, hidden))
         except RuleError:
             pass  # an automatic command that fails leaves the human's record standing
         return records
