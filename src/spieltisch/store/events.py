@@ -300,6 +300,8 @@ class EventStore:
         self.worker = uuid.uuid4().hex[:12]
         """Identifies this process in NOTIFY payloads."""
         self.on_commit: list[Callable[[str, int], None]] = []
+        self.conflicts = 0
+        """How many commits lost the race to another writer (and were decided again)."""
         self._cache: OrderedDict[str, _Cached] = OrderedDict()
         self._cache_size = cache_size
         self._guard = threading.Lock()
@@ -537,6 +539,7 @@ class EventStore:
                 try:
                     info = self._commit(cached, work, records)
                 except _Conflict:
+                    self.conflicts += 1
                     continue
                 return Executed(records, work, info)
         raise StoreError("table.busy", table=table_id)
@@ -551,6 +554,7 @@ class EventStore:
                 try:
                     info = self._commit(cached, work, [record])
                 except _Conflict:
+                    self.conflicts += 1
                     continue
                 return Executed([record], work, info)
         raise StoreError("table.busy", table=table_id)
