@@ -373,6 +373,28 @@ def test_odds_of_a_check_and_a_reroll(game: Game) -> None:
     assert game.system.odds(game.state, parse_command(game.system, {"kind": "end_scene"})) is None
 
 
+def test_reroll_odds_follow_the_table_option() -> None:
+    game = Game({"reroll_want": 3})
+    game.do(MIA)
+    game.do({"kind": "start_episode"})
+    game.do({"kind": "start_scene"})
+    command = parse_command(game.system, CUTE)
+    odds = game.system.reroll_odds(game.state, command)
+    assert odds is not None
+    expected = tier_odds(3, 4, reroll=True, want=3)
+    assert [Fraction(o.exact or "0") for o in odds.outcomes] == list(expected.values())
+    assert expected != tier_odds(3, 4, reroll=True, want=2)
+    end = parse_command(game.system, {"kind": "end_scene"})
+    assert game.system.reroll_odds(game.state, end) is None
+
+
+def test_problem_ranks_are_validated(game: Game) -> None:
+    error = game.fails({"kind": "add_problem", "id": "x", "text": "Storm", "rank": 0})
+    assert (error.code, error.params["value"]) == ("kitties.bad_value", 0)
+    error = game.fails({"kind": "add_problem", "kitty": "mia", "id": "lonely", "text": "Again"})
+    assert error.code == "kitties.duplicate_id"
+
+
 def test_public_state_is_json_and_complete(game: Game) -> None:
     game.do(ATTACK, [4, 6])
     public = game.system.public_state(game.state)

@@ -278,8 +278,8 @@ class MagicalKitties:
     def odds(self, state: KittiesState, command: Command) -> Odds | None:
         """Exact tier odds of a check or a reroll; ``None`` for commands that roll nothing."""
         if isinstance(command, Check):
-            parts = _pool(state, command, _difficulty(state, command))
             difficulty = _difficulty(state, command)
+            parts = _pool(state, command, difficulty)
             return kitty_odds.as_odds(kitty_odds.successes(parts.total, difficulty))
         if isinstance(command, Reroll):
             check = _last_check(state)
@@ -291,6 +291,20 @@ class MagicalKitties:
             shifted = [Fraction(0)] * base + fresh
             return kitty_odds.as_odds(shifted)
         return None
+
+    def reroll_odds(self, state: KittiesState, command: Command) -> Odds | None:
+        """Tier odds of a check when the kitty will spend a treat on the reroll strategy.
+
+        Below ``options.reroll_want`` successes every non-success is rerolled once. ``None``
+        for anything but a check.
+        """
+        if not isinstance(command, Check):
+            return None
+        difficulty = _difficulty(state, command)
+        parts = _pool(state, command, difficulty)
+        return kitty_odds.as_odds(
+            kitty_odds.rerolled_successes(parts.total, difficulty, state.options.reroll_want)
+        )
 
     def access(self, state: KittiesState, command: Command) -> Access:
         """GM-only commands, and the kitty a player's command acts for."""
