@@ -1,0 +1,196 @@
+// Shared helpers of the pages: texts, the JSON API, tokens kept in this browser, DOM building.
+
+const TEXTS = JSON.parse(document.getElementById("texts").textContent);
+export const PAGE = JSON.parse(document.getElementById("page").textContent);
+export const LANG = PAGE.lang;
+
+function repr(value) {
+  if (typeof value === "string") return "'" + value.replace(/\\/g, "\\\\").replace(/'/g, "\\'") + "'";
+  if (value === null || value === undefined) return "None";
+  if (value === true) return "True";
+  if (value === false) return "False";
+  return String(value);
+}
+
+/** The text of `key` in the page's language, `{name}` / `{name!r}` fields filled from params. */
+export function t(key, params = {}) {
+  const text = TEXTS[key];
+  if (text === undefined) return key;
+  return text.replace(/\{(\w+)(![rs])?(:[^}]*)?\}/g, (whole, name, conv) => {
+    if (!(name in params)) return whole;
+    const value = params[name];
+    return conv === "!r" ? repr(value) : String(value ?? "");
+  });
+}
+
+/** Whether the catalog has `key`. */
+export function has(key) {
+  return Object.prototype.hasOwnProperty.call(TEXTS, key);
+}
+
+/** The first of `keys` that the catalog has, translated; else `fallback`. */
+export function tFirst(keys, params, fallback) {
+  for (const key of keys) if (has(key)) return t(key, params);
+  return fallback;
+}
+
+// -- tokens kept per table in localStorage ---------------------------------------------------
+
+const STORE_KEY = "spieltisch.tables";
+
+/** All tables this browser holds a token for: id -> {token, participant, role, title, ...}. */
+export function myTables() {
+  try {
+    const data = JSON.parse(localStorage.getItem(STORE_KEY) || "{}");
+    return data && typeof data === "object" ? data : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The saved entry of one table, or null. */
+export function myTable(id) {
+  return myTables()[id] || null;
+}
+
+/** Save (merge) what this browser knows about table `id`. */
+export function saveTable(id, entry) {
+  const all = myTables();
+  all[id] = { ...(all[id] || {}), ...entry, saved: all[id]?.saved || Date.now() };
+  localStorage.setItem(STORE_KEY, JSON.stringify(all));
+}
+
+/** Forget table `id` in this browser. */
+export function forgetTable(id) {
+  const all = myTables();
+  delete all[id];
+  localStorage.setItem(STORE_KEY, JSON.stringify(all));
+}
+
+// -- the API --------------------------------------------------------------------------------
+
+/** An error answered by the server: its stable code and the localized message. */
+export class ApiError extends Error {
+  constructor(code, message, status) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+/** Call the JSON API; resolves to the answer, rejects with an ApiError. */
+export async function api(method, path, { token = null, body = undefined } = {}) {
+  const headers = { "Accept": "application/json", "Accept-Language": LANG };
+  if (token) headers["Authorization"] = "Bearer " + token;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const sep = path.includes("?") ? "&" : "?";
+  let response;
+  try {
+    response = await fetch(path + sep + "lang=" + LANG, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError("web.offline", t("web.error.offline"), 0);
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const err = data && data.error;
+    if (err && err.message) throw new ApiError(err.code, err.message, response.status);
+    const detail = data && data.detail;
+    const text = typeof detail === "string" ? detail : t("web.error.http", { status: response.status });
+    throw new ApiError("web.http", text, response.status);
+  }
+  return data;
+}
+
+// -- DOM ------------------------------------------------------------------------------------
+
+/** Build an element: el("button", {class: "x", onclick: f}, "text", child, ...). */
+export function el(tag, attrs = {}, ...children) {
+  const node = tag === "svg" || attrs.svg ? document.createElementNS("http://www.w3.org/2000/svg", tag) : document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false || name === "svg") continue;
+    if (name.startsWith("on") && typeof value === "function") node.addEventListener(name.slice(2), value);
+    else if (name === "dataset") Object.assign(node.dataset, value);
+    else if (name === "value" && "value" in node && !(node instanceof SVGElement)) node.value = value;
+    else if (name === "checked" || name === "selected" || name === "disabled") node[name] = Boolean(value);
+    else node.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** An SVG element (namespaced). */
+export function svg(tag, attrs = {}, ...children) {
+  return el(tag, { ...attrs, svg: true }, ...children);
+}
+
+let alertTimer = null;
+
+/** Show a message in the page's alert region (errors are read out by screen readers). */
+export function showAlert(message, kind = "error") {
+  const box = document.getElementById("alert");
+  box.textContent = message;
+  box.dataset.kind = kind;
+  box.hidden = false;
+  clearTimeout(alertTimer);
+  if (kind !== "error") alertTimer = setTimeout(() => (box.hidden = true), 4000);
+}
+
+/** Hide the alert region. */
+export function clearAlert() {
+  const box = document.getElementById("alert");
+  box.hidden = true;
+  box.textContent = "";
+}
+
+/** Run an async action, showing its error as a clear message; resolves to its result or null. */
+export async function guarded(action) {
+  try {
+    const result = await action();
+    return result;
+  } catch (error) {
+    showAlert(error instanceof ApiError ? error.message : t("web.error.unexpected", { detail: String(error) }));
+    return null;
+  }
+}
+
+/** Copy text to the clipboard, falling back to selecting it. */
+export async function copyText(text, input) {
+  try {
+    await navigator.clipboard.writeText(text);
+    showAlert(t("web.copied"), "info");
+  } catch {
+    if (input) {
+      input.focus();
+      input.select();
+    }
+  }
+}
+
+/** The language switch in the top bar: remember the choice in a cookie and reload. */
+export function initLanguageSwitch() {
+  const select = document.getElementById("lang-select");
+  if (!select) return;
+  select.addEventListener("change", () => {
+    document.cookie = "spieltisch_lang=" + select.value + "; path=/; max-age=31536000; samesite=lax";
+    const url = new URL(location.href);
+    url.searchParams.delete("lang");
+    location.replace(url.toString());
+  });
+}
+
+/** The display name of a system id. */
+export function systemName(id) {
+  return tFirst(["web.system." + id], {}, id);
+}

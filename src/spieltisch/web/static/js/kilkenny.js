@@ -1,0 +1,263 @@
+// Kilkenny Cats: the board as SVG, the roll, legal moves highlighted, click (or keys) to move;
+// seats for humans (hot seat or online) and AI seats; the end of the game.
+import { el, svg, t, tFirst } from "./core.js";
+import { renderDie } from "./dice.js";
+
+const FILES = "abcdefghijklmnopqrstuvwxyz";
+const SEAT_ORDER = ["S", "W", "N", "E"];
+let selected = null;
+
+/** Square name -> [x, y] (files a.. = x 0.., ranks 1.. = y 0..); hole names ("S1") -> null. */
+export function parseSquare(name) {
+  const m = /^([a-z])(\d{1,2})$/.exec(String(name));
+  if (!m) return null;
+  return [FILES.indexOf(m[1]), Number(m[2]) - 1];
+}
+
+/** [x, y] -> square name. */
+export function squareName(x, y) {
+  return FILES[x] + (y + 1);
+}
+
+// -- adapting the public state ---------------------------------------------------------------
+
+function seatsOf(state) {
+  const raw = state.seats || state.players || [];
+  const list = Array.isArray(raw) ? raw : Object.entries(raw).map(([seat, v]) => ({ seat, ...v }));
+  return list.map((s) => ({
+    seat: s.seat ?? s.id ?? s.name,
+    kind: s.kind ?? s.player ?? (s.ai ? "ai" : "human"),
+    ai: s.ai ?? s.strength ?? null,
+    owner: s.owner ?? null,
+    cats: s.cats ?? s.squares ?? [],
+    home: s.home ?? s.holes_filled ?? s.in_holes ?? [],
+    holes: s.holes ?? [],
+    out: s.out ?? false,
+  }));
+}
+
+function holePoints(state, seat) {
+  // Hole coordinates [x, y] outside the board, from the state (names or pairs).
+  const holes = seat.holes.length ? seat.holes : (state.holes?.[seat.seat] ?? []);
+  return holes.map((h, i) => {
+    if (Array.isArray(h)) return { x: h[0], y: h[1], name: seat.seat + (i + 1) };
+    if (h && typeof h === "object") return { x: h.x, y: h.y, name: h.name ?? seat.seat + (i + 1) };
+    return null;
+  }).filter(Boolean);
+}
+
+function movesOf(state) {
+  return (state.legal_moves ?? state.legal ?? state.moves ?? []).map((m) => (typeof m === "string"
+    ? (() => { const [from, to] = m.split(/[-x ]/); return { from, to, capture: m.includes("x"), text: m }; })()
+    : { from: m.from ?? m.src, to: m.to ?? m.dst, capture: Boolean(m.capture ?? m.captures), text: m.text ?? m.notation ?? `${m.from}-${m.to}` }));
+}
+
+function turnOf(state) {
+  return state.turn ?? state.to_move ?? null;
+}
+
+function outcomeOf(state) {
+  return state.outcome ?? state.result ?? (state.game_over ? { kind: "over" } : null);
+}
+
+// -- rendering -----------------------------------------------------------------------------
+
+function toSvg(x, y, size) {
+  return [x + 1, size - y];
+}
+
+function catShape(cx, cy, seat, label) {
+  return svg("g", { class: "cat cat-" + seat, role: "img", "aria-label": label },
+    svg("polygon", { class: "cat-ear", points: `${cx - 0.34},${cy - 0.12} ${cx - 0.28},${cy - 0.46} ${cx - 0.06},${cy - 0.28}` }),
+    svg("polygon", { class: "cat-ear", points: `${cx + 0.34},${cy - 0.12} ${cx + 0.28},${cy - 0.46} ${cx + 0.06},${cy - 0.28}` }),
+    svg("circle", { cx, cy: cy + 0.04, r: 0.33 }),
+    svg("circle", { cx: cx - 0.12, cy: cy - 0.02, r: 0.05, fill: "#fff", stroke: "none" }),
+    svg("circle", { cx: cx + 0.12, cy: cy - 0.02, r: 0.05, fill: "#fff", stroke: "none" }));
+}
+
+function seatLabel(seat) {
+  return t("web.kilkenny.seat." + seat);
+}
+
+function board(state, ctx, mySeats) {
+  const size = state.size ?? 14;
+  const seats = seatsOf(state);
+  const moves = movesOf(state);
+  const turn = turnOf(state);
+  const canMove = mySeats.has(turn) && state.roll != null && !outcomeOf(state);
+  const occupant = new Map();
+  for (const s of seats) for (const c of s.cats) occupant.set(c, s.seat);
+  const fromSquares = new Set(canMove ? moves.map((m) => m.from) : []);
+  if (selected && !fromSquares.has(selected)) selected = null;
+  const targets = new Map(canMove && selected ? moves.filter((m) => m.from === selected).map((m) => [m.to, m]) : []);
+
+  const root = svg("svg", {
+    class: "board", viewBox: `-0.9 -0.1 ${size + 2.8} ${size + 3}`, role: "group",
+    "aria-label": t("web.kilkenny.board_label"), id: "kk-board",
+  });
+  // squares
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const [sx, sy] = toSvg(x, y, size);
+      root.append(svg("rect", { x: sx, y: sy, width: 1, height: 1, class: (x + y) % 2 ? "sq-light" : "sq-dark" }));
+    }
+  }
+  for (let i = 0; i < size; i++) {
+    root.append(svg("text", { x: i + 1.5, y: size + 2.65, "text-anchor": "middle", class: "coord" }, FILES[i]));
+    root.append(svg("text", { x: -0.45, y: size - i + 0.62, "text-anchor": "middle", class: "coord" }, String(i + 1)));
+  }
+  // holes
+  for (const s of seats) {
+    holePoints(state, s).forEach((h, i) => {
+      const [sx, sy] = toSvg(h.x, h.y, size);
+      root.append(svg("circle", { cx: sx + 0.5, cy: sy + 0.5, r: 0.42, class: "hole", "aria-hidden": "true" }));
+      const filled = s.home.length > i || s.home.includes(h.name) || s.home.includes(i);
+      if (filled) root.append(catShape(sx + 0.5, sy + 0.52, s.seat, t("web.kilkenny.cat_in_hole", { seat: seatLabel(s.seat), hole: h.name })));
+      else root.append(svg("text", { x: sx + 0.5, y: sy + 0.62, "text-anchor": "middle", class: "hole-label", "aria-hidden": "true" }, h.name));
+    });
+  }
+  // last move
+  const last = state.last_move;
+  if (last && parseSquare(last.from)) {
+    const [fx, fy] = parseSquare(last.from);
+    const to = parseSquare(last.to) || holeXY(state, last.to);
+    if (to) {
+      const [a, b] = toSvg(fx, fy, size);
+      const [c, d] = toSvg(to[0], to[1], size);
+      root.append(svg("line", { x1: a + 0.5, y1: b + 0.5, x2: c + 0.5, y2: d + 0.5, class: "last-move" }));
+    }
+  }
+  // cats
+  for (const [square, seat] of occupant) {
+    const p = parseSquare(square);
+    if (!p) continue;
+    const [sx, sy] = toSvg(p[0], p[1], size);
+    root.append(catShape(sx + 0.5, sy + 0.5, seat, t("web.kilkenny.cat_on", { seat: seatLabel(seat), square })));
+  }
+  // selection and targets
+  if (selected) {
+    const p = parseSquare(selected);
+    const [sx, sy] = toSvg(p[0], p[1], size);
+    root.append(svg("rect", { x: sx + 0.05, y: sy + 0.05, width: 0.9, height: 0.9, class: "src-mark" }));
+  }
+  for (const [to, move] of targets) {
+    const p = parseSquare(to) || holeXY(state, to);
+    if (!p) continue;
+    const [sx, sy] = toSvg(p[0], p[1], size);
+    root.append(svg("circle", { cx: sx + 0.5, cy: sy + 0.5, r: 0.22, class: "target-mark" + (move.capture ? " capture" : "") }));
+  }
+  // focusable hit areas for the squares one can act on
+  const act = (square) => {
+    if (targets.has(square)) {
+      const move = targets.get(square);
+      selected = null;
+      ctx.send({ kind: "move", from: move.from, to: move.to });
+    } else if (fromSquares.has(square)) {
+      selected = selected === square ? null : square;
+      ctx.rerender();
+      queueMicrotask(() => document.getElementById("kk-cell-" + square)?.focus());
+    }
+  };
+  const actionable = new Set([...fromSquares, ...targets.keys()]);
+  for (const square of actionable) {
+    const p = parseSquare(square) || holeXY(state, square);
+    if (!p) continue;
+    const [sx, sy] = toSvg(p[0], p[1], size);
+    const label = targets.has(square)
+      ? t(targets.get(square).capture ? "web.kilkenny.target_capture" : "web.kilkenny.target", { from: selected, to: square })
+      : t("web.kilkenny.pick_cat", { square });
+    root.append(svg("rect", {
+      x: sx, y: sy, width: 1, height: 1, class: "cell-hit movable", tabindex: 0, role: "button", id: "kk-cell-" + square,
+      "aria-label": label, "aria-pressed": selected === square ? "true" : null,
+      onclick: () => act(square),
+      onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); act(square); } },
+    }, svg("title", {}, label)));
+  }
+  return root;
+}
+
+function holeXY(state, name) {
+  for (const s of seatsOf(state)) for (const h of holePoints(state, s)) if (h.name === name) return [h.x, h.y];
+  return null;
+}
+
+function mySeatsOf(ctx, state) {
+  const pieces = new Set(ctx.me.pieces || []);
+  const out = new Set();
+  for (const s of seatsOf(state)) {
+    if (s.kind === "ai") continue;
+    if (pieces.has("seat:" + s.seat) || pieces.has(s.seat) || (ctx.isGm && !s.owner)) out.add(s.seat);
+  }
+  return out;
+}
+
+function seatOwnerName(ctx, seat) {
+  for (const p of ctx.info.participants || []) {
+    if ((p.pieces || []).includes("seat:" + seat) || (p.pieces || []).includes(seat)) return p.name || t("web.role." + p.role);
+  }
+  return null;
+}
+
+/** Render the Kilkenny Cats panel. */
+export function render(body, ctx) {
+  body.dataset.game = "kilkenny";
+  const state = ctx.state;
+  const seats = seatsOf(state);
+  const mySeats = mySeatsOf(ctx, state);
+  const turn = turnOf(state);
+  const outcome = outcomeOf(state);
+  const moves = movesOf(state);
+  const seatChips = seats.map((s) => {
+    const owner = s.kind === "ai" ? t("web.kilkenny.ai", { name: tFirst(["web.kilkenny.ai." + s.ai], {}, s.ai ?? "") }) : (seatOwnerName(ctx, s.seat) ?? t("web.kilkenny.free_seat"));
+    const counts = t("web.kilkenny.counts", { board: s.cats.length, home: s.home.length });
+    const claimable = s.kind !== "ai" && !seatOwnerName(ctx, s.seat) && ctx.me.role !== "spectator";
+    return el("span", { class: "seat" + (s.seat === turn && !outcome ? " turn" : ""), "aria-current": s.seat === turn && !outcome ? "true" : null },
+      el("span", { class: "seat-dot", style: `background: var(--seat-${s.seat})`, "aria-hidden": "true" }),
+      seatLabel(s.seat), " · ", owner, " · ", counts,
+      claimable ? el("button", { type: "button", class: "small", id: "take-seat-" + s.seat, onclick: () => ctx.send({ kind: "take_seat", seat: s.seat }) }, t("web.kilkenny.take_seat")) : null);
+  });
+  const controls = [];
+  if (outcome) {
+    controls.push(el("p", { class: "game-over", role: "status", id: "kk-outcome" }, outcomeText(outcome)));
+  } else if (turn) {
+    const mine = mySeats.has(turn);
+    controls.push(el("p", { id: "kk-turn", role: "status" }, t(mine ? "web.kilkenny.your_turn" : "web.kilkenny.turn_of", { seat: seatLabel(turn) })));
+    if (state.roll != null) {
+      controls.push(el("div", { class: "row" }, el("span", {}, t("web.kilkenny.rolled")), renderDie({ die: "d6", face: state.roll }, { size: 44 })));
+    }
+    if (mine && state.roll == null) {
+      controls.push(el("button", { type: "button", class: "primary", id: "kk-roll", onclick: () => ctx.send({ kind: "roll" }) }, t("web.kilkenny.roll")));
+    }
+    if (mine && state.roll != null && moves.length) {
+      controls.push(el("p", { class: "muted small-print" }, t("web.kilkenny.move_hint")));
+      controls.push(el("details", {}, el("summary", {}, t("web.kilkenny.move_list", { n: moves.length })),
+        el("div", { class: "row", id: "kk-moves" }, moves.map((m) => el("button", {
+          type: "button", class: "small", onclick: () => { selected = null; ctx.send({ kind: "move", from: m.from, to: m.to }); },
+        }, m.text)))));
+    }
+  }
+  body.replaceChildren(el("section", { class: "card", "aria-labelledby": "kk-heading" },
+    el("h2", { id: "kk-heading" }, t("web.kilkenny.heading")),
+    el("div", { class: "seat-list" }, seatChips),
+    ...controls,
+    el("div", { class: "board-wrap" }, board(state, ctx, mySeats))));
+}
+
+function outcomeText(outcome) {
+  const winner = outcome.winner ?? outcome.seat ?? null;
+  const kind = outcome.kind ?? outcome.type ?? "over";
+  if (winner) return t("web.kilkenny.won", { seat: seatLabel(winner), how: tFirst(["web.kilkenny.reason." + (outcome.reason ?? kind)], {}, "") });
+  return tFirst(["web.kilkenny.outcome." + kind], {}, t("web.kilkenny.outcome.over"));
+}
+
+/** One line per event for the log. */
+export function describe(event) {
+  const seat = event.seat ? seatLabel(event.seat) : "";
+  return tFirst([`web.kilkenny.ev.${event.kind}`], { ...event, seat }, null);
+}
+
+/** The die of a roll event. */
+export function diceOf(event) {
+  if (event.kind === "rolled") return [{ die: "d6", face: event.value ?? event.roll }];
+  return [];
+}

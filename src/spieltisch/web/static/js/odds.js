@@ -1,0 +1,35 @@
+// The exact odds of a command as an accessible bar chart (a table read by screen readers).
+import { el, t } from "./core.js";
+
+function percent(p) {
+  return (100 * p).toLocaleString(document.documentElement.lang, { maximumFractionDigits: 1, minimumFractionDigits: 1 }) + " %";
+}
+
+/** The label of an outcome value (numbers, labels, symbol counts). */
+export function outcomeLabel(value, labeler) {
+  if (labeler) {
+    const text = labeler(value);
+    if (text) return text;
+  }
+  if (value && typeof value === "object") {
+    return Object.entries(value).map(([k, n]) => t("web.dice.symbol." + k, { n })).join(", ");
+  }
+  return String(value);
+}
+
+/** A bar chart of `odds.outcomes`; `labeler(value)` may name the outcomes. */
+export function oddsChart(odds, { labeler = null, caption = null } = {}) {
+  const max = Math.max(...odds.outcomes.map((o) => o.probability), 1e-12);
+  const rows = odds.outcomes.map((o) => el("tr", {},
+    el("th", { scope: "row" }, outcomeLabel(o.value, labeler)),
+    el("td", { class: "bar-cell" },
+      el("span", { class: "bar", style: `width:${((100 * o.probability) / max).toFixed(1)}%` })),
+    el("td", { class: "num" }, percent(o.probability), o.exact ? el("span", { class: "exact" }, " (" + o.exact + ")") : null)));
+  const table = el("table", { class: "odds-chart" },
+    el("caption", {}, caption || t("web.odds.caption")),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("web.odds.outcome")), el("th", { scope: "col" }, el("span", { class: "visually-hidden" }, t("web.odds.bar"))), el("th", { scope: "col" }, t("web.odds.chance")))),
+    el("tbody", {}, rows));
+  const extra = [];
+  if (typeof odds.mean === "number") extra.push(el("p", { class: "muted small-print" }, t("web.odds.mean", { mean: odds.mean.toFixed(2) })));
+  return el("div", { class: "odds-wrap" }, table, extra);
+}

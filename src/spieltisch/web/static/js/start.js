@@ -1,0 +1,93 @@
+// The start page: create a table, copy its invite links, list the tables this browser holds.
+import { api, copyText, el, forgetTable, guarded, initLanguageSwitch, myTables, saveTable, showAlert, systemName, t, tFirst } from "./core.js";
+import { optionFields, readOptions } from "./options.js";
+
+let systems = [];
+
+/** The invite URL for a table and invite code. */
+export function inviteUrl(table, code) {
+  return location.origin + "/t/" + encodeURIComponent(table) + "?invite=" + encodeURIComponent(code);
+}
+
+function inviteRow(kind, url) {
+  const id = "invite-" + kind;
+  const input = el("input", { id, readonly: true, value: url, class: "invite-url" });
+  return el("div", { class: "invite" },
+    el("label", { for: id }, t("web.invite." + kind)),
+    el("div", { class: "row" }, input,
+      el("button", { type: "button", onclick: () => copyText(url, input) }, t("web.invite.copy"))));
+}
+
+function renderMine() {
+  const list = document.getElementById("my-tables");
+  const entries = Object.entries(myTables()).sort((a, b) => (b[1].saved || 0) - (a[1].saved || 0));
+  list.replaceChildren(...entries.map(([id, entry]) =>
+    el("li", { class: "table-item" },
+      el("a", { href: "/t/" + encodeURIComponent(id) }, entry.title || id),
+      el("span", { class: "muted" }, " · ", systemName(entry.system || ""), " · ", t("web.role." + (entry.role || "player"))),
+      el("button", {
+        type: "button", class: "link", "aria-label": t("web.start.forget_label", { title: entry.title || id }),
+        onclick: () => { forgetTable(id); renderMine(); },
+      }, t("web.start.forget")))));
+  document.getElementById("my-tables-empty").hidden = entries.length > 0;
+}
+
+function renderOptions() {
+  const id = document.getElementById("new-system").value;
+  const box = document.getElementById("new-options");
+  const system = systems.find((s) => s.id === id);
+  const fields = optionFields(system);
+  box.replaceChildren(...(fields.length ? [el("legend", {}, t("web.start.options")), ...fields] : []));
+  box.hidden = fields.length === 0;
+}
+
+async function create(event) {
+  event.preventDefault();
+  const form = event.target;
+  const system = form.system.value;
+  const title = form.title.value.trim() || tFirst(["web.start.default_title"], { system: systemName(system) }, systemName(system));
+  const language = form.language.value;
+  let options;
+  try {
+    options = readOptions(systems.find((s) => s.id === system));
+  } catch (error) {
+    showAlert(error.message);
+    return;
+  }
+  const name = form.name.value.trim();
+  const created = await guarded(() => api("POST", "/api/tables", { body: { system, language, title, options, name } }));
+  if (!created) return;
+  saveTable(created.table, {
+    token: created.token, participant: created.participant, role: "gm", title, system,
+    invites: created.invites, name,
+  });
+  const box = document.getElementById("created");
+  const tableUrl = "/t/" + encodeURIComponent(created.table);
+  box.replaceChildren(
+    el("h2", {}, t("web.start.created", { title })),
+    inviteRow("player", inviteUrl(created.table, created.invites.player)),
+    inviteRow("spectator", inviteUrl(created.table, created.invites.spectator)),
+    el("p", {}, el("a", { class: "button primary", href: tableUrl, id: "open-table" }, t("web.start.open"))));
+  box.hidden = false;
+  box.querySelector("#open-table").focus();
+  renderMine();
+}
+
+async function init() {
+  initLanguageSwitch();
+  renderMine();
+  const select = document.getElementById("new-system");
+  const answer = await guarded(() => api("GET", "/api/systems"));
+  systems = (Array.isArray(answer) ? answer : answer?.systems || []).map((s) => (typeof s === "string" ? { id: s } : s));
+  const preferred = ["magical-kitties", "kilkenny"];
+  systems.sort((a, b) => {
+    const ia = preferred.indexOf(a.id), ib = preferred.indexOf(b.id);
+    return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib) || a.id.localeCompare(b.id);
+  });
+  select.replaceChildren(...systems.map((s) => el("option", { value: s.id }, systemName(s.id))));
+  select.addEventListener("change", renderOptions);
+  renderOptions();
+  document.getElementById("new-table").addEventListener("submit", create);
+}
+
+init();

@@ -1,0 +1,394 @@
+// The table page: join by invite, the game panel, the live log, people, fair dice, GM tools.
+import { ApiError, PAGE, api, clearAlert, copyText, el, guarded, initLanguageSwitch, myTable, saveTable, showAlert, systemName, t, tFirst } from "./core.js";
+import { renderDice } from "./dice.js";
+import { verifyExport } from "./verify.js";
+import * as freedice from "./freedice.js";
+import * as kilkenny from "./kilkenny.js";
+import * as kitties from "./kitties.js";
+
+const GAMES = { "free-dice": freedice, "kilkenny": kilkenny, "magical-kitties": kitties };
+const TABLE = PAGE.table;
+
+const view = {
+  info: null,
+  records: new Map(),
+  state: null,
+  seq: 0,
+  hidden: false,
+  socket: null,
+  retry: 0,
+  verification: null,
+};
+
+function entry() {
+  return myTable(TABLE);
+}
+
+function token() {
+  return entry()?.token || null;
+}
+
+function game() {
+  return GAMES[view.info?.system] || generic;
+}
+
+function me() {
+  return view.info?.me || {};
+}
+
+function isGm() {
+  return me().role === "gm";
+}
+
+function participantId(p) {
+  return p.participant ?? p.id;
+}
+
+/** A participant's display name by id ("auto" is the table itself, e.g. an AI seat). */
+export function actorName(id) {
+  if (id === "auto") return t("web.actor.auto");
+  const p = (view.info?.participants || []).find((x) => participantId(x) === id);
+  if (!p) return t("web.actor.unknown");
+  return p.name || t("web.role." + p.role);
+}
+
+// -- context handed to the game modules ------------------------------------------------------
+
+const ctx = {
+  get info() { return view.info; },
+  get state() { return view.state; },
+  get me() { return me(); },
+  get isGm() { return isGm(); },
+  get records() { return [...view.records.values()]; },
+  actorName,
+  rerender: () => renderGame(),
+  /** Send a command; resolves to the answer or null (the error is shown, nothing changed). */
+  send: async (command, options = {}) => {
+    clearAlert();
+    const hidden = options.hidden ?? (isGm() && view.hidden);
+    const answer = await guarded(() => api("POST", `/api/tables/${TABLE}/commands`, {
+      token: token(), body: { command, hidden, expected_seq: null },
+    }));
+    if (answer) applyAnswer(answer);
+    return answer;
+  },
+  /** The exact odds of a command before it is sent (or null). */
+  odds: (command) => api("POST", `/api/tables/${TABLE}/odds`, { token: token(), body: { command } }),
+};
+
+// -- receiving -----------------------------------------------------------------------------
+
+function addRecords(records) {
+  let added = false;
+  for (const record of records || []) {
+    if (!view.records.has(record.seq)) added = true;
+    view.records.set(record.seq, record);
+    view.seq = Math.max(view.seq, record.seq);
+  }
+  return added;
+}
+
+function claims(records) {
+  return (records || []).some((r) => r.claims);
+}
+
+function applyAnswer(answer) {
+  if (answer.records) addRecords(answer.records);
+  if (answer.record) addRecords([answer.record]);
+  if (typeof answer.seq === "number") view.seq = Math.max(view.seq, answer.seq);
+  if (answer.state) view.state = answer.state;
+  // A record that claimed a piece changes who owns what: read the participants again.
+  if (claims(answer.records)) guarded(reload);
+  else render();
+}
+
+async function reload() {
+  const info = await api("GET", `/api/tables/${TABLE}`, { token: token() });
+  view.info = info;
+  view.state = info.state;
+  const answer = await api("GET", `/api/tables/${TABLE}/records?since=0`, { token: token() });
+  const records = Array.isArray(answer) ? answer : answer.records || [];
+  view.records = new Map();
+  addRecords(records);
+  view.seq = Math.max(view.seq, info.seq || 0);
+  saveTable(TABLE, { title: info.title, system: info.system, role: info.me?.role, participant: info.me?.participant, name: info.me?.name });
+  render();
+}
+
+function setConn(state) {
+  const box = document.getElementById("conn");
+  box.dataset.state = state;
+  box.textContent = t("web.conn." + state);
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const url = `${scheme}//${location.host}/api/tables/${TABLE}/ws?token=${encodeURIComponent(token())}&since=${view.seq}&lang=${PAGE.lang}`;
+  const socket = new WebSocket(url);
+  view.socket = socket;
+  socket.addEventListener("open", () => { view.retry = 0; setConn("live"); });
+  socket.addEventListener("message", async (message) => {
+    let data;
+    try { data = JSON.parse(message.data); } catch { return; }
+    if (data.type === "undo" || data.type === "reveal" || data.type === "participants" || data.type === "joined") {
+      await guarded(reload);
+      return;
+    }
+    if (data.type === "error") {
+      showAlert(data.error?.message || data.message || t("web.error.live"));
+      return;
+    }
+    const known = new Set(view.records.keys());
+    if (data.records) addRecords(data.records);
+    if (typeof data.seq === "number") view.seq = Math.max(view.seq, data.seq);
+    if (data.state) view.state = data.state;
+    const unknownActor = (data.records || []).some((r) => !known.has(r.seq) && r.actor !== "auto"
+      && !(view.info?.participants || []).some((p) => participantId(p) === r.actor));
+    if (unknownActor || claims(data.records)) await guarded(reload);
+    else render();
+  });
+  socket.addEventListener("close", () => {
+    if (view.socket !== socket) return;
+    setConn("off");
+    view.retry = Math.min(view.retry + 1, 6);
+    setTimeout(() => { if (view.socket === socket) connect(); }, 300 * 2 ** view.retry);
+  });
+}
+
+// -- rendering -----------------------------------------------------------------------------
+
+function render() {
+  const info = view.info;
+  document.getElementById("table-title").textContent = info.title || TABLE;
+  document.title = (info.title || TABLE) + " · " + t("web.app.name");
+  const role = t("web.role." + me().role);
+  document.getElementById("table-meta").textContent = me().name
+    ? t("web.table.meta", { system: systemName(info.system), name: me().name, role })
+    : t("web.table.meta_role", { system: systemName(info.system), role });
+  renderLog();
+  renderPeople();
+  renderFair();
+  renderGame();
+}
+
+function renderGame() {
+  const body = document.getElementById("game-body");
+  const focused = document.activeElement && body.contains(document.activeElement) ? document.activeElement.id : null;
+  game().render(body, ctx);
+  if (focused) document.getElementById(focused)?.focus();
+}
+
+function eventText(event) {
+  const system = view.info.system;
+  const custom = game().describe?.(event, ctx);
+  if (custom) return custom;
+  const params = { ...event, actor: "" };
+  return tFirst([`web.event.${system}.${event.kind}`, `web.event.${event.kind}`], params, event.kind);
+}
+
+function recordDice(record) {
+  const fromEvents = [];
+  for (const event of record.events || []) {
+    const dice = game().diceOf?.(event, record) ?? (Array.isArray(event.dice) ? event.dice : null);
+    if (dice && dice.length) fromEvents.push(dice);
+  }
+  if (fromEvents.length) return fromEvents;
+  if (record.draws && record.draws.length) return [record.draws.map((d) => ({ die: "d" + d.sides, sides: d.sides, face: d.value }))];
+  return [];
+}
+
+function renderLog() {
+  const list = document.getElementById("log");
+  const records = [...view.records.values()].sort((a, b) => b.seq - a.seq);
+  const undone = new Set(records.filter((r) => r.undoes != null).map((r) => r.undoes));
+  list.replaceChildren(...records.map((record) => {
+    const who = actorName(record.actor);
+    const items = [];
+    if (record.undoes != null) {
+      items.push(el("p", { class: "log-text" }, t("web.log.undo", { who, seq: record.undoes })));
+    } else {
+      const kind = record.command?.kind ?? "?";
+      const summary = game().summary?.(record, ctx)
+        || tFirst([`web.cmd.${view.info.system}.${kind}`, `web.cmd.${kind}`], { ...(record.command || {}), who }, kind);
+      items.push(el("p", { class: "log-text" }, summary));
+      for (const event of record.events || []) {
+        const text = eventText(event);
+        if (text) items.push(el("p", { class: "log-event" }, text));
+      }
+      for (const dice of recordDice(record)) items.push(el("div", { class: "log-dice" }, renderDice(dice)));
+    }
+    const badges = [];
+    if (record.hidden) badges.push(el("span", { class: "badge hidden-badge" }, t("web.log.hidden")));
+    if (undone.has(record.seq)) badges.push(el("span", { class: "badge undone-badge" }, t("web.log.undone")));
+    const tools = [];
+    if (isGm() && record.undoes == null && !undone.has(record.seq)) {
+      tools.push(el("button", {
+        type: "button", class: "small", "aria-label": t("web.log.undo_label", { seq: record.seq }),
+        onclick: () => undo(record.seq),
+      }, t("web.log.undo_button")));
+    }
+    return el("li", {
+      class: "log-entry" + (undone.has(record.seq) ? " is-undone" : "") + (record.hidden ? " is-hidden" : ""),
+      dataset: { seq: record.seq },
+    },
+    el("div", { class: "log-head" }, el("span", { class: "log-seq" }, "#" + record.seq), el("span", { class: "log-who" }, who), ...badges, ...tools),
+    ...items);
+  }));
+  document.getElementById("log-empty").hidden = records.length > 0;
+}
+
+async function undo(seq) {
+  clearAlert();
+  const answer = await guarded(() => api("POST", `/api/tables/${TABLE}/undo`, { token: token(), body: { seq } }));
+  if (answer) {
+    await guarded(reload);
+    showAlert(t("web.log.undone_ok", { seq }), "info");
+  }
+}
+
+function renderPeople() {
+  const list = document.getElementById("people");
+  const people = view.info.participants || [];
+  list.replaceChildren(...people.map((p) => el("li", {},
+    el("span", { class: "person" }, p.name || t("web.role." + p.role)),
+    " ", el("span", { class: "badge role-" + p.role }, t("web.role." + p.role)),
+    participantId(p) === me().participant ? el("span", { class: "muted" }, " ", t("web.people.you")) : null)));
+  const box = document.getElementById("invites");
+  const invites = entry()?.invites;
+  if (isGm() && invites) {
+    box.replaceChildren(el("h3", {}, t("web.invite.heading")), ...["player", "spectator"].filter((k) => invites[k]).map((kind) => {
+      const url = location.origin + "/t/" + encodeURIComponent(TABLE) + "?invite=" + encodeURIComponent(invites[kind]);
+      const input = el("input", { id: "invite-" + kind, readonly: true, value: url, class: "invite-url" });
+      return el("div", { class: "invite" }, el("label", { for: "invite-" + kind }, t("web.invite." + kind)),
+        el("div", { class: "row" }, input, el("button", { type: "button", onclick: () => copyText(url, input) }, t("web.invite.copy"))));
+    }));
+  } else box.replaceChildren();
+}
+
+function renderFair() {
+  const box = document.getElementById("fair");
+  const info = view.info;
+  const parts = [
+    el("p", { class: "small-print" }, t("web.fair.commitment"), " ", el("code", { class: "hash" }, info.commitment || "–")),
+  ];
+  if (info.seed) {
+    parts.push(el("p", { class: "small-print" }, t("web.fair.seed"), " ", el("code", { class: "hash", id: "revealed-seed" }, info.seed)));
+    parts.push(el("button", { type: "button", id: "verify-button", onclick: runVerify }, t("web.fair.verify")));
+    const result = view.verification;
+    if (result) {
+      parts.push(el("div", { id: "verify-result", class: "verify " + (result.ok ? "ok" : "bad"), role: "status" },
+        result.ok ? t("web.verify.ok", { draws: result.draws })
+          : result.commitmentOk === false ? t("web.verify.bad_commitment")
+            : t("web.verify.mismatch", result.mismatch)));
+    }
+  } else {
+    parts.push(el("p", { class: "muted small-print" }, t("web.fair.secret")));
+  }
+  if (me().role !== "spectator" && !info.seed) {
+    const input = el("input", { id: "player-seed", maxlength: 200, autocomplete: "off" });
+    parts.push(el("form", {
+      class: "form inline", onsubmit: async (e) => {
+        e.preventDefault();
+        const seed = input.value.trim();
+        if (!seed) { showAlert(t("web.fair.seed_empty")); return; }
+        const ok = await guarded(() => api("POST", `/api/tables/${TABLE}/player-seeds`, { token: token(), body: { seed } }));
+        if (ok) { input.value = ""; showAlert(t("web.fair.seed_added"), "info"); }
+      },
+    }, el("label", { for: "player-seed" }, t("web.fair.player_seed")), el("div", { class: "row" }, input, el("button", { type: "submit" }, t("web.fair.add_seed")))));
+  }
+  if (isGm()) {
+    const hidden = el("input", { type: "checkbox", id: "hidden-toggle", checked: view.hidden, onchange: (e) => { view.hidden = e.target.checked; } });
+    parts.push(el("div", { class: "gm-tools" },
+      el("h3", {}, t("web.gm.heading")),
+      el("div", { class: "field check" }, hidden, el("label", { for: "hidden-toggle" }, t("web.gm.hidden"))),
+      info.seed ? null : el("button", { type: "button", id: "reveal-button", onclick: reveal }, t("web.gm.reveal")),
+    ));
+  }
+  parts.push(el("button", { type: "button", class: "link", onclick: download }, t("web.fair.export")));
+  box.replaceChildren(...parts);
+}
+
+async function reveal() {
+  if (!confirm(t("web.gm.reveal_confirm"))) return;
+  const answer = await guarded(() => api("POST", `/api/tables/${TABLE}/reveal`, { token: token() }));
+  if (answer) await guarded(reload);
+}
+
+async function exportData() {
+  return api("GET", `/api/tables/${TABLE}/export`, { token: token() });
+}
+
+async function download() {
+  const data = await guarded(exportData);
+  if (!data) return;
+  const blob = new Blob([JSON.stringify(data, null, 2)], { type: "application/json" });
+  const link = el("a", { href: URL.createObjectURL(blob), download: `spieltisch-${TABLE}.json` });
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
+
+async function runVerify() {
+  const data = await guarded(exportData);
+  if (!data) return;
+  view.verification = await verifyExport(data);
+  renderFair();
+  document.getElementById("verify-result")?.focus();
+}
+
+// -- joining -------------------------------------------------------------------------------
+
+async function join(code) {
+  const box = document.getElementById("join");
+  box.hidden = false;
+  const form = document.getElementById("join-form");
+  form.name.focus();
+  return new Promise((resolve) => {
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const name = form.name.value.trim();
+      if (!name) { showAlert(t("web.join.name_missing")); form.name.focus(); return; }
+      const answer = await guarded(() => api("POST", `/api/tables/${TABLE}/join`, { body: { invite: code, name } }));
+      if (!answer) return;
+      saveTable(TABLE, { token: answer.token, participant: answer.participant, role: answer.role, name });
+      box.hidden = true;
+      clearAlert();
+      resolve();
+    });
+  });
+}
+
+async function init() {
+  initLanguageSwitch();
+  const url = new URL(location.href);
+  const code = url.searchParams.get("invite");
+  if (code && !token()) await join(code);
+  if (code) {
+    url.searchParams.delete("invite");
+    history.replaceState(null, "", url.pathname + url.search);
+  }
+  if (!token()) {
+    document.getElementById("no-access").hidden = false;
+    return;
+  }
+  try {
+    await reload();
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 401 || error.status === 403 || error.status === 404)) {
+      document.getElementById("no-access").hidden = false;
+    }
+    showAlert(error.message);
+    return;
+  }
+  document.getElementById("table").hidden = false;
+  connect();
+}
+
+// A game without a panel of its own: its public state, readable.
+const generic = {
+  render(body, context) {
+    body.replaceChildren(el("div", { class: "card" }, el("pre", { class: "state" }, JSON.stringify(context.state, null, 2))));
+  },
+};
+
+init();

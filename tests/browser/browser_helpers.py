@@ -1,0 +1,56 @@
+"""Steps the browser tests share: open a table through the start page, join by invite."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+TIMEOUT = 15_000
+"""Milliseconds a step may take before the test fails."""
+
+
+def new_context(browser: Any, **kwargs: Any) -> Any:
+    """A fresh browser context (its own localStorage): one person at the table."""
+    context = browser.new_context(locale="en-US", **kwargs)
+    context.set_default_timeout(TIMEOUT)
+    return context
+
+
+def watch_errors(page: Page) -> list[str]:
+    """Collect script errors of ``page`` (a test asserts the list stays empty)."""
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return errors
+
+
+def open_table(
+    page: Page, base: str, system: str, title: str, name: str, language: str = "en"
+) -> dict[str, str]:
+    """Create a table on the start page as its GM; returns the table id and invite links."""
+    page.goto(base + "/")
+    expect(page.locator("#new-system option")).not_to_have_count(0)
+    page.select_option("#new-system", system)
+    page.fill("#new-title-input", title)
+    page.select_option("#new-language", language)
+    page.fill("#new-name", name)
+    page.get_by_role("button", name="Open the table").click()
+    expect(page.locator("#created")).to_be_visible()
+    player = page.input_value("#invite-player")
+    spectator = page.input_value("#invite-spectator")
+    table = page.locator("#open-table").get_attribute("href") or ""
+    return {"table": table.rsplit("/", 1)[-1], "player": player, "spectator": spectator}
+
+
+def join(page: Page, invite_url: str, name: str) -> None:
+    """Open an invite link, give a name, join; waits until the table is shown."""
+    page.goto(invite_url)
+    page.fill("#join-name", name)
+    page.locator("#join-form button[type=submit]").click()
+    expect(page.locator("#table")).to_be_visible()
+    expect(page.locator("#conn")).to_have_attribute("data-state", "live")
+
+
+def log_count(page: Page) -> int:
+    """The number of entries in the log feed."""
+    return page.locator("#log > li").count()

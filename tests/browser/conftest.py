@@ -1,0 +1,114 @@
+"""A real server and Debian's Chromium for the browser tests.
+
+The server is uvicorn on 127.0.0.1 at a free port, in a thread, over a temporary SQLite file.
+Chromium is the system package at ``/usr/bin/chromium``; Playwright never downloads a browser.
+Without that binary the browser tests are skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+
+pytestmark = pytest.mark.browser
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def build_app(db_path: Path) -> Any:
+    """The real application over a fresh SQLite file, with the pages."""
+    from spieltisch.web import pages
+    from spieltisch.web.app import create_app
+
+    app = create_app(db_path=str(db_path))
+    if not any(getattr(route, "path", None) == "/t/{table}" for route in app.routes):
+        app.include_router(pages.router)
+    return app
+
+
+@dataclass
+class Server:
+    """A running server: its base URL and a way to stop it."""
+
+    url: str
+    thread: threading.Thread
+    server: Any
+
+    def stop(self) -> None:
+        """Stop the server and wait for its thread."""
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+def start_server(db_path: Path) -> Server:
+    """Start uvicorn on 127.0.0.1 at a free port and wait until it answers."""
+    import uvicorn
+
+    port = _free_port()
+    config = uvicorn.Config(
+        build_app(db_path), host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio"
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    return Server(f"http://127.0.0.1:{port}", thread, server)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server per test module, on its own database."""
+    running = start_server(tmp_path_factory.mktemp("db") / "tables.sqlite")
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright (skipped when the binary is absent)."""
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is not installed (scripts/test-services.sh installs it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def screenshots() -> Path:
+    """Where the browser tests write the screenshots of the docs."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS

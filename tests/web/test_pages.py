@@ -1,0 +1,102 @@
+"""The page routes: the HTML shells, the language choice, the catalog handed to the scripts."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from spieltisch.i18n import catalog
+from spieltisch.web import pages
+from spieltisch.web.app import create_app
+
+WEB = Path(pages.__file__).parent
+KEY = re.compile(r"""\bt\(\s*["'](web\.[A-Za-z0-9_.-]*[A-Za-z0-9-])["']""")
+FAMILIES = {
+    "web.role.": ("gm", "player", "spectator"),
+    "web.conn.": ("live", "off"),
+    "web.kitties.tier.": ("0", "1", "2", "3", "4"),
+    "web.kitties.tier_short.": ("0", "1", "2", "3", "4"),
+    "web.kitties.attr.": ("cute", "cunning", "fierce"),
+    "web.kitties.difficulty.": ("3", "4", "5", "6"),
+    "web.kitties.menu.": ("complication", "bonus", "super_bonus"),
+    "web.kitties.menu_waits.": ("gm", "player"),
+    "web.kilkenny.seat.": ("S", "W", "N", "E"),
+    "web.dice.kind.": ("hexxen", "janus", "blood", "elixir", "blessing"),
+    "web.dice.symbol.": ("successes", "stars", "drops", "janus"),
+    "web.invite.": ("player", "spectator"),
+    "web.lang.": ("de", "en"),
+}
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> TestClient:
+    app = create_app(db_path=str(tmp_path / "pages.sqlite"))
+    if not any(getattr(route, "path", None) == "/t/{table}" for route in app.routes):
+        app.include_router(pages.router)
+    return TestClient(app)
+
+
+def _texts(html: str) -> dict[str, str]:
+    match = re.search(r'<script type="application/json" id="texts">(.*?)</script>', html, re.S)
+    assert match, "the page carries no texts"
+    data: dict[str, str] = json.loads(match.group(1))
+    return data
+
+
+def test_start_page_renders_in_the_chosen_language(client: TestClient) -> None:
+    english = client.get("/", headers={"Accept-Language": "en-GB,en;q=0.8"})
+    assert english.status_code == 200
+    assert '<html lang="en">' in english.text
+    assert _texts(english.text)["web.start.new"] == catalog("en")["web.start.new"]
+    german = client.get("/", headers={"Accept-Language": "de-DE,de;q=0.9"})
+    assert '<html lang="de">' in german.text
+    assert catalog("de")["web.start.new"] in german.text
+
+
+def test_query_beats_cookie_beats_header(client: TestClient) -> None:
+    client.cookies.set(pages.LANG_COOKIE, "de")
+    assert '<html lang="de">' in client.get("/", headers={"Accept-Language": "en"}).text
+    assert '<html lang="en">' in client.get("/?lang=en").text
+    client.cookies.set(pages.LANG_COOKIE, "fr")
+    assert '<html lang="en">' in client.get("/", headers={"Accept-Language": "fr"}).text
+
+
+def test_table_page_and_a_bad_table_id(client: TestClient) -> None:
+    page = client.get("/t/abc_DEF-123")
+    assert page.status_code == 200
+    assert '"table": "abc_DEF-123"' in page.text
+    assert "/static/js/table.js" in page.text
+    assert client.get("/t/" + "x" * 65).status_code == 404
+
+
+def test_texts_cannot_break_out_of_the_script_element() -> None:
+    blob = pages.texts_for("en")
+    assert "<" not in blob and ">" not in blob
+    assert json.loads(blob) == dict(catalog("en"))
+
+
+def test_static_files_are_served(client: TestClient) -> None:
+    for name in ("js/core.js", "js/table.js", "js/start.js", "css/spieltisch.css"):
+        response = client.get("/static/" + name)
+        assert response.status_code == 200, name
+
+
+def test_every_module_the_scripts_import_exists() -> None:
+    for script in (WEB / "static" / "js").glob("*.js"):
+        for target in re.findall(r"""from\s+["']\./([\w.-]+)["']""", script.read_text()):
+            assert (WEB / "static" / "js" / target).is_file(), f"{script.name} imports {target}"
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_every_literal_text_key_exists(lang: str) -> None:
+    texts = catalog(lang)
+    sources = [*(WEB / "static" / "js").glob("*.js"), *(WEB / "templates").glob("*.html")]
+    used = {key for path in sources for key in KEY.findall(path.read_text())}
+    assert len(used) > 100
+    used |= {prefix + name for prefix, names in FAMILIES.items() for name in names}
+    missing = sorted(key for key in used if key not in texts)
+    assert not missing, missing
