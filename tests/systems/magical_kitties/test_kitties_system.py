@@ -11,8 +11,11 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from kitties_helpers import MIA, Game
 
+from spieltisch.dice.fair import SeededSource
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import get_system, parse_command
 from spieltisch.systems.magical_kitties.odds import successes, tier_odds
@@ -468,3 +471,109 @@ def test_unknown_command_parts_are_rule_errors() -> None:
     with pytest.raises(RuleError) as caught:
         parse_command(system, {"kind": "check", "kitty": "mia", "attribute": "charm"})
     assert caught.value.code == "rule.bad_command"
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-20, 20) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=8,
+)
+KINDS = sorted(
+    {
+        "create_kitty",
+        "edit_kitty",
+        "create_foe",
+        "add_problem",
+        "start_episode",
+        "end_episode",
+        "start_scene",
+        "end_scene",
+        "check",
+        "reroll",
+        "accept_failure",
+        "choose_outcome",
+        "give_aua",
+        "avoid_injury",
+        "spend_treat",
+        "award_treat",
+        "level_up",
+        "nonsense",
+    }
+)
+FIELDS = [
+    "kitty",
+    "attribute",
+    "dice",
+    "entry",
+    "count",
+    "id",
+    "name",
+    "difficulty",
+    "foe",
+    "modifier",
+    "list",
+    "purpose",
+    "detail",
+    "changes",
+    "talent",
+    "power",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(KINDS), st.dictionaries(st.sampled_from(FIELDS), JSON, max_size=5))
+def test_any_json_command_parses_or_is_refused_cleanly(kind: str, fields: dict[str, Any]) -> None:
+    game = Game()
+    game.do(MIA)
+    game.do({"kind": "start_episode"})
+    game.do({"kind": "start_scene"})
+    before = game.state
+    try:
+        command = parse_command(game.system, {"kind": kind, **fields})
+    except RuleError as error:
+        assert error.code == "rule.bad_command"
+        return
+    try:
+        game.system.decide(game.state, command, SeededSource(7))
+    except RuleError as error:
+        assert error.code.startswith(("kitties.", "rule."))
+    assert game.state == before
+
+
+def test_evolve_refuses_imported_events_that_break_the_rules() -> None:
+    game = Game()
+    good = game.system.events.validate_python(
+        {
+            "kind": "kitty_created",
+            "kitty": {
+                "id": "max",
+                "name": "Max",
+                "attributes": {"cute": 4, "cunning": 4, "fierce": 4},
+                "talents": ["A"],
+                "powers": [{"name": "B"}],
+                "flaw": "C",
+                "treats_value": 2,
+                "treats": 2,
+                "aua_limit": 2,
+            },
+        }
+    )
+    with pytest.raises(RuleError) as caught:
+        game.system.evolve(game.state, good)
+    assert caught.value.code == "kitties.bad_attributes"
+    rolled = game.system.events.validate_python(
+        {
+            "kind": "check_rolled",
+            "check": 1,
+            "kitty": "mia",
+            "attribute": "cute",
+            "difficulty": 4,
+            "dice": [6],
+        }
+    )
+    game.do(MIA)
+    game.do({"kind": "start_episode"})
+    game.do({"kind": "start_scene"})
+    with pytest.raises(RuleError) as caught:
+        game.system.evolve(game.state, rolled)  # cute 3 needs three dice
+    assert caught.value.code == "kitties.dice_mismatch"
