@@ -83,7 +83,7 @@ from spieltisch.systems.magical_kitties.sheet import (
     Tier,
 )
 
-__all__ = ["SYSTEM_ID", "MagicalKitties", "check_tier", "last_check_successes"]
+__all__ = ["SYSTEM_ID", "MagicalKitties", "check_tier", "last_check_successes", "public_state"]
 
 SYSTEM_ID = "magical-kitties"
 """Registry id of the game."""
