@@ -132,7 +132,12 @@ class _Roller:
         kept = [True] * node.count
         if node.keep is not None:
             highest, n = node.keep.kept(node.count)
-            order = sorted(range(node.count), key=lambda i: (totals[i], i), reverse=highest)
+            # Among equal dice the earlier ones are kept.
+            order = sorted(
+                range(node.count),
+                key=lambda i: (totals[i], -i if highest else i),
+                reverse=highest,
+            )
             chosen = set(order[:n])
             kept = [i in chosen for i in range(node.count)]
         for index, faces in enumerate(throws):

@@ -1,0 +1,121 @@
+"""Property tests: strings that follow the grammar evaluate; any other string is refused
+with a ``NotationError`` and nothing else."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from spieltisch.dice.dice import roll
+from spieltisch.dice.errors import LimitError, NotationError
+from spieltisch.dice.fair import SeededSource
+from spieltisch.dice.notation import Kind, parse
+from spieltisch.dice.odds import distribution
+
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+_space = st.sampled_from(["", "", " "])
+
+
+@st.composite
+def numeric_dice(draw: st.DrawFn) -> str:
+    count = draw(st.integers(1, 5))
+    sides = draw(st.sampled_from(["2", "4", "6", "8", "10", "12", "%", "06"]))
+    text = draw(st.sampled_from(["", str(count)])) + draw(st.sampled_from("dDwW")) + sides
+    if sides != "%" and draw(st.booleans()) and draw(st.booleans()):
+        text += "!"
+    dice = count if text[0].isdigit() else 1
+    if draw(st.booleans()):
+        mode = draw(st.sampled_from(["kh", "kl", "dh", "dl"]))
+        if mode in ("kh", "kl"):
+            text += f"{mode}{draw(st.integers(1, dice))}"
+        elif dice > 1:
+            text += f"{mode}{draw(st.integers(1, dice - 1))}"
+    if draw(st.booleans()):
+        text += draw(st.sampled_from([">=", ">", "<=", "<", "="])) + str(draw(st.integers(0, 13)))
+    return text
+
+
+def _numeric_atom() -> st.SearchStrategy[str]:
+    return st.one_of(
+        st.integers(0, 30).map(str),
+        numeric_dice(),
+        st.tuples(st.sampled_from(["", "1", "2", "3"]), st.just("E")).map("".join),
+    )
+
+
+def _numeric(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    return st.one_of(
+        st.tuples(children, _space, st.sampled_from("+-*"), _space, children).map("".join),
+        children.map(lambda c: f"({c})"),
+        children.map(lambda c: f"-{c}" if not c.startswith("-") else f"-({c})"),
+    )
+
+
+NUMERIC = st.recursive(_numeric_atom(), _numeric, max_leaves=4)
+
+SYMBOL_ATOM = st.tuples(
+    st.sampled_from(["", "0", "1", "2", "3", "4"]), st.sampled_from("HMJBS")
+).map("".join)
+
+
+def _symbols(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    return st.one_of(
+        st.tuples(children, _space, st.sampled_from("+-"), _space, children).map("".join),
+        children.map(lambda c: f"({c})"),
+    )
+
+
+SYMBOLS = st.recursive(SYMBOL_ATOM, _symbols, max_leaves=4)
+
+ALPHABET = "0123456789dDwWHMJBES%!khl<>=+-*() x\t"
+
+
+@SETTINGS
+@given(text=NUMERIC, seed=st.integers(0, 2**32))
+def test_numeric_grammar_strings_evaluate(text: str, seed: int) -> None:
+    node = parse(text)
+    assert node.kind is Kind.NUMBER
+    assert parse(str(node)) == node
+    result = roll(node, SeededSource(seed))
+    assert isinstance(result.value, int)
+    assert distribution(node).probability(result.value) > 0
+
+
+@SETTINGS
+@given(text=SYMBOLS, seed=st.integers(0, 2**32))
+def test_symbol_grammar_strings_evaluate(text: str, seed: int) -> None:
+    node = parse(text)
+    assert node.kind in (Kind.SYMBOLS, Kind.JANUS)
+    assert parse(str(node)) == node
+    result = roll(node, SeededSource(seed))
+    assert isinstance(result.value, dict)
+    assert tuple(result.value) == node.keys
+    dist = distribution(node)
+    assert dist.keys == node.keys
+    assert dist.probability(result.value) > 0
+
+
+def _evaluates_or_refuses(text: str) -> None:
+    try:
+        node = parse(text)
+    except NotationError as error:
+        assert 0 <= error.position <= len(text)
+        assert error.params["value"] == text
+        return
+    try:
+        roll(node, SeededSource(text))
+    except LimitError as error:
+        assert error.code == "dice.too_many_explosions"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_any_text_evaluates_or_raises_notation_error(text: str) -> None:
+    _evaluates_or_refuses(text)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=ALPHABET, max_size=24))
+def test_notation_like_text_evaluates_or_raises_notation_error(text: str) -> None:
+    _evaluates_or_refuses(text)

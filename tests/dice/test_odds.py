@@ -1,0 +1,183 @@
+"""Exact odds against brute-force enumeration of the real rolls, and hand-computed cases."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pytest
+from dice_helpers import enumerate_rolls
+
+from spieltisch.dice.errors import LimitError
+from spieltisch.dice.notation import parse
+from spieltisch.dice.odds import TAIL, distribution, janus_check, success_count
+
+SMALL = [
+    "3d6",
+    "2d8+1d4-3",
+    "4d6kh3",
+    "4d6dl1",
+    "3d6kl2",
+    "4d6dh1",
+    "2d20kh1",
+    "2d20kl1",
+    "5d6>=4",
+    "4d6>4",
+    "4d6<=2",
+    "4d6<3",
+    "4d6=6",
+    "4d6kh2>=4",
+    "4d6kl3<=2",
+    "(1d6+2)*3",
+    "1d6*1d4",
+    "1d4*-1d4",
+    "1d6-1d4",
+    "-2d4+1",
+    "d%",
+    "1d4*2-1d6",
+    "4H",
+    "3M",
+    "2H+2J",
+    "3M-2J",
+    "3H-2J",
+    "4M - 2H",
+    "2H - 4M",
+    "2B",
+    "2E",
+    "3S",
+    "2S-2J",
+    "2H+1B",
+    "3B - 2J",
+    "2J",
+    "1J-2J",
+    "0H",
+    "0J+2M",
+    "2M - (1J + 1J)",
+    "(2M - 1J) + 1J",
+]
+
+
+@pytest.mark.parametrize("text", SMALL)
+def test_exact_odds_equal_brute_force_enumeration(text: str) -> None:
+    expected, dropped = enumerate_rolls(text)
+    assert dropped == 0
+    dist = distribution(text)
+    exact = {
+        (v if isinstance(v, int) else tuple(v[k] for k in dist.keys or ())): f
+        for v, f in dist.exact()
+    }
+    assert exact == expected
+    assert dist.truncated == 0.0
+    for outcome, probability in dist.table:
+        assert probability == pytest.approx(float(expected[outcome]), abs=1e-15)
+    assert len(dist.table) == len(expected)
+
+
+@pytest.mark.parametrize("text", ["1d6!", "2d4!", "2d4!kh1", "3d6!>=5", "1d4!*2", "1d3!-1d3!"])
+def test_exploding_odds_equal_enumeration_up_to_the_cut(text: str) -> None:
+    # Enumeration drops branches below the cut-off, so it may miss at most that mass.
+    expected, dropped = enumerate_rolls(text, cutoff=Fraction(1, 10**6))
+    dist = distribution(text)
+    assert 0 < dist.truncated <= TAIL
+    found = dict(dist.table)
+    for outcome, probability in expected.items():
+        assert float(probability) - 1e-15 <= found.get(outcome, 0.0)
+        assert found.get(outcome, 0.0) <= float(probability + dropped) + 1e-12
+    assert math.fsum(found.values()) + dist.truncated == pytest.approx(1.0, abs=1e-14)
+    assert float(dropped) < 1e-2
+
+
+def test_two_d6_by_hand() -> None:
+    dist = distribution("2d6")
+    assert dist.probability(7) == pytest.approx(6 / 36)
+    assert dist.probability(13) == 0.0
+    assert dist.mean == pytest.approx(7.0)
+    assert dist.std == pytest.approx(math.sqrt(35 / 6))
+    assert dist.at_least(10) == pytest.approx(6 / 36)
+    assert dict(dist.exact())[12] == Fraction(1, 36)
+
+
+def test_janus_malus_clamps_at_zero_exactly() -> None:
+    # M succeeds on 3 of 6 faces, J shows Janus on 3 of 6: max(0, m - j).
+    dist = distribution("1M-1J")
+    assert dict((v["successes"], f) for v, f in dist.exact()) == {
+        0: Fraction(3, 4),
+        1: Fraction(1, 4),
+    }
+    assert janus_check(1, -1, gm=True).table == dist.table
+
+
+def test_janus_check_helper() -> None:
+    assert janus_check(10, 3).table == distribution("10H+3J").table
+    assert janus_check(10, -3, gm=True).table == distribution("10M-3J").table
+    assert janus_check(4, 0).table == distribution("4H").table
+
+
+def test_success_count_helper_is_binomial() -> None:
+    dist = success_count(5, 6, 4)
+    for k in range(6):
+        assert dist.probability(k) == pytest.approx(math.comb(5, k) / 32, abs=1e-15)
+    assert success_count(3, 10, 9, ">").probability(3) == pytest.approx(1e-3)
+
+
+def test_hunter_check_reports_stars_separately() -> None:
+    dist = distribution("2H")
+    assert dist.keys == ("successes", "stars")
+    # one success and one star: 2 orders × 2/6 × 1/6
+    assert dist.probability({"successes": 1, "stars": 1}) == pytest.approx(4 / 36)
+    assert dist.at_least(1) == pytest.approx(1 - (4 / 6) ** 2)
+    assert dist.at_least(1, key="stars") == pytest.approx(1 - (5 / 6) ** 2)
+    assert dist.mean is None
+    assert dist.mean_of("successes") == pytest.approx(2 / 3)
+    assert dist.marginal("stars") == pytest.approx({0: 25 / 36, 1: 10 / 36, 2: 1 / 36})
+
+
+def test_comparative_check_is_a_difference_of_successes() -> None:
+    dist = distribution("1M - 1H")
+    assert dist.keys == ("successes",)
+    values = {v["successes"]: f for v, f in dist.exact()}
+    # M hits 1/2, H hits 1/3: +1 = 1/2·2/3, -1 = 1/2·1/3, 0 = rest
+    assert values == {-1: Fraction(1, 6), 0: Fraction(1, 2), 1: Fraction(1, 3)}
+
+
+def test_json_has_the_documented_shape() -> None:
+    data = distribution("2d6").to_json(exact=True)
+    assert set(data) == {"expression", "outcomes", "mean", "truncated"}
+    assert data["expression"] == "2d6"
+    assert [o["value"] for o in data["outcomes"]] == list(range(2, 13))
+    assert data["outcomes"][0] == {"value": 2, "probability": 1 / 36, "exact": "1/36"}
+    assert data["mean"] == pytest.approx(7.0)
+    assert data["truncated"] == 0.0
+    assert "exact" not in distribution("2d6").to_json()["outcomes"][0]
+    symbols = distribution("1H+1B").to_json()
+    assert symbols["mean"] is None
+    assert symbols["outcomes"][0]["value"] == {"successes": 0, "stars": 0, "drops": 0}
+    values = [tuple(o["value"].values()) for o in symbols["outcomes"]]
+    assert values == sorted(values)
+
+
+def test_exploding_truncation_is_reported() -> None:
+    dist = distribution("10d10!")
+    assert 0 < dist.truncated <= TAIL
+    assert math.fsum(p for _, p in dist.table) + dist.truncated == pytest.approx(1, abs=1e-13)
+    assert dist.mean == pytest.approx(10 * 5.5 / 0.9 * 0.9 + 10 * 5.5 / 9, rel=1e-9)
+
+
+def test_large_pools_stay_fast_and_normalized() -> None:
+    dist = distribution("1000d6")
+    assert math.fsum(p for _, p in dist.table) == pytest.approx(1.0, abs=1e-12)
+    assert dist.mean == pytest.approx(3500.0)
+    hunters = distribution("300H + 5J")
+    assert math.fsum(p for _, p in hunters.table) == pytest.approx(1.0, abs=1e-12)
+    assert hunters.mean_of("stars") == pytest.approx(50.0)
+
+
+def test_too_many_outcomes_is_a_limit_error() -> None:
+    with pytest.raises(LimitError) as caught:
+        distribution("500d100 * 500d100")
+    assert caught.value.code == "dice.too_complex"
+
+
+def test_distribution_accepts_trees_and_texts_alike() -> None:
+    assert distribution(parse("4W6kh3")).table == distribution("4d6kh3").table
+    assert distribution("4W6kh3").expression == "4d6kh3"

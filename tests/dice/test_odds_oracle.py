@@ -1,0 +1,137 @@
+"""Exact odds against icepool (the oracle) on a broad matrix: agreement to 1e-12."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import icepool
+import pytest
+
+from spieltisch.dice.odds import TAIL, Distribution, distribution
+
+V = icepool.Vector
+D6 = icepool.d(6)
+GM = icepool.Die([1, 0, 0, 0, 1, 1])  # M: every symbol a success
+HUNTER = icepool.Die([0, 0, 0, 0, 1, 1])  # H: successes only
+HUNTER_STARS = icepool.Die([V((0, 1)), V((0, 0)), V((0, 0)), V((0, 0)), V((1, 0)), V((1, 0))])
+JANUS = icepool.Die([0, 0, 0, 1, 1, 1])
+BLOOD = icepool.Die([0, 1, 1, 2, 2, 3])
+ELIXIR = icepool.Die([1, 2, 3, 4, 5, 3])
+BLESSING = icepool.Die([V((0, 1)), V((0, 1)), V((0, 0)), V((1, 0)), V((1, 0)), V((2, 0))])
+DEEP = 20  # icepool explodes deeper than the engine's cut, so only the engine's tail differs
+
+
+def _clip(die: Any) -> Any:
+    return die.map(lambda x: max(x, 0))
+
+
+def _ops() -> dict[str, Callable[[Any, int], Any]]:
+    return {
+        ">=": lambda d, t: d >= t,
+        ">": lambda d, t: d > t,
+        "<=": lambda d, t: d <= t,
+        "<": lambda d, t: d < t,
+        "=": lambda d, t: d == t,
+    }
+
+
+MATRIX: list[tuple[str, Callable[[], Any]]] = []
+
+
+def case(text: str, oracle: Callable[[], Any]) -> None:
+    MATRIX.append((text, oracle))
+
+
+for n in (1, 2, 5, 8, 12):
+    for t in (3, 4, 5, 6):
+        case(f"{n}W6>={t}", lambda n=n, t=t: n @ (t <= D6))
+for op, check in _ops().items():
+    case(f"6d10{op}7", lambda check=check: 6 @ check(icepool.d(10), 7))
+for n in (1, 3, 10, 20):
+    for m in (0, 1, 3, 5):
+        case(f"{n}M+{m}J", lambda n=n, m=m: n @ GM + m @ JANUS)
+        case(f"{n}M-{m}J", lambda n=n, m=m: _clip(n @ GM - m @ JANUS))
+for n in (1, 5, 8, 15):
+    case(f"8M - {n}H", lambda n=n: 8 @ GM - n @ HUNTER)
+    case(f"{n}M - 8H", lambda n=n: n @ GM - 8 @ HUNTER)
+for k in (1, 2, 4, 7, 10):
+    case(f"{k}d10!", lambda k=k: k @ icepool.d(10).explode(depth=DEEP))
+for text, oracle in [
+    ("3d6+2d8-1d4", lambda: 3 @ D6 + 2 @ icepool.d(8) - icepool.d(4)),
+    ("4d6kh3", lambda: D6.pool(4).highest(3).sum()),
+    ("4d6dl1", lambda: D6.pool(4).highest(3).sum()),
+    ("5d10kl2", lambda: icepool.d(10).pool(5).lowest(2).sum()),
+    ("6d8dh2", lambda: icepool.d(8).pool(6).lowest(4).sum()),
+    ("2d20kh1", lambda: icepool.d(20).pool(2).highest(1).sum()),
+    ("2d20kl1+5", lambda: icepool.d(20).pool(2).lowest(1).sum() + 5),
+    ("12d6kh4", lambda: D6.pool(12).highest(4).sum()),
+    ("3d10!kh2", lambda: icepool.d(10).explode(depth=DEEP).pool(3).highest(2).sum()),
+    ("3d6*2", lambda: 3 @ D6 * 2),
+    ("1d6*1d8", lambda: D6 * icepool.d(8)),
+    ("(1d4+1)*(1d6-2)", lambda: (icepool.d(4) + 1) * (D6 - 2)),
+    ("-3d4+10", lambda: -(3 @ icepool.d(4)) + 10),
+    ("1d%", lambda: icepool.d(100)),
+    ("3d2!", lambda: 3 @ icepool.d(2).explode(depth=60)),
+    ("2d6!+1d8!", lambda: 2 @ D6.explode(depth=DEEP) + icepool.d(8).explode(depth=DEEP)),
+    ("50d6", lambda: 50 @ D6),
+    ("4B", lambda: 4 @ BLOOD),
+    ("3E+2", lambda: 3 @ ELIXIR + 2),
+]:
+    case(text, oracle)
+
+
+def _flatten(dist: Distribution) -> dict[Any, float]:
+    out: dict[Any, float] = {}
+    for outcome, p in dist.table:
+        key = outcome[0] if isinstance(outcome, tuple) and len(outcome) == 1 else outcome
+        out[key] = out.get(key, 0.0) + p
+    return out
+
+
+def _oracle(die: Any) -> dict[Any, float]:
+    out: dict[Any, float] = {}
+    for outcome, p in zip(die.outcomes(), die.probabilities(), strict=True):
+        key = tuple(outcome) if isinstance(outcome, icepool.Vector) else int(outcome)
+        out[key] = out.get(key, 0.0) + float(p)
+    return out
+
+
+def _agree(ours: dict[Any, float], theirs: dict[Any, float]) -> float:
+    keys = set(ours) | set(theirs)
+    return max(abs(ours.get(k, 0.0) - theirs.get(k, 0.0)) for k in keys)
+
+
+@pytest.mark.parametrize(("text", "oracle"), MATRIX, ids=[text for text, _ in MATRIX])
+def test_agrees_with_icepool(text: str, oracle: Callable[[], Any]) -> None:
+    dist = distribution(text)
+    assert _agree(_flatten(dist), _oracle(oracle())) <= 1e-12
+    assert dist.truncated <= TAIL
+
+
+@pytest.mark.parametrize(
+    ("text", "oracle"),
+    [
+        ("5H", lambda: 5 @ HUNTER_STARS),
+        ("4S", lambda: 4 @ BLESSING),
+        ("3H+2S", lambda: 3 @ HUNTER_STARS + 2 @ BLESSING),
+    ],
+)
+def test_symbol_counts_agree_with_icepool_vectors(text: str, oracle: Callable[[], Any]) -> None:
+    assert _agree(_flatten(distribution(text)), _oracle(oracle())) <= 1e-12
+
+
+def test_hunter_with_janus_bonus_agrees_per_symbol() -> None:
+    dist = distribution("6H+3J")
+    theirs = _oracle(6 @ HUNTER_STARS + 3 @ JANUS.map(lambda j: V((j, 0))))
+    assert _agree(_flatten(dist), theirs) <= 1e-12
+
+
+def test_hunter_with_janus_malus_agrees_per_symbol() -> None:
+    dist = distribution("6H-3J")
+    theirs = _oracle(
+        (6 @ HUNTER_STARS - 3 @ JANUS.map(lambda j: V((j, 0)))).map(
+            lambda v: V((max(v[0], 0), v[1]))
+        )
+    )
+    assert _agree(_flatten(dist), theirs) <= 1e-12
