@@ -208,25 +208,26 @@ def test_undo_of_a_check() -> None:
 # -- invariants under arbitrary play -------------------------------------------------------
 
 KITTIES = ["mia", "tom"]
-COMMANDS = st.one_of(
-    st.builds(
-        lambda k, a, d, f, m, tal: {
-            "kind": "check",
-            "kitty": k,
-            "attribute": a,
-            "difficulty": d,
-            "foe": f,
-            "modifier": m,
-            "talent": tal,
-        },
-        st.sampled_from(KITTIES),
-        st.sampled_from(["cute", "cunning", "fierce"]),
-        st.integers(2, 7),
-        st.sampled_from([None, "rat"]),
-        st.integers(-2, 2),
-        st.sampled_from([None, "Climbing", "Pouncing"]),
-    ),
-    st.builds(lambda ds: {"kind": "reroll", "dice": ds}, st.lists(st.integers(-1, 5), max_size=4)),
+TALENTS = {"mia": "Climbing", "tom": "Pouncing"}
+CHECKS = st.builds(
+    lambda k, a, d, f, m, talent: {
+        "kind": "check",
+        "kitty": k,
+        "attribute": a,
+        "difficulty": d,
+        "foe": f,
+        "modifier": m,
+        "talent": TALENTS[k] if talent else None,
+    },
+    st.sampled_from(KITTIES),
+    st.sampled_from(["cute", "cunning", "fierce"]),
+    st.sampled_from([3, 4, 4, 5, 6, 7]),
+    st.sampled_from([None, "rat"]),
+    st.integers(-1, 3),
+    st.booleans(),
+)
+FOLLOW_UPS = st.one_of(
+    st.builds(lambda ds: {"kind": "reroll", "dice": ds}, st.lists(st.integers(-1, 4), max_size=3)),
     st.just({"kind": "accept_failure"}),
     st.builds(
         lambda e, k: {"kind": "choose_outcome", "entry": e, "kitty": k},
@@ -240,10 +241,13 @@ COMMANDS = st.one_of(
                 "super_bonus.heal_injury",
                 "super_bonus.free_treat",
                 "super_bonus.all_heal_aua",
+                "super_bonus.foe_extra_aua",
             ]
         ),
         st.sampled_from([None, *KITTIES]),
     ),
+)
+OTHERS = st.one_of(
     st.builds(
         lambda k, n: {"kind": "give_aua", "kitty": k, "count": n},
         st.sampled_from(KITTIES),
@@ -252,20 +256,27 @@ COMMANDS = st.one_of(
     st.builds(lambda k: {"kind": "avoid_injury", "kitty": k}, st.sampled_from(KITTIES)),
     st.sampled_from(
         [
-            {"kind": "start_scene"},
             {"kind": "end_scene"},
+            {"kind": "start_scene"},
             {"kind": "start_episode"},
             {"kind": "end_episode", "saved_the_day": True},
         ]
     ),
 )
+# A check followed by what players and GM do with it, or something else happening.
+TURNS = st.one_of(
+    st.tuples(CHECKS, FOLLOW_UPS).map(list),
+    st.tuples(CHECKS, FOLLOW_UPS, FOLLOW_UPS).map(list),
+    st.tuples(OTHERS).map(list),
+)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(COMMANDS, min_size=1, max_size=40), st.integers(0, 2**32))
+@given(st.lists(TURNS, min_size=5, max_size=25), st.integers(0, 2**32))
 def test_any_play_keeps_the_sheets_sound_and_replays(
-    commands: list[dict[str, Any]], seed: int
+    turns: list[list[dict[str, Any]]], seed: int
 ) -> None:
+    commands = [command for turn in turns for command in turn]
     game = Game()
     game.do(MIA)
     game.do(TOM)
