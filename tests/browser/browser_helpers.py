@@ -25,12 +25,23 @@ def watch_errors(page: Page) -> list[str]:
 
 
 def open_table(
-    page: Page, base: str, system: str, title: str, name: str, language: str = "en"
+    page: Page,
+    base: str,
+    system: str,
+    title: str,
+    name: str,
+    language: str = "en",
+    *,
+    keep_options: bool = False,
 ) -> dict[str, str]:
-    """Create a table on the start page as its GM; returns the table id and invite links."""
-    page.goto(base + "/")
-    expect(page.locator("#new-system option")).not_to_have_count(0)
-    page.select_option("#new-system", system)
+    """Create a table on the start page as its GM; returns the table id and invite links.
+
+    With ``keep_options`` the page is already open with the options chosen.
+    """
+    if not keep_options:
+        page.goto(base + "/")
+        expect(page.locator("#new-system option")).not_to_have_count(0)
+        page.select_option("#new-system", system)
     page.fill("#new-title-input", title)
     page.select_option("#new-language", language)
     page.fill("#new-name", name)

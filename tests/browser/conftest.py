@@ -44,13 +44,9 @@ def _free_port() -> int:
 
 def build_app(db_path: Path) -> Any:
     """The real application over a fresh SQLite file, with the pages."""
-    from spieltisch.web import pages
     from spieltisch.web.app import create_app
 
-    app = create_app(db_path=str(db_path))
-    if not any(getattr(route, "path", None) == "/t/{table}" for route in app.routes):
-        app.include_router(pages.router)
-    return app
+    return create_app(db_path=str(db_path))
 
 
 @dataclass

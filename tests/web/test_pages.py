@@ -35,8 +35,6 @@ FAMILIES = {
 @pytest.fixture
 def client(tmp_path: Path) -> TestClient:
     app = create_app(db_path=str(tmp_path / "pages.sqlite"))
-    if not any(getattr(route, "path", None) == "/t/{table}" for route in app.routes):
-        app.include_router(pages.router)
     return TestClient(app)
 
 

@@ -22,34 +22,29 @@ export function squareName(x, y) {
 // -- adapting the public state ---------------------------------------------------------------
 
 function seatsOf(state) {
-  const raw = state.seats || state.players || [];
-  const list = Array.isArray(raw) ? raw : Object.entries(raw).map(([seat, v]) => ({ seat, ...v }));
-  return list.map((s) => ({
-    seat: s.seat ?? s.id ?? s.name,
-    kind: s.kind ?? s.player ?? (s.ai ? "ai" : "human"),
-    ai: s.ai ?? s.strength ?? null,
-    owner: s.owner ?? null,
-    cats: s.cats ?? s.squares ?? [],
-    home: s.home ?? s.holes_filled ?? s.in_holes ?? [],
-    holes: s.holes ?? [],
-    out: s.out ?? false,
+  return (state.seats || []).map((s) => ({
+    seat: s.seat,
+    kind: s.player === "human" ? "human" : "ai",
+    ai: s.player === "human" ? null : s.player,
+    taken: Boolean(s.taken),
+    cats: s.cats || [],
+    home: s.holes || [],
+    holeCells: s.hole_cells || [],
   }));
 }
 
 function holePoints(state, seat) {
-  // Hole coordinates [x, y] outside the board, from the state (names or pairs).
-  const holes = seat.holes.length ? seat.holes : (state.holes?.[seat.seat] ?? []);
-  return holes.map((h, i) => {
-    if (Array.isArray(h)) return { x: h[0], y: h[1], name: seat.seat + (i + 1) };
-    if (h && typeof h === "object") return { x: h.x, y: h.y, name: h.name ?? seat.seat + (i + 1) };
-    return null;
-  }).filter(Boolean);
+  return seat.holeCells.map((h, i) => ({ x: h[0], y: h[1], name: seat.seat + (i + 1) }));
 }
 
 function movesOf(state) {
-  return (state.legal_moves ?? state.legal ?? state.moves ?? []).map((m) => (typeof m === "string"
-    ? (() => { const [from, to] = m.split(/[-x ]/); return { from, to, capture: m.includes("x"), text: m }; })()
-    : { from: m.from ?? m.src, to: m.to ?? m.dst, capture: Boolean(m.capture ?? m.captures), text: m.text ?? m.notation ?? `${m.from}-${m.to}` }));
+  const enemy = new Map();
+  for (const s of seatsOf(state)) for (const c of s.cats) enemy.set(c, s.seat);
+  const turn = turnOf(state);
+  return (state.moves || []).map((m) => {
+    const capture = enemy.has(m.to) && enemy.get(m.to) !== turn;
+    return { from: m.from, to: m.to, capture, text: `${m.from}${capture ? "x" : "-"}${m.to}` };
+  });
 }
 
 function turnOf(state) {
@@ -57,7 +52,19 @@ function turnOf(state) {
 }
 
 function outcomeOf(state) {
-  return state.outcome ?? state.result ?? (state.game_over ? { kind: "over" } : null);
+  return state.outcome || null;
+}
+
+function lastMove(ctx) {
+  const undone = new Set(ctx.records.filter((r) => r.undoes != null).map((r) => r.undoes));
+  const records = ctx.records.filter((r) => !undone.has(r.seq) && r.undoes == null).sort((a, b) => b.seq - a.seq);
+  for (const record of records) {
+    for (const event of [...(record.events || [])].reverse()) {
+      if (event.kind === "moved") return { from: event.from, to: event.to, seat: event.seat };
+      if (event.kind === "entered_hole") return { from: event.from, to: event.hole, seat: event.seat };
+    }
+  }
+  return null;
 }
 
 // -- rendering -----------------------------------------------------------------------------
@@ -111,13 +118,13 @@ function board(state, ctx, mySeats) {
     holePoints(state, s).forEach((h, i) => {
       const [sx, sy] = toSvg(h.x, h.y, size);
       root.append(svg("circle", { cx: sx + 0.5, cy: sy + 0.5, r: 0.42, class: "hole", "aria-hidden": "true" }));
-      const filled = s.home.length > i || s.home.includes(h.name) || s.home.includes(i);
+      const filled = s.home.includes(h.name);
       if (filled) root.append(catShape(sx + 0.5, sy + 0.52, s.seat, t("web.kilkenny.cat_in_hole", { seat: seatLabel(s.seat), hole: h.name })));
       else root.append(svg("text", { x: sx + 0.5, y: sy + 0.62, "text-anchor": "middle", class: "hole-label", "aria-hidden": "true" }, h.name));
     });
   }
   // last move
-  const last = state.last_move;
+  const last = lastMove(ctx);
   if (last && parseSquare(last.from)) {
     const [fx, fy] = parseSquare(last.from);
     const to = parseSquare(last.to) || holeXY(state, last.to);
@@ -186,14 +193,14 @@ function mySeatsOf(ctx, state) {
   const out = new Set();
   for (const s of seatsOf(state)) {
     if (s.kind === "ai") continue;
-    if (pieces.has("seat:" + s.seat) || pieces.has(s.seat) || (ctx.isGm && !s.owner)) out.add(s.seat);
+    if (pieces.has("seat:" + s.seat) || (ctx.isGm && !s.taken)) out.add(s.seat);
   }
   return out;
 }
 
 function seatOwnerName(ctx, seat) {
   for (const p of ctx.info.participants || []) {
-    if ((p.pieces || []).includes("seat:" + seat) || (p.pieces || []).includes(seat)) return p.name || t("web.role." + p.role);
+    if ((p.pieces || []).includes("seat:" + seat)) return p.name || t("web.role." + p.role);
   }
   return null;
 }
@@ -210,11 +217,11 @@ export function render(body, ctx) {
   const seatChips = seats.map((s) => {
     const owner = s.kind === "ai" ? t("web.kilkenny.ai", { name: tFirst(["web.kilkenny.ai." + s.ai], {}, s.ai ?? "") }) : (seatOwnerName(ctx, s.seat) ?? t("web.kilkenny.free_seat"));
     const counts = t("web.kilkenny.counts", { board: s.cats.length, home: s.home.length });
-    const claimable = s.kind !== "ai" && !seatOwnerName(ctx, s.seat) && ctx.me.role !== "spectator";
+    const claimable = s.kind !== "ai" && !s.taken && ctx.me.role !== "spectator";
     return el("span", { class: "seat" + (s.seat === turn && !outcome ? " turn" : ""), "aria-current": s.seat === turn && !outcome ? "true" : null },
       el("span", { class: "seat-dot", style: `background: var(--seat-${s.seat})`, "aria-hidden": "true" }),
       seatLabel(s.seat), " · ", owner, " · ", counts,
-      claimable ? el("button", { type: "button", class: "small", id: "take-seat-" + s.seat, onclick: () => ctx.send({ kind: "take_seat", seat: s.seat }) }, t("web.kilkenny.take_seat")) : null);
+      claimable ? el("button", { type: "button", class: "small", id: "take-seat-" + s.seat, onclick: () => ctx.send({ kind: "sit", seat: s.seat }) }, t("web.kilkenny.take_seat")) : null);
   });
   const controls = [];
   if (outcome) {
@@ -244,16 +251,24 @@ export function render(body, ctx) {
 }
 
 function outcomeText(outcome) {
-  const winner = outcome.winner ?? outcome.seat ?? null;
-  const kind = outcome.kind ?? outcome.type ?? "over";
-  if (winner) return t("web.kilkenny.won", { seat: seatLabel(winner), how: tFirst(["web.kilkenny.reason." + (outcome.reason ?? kind)], {}, "") });
-  return tFirst(["web.kilkenny.outcome." + kind], {}, t("web.kilkenny.outcome.over"));
+  const how = tFirst(["web.kilkenny.reason." + outcome.reason], {}, "");
+  if (outcome.winner) return t("web.kilkenny.won", { seat: seatLabel(outcome.winner), how });
+  return t("web.kilkenny.ended", { result: tFirst(["web.kilkenny.outcome." + outcome.result], {}, t("web.kilkenny.outcome.over")), how });
 }
 
 /** One line per event for the log. */
 export function describe(event) {
   const seat = event.seat ? seatLabel(event.seat) : "";
+  if (event.kind === "game_over") return outcomeText(event);
+  if (event.kind === "captured") return t("web.kilkenny.ev.captured", { seat: seatLabel(event.by), victim: seatLabel(event.seat), square: event.square });
   return tFirst([`web.kilkenny.ev.${event.kind}`], { ...event, seat }, null);
+}
+
+/** The log line of a record: who acted for which seat. */
+export function summary(record) {
+  const kind = record.command?.kind;
+  if (kind === "sit") return t("web.kilkenny.cmd.sit", { seat: seatLabel(record.command.seat) });
+  return null;
 }
 
 /** The die of a roll event. */

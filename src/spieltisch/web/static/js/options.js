@@ -22,8 +22,31 @@ function label(systemId, name, node) {
   return tFirst([`web.option.${systemId}.${name}`, `web.option.${name}`], {}, node.title || name);
 }
 
+// Kilkenny Cats: the number of players and who plays each seat (a person or an AI strength).
+const KILKENNY_SEATING = { 2: ["S", "N"], 3: ["S", "W", "N"], 4: ["S", "W", "N", "E"] };
+const KILKENNY_PLAYERS = ["human", "random", "greedy", "expectimax", "strongest"];
+const kilkenny = { players: 2, seats: ["human", "greedy", "greedy", "greedy"] };
+
+function kilkennyFields() {
+  const seating = KILKENNY_SEATING[kilkenny.players];
+  const rerender = () => {
+    const box = document.getElementById("new-options");
+    box.replaceChildren(el("legend", {}, t("web.start.options")), ...kilkennyFields());
+  };
+  return [
+    el("div", { class: "field" }, el("label", { for: "opt-players" }, t("web.option.kilkenny.players")),
+      el("select", { id: "opt-players", onchange: (e) => { kilkenny.players = Number(e.target.value); rerender(); } },
+        [2, 3, 4].map((n) => el("option", { value: n, selected: n === kilkenny.players }, String(n))))),
+    ...seating.map((seat, i) => el("div", { class: "field" },
+      el("label", { for: "opt-seat-" + seat }, t("web.option.kilkenny.seat", { seat: t("web.kilkenny.seat." + seat) })),
+      el("select", { id: "opt-seat-" + seat, onchange: (e) => { kilkenny.seats[i] = e.target.value; } },
+        KILKENNY_PLAYERS.map((p) => el("option", { value: p, selected: p === kilkenny.seats[i] }, t("web.option.kilkenny.player." + p)))))),
+  ];
+}
+
 /** Form fields for the simple options (numbers, booleans, choices, text) of a system. */
 export function optionFields(system) {
+  if (system && system.id === "kilkenny") return kilkennyFields();
   const schema = schemaOf(system);
   if (!schema) return [];
   const fields = [];
@@ -71,5 +94,8 @@ export function readOptions(system) {
       options[name] = value;
     } else if (input.value !== "") options[name] = input.value;
   }
-  return system && system.id === "kilkenny" && window.kilkennyOptions ? window.kilkennyOptions(options) : options;
+  if (system && system.id === "kilkenny") {
+    return { players: kilkenny.players, seats: kilkenny.seats.slice(0, kilkenny.players).map((player) => ({ player })) };
+  }
+  return options;
 }

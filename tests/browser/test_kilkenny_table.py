@@ -1,0 +1,87 @@
+"""Kilkenny Cats in the browser: a person against a fast AI, played to the end of the game."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_helpers import new_context, open_table, watch_errors
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+MAX_TURNS = 600
+
+
+def _last_seq(page: Page) -> int:
+    first = page.locator("#log > li").first
+    return int(first.get_attribute("data-seq") or 0) if first.count() else 0
+
+
+def _wait_after(page: Page, seq: int) -> None:
+    page.wait_for_function(
+        "seq => Number(document.querySelector('#log > li')?.dataset.seq || 0) > seq", arg=seq
+    )
+
+
+def _rank(square: str) -> int:
+    match = re.fullmatch(r"[a-n](\d+)", square)
+    return int(match.group(1)) if match else 99  # a hole (S1, S2) beats every square
+
+
+def _choose(moves: list[str]) -> tuple[str, str]:
+    """South's plan: into a hole if the roll fits, else a capture, else as far north as possible."""
+    parsed = [tuple(re.split(r"[-x]", move)) for move in moves]
+    best = max(
+        range(len(moves)),
+        key=lambda i: (_rank(parsed[i][1]), "x" in moves[i], -_rank(parsed[i][0])),
+    )
+    origin, target = parsed[best]
+    return origin, target
+
+
+def test_a_game_against_the_ai_to_its_end(browser: Any, server: Any, screenshots: Path) -> None:
+    context = new_context(browser, viewport={"width": 1280, "height": 1000})
+    page = context.new_page()
+    errors = watch_errors(page)
+    try:
+        page.goto(server.url + "/")
+        page.select_option("#new-system", "kilkenny")
+        expect(page.locator("#opt-seat-N")).to_be_visible()
+        page.select_option("#opt-seat-N", "greedy")
+        links = open_table(page, server.url, "kilkenny", "Cats at dusk", "Clara", keep_options=True)
+        page.goto(server.url + "/t/" + links["table"])
+        expect(page.locator("#kk-board")).to_be_visible()
+        page.locator("#take-seat-S").click()
+        expect(page.locator("#kk-roll")).to_be_visible()
+        page.screenshot(path=str(screenshots / "kilkenny-start.png"), full_page=True)
+
+        clicked_on_board = 0
+        for _turn in range(MAX_TURNS):
+            if page.locator("#kk-outcome").count():
+                break
+            seq = _last_seq(page)
+            if page.locator("#kk-roll").count():
+                page.locator("#kk-roll").click()
+                _wait_after(page, seq)
+                continue
+            moves = page.locator("#kk-moves button").all_text_contents()
+            assert moves, "my turn with a roll but no move offered"
+            origin, target = _choose(moves)
+            page.locator(f"#kk-cell-{origin}").click()
+            expect(page.locator(f"#kk-cell-{target}")).to_be_visible()
+            if clicked_on_board == 3:
+                page.screenshot(path=str(screenshots / "kilkenny-move.png"), full_page=True)
+            page.locator(f"#kk-cell-{target}").click()
+            clicked_on_board += 1
+            _wait_after(page, seq)
+        outcome = page.locator("#kk-outcome")
+        expect(outcome).to_be_visible()
+        assert re.search(r"wins|draw|over|stopped", outcome.inner_text(), re.I)
+        page.screenshot(path=str(screenshots / "kilkenny-end.png"), full_page=True)
+        assert clicked_on_board > 0
+        assert not errors, errors
+    finally:
+        context.close()
