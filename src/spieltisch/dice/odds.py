@@ -238,6 +238,9 @@ def _binomial(p: _Pmf, n: int) -> _Pmf:
     if p.exact:
         weights = np.empty(n + 1, dtype=object)
         weights[:] = [math.comb(n, k) * hit**k * fail ** (n - k) for k in range(n + 1)]
+    elif n <= 64:
+        fail, hit = float(fail), float(hit)
+        weights = np.array([math.comb(n, k) * hit**k * fail ** (n - k) for k in range(n + 1)])
     else:
         k = np.arange(n + 1)
         weights = _comb_row(n) * float(hit) ** k * float(fail) ** (n - k)
@@ -388,8 +391,9 @@ _FACE_CELLS = {letter: _face_cells(letter) for letter in SYMBOL_DICE}
 
 
 @lru_cache(maxsize=64)
-def _symbol_die(letter: str, numeric: bool, exact: bool) -> _Pmf:
-    """One symbol die: numbers (Elixier) or one axis per symbol key it counts."""
+def _symbol_die(letter: str, numeric: bool, exact: bool, need: tuple[str, ...] | None) -> _Pmf:
+    """One symbol die: numbers (Elixier), or one axis per symbol key it counts (or per key
+    of ``need``, when only those are asked for)."""
     kind = symbol_die(letter)
     one = 1 if exact else 1.0 / kind.sides
     denominator = kind.sides if exact else 1
@@ -401,9 +405,14 @@ def _symbol_die(letter: str, numeric: bool, exact: bool) -> _Pmf:
             weights[value - low] += one
         return _Pmf(_NUMERIC, (low,), weights, denominator, 0.0)
     keys, cells = _FACE_CELLS[letter]
-    columns = tuple(np.array(column) for column in zip(*cells, strict=True))
-    weights = _zeros(tuple(int(column.max()) + 1 for column in columns), exact)
-    np.add.at(weights, columns, one)
+    if need is not None and need != keys:
+        cells = tuple(
+            tuple(cell[keys.index(key)] if key in keys else 0 for key in need) for cell in cells
+        )
+        keys = need
+    weights = _zeros(tuple(max(column) + 1 for column in zip(*cells, strict=True)), exact)
+    for cell in cells:
+        weights[cell] += one
     return _Pmf(keys, (0,) * len(keys), weights, denominator, 0.0)
 
 
@@ -534,9 +543,8 @@ def _evaluate(
 ) -> _Pmf:
     """The distribution of ``node``; ``need`` limits symbol results to those keys."""
     if isinstance(node, Pool):
-        pmf = _symbol_die(node.die, node.kind is Kind.NUMBER, exact)
-        if need is not None and pmf.keys != _NUMERIC:
-            pmf = _marginal(pmf, need)
+        numeric = node.kind is Kind.NUMBER
+        pmf = _symbol_die(node.die, numeric, exact, None if numeric else need)
         return _pool_power(pmf, node.count)
     if isinstance(node, Dice):
         depth = depths.get(node.sides, -1)
