@@ -130,7 +130,7 @@ function connect() {
   socket.addEventListener("message", async (message) => {
     let data;
     try { data = JSON.parse(message.data); } catch { return; }
-    if (data.type === "undo" || data.type === "reveal" || data.type === "participants" || data.type === "joined") {
+    if (data.type === "undo" || data.type === "table" || data.type === "participants") {
       await guarded(reload);
       return;
     }
