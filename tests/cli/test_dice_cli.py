@@ -128,3 +128,17 @@ def test_tour_runs_in_both_languages(lang: str) -> None:
     assert translate("dice.tour.about.versus", lang).split()[0] in out
     assert "█" in out
     assert out == run("--lang", lang, "tour")[1]  # seeded: the same every time
+
+
+def test_long_fractions_are_listed_below_the_table() -> None:
+    from spieltisch.dice.odds import distribution
+
+    code, out = run("--lang", "en", "odds", "3d6!>=5", "--exact")
+    assert code == 0
+    for value, fraction in distribution("3d6!>=5").exact():
+        assert f"{value}: {fraction.numerator}/{fraction.denominator}" in out
+
+
+def test_numbers_follow_the_language() -> None:
+    assert "2,78 %" in run("--lang", "de", "odds", "2d6")[1]
+    assert "2.78 %" in run("--lang", "en", "odds", "2d6")[1]

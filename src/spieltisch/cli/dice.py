@@ -7,11 +7,13 @@ The JSON formats are documented in ``docs/notation.md``.
 
 from __future__ import annotations
 
+import itertools
 import secrets
 from collections.abc import Mapping
 from typing import Annotated
 
 import typer
+from babel.numbers import format_decimal, get_decimal_symbol
 from rich.markup import escape
 from rich.table import Table
 
@@ -33,7 +35,8 @@ __all__ = [
     "roll_command",
 ]
 
-_BAR_WIDTH = 40
+_BAR_WIDTH = 16
+_FRACTION_WIDTH = 20
 _SHOW_ALL = 40
 _HIDE_BELOW = 1e-6
 
@@ -98,11 +101,20 @@ def render_roll(result: RollResult, title: str | None = None) -> None:
 
 
 def _percent(p: float) -> str:
+    """A probability as a percentage in the invocation's locale (tiny ones in E-notation)."""
     if p == 0:
         return "0 %"
     if p >= 0.001:
-        return f"{p * 100:.2f} %"
-    return f"{p * 100:.2e} %"
+        return f"{format_decimal(p * 100, format='0.00', locale=settings.lang)} %"
+    return f"{_scientific(p * 100)} %"
+
+
+def _scientific(x: float) -> str:
+    return f"{x:.2e}".replace(".", get_decimal_symbol(settings.lang))
+
+
+def _number(x: float) -> str:
+    return str(format_decimal(x, format="0.####", locale=settings.lang))
 
 
 def render_odds(dist: Distribution, exact: bool = False, title: str | None = None) -> None:
@@ -110,38 +122,52 @@ def render_odds(dist: Distribution, exact: bool = False, title: str | None = Non
     console = settings.console
     heading = title or t("dice.cli.odds_title", expression=dist.expression)
     table = Table(title=escape(heading), title_justify="left")
-    table.add_column(t("dice.cli.value"), justify="right")
-    table.add_column(t("dice.cli.probability"), justify="right")
+    table.add_column(t("dice.cli.value"), justify="right", no_wrap=True)
+    table.add_column(t("dice.cli.probability"), justify="right", no_wrap=True)
     numeric = dist.numeric or (dist.keys is not None and len(dist.keys) == 1)
     if numeric:
-        table.add_column(t("dice.cli.at_least"), justify="right")
-    if exact:
-        table.add_column(t("dice.cli.exact"), justify="right")
-    table.add_column(t("dice.cli.chart"))
+        table.add_column(t("dice.cli.at_least"), justify="right", no_wrap=True)
     rows = dist.outcomes()
-    fractions = dict((repr(v), f) for v, f in dist.exact()) if exact else {}
+    fractions: list[str] = []
+    if exact:
+        exact_of = {repr(v): f for v, f in dist.exact()}
+        for value, _ in rows:
+            fraction = exact_of.get(repr(value))
+            fractions.append(f"{fraction.numerator}/{fraction.denominator}" if fraction else "–")
+    # Long fractions go below the table so that the table stays readable.
+    inline = exact and max(map(len, fractions), default=0) <= _FRACTION_WIDTH
+    if inline:
+        table.add_column(t("dice.cli.exact"), justify="right", no_wrap=True)
+    table.add_column(t("dice.cli.chart"), no_wrap=True, overflow="crop")
+    suffix = list(itertools.accumulate(reversed([p for _, p in rows])))[::-1]
     top = max((p for _, p in rows), default=1.0) or 1.0
     hidden = 0
-    key = dist.keys[0] if dist.keys else ""
-    for value, p in rows:
+    shown: list[int] = []
+    for index, (value, p) in enumerate(rows):
         if len(rows) > _SHOW_ALL and p < _HIDE_BELOW:
             hidden += 1
             continue
+        shown.append(index)
         cells = [escape(format_value(value)), _percent(p)]
         if numeric:
-            count = value if isinstance(value, int) else value[key]
-            cells.append(_percent(dist.at_least(count, key)))
-        if exact:
-            fraction = fractions.get(repr(value))
-            cells.append(f"{fraction.numerator}/{fraction.denominator}" if fraction else "–")
+            cells.append(_percent(suffix[index]))
+        if inline:
+            cells.append(fractions[index])
         cells.append(f"[cyan]{'█' * max(1 if p > 0 else 0, round(p / top * _BAR_WIDTH))}[/]")
         table.add_row(*cells)
     console.print(table)
+    if exact and not inline:
+        console.print(f"{escape(t('dice.cli.exact'))}:", highlight=False)
+        for index in shown:
+            shown_value = escape(format_value(rows[index][0]))
+            console.print(f"  {shown_value}: {fractions[index]}", highlight=False, soft_wrap=True)
     if hidden:
         console.print(escape(t("dice.cli.hidden", count=hidden, threshold=_percent(_HIDE_BELOW))))
     if dist.numeric:
         console.print(
-            escape(t("dice.cli.mean", mean=f"{dist.mean:.4g}", std=f"{dist.std:.4g}")),
+            escape(
+                t("dice.cli.mean", mean=_number(dist.mean or 0.0), std=_number(dist.std or 0.0))
+            ),
             highlight=False,
         )
     else:
@@ -150,12 +176,13 @@ def render_odds(dist: Distribution, exact: bool = False, title: str | None = Non
             text = t(
                 "dice.cli.mean_of",
                 name=t(f"dice.symbol.{name}"),
-                mean=f"{dist.mean_of(name):.4g}",
-                std=f"{dist.std_of(name):.4g}",
+                mean=_number(dist.mean_of(name)),
+                std=_number(dist.std_of(name)),
             )
             console.print(escape(text), highlight=False)
     if dist.truncated:
-        console.print(escape(t("dice.cli.truncated", mass=f"{dist.truncated:.1e}")))
+        mass = _scientific(dist.truncated)
+        console.print(escape(t("dice.cli.truncated", mass=mass)))
 
 
 @app.command("roll", help=t("dice.cli.roll_help"))

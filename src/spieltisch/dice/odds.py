@@ -410,9 +410,14 @@ def _symbol_die(letter: str, numeric: bool, exact: bool, need: tuple[str, ...] |
             tuple(cell[keys.index(key)] if key in keys else 0 for key in need) for cell in cells
         )
         keys = need
-    weights = _zeros(tuple(max(column) + 1 for column in zip(*cells, strict=True)), exact)
+    shape = tuple(max(column) + 1 for column in zip(*cells, strict=True))
+    flat: list[Any] = [0] * math.prod(shape)
     for cell in cells:
-        weights[cell] += one
+        index = 0
+        for axis, size in zip(cell, shape, strict=True):
+            index = index * size + axis
+        flat[index] += one
+    weights = np.array(flat, dtype=object if exact else np.float64).reshape(shape)
     return _Pmf(keys, (0,) * len(keys), weights, denominator, 0.0)
 
 
@@ -511,9 +516,21 @@ def _keep(node: Dice, depth: int, exact: bool) -> _Pmf:
 # -- expressions ---------------------------------------------------------------------------
 
 
+def _collect_exploding(node: Expression, found: list[Dice]) -> None:
+    if isinstance(node, Dice):
+        if node.explode:
+            found.append(node)
+    elif isinstance(node, BinaryOp):
+        _collect_exploding(node.left, found)
+        _collect_exploding(node.right, found)
+    elif isinstance(node, Negate):
+        _collect_exploding(node.operand, found)
+
+
 def _depths(node: Expression) -> dict[int, int]:
     """Explosion depth per die size so the whole expression loses at most :data:`TAIL`."""
-    exploding = [n for n in node.walk() if isinstance(n, Dice) and n.explode]
+    exploding: list[Dice] = []
+    _collect_exploding(node, exploding)
     if not exploding:
         return {}
     share = TAIL / len(exploding)
