@@ -129,3 +129,65 @@ def test_a_full_check_with_odds_tier_menu_and_reroll(
     finally:
         gm_context.close()
         player_context.close()
+
+
+def test_bad_input_changes_nothing_and_a_reload_keeps_everything(
+    browser: Any, server: Any, screenshots: Path
+) -> None:
+    gm_context = new_context(browser, viewport={"width": 1280, "height": 900})
+    player_context = new_context(browser, viewport={"width": 1280, "height": 900})
+    gm, player = gm_context.new_page(), player_context.new_page()
+    errors = watch_errors(gm) + watch_errors(player)
+    try:
+        links = open_table(gm, server.url, "magical-kitties", "Kitties, take two", "Anna")
+        gm.locator("#open-table").click()
+        join(player, links["player"], "Ben")
+        _gm_setup(gm)
+        before = log_count(player), log_count(gm)
+
+        # Three times a 3 is not how a kitty starts: a clear message naming the values.
+        expect(player.locator("#create-kitty-details")).to_have_attribute("open", "")
+        player.fill("#kc-name", "Tiger")
+        player.fill("#kc-talent", "Sneaking")
+        player.fill("#kc-power", "Tiny roar")
+        player.fill("#kc-flaw", "Greedy")
+        for attribute in ("cute", "cunning", "fierce"):
+            player.select_option(f"#kc-{attribute}", "3")
+        player.get_by_role("button", name="Create the kitty").click()
+        alert = player.locator("#alert")
+        expect(alert).to_be_visible()
+        expect(alert).to_contain_text("[3, 3, 3]")
+        assert (log_count(player), log_count(gm)) == before
+        expect(player.locator(".sheet")).to_have_count(0)
+        expect(gm.locator(".sheet")).to_have_count(0)
+        # The form keeps what was typed, so the fix is one change away.
+        assert player.input_value("#kc-name") == "Tiger"
+        player.select_option("#kc-cute", "1")
+        player.select_option("#kc-cunning", "2")
+        player.get_by_role("button", name="Create the kitty").click()
+        expect(gm.locator("#kitty-tiger")).to_be_visible()
+
+        # A check, then a reload: log, sheet, the check and its tier all come back.
+        player.get_by_role("button", name="Roll", exact=True).click()
+        expect(player.locator("#last-check .die")).to_have_count(1)  # Cute 1
+        tier = player.locator("#check-tier").inner_text()
+        count = log_count(player)
+        sheet = player.locator("#kitty-tiger").inner_text()
+        player.reload()
+        expect(player.locator("#log > li")).to_have_count(count)
+        expect(player.locator("#check-tier")).to_have_text(tier)
+        assert player.locator("#kitty-tiger").inner_text() == sheet
+
+        # The same table in German, for the player only.
+        player.select_option("#lang-select", "de")
+        expect(player.locator("#sheets-heading")).to_have_text("Kätzchen")
+        expect(gm.locator("#sheets-heading")).to_have_text("Kitties")
+        player.screenshot(path=str(screenshots / "kitties-table-de.png"), full_page=True)
+        # GM-only controls stay with the GM.
+        expect(player.locator("#start-scene, #end-scene, #reveal-button")).to_have_count(0)
+        expect(player.get_by_role("button", name="Rückgängig")).to_have_count(0)
+        expect(gm.locator("#end-scene")).to_be_visible()
+        assert not errors, errors
+    finally:
+        gm_context.close()
+        player_context.close()

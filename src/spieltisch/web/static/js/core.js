@@ -194,3 +194,13 @@ export function initLanguageSwitch() {
 export function systemName(id) {
   return tFirst(["web.system." + id], {}, id);
 }
+
+const openDetails = new Map();
+
+/** A <details> block whose open/closed state survives re-rendering (keyed by `id`). */
+export function details(id, summary, content, { open = false, attrs = {} } = {}) {
+  const isOpen = openDetails.has(id) ? openDetails.get(id) : open;
+  const node = el("details", { id, open: isOpen, ...attrs }, el("summary", {}, summary), content);
+  node.addEventListener("toggle", () => openDetails.set(id, node.open));
+  return node;
+}

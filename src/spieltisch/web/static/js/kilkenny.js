@@ -1,6 +1,6 @@
 // Kilkenny Cats: the board as SVG, the roll, legal moves highlighted, click (or keys) to move;
 // seats for humans (hot seat or online) and AI seats; the end of the game.
-import { el, svg, t, tFirst } from "./core.js";
+import { details, el, svg, t, tFirst } from "./core.js";
 import { renderDie } from "./dice.js";
 
 const FILES = "abcdefghijklmnopqrstuvwxyz";
@@ -237,7 +237,7 @@ export function render(body, ctx) {
     }
     if (mine && state.roll != null && moves.length) {
       controls.push(el("p", { class: "muted small-print" }, t("web.kilkenny.move_hint")));
-      controls.push(el("details", {}, el("summary", {}, t("web.kilkenny.move_list", { n: moves.length })),
+      controls.push(details("kk-move-list", t("web.kilkenny.move_list", { n: moves.length }),
         el("div", { class: "row", id: "kk-moves" }, moves.map((m) => el("button", {
           type: "button", class: "small", onclick: () => { selected = null; ctx.send({ kind: "move", from: m.from, to: m.to }); },
         }, m.text)))));

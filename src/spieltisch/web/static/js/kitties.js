@@ -1,6 +1,6 @@
 // Magical Kitties: sheets, foes, the check builder with exact odds, the tier and its menu,
 // treat rerolls, Auas and injuries, scenes and episodes, end-of-episode questions, level-ups.
-import { el, guarded, showAlert, t, tFirst } from "./core.js";
+import { details, el, showAlert, t, tFirst } from "./core.js";
 import { renderDie } from "./dice.js";
 import { oddsChart } from "./odds.js";
 
@@ -102,7 +102,7 @@ function sheet(kitty, ctx) {
 function treatForm(kitty, ctx) {
   const key = "treat-" + kitty.id;
   const d = (draft.level[key] ||= { purpose: "story", detail: "" });
-  return el("details", {}, el("summary", {}, t("web.kitties.spend_treat")),
+  return details(`${key}-details`, t("web.kitties.spend_treat"),
     el("form", { class: "form inline", onsubmit: (e) => { e.preventDefault(); ctx.send({ kind: "spend_treat", kitty: kitty.id, purpose: d.purpose, detail: d.detail.trim() }); } },
       field(`${key}-purpose`, t("web.kitties.treat_purpose"), select(`${key}-purpose`, d.purpose, [["story", t("web.kitties.treat.story")], ["feature", t("web.kitties.treat.feature")]], (v) => (d.purpose = v))),
       field(`${key}-detail`, t("web.kitties.treat_detail"), input(`${key}-detail`, d.detail, (v) => (d.detail = v))),
@@ -122,21 +122,22 @@ function levelForm(kitty, ctx) {
     if (d.entry === "talent" || d.entry === "power") c.name = d.name.trim();
     return c;
   };
-  return el("details", { open: true }, el("summary", {}, t("web.kitties.level_up")),
+  return details(`${key}-details`, t("web.kitties.level_up"),
     el("form", { class: "form inline", onsubmit: (e) => { e.preventDefault(); ctx.send(command()); } },
       field(`${key}-list`, t("web.kitties.level_list"), select(`${key}-list`, d.list, lists.map((l) => [l.id, tFirst([`web.kitties.list.${l.id}`], {}, l.id)]), (v) => { d.list = v; ctx.rerender(); })),
       field(`${key}-entry`, t("web.kitties.level_entry"), select(`${key}-entry`, d.entry, (list?.entries || []).map((e) => [e, tFirst([`web.kitties.pick.${e}`], {}, e)]), (v) => { d.entry = v; ctx.rerender(); })),
       d.entry === "attribute" ? field(`${key}-attr`, t("web.kitties.attribute"), select(`${key}-attr`, d.attribute, ATTRIBUTES.map((a) => [a, attrName(a)]), (v) => (d.attribute = v))) : null,
       d.entry === "bonus_feature" ? field(`${key}-power`, t("web.kitties.power"), select(`${key}-power`, d.power, kitty.powers.map((p) => [p.name, p.name]), (v) => (d.power = v))) : null,
       ["bonus_feature", "talent", "power"].includes(d.entry) ? field(`${key}-name`, t("web.kitties.new_name"), input(`${key}-name`, d.name, (v) => (d.name = v))) : null,
-      el("button", { type: "submit", class: "primary" }, t("web.kitties.level_up_submit"))));
+      el("button", { type: "submit", class: "primary" }, t("web.kitties.level_up_submit"))),
+    { open: true });
 }
 
 function editForm(kitty, ctx) {
   const key = "edit-" + kitty.id;
   const fields = ["treats", "auas", "injuries", "xp", "aua_limit", "treats_value"];
   const d = (draft.level[key] ||= {});
-  return el("details", {}, el("summary", {}, t("web.kitties.edit")),
+  return details(`${key}-details`, t("web.kitties.edit"),
     el("form", {
       class: "form inline", onsubmit: (e) => {
         e.preventDefault();
@@ -172,8 +173,7 @@ function createForm(ctx) {
     };
     ctx.send(command).then((ok) => { if (ok) draft.create = { name: "", cute: "1", cunning: "2", fierce: "3", talent: "", power: "", flaw: "", human: "" }; });
   };
-  return el("details", { class: "card", open: ctx.state.kitties.length === 0 && !ctx.isGm },
-    el("summary", {}, t("web.kitties.create")),
+  return details("create-kitty-details", t("web.kitties.create"),
     el("form", { class: "form", onsubmit: submit, id: "create-kitty" },
       field("kc-name", t("web.kitties.name"), input("kc-name", d.name, (v) => (d.name = v), { maxlength: 60 })),
       el("div", { class: "grid-2" }, ATTRIBUTES.map((a) => field("kc-" + a, attrName(a), select("kc-" + a, d[a], values.map((v) => [v, String(v)]), (v) => (d[a] = v))))),
@@ -182,7 +182,8 @@ function createForm(ctx) {
       field("kc-power", t("web.kitties.powers"), input("kc-power", d.power, (v) => (d.power = v)), t("web.kitties.comma_hint")),
       field("kc-flaw", t("web.kitties.flaw"), input("kc-flaw", d.flaw, (v) => (d.flaw = v))),
       field("kc-human", t("web.kitties.human"), input("kc-human", d.human, (v) => (d.human = v))),
-      el("button", { type: "submit", class: "primary" }, t("web.kitties.create_submit"))));
+      el("button", { type: "submit", class: "primary" }, t("web.kitties.create_submit"))),
+    { open: ctx.state.kitties.length === 0 && !ctx.isGm, attrs: { class: "card" } });
 }
 
 // -- the check builder ------------------------------------------------------------------------
@@ -369,7 +370,7 @@ function foesSection(ctx) {
     el("strong", {}, f.name), " · ", t("web.kitties.foe_line", { difficulty: f.difficulty, auas: f.auas, limit: f.aua_limit }),
     f.defeated ? el("span", { class: "badge undone-badge" }, " ", t("web.kitties.defeated")) : null,
     ctx.isGm && !f.defeated ? el("button", { type: "button", class: "small", id: `foe-aua-${f.id}`, "aria-label": t("web.kitties.give_aua_label", { name: f.name }), onclick: () => ctx.send({ kind: "give_aua", foe: f.id, count: 1 }) }, t("web.kitties.give_aua")) : null)));
-  const form = ctx.isGm ? el("details", {}, el("summary", {}, t("web.kitties.new_foe")),
+  const form = ctx.isGm ? details("new-foe-details", t("web.kitties.new_foe"),
     el("form", {
       class: "form inline", onsubmit: (e) => {
         e.preventDefault();
@@ -431,7 +432,7 @@ function endEpisodeForm(ctx) {
     ctx.send({ kind: "end_episode", saved_the_day: d.saved, fun: d.fun, lessons: [...d.lessons], problems: changes })
       .then((ok) => { if (ok) draft.end = { saved: false, fun: false, lessons: new Set(), changes: {} }; });
   };
-  return el("details", {}, el("summary", {}, t("web.kitties.end_episode")),
+  return details("end-episode-details", t("web.kitties.end_episode"),
     el("form", { class: "form inline", onsubmit: submit, id: "end-episode-form" },
       checkbox("end-saved", t("web.kitties.q_saved"), d.saved, (v) => (d.saved = v)),
       checkbox("end-fun", t("web.kitties.q_fun"), d.fun, (v) => (d.fun = v)),
@@ -452,7 +453,7 @@ function hometown(ctx) {
   const list = ctx.state.hometown.length ? el("p", {}, t("web.kitties.hometown"), ": ", ctx.state.hometown.map((p) => `${p.text} (${p.rank})`).join("; ")) : null;
   if (!ctx.isGm) return list;
   const taken = new Set([...ctx.state.hometown.map((p) => p.id), ...ctx.state.kitties.flatMap((k) => (k.human?.problems || []).map((p) => p.id))]);
-  return el("div", {}, list, el("details", {}, el("summary", {}, t("web.kitties.add_problem")),
+  return el("div", {}, list, details("add-problem-details", t("web.kitties.add_problem"),
     el("form", {
       class: "form inline", onsubmit: (e) => {
         e.preventDefault();
