@@ -243,25 +243,31 @@ def _loop(game: _Game, console: Console) -> None:
         option = state.seat_option(position.seat)
         if position.ply != shown and position.roll is None:
             shown = position.ply
-            console.print(render_board(position))
+            console.print(render_board(position), soft_wrap=True)
             name = t("kilkenny.cli.human") if option.player == "human" else option.player
             console.print(
-                t("kilkenny.cli.turn", seat=_seat_label(position.seat), name=name, ply=position.ply)
+                t(
+                    "kilkenny.cli.turn",
+                    seat=_seat_label(position.seat),
+                    name=name,
+                    ply=position.ply,
+                ),
+                soft_wrap=True,
             )
         if option.player != "human":
             command = system.automatic(state)
             if command is None:
                 break
             for line in _describe(game.apply(command), position):
-                console.print(line)
+                console.print(line, soft_wrap=True)
             continue
         if position.roll is None:
             for line in _describe(game.apply(RollCommand()), position):
-                console.print(line)
+                console.print(line, soft_wrap=True)
             continue
         if not _human_move(game, console):
             return
-    console.print(render_board(game.state.position))
+    console.print(render_board(game.state.position), soft_wrap=True)
 
 
 def _human_move(game: _Game, console: Console) -> bool:
@@ -269,49 +275,50 @@ def _human_move(game: _Game, console: Console) -> bool:
     position = game.state.position
     moves = position.legal_moves()
     listed = ", ".join(position.notation(m) for m in moves)
-    console.print(t("kilkenny.cli.legal", moves=listed))
+    console.print(t("kilkenny.cli.legal", moves=listed), soft_wrap=True)
     example = position.notation(moves[0])
     checkpoint = len(game.events)
     while True:
         try:
             answer = typer.prompt(t("kilkenny.cli.prompt", example=example), prompt_suffix="> ")
         except (typer.Abort, EOFError):
-            console.print(t("kilkenny.cli.quit"))
+            console.print(t("kilkenny.cli.quit"), soft_wrap=True)
             return False
         words = answer.strip().split()
         if not words:
             continue
         verb = words[0].lower()
         if verb in ("quit", "exit", "q"):
-            console.print(t("kilkenny.cli.quit"))
+            console.print(t("kilkenny.cli.quit"), soft_wrap=True)
             return False
         if verb == "save" and len(words) == 2:
             try:
                 game.save(Path(words[1]))
             except OSError as error:
                 console.print(
-                    t("kilkenny.bad_save", value=words[1], detail=error.strerror or str(error))
+                    t("kilkenny.bad_save", value=words[1], detail=error.strerror or str(error)),
+                    soft_wrap=True,
                 )
                 continue
-            console.print(t("kilkenny.cli.saved", path=words[1]))
+            console.print(t("kilkenny.cli.saved", path=words[1]), soft_wrap=True)
             continue
         if verb == "undo":
             if not game.checkpoints:
-                console.print(t("kilkenny.cli.nothing_to_undo"))
+                console.print(t("kilkenny.cli.nothing_to_undo"), soft_wrap=True)
                 continue
             game.rebuild(game.checkpoints.pop())
-            console.print(t("kilkenny.cli.undone"))
-            console.print(render_board(game.state.position))
+            console.print(t("kilkenny.cli.undone"), soft_wrap=True)
+            console.print(render_board(game.state.position), soft_wrap=True)
             return True
         try:
             origin, target = parse_move(answer)
             events = game.apply(MoveCommand(origin=origin, target=target))
         except SpieltischError as error:
-            console.print(f"[bold red]{t('cli.error')}:[/] {_message(error)}")
+            console.print(f"[bold red]{t('cli.error')}:[/] {_message(error)}", soft_wrap=True)
             continue
         game.checkpoints.append(checkpoint)
         for line in _describe(events, position):
-            console.print(line)
+            console.print(line, soft_wrap=True)
         return True
 
 
@@ -351,7 +358,7 @@ def moves(
         emit_json({"moves": [{"from": geo.name(m[0]), "to": geo.name(m[1])} for m in legal]})
         return
     if not legal:
-        settings.console.print(t("kilkenny.cli.no_moves"))
+        settings.console.print(t("kilkenny.cli.no_moves"), soft_wrap=True)
         return
     settings.console.print(
         t("kilkenny.cli.legal", moves=", ".join(position.notation(m) for m in legal))
@@ -417,10 +424,12 @@ def match(
         return
     low, high = result.interval_a()
     console = settings.console
-    console.print(t("kilkenny.cli.match_title", a=a, b=b, games=result.games))
-    console.print(t("kilkenny.cli.match_result", name=f"A {a}", wins=result.wins_a))
-    console.print(t("kilkenny.cli.match_result", name=f"B {b}", wins=result.wins_b))
-    console.print(t("kilkenny.cli.match_draws", draws=result.draws, capped=result.capped))
+    console.print(t("kilkenny.cli.match_title", a=a, b=b, games=result.games), soft_wrap=True)
+    console.print(t("kilkenny.cli.match_result", name=f"A {a}", wins=result.wins_a), soft_wrap=True)
+    console.print(t("kilkenny.cli.match_result", name=f"B {b}", wins=result.wins_b), soft_wrap=True)
+    console.print(
+        t("kilkenny.cli.match_draws", draws=result.draws, capped=result.capped), soft_wrap=True
+    )
     console.print(
         t(
             "kilkenny.cli.match_score",
@@ -429,5 +438,6 @@ def match(
             low=low,
             high=high,
             seconds=result.seconds_per_move(0),
-        )
+        ),
+        soft_wrap=True,
     )

@@ -263,7 +263,8 @@ def playout(board: Board, rng: Random, max_plies: int = 100_000) -> tuple[Outcom
 
     Returns the outcome and the number of plies played. Each ply is a roll of the die and a
     uniformly chosen legal move, or a pass when there is none. Stops with
-    :attr:`OutcomeKind.CAPPED` after ``max_plies`` plies.
+    :attr:`OutcomeKind.CAPPED` after ``max_plies`` plies. This is the hot loop of simulations
+    and benchmarks, so :meth:`Board.make` and :meth:`Board.end_turn` are inlined here.
     """
     rand = rng.random
     geo = board.geo
@@ -274,35 +275,55 @@ def playout(board: Board, rng: Random, max_plies: int = 100_000) -> tuple[Outcom
     home = board.home
     home_count = board.home_count
     players = board.players
+    occupied = board.occupied
+    player = board.turn
     plies = 0
+    ending: Outcome | None = None
     while plies < max_plies:
-        player = board.turn
-        roll = int(rand() * MAX_ROLL) + 1
-        table = tables[player][roll]
-        blocked = board.occupied | ((cats[player] | home[player]) << shift)
+        table = tables[player][int(rand() * MAX_ROLL) + 1]
+        blocked = occupied | ((cats[player] | home[player]) << shift)
         moves = [move for cell in squares[player] for key, move in table[cell] if not key & blocked]
         plies += 1
         if moves:
-            move = moves[int(rand() * len(moves))]
-            captured = board.make(move)
-            if move[4] >= 0:
+            start, target, start_bit, target_bit, hole = moves[int(rand() * len(moves))]
+            cells = squares[player]
+            if hole >= 0:
+                occupied ^= start_bit
+                cats[player] ^= start_bit
+                cells.remove(start)
+                home[player] |= target_bit
+                home_count[player] += 1
                 if home_count[player] >= 2:
-                    board.end_turn()
-                    return Outcome(OutcomeKind.WIN, EndReason.HOME, player), plies
-            elif captured >= 0:
-                ending = board.material_outcome()
-                if ending is not None:
-                    board.end_turn()
-                    return ending, plies
-        elif board.is_blocked():
-            board.end_turn()
-            return Outcome(OutcomeKind.DRAW, EndReason.BLOCKED), plies
-        # end_turn, inlined
-        board.ply += 1
-        turn = player
-        for _ in range(players):
-            turn = turn + 1 if turn + 1 < players else 0
-            if squares[turn]:
+                    ending = Outcome(OutcomeKind.WIN, EndReason.HOME, player)
+                    break
+            else:
+                cats[player] ^= start_bit | target_bit
+                cells[cells.index(start)] = target
+                if occupied & target_bit:
+                    occupied ^= start_bit
+                    for victim in range(players):
+                        if victim != player and cats[victim] & target_bit:
+                            cats[victim] ^= target_bit
+                            squares[victim].remove(target)
+                            break
+                    board.occupied = occupied
+                    ending = board.material_outcome()
+                    if ending is not None:
+                        break
+                else:
+                    occupied ^= start_bit | target_bit
+        else:
+            board.occupied = occupied
+            if board.is_blocked():
+                ending = Outcome(OutcomeKind.DRAW, EndReason.BLOCKED)
                 break
-        board.turn = turn
-    return Outcome(OutcomeKind.CAPPED, EndReason.PLY_CAP), plies
+        for _ in range(players):
+            player = player + 1 if player + 1 < players else 0
+            if squares[player]:
+                break
+    board.occupied = occupied
+    board.turn = player
+    board.ply += plies
+    if ending is None:
+        ending = Outcome(OutcomeKind.CAPPED, EndReason.PLY_CAP)
+    return ending, plies

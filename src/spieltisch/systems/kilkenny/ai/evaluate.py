@@ -53,6 +53,10 @@ class Weights:
 
 
 DEFAULT_WEIGHTS = Weights()
+"""The full evaluation of the searching players."""
+
+BASIC_WEIGHTS = Weights(cover=0.0)
+"""The greedy player's plain heuristic: cats, holes and the race, no look at open paths."""
 
 
 @cache
@@ -76,14 +80,14 @@ def _tables(
             value[hole_cells[number]] = 0.0
         board = np.array([geo.on_board(c) for c in range(size)], dtype=bool)
         ks = np.arange(1, MAX_ROLL + 1, dtype=float)
-        for _ in range(200):
+        for _ in range(1000):
             best = np.stack([value[rows].min(axis=1) for rows in targets], axis=1)
             best.sort(axis=1)
             candidates = (MAX_ROLL + np.cumsum(best, axis=1)) / ks
             new = np.minimum(candidates.min(axis=1), _UNREACHABLE)
             updated = value.copy()
             updated[:size][board] = new[board]
-            if np.allclose(updated, value, atol=1e-9):
+            if np.array_equal(updated, value) or np.max(np.abs(updated - value)) < 1e-12:
                 break
             value = updated
         result.append(tuple(float(v) for v in value[:size]))

@@ -13,6 +13,7 @@ from random import Random
 from typing import Protocol
 
 from spieltisch.systems.kilkenny.ai.evaluate import (
+    BASIC_WEIGHTS,
     DEFAULT_WEIGHTS,
     WIN,
     Weights,
@@ -84,11 +85,15 @@ def _after(
 
 
 class GreedyPlayer:
-    """One-ply heuristic: the move after which the static evaluation is best."""
+    """One-ply heuristic: the move after which the static evaluation is best.
+
+    By default it uses the plain heuristic (:data:`BASIC_WEIGHTS`: cats, holes, race); the
+    searching players add the count of rolls that would enter a hole right now.
+    """
 
     name = "greedy"
 
-    def __init__(self, weights: Weights = DEFAULT_WEIGHTS) -> None:
+    def __init__(self, weights: Weights = BASIC_WEIGHTS) -> None:
         self.weights = weights
 
     def choose(self, board: Board, roll: int, moves: Sequence[Move]) -> Move:
