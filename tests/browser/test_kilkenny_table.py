@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import new_context, open_table, watch_errors
+from browser_helpers import join, new_context, open_table, watch_errors
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -54,6 +54,10 @@ def test_a_game_against_the_ai_to_its_end(browser: Any, server: Any, screenshots
         links = open_table(page, server.url, "kilkenny", "Cats at dusk", "Clara", keep_options=True)
         page.goto(server.url + "/t/" + links["table"])
         expect(page.locator("#kk-board")).to_be_visible()
+        # A seed string of our own takes part in every later draw of the fair dice.
+        page.fill("#player-seed", "cats at dusk")
+        page.get_by_role("button", name="Add", exact=True).click()
+        expect(page.locator("#alert")).to_contain_text("counts from the next roll")
         page.locator("#take-seat-S").click()
         expect(page.locator("#kk-roll")).to_be_visible()
         page.screenshot(path=str(screenshots / "kilkenny-start.png"), full_page=True)
@@ -70,11 +74,19 @@ def test_a_game_against_the_ai_to_its_end(browser: Any, server: Any, screenshots
             moves = page.locator("#kk-moves button").all_text_contents()
             assert moves, "my turn with a roll but no move offered"
             origin, target = _choose(moves)
-            page.locator(f"#kk-cell-{origin}").click()
-            expect(page.locator(f"#kk-cell-{target}")).to_be_visible()
-            if clicked_on_board == 3:
-                page.screenshot(path=str(screenshots / "kilkenny-move.png"), full_page=True)
-            page.locator(f"#kk-cell-{target}").click()
+            if clicked_on_board == 0:
+                # The first move by keyboard alone: focus the cat, Enter; the target, Enter.
+                page.locator(f"#kk-cell-{origin}").focus()
+                page.keyboard.press("Enter")
+                expect(page.locator(f"#kk-cell-{origin}")).to_have_attribute("aria-pressed", "true")
+                page.locator(f"#kk-cell-{target}").focus()
+                page.keyboard.press("Enter")
+            else:
+                page.locator(f"#kk-cell-{origin}").click()
+                expect(page.locator(f"#kk-cell-{target}")).to_be_visible()
+                if clicked_on_board == 3:
+                    page.screenshot(path=str(screenshots / "kilkenny-move.png"), full_page=True)
+                page.locator(f"#kk-cell-{target}").click()
             clicked_on_board += 1
             _wait_after(page, seq)
         outcome = page.locator("#kk-outcome")
@@ -85,3 +97,39 @@ def test_a_game_against_the_ai_to_its_end(browser: Any, server: Any, screenshots
         assert not errors, errors
     finally:
         context.close()
+
+
+def test_two_people_play_online_at_one_table(browser: Any, server: Any) -> None:
+    gm_context = new_context(browser, viewport={"width": 1280, "height": 1000})
+    player_context = new_context(browser, viewport={"width": 1280, "height": 1000})
+    gm, player = gm_context.new_page(), player_context.new_page()
+    errors = watch_errors(gm) + watch_errors(player)
+    try:
+        gm.goto(server.url + "/")
+        gm.select_option("#new-system", "kilkenny")
+        gm.select_option("#opt-seat-N", "human")
+        links = open_table(gm, server.url, "kilkenny", "Two cats", "Clara", keep_options=True)
+        gm.goto(server.url + "/t/" + links["table"])
+        join(player, links["player"], "David")
+        player.locator("#take-seat-N").click()
+        expect(gm.locator(".seat-list")).to_contain_text("David")
+        expect(gm.locator("#take-seat-N")).to_have_count(0)
+        gm.locator("#take-seat-S").click()
+        # North may not roll for South; South's roll arrives live at North.
+        expect(player.locator("#kk-roll")).to_have_count(0)
+        expect(player.locator("#kk-turn")).to_contain_text("South to move")
+        gm.locator("#kk-roll").click()
+        expect(player.locator("#log > li").first).to_contain_text("South rolls")
+        moves = gm.locator("#kk-moves button").all_text_contents()
+        if moves:
+            origin, target = re.split(r"[-x]", moves[0])
+            gm.locator(f"#kk-cell-{origin}").click()
+            gm.locator(f"#kk-cell-{target}").click()
+            cat = player.locator(f'[aria-label="Cat of South on {target}"]')
+            expect(cat).to_have_count(1)
+        expect(player.locator("#kk-turn")).to_contain_text("Your turn (North)")
+        expect(player.locator("#kk-roll")).to_be_visible()
+        assert not errors, errors
+    finally:
+        gm_context.close()
+        player_context.close()

@@ -143,6 +143,7 @@ def test_bad_input_changes_nothing_and_a_reload_keeps_everything(
         gm.locator("#open-table").click()
         join(player, links["player"], "Ben")
         _gm_setup(gm)
+        expect(player.locator("#log > li")).to_have_count(log_count(gm))
         before = log_count(player), log_count(gm)
 
         # Three times a 3 is not how a kitty starts: a clear message naming the values.
@@ -187,6 +188,17 @@ def test_bad_input_changes_nothing_and_a_reload_keeps_everything(
         expect(player.locator("#start-scene, #end-scene, #reveal-button")).to_have_count(0)
         expect(player.get_by_role("button", name="Rückgängig")).to_have_count(0)
         expect(gm.locator("#end-scene")).to_be_visible()
+
+        # The end of the episode: the GM answers the questions, the XP follow from them.
+        gm.locator("#end-scene").click()
+        expect(gm.locator("#start-scene")).to_be_visible()
+        gm.locator("#end-episode-details summary").click()
+        gm.locator("#end-saved").check()
+        gm.locator("#end-fun").check()
+        gm.get_by_role("button", name="End the episode", exact=True).click()
+        expect(gm.locator("#start-episode")).to_be_visible()
+        expect(gm.locator("#kitty-tiger")).to_contain_text("2 / 5")
+        expect(player.locator("#kitty-tiger")).to_contain_text("2 / 5")
         assert not errors, errors
     finally:
         gm_context.close()
