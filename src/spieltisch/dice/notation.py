@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache, cached_property
+from functools import cache
 from typing import Any, Literal
 
 from lark import Lark, Token, Transformer
@@ -225,14 +225,14 @@ class Pool(Expression):
     count: int
     die: str
 
-    @cached_property
+    @property
     def kind(self) -> Kind:
         """Numbers for the Elixier die, Janus for ``J``, symbol counts otherwise."""
         if self.die == "E":
             return Kind.NUMBER
         return Kind.JANUS if self.die == "J" else Kind.SYMBOLS
 
-    @cached_property
+    @property
     def keys(self) -> tuple[str, ...]:
         """The keys the pool counts (Janus symbols count as ``successes``)."""
         return _POOL_KEYS.get(self.die, ())
@@ -294,7 +294,7 @@ class BinaryOp(Expression):
     left: Expression
     right: Expression
 
-    @cached_property
+    @property
     def kind(self) -> Kind:
         """A number for numbers; symbols (or Janus, for ``J + J``) for symbol pools."""
         if self.left.kind is Kind.NUMBER:
@@ -303,21 +303,21 @@ class BinaryOp(Expression):
             return Kind.JANUS
         return Kind.SYMBOLS
 
-    @cached_property
+    @property
     def comparative(self) -> bool:
         """Whether this is a difference of two symbol pools (successes only)."""
         return (
             self.op == "-" and self.left.kind is not Kind.NUMBER and self.right.kind is Kind.SYMBOLS
         )
 
-    @cached_property
+    @property
     def malus(self) -> bool:
         """Whether this subtracts Janus dice from a pool (clamped at 0 successes)."""
         return (
             self.op == "-" and self.left.kind is not Kind.NUMBER and self.right.kind is Kind.JANUS
         )
 
-    @cached_property
+    @property
     def keys(self) -> tuple[str, ...]:
         """The keys of the result, in canonical order."""
         if self.kind is Kind.NUMBER:

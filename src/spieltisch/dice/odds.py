@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, lru_cache
 from typing import Any
@@ -209,6 +208,14 @@ def _align(p: _Pmf, keys: tuple[str, ...]) -> _Pmf:
 
 
 def _add(a: _Pmf, b: _Pmf) -> _Pmf:
+    if a.keys == b.keys and a.weights.ndim == 1:
+        return _Pmf(
+            a.keys,
+            (a.offset[0] + b.offset[0],),
+            _convolve1d(a.weights, b.weights),
+            a.denominator * b.denominator,
+            _combine_missing(a.missing, b.missing) if a.missing or b.missing else 0.0,
+        )
     keys = a.keys if a.keys == b.keys else _key_union(a.keys, b.keys)
     a, b = _align(a, keys), _align(b, keys)
     return _Pmf(
@@ -390,6 +397,19 @@ def _face_cells(letter: str) -> tuple[tuple[str, ...], tuple[tuple[int, ...], ..
 _FACE_CELLS = {letter: _face_cells(letter) for letter in SYMBOL_DICE}
 
 
+def _histogram(cells: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    counts = [0] * (max(cell[0] for cell in cells) + 1)
+    for cell in cells:
+        counts[cell[0]] += 1
+    return tuple(counts)
+
+
+# For dice that count one symbol: how many faces show 0, 1, 2 … of it.
+_HISTOGRAMS = {
+    letter: _histogram(cells) for letter, (keys, cells) in _FACE_CELLS.items() if len(keys) == 1
+}
+
+
 @lru_cache(maxsize=64)
 def _symbol_die(letter: str, numeric: bool, exact: bool, need: tuple[str, ...] | None) -> _Pmf:
     """One symbol die: numbers (Elixier), or one axis per symbol key it counts (or per key
@@ -405,6 +425,19 @@ def _symbol_die(letter: str, numeric: bool, exact: bool, need: tuple[str, ...] |
             weights[value - low] += one
         return _Pmf(_NUMERIC, (low,), weights, denominator, 0.0)
     keys, cells = _FACE_CELLS[letter]
+    if len(keys) == 1 and (need is None or need == keys):
+        counts = _HISTOGRAMS[letter]
+        if exact:
+            return _Pmf(keys, (0,), np.array(counts, dtype=object), denominator, 0.0)
+        return _Pmf(keys, (0,), np.array(counts) * one, denominator, 0.0)
+    if need is not None and len(need) == 1:
+        axis = keys.index(need[0]) if need[0] in keys else -1
+        counts_list = [0] * (max(cell[axis] if axis >= 0 else 0 for cell in cells) + 1)
+        for cell in cells:
+            counts_list[cell[axis] if axis >= 0 else 0] += 1
+        if exact:
+            return _Pmf(need, (0,), np.array(counts_list, dtype=object), denominator, 0.0)
+        return _Pmf(need, (0,), np.array(counts_list) * one, denominator, 0.0)
     if need is not None and need != keys:
         cells = tuple(
             tuple(cell[keys.index(key)] if key in keys else 0 for key in need) for cell in cells
@@ -426,6 +459,14 @@ def _numeric_dice(node: Dice, depth: int, exact: bool) -> _Pmf:
     die = _die(node.sides, depth if node.explode else -1, exact)
     if node.compare is None:
         return die
+    if not node.explode:
+        # A plain die: count the faces that meet the target.
+        hits = sum(1 for face in range(1, node.sides + 1) if node.compare.test(face))
+        if exact:
+            weights = np.array([node.sides - hits, hits], dtype=object)
+            return _Pmf(_NUMERIC, (0,), weights, node.sides, 0.0)
+        weights = np.array([(node.sides - hits) / node.sides, hits / node.sides])
+        return _Pmf(_NUMERIC, (0,), weights, 1, 0.0)
     return _indicator(die, node.compare)
 
 
@@ -608,7 +649,6 @@ def _outcome_value(keys: tuple[str, ...] | None, outcome: Outcome) -> int | dict
     return dict(zip(keys, outcome, strict=True))
 
 
-@dataclass(frozen=True)
 class Distribution:
     """The exact outcome distribution of one expression (immutable).
 
@@ -618,19 +658,65 @@ class Distribution:
     :meth:`exact` fractions are computed on request with integer weights.
     """
 
-    expression: str
-    """The expression in canonical notation."""
-    keys: tuple[str, ...] | None
-    """Symbol keys of the outcomes in order, or ``None`` for numeric outcomes."""
-    table: tuple[tuple[Outcome, float], ...]
-    """Every possible outcome (int, or counts in :attr:`keys` order) with its probability,
-    sorted by outcome."""
-    truncated: float
-    """Probability mass left out (exploding dice cut off at a tail of at most :data:`TAIL`)."""
-    _node: Expression = field(repr=False, compare=False)
-    _exact: list[tuple[tuple[Outcome, Fraction], ...]] = field(
-        default_factory=list, repr=False, compare=False
-    )
+    __slots__ = ("_exact", "_expression", "_keys", "_node", "_table", "_truncated")
+
+    def __init__(
+        self,
+        node: Expression,
+        keys: tuple[str, ...] | None,
+        table: tuple[tuple[Outcome, float], ...],
+        truncated: float,
+    ) -> None:
+        self._node = node
+        self._keys = keys
+        self._table = table
+        self._truncated = truncated
+        self._expression: str | None = None
+        self._exact: tuple[tuple[Outcome, Fraction], ...] | None = None
+
+    @property
+    def expression(self) -> str:
+        """The expression in canonical notation."""
+        if self._expression is None:
+            self._expression = str(self._node)
+        return self._expression
+
+    @property
+    def node(self) -> Expression:
+        """The expression tree."""
+        return self._node
+
+    @property
+    def keys(self) -> tuple[str, ...] | None:
+        """Symbol keys of the outcomes in order, or ``None`` for numeric outcomes."""
+        return self._keys
+
+    @property
+    def table(self) -> tuple[tuple[Outcome, float], ...]:
+        """Every possible outcome (int, or counts in :attr:`keys` order) with its
+        probability, sorted by outcome."""
+        return self._table
+
+    @property
+    def truncated(self) -> float:
+        """Probability mass left out (exploding dice cut off at a tail of at most
+        :data:`TAIL`)."""
+        return self._truncated
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Distribution):
+            return NotImplemented
+        return (self._node, self._keys, self._table, self._truncated) == (
+            other._node,
+            other._keys,
+            other._table,
+            other._truncated,
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Distribution({self.expression!r}, {len(self._table)} outcomes)"
 
     @property
     def numeric(self) -> bool:
@@ -703,14 +789,7 @@ class Distribution:
         Raises :class:`~spieltisch.dice.errors.LimitError` (``dice.exact_too_large``) when the
         integers would be unreasonably large.
         """
-        if not self._exact:
-            pmf = _evaluate(self._node, _depths(self._node), True, None)
-            if self.keys is not None and pmf.keys != self.keys:
-                pmf = _align(pmf, self.keys)
-            self._exact.append(
-                tuple((o, Fraction(int(w), pmf.denominator)) for o, w in _cells(pmf))
-            )
-        return tuple((_outcome_value(self.keys, o), f) for o, f in self._exact[0])
+        return tuple((_outcome_value(self.keys, o), f) for o, f in self._exact_table())
 
     def to_json(self, exact: bool = False) -> dict[str, Any]:
         """The documented ``odds`` JSON (``exact`` adds ``"p/q"`` fractions)."""
@@ -730,8 +809,12 @@ class Distribution:
         }
 
     def _exact_table(self) -> tuple[tuple[Outcome, Fraction], ...]:
-        self.exact()
-        return self._exact[0]
+        if self._exact is None:
+            pmf = _evaluate(self._node, _depths(self._node), True, None)
+            if self.keys is not None and pmf.keys != self.keys:
+                pmf = _align(pmf, self.keys)
+            self._exact = tuple((o, Fraction(int(w), pmf.denominator)) for o, w in _cells(pmf))
+        return self._exact
 
 
 def _cells(p: _Pmf) -> Iterator[tuple[Outcome, Any]]:
@@ -751,16 +834,24 @@ def _build(node: Expression) -> Distribution:
     if keys is not None and keys != node.keys:
         pmf = _align(pmf, node.keys)
         keys = node.keys
-    return Distribution(str(node), keys, _table(pmf), float(pmf.missing), node)
+    return Distribution(node, keys, _table(pmf), float(pmf.missing))
 
 
 def _table(p: _Pmf) -> tuple[tuple[Outcome, float], ...]:
     """Non-zero cells in ascending order (C order of the array is lexicographic order)."""
+    if p.weights.ndim == 1 and len(p.weights) <= 64:
+        low = p.offset[0]
+        if p.keys == _NUMERIC:
+            return tuple((i + low, q) for i, q in enumerate(p.weights.tolist()) if q)
+        return tuple(((i + low,), q) for i, q in enumerate(p.weights.tolist()) if q)
     nonzero = np.nonzero(p.weights)
     probabilities = p.weights[nonzero].tolist()
     if p.keys == _NUMERIC:
         values = (nonzero[0] + p.offset[0]).tolist()
         return tuple(zip(values, probabilities, strict=True))
+    if len(nonzero) == 1:
+        values = (nonzero[0] + p.offset[0]).tolist()
+        return tuple(((value,), q) for value, q in zip(values, probabilities, strict=True))
     columns = [(axis + o).tolist() for axis, o in zip(nonzero, p.offset, strict=True)]
     return tuple(zip(zip(*columns, strict=True), probabilities, strict=True))
 
@@ -797,10 +888,12 @@ def janus_check(dice: int, net: int, *, gm: bool = False) -> Distribution:
     return distribution(pool)
 
 
-def clear_caches() -> None:
-    """Forget cached per-die and per-pool distributions and parsed texts (for benchmarks)."""
-    _die.cache_clear()
+def clear_caches(dice: bool = True) -> None:
+    """Forget cached results (for benchmarks): pool powers and parsed texts, and with
+    ``dice`` also the per-die distributions (single dice, plain or exploding)."""
     _cached_power.cache_clear()
     _comb_row.cache_clear()
-    _symbol_die.cache_clear()
     _parsed.cache_clear()
+    if dice:
+        _die.cache_clear()
+        _symbol_die.cache_clear()
