@@ -200,3 +200,76 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
         return f"sqlite:///{tmp_path / 'store.sqlite3'}"
     server: PostgresServer = request.getfixturevalue("postgres_server")
     return server.create_database()
+
+
+# -- the web application -------------------------------------------------------------------
+
+
+class Party:
+    """A table opened through the HTTP API, with a GM, a player and a spectator."""
+
+    def __init__(self, client: Any, system: str = "toy", **settings: Any) -> None:
+        self.client = client
+        body = {"system": system, "language": "en", "title": "Test", **settings}
+        response = client.post("/api/tables", json=body)
+        assert response.status_code == 201, response.text
+        created = response.json()
+        self.created = created
+        self.id: str = created["table"]
+        self.gm = {"Authorization": f"Bearer {created['token']}"}
+        self.gm_token: str = created["token"]
+        self.player_token = self.join("player", "Paul")
+        self.player = {"Authorization": f"Bearer {self.player_token}"}
+        self.spectator = {"Authorization": f"Bearer {self.join('spectator', 'Sue')}"}
+
+    def join(self, role: str, name: str) -> str:
+        invite = self.created["invites"][role]
+        response = self.client.post(
+            f"/api/tables/{self.id}/join", json={"invite": invite, "name": name}
+        )
+        assert response.status_code == 201, response.text
+        assert response.json()["role"] == role
+        token: str = response.json()["token"]
+        return token
+
+    def do(self, who: dict[str, str], command: dict[str, Any], **body: Any) -> Any:
+        return self.client.post(
+            f"/api/tables/{self.id}/commands", headers=who, json={"command": command, **body}
+        )
+
+    def view(self, who: dict[str, str] | None = None) -> dict[str, Any]:
+        response = self.client.get(f"/api/tables/{self.id}", headers=who or self.gm)
+        assert response.status_code == 200, response.text
+        data: dict[str, Any] = response.json()
+        return data
+
+    def records(self, who: dict[str, str] | None = None, since: int = 0) -> list[dict[str, Any]]:
+        response = self.client.get(
+            f"/api/tables/{self.id}/records", headers=who or self.gm, params={"since": since}
+        )
+        assert response.status_code == 200, response.text
+        records: list[dict[str, Any]] = response.json()["records"]
+        return records
+
+
+@pytest.fixture
+def web_store(tmp_path: Any) -> Iterator[Any]:
+    """An event store on a fresh SQLite file for the web app."""
+    from spieltisch.store.events import EventStore
+
+    store = EventStore(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+@pytest.fixture
+def client(web_store: Any) -> Iterator[Any]:
+    """The real application (FastAPI TestClient, lifespan running) on ``web_store``."""
+    from fastapi.testclient import TestClient
+
+    from spieltisch.web.app import create_app
+
+    with TestClient(create_app(web_store)) as test_client:
+        yield test_client

@@ -20,10 +20,10 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from spieltisch.errors import InputError, SpieltischError
+from spieltisch.errors import SpieltischError
 from spieltisch.i18n import error_message, translate
 from spieltisch.store.events import EventStore
-from spieltisch.web import api, ws
+from spieltisch.web import api, pages, ws
 from spieltisch.web.deps import request_language
 from spieltisch.web.live import Broker, PostgresListener
 
@@ -47,10 +47,8 @@ _STATIC = Path(__file__).parent / "static"
 
 
 def status_of(error: SpieltischError) -> int:
-    """The HTTP status for a deliberate error: 4xx, never 5xx."""
-    if error.code in STATUS:
-        return STATUS[error.code]
-    return 422 if isinstance(error, ValueError | InputError) else 400
+    """The HTTP status for a deliberate error: 4xx, never 5xx (422 unless listed in STATUS)."""
+    return STATUS.get(error.code, 422)
 
 
 def _error(code: str, message: str, status: int) -> JSONResponse:
@@ -131,6 +129,7 @@ def create_app(
         app.add_exception_handler(kind, handler)
     app.include_router(api.router)
     app.include_router(ws.router)
+    app.include_router(pages.router)
     if _STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=_STATIC), name="static")
     return app

@@ -33,14 +33,16 @@ class Subscription:
     """The highest sequence number notified so far."""
     local: bool = True
     """Whether every notification since the last wait came from this process."""
+    joined: bool = False
+    """Whether someone joined the table since the last wait (notified with seq -1)."""
 
-    async def wait(self) -> tuple[int, bool]:
-        """Wait for a change; returns the newest notified seq and whether it was local."""
+    async def wait(self) -> tuple[int, bool, bool]:
+        """Wait for a change: the newest notified seq, whether all were local, joins."""
         await self.wake.wait()
         self.wake.clear()
-        seq, local = self.seq, self.local
-        self.local = True
-        return seq, local
+        result = (self.seq, self.local, self.joined)
+        self.local, self.joined = True, False
+        return result
 
 
 class Broker:
@@ -89,6 +91,8 @@ class Broker:
 
     def _wake(self, table: str, seq: int, local: bool) -> None:
         for subscription in self._subscriptions.get(table, ()):
+            if seq < 0:
+                subscription.joined = True
             subscription.seq = max(subscription.seq, seq)
             subscription.local = subscription.local and local
             subscription.wake.set()

@@ -137,7 +137,7 @@ async def table_socket(
                 if reader in done:
                     waiter.cancel()
                     return
-                seq, local = waiter.result()
+                seq, local, joined = waiter.result()
                 wanted = seq if local and seq >= 0 else None
                 info, table = await anyio.to_thread.run_sync(store.snapshot, table_id, wanted)
                 if table.seq < sent:  # a stale cache in a lagging worker: ask again later
@@ -148,7 +148,7 @@ async def table_socket(
                     fair = _fair(info)
                     await websocket.send_json(_table_message(info, table))
                 sent = table.seq
-                if seq < 0:
+                if joined:
                     people = await anyio.to_thread.run_sync(store.participants, table_id)
                     if len(people) != count:
                         count = len(people)

@@ -1,0 +1,235 @@
+"""The HTTP API through the real application: shapes, permissions, errors that change nothing."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import pytest
+
+from conftest import Party
+from spieltisch.dice.fair import FairDice
+from spieltisch.dice.verify import verify_export
+
+
+@pytest.fixture
+def party(client: Any, toy: Any) -> Party:
+    return Party(client)
+
+
+def _error(response: Any, status: int, code: str) -> str:
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert set(body) == {"error"} and body["error"]["code"] == code, body
+    message: str = body["error"]["message"]
+    if not code.startswith("toy."):  # the test game has no catalog of its own
+        assert message and message != code  # a real sentence from the catalogs
+    return message
+
+
+def _unchanged(party: Party) -> Any:
+    view = party.view()
+    return view["seq"], view["state"], len(party.records())
+
+
+def test_create_join_and_view(party: Party) -> None:
+    created = party.created
+    assert set(created) == {"table", "token", "participant", "invites", "commitment"}
+    assert set(created["invites"]) == {"player", "spectator"}
+    assert len(created["commitment"]) == 64
+    response = party.do(party.player, {"kind": "join", "piece": "cat"})
+    assert response.status_code == 200
+    body = response.json()
+    assert body["seq"] == 1 and body["state"]["pieces"] == {"cat": 0}
+    assert body["records"][0]["claims"] == "cat"
+    view = party.view(party.player)
+    assert view["me"]["role"] == "player" and view["me"]["pieces"] == ["cat"]
+    assert [p["role"] for p in view["participants"]] == ["gm", "player", "spectator"]
+    assert view["seed"] is None and view["commitment"] == created["commitment"]
+    assert (view["system"], view["title"], view["language"]) == ("toy", "Test", "en")
+
+
+def test_systems_and_openapi(client: Any, toy: Any) -> None:
+    systems = {s["id"]: s for s in client.get("/api/systems").json()}
+    assert {"toy", "magical-kitties", "kilkenny", "free-dice"} <= set(systems)
+    assert "join" in str(systems["toy"]["commands"])
+    paths = client.get("/openapi.json").json()["paths"]
+    for path in [
+        "/api/tables",
+        "/api/tables/import",
+        "/api/tables/{table_id}",
+        "/api/tables/{table_id}/join",
+        "/api/tables/{table_id}/commands",
+        "/api/tables/{table_id}/odds",
+        "/api/tables/{table_id}/records",
+        "/api/tables/{table_id}/undo",
+        "/api/tables/{table_id}/player-seeds",
+        "/api/tables/{table_id}/reveal",
+        "/api/tables/{table_id}/export",
+    ]:
+        assert path in paths, path
+
+
+def test_bad_requests_get_clear_errors_and_change_nothing(party: Party) -> None:
+    party.do(party.player, {"kind": "join", "piece": "cat"})
+    before = _unchanged(party)
+    url = f"/api/tables/{party.id}/commands"
+    client = party.client
+    message = _error(client.get("/api/tables/nope", headers=party.gm), 404, "table.unknown")
+    assert "'nope'" in message
+    _error(party.do({"Authorization": "Bearer wrong"}, {"kind": "count"}), 401, "table.bad_token")
+    _error(client.post(url, json={"command": {"kind": "count"}}), 401, "table.bad_token")
+    _error(
+        client.post(url, headers={**party.gm, "Content-Type": "application/json"}, content="{x"),
+        400,
+        "api.malformed_json",
+    )
+    _error(client.post(url, headers=party.gm, json={"comand": {}}), 422, "api.invalid_request")
+    message = _error(party.do(party.gm, {"kind": "fly"}), 422, "rule.bad_command")
+    assert "fly" in message
+    message = _error(party.do(party.gm, {"kind": "roll", "piece": "dog"}), 422, "toy.no_piece")
+    _error(party.do(party.spectator, {"kind": "count"}), 403, "rule.forbidden")
+    _error(party.do(party.player, {"kind": "count"}, hidden=True), 403, "rule.forbidden")
+    _error(party.do(party.player, {"kind": "note", "text": "x"}), 403, "rule.forbidden")
+    _error(party.do(party.gm, {"kind": "count"}, expected_seq=0), 409, "table.stale")
+    _error(client.get("/api/nothing-here"), 404, "api.not_found")
+    _error(
+        client.delete(f"/api/tables/{party.id}", headers=party.gm), 405, "api.method_not_allowed"
+    )
+    _error(
+        client.post(f"/api/tables/{party.id}/join", json={"invite": "guess", "name": "M"}),
+        403,
+        "table.bad_invite",
+    )
+    _error(client.post("/api/tables", json={"system": "nope"}), 422, "rule.unknown_system")
+    _error(
+        client.post("/api/tables", json={"system": "toy", "language": "fr"}),
+        422,
+        "table.bad_language",
+    )
+    assert _unchanged(party) == before
+    assert len(party.view()["participants"]) == 3
+
+
+def test_messages_follow_lang_then_table_then_accept_language(client: Any, toy: Any) -> None:
+    german = Party(client, language="de")
+    url = f"/api/tables/{german.id}"
+    bad = {"Authorization": "Bearer wrong"}
+    assert "Zugangsschlüssel" in _error(client.get(url, headers=bad), 401, "table.bad_token")
+    english = _error(client.get(url, params={"lang": "en"}, headers=bad), 401, "table.bad_token")
+    assert "access token" in english
+    unknown = {"Accept-Language": "fr, de;q=0.8, en;q=0.5"}
+    assert "keinen Tisch" in _error(
+        client.get("/api/tables/x", headers=unknown), 404, "table.unknown"
+    )
+    assert "no table" in _error(client.get("/api/tables/x"), 404, "table.unknown")
+
+
+def test_records_since_hide_gm_only_records(party: Party) -> None:
+    party.do(party.gm, {"kind": "note", "text": "secret"}, hidden=True)
+    party.do(party.player, {"kind": "count"})
+    party.do(party.gm, {"kind": "count"})
+    assert [r["seq"] for r in party.records(party.gm)] == [1, 2, 3]
+    assert [r["seq"] for r in party.records(party.player)] == [2, 3]
+    assert [r["seq"] for r in party.records(party.spectator, since=2)] == [3]
+    response = party.client.get(f"/api/tables/{party.id}/records", headers=party.player)
+    assert response.json()["seq"] == 3
+
+
+def test_odds_preview_rolls_nothing(party: Party) -> None:
+    party.do(party.player, {"kind": "join", "piece": "cat"})
+    url = f"/api/tables/{party.id}/odds"
+    odds = party.client.post(
+        url, headers=party.player, json={"command": {"kind": "roll", "piece": "cat", "sides": 4}}
+    )
+    assert odds.status_code == 200
+    assert [o["exact"] for o in odds.json()["outcomes"]] == ["1/4"] * 4
+    none = party.client.post(url, headers=party.player, json={"command": {"kind": "count"}})
+    assert none.status_code == 200 and none.json() is None
+    _error(
+        party.client.post(url, headers=party.player, json={"command": {"kind": "x"}}),
+        422,
+        "rule.bad_command",
+    )
+    assert party.view()["seq"] == 1
+
+
+def test_undo_is_for_the_gm(party: Party) -> None:
+    party.do(party.player, {"kind": "join", "piece": "cat"})
+    party.do(party.player, {"kind": "roll", "piece": "cat"})
+    url = f"/api/tables/{party.id}/undo"
+    _error(party.client.post(url, headers=party.player, json={"seq": 2}), 403, "rule.forbidden")
+    _error(party.client.post(url, headers=party.gm, json={"seq": 1}), 422, "table.undo_dependent")
+    _error(party.client.post(url, headers=party.gm, json={"seq": 9}), 404, "table.unknown_record")
+    done = party.client.post(url, headers=party.gm, json={"seq": 2})
+    assert done.status_code == 200
+    body = done.json()
+    assert body["record"]["undoes"] == 2 and body["seq"] == 3
+    assert body["state"]["pieces"] == {"cat": 0}
+
+
+def test_player_seeds_reveal_and_verify(party: Party) -> None:
+    party.do(party.player, {"kind": "join", "piece": "cat"})
+    party.do(party.player, {"kind": "roll", "piece": "cat"})
+    seeds = f"/api/tables/{party.id}/player-seeds"
+    _error(
+        party.client.post(seeds, headers=party.spectator, json={"seed": "s"}), 403, "rule.forbidden"
+    )
+    added = party.client.post(seeds, headers=party.player, json={"seed": "dice of Paul"})
+    assert added.status_code == 200
+    assert added.json()["player_seeds"] == [{"start": 1, "seed": "dice of Paul"}]
+    last = party.do(party.player, {"kind": "roll", "piece": "cat", "sides": 20}).json()["records"][
+        0
+    ]
+    reveal = f"/api/tables/{party.id}/reveal"
+    _error(party.client.post(reveal, headers=party.player), 403, "rule.forbidden")
+    revealed = party.client.post(reveal, headers=party.gm).json()
+    assert (
+        hashlib.sha256(bytes.fromhex(revealed["seed"])).hexdigest() == party.created["commitment"]
+    )
+    dice = FairDice(bytes.fromhex(revealed["seed"]), party.id).with_player_seed(1, "dice of Paul")
+    assert last["draws"][0]["value"] == dice.value(1, 20)
+    assert party.view(party.player)["seed"] == revealed["seed"]
+    _error(party.do(party.player, {"kind": "roll", "piece": "cat"}), 409, "table.dice_closed")
+    exported = party.client.get(f"/api/tables/{party.id}/export", headers=party.spectator).json()
+    assert verify_export(exported).ok
+
+
+def test_export_import_round_trip(party: Party) -> None:
+    party.do(party.player, {"kind": "join", "piece": "cat"})
+    party.do(party.player, {"kind": "roll", "piece": "cat"})
+    party.do(party.gm, {"kind": "note", "text": "hidden"}, hidden=True)
+    party.client.post(f"/api/tables/{party.id}/reveal", headers=party.gm)
+    exported = party.client.get(f"/api/tables/{party.id}/export", headers=party.gm).json()
+    assert exported["format"] == "spieltisch-table/1"
+    imported = party.client.post("/api/tables/import", json=exported)
+    assert imported.status_code == 201, imported.text
+    body = imported.json()
+    assert body["table"] != party.id and body["commitment"] == party.created["commitment"]
+    headers = {"Authorization": f"Bearer {body['token']}"}
+    view = party.client.get(f"/api/tables/{body['table']}", headers=headers).json()
+    assert view["state"] == party.view()["state"] and view["seq"] == 3
+    again = party.client.get(f"/api/tables/{body['table']}/export", headers=headers).json()
+    assert again["records"] == exported["records"] and verify_export(again).ok
+    paul = next(p for p in body["participants"] if p["name"] == "Paul")
+    player = {"Authorization": f"Bearer {paul['token']}"}
+    assert party.client.get(f"/api/tables/{body['table']}", headers=player).json()["me"][
+        "pieces"
+    ] == ["cat"]
+    exported["records"][1]["draws"][0]["value"] = (
+        exported["records"][1]["draws"][0]["value"] % 6 + 1
+    )
+    _error(party.client.post("/api/tables/import", json=exported), 422, "table.draw_mismatch")
+    _error(party.client.post("/api/tables/import", json={"format": "x"}), 422, "table.bad_format")
+
+
+def test_invites_can_be_renewed_by_the_gm(party: Party) -> None:
+    url = f"/api/tables/{party.id}/invites"
+    _error(party.client.post(url, headers=party.player), 403, "rule.forbidden")
+    fresh = party.client.post(url, headers=party.gm).json()
+    old = party.created["invites"]["player"]
+    join = f"/api/tables/{party.id}/join"
+    _error(party.client.post(join, json={"invite": old, "name": "Late"}), 403, "table.bad_invite")
+    assert (
+        party.client.post(join, json={"invite": fresh["player"], "name": "Late"}).status_code == 201
+    )
