@@ -24,7 +24,7 @@ function renderMine() {
   list.replaceChildren(...entries.map(([id, entry]) =>
     el("li", { class: "table-item" },
       el("a", { href: "/t/" + encodeURIComponent(id) }, entry.title || id),
-      el("span", { class: "muted" }, " · ", systemName(entry.system || ""), " · ", t("web.role." + (entry.role || "player"))),
+      el("span", { class: "muted" }, systemName(entry.system || ""), " · ", t("web.role." + (entry.role || "player"))),
       el("button", {
         type: "button", class: "link", "aria-label": t("web.start.forget_label", { title: entry.title || id }),
         onclick: () => { forgetTable(id); renderMine(); },
