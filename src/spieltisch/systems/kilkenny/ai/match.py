@@ -110,6 +110,18 @@ class MatchResult:
         """Mean thinking time per decision of side 0 (A) or 1 (B)."""
         return self.seconds[side] / self.decisions[side] if self.decisions[side] else 0.0
 
+    def merge(self, other: MatchResult) -> None:
+        """Add the tally of ``other`` (a part of the same match) to this one."""
+        self.games += other.games
+        self.wins_a += other.wins_a
+        self.wins_b += other.wins_b
+        self.draws += other.draws
+        self.capped += other.capped
+        self.plies += other.plies
+        for side in (0, 1):
+            self.seconds[side] += other.seconds[side]
+            self.decisions[side] += other.decisions[side]
+
     def as_json(self) -> dict[str, object]:
         """The documented JSON form: games, wins of a and b, draws, capped."""
         return {
@@ -129,17 +141,19 @@ def play_match(
     layout: Layout | None = None,
     max_plies: int | None = 2000,
     progress: Callable[[int, MatchResult], None] | None = None,
+    first: int = 0,
 ) -> MatchResult:
     """Play ``games`` games of A against B, alternating who starts.
 
     With more than two players, A takes one seat (rotating) and B all the others. Game ``i``
-    rolls its dice from ``Random(f"{seed}:{i}")``, so a match replays exactly.
+    rolls its dice from ``Random(f"{seed}:{i}")``, so a match replays exactly; ``first`` is the
+    number of the first game (to split a match over processes).
     """
     layout = layout or get_layout("default")
     geo = geometry(layout, layout.seats_for(players))
     result = MatchResult()
     a, b = make_a(), make_b()
-    for index in range(games):
+    for index in range(first, first + games):
         seat_a = index % players
         seated = [a if p == seat_a else b for p in range(players)]
         record = play_game(geo, seated, Random(f"{seed}:{index}"), max_plies)
@@ -162,5 +176,5 @@ def play_match(
         else:
             result.capped += 1
         if progress is not None:
-            progress(index + 1, result)
+            progress(result.games, result)
     return result
