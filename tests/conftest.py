@@ -273,3 +273,12 @@ def client(web_store: Any) -> Iterator[Any]:
 
     with TestClient(create_app(web_store)) as test_client:
         yield test_client
+
+
+@pytest.fixture
+def make_party() -> type[Party]:
+    """``make_party(client, system="toy", **settings)`` opens a table with GM, player, spectator.
+
+    (A fixture rather than an import: several test folders have a ``conftest`` module.)
+    """
+    return Party

@@ -7,14 +7,13 @@ from typing import Any
 
 import pytest
 
-from conftest import Party
 from spieltisch.dice.fair import FairDice
 from spieltisch.dice.verify import verify_export
 
 
 @pytest.fixture
-def party(client: Any, toy: Any) -> Party:
-    return Party(client)
+def party(client: Any, toy: Any, make_party: Any) -> Any:
+    return make_party(client)
 
 
 def _error(response: Any, status: int, code: str) -> str:
@@ -27,12 +26,12 @@ def _error(response: Any, status: int, code: str) -> str:
     return message
 
 
-def _unchanged(party: Party) -> Any:
+def _unchanged(party: Any) -> Any:
     view = party.view()
     return view["seq"], view["state"], len(party.records())
 
 
-def test_create_join_and_view(party: Party) -> None:
+def test_create_join_and_view(party: Any) -> None:
     created = party.created
     assert set(created) == {"table", "token", "participant", "invites", "commitment"}
     assert set(created["invites"]) == {"player", "spectator"}
@@ -70,7 +69,7 @@ def test_systems_and_openapi(client: Any, toy: Any) -> None:
         assert path in paths, path
 
 
-def test_bad_requests_get_clear_errors_and_change_nothing(party: Party) -> None:
+def test_bad_requests_get_clear_errors_and_change_nothing(party: Any) -> None:
     party.do(party.player, {"kind": "join", "piece": "cat"})
     before = _unchanged(party)
     url = f"/api/tables/{party.id}/commands"
@@ -111,8 +110,10 @@ def test_bad_requests_get_clear_errors_and_change_nothing(party: Party) -> None:
     assert len(party.view()["participants"]) == 3
 
 
-def test_messages_follow_lang_then_table_then_accept_language(client: Any, toy: Any) -> None:
-    german = Party(client, language="de")
+def test_messages_follow_lang_then_table_then_accept_language(
+    client: Any, toy: Any, make_party: Any
+) -> None:
+    german = make_party(client, language="de")
     url = f"/api/tables/{german.id}"
     bad = {"Authorization": "Bearer wrong"}
     assert "Zugangsschlüssel" in _error(client.get(url, headers=bad), 401, "table.bad_token")
@@ -125,7 +126,7 @@ def test_messages_follow_lang_then_table_then_accept_language(client: Any, toy: 
     assert "no table" in _error(client.get("/api/tables/x"), 404, "table.unknown")
 
 
-def test_records_since_hide_gm_only_records(party: Party) -> None:
+def test_records_since_hide_gm_only_records(party: Any) -> None:
     party.do(party.gm, {"kind": "note", "text": "secret"}, hidden=True)
     party.do(party.player, {"kind": "count"})
     party.do(party.gm, {"kind": "count"})
@@ -136,7 +137,7 @@ def test_records_since_hide_gm_only_records(party: Party) -> None:
     assert response.json()["seq"] == 3
 
 
-def test_odds_preview_rolls_nothing(party: Party) -> None:
+def test_odds_preview_rolls_nothing(party: Any) -> None:
     party.do(party.player, {"kind": "join", "piece": "cat"})
     url = f"/api/tables/{party.id}/odds"
     odds = party.client.post(
@@ -154,7 +155,7 @@ def test_odds_preview_rolls_nothing(party: Party) -> None:
     assert party.view()["seq"] == 1
 
 
-def test_undo_is_for_the_gm(party: Party) -> None:
+def test_undo_is_for_the_gm(party: Any) -> None:
     party.do(party.player, {"kind": "join", "piece": "cat"})
     party.do(party.player, {"kind": "roll", "piece": "cat"})
     url = f"/api/tables/{party.id}/undo"
@@ -168,7 +169,7 @@ def test_undo_is_for_the_gm(party: Party) -> None:
     assert body["state"]["pieces"] == {"cat": 0}
 
 
-def test_player_seeds_reveal_and_verify(party: Party) -> None:
+def test_player_seeds_reveal_and_verify(party: Any) -> None:
     party.do(party.player, {"kind": "join", "piece": "cat"})
     party.do(party.player, {"kind": "roll", "piece": "cat"})
     seeds = f"/api/tables/{party.id}/player-seeds"
@@ -195,7 +196,7 @@ def test_player_seeds_reveal_and_verify(party: Party) -> None:
     assert verify_export(exported).ok
 
 
-def test_export_import_round_trip(party: Party) -> None:
+def test_export_import_round_trip(party: Any) -> None:
     party.do(party.player, {"kind": "join", "piece": "cat"})
     party.do(party.player, {"kind": "roll", "piece": "cat"})
     party.do(party.gm, {"kind": "note", "text": "hidden"}, hidden=True)
@@ -223,7 +224,7 @@ def test_export_import_round_trip(party: Party) -> None:
     _error(party.client.post("/api/tables/import", json={"format": "x"}), 422, "table.bad_format")
 
 
-def test_invites_can_be_renewed_by_the_gm(party: Party) -> None:
+def test_invites_can_be_renewed_by_the_gm(party: Any) -> None:
     url = f"/api/tables/{party.id}/invites"
     _error(party.client.post(url, headers=party.player), 403, "rule.forbidden")
     fresh = party.client.post(url, headers=party.gm).json()

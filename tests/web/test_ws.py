@@ -12,17 +12,16 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from conftest import Party
 from spieltisch.store.events import EventStore
 from spieltisch.web.app import create_app
 
 
 @pytest.fixture
-def party(client: Any, toy: Any) -> Party:
-    return Party(client)
+def party(client: Any, toy: Any, make_party: Any) -> Any:
+    return make_party(client)
 
 
-def _socket(party: Party, token: str, since: int = 0) -> Any:
+def _socket(party: Any, token: str, since: int = 0) -> Any:
     return party.client.websocket_connect(f"/api/tables/{party.id}/ws?token={token}&since={since}")
 
 
@@ -30,7 +29,7 @@ def _seqs(message: dict[str, Any]) -> list[int]:
     return [r["seq"] for r in message["records"]]
 
 
-def test_live_records_reach_every_role_hidden_only_the_gm(party: Party) -> None:
+def test_live_records_reach_every_role_hidden_only_the_gm(party: Any) -> None:
     party.do(party.player, {"kind": "join", "piece": "cat"})
     with _socket(party, party.gm_token) as gm, _socket(party, party.player_token) as player:
         hello_gm, hello_player = gm.receive_json(), player.receive_json()
@@ -50,7 +49,7 @@ def test_live_records_reach_every_role_hidden_only_the_gm(party: Party) -> None:
         assert seen["seq"] == 3 and seen["state"] == rolled["state"]
 
 
-def test_catch_up_from_a_sequence_number_and_reconnect(party: Party) -> None:
+def test_catch_up_from_a_sequence_number_and_reconnect(party: Any) -> None:
     party.do(party.player, {"kind": "join", "piece": "cat"})
     for _ in range(3):
         party.do(party.player, {"kind": "roll", "piece": "cat"})
@@ -68,7 +67,7 @@ def test_catch_up_from_a_sequence_number_and_reconnect(party: Party) -> None:
         assert ws.receive_json()["records"] == []  # nothing after the end: only the state
 
 
-def test_undo_reveal_and_joins_are_announced(party: Party) -> None:
+def test_undo_reveal_and_joins_are_announced(party: Any) -> None:
     party.do(party.player, {"kind": "join", "piece": "cat"})
     party.do(party.player, {"kind": "roll", "piece": "cat"})
     with _socket(party, party.player_token, since=2) as ws:
@@ -95,7 +94,7 @@ def test_undo_reveal_and_joins_are_announced(party: Party) -> None:
     ],
 )
 def test_bad_tokens_and_tables_are_refused(
-    party: Party, token: str | None, table: str | None, code: str, close: int
+    party: Any, token: str | None, table: str | None, code: str, close: int
 ) -> None:
     url = f"/api/tables/{table or party.id}/ws?token={token or party.gm_token}"
     with party.client.websocket_connect(url) as ws:
@@ -108,12 +107,14 @@ def test_bad_tokens_and_tables_are_refused(
 
 
 @pytest.mark.postgres
-def test_two_workers_fan_out_through_postgres(postgres_server: Any, toy: Any) -> None:
+def test_two_workers_fan_out_through_postgres(
+    postgres_server: Any, toy: Any, make_party: Any
+) -> None:
     url = postgres_server.create_database()
     first, second = EventStore(url), EventStore(url)
     try:
         with TestClient(create_app(first)) as one, TestClient(create_app(second)) as two:
-            party = Party(one)
+            party = make_party(one)
             with two.websocket_connect(
                 f"/api/tables/{party.id}/ws?token={party.player_token}"
             ) as ws:
