@@ -189,6 +189,20 @@ def test_bad_input_changes_nothing_and_a_reload_keeps_everything(
         expect(player.get_by_role("button", name="Rückgängig")).to_have_count(0)
         expect(gm.locator("#end-scene")).to_be_visible()
 
+        # Auas past the Aua-Limit (2) become an injury, which a treat may avoid.
+        for auas in ("1 / 2", "2 / 2"):
+            gm.locator("#aua-tiger").click()
+            expect(gm.locator("#kitty-tiger")).to_contain_text(auas)
+        treats = "2 von 2"
+        expect(player.locator("#kitty-tiger")).to_contain_text(treats)
+        gm.locator("#aua-tiger").click()
+        injuries = player.locator("#kitty-tiger dt:has-text('Verletzungen') + dd")
+        expect(injuries).to_have_text("1")
+        player.locator("#avoid-tiger").click()
+        expect(injuries).to_have_text("0")
+        expect(player.locator("#kitty-tiger")).to_contain_text("1 von 2")
+        expect(player.locator("#avoid-tiger")).to_have_count(0)
+
         # The end of the episode: the GM answers the questions, the XP follow from them.
         gm.locator("#end-scene").click()
         expect(gm.locator("#start-scene")).to_be_visible()

@@ -128,6 +128,29 @@ def test_phone_and_keyboard(browser: Any, server: Any, screenshots: Path) -> Non
         phone_context.close()
 
 
+def test_spectators_watch_and_cannot_act(browser: Any, server: Any) -> None:
+    gm_context = new_context(browser)
+    watcher_context = new_context(browser)
+    gm, watcher = gm_context.new_page(), watcher_context.new_page()
+    errors = watch_errors(gm) + watch_errors(watcher)
+    try:
+        links = open_table(gm, server.url, "free-dice", "Open house", "Gregor")
+        gm.locator("#open-table").click()
+        join(watcher, links["spectator"], "Sam")
+        expect(watcher.locator("#table-meta")).to_contain_text("Spectator")
+        _roll(gm, "2d8")
+        expect(watcher.locator("#log > li").first.locator(".die")).to_have_count(2)
+        expect(watcher.locator("#fd-last .die")).to_have_count(2)
+        for control in ("#fd-expression", "#player-seed", "#hidden-toggle", "#reveal-button"):
+            expect(watcher.locator(control)).to_have_count(0)
+        expect(watcher.get_by_role("button", name="Undo entry #1")).to_have_count(0)
+        expect(gm.locator("#people")).to_contain_text("Sam")
+        assert not errors, errors
+    finally:
+        gm_context.close()
+        watcher_context.close()
+
+
 def r_hexxen() -> Any:
     import re
 

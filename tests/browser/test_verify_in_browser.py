@@ -1,0 +1,98 @@
+"""The browser's dice check (``static/js/verify.js``, WebCrypto) against the Python reference."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from browser_helpers import new_context
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from spieltisch.dice.fair import FairDice
+
+pytestmark = pytest.mark.browser
+
+SEED = bytes(range(32))
+
+
+def _export(dice: FairDice, draws: list[tuple[int, int]], *, revealed: bool = True) -> Any:
+    records = [
+        {
+            "seq": index + 1,
+            "draws": [{"index": index, "sides": sides, "value": dice.value(index, sides)}],
+        }
+        for index, sides in draws
+    ]
+    return {
+        "table": dice.table,
+        "fair": {
+            "commitment": dice.commitment,
+            "seed": dice.server_seed.hex() if revealed else None,
+            "player_seeds": [{"start": p.start, "seed": p.seed} for p in dice.player_seeds],
+        },
+        "records": records,
+    }
+
+
+@pytest.fixture(scope="module")
+def page(browser: Any, server: Any) -> Any:
+    context = new_context(browser)
+    opened = context.new_page()
+    opened.goto(server.url + "/")
+    yield opened
+    context.close()
+
+
+def _verify(page: Any, data: Any) -> Any:
+    return page.evaluate(
+        "async data => (await import('/static/js/verify.js')).verifyExport(data)",
+        json.loads(json.dumps(data)),
+    )
+
+
+def test_the_browser_agrees_with_the_reference(page: Any) -> None:
+    dice = FairDice(SEED, "tisch-42").with_player_seed(3, "Schnurrhaar").with_player_seed(5, "ä")
+    draws = [(i, sides) for i, sides in enumerate((6, 20, 100, 6, 2**63 + 1, 10, 4, 1, 12))]
+    assert _verify(page, _export(dice, draws)) == {"ok": True, "draws": 9, "commitmentOk": True}
+
+
+def test_a_changed_face_is_found_and_named(page: Any) -> None:
+    dice = FairDice(SEED, "t")
+    data = _export(dice, [(0, 6), (1, 6), (2, 20)])
+    logged = data["records"][1]["draws"][0]
+    expected = logged["value"]
+    logged["value"] = expected % 6 + 1
+    result = _verify(page, data)
+    assert result["ok"] is False
+    assert result["mismatch"] == {
+        "seq": 2,
+        "index": 1,
+        "sides": 6,
+        "expected": expected,
+        "logged": logged["value"],
+    }
+
+
+def test_a_wrong_seed_fails_the_commitment(page: Any) -> None:
+    data = _export(FairDice(SEED, "t"), [(0, 6)])
+    data["fair"]["seed"] = bytes(32).hex()
+    assert _verify(page, data)["commitmentOk"] is False
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    seed=st.binary(min_size=1, max_size=40),
+    table=st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=12),
+    player=st.text(st.characters(blacklist_categories=("Cs",)), max_size=8),
+    sides=st.lists(st.integers(min_value=1, max_value=1000), min_size=1, max_size=6),
+)
+def test_any_seed_table_and_player_seed(
+    page: Any, seed: bytes, table: str, player: str, sides: list[int]
+) -> None:
+    dice = FairDice(seed, table)
+    if player:
+        dice = dice.with_player_seed(1, player)
+    result = _verify(page, _export(dice, list(enumerate(sides))))
+    assert result["ok"] is True, result
