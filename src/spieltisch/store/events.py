@@ -429,6 +429,14 @@ class EventStore:
         """The table with its log and current state (do not modify it)."""
         return self._current(table_id).table
 
+    def peek(self, table_id: str, min_seq: int) -> tuple[TableInfo, StoredTable] | None:
+        """The cached table if it already has record ``min_seq`` (no I/O), else ``None``."""
+        with self._guard:
+            cached = self._cache.get(table_id)
+        if cached is not None and cached.table.seq >= min_seq:
+            return cached.info, cached.table
+        return None
+
     def snapshot(self, table_id: str, min_seq: int | None = None) -> tuple[TableInfo, StoredTable]:
         """Settings and table at one consistent moment.
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import weakref
 from typing import Any
 
 import anyio
@@ -77,6 +79,26 @@ def messages_for(
     for message in messages:
         message["state"] = state
     return messages
+
+
+_TEXTS: weakref.WeakKeyDictionary[StoredTable, dict[tuple[int, bool], list[str]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _texts(table: StoredTable, sent: int, role: Role) -> list[str]:
+    """The messages after ``sent`` as JSON text, made once per table version and role.
+
+    Cached tables are never changed after they are published, so every connection of a
+    table shares the same serialized messages instead of folding them out again.
+    """
+    gm = role is Role.GM
+    per_table = _TEXTS.setdefault(table, {})
+    texts = per_table.get((sent, gm))
+    if texts is None:
+        texts = [json.dumps(m) for m in messages_for(table.records[sent:], table, role)]
+        per_table[(sent, gm)] = texts
+    return texts
 
 
 def _fair(info: TableInfo) -> tuple[bool, int]:
@@ -139,11 +161,14 @@ async def table_socket(
                     return
                 seq, local, joined = waiter.result()
                 wanted = seq if local and seq >= 0 else None
-                info, table = await anyio.to_thread.run_sync(store.snapshot, table_id, wanted)
+                peeked = store.peek(table_id, wanted) if wanted is not None else None
+                if peeked is None:
+                    peeked = await anyio.to_thread.run_sync(store.snapshot, table_id, wanted)
+                info, table = peeked
                 if table.seq < sent:  # a stale cache in a lagging worker: ask again later
                     continue
-                for message in messages_for(table.records[sent:], table, me.role):
-                    await websocket.send_json(message)
+                for text in _texts(table, sent, me.role):
+                    await websocket.send_text(text)
                 if _fair(info) != fair:
                     fair = _fair(info)
                     await websocket.send_json(_table_message(info, table))

@@ -1,0 +1,279 @@
+"""Load on the live table: N WebSocket clients, commands per second and fan-out latency.
+
+Starts a real ``spieltisch serve`` on 127.0.0.1 (SQLite in a temporary file, and/or a
+throw-away PostgreSQL 15 server as in the tests), opens tables of ``free-dice``, connects
+WebSocket clients (the GM and players) and posts roll commands from several senders at once.
+For every command it measures
+
+* ack: from sending the HTTP request to its response, and
+* fan-out: from sending until *every* client of that table has received the record.
+
+Scenarios: one table with all clients, and many tables sharing the clients. Everything is
+bounded (count and time); clients and server share this machine's CPUs, so the figures are a
+floor for a dedicated server.
+
+    .venv/bin/python bench/table_load.py                 # both databases, default sizes
+    .venv/bin/python bench/table_load.py --db sqlite --clients 50 --commands 400
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parents[1]
+_START = "from spieltisch.cli.app import main; main()"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def serve(database_url: str) -> Iterator[str]:
+    """A ``spieltisch serve`` child process on a free port; yields its base URL."""
+    port = _free_port()
+    env = {**os.environ, "SPIELTISCH_DATABASE_URL": database_url}
+    process = subprocess.Popen(
+        [sys.executable, "-c", _START, "serve", "--host", "127.0.0.1", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            with suppress(httpx.TransportError):
+                if httpx.get(f"{base}/api/systems", timeout=2).status_code == 200:
+                    break
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit("the server did not start")
+            time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@contextmanager
+def postgres() -> Iterator[str | None]:
+    """A throw-away PostgreSQL server (fsync on), or ``None`` if the binaries are missing."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from pg import PostgresServer, postgres_missing
+
+    reason = postgres_missing()
+    if reason is not None:
+        print(f"PostgreSQL skipped: {reason}")
+        yield None
+        return
+    server = PostgresServer(fsync=True).start()
+    try:
+        yield server.create_database("bench")
+    finally:
+        server.stop()
+
+
+@dataclass
+class Table:
+    """One table of a scenario: its id, tokens of its clients, sends and receipts."""
+
+    id: str
+    tokens: list[str]
+    sent: dict[str, float] = field(default_factory=dict)
+    acked: dict[str, float] = field(default_factory=dict)
+    received: dict[str, list[float]] = field(default_factory=dict)
+
+
+async def open_table(http: httpx.AsyncClient, clients: int) -> Table:
+    """A free-dice table with a GM and ``clients - 1`` players."""
+    created = (await http.post("/api/tables", json={"system": "free-dice"})).json()
+    tokens = [created["token"]]
+    for n in range(clients - 1):
+        joined = await http.post(
+            f"/api/tables/{created['table']}/join",
+            json={"invite": created["invites"]["player"], "name": f"p{n}"},
+        )
+        tokens.append(joined.json()["token"])
+    return Table(created["table"], tokens)
+
+
+async def follow(ws_base: str, table: Table, token: str, ready: asyncio.Event, done: Any) -> None:
+    """One WebSocket client: note when each labelled record arrives."""
+    url = f"{ws_base}/api/tables/{table.id}/ws?token={token}"
+    async with websockets.connect(url, max_size=None) as socket_:
+        await socket_.recv()  # the greeting
+        ready.set()
+        while not done():
+            try:
+                raw = await asyncio.wait_for(socket_.recv(), timeout=0.5)
+            except TimeoutError:
+                continue
+            now = time.perf_counter()
+            message = json.loads(raw)
+            for record in message.get("records", []):
+                label = (record.get("command") or {}).get("label")
+                if label:
+                    table.received.setdefault(label, []).append(now)
+
+
+async def send(http: httpx.AsyncClient, table: Table, token: str, labels: list[str]) -> None:
+    """Post roll commands one after another (one sender)."""
+    headers = {"Authorization": f"Bearer {token}"}
+    for label in labels:
+        body = {"command": {"kind": "roll", "expression": "3d6", "label": label}}
+        table.sent[label] = time.perf_counter()
+        response = await http.post(f"/api/tables/{table.id}/commands", json=body, headers=headers)
+        if response.status_code != 200:
+            raise SystemExit(f"command refused: {response.text}")
+        table.acked[label] = time.perf_counter()
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+async def scenario(
+    base: str, tables: int, clients: int, commands: int, senders: int, limit: float
+) -> dict[str, Any]:
+    """Run one scenario; ``clients`` and ``commands`` are totals over all tables."""
+    ws_base = base.replace("http://", "ws://")
+    limits = httpx.Limits(max_connections=200)
+    async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
+        per_table = max(2, clients // tables)
+        opened = [await open_table(http, per_table) for _ in range(tables)]
+        finished = False
+        followers = []
+        for table in opened:
+            for token in table.tokens:
+                ready = asyncio.Event()
+                task = asyncio.create_task(follow(ws_base, table, token, ready, lambda: finished))
+                followers.append((task, ready))
+        await asyncio.wait_for(asyncio.gather(*(ready.wait() for _, ready in followers)), 60)
+        start = time.perf_counter()
+        jobs = []
+        per_table_commands = max(1, commands // tables)
+        for t, table in enumerate(opened):
+            labels = [f"t{t}-c{n}" for n in range(per_table_commands)]
+            for s in range(senders):
+                token = table.tokens[s % len(table.tokens)]
+                jobs.append(send(http, table, token, labels[s::senders]))
+        await asyncio.wait_for(asyncio.gather(*jobs), limit)
+        deadline = time.perf_counter() + limit
+        while time.perf_counter() < deadline:
+            if all(
+                len(table.received.get(label, [])) >= len(table.tokens)
+                for table in opened
+                for label in table.sent
+            ):
+                break
+            await asyncio.sleep(0.01)
+        end = time.perf_counter()
+        finished = True
+        await asyncio.gather(*(task for task, _ in followers), return_exceptions=True)
+    fanout, ack, lost = [], [], 0
+    for table in opened:
+        for label, sent in table.sent.items():
+            arrivals = table.received.get(label, [])
+            ack.append(table.acked[label] - sent)
+            if len(arrivals) < len(table.tokens):
+                lost += 1
+                continue
+            fanout.append(max(arrivals) - sent)
+    total = sum(len(table.sent) for table in opened)
+    return {
+        "tables": tables,
+        "clients": sum(len(table.tokens) for table in opened),
+        "commands": total,
+        "per_second": total / (end - start),
+        "ack_p50": _percentile(ack, 0.5) * 1000,
+        "ack_p99": _percentile(ack, 0.99) * 1000,
+        "fanout_p50": _percentile(fanout, 0.5) * 1000 if fanout else float("nan"),
+        "fanout_p99": _percentile(fanout, 0.99) * 1000 if fanout else float("nan"),
+        "fanout_mean": statistics.fmean(fanout) * 1000 if fanout else float("nan"),
+        "undelivered": lost,
+    }
+
+
+def main() -> None:
+    """Parse the options, run the scenarios, print a table and ratios."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--db", choices=["sqlite", "postgres", "both"], default="both")
+    parser.add_argument("--clients", type=int, default=20, help="WebSocket clients in total")
+    parser.add_argument("--tables", type=int, default=10, help="tables in the many-tables run")
+    parser.add_argument("--commands", type=int, default=200, help="commands per scenario")
+    parser.add_argument("--senders", type=int, default=4, help="concurrent senders per table")
+    parser.add_argument("--limit", type=float, default=120.0, help="seconds per phase, at most")
+    args = parser.parse_args()
+    if not (2 <= args.clients <= 500 and 1 <= args.commands <= 5000 and args.tables >= 1):
+        parser.error("keep it bounded: 2..500 clients, 1..5000 commands")
+
+    results: list[tuple[str, str, dict[str, Any]]] = []
+    databases = ["sqlite", "postgres"] if args.db == "both" else [args.db]
+    for database in databases:
+        with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
+            if database == "sqlite":
+                url: str | None = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
+            else:
+                url = stack.enter_context(postgres())
+            if url is None:
+                continue
+            with serve(url) as base:
+                for name, tables, senders in [
+                    ("one table", 1, args.senders),
+                    (f"{args.tables} tables", args.tables, 1),
+                ]:
+                    result = asyncio.run(
+                        scenario(base, tables, args.clients, args.commands, senders, args.limit)
+                    )
+                    results.append((database, name, result))
+
+    print(
+        f"{'database':9} {'scenario':10} {'tables':>6} {'clients':>7} {'cmds':>5} {'cmd/s':>7} "
+        f"{'ack p50':>8} {'ack p99':>8} {'fan p50':>8} {'fan p99':>8} {'lost':>4}   (ms)"
+    )
+    for database, name, r in results:
+        print(
+            f"{database:9} {name:10} {r['tables']:>6} {r['clients']:>7} {r['commands']:>5} "
+            f"{r['per_second']:>7.1f} {r['ack_p50']:>8.1f} {r['ack_p99']:>8.1f} "
+            f"{r['fanout_p50']:>8.1f} {r['fanout_p99']:>8.1f} {r['undelivered']:>4}"
+        )
+    by = {(d, n): r for d, n, r in results}
+    for name in ("one table", f"{args.tables} tables"):
+        if ("sqlite", name) in by and ("postgres", name) in by:
+            ratio = by[("postgres", name)]["per_second"] / by[("sqlite", name)]["per_second"]
+            print(f"throughput PostgreSQL / SQLite, {name}: {ratio:.2f}")
+    for database in databases:
+        one, many = by.get((database, "one table")), by.get((database, f"{args.tables} tables"))
+        if one and many:
+            print(
+                f"{database}: fan-out p99 / p50, one table: "
+                f"{one['fanout_p99'] / one['fanout_p50']:.1f}; many tables: "
+                f"{many['fanout_p99'] / many['fanout_p50']:.1f}"
+            )
+
+
+if __name__ == "__main__":
+    main()
