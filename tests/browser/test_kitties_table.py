@@ -213,6 +213,18 @@ def test_bad_input_changes_nothing_and_a_reload_keeps_everything(
         expect(gm.locator("#start-episode")).to_be_visible()
         expect(gm.locator("#kitty-tiger")).to_contain_text("2 / 5")
         expect(player.locator("#kitty-tiger")).to_contain_text("2 / 5")
+
+        # The GM corrects the XP; the player then levels up with an entry of the list.
+        gm.locator("#edit-tiger-details summary").click()
+        gm.fill("#edit-tiger-xp", "5")
+        gm.locator("#edit-tiger-details").get_by_role("button", name="Save").click()
+        level_up = player.locator("#level-tiger-details")
+        expect(level_up).to_be_visible()
+        player.select_option("#level-tiger-entry", "aua_limit")
+        level_up.get_by_role("button", name="Aufsteigen").click()
+        expect(gm.locator("#sheet-tiger")).to_contain_text("Level 2")
+        expect(gm.locator("#kitty-tiger")).to_contain_text("2 / 3")  # Aua-Limit 3 now
+        expect(level_up).to_have_count(0)
         assert not errors, errors
     finally:
         gm_context.close()

@@ -151,6 +151,50 @@ def test_spectators_watch_and_cannot_act(browser: Any, server: Any) -> None:
         watcher_context.close()
 
 
+# Test-side shim: remember the page's sockets, and refuse new ones while ``__blocked`` is set.
+SOCKET_SHIM = """
+(() => {
+  const Native = window.WebSocket;
+  window.__sockets = [];
+  window.__blocked = false;
+  window.WebSocket = function (url, protocols) {
+    const socket = new Native(window.__blocked ? "ws://127.0.0.1:9/blocked" : url, protocols);
+    window.__sockets.push(socket);
+    return socket;
+  };
+  window.WebSocket.prototype = Native.prototype;
+})();
+"""
+
+
+def test_a_dropped_connection_catches_up(browser: Any, server: Any) -> None:
+    gm_context = new_context(browser)
+    player_context = new_context(browser)
+    player_context.add_init_script(SOCKET_SHIM)
+    gm, player = gm_context.new_page(), player_context.new_page()
+    errors = watch_errors(gm) + watch_errors(player)
+    try:
+        links = open_table(gm, server.url, "free-dice", "Bad wifi", "Gregor")
+        gm.locator("#open-table").click()
+        join(player, links["player"], "Pia")
+        _roll(gm, "1d6")
+        expect(player.locator("#log > li")).to_have_count(1)
+        player.evaluate("window.__blocked = true; window.__sockets.forEach(s => s.close())")
+        expect(player.locator("#conn")).to_have_attribute("data-state", "off")
+        _roll(gm, "2d6")
+        _roll(gm, "3d6")
+        expect(gm.locator("#log > li")).to_have_count(3)
+        assert log_count(player) == 1
+        player.evaluate("window.__blocked = false")
+        expect(player.locator("#conn")).to_have_attribute("data-state", "live", timeout=30_000)
+        expect(player.locator("#log > li")).to_have_count(3)
+        expect(player.locator("#log > li").first.locator(".die")).to_have_count(3)
+        assert not errors, errors
+    finally:
+        gm_context.close()
+        player_context.close()
+
+
 def r_hexxen() -> Any:
     import re
 

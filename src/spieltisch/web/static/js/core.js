@@ -201,6 +201,7 @@ const openDetails = new Map();
 export function details(id, summary, content, { open = false, attrs = {} } = {}) {
   const isOpen = openDetails.has(id) ? openDetails.get(id) : open;
   const node = el("details", { id, open: isOpen, ...attrs }, el("summary", {}, summary), content);
-  node.addEventListener("toggle", () => openDetails.set(id, node.open));
+  // Creating an open <details> fires "toggle" too; remember only real changes.
+  node.addEventListener("toggle", () => { if (node.open !== isOpen) openDetails.set(id, node.open); });
   return node;
 }
