@@ -33,7 +33,6 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 
-pytestmark = pytest.mark.browser
 
 
 def _free_port() -> int:
