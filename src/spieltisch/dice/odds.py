@@ -91,8 +91,8 @@ class _Pmf:
         return bool(self.weights.dtype == object)
 
 
-def _too_complex(detail: str) -> LimitError:
-    return LimitError("dice.too_complex", value=detail, limit=MAX_CELLS)
+def _too_complex(detail: str, limit: float = MAX_CELLS) -> LimitError:
+    return LimitError("dice.too_complex", value=detail, limit=f"{limit:.0e}")
 
 
 def _check_cells(cells: int, what: str) -> None:
@@ -489,12 +489,18 @@ def _indicator(die: _Pmf, compare: Compare) -> _Pmf:
     return _Pmf(_NUMERIC, (0,), weights, die.denominator, die.missing)
 
 
+_KEEP_BUDGET = 400_000_000
+_KEEP_BUDGET_EXACT = 20_000_000
+
+
 def _keep(node: Dice, depth: int, exact: bool) -> _Pmf:
     """Sum (or success count) of the kept dice: order statistics by dynamic programming.
 
-    Outcomes are visited from the best kept value down. ``state[j]`` holds the weight of the
-    kept sum when ``j`` dice are already placed at the visited values; once ``keep`` dice are
-    placed, the rest must all fall below the current value, which closes the state.
+    Die values are visited from the best kept value down. A state counts the dice already
+    placed at the visited values (fewer than ``keep``) and holds the distribution of the kept
+    sum so far; once ``keep`` dice are placed the others must all fall below the current
+    value, which closes the state. The work grows with values × kept dice × sum range; past a
+    budget the expression is refused with ``dice.too_complex``.
     """
     assert node.keep is not None
     highest, keep = node.keep.kept(node.count)
@@ -505,46 +511,23 @@ def _keep(node: Dice, depth: int, exact: bool) -> _Pmf:
         order = order[::-1]
     values = [int(i) + die.offset[0] for i in order]
     probs = [die.weights[i] for i in order]
-    score: Callable[[int], int] = (
-        (lambda v: v) if node.compare is None else (lambda v: int(node.compare.test(v)))  # type: ignore[union-attr]
-    )
-    top = keep * max(max(score(v) for v in values), 0)
-    size = top + 1
-    one = 1 if exact else 1.0
-    states: list[Array | None] = [None] * keep
-    first = _zeros((size,), exact)
-    first[0] = one
-    states[0] = first
-    done = _zeros((size,), exact)
+    compare = node.compare
+    scores = [v if compare is None else int(compare.test(v)) for v in values]
+    size = keep * max(max(scores), 0) + 1
+    cost = len(values) * keep * (keep + 1) * size
+    if cost > (_KEEP_BUDGET_EXACT if exact else _KEEP_BUDGET):
+        budget = _KEEP_BUDGET_EXACT if exact else _KEEP_BUDGET
+        raise _too_complex(f"{node}: {cost:.0e}", budget)
     belows: list[Any] = []
     running: Any = 0 if exact else 0.0
     for prob in reversed(probs):
         belows.append(running)
         running = running + prob
     belows.reverse()
-    for value, prob, below in zip(values, probs, belows, strict=True):
-        gain = score(value)
-        fresh: list[Array | None] = [None] * keep
-        for placed, state in enumerate(states):
-            if state is None:
-                continue
-            rest = total - placed
-            power = one
-            for c in range(rest + 1):
-                factor = math.comb(rest, c) * power
-                power = power * prob
-                kept_here = min(c, keep - placed)
-                shift = kept_here * gain
-                if placed + c >= keep:
-                    tail = factor * below ** (rest - c)
-                    if tail:
-                        done[shift:] += state[: size - shift] * tail
-                else:
-                    target = fresh[placed + c]
-                    if target is None:
-                        target = fresh[placed + c] = _zeros((size,), exact)
-                    target[shift:] += state[: size - shift] * factor
-        states = fresh
+    if exact:
+        done = _keep_exact(scores, probs, belows, total, keep, size)
+    else:
+        done = _keep_float(scores, [float(p) for p in probs], belows, total, keep, size)
     return _Pmf(
         _NUMERIC,
         (0,),
@@ -552,6 +535,73 @@ def _keep(node: Dice, depth: int, exact: bool) -> _Pmf:
         die.denominator**total if exact else 1,
         1.0 - (1.0 - die.missing) ** total,
     )
+
+
+def _keep_float(
+    scores: list[int], probs: list[float], belows: list[float], total: int, keep: int, size: int
+) -> Array:
+    """The keep DP in float64, all states at once.
+
+    Weights carry the multinomial factor as ``p^c / c!`` per value (times ``total!`` at the
+    end), so a transition does not depend on how many dice are already placed and every
+    count ``c`` is one 2-D array operation.
+    """
+    inverse = [1.0 / math.factorial(c) for c in range(total + 1)]
+    states = np.zeros((keep, size))
+    states[0, 0] = 1.0
+    done = np.zeros(size)
+    for gain, prob, below in zip(scores, probs, belows, strict=True):
+        ahead = np.array([prob**c * inverse[c] for c in range(total + 1)])
+        behind = np.array([below**r * inverse[r] for r in range(total + 1)])
+        fresh = states.copy()
+        for c in range(1, keep):
+            shift = c * gain
+            if shift < size:
+                fresh[c:, shift:] += states[: keep - c, : size - shift] * ahead[c]
+        for placed in range(keep):
+            rest = total - placed
+            # all ways to place c ≥ keep - placed of the rest here and the others below
+            tail = float(
+                np.dot(ahead[keep - placed : rest + 1], behind[rest - keep + placed :: -1])
+            )
+            if tail:
+                shift = (keep - placed) * gain
+                done[shift:] += states[placed, : size - shift] * tail
+        states = fresh
+    return done * float(math.factorial(total))
+
+
+def _keep_exact(
+    scores: list[int], probs: list[Any], belows: list[Any], total: int, keep: int, size: int
+) -> Array:
+    """The keep DP with integer weights (binomial factors per state)."""
+    states: list[Array | None] = [None] * keep
+    first = _zeros((size,), True)
+    first[0] = 1
+    states[0] = first
+    done = _zeros((size,), True)
+    for gain, prob, below in zip(scores, probs, belows, strict=True):
+        fresh: list[Array | None] = [None] * keep
+        for placed, state in enumerate(states):
+            if state is None:
+                continue
+            rest = total - placed
+            power = 1
+            for c in range(rest + 1):
+                factor = math.comb(rest, c) * power
+                power = power * prob
+                shift = min(c, keep - placed) * gain
+                if placed + c >= keep:
+                    tail = factor * below ** (rest - c)
+                    if tail:
+                        done[shift:] += state[: size - shift] * tail
+                else:
+                    target = fresh[placed + c]
+                    if target is None:
+                        target = fresh[placed + c] = _zeros((size,), True)
+                    target[shift:] += state[: size - shift] * factor
+        states = fresh
+    return done
 
 
 # -- expressions ---------------------------------------------------------------------------
