@@ -17,6 +17,7 @@ from spieltisch.cli.app import app
 from spieltisch.cli.context import emit_json, fail, settings, t
 from spieltisch.engine.errors import RuleError
 from spieltisch.errors import SpieltischError
+from spieltisch.i18n import error_message
 from spieltisch.systems.kilkenny.ai import PLAYER_NAMES, make_player
 from spieltisch.systems.kilkenny.ai.match import MatchResult, play_match
 from spieltisch.systems.kilkenny.layout import get_layout
@@ -323,8 +324,6 @@ def _human_move(game: _Game, console: Console) -> bool:
 
 
 def _message(error: SpieltischError) -> str:
-    from spieltisch.i18n import error_message
-
     return error_message(error, settings.lang)
 
 

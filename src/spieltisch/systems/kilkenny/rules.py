@@ -207,10 +207,6 @@ class Board:
                 break
         self.turn = turn
 
-    def set_turn(self, turn: int) -> None:
-        """Give the turn to ``turn`` (used when rebuilding a position)."""
-        self.turn = turn
-
     # -- endings ---------------------------------------------------------------------------
 
     def outcome_after(self, move: Move, captured: int) -> Outcome | None:

@@ -24,7 +24,7 @@ from spieltisch.systems.kilkenny.ai import PLAYER_NAMES, make_player
 from spieltisch.systems.kilkenny.board import MAX_ROLL, Move
 from spieltisch.systems.kilkenny.layout import get_layout
 from spieltisch.systems.kilkenny.position import Position
-from spieltisch.systems.kilkenny.rules import Board, EndReason, Outcome, OutcomeKind
+from spieltisch.systems.kilkenny.rules import EndReason, Outcome, OutcomeKind
 
 __all__ = [
     "Captured",
@@ -477,8 +477,3 @@ def _game_over(position: Position, outcome: Outcome) -> GameOver:
 @register(SYSTEM_ID)
 def _factory() -> KilkennySystem:
     return KilkennySystem()
-
-
-def board_of(state: KilkennyState) -> Board:
-    """A mutable board in the state's position (for analysis)."""
-    return state.position.board()
