@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from spieltisch.dice.dice import roll
-from spieltisch.dice.errors import DiceError
+from spieltisch.dice.errors import DiceError, LimitError
 from spieltisch.dice.fair import DiceSource
 from spieltisch.dice.notation import Expression, parse
 from spieltisch.dice.odds import distribution
@@ -131,13 +132,14 @@ class FreeDice:
         node = _expression(command.expression)
         try:
             dist = distribution(node)
-            exact = (
-                dict((repr(v), f) for v, f in dist.exact())
-                if node.dice_count <= EXACT_ODDS_DICE
-                else {}
-            )
         except DiceError as error:
             raise RuleError(error.code, **error.params) from None
+        exact: dict[str, Fraction] = {}
+        if node.dice_count <= EXACT_ODDS_DICE:
+            try:
+                exact = {repr(v): f for v, f in dist.exact()}
+            except LimitError:
+                exact = {}  # the probabilities stand without fractions
         outcomes = []
         for value, probability in dist.outcomes():
             fraction = exact.get(repr(value))
