@@ -6,9 +6,12 @@ import hashlib
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from spieltisch.dice.fair import FairDice
 from spieltisch.dice.verify import verify_export
+from spieltisch.web.deps import accepted_language
 
 
 @pytest.fixture
@@ -234,3 +237,23 @@ def test_invites_can_be_renewed_by_the_gm(party: Any) -> None:
     assert (
         party.client.post(join, json={"invite": fresh["player"], "name": "Late"}).status_code == 201
     )
+
+
+@given(st.text(max_size=80))
+def test_any_accept_language_header_gives_a_supported_language_or_none(header: str) -> None:
+    assert accepted_language(header) in ("de", "en", None)
+
+
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [
+        ("de-DE,de;q=0.9,en;q=0.8", "de"),
+        ("fr-FR, en;q=0.3, de;q=0.5", "de"),
+        ("en-GB", "en"),
+        ("de;q=0, en;q=0.1", "en"),
+        ("fr, it", None),
+        ("", None),
+    ],
+)
+def test_accept_language_follows_the_weights(header: str, expected: str | None) -> None:
+    assert accepted_language(header) == expected

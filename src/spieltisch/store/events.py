@@ -189,6 +189,17 @@ class StoredTable(Table):
         table.absorb(records[state_seq:])
         return table
 
+    _public: tuple[Any, dict[str, Any]] | None = None
+
+    def public_state(self) -> dict[str, Any]:
+        """``system.public_state`` of the current state, computed once per state."""
+        memo = self._public
+        if memo is not None and memo[0] is self._state:
+            return memo[1]
+        public = self.system.public_state(self._state)
+        self._public = (self._state, public)
+        return public
+
     def fork(self) -> StoredTable:
         """A copy to decide on; the original stays unchanged if the copy is thrown away."""
         copy = StoredTable(self.system, self.options)

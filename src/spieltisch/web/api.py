@@ -50,7 +50,7 @@ router = APIRouter(prefix="/api", responses=_ERRORS)
 
 
 def _state(table: StoredTable) -> dict[str, Any]:
-    return table.system.public_state(table.state)
+    return table.public_state()
 
 
 def _pieces(table: StoredTable) -> dict[str, list[str]]:

@@ -51,7 +51,7 @@ def messages_for(
     visible (the greeting after connecting).
     """
     visible = [r for r in records if role is Role.GM or not r.hidden]
-    state = table.system.public_state(table.state)
+    state = table.public_state()
     messages: list[dict[str, Any]] = []
     run: list[dict[str, Any]] = []
 
