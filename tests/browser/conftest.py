@@ -34,7 +34,6 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 
 
-
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -122,6 +122,23 @@ def test_phone_and_keyboard(browser: Any, server: Any, screenshots: Path) -> Non
         expect(phone.locator("#log > li")).to_have_count(1)
         expect(phone.locator("#fd-last .die")).to_have_count(2)
         phone.screenshot(path=str(screenshots / "phone-table.png"), full_page=True)
+
+        # The Kilkenny board fits the phone, and a move is two taps.
+        gm.goto(server.url + "/")
+        gm.select_option("#new-system", "kilkenny")
+        gm.select_option("#opt-seat-N", "greedy")
+        board = open_table(gm, server.url, "kilkenny", "Pocket cats", "Gregor", keep_options=True)
+        join(phone, board["player"], "Pia")
+        phone.locator("#take-seat-S").tap()
+        phone.locator("#kk-roll").tap()
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+        moves = phone.locator("#kk-moves button").all_text_contents()
+        if moves:
+            origin, target = moves[0].replace("x", "-").split("-")
+            phone.locator(f"#kk-cell-{origin}").tap()
+            phone.locator(f"#kk-cell-{target}").tap()
+            expect(phone.locator("#log")).to_contain_text(f"South moves {origin}–{target}")
+        phone.screenshot(path=str(screenshots / "phone-kilkenny.png"), full_page=True)
         assert not errors, errors
     finally:
         gm_context.close()
