@@ -719,6 +719,9 @@ class EventStore:
 
     def _remember(self, cached: _Cached) -> None:
         with self._guard:
+            known = self._cache.get(cached.info.id)
+            if known is not None and known.info.version > cached.info.version:
+                return  # a slower reader must not replace what a writer just cached
             self._cache[cached.info.id] = cached
             self._cache.move_to_end(cached.info.id)
             while len(self._cache) > self._cache_size:
