@@ -209,6 +209,8 @@ class Dice(Expression):
         return text
 
 
+_POOL_KINDS: dict[str, Kind] = {"E": Kind.NUMBER, "J": Kind.JANUS}
+
 _POOL_KEYS: dict[str, tuple[str, ...]] = {
     "H": ("successes", "stars"),
     "M": ("successes",),
@@ -228,9 +230,7 @@ class Pool(Expression):
     @property
     def kind(self) -> Kind:
         """Numbers for the Elixier die, Janus for ``J``, symbol counts otherwise."""
-        if self.die == "E":
-            return Kind.NUMBER
-        return Kind.JANUS if self.die == "J" else Kind.SYMBOLS
+        return _POOL_KINDS.get(self.die, Kind.SYMBOLS)
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -294,37 +294,48 @@ class BinaryOp(Expression):
     left: Expression
     right: Expression
 
+    def __post_init__(self) -> None:
+        # The meaning of the node is fixed by its operands: work it out once.
+        left, right = self.left.kind, self.right.kind
+        symbols = left is not Kind.NUMBER
+        comparative = self.op == "-" and symbols and right is Kind.SYMBOLS
+        malus = self.op == "-" and symbols and right is Kind.JANUS
+        kind: Kind
+        keys: tuple[str, ...]
+        if not symbols:
+            kind, keys = Kind.NUMBER, ()
+        elif self.op == "+" and left is Kind.JANUS and right is Kind.JANUS:
+            kind, keys = Kind.JANUS, ("successes",)
+        elif comparative:
+            kind, keys = Kind.SYMBOLS, ("successes",)
+        else:
+            extra = ("successes",) if malus else ()
+            kind, keys = Kind.SYMBOLS, _union(self.left.keys, self.right.keys, extra)
+        object.__setattr__(self, "_meaning", (kind, keys, comparative, malus))
+
     @property
     def kind(self) -> Kind:
         """A number for numbers; symbols (or Janus, for ``J + J``) for symbol pools."""
-        if self.left.kind is Kind.NUMBER:
-            return Kind.NUMBER
-        if self.op == "+" and self.left.kind is Kind.JANUS and self.right.kind is Kind.JANUS:
-            return Kind.JANUS
-        return Kind.SYMBOLS
+        kind: Kind = self.__dict__["_meaning"][0]
+        return kind
 
     @property
     def comparative(self) -> bool:
         """Whether this is a difference of two symbol pools (successes only)."""
-        return (
-            self.op == "-" and self.left.kind is not Kind.NUMBER and self.right.kind is Kind.SYMBOLS
-        )
+        comparative: bool = self.__dict__["_meaning"][2]
+        return comparative
 
     @property
     def malus(self) -> bool:
         """Whether this subtracts Janus dice from a pool (clamped at 0 successes)."""
-        return (
-            self.op == "-" and self.left.kind is not Kind.NUMBER and self.right.kind is Kind.JANUS
-        )
+        malus: bool = self.__dict__["_meaning"][3]
+        return malus
 
     @property
     def keys(self) -> tuple[str, ...]:
         """The keys of the result, in canonical order."""
-        if self.kind is Kind.NUMBER:
-            return ()
-        if self.comparative:
-            return ("successes",)
-        return _union(self.left.keys, self.right.keys, ("successes",) if self.malus else ())
+        keys: tuple[str, ...] = self.__dict__["_meaning"][1]
+        return keys
 
     @property
     def precedence(self) -> int:

@@ -234,6 +234,9 @@ def _key_union(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _negate(p: _Pmf) -> _Pmf:
+    if p.weights.ndim == 1:
+        low = -(p.offset[0] + len(p.weights) - 1)
+        return _Pmf(p.keys, (low,), p.weights[::-1].copy(), p.denominator, p.missing)
     flipped = p.weights[(slice(None, None, -1),) * p.weights.ndim]
     offset = tuple(-(o + n - 1) for o, n in zip(p.offset, p.weights.shape, strict=True))
     return _Pmf(p.keys, offset, np.ascontiguousarray(flipped), p.denominator, p.missing)
@@ -414,6 +417,14 @@ _HISTOGRAMS = {
 def _symbol_die(letter: str, numeric: bool, exact: bool, need: tuple[str, ...] | None) -> _Pmf:
     """One symbol die: numbers (Elixier), or one axis per symbol key it counts (or per key
     of ``need``, when only those are asked for)."""
+    if not numeric and (need is None or need == _FACE_CELLS[letter][0]) and letter in _HISTOGRAMS:
+        counts = _HISTOGRAMS[letter]
+        keys = _FACE_CELLS[letter][0]
+        if exact:
+            return _Pmf(
+                keys, (0,), np.array(counts, dtype=object), len(_FACE_CELLS[letter][1]), 0.0
+            )
+        return _Pmf(keys, (0,), np.array(counts) / len(_FACE_CELLS[letter][1]), 1, 0.0)
     kind = symbol_die(letter)
     one = 1 if exact else 1.0 / kind.sides
     denominator = kind.sides if exact else 1
@@ -425,11 +436,6 @@ def _symbol_die(letter: str, numeric: bool, exact: bool, need: tuple[str, ...] |
             weights[value - low] += one
         return _Pmf(_NUMERIC, (low,), weights, denominator, 0.0)
     keys, cells = _FACE_CELLS[letter]
-    if len(keys) == 1 and (need is None or need == keys):
-        counts = _HISTOGRAMS[letter]
-        if exact:
-            return _Pmf(keys, (0,), np.array(counts, dtype=object), denominator, 0.0)
-        return _Pmf(keys, (0,), np.array(counts) * one, denominator, 0.0)
     if need is not None and len(need) == 1:
         axis = keys.index(need[0]) if need[0] in keys else -1
         counts_list = [0] * (max(cell[axis] if axis >= 0 else 0 for cell in cells) + 1)
