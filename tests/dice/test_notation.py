@@ -159,6 +159,9 @@ def test_janus_malus_and_comparison_are_told_apart() -> None:
         ("1E+1H", "dice.mixed_types", 2, "+"),
         ("1234567890d6", "dice.number_too_large", 0, "1234567890"),
         ("1d6+99999999999", "dice.number_too_large", 4, "99999999999"),
+        ("1+" * 101 + "1", "dice.notation.too_long", 0, "1+1+1+1+1+"),
+        ("(" * 101 + "1" + ")" * 101, "dice.notation.too_long", 0, "(" * 10),
+        ("1" * 6000, "dice.notation.too_long", 0, "1" * 10),
     ],
 )
 def test_bad_notation_names_position_found_and_expected(
@@ -194,3 +197,20 @@ def test_limits_are_configurable() -> None:
 def test_dice_count_counts_every_pool() -> None:
     assert parse("3d6 + 2d8 - 1").dice_count == 5
     assert parse("10H + 3J").dice_count == 13
+
+
+def test_the_deepest_allowed_expressions_still_work() -> None:
+    from spieltisch.dice.dice import roll
+    from spieltisch.dice.fair import SeededSource
+    from spieltisch.dice.odds import distribution
+
+    for text in (
+        "1+" * 100 + "1",
+        "(" * 100 + "1" + ")" * 100,
+        "-" * 100 + "1",
+        "1d2+" * 50 + "2*" * 50 + "1",
+    ):
+        node = parse(text)
+        assert parse(str(node)) == node
+        roll(node, SeededSource(1))
+        distribution(node)

@@ -62,6 +62,10 @@ class Limits:
     """Largest pool that keeps or drops dice (the exact odds of keep/drop grow with it)."""
     max_explosions: int = 1000
     """Extra rolls exploding dice may cause in one roll of an expression."""
+    max_operators: int = 100
+    """Operators and opening brackets per expression (bounds the depth of the tree)."""
+    max_length: int = 5000
+    """Characters per expression."""
 
 
 class Kind(StrEnum):
@@ -579,6 +583,18 @@ def parse(text: str, limits: Limits | None = None) -> Expression:
     if not isinstance(text, str):
         raise NotationError(
             "dice.notation.empty", value=repr(text), position=0, found="", expected="3d6"
+        )
+    operators = sum(text.count(sign) for sign in "+-*(")
+    if len(text) > limits.max_length or operators > limits.max_operators:
+        raise NotationError(
+            "dice.notation.too_long",
+            value=text,
+            position=0,
+            found=text[:10],
+            expected=f"≤ {limits.max_operators}",
+            length=len(text),
+            operators=operators,
+            limit=limits.max_operators,
         )
     try:
         tree = _parser().parse(text)
