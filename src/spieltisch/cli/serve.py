@@ -47,6 +47,7 @@ def serve(
                 port=port,
                 workers=workers,
                 log_level="warning",
+                ws_per_message_deflate=False,
             )
             return
         from spieltisch.web.app import create_app
@@ -55,4 +56,13 @@ def serve(
     except SpieltischError as error:
         fail(error)
     settings.console.print(t("serve.listening", url=f"http://{host}:{port}", db=shown))
-    uvicorn.run(application, host=host, port=port, log_level="warning", ws="websockets-sansio")
+    # Without per-message deflate: compressing each message separately for every client cost
+    # more CPU than the rest of the fan-out together (bench/table_load.py).
+    uvicorn.run(
+        application,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws="websockets-sansio",
+        ws_per_message_deflate=False,
+    )

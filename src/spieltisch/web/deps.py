@@ -20,8 +20,8 @@ __all__ = [
 ]
 
 
-def get_store(request: Request) -> EventStore:
-    """The application's event store."""
+async def get_store(request: Request) -> EventStore:
+    """The application's event store (async: no thread hop for a lookup)."""
     store: EventStore = request.app.state.store
     return store
 
