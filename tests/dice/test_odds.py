@@ -198,3 +198,11 @@ def test_keep_pools_past_the_budget_are_refused() -> None:
         distribution("100d100kh50")
     assert caught.value.code == "dice.too_complex"
     assert "100d100kh50" in caught.value.params["value"]
+
+
+@pytest.mark.parametrize("op", [">=", ">", "<=", "<", "="])
+@pytest.mark.parametrize("target", [0, 1, 3, 6, 7, 12])
+def test_success_counting_on_every_target(op: str, target: int) -> None:
+    dist = distribution(f"2d6{op}{target}")
+    expected, _ = enumerate_rolls(f"2d6{op}{target}")
+    assert dict(dist.exact()) == expected

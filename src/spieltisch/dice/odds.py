@@ -209,6 +209,9 @@ def _align(p: _Pmf, keys: tuple[str, ...]) -> _Pmf:
 
 def _add(a: _Pmf, b: _Pmf) -> _Pmf:
     if a.keys == b.keys and a.weights.ndim == 1:
+        if b.weights.shape == (1,) and not b.exact and b.weights[0] == 1.0:
+            # Adding a sure value (a constant, an empty pool) only shifts.
+            return _Pmf(a.keys, (a.offset[0] + b.offset[0],), a.weights, a.denominator, a.missing)
         return _Pmf(
             a.keys,
             (a.offset[0] + b.offset[0],),
@@ -373,6 +376,8 @@ def _die(sides: int, depth: int, exact: bool) -> _Pmf:
 
 
 def _pool_power(die: _Pmf, count: int) -> _Pmf:
+    if count == 1:
+        return die
     return _cached_power(die, count)
 
 
@@ -462,18 +467,32 @@ def _symbol_die(letter: str, numeric: bool, exact: bool, need: tuple[str, ...] |
 
 def _numeric_dice(node: Dice, depth: int, exact: bool) -> _Pmf:
     """One die of ``node`` as counted: its value, or 0/1 for success counting."""
-    die = _die(node.sides, depth if node.explode else -1, exact)
-    if node.compare is None:
-        return die
-    if not node.explode:
-        # A plain die: count the faces that meet the target.
-        hits = sum(1 for face in range(1, node.sides + 1) if node.compare.test(face))
+    if node.compare is not None and not node.explode:
+        # A plain die: count the faces 1..sides that meet the target.
+        hits = _hits(node.sides, node.compare)
         if exact:
             weights = np.array([node.sides - hits, hits], dtype=object)
             return _Pmf(_NUMERIC, (0,), weights, node.sides, 0.0)
         weights = np.array([(node.sides - hits) / node.sides, hits / node.sides])
         return _Pmf(_NUMERIC, (0,), weights, 1, 0.0)
+    die = _die(node.sides, depth if node.explode else -1, exact)
+    if node.compare is None:
+        return die
     return _indicator(die, node.compare)
+
+
+def _hits(sides: int, compare: Compare) -> int:
+    """How many of the faces 1..sides meet ``compare``."""
+    target, op = compare.target, compare.op
+    if op == ">=":
+        return min(sides, max(0, sides - target + 1))
+    if op == ">":
+        return min(sides, max(0, sides - target))
+    if op == "<=":
+        return min(sides, max(0, target))
+    if op == "<":
+        return min(sides, max(0, target - 1))
+    return 1 if 1 <= target <= sides else 0
 
 
 _TESTS: dict[str, Callable[[Array, int], Array]] = {
