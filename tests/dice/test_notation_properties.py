@@ -79,7 +79,12 @@ def test_numeric_grammar_strings_evaluate(text: str, seed: int) -> None:
     assert parse(str(node)) == node
     result = roll(node, SeededSource(seed))
     assert isinstance(result.value, int)
-    assert distribution(node).probability(result.value) > 0
+    try:
+        dist = distribution(node)
+    except LimitError as error:  # products of several pools can span too many values
+        assert error.code == "dice.too_complex"
+        return
+    assert dist.probability(result.value) > 0
 
 
 @SETTINGS
