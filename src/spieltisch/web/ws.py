@@ -34,69 +34,71 @@ from spieltisch.store.events import EventStore, Participant, StoredTable, TableI
 from spieltisch.web.deps import accepted_language
 from spieltisch.web.live import Broker
 
-__all__ = ["messages_for", "router"]
+__all__ = ["message_texts", "router"]
 
 router = APIRouter()
 
 _CLOSE_CODES = {"table.bad_token": 4401, "table.unknown": 4404}
 
 
-def messages_for(
+def message_texts(
     records: list[Record], table: StoredTable, role: Role, *, always: bool = False
-) -> list[dict[str, Any]]:
-    """The messages announcing ``records`` to a participant in ``role``.
+) -> list[str]:
+    """The messages (JSON text) announcing ``records`` to a participant in ``role``.
 
     Runs of ordinary records become one ``records`` message each, every undo its own
     ``undo`` message. With ``always`` an empty ``records`` message is sent when nothing is
-    visible (the greeting after connecting).
+    visible (the greeting after connecting). The state is serialized once per table version
+    and shared by every message and connection.
     """
     visible = [r for r in records if role is Role.GM or not r.hidden]
-    state = table.public_state()
-    messages: list[dict[str, Any]] = []
-    run: list[dict[str, Any]] = []
+    tail = f',"seq":{table.seq},"state":{_state_json(table)}}}'
+    texts: list[str] = []
+    run: list[str] = []
 
     def flush() -> None:
         if run:
-            messages.append({"type": "records", "records": list(run), "seq": table.seq})
+            texts.append('{"type":"records","records":[' + ",".join(run) + "]" + tail)
             run.clear()
 
     for record in visible:
         if record.undoes is None:
-            run.append(record.model_dump(mode="json"))
+            run.append(record.model_dump_json())
             continue
         flush()
-        messages.append(
-            {
-                "type": "undo",
-                "record": record.model_dump(mode="json"),
-                "undoes": record.undoes,
-                "seq": table.seq,
-            }
+        texts.append(
+            f'{{"type":"undo","record":{record.model_dump_json()},"undoes":{record.undoes}' + tail
         )
     flush()
-    if not messages and always:
-        messages.append({"type": "records", "records": [], "seq": table.seq})
-    for message in messages:
-        message["state"] = state
-    return messages
+    if not texts and always:
+        texts.append('{"type":"records","records":[]' + tail)
+    return texts
 
 
+_STATES: weakref.WeakKeyDictionary[StoredTable, str] = weakref.WeakKeyDictionary()
 _TEXTS: weakref.WeakKeyDictionary[StoredTable, dict[tuple[int, bool], list[str]]] = (
     weakref.WeakKeyDictionary()
 )
 
 
-def _texts(table: StoredTable, sent: int, role: Role) -> list[str]:
-    """The messages after ``sent`` as JSON text, made once per table version and role.
+def _state_json(table: StoredTable) -> str:
+    text = _STATES.get(table)
+    if text is None:
+        text = _STATES[table] = json.dumps(table.public_state(), separators=(",", ":"))
+    return text
 
-    Cached tables are never changed after they are published, so every connection of a
-    table shares the same serialized messages instead of folding them out again.
+
+def _texts(table: StoredTable, sent: int, role: Role) -> list[str]:
+    """The messages after ``sent``, made once per table version, position and role.
+
+    Cached tables are never changed after they are published, so the connections of a
+    table share the same serialized messages.
     """
     gm = role is Role.GM
     per_table = _TEXTS.setdefault(table, {})
     texts = per_table.get((sent, gm))
     if texts is None:
-        texts = [json.dumps(m) for m in messages_for(table.records[sent:], table, role)]
+        texts = message_texts(table.records[sent:], table, role)
         per_table[(sent, gm)] = texts
     return texts
 
@@ -148,8 +150,8 @@ async def table_socket(
         info, table = await anyio.to_thread.run_sync(store.snapshot, table_id)
         people = await anyio.to_thread.run_sync(store.participants, table_id)
         sent = max(0, min(since, table.seq))
-        for message in messages_for(table.records[sent:], table, me.role, always=True):
-            await websocket.send_json(message)
+        for text in message_texts(table.records[sent:], table, me.role, always=True):
+            await websocket.send_text(text)
         sent, fair, count = table.seq, _fair(info), len(people)
         reader = asyncio.ensure_future(_read_until_closed(websocket))
         try:
