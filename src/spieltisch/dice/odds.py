@@ -412,9 +412,11 @@ def _histogram(cells: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
     return tuple(counts)
 
 
-# For dice that count one symbol: how many faces show 0, 1, 2 … of it.
-_HISTOGRAMS = {
-    letter: _histogram(cells) for letter, (keys, cells) in _FACE_CELLS.items() if len(keys) == 1
+# For dice that count one symbol: the key, how many faces show 0, 1, 2 … of it, the sides.
+_SINGLE: dict[str, tuple[tuple[str, ...], tuple[int, ...], int]] = {
+    letter: (keys, _histogram(cells), len(cells))
+    for letter, (keys, cells) in _FACE_CELLS.items()
+    if len(keys) == 1
 }
 
 
@@ -422,14 +424,12 @@ _HISTOGRAMS = {
 def _symbol_die(letter: str, numeric: bool, exact: bool, need: tuple[str, ...] | None) -> _Pmf:
     """One symbol die: numbers (Elixier), or one axis per symbol key it counts (or per key
     of ``need``, when only those are asked for)."""
-    if not numeric and (need is None or need == _FACE_CELLS[letter][0]) and letter in _HISTOGRAMS:
-        counts = _HISTOGRAMS[letter]
-        keys = _FACE_CELLS[letter][0]
+    single = _SINGLE.get(letter)
+    if single is not None and not numeric and (need is None or need == single[0]):
+        keys, counts, sides = single
         if exact:
-            return _Pmf(
-                keys, (0,), np.array(counts, dtype=object), len(_FACE_CELLS[letter][1]), 0.0
-            )
-        return _Pmf(keys, (0,), np.array(counts) / len(_FACE_CELLS[letter][1]), 1, 0.0)
+            return _Pmf(keys, (0,), np.array(counts, dtype=object), sides, 0.0)
+        return _Pmf(keys, (0,), np.array([count / sides for count in counts]), 1, 0.0)
     kind = symbol_die(letter)
     one = 1 if exact else 1.0 / kind.sides
     denominator = kind.sides if exact else 1
