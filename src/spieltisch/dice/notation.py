@@ -313,8 +313,12 @@ class BinaryOp(Expression):
         elif comparative:
             kind, keys = Kind.SYMBOLS, ("successes",)
         else:
-            extra = ("successes",) if malus else ()
-            kind, keys = Kind.SYMBOLS, _union(self.left.keys, self.right.keys, extra)
+            left_keys, right_keys = self.left.keys, self.right.keys
+            if left_keys == right_keys and (not malus or "successes" in left_keys):
+                kind, keys = Kind.SYMBOLS, left_keys
+            else:
+                extra = ("successes",) if malus else ()
+                kind, keys = Kind.SYMBOLS, _union(left_keys, right_keys, extra)
         object.__setattr__(self, "_meaning", (kind, keys, comparative, malus))
 
     @property

@@ -378,6 +378,8 @@ def _die(sides: int, depth: int, exact: bool) -> _Pmf:
 def _pool_power(die: _Pmf, count: int) -> _Pmf:
     if count == 1:
         return die
+    if count == 0:
+        return _delta(die.keys, die.exact)
     return _cached_power(die, count)
 
 
@@ -675,6 +677,8 @@ def _evaluate(
     node: Expression, depths: Mapping[int, int], exact: bool, need: tuple[str, ...] | None
 ) -> _Pmf:
     """The distribution of ``node``; ``need`` limits symbol results to those keys."""
+    if isinstance(node, BinaryOp):
+        return _evaluate_binary(node, depths, exact, need)
     if isinstance(node, Pool):
         numeric = node.kind is Kind.NUMBER
         pmf = _symbol_die(node.die, numeric, exact, None if numeric else need)
@@ -690,9 +694,13 @@ def _evaluate(
         weights = _zeros((1,), exact)
         weights[0] = 1 if exact else 1.0
         return _Pmf(_NUMERIC, (node.value,), weights, 1, 0.0)
-    if isinstance(node, Negate):
-        return _negate(_evaluate(node.operand, depths, exact, None))
-    assert isinstance(node, BinaryOp)
+    assert isinstance(node, Negate)
+    return _negate(_evaluate(node.operand, depths, exact, None))
+
+
+def _evaluate_binary(
+    node: BinaryOp, depths: Mapping[int, int], exact: bool, need: tuple[str, ...] | None
+) -> _Pmf:
     if node.op == "*":
         return _multiply(
             _evaluate(node.left, depths, exact, None), _evaluate(node.right, depths, exact, None)
