@@ -154,3 +154,25 @@ def test_german_output() -> None:
     result = runner.invoke(app, ["--lang", "de", "kilkenny", "moves", "--roll", "9"])
     assert result.exit_code != 0
     assert "muss zwischen 1 und 6 liegen" in result.output
+
+
+def test_match_with_a_time_limit_and_a_bad_one() -> None:
+    code, output = invoke(
+        "match",
+        "--a",
+        "strongest",
+        "--b",
+        "greedy",
+        "--games",
+        "2",
+        "--budget",
+        "2",
+        "--seconds",
+        "0.5",
+        "--json",
+    )
+    assert code == 0
+    assert json.loads(output)["games"] == 2
+    code, output = invoke("match", "--a", "strongest", "--b", "greedy", "--seconds", "0", "--json")
+    assert code != 0
+    assert json.loads(output)["error"]["code"] == "kilkenny.bad_seconds"

@@ -377,6 +377,9 @@ def match(
     budget: Annotated[
         int | None, typer.Option("--budget", help=t("kilkenny.cli.opt_budget"))
     ] = None,
+    seconds: Annotated[
+        float | None, typer.Option("--seconds", help=t("kilkenny.cli.opt_seconds"))
+    ] = None,
     max_plies: Annotated[
         int, typer.Option("--max-plies", help=t("kilkenny.cli.opt_max_plies"))
     ] = 2000,
@@ -388,6 +391,8 @@ def match(
             raise RuleError("kilkenny.bad_games", value=games)
         if budget is not None and budget < 1:
             raise RuleError("kilkenny.bad_budget", value=budget)
+        if seconds is not None and seconds <= 0:
+            raise RuleError("kilkenny.bad_seconds", value=seconds)
         if max_plies < 1:
             raise RuleError("kilkenny.bad_options", value="max_plies", detail=str(max_plies))
         make_player(a, budget)
@@ -410,8 +415,8 @@ def match(
             progress.update(task, completed=done)
 
         result = play_match(
-            lambda: make_player(a, budget),
-            lambda: make_player(b, budget),
+            lambda: make_player(a, budget, seconds),
+            lambda: make_player(b, budget, seconds),
             games,
             seed=seed,
             players=players,
