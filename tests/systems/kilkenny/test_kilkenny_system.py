@@ -57,6 +57,18 @@ def test_the_die_is_a_chance_node_with_six_equal_faces() -> None:
     assert sys_.odds(state, parse_command(sys_, {"kind": "move", "from": "f4", "to": "f1"})) is None
 
 
+def test_roll_odds_agree_with_icepool() -> None:
+    icepool = pytest.importorskip("icepool")
+    sys_ = system()
+    odds = sys_.odds(sys_.new_state({}), parse_command(sys_, {"kind": "roll"}))
+    assert odds is not None
+    die = icepool.d6
+    assert {o.value: Fraction(o.exact or "0") for o in odds.outcomes} == {
+        face: die.probability(face) for face in die.outcomes()
+    }
+    assert odds.mean == pytest.approx(float(die.mean()))
+
+
 def test_roll_then_move() -> None:
     state = system().new_state({})
     state, events = run(state, {"kind": "roll"}, Faces(3))
