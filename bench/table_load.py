@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
+import re
 import socket
 import statistics
 import subprocess
@@ -131,11 +131,22 @@ async def follow(ws_base: str, table: Table, token: str, ready: asyncio.Event, d
             except TimeoutError:
                 continue
             now = time.perf_counter()
-            message = json.loads(raw)
-            for record in message.get("records", []):
-                label = (record.get("command") or {}).get("label")
-                if label:
-                    table.received.setdefault(label, []).append(now)
+            for label in _labels(raw):
+                table.received.setdefault(label, []).append(now)
+
+
+_LABEL = re.compile(r'"label":"(t\d+-c\d+)"')
+
+
+def _labels(raw: str | bytes) -> set[str]:
+    """Labels of the records in a message, without parsing the (large) state.
+
+    The server writes ``records`` before ``seq`` and ``state``, and the state of free-dice
+    repeats every earlier roll, so only the part before ``],"seq":`` is searched; parsing whole
+    messages in 20 clients would make this process, not the server, the bottleneck.
+    """
+    text = raw if isinstance(raw, str) else raw.decode()
+    return set(_LABEL.findall(text.split('],"seq":', 1)[0]))
 
 
 async def send(http: httpx.AsyncClient, table: Table, token: str, labels: list[str]) -> None:
