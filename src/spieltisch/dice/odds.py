@@ -295,6 +295,23 @@ def _project(p: _Pmf, key: str) -> _Pmf:
     return _Pmf((key,), (p.offset[axis],), weights, p.denominator, p.missing)
 
 
+def _difference(a: _Pmf, b: _Pmf, clamp: bool) -> _Pmf:
+    """``a - b`` of two 1-D distributions; with ``clamp`` the mass below 0 moves onto 0."""
+    weights = _convolve1d(a.weights, np.ascontiguousarray(b.weights[::-1]))
+    low = a.offset[0] - b.offset[0] - len(b.weights) + 1
+    if clamp and low < 0:
+        cut = -low
+        if cut >= len(weights):
+            weights = weights.sum(keepdims=True)
+        else:
+            head = weights[:cut].sum()
+            weights = weights[cut:].copy()
+            weights[0] += head
+        low = 0
+    missing = _combine_missing(a.missing, b.missing) if a.missing or b.missing else 0.0
+    return _Pmf(a.keys, (low,), weights, a.denominator * b.denominator, missing)
+
+
 def _clamp_successes(p: _Pmf) -> _Pmf:
     """Fold the mass of negative success counts onto 0 successes."""
     axis = p.keys.index("successes")
@@ -708,11 +725,13 @@ def _evaluate_binary(
     if node.comparative:
         left = _evaluate(node.left, depths, exact, _SUCCESSES)
         right = _evaluate(node.right, depths, exact, _SUCCESSES)
-        return _add(_marginal(left, _SUCCESSES), _negate(_marginal(right, _SUCCESSES)))
+        return _difference(_marginal(left, _SUCCESSES), _marginal(right, _SUCCESSES), clamp=False)
     if node.malus:
         keys = node.keys if need is None else _key_union(need, _SUCCESSES)
         left = _marginal(_evaluate(node.left, depths, exact, keys), keys)
         right = _marginal(_evaluate(node.right, depths, exact, _SUCCESSES), _SUCCESSES)
+        if left.keys == _SUCCESSES:
+            return _difference(left, right, clamp=True)
         return _clamp_successes(_add(left, _negate(right)))
     left = _evaluate(node.left, depths, exact, need)
     right = _evaluate(node.right, depths, exact, need)
