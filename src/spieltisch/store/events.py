@@ -477,7 +477,7 @@ class EventStore:
         return found
 
     def participants(self, table_id: str) -> list[Participant]:
-        """Everyone at the table, in the order they joined."""
+        """Everyone at the table: the GM first, then players and spectators by name."""
         cached = self._reload_participants(table_id, self._current(table_id))
         return [participant for participant, _ in cached.participants.values()]
 
