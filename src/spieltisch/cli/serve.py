@@ -56,8 +56,8 @@ def serve(
     except SpieltischError as error:
         fail(error)
     settings.console.print(t("serve.listening", url=f"http://{host}:{port}", db=shown))
-    # Without per-message deflate: compressing each message separately for every client cost
-    # more CPU than the rest of the fan-out together (bench/table_load.py).
+    # Without per-message deflate: compressing each message separately for every client was
+    # the largest single cost of the fan-out in a profile under bench/table_load.py.
     uvicorn.run(
         application,
         host=host,
