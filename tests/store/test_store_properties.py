@@ -82,3 +82,57 @@ def test_the_stored_log_always_reloads_to_its_fold(toy: Any, operations: list[An
             assert reloaded.owners() == folded.owners()
         finally:
             store.close()
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 40) | st.text(max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _paths(item, (*prefix, index))
+    return found
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_any_damaged_export_imports_or_is_refused_with_a_code(toy: Any, data: Any) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        store = EventStore(f"sqlite:///{Path(tmp) / 'i.sqlite3'}")
+        try:
+            created = store.create_table("toy")
+            gm = store.authenticate(created.table, created.token)
+            store.execute(created.table, gm, {"kind": "join", "piece": "a"})
+            store.execute(created.table, gm, {"kind": "roll", "piece": "a"})
+            store.reveal(created.table, gm)
+            export = store.export(created.table, gm)
+            path = data.draw(st.sampled_from(_paths(export)[1:]))
+            replacement = data.draw(JSON)
+            target: Any = export
+            for step in path[:-1]:
+                target = target[step]
+            target[path[-1]] = replacement
+            before = len(store.list_tables())
+            try:
+                imported = store.import_table(export)
+            except SpieltischError:
+                assert len(store.list_tables()) == before
+            else:
+                table = store.table(imported.table)
+                assert table.state == Table(table.system, table.options, table.records).state
+        finally:
+            store.close()

@@ -669,7 +669,7 @@ class EventStore:
                 for p in data.get("participants") or []
                 if p.get("role") != Role.GM.value
             ]
-        except (KeyError, TypeError, ValueError) as error:
+        except (AttributeError, KeyError, TypeError, ValueError) as error:
             if isinstance(error, SpieltischError):
                 raise
             raise EngineError("table.bad_export", detail=str(error)) from None
