@@ -6,7 +6,7 @@ import hashlib
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from spieltisch.dice.fair import FairDice
@@ -257,3 +257,41 @@ def test_any_accept_language_header_gives_a_supported_language_or_none(header: s
 )
 def test_accept_language_follows_the_weights(header: str, expected: str | None) -> None:
     assert accepted_language(header) == expected
+
+
+BODY = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 200) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+COMMAND = st.fixed_dictionaries(
+    {"kind": st.sampled_from(["join", "roll", "damage", "count", "note", "x"])},
+    optional={"piece": BODY, "sides": BODY, "amount": BODY, "text": BODY},
+)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    body=st.one_of(
+        BODY,
+        st.fixed_dictionaries(
+            {"command": COMMAND}, optional={"hidden": BODY, "expected_seq": BODY}
+        ),
+    ),
+    who=st.sampled_from(["gm", "player", "spectator"]),
+)
+def test_any_command_body_is_done_or_refused_with_a_4xx(party: Any, body: Any, who: str) -> None:
+    before = party.view()["seq"]
+    response = party.client.post(
+        f"/api/tables/{party.id}/commands", headers=getattr(party, who), json=body
+    )
+    if response.status_code == 200:
+        assert response.json()["seq"] > before
+    else:
+        assert 400 <= response.status_code < 500, response.text
+        assert set(response.json()["error"]) == {"code", "message"}
+        assert party.view()["seq"] == before
