@@ -2,7 +2,7 @@
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint typecheck unit
+.PHONY: run test lint typecheck unit screenshots
 
 $(BIN)/spieltisch: pyproject.toml
 	python3 -m venv $(VENV)
@@ -11,7 +11,7 @@ $(BIN)/spieltisch: pyproject.toml
 	touch $@
 
 run: $(BIN)/spieltisch
-	$(BIN)/spieltisch tour
+	$(BIN)/spieltisch serve
 
 test: $(BIN)/spieltisch
 	bash scripts/test-services.sh
@@ -26,3 +26,7 @@ typecheck: $(BIN)/spieltisch
 
 unit: $(BIN)/spieltisch
 	$(BIN)/pytest
+
+# Refresh the screenshots in docs/screenshots from the browser tests.
+screenshots: $(BIN)/spieltisch
+	SPIELTISCH_SCREENSHOTS=1 $(BIN)/pytest tests/browser

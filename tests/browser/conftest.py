@@ -102,7 +102,14 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture
-def screenshots() -> Path:
-    """Where the browser tests write the screenshots of the docs."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    return SCREENSHOTS
+def screenshots(tmp_path: Path) -> Iterator[Path]:
+    """Where the browser tests write the screenshots of the docs.
+
+    ``make screenshots`` (``SPIELTISCH_SCREENSHOTS=1``) writes them into ``docs/screenshots``;
+    an ordinary run takes them all the same, into a temporary folder, and checks each is a PNG.
+    """
+    folder = SCREENSHOTS if os.environ.get("SPIELTISCH_SCREENSHOTS") == "1" else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    yield folder
+    for shot in folder.glob("*.png"):
+        assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", shot.name
