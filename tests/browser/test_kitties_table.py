@@ -108,9 +108,9 @@ def test_a_full_check_with_odds_tier_menu_and_reroll(
         player.locator("#reroll-die-1").click()
         expect(player.locator("#reroll-die-0")).to_have_attribute("aria-pressed", "true")
         expect(player.locator("#reroll-odds table")).to_be_visible()
-        player.get_by_role("button", name="Treat: reroll 2 dice").click()
+        player.get_by_role("button", name="Treat: reroll the chosen dice (2)").click()
         expect(player.locator("#kitty-mochi")).to_contain_text("1 of 2")
-        expect(gm.locator("#log > li").first).to_contain_text("rerolls 2 dice")
+        expect(gm.locator("#log > li").first).to_contain_text("rerolls dice: 2")
         expect(gm.locator("#log > li").first.locator(".die")).to_have_count(2)
 
         # The tier decides the menu: complications are the GM's, bonuses the player's.
