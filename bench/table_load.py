@@ -14,6 +14,7 @@ floor for a dedicated server.
 
     .venv/bin/python bench/table_load.py                 # both databases, default sizes
     .venv/bin/python bench/table_load.py --db sqlite --clients 50 --commands 400
+    .venv/bin/python bench/table_load.py --cold-load 2000      # snapshot vs full fold
 """
 
 from __future__ import annotations
@@ -228,6 +229,63 @@ async def scenario(
     }
 
 
+def _fill(store: Any, system: str, records: int) -> str:
+    """A table of ``system`` with about ``records`` records; returns its id."""
+    if system == "free-dice":
+        created = store.create_table("free-dice")
+        gm = store.authenticate(created.table, created.token)
+        for n in range(records):
+            store.execute(created.table, gm, {"kind": "roll", "expression": f"{n % 5 + 1}d6"})
+        return str(created.table)
+    # Kilkenny Cats, a human seat (played by the GM) against a random AI, game after game.
+    options = {"players": 2, "seats": [{"player": "human"}, {"player": "random"}]}
+    while True:
+        created = store.create_table("kilkenny", options=options)
+        gm = store.authenticate(created.table, created.token)
+        store.execute(created.table, gm, {"kind": "sit", "seat": "S"})
+        table = store.table(created.table)
+        while table.state.outcome is None and table.seq < records:
+            table = store.execute(created.table, gm, {"kind": "roll"}).table
+            state = table.public_state()
+            if state["outcome"] is None and state["roll"] is not None and state["turn"] == "S":
+                table = store.execute(
+                    created.table, gm, {"kind": "move", **state["moves"][0]}
+                ).table
+        if table.seq >= records * 0.9:
+            return str(created.table)
+
+
+def cold_load(records: int) -> None:
+    """Time loading a table of about ``records`` records into a fresh process, from a snapshot
+    and by folding the whole log (SQLite), for free-dice and Kilkenny Cats."""
+    sys.path.insert(0, str(ROOT / "src"))
+    from spieltisch.store.events import EventStore
+
+    for system in ("free-dice", "kilkenny"):
+        timings = {}
+        with tempfile.TemporaryDirectory() as tmp:
+            for every in (50, 0):
+                url = f"sqlite:///{Path(tmp) / f'load{every}.sqlite3'}"
+                store = EventStore(url, snapshot_every=every)
+                table_id = _fill(store, system, records)
+                expected = store.table(table_id)
+                store.close()
+                best = float("inf")
+                for _ in range(3):
+                    fresh = EventStore(url, snapshot_every=every)
+                    start = time.perf_counter()
+                    loaded = fresh.table(table_id)
+                    best = min(best, time.perf_counter() - start)
+                    fresh.close()
+                    assert loaded.state == expected.state
+                timings[every] = (best, expected.seq)
+        (snap, count), (full, _) = timings[50], timings[0]
+        print(
+            f"{system}: cold load of {count} records: {snap * 1000:.1f} ms from a snapshot, "
+            f"{full * 1000:.1f} ms folding the whole log; full / snapshot = {full / snap:.2f}"
+        )
+
+
 def main() -> None:
     """Parse the options, run the scenarios, print a table and ratios."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -237,7 +295,15 @@ def main() -> None:
     parser.add_argument("--commands", type=int, default=200, help="commands per scenario")
     parser.add_argument("--senders", type=int, default=4, help="concurrent senders per table")
     parser.add_argument("--limit", type=float, default=120.0, help="seconds per phase, at most")
+    parser.add_argument(
+        "--cold-load", type=int, default=0, metavar="N", help="only time loading N records"
+    )
     args = parser.parse_args()
+    if args.cold_load:
+        if not 1 <= args.cold_load <= 20000:
+            parser.error("keep it bounded: 1..20000 records")
+        cold_load(args.cold_load)
+        return
     if not (2 <= args.clients <= 500 and 1 <= args.commands <= 5000 and args.tables >= 1):
         parser.error("keep it bounded: 2..500 clients, 1..5000 commands")
 
