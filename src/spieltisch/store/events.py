@@ -66,6 +66,9 @@ MAX_TITLE = 200
 MAX_SEED = 200
 
 
+_RECORDS: TypeAdapter[list[Record]] = TypeAdapter(list[Record])
+
+
 class StoreError(SpieltischError):
     """A request the store refuses: unknown table, bad token, stale state, …"""
 
@@ -766,14 +769,13 @@ class EventStore:
 
     def _load(self, conn: Any, info: TableInfo) -> _Cached:
         system = get_system(info.system)
-        records = [
-            Record.model_validate_json(data)
-            for data in conn.execute(
-                select(RecordRow.data)
-                .where(RecordRow.table_id == info.id, RecordRow.seq <= info.seq)
-                .order_by(RecordRow.seq)
-            ).scalars()
-        ]
+        rows = conn.execute(
+            select(RecordRow.data)
+            .where(RecordRow.table_id == info.id, RecordRow.seq <= info.seq)
+            .order_by(RecordRow.seq)
+        ).scalars()
+        # One JSON array parsed in one call is much faster than a call per record.
+        records = _RECORDS.validate_json("[" + ",".join(rows) + "]")
         snap = conn.execute(
             select(SnapshotRow.seq, SnapshotRow.state)
             .where(
