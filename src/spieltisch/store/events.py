@@ -443,6 +443,12 @@ class EventStore:
         """The table with its log and current state (do not modify it)."""
         return self._current(table_id).table
 
+    def cached_info(self, table_id: str) -> TableInfo | None:
+        """The table's settings if this process has the table in memory (no I/O)."""
+        with self._guard:
+            cached = self._cache.get(table_id)
+        return None if cached is None else cached.info
+
     def peek(self, table_id: str, min_seq: int) -> tuple[TableInfo, StoredTable] | None:
         """The cached table if it already has record ``min_seq`` (no I/O), else ``None``."""
         with self._guard:

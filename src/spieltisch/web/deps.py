@@ -73,16 +73,19 @@ def accepted_language(header: str | None) -> str | None:
 
 
 def request_language(request: Request) -> str:
-    """``?lang=``, else the table's language, else ``Accept-Language``, else English."""
+    """``?lang=``, else the table's language, else ``Accept-Language``, else English.
+
+    Runs on the event loop (also in the error handlers), so it never touches the database.
+    """
     explicit = request.query_params.get("lang")
     if explicit:
         return normalize_language(explicit)
     table_id = request.path_params.get("table_id")
-    if table_id:
-        store: EventStore | None = getattr(request.app.state, "store", None)
-        if store is not None:
-            try:
-                return store.info(str(table_id)).language
-            except StoreError:
-                pass
+    store: EventStore | None = getattr(request.app.state, "store", None)
+    if table_id and store is not None:
+        # Only from memory: this runs on the event loop. Every table route has loaded the
+        # table (authentication does) before it can fail for a reason worth translating.
+        info = store.cached_info(str(table_id))
+        if info is not None:
+            return info.language
     return accepted_language(request.headers.get("accept-language")) or "en"

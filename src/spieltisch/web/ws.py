@@ -201,13 +201,13 @@ async def _refuse(
     websocket: WebSocket, store: EventStore, table_id: str, error: SpieltischError
 ) -> None:
     lang = websocket.query_params.get("lang")
+    info = store.cached_info(table_id)  # from memory only: this runs on the event loop
     if lang:
         lang = normalize_language(lang)
+    elif info is not None:
+        lang = info.language
     else:
-        try:
-            lang = store.info(table_id).language
-        except SpieltischError:
-            lang = accepted_language(websocket.headers.get("accept-language")) or "en"
+        lang = accepted_language(websocket.headers.get("accept-language")) or "en"
     await websocket.send_json(
         {"type": "error", "error": {"code": error.code, "message": error_message(error, lang)}}
     )
