@@ -874,7 +874,7 @@ class EventStore:
                 return False
             if self.postgres:
                 self._notify(conn, info.id, info.seq)
-        self._drop(info.id)
+        self._current(info.id)  # cache the new settings (newer versions are never replaced)
         self._committed(info.id, info.seq)
         return True
 
