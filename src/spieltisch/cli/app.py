@@ -33,14 +33,8 @@ def _options(
 
 
 # Each module registers its commands on ``app`` when imported; one module per command group.
-_COMMAND_MODULES = ("dice", "verify", "kitties", "kilkenny", "table", "serve", "tour")
-
-for _name in _COMMAND_MODULES:
-    try:
-        importlib.import_module(f"spieltisch.cli.{_name}")
-    except ModuleNotFoundError as _error:
-        if _error.name != f"spieltisch.cli.{_name}":
-            raise
+for _name in ("dice", "verify", "kitties", "kilkenny", "table", "serve", "tour"):
+    importlib.import_module(f"spieltisch.cli.{_name}")
 
 
 def main() -> None:
