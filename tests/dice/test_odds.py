@@ -8,8 +8,9 @@ from fractions import Fraction
 import pytest
 from dice_helpers import enumerate_rolls
 
+from spieltisch.dice import odds
 from spieltisch.dice.errors import LimitError
-from spieltisch.dice.notation import parse
+from spieltisch.dice.notation import Dice, Pool, parse
 from spieltisch.dice.odds import TAIL, distribution, janus_check, success_count
 
 SMALL = [
@@ -71,6 +72,72 @@ def test_exact_odds_equal_brute_force_enumeration(text: str) -> None:
     for outcome, probability in dist.table:
         assert probability == pytest.approx(float(expected[outcome]), abs=1e-15)
     assert len(dist.table) == len(expected)
+
+
+# Small HeXXen checks (GM dice with a Janus bonus or malus) and other small pools: the
+# integer-polynomial path of the engine.
+SMALL_POOLS = [f"{n}M{sign}{m}J" for n in (1, 2, 3) for m in (0, 1, 2) for sign in "+-"] + [
+    "1M-4J",
+    "2M-3J",
+    "1W6>=3",
+    "3W6>=6",
+    "2d6=7",
+    "2d6>=1",
+    "1d6<0",
+    "1d4-5",
+    "-(1d4-1d6)",
+    "7",
+    "1E-2E",
+    "2B+1B",
+    "1S - 1M",
+    "2J-1J",
+]
+
+
+@pytest.mark.parametrize("text", SMALL_POOLS)
+def test_small_pools_equal_brute_force_enumeration(text: str) -> None:
+    expected, _ = enumerate_rolls(text)
+    dist = distribution(text)
+    keys = dist.keys or ()
+    assert {
+        (v if isinstance(v, int) else tuple(v[k] for k in keys)): f for v, f in dist.exact()
+    } == expected
+    # Small pools are computed with exact integers: each probability is correctly rounded.
+    assert dict(dist.table) == {outcome: float(f) for outcome, f in expected.items()}
+    assert dist.truncated == 0.0
+
+
+def _array_engine(text: str) -> dict[object, Fraction]:
+    """The exact weights from the array engine alone (no small-pool path)."""
+    node = parse(text)
+    pmf = odds._evaluate(node, odds._depths(node), True, None)
+    if pmf.keys != odds._NUMERIC and pmf.keys != node.keys:
+        pmf = odds._align(pmf, node.keys)
+    return {o: Fraction(int(w), pmf.denominator) for o, w in odds._cells(pmf)}
+
+
+@pytest.mark.parametrize("text", SMALL + SMALL_POOLS + ["20M-5J", "8M - 15H", "12W6>=4"])
+def test_small_pool_path_and_array_engine_agree(text: str) -> None:
+    # Both ways of computing must give the very same fractions wherever the small path runs.
+    assert dict(distribution(text)._exact_table()) == _array_engine(text)
+
+
+@pytest.mark.parametrize("text", [*SMALL_POOLS, "20M-5J", "8M - 15H", "63d2", "24d6", "63M"])
+def test_small_pools_take_the_integer_path(text: str) -> None:
+    assert odds._small_root(parse(text)) is not None
+
+
+@pytest.mark.parametrize(
+    "text", ["64d2", "64M", "24d6+1d6", "3H", "2B-1J", "1d6!", "4d6kh3", "2d6*2", "0H"]
+)
+def test_other_expressions_take_the_array_engine(text: str) -> None:
+    # Too large for 64-bit weights, several symbol counts, exploding, keep, products.
+    assert odds._small_root(parse(text)) is None
+
+
+def test_huge_pools_built_in_code_leave_the_integer_path_at_once() -> None:
+    assert odds._small_root(Pool(10**9, "M")) is None
+    assert odds._small_root(Dice(10**9, 6)) is None
 
 
 @pytest.mark.parametrize("text", ["1d6!", "2d4!", "2d4!kh1", "3d6!>=5", "1d4!*2", "1d3!-1d3!"])

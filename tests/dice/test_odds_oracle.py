@@ -52,6 +52,23 @@ for n in (1, 3, 10, 20):
     for m in (0, 1, 3, 5):
         case(f"{n}M+{m}J", lambda n=n, m=m: n @ GM + m @ JANUS)
         case(f"{n}M-{m}J", lambda n=n, m=m: _clip(n @ GM - m @ JANUS))
+for n in (1, 2, 3, 4):  # small checks: the integer-polynomial path
+    for m in (2, 4):
+        case(f"{n}M+{m}J", lambda n=n, m=m: n @ GM + m @ JANUS)
+        case(f"{n}M-{m}J", lambda n=n, m=m: _clip(n @ GM - m @ JANUS))
+    case(f"{n}M+0J", lambda n=n: n @ GM)
+    case(f"{n}M-{n}J - 1H", lambda n=n: _clip(n @ GM - n @ JANUS) - HUNTER)
+    case(f"{n}W6>=6", lambda n=n: n @ (D6 >= 6))
+# Around the largest pools the integer path takes (weights below 2**64) and just past them.
+for text, oracle in [
+    ("63d2", lambda: 63 @ icepool.d(2)),
+    ("64d2", lambda: 64 @ icepool.d(2)),
+    ("24d6", lambda: 24 @ D6),
+    ("24d6+1d6", lambda: 25 @ D6),
+    ("63M-1J", lambda: _clip(63 @ GM - JANUS)),
+    ("64M-1J", lambda: _clip(64 @ GM - JANUS)),
+]:
+    case(text, oracle)
 for n in (1, 5, 8, 15):
     case(f"8M - {n}H", lambda n=n: 8 @ GM - n @ HUNTER)
     case(f"{n}M - 8H", lambda n=n: n @ GM - 8 @ HUNTER)

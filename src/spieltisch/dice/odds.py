@@ -11,11 +11,18 @@ and exact integer weights over a common denominator (Python integers, used by
 :meth:`Distribution.exact`). Exploding dice are cut after so many explosions that the mass
 left out of the whole expression is at most :data:`TAIL` and that mass is reported as
 ``truncated``.
+
+Small expressions take a shortcut in both modes: a single number or symbol count without
+exploding or kept dice, whose weights fit in 64 bits, is computed with integer polynomials
+packed into one Python int (see :func:`_small`); its float probabilities are the exact
+fractions, correctly rounded. Most game checks are such, and there the fixed cost of array
+code would dominate.
 """
 
 from __future__ import annotations
 
 import math
+from array import array
 from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
 from functools import cache, lru_cache
@@ -648,6 +655,153 @@ def _keep_exact(
     return done
 
 
+# -- small expressions: integer polynomials in one Python int ------------------------------
+#
+# A one-dimensional expression without exploding or kept dice has exact integer weights
+# over a denominator. While that denominator stays below 2**64 every weight does too (they
+# sum to it), so a distribution packs into one Python int with one 64-bit slot per value,
+# the weight of value ``low + i`` in slot ``i`` (Kronecker substitution): a pool is a power
+# of its die, a sum a product, and no slot overflows. For small pools this beats array code,
+# whose fixed cost per call dominates there, and it is exact: the float table is each weight
+# divided by the denominator, correctly rounded.
+
+_Small = tuple[int, int, int, int]
+"""The lowest value, the packed weights, how many slots they use, the denominator."""
+
+_SLOT_LIMIT = (1 << 64) - 1
+"""Denominators (and so all weights and sums of weights) stay below this."""
+
+
+def _pack(weights: list[int]) -> int:
+    return int.from_bytes(array("Q", weights).tobytes(), "little")
+
+
+def _slots(packed: int, size: int) -> array[int]:
+    return array("Q", packed.to_bytes(size * 8, "little"))
+
+
+def _small_die(low: int, weights: list[int], denominator: int) -> _Small:
+    """One die: zero weights trimmed from both ends, a common factor cancelled (a smaller
+    denominator lets larger pools fit)."""
+    while not weights[0]:
+        weights = weights[1:]
+        low += 1
+    while not weights[-1]:
+        weights = weights[:-1]
+    common = math.gcd(*weights)
+    return low, _pack([w // common for w in weights]), len(weights), denominator // common
+
+
+def _pool_die(letter: str, key: str) -> _Small:
+    """What one symbol die adds to ``key`` (its number for ``key == ""``: the Elixier die)."""
+    if key:
+        keys, cells = _FACE_CELLS[letter]
+        values = [cell[keys.index(key)] if key in keys else 0 for cell in cells]
+    else:
+        values = [face for face in symbol_die(letter).faces if isinstance(face, int)]
+    low = min(values)
+    weights = [0] * (max(values) - low + 1)
+    for value in values:
+        weights[value - low] += 1
+    return _small_die(low, weights, len(values))
+
+
+# Every symbol die counted by one key, or as a number (derived data, built once at import).
+_POOL_DICE: dict[tuple[str, str], _Small] = {
+    (letter, key): _pool_die(letter, key)
+    for letter, kind in SYMBOL_DICE.items()
+    for key in (("",) if all(isinstance(face, int) for face in kind.faces) else VALUE_KEYS)
+}
+
+
+def _small_power(die: _Small, count: int) -> _Small | None:
+    if count == 1:
+        return die
+    low, packed, size, denominator = die
+    # A denominator of 2 or more passes the limit by 64 dice (checked first: no huge powers).
+    if denominator > 1 and (count >= 64 or denominator**count >= _SLOT_LIMIT):
+        return None
+    return low * count, packed**count, (size - 1) * count + 1, denominator**count
+
+
+def _small_sum(a: _Small, b: _Small) -> _Small | None:
+    denominator = a[3] * b[3]
+    if denominator >= _SLOT_LIMIT:
+        return None
+    return a[0] + b[0], a[1] * b[1], a[2] + b[2] - 1, denominator
+
+
+def _small_negate(a: _Small) -> _Small:
+    low, packed, size, denominator = a
+    slots = _slots(packed, size)
+    slots.reverse()
+    return -(low + size - 1), int.from_bytes(slots.tobytes(), "little"), size, denominator
+
+
+def _small_clamp(a: _Small) -> _Small:
+    """Fold the weight of values below 0 onto 0."""
+    low, packed, size, denominator = a
+    if low >= 0:
+        return a
+    if -low >= size:
+        return 0, denominator, 1, denominator
+    # 2**64 ≡ 1 modulo _SLOT_LIMIT, so modulo it a packed int is the sum of its slots.
+    below = (packed & ((1 << -64 * low) - 1)) % _SLOT_LIMIT
+    return 0, (packed >> -64 * low) + below, size + low, denominator
+
+
+def _small(node: Expression, key: str) -> _Small | None:
+    """The distribution of ``node``'s number (``key == ""``) or of its count of ``key``, or
+    ``None`` when the expression is not small (the array engine takes it then)."""
+    if isinstance(node, Pool):
+        die = _POOL_DICE.get((node.die, key))
+        return None if die is None else _small_power(die, node.count)
+    if isinstance(node, Dice):
+        if key or node.explode or node.keep is not None:
+            return None
+        sides = node.sides
+        if node.compare is None:
+            return _small_power((1, _pack([1] * sides), sides, sides), node.count)
+        hits = _hits(sides, node.compare)
+        if hits in (0, sides):
+            return int(hits > 0) * node.count, 1, 1, 1
+        common = math.gcd(sides, hits)
+        die = 0, (sides - hits) // common | hits // common << 64, 2, sides // common
+        return _small_power(die, node.count)
+    if isinstance(node, Constant):
+        return None if key else (node.value, 1, 1, 1)
+    if isinstance(node, Negate):
+        inner = _small(node.operand, key)
+        return None if inner is None else _small_negate(inner)
+    if not isinstance(node, BinaryOp) or node.op == "*":
+        return None
+    if (node.comparative or node.malus) and key != "successes":
+        return None
+    left = _small(node.left, key)
+    right = _small(node.right, key) if left is not None else None
+    if left is None or right is None:
+        return None
+    result = _small_sum(left, right if node.op == "+" else _small_negate(right))
+    return _small_clamp(result) if node.malus and result is not None else result
+
+
+def _small_root(node: Expression) -> tuple[tuple[str, ...] | None, int, list[int], int] | None:
+    """A small expression's result keys (``None`` for a number), lowest value, integer
+    weights and denominator; ``None`` unless it is small and a number or a single count."""
+    keys: tuple[str, ...] | None = None
+    if node.kind is Kind.NUMBER:
+        result = _small(node, "")
+    elif len(node.keys) == 1:
+        keys = node.keys
+        result = _small(node, keys[0])
+    else:
+        return None
+    if result is None:
+        return None
+    low, packed, size, denominator = result
+    return keys, low, _slots(packed, size).tolist(), denominator
+
+
 # -- expressions ---------------------------------------------------------------------------
 
 
@@ -912,6 +1066,15 @@ class Distribution:
 
     def _exact_table(self) -> tuple[tuple[Outcome, Fraction], ...]:
         if self._exact is None:
+            small = _small_root(self._node)
+            if small is not None:
+                keys, low, weights, denominator = small
+                self._exact = tuple(
+                    (low + i if keys is None else (low + i,), Fraction(w, denominator))
+                    for i, w in enumerate(weights)
+                    if w
+                )
+                return self._exact
             pmf = _evaluate(self._node, _depths(self._node), True, None)
             if self.keys is not None and pmf.keys != self.keys:
                 pmf = _align(pmf, self.keys)
@@ -931,6 +1094,15 @@ def _cells(p: _Pmf) -> Iterator[tuple[Outcome, Any]]:
 
 
 def _build(node: Expression) -> Distribution:
+    small = _small_root(node)
+    if small is not None:
+        keys, low, weights, denominator = small
+        table: tuple[tuple[Outcome, float], ...]
+        if keys is None:
+            table = tuple((low + i, w / denominator) for i, w in enumerate(weights) if w)
+        else:
+            table = tuple(((low + i,), w / denominator) for i, w in enumerate(weights) if w)
+        return Distribution(node, keys, table, 0.0)
     pmf = _evaluate(node, _depths(node), False, None)
     keys = None if pmf.keys == _NUMERIC else pmf.keys
     if keys is not None and keys != node.keys:
