@@ -778,8 +778,10 @@ def _small(node: Expression, key: str) -> _Small | None:
     if (node.comparative or node.malus) and key != "successes":
         return None
     left = _small(node.left, key)
-    right = _small(node.right, key) if left is not None else None
-    if left is None or right is None:
+    if left is None:
+        return None
+    right = _small(node.right, key)
+    if right is None:
         return None
     result = _small_sum(left, right if node.op == "+" else _small_negate(right))
     return _small_clamp(result) if node.malus and result is not None else result
