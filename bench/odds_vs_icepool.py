@@ -4,9 +4,9 @@ Both engines run in this one process, on the four case families of issue 2, ever
 a cold start: before each call the engine forgets everything it caches (per-die
 distributions, pool powers, parsed texts; the clearing is timed with the engine) and icepool
 builds its dice afresh (its ``Die`` objects memoize sums, so reusing them would time a
-cache, not the computation). A round times a few such calls back to back (fewer for slow
-cases); the best round per call counts, for both, and the engines alternate so that machine
-load hits both alike.
+cache, not the computation). After one untimed call of each engine per case, a round times
+a few such calls back to back (fewer for slow cases); the best round per call counts, for
+both, and the engines alternate so that machine load hits both alike.
 
 ``ours`` is ``distribution(tree)`` with the expression tree built inside the timed region, as
 a game assembles its pool in code (as icepool users build dice objects); ``with parsing``
