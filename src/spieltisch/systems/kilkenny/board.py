@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from spieltisch.engine.errors import RuleError
 from spieltisch.systems.kilkenny.layout import Layout, parse_square, square_name
 
-__all__ = ["DIRECTIONS", "MAX_ROLL", "Geometry", "Move", "Table", "geometry"]
+__all__ = ["DIRECTIONS", "MAX_ROLL", "Geometry", "Move", "MoveTable", "geometry"]
 
 DIRECTIONS: tuple[tuple[int, int], ...] = (
     (0, 1),
@@ -38,7 +38,7 @@ Move = tuple[int, int, int, int, int]
 """A move as ``(from, to, from_bit, to_bit, hole)``: cell indices, their bits, and the hole
 number (0 or 1) when ``to`` is one of the mover's holes, else -1."""
 
-Table = tuple[tuple[tuple[int, Move], ...], ...]
+MoveTable = tuple[tuple[tuple[int, Move], ...], ...]
 """Per cell index: the ``(key, move)`` pairs of one player and one roll."""
 
 
@@ -52,7 +52,7 @@ class Geometry:
     shift: int
     board_mask: int
     hole_cells: tuple[tuple[int, ...], ...]
-    moves: tuple[tuple[Table, ...], ...]
+    moves: tuple[tuple[MoveTable, ...], ...]
     """``moves[player][roll][cell]``; ``roll`` from 1 to 6 (index 0 is empty)."""
 
     @classmethod
@@ -68,10 +68,10 @@ class Geometry:
         hole_cells = tuple(
             tuple((y + 1) * width + x + 1 for x, y in layout.seats[seat].holes) for seat in seats
         )
-        moves: list[tuple[Table, ...]] = []
+        moves: list[tuple[MoveTable, ...]] = []
         for player in range(len(seats)):
             own_holes = {cell: number for number, cell in enumerate(hole_cells[player])}
-            per_roll: list[Table] = [()]
+            per_roll: list[MoveTable] = [()]
             for roll in range(1, MAX_ROLL + 1):
                 table: list[tuple[tuple[int, Move], ...]] = [() for _ in range(shift)]
                 for y in range(size):
