@@ -103,6 +103,7 @@ class ToySystem:
     id = "toy"
     commands: TypeAdapter[Any] = TypeAdapter(ToyCommand)
     events: TypeAdapter[Any] = TypeAdapter(ToyEvent)
+    options: TypeAdapter[Any] = TypeAdapter(dict[str, int])
 
     def new_state(self, options: Mapping[str, Any]) -> ToyState:
         start = options.get("counted", 0)

@@ -124,6 +124,7 @@ class CounterGame:
     id = "toy-counter"
     commands: TypeAdapter[Any] = TypeAdapter(Command)
     events: TypeAdapter[Any] = TypeAdapter(Event)
+    options: TypeAdapter[Any] = TypeAdapter(dict[str, int])
 
     def new_state(self, options: Mapping[str, Any]) -> Counters:
         return Counters()

@@ -88,6 +88,9 @@ class GameSystem(Protocol[StateT, CommandT, EventT]):
     events: TypeAdapter[EventT]
     """Parses and dumps events (a discriminated union on the field ``kind``)."""
 
+    options: TypeAdapter[Any]
+    """The table options a new table accepts; its JSON Schema drives the start page's form."""
+
     def new_state(self, options: Mapping[str, Any]) -> StateT:
         """The state of a new table; ``options`` are the system's table options (validated)."""
         ...

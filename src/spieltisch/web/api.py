@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Body, Query
-from pydantic import TypeAdapter
 
 from spieltisch.engine.system import Odds, get_system, parse_command, system_ids
 from spieltisch.engine.table import Role
@@ -96,12 +95,11 @@ def list_systems() -> list[SystemPublic]:
     systems = []
     for system_id in system_ids():
         system = get_system(system_id)
-        options = getattr(system, "options", None)
         systems.append(
             SystemPublic(
                 id=system_id,
                 commands=system.commands.json_schema(),
-                options=options.json_schema() if isinstance(options, TypeAdapter) else None,
+                options=system.options.json_schema(),
             )
         )
     return systems

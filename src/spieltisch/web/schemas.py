@@ -57,8 +57,8 @@ class SystemPublic(BaseModel):
     id: str
     commands: dict[str, Any] | None = None
     """JSON Schema of the system's commands."""
-    options: dict[str, Any] | None = None
-    """JSON Schema of the table options, where the system declares one."""
+    options: dict[str, Any]
+    """JSON Schema of the table options."""
 
 
 class TableCreate(_Request):

@@ -92,6 +92,12 @@ def _expression(text: str) -> Expression:
         raise RuleError(error.code, **error.params) from None
 
 
+class FreeDiceOptions(BaseModel):
+    """The free-dice system has no table options."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
 @register(SYSTEM_ID)
 class FreeDice:
     """Roll any notation; no rules beyond the notation's own limits."""
@@ -99,6 +105,7 @@ class FreeDice:
     id = SYSTEM_ID
     commands = COMMANDS
     events = EVENTS
+    options: TypeAdapter[Any] = TypeAdapter(FreeDiceOptions)
 
     def new_state(self, options: Mapping[str, Any]) -> FreeDiceState:
         """An empty table (the system has no options; unknown ones are refused)."""

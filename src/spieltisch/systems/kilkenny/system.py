@@ -224,6 +224,7 @@ class KilkennySystem:
     id = SYSTEM_ID
     commands: TypeAdapter[Any] = TypeAdapter(KilkennyCommand)
     events: TypeAdapter[Any] = TypeAdapter(KilkennyEvent)
+    options: TypeAdapter[Any] = TypeAdapter(KilkennyOptions)
 
     # -- setup -----------------------------------------------------------------------------
 

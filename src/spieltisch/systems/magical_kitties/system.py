@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine.errors import RuleError
@@ -241,6 +241,7 @@ class MagicalKitties:
     id = SYSTEM_ID
     commands = COMMANDS
     events = EVENTS
+    options: TypeAdapter[Any] = TypeAdapter(KittiesOptions)
 
     # -- contract --------------------------------------------------------------------------
 
