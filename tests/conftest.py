@@ -7,10 +7,12 @@ only where the server binaries are absent.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Mapping
 from typing import Annotated, Any, Literal
 
 import pytest
+from hypothesis import settings
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from pg import PostgresServer, postgres_missing
@@ -18,6 +20,12 @@ from spieltisch.dice.fair import DiceSource, SeededSource
 from spieltisch.engine import system as system_module
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import Access, Odds, OddsOutcome
+
+# CI runs every property test on a fixed sequence of examples and without per-example
+# deadlines (a shared 2-core machine has noisy timings); local runs keep exploring at random.
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 
 @pytest.fixture
