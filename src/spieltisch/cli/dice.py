@@ -18,7 +18,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from spieltisch.cli.app import app
-from spieltisch.cli.context import emit_json, fail, settings, t
+from spieltisch.cli.context import emit_json, fail, help_text, settings, t
 from spieltisch.dice.dice import DieRoll, RollResult, Value, roll
 from spieltisch.dice.errors import DiceError
 from spieltisch.dice.faces import SYMBOL_KEYS
@@ -185,11 +185,17 @@ def render_odds(dist: Distribution, exact: bool = False, title: str | None = Non
         console.print(escape(t("dice.cli.truncated", mass=mass)))
 
 
-@app.command("roll", help=t("dice.cli.roll_help"))
+@app.command("roll", help=help_text("cli.help.roll"))
 def roll_command(
-    expression: Annotated[str, typer.Argument(metavar="EXPR", help=t("dice.cli.expression_help"))],
-    seed: Annotated[str | None, typer.Option("--seed", help=t("dice.cli.seed_help"))] = None,
-    as_json: Annotated[bool, typer.Option("--json", help=t("dice.cli.json_help"))] = False,
+    expression: Annotated[
+        str, typer.Argument(metavar="EXPR", help=help_text("cli.help.dice.opt.expression"))
+    ],
+    seed: Annotated[
+        str | None, typer.Option("--seed", help=help_text("cli.help.dice.opt.seed"))
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help=help_text("cli.help.dice.opt.json"))
+    ] = False,
 ) -> None:
     """Roll dice notation and show every die."""
     source = SeededSource(seed if seed is not None else secrets.randbits(64))
@@ -205,11 +211,17 @@ def roll_command(
         settings.console.print(escape(t("dice.cli.seed", seed=seed)), style="dim")
 
 
-@app.command("odds", help=t("dice.cli.odds_help"))
+@app.command("odds", help=help_text("cli.help.odds"))
 def odds(
-    expression: Annotated[str, typer.Argument(metavar="EXPR", help=t("dice.cli.expression_help"))],
-    exact: Annotated[bool, typer.Option("--exact", help=t("dice.cli.exact_help"))] = False,
-    as_json: Annotated[bool, typer.Option("--json", help=t("dice.cli.json_help"))] = False,
+    expression: Annotated[
+        str, typer.Argument(metavar="EXPR", help=help_text("cli.help.dice.opt.expression"))
+    ],
+    exact: Annotated[
+        bool, typer.Option("--exact", help=help_text("cli.help.dice.opt.exact"))
+    ] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help=help_text("cli.help.dice.opt.json"))
+    ] = False,
 ) -> None:
     """Show the exact odds of dice notation."""
     try:

@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.text import Text
 
 from spieltisch.cli.app import app
-from spieltisch.cli.context import emit_json, fail, settings, t
+from spieltisch.cli.context import emit_json, fail, help_text, settings, t
 from spieltisch.engine.errors import RuleError
 from spieltisch.errors import SpieltischError
 from spieltisch.i18n import error_message
@@ -40,7 +40,7 @@ __all__ = ["kilkenny_app", "render_board"]
 
 SAVE_FORMAT = "spieltisch-kilkenny/1"
 
-kilkenny_app = typer.Typer(no_args_is_help=True, help=t("kilkenny.cli.help"))
+kilkenny_app = typer.Typer(no_args_is_help=True, help=help_text("cli.help.kilkenny"))
 app.add_typer(kilkenny_app, name="kilkenny")
 
 _COLOURS = {"S": "bold red", "W": "bold green", "N": "bold blue", "E": "bold yellow"}
@@ -202,16 +202,26 @@ def _seat_options(players: int, ai: list[str], budget: int | None) -> list[dict[
     ]
 
 
-@kilkenny_app.command("play", help=t("kilkenny.cli.play_help"))
+@kilkenny_app.command("play", help=help_text("cli.help.kilkenny.play"))
 def play(
-    players: Annotated[int, typer.Option("--players", help=t("kilkenny.cli.opt_players"))] = 2,
-    ai: Annotated[list[str] | None, typer.Option("--ai", help=t("kilkenny.cli.opt_ai"))] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help=t("kilkenny.cli.opt_seed"))] = None,
-    budget: Annotated[
-        int | None, typer.Option("--budget", help=t("kilkenny.cli.opt_budget"))
+    players: Annotated[
+        int, typer.Option("--players", help=help_text("cli.help.kilkenny.opt.players"))
+    ] = 2,
+    ai: Annotated[
+        list[str] | None, typer.Option("--ai", help=help_text("cli.help.kilkenny.opt.ai"))
     ] = None,
-    layout: Annotated[str, typer.Option("--layout", help=t("kilkenny.cli.opt_layout"))] = "default",
-    load: Annotated[Path | None, typer.Option("--load", help=t("kilkenny.cli.opt_load"))] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help=help_text("cli.help.kilkenny.opt.seed"))
+    ] = None,
+    budget: Annotated[
+        int | None, typer.Option("--budget", help=help_text("cli.help.kilkenny.opt.budget"))
+    ] = None,
+    layout: Annotated[
+        str, typer.Option("--layout", help=help_text("cli.help.kilkenny.opt.layout"))
+    ] = "default",
+    load: Annotated[
+        Path | None, typer.Option("--load", help=help_text("cli.help.kilkenny.opt.load"))
+    ] = None,
 ) -> None:
     """Play a game in the terminal."""
     system = KilkennySystem()
@@ -330,15 +340,21 @@ def _message(error: SpieltischError) -> str:
 # -- moves -----------------------------------------------------------------------------------
 
 
-@kilkenny_app.command("moves", help=t("kilkenny.cli.moves_help"))
+@kilkenny_app.command("moves", help=help_text("cli.help.kilkenny.moves"))
 def moves(
-    roll: Annotated[int, typer.Option("--roll", help=t("kilkenny.cli.opt_roll"))],
-    players: Annotated[int, typer.Option("--players", help=t("kilkenny.cli.opt_players"))] = 2,
+    roll: Annotated[int, typer.Option("--roll", help=help_text("cli.help.kilkenny.opt.roll"))],
+    players: Annotated[
+        int, typer.Option("--players", help=help_text("cli.help.kilkenny.opt.players"))
+    ] = 2,
     position_text: Annotated[
-        str | None, typer.Option("--position", help=t("kilkenny.cli.opt_position"))
+        str | None, typer.Option("--position", help=help_text("cli.help.kilkenny.opt.position"))
     ] = None,
-    layout: Annotated[str, typer.Option("--layout", help=t("kilkenny.cli.opt_layout"))] = "default",
-    as_json: Annotated[bool, typer.Option("--json", help=t("kilkenny.cli.opt_json"))] = False,
+    layout: Annotated[
+        str, typer.Option("--layout", help=help_text("cli.help.kilkenny.opt.layout"))
+    ] = "default",
+    as_json: Annotated[
+        bool, typer.Option("--json", help=help_text("cli.help.kilkenny.opt.json"))
+    ] = False,
 ) -> None:
     """Print the legal moves of the player to move for a roll."""
     try:
@@ -367,23 +383,29 @@ def moves(
 # -- match -----------------------------------------------------------------------------------
 
 
-@kilkenny_app.command("match", help=t("kilkenny.cli.match_help"))
+@kilkenny_app.command("match", help=help_text("cli.help.kilkenny.match"))
 def match(
-    a: Annotated[str, typer.Option("--a", help=t("kilkenny.cli.opt_a"))],
-    b: Annotated[str, typer.Option("--b", help=t("kilkenny.cli.opt_b"))],
-    games: Annotated[int, typer.Option("--games", help=t("kilkenny.cli.opt_games"))] = 100,
-    seed: Annotated[int, typer.Option("--seed", help=t("kilkenny.cli.opt_seed"))] = 0,
-    players: Annotated[int, typer.Option("--players", help=t("kilkenny.cli.opt_players"))] = 2,
+    a: Annotated[str, typer.Option("--a", help=help_text("cli.help.kilkenny.opt.a"))],
+    b: Annotated[str, typer.Option("--b", help=help_text("cli.help.kilkenny.opt.b"))],
+    games: Annotated[
+        int, typer.Option("--games", help=help_text("cli.help.kilkenny.opt.games"))
+    ] = 100,
+    seed: Annotated[int, typer.Option("--seed", help=help_text("cli.help.kilkenny.opt.seed"))] = 0,
+    players: Annotated[
+        int, typer.Option("--players", help=help_text("cli.help.kilkenny.opt.players"))
+    ] = 2,
     budget: Annotated[
-        int | None, typer.Option("--budget", help=t("kilkenny.cli.opt_budget"))
+        int | None, typer.Option("--budget", help=help_text("cli.help.kilkenny.opt.budget"))
     ] = None,
     seconds: Annotated[
-        float | None, typer.Option("--seconds", help=t("kilkenny.cli.opt_seconds"))
+        float | None, typer.Option("--seconds", help=help_text("cli.help.kilkenny.opt.seconds"))
     ] = None,
     max_plies: Annotated[
-        int, typer.Option("--max-plies", help=t("kilkenny.cli.opt_max_plies"))
+        int, typer.Option("--max-plies", help=help_text("cli.help.kilkenny.opt.max_plies"))
     ] = 2000,
-    as_json: Annotated[bool, typer.Option("--json", help=t("kilkenny.cli.opt_json"))] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help=help_text("cli.help.kilkenny.opt.json"))
+    ] = False,
 ) -> None:
     """Play AI against AI, alternating who starts, and report the tally."""
     try:

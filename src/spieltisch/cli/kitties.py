@@ -16,10 +16,9 @@ import typer
 from rich.table import Table as RichTable
 
 from spieltisch.cli.app import app
-from spieltisch.cli.context import emit_json, fail, settings, t
+from spieltisch.cli.context import emit_json, fail, help_text, settings, t
 from spieltisch.dice.fair import SeededSource
 from spieltisch.errors import InputError, SpieltischError
-from spieltisch.i18n import default_language, translate
 from spieltisch.systems.magical_kitties import rules
 from spieltisch.systems.magical_kitties.data import menu_for_tier
 from spieltisch.systems.magical_kitties.odds import TIER_KEYS, tier_odds
@@ -31,13 +30,8 @@ MAX_COUNT = 20
 """Largest count accepted for injuries, bonus and penalty dice."""
 
 
-def _help(key: str) -> str:
-    # Help texts are built before ``--lang`` is parsed: they follow the environment.
-    return translate(key, default_language())
-
-
 kitties_app = typer.Typer(
-    name="kitties", help=_help("kitties.cli.help"), no_args_is_help=True, add_completion=False
+    name="kitties", help=help_text("cli.help.kitties"), no_args_is_help=True, add_completion=False
 )
 """The ``kitties`` command group."""
 
@@ -74,18 +68,20 @@ def _check_difficulty(difficulty: int) -> None:
     rules.check_difficulty(difficulty)
 
 
-JsonOption = Annotated[bool, typer.Option("--json", help=_help("kitties.cli.opt_json"))]
+JsonOption = Annotated[bool, typer.Option("--json", help=help_text("cli.help.kitties.opt.json"))]
 DifficultyOption = Annotated[
-    int, typer.Option("--difficulty", "-d", help=_help("kitties.cli.opt_difficulty"))
+    int, typer.Option("--difficulty", "-d", help=help_text("cli.help.kitties.opt.difficulty"))
 ]
-WantOption = Annotated[int, typer.Option("--want", help=_help("kitties.cli.opt_want"))]
+WantOption = Annotated[int, typer.Option("--want", help=help_text("cli.help.kitties.opt.want"))]
 
 
-@kitties_app.command("odds", help=_help("kitties.cli.odds_help"))
+@kitties_app.command("odds", help=help_text("cli.help.kitties.odds"))
 def odds_command(
-    pool: Annotated[int, typer.Option("--pool", "-p", help=_help("kitties.cli.opt_pool"))],
+    pool: Annotated[int, typer.Option("--pool", "-p", help=help_text("cli.help.kitties.opt.pool"))],
     difficulty: DifficultyOption = 4,
-    reroll: Annotated[bool, typer.Option("--reroll", help=_help("kitties.cli.opt_reroll"))] = False,
+    reroll: Annotated[
+        bool, typer.Option("--reroll", help=help_text("cli.help.kitties.opt.reroll"))
+    ] = False,
     want: WantOption = 2,
     as_json: JsonOption = False,
 ) -> None:
@@ -159,27 +155,38 @@ def _parts_text(parts: PoolParts) -> str:
     return ", ".join(shown)
 
 
-@kitties_app.command("check", help=_help("kitties.cli.check_help"))
+@kitties_app.command("check", help=help_text("cli.help.kitties.check"))
 def check_command(
     attribute: Annotated[
-        int | None, typer.Option("--attribute", "-a", help=_help("kitties.cli.opt_attribute"))
+        int | None,
+        typer.Option("--attribute", "-a", help=help_text("cli.help.kitties.opt.attribute")),
     ] = None,
     pool: Annotated[
-        int | None, typer.Option("--pool", "-p", help=_help("kitties.cli.opt_pool"))
+        int | None, typer.Option("--pool", "-p", help=help_text("cli.help.kitties.opt.pool"))
     ] = None,
-    talent: Annotated[bool, typer.Option("--talent", help=_help("kitties.cli.opt_talent"))] = False,
-    power: Annotated[bool, typer.Option("--power", help=_help("kitties.cli.opt_power"))] = False,
+    talent: Annotated[
+        bool, typer.Option("--talent", help=help_text("cli.help.kitties.opt.talent"))
+    ] = False,
+    power: Annotated[
+        bool, typer.Option("--power", help=help_text("cli.help.kitties.opt.power"))
+    ] = False,
     injuries: Annotated[
-        int, typer.Option("--injuries", help=_help("kitties.cli.opt_injuries"))
+        int, typer.Option("--injuries", help=help_text("cli.help.kitties.opt.injuries"))
     ] = 0,
-    bonus: Annotated[int, typer.Option("--bonus", help=_help("kitties.cli.opt_bonus"))] = 0,
-    penalty: Annotated[int, typer.Option("--penalty", help=_help("kitties.cli.opt_penalty"))] = 0,
+    bonus: Annotated[
+        int, typer.Option("--bonus", help=help_text("cli.help.kitties.opt.bonus"))
+    ] = 0,
+    penalty: Annotated[
+        int, typer.Option("--penalty", help=help_text("cli.help.kitties.opt.penalty"))
+    ] = 0,
     modifier: Annotated[
-        int, typer.Option("--modifier", help=_help("kitties.cli.opt_modifier"))
+        int, typer.Option("--modifier", help=help_text("cli.help.kitties.opt.modifier"))
     ] = 0,
     difficulty: DifficultyOption = 4,
     want: WantOption = 2,
-    seed: Annotated[str | None, typer.Option("--seed", help=_help("kitties.cli.opt_seed"))] = None,
+    seed: Annotated[
+        str | None, typer.Option("--seed", help=help_text("cli.help.kitties.opt.seed"))
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Show the odds of a check, roll it, and name its tier and menu."""

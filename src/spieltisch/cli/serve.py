@@ -10,23 +10,27 @@ import typer
 from sqlalchemy.engine import make_url
 
 from spieltisch.cli.app import app
-from spieltisch.cli.context import fail, settings, t
+from spieltisch.cli.context import fail, help_text, settings, t
 from spieltisch.errors import InputError, SpieltischError
 from spieltisch.store.db import DATABASE_URL_VARIABLE, is_postgres, resolve_url
 
 __all__ = ["serve"]
 
 
-@app.command("serve")
+@app.command("serve", help=help_text("cli.help.serve"))
 def serve(
-    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="TCP port.", min=0, max=65535)] = 8000,
+    host: Annotated[
+        str, typer.Option("--host", help=help_text("cli.help.serve.opt.host"))
+    ] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option("--port", help=help_text("cli.help.serve.opt.port"), min=0, max=65535)
+    ] = 8000,
     db: Annotated[
         Path | None,
-        typer.Option("--db", help="SQLite file (default: SPIELTISCH_DATABASE_URL or data dir)."),
+        typer.Option("--db", help=help_text("cli.help.opt.db")),
     ] = None,
     workers: Annotated[
-        int, typer.Option("--workers", help="Worker processes (PostgreSQL only).", min=1)
+        int, typer.Option("--workers", help=help_text("cli.help.serve.opt.workers"), min=1)
     ] = 1,
 ) -> None:
     """Serve the table API and pages; prints the address to open."""

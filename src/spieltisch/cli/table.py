@@ -17,7 +17,7 @@ from rich.markup import escape
 from rich.table import Table as RichTable
 
 from spieltisch.cli.app import app
-from spieltisch.cli.context import emit_json, fail, settings, t
+from spieltisch.cli.context import emit_json, fail, help_text, settings, t
 from spieltisch.errors import InputError, SpieltischError
 from spieltisch.store.events import Created, EventStore
 
@@ -25,16 +25,16 @@ __all__ = ["table_app"]
 
 table_app = typer.Typer(
     name="table",
-    help="Administer tables: new, list, export, import / Tische verwalten.",
+    help=help_text("cli.help.table"),
     no_args_is_help=True,
 )
 app.add_typer(table_app, name="table")
 
 DbOption = Annotated[
     Path | None,
-    typer.Option("--db", help="SQLite file (default: SPIELTISCH_DATABASE_URL or the data dir)."),
+    typer.Option("--db", help=help_text("cli.help.opt.db")),
 ]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+JsonOption = Annotated[bool, typer.Option("--json", help=help_text("cli.help.table.opt.json"))]
 
 
 def _store(db: Path | None) -> EventStore:
@@ -83,17 +83,17 @@ def _options(text: str | None) -> dict[str, Any]:
     return options
 
 
-@table_app.command("new")
+@table_app.command("new", help=help_text("cli.help.table.new"))
 def new(
-    system: Annotated[str, typer.Argument(help="Game system id, e.g. magical-kitties.")],
-    title: Annotated[str, typer.Option("--title", help="Title of the table.")] = "",
+    system: Annotated[str, typer.Argument(help=help_text("cli.help.table.opt.system"))],
+    title: Annotated[str, typer.Option("--title", help=help_text("cli.help.table.opt.title"))] = "",
     language: Annotated[
-        str, typer.Option("--language", help="Language of the table: de or en.")
+        str, typer.Option("--language", help=help_text("cli.help.table.opt.language"))
     ] = "de",
     options: Annotated[
-        str | None, typer.Option("--options", help="System options as a JSON object.")
+        str | None, typer.Option("--options", help=help_text("cli.help.table.opt.options"))
     ] = None,
-    name: Annotated[str, typer.Option("--name", help="The GM's display name.")] = "",
+    name: Annotated[str, typer.Option("--name", help=help_text("cli.help.table.opt.gm_name"))] = "",
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -108,7 +108,7 @@ def new(
     _print_created(created, as_json)
 
 
-@table_app.command("list")
+@table_app.command("list", help=help_text("cli.help.table.list"))
 def list_tables(db: DbOption = None, as_json: JsonOption = False) -> None:
     """List the tables of the store, newest first."""
     try:
@@ -150,11 +150,11 @@ def list_tables(db: DbOption = None, as_json: JsonOption = False) -> None:
     settings.console.print(grid)
 
 
-@table_app.command("export")
+@table_app.command("export", help=help_text("cli.help.table.export"))
 def export(
-    table: Annotated[str, typer.Argument(help="Table id.")],
+    table: Annotated[str, typer.Argument(help=help_text("cli.help.table.opt.table"))],
     out: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Write to this file (default: stdout).")
+        Path | None, typer.Option("--out", "-o", help=help_text("cli.help.table.opt.out"))
     ] = None,
     db: DbOption = None,
 ) -> None:
@@ -174,10 +174,12 @@ def export(
     settings.console.print(t("table.cli.exported", table=table, path=str(out)))
 
 
-@table_app.command("import")
+@table_app.command("import", help=help_text("cli.help.table.import"))
 def import_(
-    file: Annotated[Path, typer.Argument(help="An export file (- for standard input).")],
-    name: Annotated[str, typer.Option("--name", help="Your display name as GM.")] = "",
+    file: Annotated[Path, typer.Argument(help=help_text("cli.help.table.opt.file"))],
+    name: Annotated[
+        str, typer.Option("--name", help=help_text("cli.help.table.opt.import_name"))
+    ] = "",
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:

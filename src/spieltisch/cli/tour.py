@@ -13,7 +13,7 @@ from rich.markup import escape
 from rich.rule import Rule
 
 from spieltisch.cli.app import app
-from spieltisch.cli.context import settings, t
+from spieltisch.cli.context import help_text, settings, t
 from spieltisch.cli.dice import render_odds, render_roll
 from spieltisch.dice.dice import roll
 from spieltisch.dice.fair import SeededSource
@@ -37,9 +37,11 @@ ODDS: tuple[tuple[str, str], ...] = (("3W6", "odds_sum"), ("10M-3J", "odds_malus
 DEFAULT_SEED = 1733
 
 
-@app.command("tour", help=t("dice.cli.tour_help"))
+@app.command("tour", help=help_text("cli.help.tour"))
 def tour(
-    seed: Annotated[int, typer.Option("--seed", help=t("dice.cli.seed_help"))] = DEFAULT_SEED,
+    seed: Annotated[
+        int, typer.Option("--seed", help=help_text("cli.help.dice.opt.seed"))
+    ] = DEFAULT_SEED,
 ) -> None:
     """Show a few seeded rolls die by die and exact odds tables."""
     console = settings.console

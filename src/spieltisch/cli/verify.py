@@ -15,7 +15,7 @@ import typer
 from rich.markup import escape
 
 from spieltisch.cli.app import app
-from spieltisch.cli.context import emit_json, fail, settings, t
+from spieltisch.cli.context import emit_json, fail, help_text, settings, t
 from spieltisch.dice.verify import (
     Mismatch,
     MismatchKind,
@@ -85,10 +85,14 @@ def render_verdict(verdict: Verification) -> list[tuple[bool, str]]:
     return lines
 
 
-@app.command("verify", help=t("verify.help"))
+@app.command("verify", help=help_text("cli.help.verify"))
 def verify(
-    file: Annotated[str, typer.Argument(metavar="FILE", help=t("verify.file_help"))],
-    as_json: Annotated[bool, typer.Option("--json", help=t("verify.json_help"))] = False,
+    file: Annotated[
+        str, typer.Argument(metavar="FILE", help=help_text("cli.help.verify.opt.file"))
+    ],
+    as_json: Annotated[
+        bool, typer.Option("--json", help=help_text("cli.help.verify.opt.json"))
+    ] = False,
 ) -> None:
     """Check the fair dice of an exported table against its revealed seed."""
     try:
