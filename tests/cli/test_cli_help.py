@@ -282,9 +282,13 @@ def _run(path: tuple[str, ...], lang: str, way: str) -> tuple[int, str]:
     return done.returncode, done.stdout + done.stderr
 
 
+_SCRIPT_PATHS: tuple[tuple[str, ...], ...] = ((), ("kitties", "odds"), ("table", "new"))
+"""Separate processes are slow to start: a few pages suffice there (CliRunner covers them all)."""
+assert set(_SCRIPT_PATHS) <= set(COMMANDS)
+
 RUNS = [
     (path, lang, _WAYS[(index + offset) % len(_WAYS)])
-    for index, path in enumerate(COMMANDS)
+    for index, path in enumerate(_SCRIPT_PATHS)
     for offset, lang in enumerate(LANGUAGES)
 ]
 
@@ -301,7 +305,9 @@ def console_pages() -> dict[tuple[tuple[str, ...], str], tuple[str, int, str]]:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.parametrize("path", list(COMMANDS), ids=IDS)
+@pytest.mark.parametrize(
+    "path", _SCRIPT_PATHS, ids=[" ".join(p) or "spieltisch" for p in _SCRIPT_PATHS]
+)
 def test_help_page_of_the_console_script(
     console_pages: dict[tuple[tuple[str, ...], str], tuple[str, int, str]],
     path: tuple[str, ...],
