@@ -104,8 +104,15 @@ def _finish(party: Any, gm: Follower, player: Follower, system: str) -> None:
     table = Table(
         game, exported["options"], [Record.model_validate(r) for r in exported["records"]]
     )
-    state = party.view(party.player)["state"]
-    assert game.public_state(table.state) == state == gm.state == player.state
+    assert game.public_state(table.state) == party.view(party.gm)["state"] == gm.state
+    # Players see the fold of the records they may see: a hidden record's effects stay secret.
+    undone = {r["undoes"] for r in exported["records"]}
+    shared = game.new_state(exported["options"])
+    for record in exported["records"]:
+        if not (record["hidden"] or record["undoes"] or record["seq"] in undone):
+            for event in record["events"]:
+                shared = game.evolve(shared, game.events.validate_python(event))
+    assert game.public_state(shared) == party.view(party.player)["state"] == player.state
     everything = {r["seq"]: r for r in exported["records"]}
     assert gm.records == everything
     assert player.records == {s: r for s, r in everything.items() if not r["hidden"]}

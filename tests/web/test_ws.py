@@ -129,3 +129,28 @@ def test_two_workers_fan_out_through_postgres(
     finally:
         first.close()
         second.close()
+
+
+def test_hidden_records_reach_players_neither_as_records_nor_as_state(party: Any) -> None:
+    party.do(party.player, {"kind": "join", "piece": "cat"})
+    with _socket(party, party.gm_token) as gm, _socket(party, party.player_token) as player:
+        gm.receive_json(), player.receive_json()
+        secret = party.do(party.gm, {"kind": "note", "text": "trap"}, hidden=True).json()
+        assert secret["state"]["notes"] == ["trap"]  # the GM sees it
+        rolled = party.do(party.player, {"kind": "roll", "piece": "cat"}).json()
+        assert rolled["state"]["notes"] == []
+        assert gm.receive_json()["state"]["notes"] == ["trap"]
+        assert gm.receive_json()["state"]["notes"] == ["trap"]
+        seen = player.receive_json()
+        assert _seqs(seen) == [3] and seen["state"] == rolled["state"]
+        assert party.view(party.player)["state"]["notes"] == []
+        assert party.view(party.spectator)["state"]["notes"] == []
+        undone = party.client.post(
+            f"/api/tables/{party.id}/undo", headers=party.gm, json={"seq": 2}
+        ).json()
+        assert undone["record"]["hidden"] and undone["state"]["notes"] == []
+        party.do(party.player, {"kind": "count"})
+        assert gm.receive_json()["type"] == "undo"
+        after = player.receive_json()  # the undo of the secret never arrives
+        assert after["type"] == "records" and _seqs(after) == [5]
+        assert "trap" not in str(party.records(party.player))

@@ -171,7 +171,8 @@ class Table:
             raise RuleError("table.not_undoable", seq=seq)
         if seq in self.undone():
             raise RuleError("table.already_undone", seq=seq)
-        record = Record(seq=len(self.records) + 1, actor=actor.id, undoes=seq)
+        # Undoing a hidden record is hidden too: it names the record only the GM has seen.
+        record = Record(seq=len(self.records) + 1, actor=actor.id, undoes=seq, hidden=target.hidden)
         state = self._fold([*self.records, record], undoing=seq)
         self.records.append(record)
         self._state = state

@@ -203,6 +203,34 @@ class StoredTable(Table):
         self._public = (self._state, public)
         return public
 
+    _shared: tuple[Any, dict[str, Any]] | None = None
+
+    def public_state_for(self, role: Role) -> dict[str, Any]:
+        """The public state as ``role`` may see it, computed once per state.
+
+        The GM sees the whole state. Players and spectators see the fold of the records they
+        may see: a hidden record's effects (its dice, a secret foe, a note) stay with the GM.
+        An event that only applies on top of a hidden one is left out of their fold too.
+        """
+        if role is Role.GM or not any(record.hidden for record in self.records):
+            return self.public_state()
+        memo = self._shared
+        if memo is not None and memo[0] is self._state:
+            return memo[1]
+        undone = self.undone()
+        state = self.system.new_state(self.options)
+        for record in self.records:
+            if record.hidden or record.undoes is not None or record.seq in undone:
+                continue
+            for data in record.events:
+                try:
+                    state = self.system.evolve(state, self.system.events.validate_python(data))
+                except (RuleError, ValueError):
+                    continue  # depends on something hidden from this role
+        shared = self.system.public_state(state)
+        self._shared = (self._state, shared)
+        return shared
+
     def fork(self) -> StoredTable:
         """A copy to decide on; the original stays unchanged if the copy is thrown away."""
         copy = StoredTable(self.system, self.options)

@@ -48,8 +48,8 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 router = APIRouter(prefix="/api", responses=_ERRORS)
 
 
-def _state(table: StoredTable) -> dict[str, Any]:
-    return table.public_state()
+def _state(table: StoredTable, role: Role) -> dict[str, Any]:
+    return table.public_state_for(role)
 
 
 def _pieces(table: StoredTable) -> dict[str, list[str]]:
@@ -85,7 +85,7 @@ def table_view(
         player_seeds=[PlayerSeedPublic(start=p.start, seed=p.seed) for p in info.player_seeds],
         me=public(me),
         participants=[public(person) for person in people],
-        state=_state(table),
+        state=_state(table, me.role),
     )
 
 
@@ -164,7 +164,9 @@ def post_command(
     done = store.execute(
         table_id, me, body.command, hidden=body.hidden, expected_seq=body.expected_seq
     )
-    return CommandResponse(records=done.records, seq=done.table.seq, state=_state(done.table))
+    return CommandResponse(
+        records=done.records, seq=done.table.seq, state=_state(done.table, me.role)
+    )
 
 
 @router.post("/tables/{table_id}/odds", response_model=Odds | None)
@@ -195,7 +197,10 @@ def undo(table_id: str, body: UndoRequest, me: CurrentParticipant, store: StoreD
     """Revert a record (GM only); refused when a later record depends on it."""
     done = store.undo(table_id, me, body.seq)
     return UndoResponse(
-        record=done.records[0], records=done.records, seq=done.table.seq, state=_state(done.table)
+        record=done.records[0],
+        records=done.records,
+        seq=done.table.seq,
+        state=_state(done.table, me.role),
     )
 
 

@@ -48,11 +48,12 @@ def message_texts(
 
     Runs of ordinary records become one ``records`` message each, every undo its own
     ``undo`` message. With ``always`` an empty ``records`` message is sent when nothing is
-    visible (the greeting after connecting). The state is serialized once per table version
-    and shared by every message and connection.
+    visible (the greeting after connecting). The state is the one ``role`` may see
+    (:meth:`StoredTable.public_state_for`), serialized once per table version and role and
+    shared by every message and connection.
     """
     visible = [r for r in records if role is Role.GM or not r.hidden]
-    tail = f',"seq":{table.seq},"state":{_state_json(table)}}}'
+    tail = f',"seq":{table.seq},"state":{_state_json(table, role is Role.GM)}}}'
     texts: list[str] = []
     run: list[str] = []
 
@@ -75,16 +76,18 @@ def message_texts(
     return texts
 
 
-_STATES: weakref.WeakKeyDictionary[StoredTable, str] = weakref.WeakKeyDictionary()
+_STATES: weakref.WeakKeyDictionary[StoredTable, dict[bool, str]] = weakref.WeakKeyDictionary()
 _TEXTS: weakref.WeakKeyDictionary[StoredTable, dict[tuple[int, bool], list[str]]] = (
     weakref.WeakKeyDictionary()
 )
 
 
-def _state_json(table: StoredTable) -> str:
-    text = _STATES.get(table)
+def _state_json(table: StoredTable, gm: bool) -> str:
+    per_role = _STATES.setdefault(table, {})
+    text = per_role.get(gm)
     if text is None:
-        text = _STATES[table] = json.dumps(table.public_state(), separators=(",", ":"))
+        state = table.public_state_for(Role.GM if gm else Role.PLAYER)
+        text = per_role[gm] = json.dumps(state, separators=(",", ":"))
     return text
 
 
