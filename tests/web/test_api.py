@@ -295,3 +295,28 @@ def test_any_command_body_is_done_or_refused_with_a_4xx(party: Any, body: Any, w
         assert 400 <= response.status_code < 500, response.text
         assert set(response.json()["error"]) == {"code", "message"}
         assert party.view()["seq"] == before
+
+
+def test_errors_speak_the_tables_language_before_it_is_loaded(
+    web_store: Any, toy: Any, make_party: Any
+) -> None:
+    from fastapi.testclient import TestClient
+
+    from spieltisch.store.events import EventStore
+    from spieltisch.web.app import create_app
+
+    with TestClient(create_app(web_store)) as first:
+        party = make_party(first, language="de")
+    fresh = EventStore(web_store.url)  # a restarted server: nothing cached yet
+    try:
+        with TestClient(create_app(fresh)) as client:
+            url = f"/api/tables/{party.id}/commands"
+            headers = {**party.gm, "Content-Type": "application/json"}
+            message = _error(
+                client.post(url, headers=headers, content="{x"), 400, "api.malformed_json"
+            )
+            assert message.startswith("Der Inhalt")
+            english = client.post(url + "?lang=en", headers=headers, content="{x")
+            assert "not valid JSON" in _error(english, 400, "api.malformed_json")
+    finally:
+        fresh.close()

@@ -9,11 +9,13 @@ Run it with ``spieltisch serve`` or any ASGI server
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -55,15 +57,35 @@ def _error(code: str, message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
+async def _language(request: Request) -> str:
+    """The language of an error answer (see :func:`request_language`).
+
+    A request can fail before anything loaded its table (a body that is not JSON is refused
+    before authentication): then the table is loaded off the event loop first, so the answer
+    still speaks the table's language.
+    """
+    table_id = request.path_params.get("table_id")
+    store: EventStore | None = getattr(request.app.state, "store", None)
+    if (
+        table_id
+        and store is not None
+        and not request.query_params.get("lang")
+        and store.cached_info(str(table_id)) is None
+    ):
+        with contextlib.suppress(SpieltischError):  # an unknown table has no language
+            await anyio.to_thread.run_sync(store.info, str(table_id))
+    return request_language(request)
+
+
 async def _on_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, SpieltischError)
-    lang = request_language(request)
+    lang = await _language(request)
     return _error(error.code, error_message(error, lang), status_of(error))
 
 
 async def _on_invalid(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, RequestValidationError)
-    lang = request_language(request)
+    lang = await _language(request)
     problems = error.errors()
     first = problems[0] if problems else {}
     where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
@@ -78,7 +100,7 @@ async def _on_invalid(request: Request, error: Exception) -> JSONResponse:
 
 async def _on_http(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, StarletteHTTPException)
-    lang = request_language(request)
+    lang = await _language(request)
     code = {404: "api.not_found", 405: "api.method_not_allowed"}.get(error.status_code, "api.http")
     message = translate(code, lang, path=request.url.path, status=error.status_code)
     return _error(code, message, error.status_code)
