@@ -412,6 +412,9 @@ def _bump_first_draw(record: dict[str, Any]) -> None:
         (lambda d: d["records"][0].update(seq="one"), "table.bad_export"),
         (lambda d: d.pop("fair"), "table.bad_export"),
         (lambda d: d.update(system="nope"), "rule.unknown_system"),
+        (lambda d: d["participants"].append(d["participants"][1]), "table.bad_export"),
+        (lambda d: d["participants"][1].update(id=7), "table.bad_export"),
+        (lambda d: d["participants"][1].update(name="x" * 500), "table.bad_name"),
     ],
 )
 def test_damaged_imports_are_refused(game: Game, damage: Any, code: str) -> None:

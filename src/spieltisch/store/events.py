@@ -702,10 +702,17 @@ class EventStore:
             dice_table = str(data["table"])
             title = _check_text(str(data.get("title", "")), "table.bad_title", MAX_TITLE, True)
             others = [
-                Participant(str(p["id"]), str(p.get("name", "")), Role(p["role"]))
+                Participant(
+                    _check_id(p["id"]),
+                    _check_text(p.get("name", ""), "table.bad_name", MAX_NAME, True),
+                    Role(p["role"]),
+                )
                 for p in data.get("participants") or []
                 if p.get("role") != Role.GM.value
             ]
+            ids = [p.id for p in others]
+            if len(set(ids)) != len(ids):
+                raise EngineError("table.bad_export", detail=f"participants: repeated ids {ids!r}")
         except (AttributeError, KeyError, TypeError, ValueError) as error:
             if isinstance(error, SpieltischError):
                 raise
@@ -978,6 +985,12 @@ def _check_text(value: Any, code: str, limit: int, allow_empty: bool = False) ->
     if (not text_value and not allow_empty) or len(text_value) > limit:
         raise InputError(code, value=value, limit=limit)
     return text_value
+
+
+def _check_id(value: Any) -> str:
+    if not isinstance(value, str) or not value or len(value) > MAX_NAME:
+        raise EngineError("table.bad_export", detail=f"participant id {value!r}")
+    return value
 
 
 def _check_options(system: GameSystem[Any, Any, Any], options: Any) -> dict[str, Any]:
