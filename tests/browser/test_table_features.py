@@ -56,6 +56,13 @@ def test_the_table_for_everyone(browser: Any, server: Any, screenshots: Path) ->
         gm.locator("#hidden-toggle").check()
         _roll(gm, "1d20")
         expect(gm.locator("#log > li").first.locator(".hidden-badge")).to_be_visible()
+        expect(gm.locator("#fd-last")).to_contain_text("1d20")
+        # Nor does its result reach the player through the table's state: after a reload the
+        # last roll the player sees is still the open one before it.
+        player.reload()
+        expect(player.locator("#conn")).to_have_attribute("data-state", "live")
+        expect(player.locator("#fd-last")).to_contain_text("3d6kh2")
+        expect(player.locator("#fd-last")).not_to_contain_text("1d20")
         gm.locator("#hidden-toggle").uncheck()
         _roll(gm, "2d10")
         expect(player.locator("#log > li")).to_have_count(before[0] + 1)
