@@ -98,3 +98,15 @@ def test_every_literal_text_key_exists(lang: str) -> None:
     used |= {prefix + name for prefix, names in FAMILIES.items() for name in names}
     missing = sorted(key for key in used if key not in texts)
     assert not missing, missing
+
+
+def test_api_docs_need_no_internet(client: TestClient) -> None:
+    pytest.importorskip("swagger_ui", reason="swagger-ui-py (Swagger UI's files) not installed")
+    page = client.get("/docs")
+    assert page.status_code == 200
+    assert "https://" not in page.text  # nothing from a CDN: /docs works offline
+    assets = re.findall(r"""(?:src|href)=["'](/[^"']+)["']""", page.text)
+    assert any(a.endswith("swagger-ui-bundle.js") for a in assets)
+    for asset in assets:
+        assert client.get(asset).status_code == 200, asset
+    assert "/api/tables" in client.get("/openapi.json").json()["paths"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.util
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -18,7 +19,8 @@ from typing import Any
 import anyio
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -46,6 +48,22 @@ STATUS: dict[str, int] = {
 """HTTP status of error codes that are not a plain 422 (bad input / rule refused)."""
 
 _STATIC = Path(__file__).parent / "static"
+
+_DOCS_ASSETS = "/docs-assets"
+
+
+def _swagger_assets() -> Path | None:
+    """Swagger UI's files from the ``swagger-ui-py`` package, if installed.
+
+    Served by the server itself, ``/docs`` works without internet (a home network, a train);
+    without the package FastAPI's default page loads them from a CDN.
+    """
+    spec = importlib.util.find_spec("swagger_ui")
+    for location in (spec.submodule_search_locations or []) if spec else []:
+        folder = Path(location) / "static"
+        if (folder / "swagger-ui-bundle.js").is_file():
+            return folder
+    return None
 
 
 def status_of(error: SpieltischError) -> int:
@@ -134,12 +152,27 @@ def create_app(
             if owned:
                 the_store.close()
 
+    assets = _swagger_assets()
     app = FastAPI(
         title="Spieltisch",
         summary="Rules-aware game table: tables, live log, fair dice.",
         version="1",
         lifespan=lifespan,
+        docs_url=None if assets else "/docs",
     )
+    if assets is not None:
+        app.mount(_DOCS_ASSETS, StaticFiles(directory=assets), name="docs-assets")
+
+        @app.get("/docs", include_in_schema=False)
+        async def docs() -> HTMLResponse:
+            return get_swagger_ui_html(
+                openapi_url=app.openapi_url or "/openapi.json",
+                title="Spieltisch API",
+                swagger_js_url=f"{_DOCS_ASSETS}/swagger-ui-bundle.js",
+                swagger_css_url=f"{_DOCS_ASSETS}/swagger-ui.css",
+                swagger_favicon_url="/static/favicon.svg",
+            )
+
     app.state.store = the_store
     app.state.broker = broker
     handlers: dict[Any, Any] = {
