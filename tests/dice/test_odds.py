@@ -245,6 +245,21 @@ def test_too_many_outcomes_is_a_limit_error() -> None:
     assert caught.value.code == "dice.too_complex"
 
 
+@pytest.mark.parametrize("text", ["100d10!", "50d100!", "1000d10!"])
+def test_exact_fractions_of_huge_exploding_pools_are_refused(text: str) -> None:
+    # Their integers run to millions of bits; multiplying them would take minutes to hours.
+    dist = distribution(text)
+    with pytest.raises(LimitError) as caught:
+        dist.exact()
+    assert caught.value.code == "dice.exact_too_large"
+
+
+def test_exact_fractions_of_a_thousand_plain_dice_still_work() -> None:
+    exact = dict(distribution("1000d6").exact())
+    assert exact[1000] == Fraction(1, 6**1000)
+    assert sum(exact.values()) == 1
+
+
 def test_distribution_accepts_trees_and_texts_alike() -> None:
     assert distribution(parse("4W6kh3")).table == distribution("4d6kh3").table
     assert distribution("4W6kh3").expression == "4d6kh3"

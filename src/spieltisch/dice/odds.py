@@ -62,7 +62,9 @@ TAIL = 1e-12
 MAX_CELLS = 4_000_000
 """Largest dense outcome array the engine builds; larger expressions raise ``dice.too_complex``."""
 
-_MAX_EXACT_BITS = 400_000_000
+_MAX_EXACT_BITS = 16_000_000
+# Bits of both big-int operands of one exact convolution; CPython multiplies them in
+# super-linear time, so this keeps one product to a few seconds (1000d6 still fits).
 _FFT_MIN = 200_000
 _NUMERIC = ("",)
 
