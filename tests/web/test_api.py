@@ -320,3 +320,25 @@ def test_errors_speak_the_tables_language_before_it_is_loaded(
             assert "not valid JSON" in _error(english, 400, "api.malformed_json")
     finally:
         fresh.close()
+
+
+def test_a_refused_undo_names_its_reason_in_words(client: Any, make_party: Any) -> None:
+    party = make_party(client, "magical-kitties", language="de")
+    kitty = {
+        "kind": "create_kitty",
+        "id": "mia",
+        "name": "Mia",
+        "attributes": {"cute": 3, "cunning": 2, "fierce": 1},
+        "talents": ["Climbing"],
+        "powers": [{"name": "Teleport"}],
+        "flaw": "Lazy",
+        "human": {"name": "Jenny", "problems": []},
+    }
+    assert party.do(party.player, kitty).status_code == 200
+    assert party.do(party.gm, {"kind": "give_aua", "kitty": "mia"}).status_code == 200
+    before = _unchanged(party)
+    refused = party.client.post(f"/api/tables/{party.id}/undo", headers=party.gm, json={"seq": 1})
+    message = _error(refused, 422, "table.undo_dependent")
+    assert "kitties." not in message  # the reason as a sentence, not as a code
+    assert "Eintrag Nr. 2 baut darauf auf" in message and "'mia'" in message
+    assert _unchanged(party) == before

@@ -259,7 +259,7 @@ class Table:
                         "table.undo_dependent",
                         seq=undoing,
                         dependent=record.seq,
-                        reason=str(error),
+                        reason=error if isinstance(error, RuleError) else str(error),
                     ) from None
         return state
 

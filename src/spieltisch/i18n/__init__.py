@@ -78,5 +78,13 @@ def translate(key: str, lang: str, /, **params: Any) -> str:
 
 
 def error_message(error: SpieltischError, lang: str) -> str:
-    """A localized one-line message for a deliberate error, naming the offending values."""
-    return translate(error.code, lang, **error.params)
+    """A localized one-line message for a deliberate error, naming the offending values.
+
+    A parameter that is itself an error (the reason an undo is refused) is put in as its own
+    localized message.
+    """
+    params = {
+        key: error_message(value, lang) if isinstance(value, SpieltischError) else value
+        for key, value in error.params.items()
+    }
+    return translate(error.code, lang, **params)
