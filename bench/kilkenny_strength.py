@@ -32,7 +32,7 @@ TARGETS = {
 
 
 def _part(
-    a: str, b: str, games: int, first: int, seed: int, budget: int, seconds: float | None
+    a: str, b: str, games: int, first: int, seed: int, budget: int | None, seconds: float | None
 ) -> MatchResult:
     return play_match(
         lambda: make_player(a, budget, seconds),
@@ -44,7 +44,13 @@ def _part(
 
 
 def run_pair(
-    a: str, b: str, games: int, seed: int, budget: int, seconds: float | None, workers: int
+    a: str,
+    b: str,
+    games: int,
+    seed: int,
+    budget: int | None,
+    seconds: float | None,
+    workers: int,
 ) -> MatchResult:
     """Play one pairing, split over ``workers`` processes."""
     if workers <= 1:
@@ -66,7 +72,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--pairs", default="greedy-random,expectimax-greedy,strongest-expectimax")
-    parser.add_argument("--budget", type=int, default=6)
+    parser.add_argument("--budget", type=int, default=None)
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
