@@ -32,6 +32,15 @@ def test_roll_shows_every_die_and_the_result(lang: str) -> None:
     assert translate("dice.cli.face", lang) in out
 
 
+@pytest.mark.parametrize(("lang", "claim"), [("en", "counts"), ("de", "zählt")])
+def test_a_die_below_the_target_is_not_called_counting(lang: str, claim: str) -> None:
+    # 1d6>=7 never succeeds: the status column says the die was kept, not that it counts.
+    code, out = run("--lang", lang, "roll", "1d6>=7", "--seed", "1")
+    assert code == 0
+    assert claim not in out
+    assert translate("dice.cli.kept", lang) in out
+
+
 def test_roll_json_is_stable_and_seeded() -> None:
     code, out = run("--lang", "de", "roll", "10M-3J", "--seed", "42", "--json")
     assert code == 0
