@@ -164,6 +164,5 @@ def parse_command(system: GameSystem[Any, CommandT, Any], data: Any) -> CommandT
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
-        raise RuleError(
-            "rule.bad_command", system=system.id, detail=f"{where}: {first['msg']}"
-        ) from None
+        detail = f"{where}: {first['msg']}" if where else str(first["msg"])
+        raise RuleError("rule.bad_command", system=system.id, detail=detail) from None
