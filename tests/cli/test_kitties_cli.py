@@ -97,6 +97,13 @@ def test_bad_odds_input_fails_with_a_localized_line(lang: str) -> None:
     }
 
 
+@pytest.mark.parametrize("reroll", [[], ["--reroll"]])
+def test_odds_refuse_a_want_below_one_with_or_without_reroll(reroll: list[str]) -> None:
+    code, output = invoke("--lang", "en", "kitties", "odds", "--pool", "3", "--want", "0", *reroll)
+    assert code == 2
+    assert translate("kitties.bad_want", "en", value=0) in output
+
+
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_check_rolls_reproducibly_and_names_the_tier(lang: str) -> None:
     args = [

@@ -87,6 +87,8 @@ def odds_command(
 ) -> None:
     """Exact chances of 0, 1, 2, 3 and 4+ successes."""
     try:
+        if want < 1:  # refused with or without --reroll, as `check` does
+            raise InputError("kitties.bad_want", value=want)
         tiers = tier_odds(pool, difficulty, reroll=reroll, want=want)
     except SpieltischError as error:
         fail(error, as_json=as_json)
