@@ -133,3 +133,31 @@ def test_two_people_play_online_at_one_table(browser: Any, server: Any) -> None:
     finally:
         gm_context.close()
         player_context.close()
+
+
+def test_the_keyboard_stays_in_the_game_after_rolling(browser: Any, server: Any) -> None:
+    context = new_context(browser, viewport={"width": 1280, "height": 1000})
+    page = context.new_page()
+    errors = watch_errors(page)
+    try:
+        page.goto(server.url + "/")
+        page.select_option("#new-system", "kilkenny")
+        page.select_option("#opt-seat-N", "random")
+        links = open_table(page, server.url, "kilkenny", "Keys only", "Kim", keep_options=True)
+        page.goto(server.url + "/t/" + links["table"])
+        page.locator("#take-seat-S").focus()
+        page.keyboard.press("Enter")
+        expect(page.locator("#kk-roll")).to_be_visible()
+        page.locator("#kk-roll").focus()
+        page.keyboard.press("Enter")
+        expect(page.locator("#log > li")).not_to_have_count(0)
+        # The roll button is gone; the focus moved to the control now in its place (the
+        # list of moves, or the next roll after a pass), not back to the top of the page.
+        inside = "document.querySelector('#game-body').contains(document.activeElement)"
+        page.wait_for_function(inside)
+        page.keyboard.press("Enter")  # opens the list of moves (or rolls again after a pass)
+        page.keyboard.press("Tab")
+        assert page.evaluate(inside)
+        assert not errors, errors
+    finally:
+        context.close()

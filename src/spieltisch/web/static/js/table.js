@@ -171,11 +171,24 @@ function render() {
   renderGame();
 }
 
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex="0"]';
+
+/** The controls of `body` the keyboard can reach now, in order. */
+function focusables(body) {
+  return [...body.querySelectorAll(FOCUSABLE)].filter((e) => e.getClientRects().length > 0);
+}
+
 function renderGame() {
   const body = document.getElementById("game-body");
-  const focused = document.activeElement && body.contains(document.activeElement) ? document.activeElement.id : null;
+  const active = document.activeElement && body.contains(document.activeElement) ? document.activeElement : null;
+  const id = active?.id || null;
+  const position = active ? focusables(body).indexOf(active) : -1;
   game().render(body, ctx);
-  if (focused) document.getElementById(focused)?.focus();
+  if (!active) return;
+  // Keep the keyboard where it was: the same control, or (when it is gone, such as a roll
+  // button after rolling) the control now at its place, never the top of the page.
+  const again = (id && document.getElementById(id)) || focusables(body)[Math.max(0, position)] || focusables(body).at(-1);
+  again?.focus();
 }
 
 function eventText(event) {
