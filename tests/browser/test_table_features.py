@@ -86,6 +86,11 @@ def test_the_table_for_everyone(browser: Any, server: Any, screenshots: Path) ->
         expect(player.locator("#log-heading")).to_have_text("Protokoll")
         expect(player.locator("#log > li")).to_have_count(count)
         expect(gm.locator("#log-heading")).to_have_text("Log")
+        # Numbers follow the language too: 1d4 has the mean 2.5, in German "2,50".
+        player.fill("#fd-expression", "1d4")
+        player.get_by_role("button", name="Chancen zeigen").click()
+        expect(player.locator(".odds-wrap")).to_contain_text("25,0 %")
+        expect(player.locator(".odds-wrap")).to_contain_text("Mittelwert 2,50")
 
         # Reveal the seed; everyone can verify every die in the browser.
         gm.get_by_role("button", name="Reveal the seed").click()

@@ -30,6 +30,6 @@ export function oddsChart(odds, { labeler = null, caption = null } = {}) {
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("web.odds.outcome")), el("th", { scope: "col" }, el("span", { class: "visually-hidden" }, t("web.odds.bar"))), el("th", { scope: "col" }, t("web.odds.chance")))),
     el("tbody", {}, rows));
   const extra = [];
-  if (typeof odds.mean === "number") extra.push(el("p", { class: "muted small-print" }, t("web.odds.mean", { mean: odds.mean.toFixed(2) })));
+  if (typeof odds.mean === "number") extra.push(el("p", { class: "muted small-print" }, t("web.odds.mean", { mean: odds.mean.toLocaleString(document.documentElement.lang, { maximumFractionDigits: 2, minimumFractionDigits: 2 }) })));
   return el("div", { class: "odds-wrap" }, table, extra);
 }
