@@ -189,19 +189,23 @@ def test_hidden_records_leave_no_trace_in_what_players_see(game: Game) -> None:
     game.do(game.gm, {"kind": "roll", "piece": "rat", "sides": 20}, hidden=True)
     game.do(game.gm, {"kind": "note", "text": "the butler did it"}, hidden=True)
     game.do(game.player, {"kind": "join", "piece": "cat"})
-    game.do(game.gm, {"kind": "damage", "piece": "rat", "amount": 1})  # applies to a secret
+    game.do(game.player, {"kind": "count"})
     table = game.store.table(game.id)
     everything = table.public_state_for(Role.GM)
     assert everything["pieces"] == {"rat": everything["pieces"]["rat"], "cat": 0}
     assert everything["notes"] == ["the butler did it"]
     for role in (Role.PLAYER, Role.SPECTATOR):
         shared = table.public_state_for(role)
-        assert shared == {"pieces": {"cat": 0}, "counted": 0, "notes": []}
+        assert shared == {"pieces": {"cat": 0}, "counted": 1, "notes": []}
     undo = game.store.undo(game.id, game.gm, 3)
     assert undo.records[0].hidden  # undoing a secret names it, so it stays secret too
     assert [r.seq for r in game.store.records_since(game.id, 0, Role.PLAYER)] == [4, 5]
     assert undo.table.public_state_for(Role.GM)["notes"] == []
     assert undo.table.public_state_for(Role.PLAYER)["pieces"] == {"cat": 0}
+    # A visible record that only applies on top of a hidden one: players then see the whole
+    # state rather than a state without their own record.
+    done = game.do(game.gm, {"kind": "damage", "piece": "rat", "amount": 1})
+    assert done.table.public_state_for(Role.PLAYER) == done.table.public_state_for(Role.GM)
 
 
 def test_expected_seq_refuses_a_stale_command(game: Game) -> None:

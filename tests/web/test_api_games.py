@@ -203,3 +203,20 @@ def test_kilkenny_cats_player_against_an_ai_seat(db_client: TestClient, make_par
             for r in player.records.values()
         )
         _finish(party, gm, player, "kilkenny")
+
+
+def test_a_hidden_check_stays_hidden_and_never_hides_the_players_own(
+    db_client: TestClient, make_party: Any
+) -> None:
+    party = make_party(db_client, "magical-kitties")
+    _ok(party.do(party.player, MIA))
+    for command in [{"kind": "start_episode"}, {"kind": "start_scene"}]:
+        _ok(party.do(party.gm, command))
+    check = {"kind": "check", "kitty": "mia", "attribute": "fierce"}
+    secret = _ok(party.do(party.gm, check, hidden=True))
+    assert secret["state"]["last_check"]["dice"] == secret["records"][0]["events"][0]["dice"]
+    assert party.view(party.player)["state"]["last_check"] is None  # the dice stay secret
+    own = _ok(party.do(party.player, {**check, "attribute": "cute"}))
+    rolled = own["records"][0]["events"][0]["dice"]
+    assert own["state"]["last_check"]["dice"] == rolled  # the player sees their own check
+    assert party.view(party.player)["state"]["last_check"]["dice"] == rolled

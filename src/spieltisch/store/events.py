@@ -210,7 +210,9 @@ class StoredTable(Table):
 
         The GM sees the whole state. Players and spectators see the fold of the records they
         may see: a hidden record's effects (its dice, a secret foe, a note) stay with the GM.
-        An event that only applies on top of a hidden one is left out of their fold too.
+        Once a record they see no longer applies without the hidden ones (a check numbered
+        after a hidden check), the hidden effects cannot be told apart from theirs: then they
+        see the whole state, as leaving their own record out would break their game.
         """
         if role is Role.GM or not any(record.hidden for record in self.records):
             return self.public_state()
@@ -219,14 +221,14 @@ class StoredTable(Table):
             return memo[1]
         undone = self.undone()
         state = self.system.new_state(self.options)
-        for record in self.records:
-            if record.hidden or record.undoes is not None or record.seq in undone:
-                continue
-            for data in record.events:
-                try:
+        try:
+            for record in self.records:
+                if record.hidden or record.undoes is not None or record.seq in undone:
+                    continue
+                for data in record.events:
                     state = self.system.evolve(state, self.system.events.validate_python(data))
-                except (RuleError, ValueError):
-                    continue  # depends on something hidden from this role
+        except (RuleError, ValueError):
+            state = self._state  # a visible record builds on a hidden one
         shared = self.system.public_state(state)
         self._shared = (self._state, shared)
         return shared
