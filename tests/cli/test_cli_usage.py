@@ -55,3 +55,10 @@ def test_a_bare_group_still_shows_its_help() -> None:
     result = runner.invoke(app, ["--lang", "en", "kitties"])
     assert "odds" in result.output
     assert "check" in result.output
+
+
+def test_an_unknown_language_is_refused_not_silently_replaced() -> None:
+    result = runner.invoke(app, ["--lang", "fr", "roll", "3d6"])
+    assert result.exit_code == 2
+    assert translate("cli.usage.bad_value", "en", name="'--lang'", value="fr") in result.output
+    assert runner.invoke(app, ["--lang", "DE", "roll", "3d6", "--seed", "1"]).exit_code == 0

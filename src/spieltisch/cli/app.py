@@ -16,7 +16,7 @@ from typer.core import TyperGroup
 
 from spieltisch.cli.context import fail, help_text, language_from_args, localize_help, settings
 from spieltisch.errors import InputError
-from spieltisch.i18n import normalize_language
+from spieltisch.i18n import LANGUAGES, normalize_language
 
 __all__ = ["SpieltischGroup", "app", "main"]
 
@@ -98,6 +98,8 @@ def _options(
     ] = None,
 ) -> None:
     if lang is not None:
+        if lang.strip().lower()[:2] not in LANGUAGES:
+            fail(InputError("cli.usage.bad_value", name="'--lang'", value=lang))
         settings.lang = normalize_language(lang)
 
 
