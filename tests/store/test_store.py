@@ -369,6 +369,12 @@ def test_export_format_and_visibility(game: Game) -> None:
     after = game.store.export(game.id, game.spectator)
     assert [r["seq"] for r in after["records"]] == [1, 2, 3, 4]
     assert verify_export(after).ok
+    # The hidden record keeps its secrets: only its raw draws are there, for verifying.
+    full = game.store.export(game.id, game.gm)["records"][2]
+    redacted = after["records"][2]
+    assert full["hidden"] and (full["command"], full["events"]) != (None, [])
+    assert (redacted["command"], redacted["events"]) == (None, [])
+    assert redacted["draws"] == full["draws"]
 
 
 def test_import_makes_a_new_verifiable_table(game: Game) -> None:

@@ -659,14 +659,21 @@ class EventStore:
     def export(self, table_id: str, by: Participant | None) -> dict[str, Any]:
         """The table as one JSON document (format ``spieltisch-table/1``).
 
-        The GM (and the administrator, ``by=None``) gets the whole log; others get the records
-        they may see until the seed is revealed, and the whole log after it (the seed makes
-        every die value public anyway).
+        The GM (and the administrator, ``by=None``) gets the whole log. Others get the records
+        they may see; once the seed is revealed, hidden records are added with their raw draws
+        only (no command, no events), so the export verifies while the GM's secrets stay his.
         """
         cached = self._current(table_id)
         info, table = cached.info, cached.table
-        complete = by is None or by.role is Role.GM or info.revealed
-        records = table.records if complete or by is None else table.visible(by.role)
+        if by is None or by.role is Role.GM:
+            records = table.records
+        elif info.revealed:
+            records = [
+                r.model_copy(update={"command": None, "events": []}) if r.hidden else r
+                for r in table.records
+            ]
+        else:
+            records = table.visible(by.role)
         participants = self._reload_participants(table_id, cached).participants.values()
         return {
             "format": EXPORT_FORMAT,
