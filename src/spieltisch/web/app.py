@@ -52,18 +52,14 @@ _STATIC = Path(__file__).parent / "static"
 _DOCS_ASSETS = "/docs-assets"
 
 
-def _swagger_assets() -> Path | None:
-    """Swagger UI's files from the ``swagger-ui-py`` package, if installed.
+def _swagger_assets() -> Path:
+    """Swagger UI's files from the ``swagger-ui-py`` package.
 
-    Served by the server itself, ``/docs`` works without internet (a home network, a train);
-    without the package FastAPI's default page loads them from a CDN.
+    Served by the server itself, ``/docs`` works without internet (a home network, a train).
     """
     spec = importlib.util.find_spec("swagger_ui")
-    for location in (spec.submodule_search_locations or []) if spec else []:
-        folder = Path(location) / "static"
-        if (folder / "swagger-ui-bundle.js").is_file():
-            return folder
-    return None
+    assert spec is not None and spec.submodule_search_locations, "swagger-ui-py is missing"
+    return Path(next(iter(spec.submodule_search_locations))) / "static"
 
 
 def status_of(error: SpieltischError) -> int:
@@ -152,26 +148,25 @@ def create_app(
             if owned:
                 the_store.close()
 
-    assets = _swagger_assets()
     app = FastAPI(
         title="Spieltisch",
         summary="Rules-aware game table: tables, live log, fair dice.",
         version="1",
         lifespan=lifespan,
-        docs_url=None if assets else "/docs",
+        docs_url=None,
+        redoc_url=None,
     )
-    if assets is not None:
-        app.mount(_DOCS_ASSETS, StaticFiles(directory=assets), name="docs-assets")
+    app.mount(_DOCS_ASSETS, StaticFiles(directory=_swagger_assets()), name="docs-assets")
 
-        @app.get("/docs", include_in_schema=False)
-        async def docs() -> HTMLResponse:
-            return get_swagger_ui_html(
-                openapi_url=app.openapi_url or "/openapi.json",
-                title="Spieltisch API",
-                swagger_js_url=f"{_DOCS_ASSETS}/swagger-ui-bundle.js",
-                swagger_css_url=f"{_DOCS_ASSETS}/swagger-ui.css",
-                swagger_favicon_url="/static/favicon.svg",
-            )
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url=app.openapi_url or "/openapi.json",
+            title="Spieltisch API",
+            swagger_js_url=f"{_DOCS_ASSETS}/swagger-ui-bundle.js",
+            swagger_css_url=f"{_DOCS_ASSETS}/swagger-ui.css",
+            swagger_favicon_url="/static/favicon.svg",
+        )
 
     app.state.store = the_store
     app.state.broker = broker
