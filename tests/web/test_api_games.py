@@ -97,9 +97,14 @@ def _finish(party: Any, gm: Follower, player: Follower, system: str) -> None:
             if message["type"] == "table":
                 follower.seed = message["seed"]
         assert follower.seed == seed
-    exported = _ok(party.client.get(f"/api/tables/{party.id}/export", headers=party.player))
-    verdict = verify_export(exported)
+    # The player's export verifies; its hidden records carry their raw draws only.
+    mine = _ok(party.client.get(f"/api/tables/{party.id}/export", headers=party.player))
+    verdict = verify_export(mine)
     assert verdict.ok and verdict.draws > 0
+    exported = _ok(party.client.get(f"/api/tables/{party.id}/export", headers=party.gm))
+    assert verify_export(exported).draws == verdict.draws
+    for own, full in zip(mine["records"], exported["records"], strict=True):
+        assert own == (full | {"command": None, "events": []} if full["hidden"] else full)
     game = get_system(system)
     table = Table(
         game, exported["options"], [Record.model_validate(r) for r in exported["records"]]
