@@ -75,7 +75,8 @@ def test_strongest_simulates_within_its_budget_and_replays() -> None:
     for board, roll in positions(8, seed=11):
         legal = board.legal_moves(roll)
         before = Position.from_board(board)
-        first, second = DeepExpectimaxPlayer(budget), DeepExpectimaxPlayer(budget)
+        first = DeepExpectimaxPlayer(simulations=budget)
+        second = DeepExpectimaxPlayer(simulations=budget)
         choice = first.choose(board, roll, legal)
         assert choice in legal
         assert Position.from_board(board) == before
@@ -90,7 +91,7 @@ def test_strongest_simulates_within_its_budget_and_replays() -> None:
 def test_strongest_without_simulations_keeps_the_deeper_search_choice() -> None:
     for board, roll in positions(6, seed=13):
         legal = board.legal_moves(roll)
-        plain = DeepExpectimaxPlayer(0)
+        plain = DeepExpectimaxPlayer()
         assert plain.choose(board, roll, legal) in legal
         assert plain.simulations == 0
 

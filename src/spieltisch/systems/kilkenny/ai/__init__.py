@@ -1,8 +1,8 @@
 """AI players for Kilkenny Cats and the registry that builds them by name.
 
 ``random`` < ``greedy`` (one ply, static evaluation) < ``expectimax`` (depth 2 over the die)
-< ``strongest`` (depth-3 expectimax with forward pruning, checked by simulated games; its
-budget is the number of simulated games per move).
+< ``strongest`` (depth-3 expectimax with forward pruning; its budget is the number of
+candidate moves searched deeper).
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ PLAYER_NAMES: tuple[str, ...] = ("random", "greedy", "expectimax", "strongest")
 def make_player(name: str, budget: int | None = None, seconds: float | None = None) -> Player:
     """The AI player called ``name``; ``kilkenny.unknown_ai`` naming it if there is none.
 
-    ``budget`` (simulated games per move, default 600; 0 turns them off) and ``seconds`` (a
-    time limit per move) concern the strongest player only.
+    ``budget`` (candidate moves searched deeper) and ``seconds`` (a time limit per move)
+    concern the strongest player only.
     """
     if name == "random":
         return RandomPlayer()
@@ -43,5 +43,5 @@ def make_player(name: str, budget: int | None = None, seconds: float | None = No
     if name == "expectimax":
         return ExpectimaxPlayer()
     if name == "strongest":
-        return DeepExpectimaxPlayer(600 if budget is None else budget, seconds)
+        return DeepExpectimaxPlayer(budget or 6, seconds)
     raise RuleError("kilkenny.unknown_ai", value=name, known=", ".join(PLAYER_NAMES))

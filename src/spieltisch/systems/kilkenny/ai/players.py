@@ -242,33 +242,33 @@ def deep_value(board: Board, player: int, weights: Weights = DEFAULT_WEIGHTS) ->
 class DeepExpectimaxPlayer:
     """The strongest player: depth-2 expectimax, checked by a deeper look and simulated games.
 
-    Every move gets the depth-2 value of :class:`ExpectimaxPlayer`; the best ``candidates``
+    Every move gets the depth-2 value of :class:`ExpectimaxPlayer`; the best ``budget``
     (default 6) are searched one chance layer deeper (:func:`deep_value`: the next player's
     reply to each roll, then our best answer to each of our rolls), and the best of them by
-    that value is the base choice. Then ``budget`` simulated games in all (default 600) are
-    shared out between the best ``contenders`` moves by the deeper value: each is played out
-    to the end by the fast rollout policy of both sides (the same dice for every contender),
-    and a contender replaces the base choice only if it wins at least ``margin`` more of its
-    games. Simulations are seeded from the position, so the choice is a function of the
-    position; ``seconds``, if given, also stops the work early (machine-dependent; tables
-    use ``budget`` only).
+    that value is played. Optionally (``simulations`` > 0; off by default, because it measured
+    no gain) that many simulated games in all are shared out between the best ``contenders``
+    moves by the deeper value: each is played out to the end by the fast rollout policy of
+    all sides (the same dice for every contender), and a contender replaces the base choice
+    only if it wins at least ``margin`` more of its games. Simulations are seeded from the
+    position, so the choice stays a function of the position; ``seconds``, if given, also
+    stops the work early (machine-dependent; tables use ``budget`` only).
     """
 
     name = "strongest"
 
     def __init__(
         self,
-        budget: int = 600,
+        budget: int = 6,
         seconds: float | None = None,
         weights: Weights = DEFAULT_WEIGHTS,
-        candidates: int = 6,
+        simulations: int = 0,
         contenders: int = 3,
         margin: float = 0.04,
     ) -> None:
-        self.budget = max(0, budget)
+        self.budget = max(1, budget)
         self.seconds = seconds
         self.weights = weights
-        self.candidates = max(1, candidates)
+        self.simulation_budget = max(0, simulations)
         self.contenders = max(1, contenders)
         self.margin = margin
         self.simulations = 0
@@ -316,7 +316,7 @@ class DeepExpectimaxPlayer:
         ranked = self._ranked(board, moves, False, began)
         if ranked[0][0] >= WIN or len(ranked) == 1:
             return ranked[0][2]
-        shortlist = [move for value, _, move in ranked[: self.candidates] if value > LOSS]
+        shortlist = [move for value, _, move in ranked[: self.budget] if value > LOSS]
         if len(shortlist) <= 1:
             return ranked[0][2]
         deep = self._ranked(board, shortlist, True, began)
@@ -325,7 +325,7 @@ class DeepExpectimaxPlayer:
         if deep[0][0] >= WIN:
             return deep[0][2]
         contenders = [move for value, _, move in deep[: self.contenders] if value > LOSS]
-        games = self.budget // len(contenders) if len(contenders) > 1 else 0
+        games = self.simulation_budget // len(contenders) if len(contenders) > 1 else 0
         if games == 0:
             return deep[0][2]
         seed = position_seed(board, roll, 1)
