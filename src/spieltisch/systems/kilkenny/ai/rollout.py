@@ -1,4 +1,4 @@
-"""Fast simulated games for the Monte-Carlo player: a cheap greedy policy on the race tables.
+"""Fast simulated games for the strongest player's optional check: a cheap greedy policy.
 
 The policy of both sides in a simulation: enter a hole when the roll allows; otherwise the
 move that saves the most expected turns by the race table of the mover's free holes, with a
