@@ -8,10 +8,9 @@ starts; a game's score is 1 for a win, 1/2 for a draw or a capped game. Targets:
 * the strongest at least 55% against expectimax, thinking at most 1 s per move.
 
     python bench/kilkenny_strength.py [--games 400] [--pairs greedy-random,expectimax-greedy]
-        [--budget 6] [--simulations 0] [--seconds 1.0] [--workers 2] [--seed 0]
+        [--budget 6] [--seconds 1.0] [--workers 2] [--seed 0]
 
-The strongest player's ``--budget`` (candidate moves searched deeper) is deterministic, as
-is ``--simulations`` (simulated games per move that may overrule its search; default 0, off);
+The strongest player's ``--budget`` (candidate moves searched deeper) is deterministic;
 ``--seconds`` is a time limit per move on top of it. The mean thinking time per move is
 reported beside each result.
 """
@@ -22,16 +21,8 @@ import argparse
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from spieltisch.systems.kilkenny.ai import Player, make_player
+from spieltisch.systems.kilkenny.ai import make_player
 from spieltisch.systems.kilkenny.ai.match import MatchResult, play_match
-from spieltisch.systems.kilkenny.ai.players import DeepExpectimaxPlayer
-
-
-def _player(name: str, budget: int | None, seconds: float | None, simulations: int) -> Player:
-    if name == "strongest" and simulations:
-        return DeepExpectimaxPlayer(budget or 6, seconds, simulations=simulations)
-    return make_player(name, budget, seconds)
-
 
 TARGETS = {
     ("greedy", "random"): 0.95,
@@ -41,18 +32,11 @@ TARGETS = {
 
 
 def _part(
-    a: str,
-    b: str,
-    games: int,
-    first: int,
-    seed: int,
-    budget: int | None,
-    seconds: float | None,
-    simulations: int,
+    a: str, b: str, games: int, first: int, seed: int, budget: int, seconds: float | None
 ) -> MatchResult:
     return play_match(
-        lambda: _player(a, budget, seconds, simulations),
-        lambda: _player(b, budget, seconds, simulations),
+        lambda: make_player(a, budget, seconds),
+        lambda: make_player(b, budget, seconds),
         games,
         seed=seed,
         first=first,
@@ -60,25 +44,16 @@ def _part(
 
 
 def run_pair(
-    a: str,
-    b: str,
-    games: int,
-    seed: int,
-    budget: int | None,
-    seconds: float | None,
-    workers: int,
-    simulations: int = 0,
+    a: str, b: str, games: int, seed: int, budget: int, seconds: float | None, workers: int
 ) -> MatchResult:
     """Play one pairing, split over ``workers`` processes."""
     if workers <= 1:
-        return _part(a, b, games, 0, seed, budget, seconds, simulations)
+        return _part(a, b, games, 0, seed, budget, seconds)
     share = -(-games // workers)
     result = MatchResult()
     with ProcessPoolExecutor(workers) as pool:
         futures = [
-            pool.submit(
-                _part, a, b, min(share, games - first), first, seed, budget, seconds, simulations
-            )
+            pool.submit(_part, a, b, min(share, games - first), first, seed, budget, seconds)
             for first in range(0, games, share)
         ]
         for future in futures:
@@ -91,18 +66,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--pairs", default="greedy-random,expectimax-greedy,strongest-expectimax")
-    parser.add_argument("--budget", type=int, default=None)
+    parser.add_argument("--budget", type=int, default=6)
     parser.add_argument("--seconds", type=float, default=1.0)
-    parser.add_argument("--simulations", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     for pair in args.pairs.split(","):
         a, b = pair.split("-")
         began = time.perf_counter()
-        result = run_pair(
-            a, b, args.games, args.seed, args.budget, args.seconds, args.workers, args.simulations
-        )
+        result = run_pair(a, b, args.games, args.seed, args.budget, args.seconds, args.workers)
         low, high = result.interval_a()
         target = TARGETS.get((a, b))
         verdict = ""

@@ -11,8 +11,6 @@ from spieltisch.systems.kilkenny import Board, Position, geometry, get_layout, p
 from spieltisch.systems.kilkenny.ai import PLAYER_NAMES, make_player
 from spieltisch.systems.kilkenny.ai.evaluate import race_tables
 from spieltisch.systems.kilkenny.ai.match import play_match, wilson
-from spieltisch.systems.kilkenny.ai.players import DeepExpectimaxPlayer
-from spieltisch.systems.kilkenny.ai.rollout import simulate
 from spieltisch.systems.kilkenny.board import DIRECTIONS
 
 
@@ -67,57 +65,6 @@ def test_searching_players_do_not_step_next_to_a_sure_capture(name: str) -> None
         if any(board.occupied & move[3] for move in board.legal_moves(roll))
     )
     assert threats <= 1
-
-
-def test_strongest_simulates_within_its_budget_and_replays() -> None:
-    budget = 90
-    simulated = 0
-    for board, roll in positions(8, seed=11):
-        legal = board.legal_moves(roll)
-        before = Position.from_board(board)
-        first = DeepExpectimaxPlayer(simulations=budget)
-        second = DeepExpectimaxPlayer(simulations=budget)
-        choice = first.choose(board, roll, legal)
-        assert choice in legal
-        assert Position.from_board(board) == before
-        assert first.simulations <= budget
-        assert second.choose(board.copy(), roll, legal) == choice
-        assert second.simulations == first.simulations
-        simulated += first.simulations
-    # Positions with a real choice between contenders get simulated games.
-    assert simulated > 0
-
-
-def test_strongest_without_simulations_keeps_the_deeper_search_choice() -> None:
-    for board, roll in positions(6, seed=13):
-        legal = board.legal_moves(roll)
-        plain = DeepExpectimaxPlayer()
-        assert plain.choose(board, roll, legal) in legal
-        assert plain.simulations == 0
-
-
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_simulated_games_keep_the_invariants_and_replay(players: int) -> None:
-    layout = get_layout("default")
-    geo = geometry(layout, layout.seats_for(players))
-    for number in range(30):
-        board = Board.start(geo)
-        winner, plies = simulate(board, Random(number))
-        again = Board.start(geo)
-        assert simulate(again, Random(number)) == (winner, plies)
-        assert again == board
-        assert -1 <= winner < players
-        assert 0 < plies <= 80
-        union = 0
-        for player in range(players):
-            assert len(board.squares[player]) + board.home_count[player] <= 8
-            assert bin(board.cats[player]).count("1") == len(board.squares[player])
-            assert not union & board.cats[player]
-            union |= board.cats[player]
-        assert union == board.occupied
-        if winner >= 0 and plies < 80:
-            others = [p for p in range(players) if p != winner]
-            assert board.home_count[winner] >= 2 or all(not board.squares[p] for p in others)
 
 
 def test_unknown_ai_names_the_value() -> None:

@@ -58,7 +58,7 @@ class SeatOption(BaseModel):
 
     player: str = "human"
     budget: int | None = Field(default=None, ge=1)
-    """For the strongest AI: simulations per move (deterministic; keeps a table fast)."""
+    """For the strongest AI: candidate moves searched deeper (deterministic; keeps a table fast)."""
 
 
 class KilkennyOptions(BaseModel):

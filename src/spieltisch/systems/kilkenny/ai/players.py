@@ -1,9 +1,8 @@
-"""The AI players of graded strength: random, greedy (one ply), expectimax (two plies) and the
-strongest (three plies, checked by simulated games).
+"""The AI players of graded strength: random, greedy (one ply) and expectimax (two plies).
 
 A player chooses one of the legal moves for the rolled value; it is only asked when there is
 a choice. Choices are deterministic functions of the position: ties go to the first move in
-the order given, and the random and strongest players seed themselves from the position.
+the order given, and the random player seeds itself from the position.
 """
 
 from __future__ import annotations
@@ -16,13 +15,11 @@ from typing import Protocol
 from spieltisch.systems.kilkenny.ai.evaluate import (
     BASIC_WEIGHTS,
     DEFAULT_WEIGHTS,
-    LOSS,
     WIN,
     Weights,
     outcome_value,
     scores,
 )
-from spieltisch.systems.kilkenny.ai.rollout import simulate
 from spieltisch.systems.kilkenny.board import MAX_ROLL, Move
 from spieltisch.systems.kilkenny.rules import Board
 
@@ -240,18 +237,13 @@ def deep_value(board: Board, player: int, weights: Weights = DEFAULT_WEIGHTS) ->
 
 
 class DeepExpectimaxPlayer:
-    """The strongest player: depth-2 expectimax, checked by a deeper look and simulated games.
+    """The strongest player: expectimax to depth 3 over the die with forward pruning.
 
-    Every move gets the depth-2 value of :class:`ExpectimaxPlayer`; the best ``budget``
-    (default 6) are searched one chance layer deeper (:func:`deep_value`: the next player's
-    reply to each roll, then our best answer to each of our rolls), and the best of them by
-    that value is played. Optionally (``simulations`` > 0; off by default, because it measured
-    no gain) that many simulated games in all are shared out between the best ``contenders``
-    moves by the deeper value: each is played out to the end by the fast rollout policy of
-    all sides (the same dice for every contender), and a contender replaces the base choice
-    only if it wins at least ``margin`` more of its games. Simulations are seeded from the
-    position, so the choice stays a function of the position; ``seconds``, if given, also
-    stops the work early (machine-dependent; tables use ``budget`` only).
+    Every move is first valued by the depth-2 search of :class:`ExpectimaxPlayer`; the best
+    ``budget`` of them are then searched one chance layer deeper (:func:`deep_value`: the next
+    player's greedy reply to each roll, then our own best answer to each of our rolls) and the
+    best of those is played. ``seconds``, if given, also stops the deeper search when the time
+    is up (the choice then depends on the machine's speed; tables use ``budget`` only).
     """
 
     name = "strongest"
@@ -261,80 +253,40 @@ class DeepExpectimaxPlayer:
         budget: int = 6,
         seconds: float | None = None,
         weights: Weights = DEFAULT_WEIGHTS,
-        simulations: int = 0,
-        contenders: int = 3,
-        margin: float = 0.04,
     ) -> None:
         self.budget = max(1, budget)
         self.seconds = seconds
         self.weights = weights
-        self.simulation_budget = max(0, simulations)
-        self.contenders = max(1, contenders)
-        self.margin = margin
-        self.simulations = 0
-        """Simulated games played so far (its work, independent of the clock)."""
 
-    def _ranked(
-        self, board: Board, moves: Sequence[Move], deep: bool, began: float
-    ) -> list[tuple[float, int, Move]]:
+    def choose(self, board: Board, roll: int, moves: Sequence[Move]) -> Move:
+        """The move with the best depth-3 value among the best depth-2 candidates."""
+        began = time.perf_counter()
         player = board.turn
         ranked: list[tuple[float, int, Move]] = []
         for index, move in enumerate(moves):
-            if deep and self.seconds is not None and time.perf_counter() - began > self.seconds:
-                break
             captured = board.make(move)
             ending = board.outcome_after(move, captured)
             if ending is not None:
                 value = outcome_value(ending, player)
-            elif deep:
-                value = deep_value(board, player, self.weights)
             else:
                 value = reply_value(board, player, self.weights)
             board.unmake(move, captured)
             ranked.append((value, index, move))
         ranked.sort(key=lambda item: (-item[0], item[1]))
-        return ranked
-
-    def _simulated(self, board: Board, move: Move, games: int, seed: int) -> float:
-        """Share of ``games`` simulated games after ``move`` that the mover wins (draw ½)."""
-        player = board.turn
-        captured = board.make(move)
-        saved_turn, saved_ply = board.turn, board.ply
-        board.end_turn()
-        won = 0.0
-        for number in range(games):
-            winner, _ = simulate(board.copy(), Random(seed + number))
-            won += 1.0 if winner == player else 0.5 if winner < 0 else 0.0
-        board.turn, board.ply = saved_turn, saved_ply
-        board.unmake(move, captured)
-        self.simulations += games
-        return won / games
-
-    def choose(self, board: Board, roll: int, moves: Sequence[Move]) -> Move:
-        """The deeper search's best move, unless simulations clearly prefer another."""
-        began = time.perf_counter()
-        ranked = self._ranked(board, moves, False, began)
         if ranked[0][0] >= WIN or len(ranked) == 1:
             return ranked[0][2]
-        shortlist = [move for value, _, move in ranked[: self.budget] if value > LOSS]
-        if len(shortlist) <= 1:
-            return ranked[0][2]
-        deep = self._ranked(board, shortlist, True, began)
-        if not deep:
-            return ranked[0][2]
-        if deep[0][0] >= WIN:
-            return deep[0][2]
-        contenders = [move for value, _, move in deep[: self.contenders] if value > LOSS]
-        games = self.simulation_budget // len(contenders) if len(contenders) > 1 else 0
-        if games == 0:
-            return deep[0][2]
-        seed = position_seed(board, roll, 1)
-        base = self._simulated(board, contenders[0], games, seed)
-        best_move, best = contenders[0], base + self.margin
-        for move in contenders[1:]:
+        best_move = ranked[0][2]
+        best = -float("inf")
+        for _, _, move in ranked[: self.budget]:
             if self.seconds is not None and time.perf_counter() - began > self.seconds:
                 break
-            share = self._simulated(board, move, games, seed)
-            if share >= best:
-                best_move, best = move, share
+            captured = board.make(move)
+            ending = board.outcome_after(move, captured)
+            if ending is not None:
+                value = outcome_value(ending, player)
+            else:
+                value = deep_value(board, player, self.weights)
+            board.unmake(move, captured)
+            if value > best:
+                best, best_move = value, move
         return best_move
