@@ -18,8 +18,8 @@ test: $(BIN)/spieltisch
 	$(MAKE) lint typecheck unit
 
 lint: $(BIN)/spieltisch
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench scripts
+	$(BIN)/ruff format --check src tests bench scripts
 
 typecheck: $(BIN)/spieltisch
 	$(BIN)/mypy

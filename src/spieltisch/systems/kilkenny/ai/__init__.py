@@ -1,8 +1,8 @@
 """AI players for Kilkenny Cats and the registry that builds them by name.
 
 ``random`` < ``greedy`` (one ply, static evaluation) < ``expectimax`` (depth 2 over the die)
-< ``strongest`` (depth-3 expectimax with forward pruning; its budget is the number of
-candidate moves searched deeper).
+< ``strongest`` (depth-3 expectimax with forward pruning on a win-chance model learned from
+self-play; its budget is the number of candidate moves searched deeper).
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ the value of a position for a player is its score minus the best score among the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -22,8 +23,10 @@ __all__ = [
     "DEFAULT_WEIGHTS",
     "LOSS",
     "WIN",
+    "Evaluation",
     "Weights",
     "evaluate",
+    "hand_evaluation",
     "outcome_value",
     "race_tables",
     "scores",
@@ -159,6 +162,20 @@ def scores(board: Board, weights: Weights = DEFAULT_WEIGHTS) -> list[float]:
             value += weights.cover * bin(rolls).count("1")
         result.append(value)
     return result
+
+
+Evaluation = Callable[[Board], list[float]]
+"""A search evaluation: every player's value on a board, comparable with each other and with
+:data:`WIN` and :data:`LOSS` (the player who just acted is ``board.turn``)."""
+
+
+def hand_evaluation(weights: Weights = DEFAULT_WEIGHTS) -> Evaluation:
+    """The hand-set :func:`scores` with ``weights`` as an :data:`Evaluation`."""
+
+    def evaluation(board: Board) -> list[float]:
+        return scores(board, weights)
+
+    return evaluation
 
 
 def evaluate(board: Board, player: int) -> float:

@@ -1,4 +1,4 @@
-"""The AI players of graded strength: random, greedy (one ply) and expectimax (two plies).
+"""The AI players of graded strength: random, greedy (one ply), expectimax (two plies), strongest.
 
 A player chooses one of the legal moves for the rolled value; it is only asked when there is
 a choice. Choices are deterministic functions of the position: ties go to the first move in
@@ -16,10 +16,12 @@ from spieltisch.systems.kilkenny.ai.evaluate import (
     BASIC_WEIGHTS,
     DEFAULT_WEIGHTS,
     WIN,
+    Evaluation,
     Weights,
+    hand_evaluation,
     outcome_value,
-    scores,
 )
+from spieltisch.systems.kilkenny.ai.learned import learned_scores
 from spieltisch.systems.kilkenny.board import MAX_ROLL, Move
 from spieltisch.systems.kilkenny.rules import Board
 
@@ -70,18 +72,16 @@ class RandomPlayer:
         return moves[Random(position_seed(board, roll, self.salt)).randrange(len(moves))]
 
 
-def _after(
-    board: Board, move: Move, player: int, weights: Weights = DEFAULT_WEIGHTS
-) -> tuple[float, list[float] | None]:
-    """Make ``move``, value it for ``player`` (scores, or a finished game), take it back."""
+def _after(board: Board, move: Move, player: int, evaluation: Evaluation) -> float:
+    """Make ``move``, value it for ``player`` (evaluation, or a finished game), take it back."""
     captured = board.make(move)
     ending = board.outcome_after(move, captured)
     if ending is not None:
         board.unmake(move, captured)
-        return outcome_value(ending, player), None
-    values = scores(board, weights)
+        return outcome_value(ending, player)
+    values = evaluation(board)
     board.unmake(move, captured)
-    return relative(values, player), values
+    return relative(values, player)
 
 
 class GreedyPlayer:
@@ -94,7 +94,7 @@ class GreedyPlayer:
     name = "greedy"
 
     def __init__(self, weights: Weights = BASIC_WEIGHTS) -> None:
-        self.weights = weights
+        self.evaluation = hand_evaluation(weights)
 
     def choose(self, board: Board, roll: int, moves: Sequence[Move]) -> Move:
         """The move with the best evaluation right after it."""
@@ -102,13 +102,13 @@ class GreedyPlayer:
         best_move = moves[0]
         best = -float("inf")
         for move in moves:
-            value, _ = _after(board, move, player, self.weights)
+            value = _after(board, move, player, self.evaluation)
             if value > best:
                 best, best_move = value, move
         return best_move
 
 
-def reply_value(board: Board, player: int, weights: Weights = DEFAULT_WEIGHTS) -> float:
+def reply_value(board: Board, player: int, evaluation: Evaluation) -> float:
     """Expected value for ``player`` after the next player answers every roll greedily.
 
     ``board`` has the move of ``player`` made (turn not yet passed). The next player picks,
@@ -121,7 +121,7 @@ def reply_value(board: Board, player: int, weights: Weights = DEFAULT_WEIGHTS) -
     for roll in range(1, MAX_ROLL + 1):
         replies = board.legal_moves(roll)
         if not replies:
-            total += relative(scores(board, weights), player)
+            total += relative(evaluation(board), player)
             continue
         best_for_mover = -float("inf")
         value_for_player = 0.0
@@ -131,7 +131,7 @@ def reply_value(board: Board, player: int, weights: Weights = DEFAULT_WEIGHTS) -
             if ending is not None:
                 mine, theirs = outcome_value(ending, player), outcome_value(ending, mover)
             else:
-                values = scores(board, weights)
+                values = evaluation(board)
                 mine, theirs = relative(values, player), relative(values, mover)
             board.unmake(reply, captured)
             if theirs > best_for_mover:
@@ -151,7 +151,7 @@ class ExpectimaxPlayer:
     name = "expectimax"
 
     def __init__(self, weights: Weights = DEFAULT_WEIGHTS) -> None:
-        self.weights = weights
+        self.evaluation = hand_evaluation(weights)
 
     def choose(self, board: Board, roll: int, moves: Sequence[Move]) -> Move:
         """The move with the best expected value after the next player's reply."""
@@ -164,7 +164,7 @@ class ExpectimaxPlayer:
             value = (
                 outcome_value(ending, player)
                 if ending is not None
-                else reply_value(board, player, self.weights)
+                else reply_value(board, player, self.evaluation)
             )
             board.unmake(move, captured)
             if value > best:
@@ -172,7 +172,7 @@ class ExpectimaxPlayer:
         return best_move
 
 
-def _own_reply_value(board: Board, player: int, weights: Weights) -> float:
+def _own_reply_value(board: Board, player: int, evaluation: Evaluation) -> float:
     """Expected value of ``player``'s best reply by static evaluation over its next roll.
 
     ``board`` has the turn of ``player`` (after an opponent's move, turn already passed).
@@ -181,18 +181,18 @@ def _own_reply_value(board: Board, player: int, weights: Weights) -> float:
     for roll in range(1, MAX_ROLL + 1):
         moves = board.legal_moves(roll)
         if not moves:
-            total += relative(scores(board, weights), player)
+            total += relative(evaluation(board), player)
             continue
         best = -float("inf")
         for move in moves:
-            value, _ = _after(board, move, player, weights)
+            value = _after(board, move, player, evaluation)
             if value > best:
                 best = value
         total += best
     return total / MAX_ROLL
 
 
-def deep_value(board: Board, player: int, weights: Weights = DEFAULT_WEIGHTS) -> float:
+def deep_value(board: Board, player: int, evaluation: Evaluation) -> float:
     """Depth-3 expectimax value for ``player`` after its move (already made, turn not passed).
 
     For every roll of the next player its best reply by its own evaluation is played; then, if
@@ -215,7 +215,7 @@ def deep_value(board: Board, player: int, weights: Weights = DEFAULT_WEIGHTS) ->
                 if theirs > best_for_mover:
                     best_for_mover, chosen, final = theirs, reply, outcome_value(ending, player)
             else:
-                theirs = relative(scores(board, weights), mover)
+                theirs = relative(evaluation(board), mover)
                 if theirs > best_for_mover:
                     best_for_mover, chosen, final = theirs, reply, None
             board.unmake(reply, captured)
@@ -226,9 +226,9 @@ def deep_value(board: Board, player: int, weights: Weights = DEFAULT_WEIGHTS) ->
         captured = board.make(chosen) if chosen is not None else -1
         board.end_turn()
         if board.turn == player:
-            total += _own_reply_value(board, player, weights)
+            total += _own_reply_value(board, player, evaluation)
         else:
-            total += relative(scores(board, weights), player)
+            total += relative(evaluation(board), player)
         board.turn, board.ply = inner_turn, inner_ply
         if chosen is not None:
             board.unmake(chosen, captured)
@@ -244,6 +244,9 @@ class DeepExpectimaxPlayer:
     player's greedy reply to each roll, then our own best answer to each of our rolls) and the
     best of those is played. ``seconds``, if given, also stops the deeper search when the time
     is up (the choice then depends on the machine's speed; tables use ``budget`` only).
+    Positions are valued by ``evaluation``, by default the win-chance model learned from
+    self-play (:func:`~spieltisch.systems.kilkenny.ai.learned.learned_scores`; with three or
+    four players the hand-set scores).
     """
 
     name = "strongest"
@@ -252,11 +255,11 @@ class DeepExpectimaxPlayer:
         self,
         budget: int = 6,
         seconds: float | None = None,
-        weights: Weights = DEFAULT_WEIGHTS,
+        evaluation: Evaluation = learned_scores,
     ) -> None:
         self.budget = max(1, budget)
         self.seconds = seconds
-        self.weights = weights
+        self.evaluation = evaluation
 
     def choose(self, board: Board, roll: int, moves: Sequence[Move]) -> Move:
         """The move with the best depth-3 value among the best depth-2 candidates."""
@@ -269,7 +272,7 @@ class DeepExpectimaxPlayer:
             if ending is not None:
                 value = outcome_value(ending, player)
             else:
-                value = reply_value(board, player, self.weights)
+                value = reply_value(board, player, self.evaluation)
             board.unmake(move, captured)
             ranked.append((value, index, move))
         ranked.sort(key=lambda item: (-item[0], item[1]))
@@ -285,7 +288,7 @@ class DeepExpectimaxPlayer:
             if ending is not None:
                 value = outcome_value(ending, player)
             else:
-                value = deep_value(board, player, self.weights)
+                value = deep_value(board, player, self.evaluation)
             board.unmake(move, captured)
             if value > best:
                 best, best_move = value, move
