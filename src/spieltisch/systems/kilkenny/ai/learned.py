@@ -132,7 +132,8 @@ def side_features(board: Board, player: int) -> tuple[float, ...]:
 
 
 def _dot(weights: Sequence[float], features: Sequence[float]) -> float:
-    return sum(map(mul, weights, features))
+    total: float = sum(map(mul, weights, features))
+    return total
 
 
 @dataclass(frozen=True)
