@@ -6,8 +6,8 @@
 Plays ``--games`` two-player games on the default layout (one-ply players on the hand-set
 evaluation, a random move with chance ``--epsilon``), fits the logistic model of
 ``spieltisch.systems.kilkenny.ai.learned`` to every position before a roll and prints the
-log-loss of the model on a fifth as many further games (held out from the fit).
-The same arguments give the same file.
+log-loss of the model on a fifth as many further games (held out from the fit). The same
+arguments give the same file (``--workers`` included: each worker's games have their own seed).
 """
 
 from __future__ import annotations
