@@ -259,7 +259,7 @@ def cold_load(records: int) -> None:
     """Time loading a table of about ``records`` records into a fresh process, from a snapshot
     and by folding the whole log (SQLite), for free-dice and Kilkenny Cats."""
     sys.path.insert(0, str(ROOT / "src"))
-    from spieltisch.store.events import EventStore
+    from spieltisch.store import EventStore
 
     for system in ("free-dice", "kilkenny"):
         timings = {}

@@ -17,9 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from pg import PostgresServer, postgres_missing
 from spieltisch.dice.fair import DiceSource, SeededSource
-from spieltisch.engine import system as system_module
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import Access, Odds, OddsOutcome
+from spieltisch.systems import registry as registry_module
 
 # CI runs every property test on a fixed sequence of examples and without per-example
 # deadlines (a shared 2-core machine has noisy timings); local runs keep exploring at random.
@@ -178,7 +178,7 @@ class ToySystem:
 @pytest.fixture
 def toy() -> Iterator[ToySystem]:
     """The toy system, registered as ``"toy"`` for the duration of a test."""
-    registry = system_module._REGISTRY
+    registry = registry_module.REGISTRY
     registry["toy"] = ToySystem
     try:
         yield ToySystem()
@@ -264,7 +264,7 @@ class Party:
 @pytest.fixture
 def web_store(tmp_path: Any) -> Iterator[Any]:
     """An event store on a fresh SQLite file for the web app."""
-    from spieltisch.store.events import EventStore
+    from spieltisch.store import EventStore
 
     store = EventStore(f"sqlite:///{tmp_path / 'web.sqlite3'}")
     try:

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from spieltisch.cli.app import app
 from spieltisch.dice.verify import verify_export
-from spieltisch.store.events import EventStore
+from spieltisch.store import EventStore
 
 runner = CliRunner()
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from spieltisch.engine.table import Role
 from spieltisch.errors import SpieltischError
-from spieltisch.store.events import EventStore
+from spieltisch.store import EventStore
 
 
 def test_concurrent_commands_are_never_lost_or_doubled(database_url: str, toy: Any) -> None:

@@ -15,7 +15,7 @@ from spieltisch.dice.verify import verify_export
 from spieltisch.engine.errors import EngineError, RuleError
 from spieltisch.engine.table import Role, Table
 from spieltisch.errors import InputError, SpieltischError
-from spieltisch.store.events import EventStore, Participant
+from spieltisch.store import EventStore, Participant
 from spieltisch.store.models import ParticipantRow, SnapshotRow
 
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from spieltisch.engine.table import Table
 from spieltisch.errors import SpieltischError
-from spieltisch.store.events import EventStore
+from spieltisch.store import EventStore
 
 WHO = st.sampled_from(["gm", "player", "other", "spectator"])
 PIECE = st.sampled_from(["a", "b"])

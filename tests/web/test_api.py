@@ -302,7 +302,7 @@ def test_errors_speak_the_tables_language_before_it_is_loaded(
 ) -> None:
     from fastapi.testclient import TestClient
 
-    from spieltisch.store.events import EventStore
+    from spieltisch.store import EventStore
     from spieltisch.web.app import create_app
 
     with TestClient(create_app(web_store)) as first:

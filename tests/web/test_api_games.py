@@ -15,9 +15,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from spieltisch.dice.verify import verify_export
-from spieltisch.engine.system import get_system
 from spieltisch.engine.table import Record, Table
-from spieltisch.store.events import EventStore
+from spieltisch.store import EventStore
+from spieltisch.systems.registry import get_system
 from spieltisch.web.app import create_app
 
 MIA: dict[str, Any] = {

@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from spieltisch.store.events import EventStore
+from spieltisch.store import EventStore
 from spieltisch.web.app import create_app
 
 

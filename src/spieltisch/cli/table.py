@@ -19,7 +19,7 @@ from rich.table import Table as RichTable
 from spieltisch.cli.app import app
 from spieltisch.cli.context import emit_json, fail, help_text, settings, t
 from spieltisch.errors import InputError, SpieltischError
-from spieltisch.store.events import Created, EventStore
+from spieltisch.store import Created, EventStore
 
 __all__ = ["table_app"]
 

@@ -7,13 +7,14 @@ A game is event-sourced:
 * ``evolve(state, event)`` applies one event, purely, without dice;
 * ``odds(state, command)`` gives the exact outcome distribution of a command before it rolls.
 
+The registry of the built-in systems is :mod:`spieltisch.systems.registry`.
 A table's state is the fold of its events, so the web, the CLI and the tests all play through
 this one contract, and a table can be exported, replayed and verified.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -28,10 +29,7 @@ __all__ = [
     "Odds",
     "OddsOutcome",
     "StateT",
-    "get_system",
     "parse_command",
-    "register",
-    "system_ids",
 ]
 
 StateT = TypeVar("StateT")
@@ -118,43 +116,6 @@ class GameSystem(Protocol[StateT, CommandT, EventT]):
     def public_state(self, state: StateT) -> dict[str, Any]:
         """The state as JSON-ready data for clients."""
         ...
-
-
-_REGISTRY: dict[str, Callable[[], GameSystem[Any, Any, Any]]] = {}
-
-
-def register(
-    system_id: str,
-) -> Callable[[Callable[[], GameSystem[Any, Any, Any]]], Callable[[], GameSystem[Any, Any, Any]]]:
-    """Class/factory decorator: make a system available under ``system_id``."""
-
-    def decorate(
-        factory: Callable[[], GameSystem[Any, Any, Any]],
-    ) -> Callable[[], GameSystem[Any, Any, Any]]:
-        _REGISTRY[system_id] = factory
-        return factory
-
-    return decorate
-
-
-def _load_builtin_systems() -> None:
-    # Importing the package registers every built-in system.
-    import spieltisch.systems  # noqa: F401
-
-
-def system_ids() -> list[str]:
-    """The ids of all registered systems, sorted."""
-    _load_builtin_systems()
-    return sorted(_REGISTRY)
-
-
-def get_system(system_id: str) -> GameSystem[Any, Any, Any]:
-    """The system registered under ``system_id``; :class:`RuleError` if there is none."""
-    _load_builtin_systems()
-    factory = _REGISTRY.get(system_id)
-    if factory is None:
-        raise RuleError("rule.unknown_system", system=system_id, known=", ".join(sorted(_REGISTRY)))
-    return factory()
 
 
 def parse_command(system: GameSystem[Any, CommandT, Any], data: Any) -> CommandT:

@@ -1,17 +1,16 @@
-"""The event store: tables, participants and logs in SQLite (default) or PostgreSQL."""
+"""The event store: tables, participants and logs in SQLite (default) or PostgreSQL.
 
+The parts: :mod:`.events` (the store: writes, reads, participants), :mod:`.cache` (tables kept
+in memory), :mod:`.snapshots` (folded states as JSON), :mod:`.exchange` (export and import),
+:mod:`.validation` (checks of user input), :mod:`.types` (the values handed out), :mod:`.db`
+and :mod:`.models` (the database and its tables).
+"""
+
+from spieltisch.store.cache import StoredTable
 from spieltisch.store.db import DATABASE_URL_VARIABLE, default_database_path, resolve_url
-from spieltisch.store.events import (
-    EXPORT_FORMAT,
-    Created,
-    EventStore,
-    Executed,
-    Joined,
-    Participant,
-    StoredTable,
-    StoreError,
-    TableInfo,
-)
+from spieltisch.store.events import EventStore, Executed
+from spieltisch.store.exchange import EXPORT_FORMAT
+from spieltisch.store.types import Created, Joined, Participant, StoreError, TableInfo
 
 __all__ = [
     "DATABASE_URL_VARIABLE",

@@ -11,28 +11,25 @@ and catches up from the database with one small query per request.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import secrets
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from datetime import datetime
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, cast
 
 from pydantic import TypeAdapter
 from sqlalchemy import Engine, delete, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
-from spieltisch.dice.fair import DiceSource, FairDice, FairDiceError, PlayerSeed
-from spieltisch.engine.errors import EngineError, RuleError
-from spieltisch.engine.system import GameSystem, get_system
-from spieltisch.engine.table import Actor, Record, Role, Table
-from spieltisch.errors import InputError, SpieltischError
-from spieltisch.i18n import LANGUAGES
+from spieltisch.dice.fair import DiceSource, FairDice, PlayerSeed
+from spieltisch.engine.errors import RuleError
+from spieltisch.engine.table import Record, Role
+from spieltisch.store.cache import StoredTable
 from spieltisch.store.db import connect, is_postgres, migrate, resolve_url
+from spieltisch.store.exchange import export_document, parse_export
 from spieltisch.store.models import (
     InviteRow,
     ParticipantRow,
@@ -40,42 +37,32 @@ from spieltisch.store.models import (
     SnapshotRow,
     TableRow,
 )
+from spieltisch.store.snapshots import decode_state, encode_state
+from spieltisch.store.types import Created, Joined, Participant, StoreError, TableInfo, hash_secret
+from spieltisch.store.validation import (
+    MAX_NAME,
+    MAX_SEED,
+    MAX_TITLE,
+    check_language,
+    check_options,
+    check_text,
+)
+from spieltisch.systems.registry import get_system
 
-__all__ = [
-    "EXPORT_FORMAT",
-    "NOTIFY_CHANNEL",
-    "Created",
-    "EventStore",
-    "Executed",
-    "Joined",
-    "Participant",
-    "StoreError",
-    "StoredTable",
-    "TableInfo",
-    "hash_secret",
-]
-
-EXPORT_FORMAT = "spieltisch-table/1"
-"""The ``format`` of a table export."""
+__all__ = ["NOTIFY_CHANNEL", "EventStore", "Executed"]
 
 NOTIFY_CHANNEL = "spieltisch"
 """PostgreSQL NOTIFY channel; the payload is ``"<table> <seq> <worker>"``."""
 
-MAX_NAME = 100
-MAX_TITLE = 200
-MAX_SEED = 200
-
-
 _RECORDS: TypeAdapter[list[Record]] = TypeAdapter(list[Record])
 
 
-class StoreError(SpieltischError):
-    """A request the store refuses: unknown table, bad token, stale state, …"""
-
-
-def hash_secret(secret: str) -> str:
-    """SHA-256 hex of a token or invite code: only this is stored."""
-    return hashlib.sha256(secret.encode()).hexdigest()
+@dataclass
+class _Cached:
+    info: TableInfo
+    table: StoredTable
+    participants: dict[str, tuple[Participant, str]]
+    """participant id → (participant, token hash)."""
 
 
 def _new_secret() -> str:
@@ -87,182 +74,12 @@ def _new_id() -> str:
 
 
 @dataclass(frozen=True)
-class Participant:
-    """Someone at a table."""
-
-    id: str
-    name: str
-    role: Role
-
-    @property
-    def actor(self) -> Actor:
-        """The engine's view of this participant."""
-        return Actor(id=self.id, role=self.role)
-
-
-@dataclass(frozen=True)
-class TableInfo:
-    """A table's settings and fair-dice status (without its log)."""
-
-    id: str
-    system: str
-    title: str
-    language: str
-    options: dict[str, Any]
-    dice_table: str
-    commitment: str
-    revealed: bool
-    player_seeds: tuple[PlayerSeed, ...]
-    seq: int
-    version: int
-    created: datetime | None
-    _server_seed: str | None = field(default=None, repr=False)
-
-    @property
-    def seed(self) -> str | None:
-        """The server seed in hex once revealed, else ``None``."""
-        return self._server_seed if self.revealed else None
-
-    @property
-    def can_roll(self) -> bool:
-        """Whether the table still draws dice (its seed is known here and not revealed)."""
-        return self._server_seed is not None and not self.revealed
-
-    def dice(self) -> FairDice | None:
-        """The table's fair dice, if the server seed is known here."""
-        if self._server_seed is None:
-            return None
-        return FairDice(bytes.fromhex(self._server_seed), self.dice_table, self.player_seeds)
-
-    def fair_block(self) -> dict[str, Any]:
-        """The ``fair`` block of an export."""
-        return {
-            "commitment": self.commitment,
-            "seed": self.seed,
-            "player_seeds": [{"start": p.start, "seed": p.seed} for p in self.player_seeds],
-        }
-
-
-@dataclass(frozen=True)
-class Created:
-    """A new table: its id, the GM's participant id and token, invite codes, commitment."""
-
-    table: str
-    participant: str
-    token: str
-    invites: dict[str, str]
-    commitment: str
-    participants: list[dict[str, str]] = field(default_factory=list)
-    """For an import: the recreated participants with their fresh tokens."""
-
-
-@dataclass(frozen=True)
-class Joined:
-    """A participant who joined with an invite code, and their secret token."""
-
-    participant: Participant
-    token: str
-
-
-@dataclass(frozen=True)
 class Executed:
     """What a write produced: the new records and the table after them."""
 
     records: list[Record]
     table: StoredTable
     info: TableInfo
-
-
-class StoredTable(Table):
-    """A :class:`Table` that can start from a snapshot and absorb records committed elsewhere."""
-
-    @classmethod
-    def restore(
-        cls,
-        system: GameSystem[Any, Any, Any],
-        options: Mapping[str, Any],
-        records: Sequence[Record],
-        state: Any,
-        state_seq: int,
-    ) -> StoredTable:
-        """A table whose state after record ``state_seq`` is ``state``; later records folded."""
-        table = cls(system, options)
-        table.records = list(records[:state_seq])
-        table._state = state
-        table.absorb(records[state_seq:])
-        return table
-
-    _public: tuple[Any, dict[str, Any]] | None = None
-
-    def public_state(self) -> dict[str, Any]:
-        """``system.public_state`` of the current state, computed once per state."""
-        memo = self._public
-        if memo is not None and memo[0] is self._state:
-            return memo[1]
-        public = self.system.public_state(self._state)
-        self._public = (self._state, public)
-        return public
-
-    _shared: tuple[Any, dict[str, Any]] | None = None
-
-    def public_state_for(self, role: Role) -> dict[str, Any]:
-        """The public state as ``role`` may see it, computed once per state.
-
-        The GM sees the whole state. Players and spectators see the fold of the records they
-        may see: a hidden record's effects (its dice, a secret foe, a note) stay with the GM.
-        Once a record they see no longer applies without the hidden ones (a check numbered
-        after a hidden check), the hidden effects cannot be told apart from theirs: then they
-        see the whole state, as leaving their own record out would break their game.
-        """
-        if role is Role.GM or not any(record.hidden for record in self.records):
-            return self.public_state()
-        memo = self._shared
-        if memo is not None and memo[0] is self._state:
-            return memo[1]
-        undone = self.undone()
-        state = self.system.new_state(self.options)
-        try:
-            for record in self.records:
-                if record.hidden or record.undoes is not None or record.seq in undone:
-                    continue
-                for data in record.events:
-                    state = self.system.evolve(state, self.system.events.validate_python(data))
-        except (RuleError, ValueError):
-            state = self._state  # a visible record builds on a hidden one
-        shared = self.system.public_state(state)
-        self._shared = (self._state, shared)
-        return shared
-
-    def fork(self) -> StoredTable:
-        """A copy to decide on; the original stays unchanged if the copy is thrown away."""
-        copy = StoredTable(self.system, self.options)
-        copy.records = list(self.records)
-        copy._state = self._state
-        return copy
-
-    def absorb(self, records: Iterable[Record]) -> None:
-        """Append records committed by someone else and fold them in (undo re-folds)."""
-        for record in records:
-            if record.seq != len(self.records) + 1:
-                raise EngineError(
-                    "table.bad_export", detail=f"record seq {record.seq} out of order"
-                )
-            self.records.append(record)
-            if record.undoes is not None:
-                self._state = self._fold(self.records, undoing=None)
-                continue
-            for data in record.events:
-                self._state = self.system.evolve(
-                    self._state, self.system.events.validate_python(data)
-                )
-
-
-@dataclass
-class _Cached:
-    info: TableInfo
-    table: StoredTable
-    participants: dict[str, tuple[Participant, str]]
-    """participant id → (participant, token hash)."""
 
 
 class _Conflict(Exception):
@@ -277,43 +94,6 @@ class _ClosedDice:
 
     def roll(self, sides: int) -> int:
         raise RuleError("table.dice_closed", table=self._table)
-
-
-_STATE_ADAPTERS: dict[type, TypeAdapter[Any] | None] = {}
-
-
-def _state_adapter(kind: type) -> TypeAdapter[Any] | None:
-    if kind not in _STATE_ADAPTERS:
-        try:
-            _STATE_ADAPTERS[kind] = TypeAdapter(kind)
-        except Exception:  # a state type pydantic cannot describe: no snapshots for it
-            _STATE_ADAPTERS[kind] = None
-    return _STATE_ADAPTERS[kind]
-
-
-def encode_state(state: Any) -> str | None:
-    """The state as JSON if it round-trips exactly (else ``None``: no snapshot)."""
-    adapter = _state_adapter(type(state))
-    if adapter is None:
-        return None
-    try:
-        data = adapter.dump_json(state)
-        if adapter.validate_json(data) != state:
-            return None
-    except Exception:  # systems' states are open-ended; a snapshot is only an optimisation
-        return None
-    return data.decode()
-
-
-def decode_state(system: GameSystem[Any, Any, Any], options: Mapping[str, Any], data: str) -> Any:
-    """A snapshot's state, parsed as the type of the system's state; ``None`` if it fails."""
-    adapter = _state_adapter(type(system.new_state(options)))
-    if adapter is None:
-        return None
-    try:
-        return adapter.validate_json(data)
-    except Exception:  # an old snapshot the current code cannot read: fold from the log
-        return None
 
 
 class EventStore:
@@ -370,10 +150,10 @@ class EventStore:
     ) -> Created:
         """A new table with a fresh secret seed; the caller becomes its GM."""
         game = get_system(system)
-        options = _check_options(game, options)
-        language = _check_language(language)
-        title = _check_text(title, "table.bad_title", MAX_TITLE, allow_empty=True)
-        name = _check_text(name, "table.bad_name", MAX_NAME, allow_empty=True)
+        options = check_options(game, options)
+        language = check_language(language)
+        title = check_text(title, "table.bad_title", MAX_TITLE, allow_empty=True)
+        name = check_text(name, "table.bad_name", MAX_NAME, allow_empty=True)
         table_id = _new_id()
         dice = FairDice.new(table_id)
         row = TableRow(
@@ -523,7 +303,7 @@ class EventStore:
     def join(self, table_id: str, invite: str, name: str) -> Joined:
         """Join a table with an invite code: a new participant in the invite's role."""
         self._current(table_id)
-        name = _check_text(name, "table.bad_name", MAX_NAME)
+        name = check_text(name, "table.bad_name", MAX_NAME)
         wanted = hash_secret(invite or "")
         with self.engine.connect() as conn:
             invites = conn.execute(
@@ -621,7 +401,7 @@ class EventStore:
         """A player's seed string takes part in every draw from the next one on."""
         if by.role is Role.SPECTATOR:
             raise RuleError("rule.forbidden", action="player-seed")
-        seed = _check_text(seed, "table.bad_seed", MAX_SEED)
+        seed = check_text(seed, "table.bad_seed", MAX_SEED)
         with self._lock(table_id):
             for _ in range(self.retries):
                 cached = self._current(table_id)
@@ -657,98 +437,43 @@ class EventStore:
     # -- export / import -------------------------------------------------------------------
 
     def export(self, table_id: str, by: Participant | None) -> dict[str, Any]:
-        """The table as one JSON document (format ``spieltisch-table/1``).
+        """The table as one JSON document (see :func:`spieltisch.store.exchange.export_document`).
 
-        The GM (and the administrator, ``by=None``) gets the whole log. Others get the records
-        they may see; once the seed is revealed, hidden records are added with their raw draws
-        only (no command, no events), so the export verifies while the GM's secrets stay his.
+        The GM (and the administrator, ``by=None``) gets the whole log, others what they may see.
         """
         cached = self._current(table_id)
-        info, table = cached.info, cached.table
-        if by is None or by.role is Role.GM:
-            records = table.records
-        elif info.revealed:
-            records = [
-                r.model_copy(update={"command": None, "events": []}) if r.hidden else r
-                for r in table.records
-            ]
-        else:
-            records = table.visible(by.role)
         participants = self._reload_participants(table_id, cached).participants.values()
-        return {
-            "format": EXPORT_FORMAT,
-            "table": info.dice_table,
-            "system": info.system,
-            "options": info.options,
-            "language": info.language,
-            "title": info.title,
-            "fair": info.fair_block(),
-            "participants": [
-                {"id": p.id, "name": p.name, "role": p.role.value} for p, _ in participants
-            ],
-            "records": [r.model_dump(mode="json") for r in records],
-        }
+        return export_document(
+            cached.info,
+            cached.table,
+            [p for p, _ in participants],
+            None if by is None else by.role,
+        )
 
     def import_table(self, data: Any, *, name: str = "") -> Created:
         """A new table from an export: same log and dice, new id, new tokens.
 
         The importer becomes the GM; the exported participants are recreated with the same
-        ids (so their pieces stay theirs) and fresh tokens. Draws are checked against the
-        seed when it is revealed.
+        ids (so their pieces stay theirs) and fresh tokens. See
+        :func:`spieltisch.store.exchange.parse_export` for what is checked.
         """
-        if not isinstance(data, Mapping) or data.get("format") != EXPORT_FORMAT:
-            value = data.get("format") if isinstance(data, Mapping) else type(data).__name__
-            raise InputError("table.bad_format", value=value, expected=EXPORT_FORMAT)
-        try:
-            system = get_system(str(data["system"]))
-            options = _check_options(system, data.get("options") or {})
-            language = _check_language(str(data.get("language", "de")))
-            fair = data["fair"]
-            commitment = str(fair["commitment"])
-            seed = fair.get("seed")
-            seeds = tuple(PlayerSeed.parse(p) for p in fair.get("player_seeds") or [])
-            records = [Record.model_validate(r) for r in data["records"]]
-            dice_table = str(data["table"])
-            title = _check_text(str(data.get("title", "")), "table.bad_title", MAX_TITLE, True)
-            others = [
-                Participant(
-                    _check_id(p["id"]),
-                    _check_text(p.get("name", ""), "table.bad_name", MAX_NAME, True),
-                    Role(p["role"]),
-                )
-                for p in data.get("participants") or []
-                if p.get("role") != Role.GM.value
-            ]
-            ids = [p.id for p in others]
-            if len(set(ids)) != len(ids):
-                raise EngineError("table.bad_export", detail=f"participants: repeated ids {ids!r}")
-        except (AttributeError, KeyError, TypeError, ValueError) as error:
-            if isinstance(error, SpieltischError):
-                raise
-            raise EngineError("table.bad_export", detail=str(error)) from None
-        table = Table(system, options, records)  # validates order and folds every event
-        if seed is not None:
-            try:
-                dice = FairDice(bytes.fromhex(str(seed)), dice_table, seeds)
-            except ValueError:
-                raise EngineError("table.bad_export", detail=f"fair.seed: {seed!r}") from None
-            _check_draws(dice, commitment, table)
+        parsed = parse_export(data)
         row = TableRow(
             id=_new_id(),
-            system=system.id,
-            title=title,
-            language=language,
-            options=options,
-            dice_table=dice_table,
-            server_seed=None if seed is None else str(seed).lower(),
-            commitment=commitment,
-            revealed=seed is not None,
-            player_seeds=[{"start": p.start, "seed": p.seed} for p in seeds],
-            seq=table.seq,
+            system=parsed.system,
+            title=parsed.title,
+            language=parsed.language,
+            options=parsed.options,
+            dice_table=parsed.dice_table,
+            server_seed=parsed.seed,
+            commitment=parsed.commitment,
+            revealed=parsed.seed is not None,
+            player_seeds=[{"start": p.start, "seed": p.seed} for p in parsed.player_seeds],
+            seq=len(parsed.records),
             version=0,
         )
-        name = _check_text(name, "table.bad_name", MAX_NAME, allow_empty=True)
-        return self._insert_table(row, name, table.records, others)
+        name = check_text(name, "table.bad_name", MAX_NAME, allow_empty=True)
+        return self._insert_table(row, name, parsed.records, parsed.participants)
 
     # -- internals -------------------------------------------------------------------------
 
@@ -979,55 +704,3 @@ def _participants(conn: Any, table_id: str) -> dict[str, tuple[Participant, str]
         key=lambda item: (order[item[0].role], item[0].name, item[0].id),
     )
     return {participant.id: (participant, token) for participant, token in people}
-
-
-def _check_language(language: str) -> str:
-    if language not in LANGUAGES:
-        raise InputError("table.bad_language", value=language, known=", ".join(LANGUAGES))
-    return language
-
-
-def _check_text(value: Any, code: str, limit: int, allow_empty: bool = False) -> str:
-    if not isinstance(value, str):
-        raise InputError(code, value=value, limit=limit)
-    text_value = value.strip()
-    if (not text_value and not allow_empty) or len(text_value) > limit:
-        raise InputError(code, value=value, limit=limit)
-    return text_value
-
-
-def _check_id(value: Any) -> str:
-    if not isinstance(value, str) or not value or len(value) > MAX_NAME:
-        raise EngineError("table.bad_export", detail=f"participant id {value!r}")
-    return value
-
-
-def _check_options(system: GameSystem[Any, Any, Any], options: Any) -> dict[str, Any]:
-    if options is None:
-        options = {}
-    if not isinstance(options, Mapping):
-        raise InputError("table.bad_options", system=system.id, detail=repr(options))
-    try:
-        system.new_state(options)
-    except SpieltischError:
-        raise
-    except (ValueError, TypeError) as error:
-        raise InputError("table.bad_options", system=system.id, detail=str(error)) from None
-    return dict(options)
-
-
-def _check_draws(dice: FairDice, commitment: str, table: Table) -> None:
-    if dice.commitment != commitment.lower():
-        raise EngineError("table.commitment_mismatch", commitment=commitment)
-    expected_index = 0
-    for record in table.records:
-        for draw in record.draws:
-            if draw.index != expected_index:
-                raise EngineError("table.draw_mismatch", seq=record.seq, index=draw.index)
-            try:
-                value = dice.value(draw.index, draw.sides)
-            except FairDiceError:
-                raise EngineError("table.draw_mismatch", seq=record.seq, index=draw.index) from None
-            if value != draw.value:
-                raise EngineError("table.draw_mismatch", seq=record.seq, index=draw.index)
-            expected_index += 1

@@ -11,9 +11,10 @@ from typing import Any
 
 from fastapi import APIRouter, Body, Query
 
-from spieltisch.engine.system import Odds, get_system, parse_command, system_ids
+from spieltisch.engine.system import Odds, parse_command
 from spieltisch.engine.table import Role
-from spieltisch.store.events import Participant, StoredTable, TableInfo
+from spieltisch.store import Participant, StoredTable, TableInfo
+from spieltisch.systems.registry import get_system, system_ids
 from spieltisch.web.deps import CurrentParticipant, StoreDep
 from spieltisch.web.schemas import (
     CommandRequest,

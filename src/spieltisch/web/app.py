@@ -26,7 +26,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from spieltisch.errors import SpieltischError
 from spieltisch.i18n import error_message, translate
-from spieltisch.store.events import EventStore
+from spieltisch.store import EventStore
 from spieltisch.web import api, pages, ws
 from spieltisch.web.deps import request_language
 from spieltisch.web.live import Broker, PostgresListener

@@ -8,7 +8,7 @@ from fastapi import Depends, Header, Request
 from fastapi.security.utils import get_authorization_scheme_param
 
 from spieltisch.i18n import LANGUAGES, normalize_language
-from spieltisch.store.events import EventStore, Participant, StoreError
+from spieltisch.store import EventStore, Participant, StoreError
 
 __all__ = [
     "CurrentParticipant",

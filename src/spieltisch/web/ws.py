@@ -30,7 +30,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from spieltisch.engine.table import Record, Role
 from spieltisch.errors import SpieltischError
 from spieltisch.i18n import error_message, normalize_language
-from spieltisch.store.events import EventStore, Participant, StoredTable, TableInfo
+from spieltisch.store import EventStore, Participant, StoredTable, TableInfo
 from spieltisch.web.deps import accepted_language
 from spieltisch.web.live import Broker
 

@@ -7,8 +7,8 @@ import pytest
 from spieltisch.dice.dice import roll
 from spieltisch.dice.fair import DiceSource, FairDice, RecordingSource, SeededSource
 from spieltisch.engine.errors import RuleError
-from spieltisch.engine.system import get_system, system_ids
 from spieltisch.engine.table import Actor, Role, Table, draws_of
+from spieltisch.systems.registry import get_system, system_ids
 
 GM = Actor(id="gm", role=Role.GM)
 ANNA = Actor(id="anna", role=Role.PLAYER)

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from spieltisch.dice.fair import SeededSource
 from spieltisch.engine.errors import RuleError
-from spieltisch.engine.system import get_system
 from spieltisch.engine.table import Actor, Role, Table
 from spieltisch.systems.kilkenny import Board, Position, geometry, get_layout, parse_move, playout
 from spieltisch.systems.kilkenny.system import Captured, KilkennyState, MoveCommand, RollCommand
+from spieltisch.systems.registry import get_system
 
 CATS = 8
 

@@ -9,9 +9,10 @@ import pytest
 
 from spieltisch.dice.fair import SeededSource
 from spieltisch.engine.errors import RuleError
-from spieltisch.engine.system import get_system, parse_command
+from spieltisch.engine.system import parse_command
 from spieltisch.engine.table import Actor, Role, Table
 from spieltisch.systems.kilkenny.system import KilkennyState, KilkennySystem
+from spieltisch.systems.registry import get_system
 
 
 class Faces:

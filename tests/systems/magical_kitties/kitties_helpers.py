@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 from spieltisch.engine.errors import RuleError
-from spieltisch.engine.system import get_system, parse_command
+from spieltisch.engine.system import parse_command
 from spieltisch.systems.magical_kitties.sheet import KittiesState, Kitty
+from spieltisch.systems.registry import get_system
 
 
 class LoadedDice:

@@ -17,8 +17,8 @@ from kitties_helpers import MIA, TOM, Game, LoadedDice
 
 from spieltisch.dice.fair import DiceSource, SeededSource
 from spieltisch.engine.errors import RuleError
-from spieltisch.engine.system import get_system
 from spieltisch.engine.table import Actor, Record, Role, Table
+from spieltisch.systems.registry import get_system
 
 GM = Actor(id="gm", role=Role.GM)
 ANNA = Actor(id="anna", role=Role.PLAYER)

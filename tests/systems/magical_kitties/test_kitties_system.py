@@ -17,8 +17,9 @@ from kitties_helpers import MIA, Game
 
 from spieltisch.dice.fair import SeededSource
 from spieltisch.engine.errors import RuleError
-from spieltisch.engine.system import get_system, parse_command
+from spieltisch.engine.system import parse_command
 from spieltisch.systems.magical_kitties.odds import successes, tier_odds
+from spieltisch.systems.registry import get_system
 
 ATTACK = {
     "kind": "check",

@@ -14,7 +14,7 @@ from spieltisch.dice.fair import DiceSource
 from spieltisch.dice.notation import Expression, parse
 from spieltisch.dice.odds import distribution
 from spieltisch.engine.errors import RuleError
-from spieltisch.engine.system import Access, Odds, OddsOutcome, register
+from spieltisch.engine.system import Access, Odds, OddsOutcome
 
 __all__ = [
     "COMMANDS",
@@ -98,7 +98,6 @@ class FreeDiceOptions(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-@register(SYSTEM_ID)
 class FreeDice:
     """Roll any notation; no rules beyond the notation's own limits."""
 

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine.errors import RuleError
-from spieltisch.engine.system import Access, Odds, OddsOutcome, register
+from spieltisch.engine.system import Access, Odds, OddsOutcome
 from spieltisch.systems.kilkenny.ai import PLAYER_NAMES, make_player
 from spieltisch.systems.kilkenny.board import MAX_ROLL, Move
 from spieltisch.systems.kilkenny.layout import get_layout
@@ -473,8 +473,3 @@ def _capped() -> Outcome:
 def _game_over(position: Position, outcome: Outcome) -> GameOver:
     winner = None if outcome.winner is None else position.seats[outcome.winner]
     return GameOver(result=outcome.kind, reason=outcome.reason, winner=winner)
-
-
-@register(SYSTEM_ID)
-def _factory() -> KilkennySystem:
-    return KilkennySystem()

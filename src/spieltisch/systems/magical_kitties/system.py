@@ -17,7 +17,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine.errors import RuleError
-from spieltisch.engine.system import Access, Odds, register
+from spieltisch.engine.system import Access, Odds
 from spieltisch.systems.magical_kitties import odds as kitty_odds
 from spieltisch.systems.magical_kitties import rules
 from spieltisch.systems.magical_kitties.commands import (
@@ -234,7 +234,6 @@ def _check_reroll(state: KittiesState, check: LastCheck) -> Kitty:
 # -- the system ----------------------------------------------------------------------------
 
 
-@register(SYSTEM_ID)
 class MagicalKitties:
     """The rules of Magical Kitties Save the Day; see ``docs/games/magical-kitties.md``."""
 
