@@ -237,6 +237,8 @@ def _fill(store: Any, system: str, records: int) -> str:
         for n in range(records):
             store.execute(created.table, gm, {"kind": "roll", "expression": f"{n % 5 + 1}d6"})
         return str(created.table)
+    from spieltisch.engine.visibility import Role, Viewer
+
     # Kilkenny Cats, a human seat (played by the GM) against a random AI, game after game.
     options = {"players": 2, "seats": [{"player": "human"}, {"player": "random"}]}
     while True:
@@ -246,7 +248,7 @@ def _fill(store: Any, system: str, records: int) -> str:
         table = store.table(created.table)
         while table.state.outcome is None and table.seq < records:
             table = store.execute(created.table, gm, {"kind": "roll"}).table
-            state = table.public_state()
+            state = table.view(Viewer(Role.GM))
             if state["outcome"] is None and state["roll"] is not None and state["turn"] == "S":
                 table = store.execute(
                     created.table, gm, {"kind": "move", **state["moves"][0]}

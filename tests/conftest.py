@@ -19,6 +19,7 @@ from pg import PostgresServer, postgres_missing
 from spieltisch.dice.fair import DiceSource, SeededSource
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import Access, Odds, OddsOutcome
+from spieltisch.engine.visibility import Viewer
 from spieltisch.systems import registry as registry_module
 
 # CI runs every property test on a fixed sequence of examples and without per-example
@@ -171,7 +172,7 @@ class ToySystem:
     def automatic(self, state: ToyState) -> Any:
         return None
 
-    def public_state(self, state: ToyState) -> dict[str, Any]:
+    def view(self, state: ToyState, viewer: Viewer) -> dict[str, Any]:
         return state.model_dump(mode="json")
 
 

@@ -22,6 +22,7 @@ from spieltisch.dice.verify import verify_export
 from spieltisch.engine.errors import EngineError, RuleError
 from spieltisch.engine.system import Access, Odds, OddsOutcome
 from spieltisch.engine.table import AUTO_ACTOR, Actor, Record, Role, Table, draws_of
+from spieltisch.engine.visibility import Viewer
 
 # -- the toy game -----------------------------------------------------------------------------
 
@@ -194,7 +195,7 @@ class CounterGame:
                 return Bonus(piece=piece)
         return None
 
-    def public_state(self, state: Counters) -> dict[str, Any]:
+    def view(self, state: Counters, viewer: Viewer) -> dict[str, Any]:
         return {"values": dict(state.values), "notes": list(state.notes)}
 
 

@@ -14,6 +14,7 @@ from spieltisch.dice.fair import FairDice
 from spieltisch.dice.verify import verify_export
 from spieltisch.engine.errors import EngineError, RuleError
 from spieltisch.engine.table import Role, Table
+from spieltisch.engine.visibility import GM_VIEWER, Viewer
 from spieltisch.errors import InputError, SpieltischError
 from spieltisch.store import EventStore, Participant
 from spieltisch.store.models import ParticipantRow, SnapshotRow
@@ -191,21 +192,25 @@ def test_hidden_records_leave_no_trace_in_what_players_see(game: Game) -> None:
     game.do(game.player, {"kind": "join", "piece": "cat"})
     game.do(game.player, {"kind": "count"})
     table = game.store.table(game.id)
-    everything = table.public_state_for(Role.GM)
+    everything = table.view(GM_VIEWER)
     assert everything["pieces"] == {"rat": everything["pieces"]["rat"], "cat": 0}
     assert everything["notes"] == ["the butler did it"]
     for role in (Role.PLAYER, Role.SPECTATOR):
-        shared = table.public_state_for(role)
+        shared = table.view(Viewer(role))
         assert shared == {"pieces": {"cat": 0}, "counted": 1, "notes": []}
     undo = game.store.undo(game.id, game.gm, 3)
     assert undo.records[0].hidden  # undoing a secret names it, so it stays secret too
     assert [r.seq for r in game.store.records_since(game.id, 0, Role.PLAYER)] == [4, 5]
-    assert undo.table.public_state_for(Role.GM)["notes"] == []
-    assert undo.table.public_state_for(Role.PLAYER)["pieces"] == {"cat": 0}
-    # A visible record that only applies on top of a hidden one: players then see the whole
-    # state rather than a state without their own record.
-    done = game.do(game.gm, {"kind": "damage", "piece": "rat", "amount": 1})
-    assert done.table.public_state_for(Role.PLAYER) == done.table.public_state_for(Role.GM)
+    assert undo.table.view(GM_VIEWER)["notes"] == []
+    assert undo.table.view(Viewer(Role.PLAYER))["pieces"] == {"cat": 0}
+    # A visible record may not build on a hidden one: it is refused (for the GM too), and
+    # players never get the GM's state.
+    before = game.frozen()
+    with _error("table.hidden_conflict"):
+        game.do(game.gm, {"kind": "damage", "piece": "rat", "amount": 1})
+    assert game.frozen() == before
+    done = game.do(game.gm, {"kind": "damage", "piece": "rat", "amount": 1}, hidden=True)
+    assert done.table.view(Viewer(Role.PLAYER)) == {"pieces": {"cat": 0}, "counted": 1, "notes": []}
 
 
 def test_expected_seq_refuses_a_stale_command(game: Game) -> None:
@@ -268,7 +273,7 @@ def test_a_broken_snapshot_falls_back_to_the_full_fold(game: Game, database_url:
     for _ in range(4):
         game.do(game.player, {"kind": "roll", "piece": "cat"})
     # A readable snapshot is trusted (this proves loading starts from it) ...
-    planted = '{"pieces": {"cat": 1000}, "counted": 0, "notes": []}'
+    planted = '{"gm": {"pieces": {"cat": 1000}, "counted": 0, "notes": []}, "shared": null}'
     with game.store._writer.begin() as conn:
         assert conn.execute(text("UPDATE snapshots SET state = :s"), {"s": planted}).rowcount
     fresh = EventStore(database_url)

@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 
 from spieltisch.dice.verify import verify_export
 from spieltisch.engine.table import Record, Table
+from spieltisch.engine.visibility import GM_VIEWER, Role, Viewer
 from spieltisch.store import EventStore
 from spieltisch.systems.registry import get_system
 from spieltisch.web.app import create_app
@@ -109,7 +110,7 @@ def _finish(party: Any, gm: Follower, player: Follower, system: str) -> None:
     table = Table(
         game, exported["options"], [Record.model_validate(r) for r in exported["records"]]
     )
-    assert game.public_state(table.state) == party.view(party.gm)["state"] == gm.state
+    assert game.view(table.state, GM_VIEWER) == party.view(party.gm)["state"] == gm.state
     # Players see the fold of the records they may see: a hidden record's effects stay secret.
     undone = {r["undoes"] for r in exported["records"]}
     shared = game.new_state(exported["options"])
@@ -117,7 +118,9 @@ def _finish(party: Any, gm: Follower, player: Follower, system: str) -> None:
         if not (record["hidden"] or record["undoes"] or record["seq"] in undone):
             for event in record["events"]:
                 shared = game.evolve(shared, game.events.validate_python(event))
-    assert game.public_state(shared) == party.view(party.player)["state"] == player.state
+    assert (
+        game.view(shared, Viewer(Role.PLAYER)) == party.view(party.player)["state"] == player.state
+    )
     everything = {r["seq"]: r for r in exported["records"]}
     assert gm.records == everything
     assert player.records == {s: r for s, r in everything.items() if not r["hidden"]}

@@ -11,7 +11,7 @@ import hmac
 import random
 import re
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeGuard, runtime_checkable
 
@@ -28,6 +28,8 @@ __all__ = [
     "FairDraw",
     "PlayerSeed",
     "RecordingSource",
+    "ReplayExhausted",
+    "ReplaySource",
     "SeededSource",
     "export_fair",
     "mac_message",
@@ -85,6 +87,36 @@ class RecordingSource:
         """Draw from the inner source and record the draw."""
         value = self.inner.roll(sides)
         self.draws.append(Draw(self.start + len(self.draws), sides, value))
+        return value
+
+
+class ReplayExhausted(Exception):
+    """A replayed command asked for a die the recorded draws do not have (or other sides)."""
+
+    def __init__(self, index: int, sides: int) -> None:
+        super().__init__(f"draw {index}: d{sides} not recorded")
+        self.index = index
+        self.sides = sides
+
+
+@dataclass
+class ReplaySource:
+    """Gives back recorded draws in order, so a command can be decided again with its dice.
+
+    Asking for a die beyond the recorded ones, or with other sides than recorded, raises
+    :class:`ReplayExhausted`; ``used`` counts the draws given back.
+    """
+
+    draws: Sequence[Draw]
+    used: int = 0
+
+    def roll(self, sides: int) -> int:
+        """The next recorded value, if it was drawn from a die with ``sides``."""
+        if self.used >= len(self.draws) or self.draws[self.used].sides != sides:
+            index = self.draws[self.used].index if self.used < len(self.draws) else -1
+            raise ReplayExhausted(index, sides)
+        value = self.draws[self.used].value
+        self.used += 1
         return value
 
 

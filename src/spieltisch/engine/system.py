@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine.errors import RuleError
+from spieltisch.engine.visibility import Viewer
 
 __all__ = [
     "Access",
@@ -113,8 +114,13 @@ class GameSystem(Protocol[StateT, CommandT, EventT]):
         """A command the table issues by itself next (e.g. an AI seat's move), else ``None``."""
         ...
 
-    def public_state(self, state: StateT) -> dict[str, Any]:
-        """The state as JSON-ready data for clients."""
+    def view(self, state: StateT, viewer: Viewer) -> dict[str, Any]:
+        """What ``viewer`` sees of ``state``, as JSON-ready data for clients.
+
+        ``state`` is already the one the viewer may see (the GM's fold for the GM, the fold of
+        the visible records for everyone else, see :meth:`Table.state_for`); a system hides
+        more here where its rules say so (another player's secret, the GM's notes).
+        """
         ...
 
 

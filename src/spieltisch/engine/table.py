@@ -5,44 +5,42 @@ raw die draw, or an undo that reverts an earlier record. The state is the fold o
 of all records that are not undone; undo re-folds and is refused when a later record no longer
 applies. Ownership of pieces is derived from the log as well (commands whose
 :class:`~spieltisch.engine.system.Access` claims a piece).
+
+A table keeps two folds: the GM's (every record) and the shared one (the records everyone
+sees, :mod:`spieltisch.engine.visibility`). Players and spectators only ever get the shared
+fold. A visible record is decided on the shared fold (so nothing visible depends on, targets
+or reveals a hidden record, and a redacted log replays on its own) and must also apply to the
+GM's fold; a hidden record is decided on the GM's fold and leaves the shared one alone.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from enum import StrEnum
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from spieltisch.dice.fair import DiceSource, Draw, RecordingSource
+from spieltisch.dice.fair import DiceSource, Draw, RecordingSource, ReplaySource
 from spieltisch.engine.errors import EngineError, RuleError
 from spieltisch.engine.system import GameSystem, parse_command
+from spieltisch.engine.visibility import Actor, Role, Viewer, sees
 
-__all__ = ["AUTO_ACTOR", "Actor", "DrawModel", "Record", "Role", "Table", "draws_of"]
+__all__ = [
+    "AUTO_ACTOR",
+    "Actor",
+    "DrawModel",
+    "Record",
+    "Role",
+    "Table",
+    "Viewer",
+    "draws_of",
+]
 
 MAX_AUTOMATIC = 500
 """Guard against a system that keeps issuing automatic commands."""
 
 AUTO_ACTOR = "auto"
 """Actor id of commands the table issues by itself (AI seats, forced moves)."""
-
-
-class Role(StrEnum):
-    """A participant's role at a table."""
-
-    GM = "gm"
-    PLAYER = "player"
-    SPECTATOR = "spectator"
-
-
-class Actor(BaseModel):
-    """Who issues a command: a participant id and role."""
-
-    model_config = ConfigDict(frozen=True)
-
-    id: str
-    role: Role
 
 
 class DrawModel(BaseModel):
@@ -90,19 +88,38 @@ class Table:
         self.system = system
         self.options: dict[str, Any] = dict(options or {})
         self.records: list[Record] = []
-        self._state = system.new_state(self.options)
+        self._state = self._shared = system.new_state(self.options)
         draws = 0
         for record in records:
             self._append(record, draws)
             draws += len(record.draws)
-        self._state = self._fold(self.records, undoing=None)
+        self._state, self._shared = self._fold(self.records, undoing=None)
 
     # -- reading ---------------------------------------------------------------------------
 
     @property
     def state(self) -> Any:
-        """The current state: the fold of every event that is not undone."""
+        """The GM's state: the fold of every event that is not undone."""
         return self._state
+
+    @property
+    def shared_state(self) -> Any:
+        """The state everyone sees: the fold of the visible records that are not undone."""
+        return self._shared
+
+    def state_for(self, viewer: Viewer | Role) -> Any:
+        """The state ``viewer`` may see: the GM's, or the shared one, never the GM's to others."""
+        role = viewer.role if isinstance(viewer, Viewer) else viewer
+        return self._state if role is Role.GM else self._shared
+
+    def viewer(self, actor: Actor) -> Viewer:
+        """The viewer ``actor`` is: its role and the pieces it owns now."""
+        pieces = frozenset(piece for piece, owner in self.owners().items() if owner == actor.id)
+        return Viewer(actor.role, actor.id, pieces)
+
+    def view(self, viewer: Viewer) -> dict[str, Any]:
+        """The system's view of the state ``viewer`` may see."""
+        return self.system.view(self.state_for(viewer), viewer)
 
     @property
     def seq(self) -> int:
@@ -127,9 +144,9 @@ class Table:
             if record.claims is not None and record.seq not in undone
         }
 
-    def visible(self, role: Role) -> list[Record]:
-        """The records ``role`` may see (hidden ones only for the GM)."""
-        return [r for r in self.records if role is Role.GM or not r.hidden]
+    def visible(self, viewer: Viewer | Role, since: int = 0) -> list[Record]:
+        """The records after ``since`` that ``viewer`` may see (hidden ones only for the GM)."""
+        return [r for r in self.records[max(since, 0) :] if sees(viewer, r)]
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -140,22 +157,24 @@ class Table:
         source_at: Callable[[int], DiceSource],
         *,
         hidden: bool = False,
+        automatic: Callable[[Any], Any] | None = None,
     ) -> list[Record]:
         """Decide ``command`` for ``actor`` and append its record(s).
 
         ``source_at(index)`` gives the dice source positioned at raw draw ``index``. Automatic
-        commands the system issues afterwards are appended as records of their own. On a
-        :class:`RuleError` nothing changes.
+        commands the system issues afterwards (``automatic(state)``, by default the system's
+        own) are appended as records of their own. On a :class:`RuleError` nothing changes.
         """
         parsed = parse_command(self.system, command)
         self._authorize(parsed, actor, hidden)
-        records = [self._decide(parsed, actor.id, source_at, hidden)]
+        records = [self._decide(parsed, actor.id, source_at, hidden, actor.role is Role.GM)]
+        plan = automatic or self.system.automatic
         try:
             for _ in range(MAX_AUTOMATIC):
-                automatic = self.system.automatic(self._state)
-                if automatic is None:
+                follow = plan(self._state if hidden else self._shared)
+                if follow is None:
                     break
-                records.append(self._decide(automatic, AUTO_ACTOR, source_at, hidden))
+                records.append(self._decide(follow, AUTO_ACTOR, source_at, hidden))
         except RuleError:
             pass  # an automatic command that fails leaves the human's record standing
         return records
@@ -173,10 +192,41 @@ class Table:
             raise RuleError("table.already_undone", seq=seq)
         # Undoing a hidden record is hidden too: it names the record only the GM has seen.
         record = Record(seq=len(self.records) + 1, actor=actor.id, undoes=seq, hidden=target.hidden)
-        state = self._fold([*self.records, record], undoing=seq)
+        state, shared = self._fold([*self.records, record], undoing=seq)
         self.records.append(record)
-        self._state = state
+        self._state, self._shared = state, shared
         return record
+
+    def absorb(self, records: Iterable[Record]) -> None:
+        """Append records that were decided elsewhere (committed by another writer) and fold
+        them in; an undo re-folds."""
+        for record in records:
+            if record.seq != len(self.records) + 1:
+                raise EngineError(
+                    "table.bad_export", detail=f"record seq {record.seq} out of order"
+                )
+            self.records.append(record)
+            if record.undoes is not None:
+                self._state, self._shared = self._fold(self.records, undoing=None)
+                continue
+            events = [self.system.events.validate_python(data) for data in record.events]
+            self._state, self._shared = self._evolve(record.hidden, events)
+
+    def replay(self, record: Record, actor: Actor) -> Record:
+        """Decide ``record``'s command again with its own draws and append what that gives.
+
+        The caller compares the result with ``record`` (verification by replay). A record
+        whose command was withheld (a hidden record in a player's export) is appended as it
+        is: it has no events. Undo records are replayed through :meth:`undo`.
+        """
+        if record.undoes is not None:
+            return self.undo(record.undoes, actor)
+        if record.command is None:
+            self._append(record, self.next_draw)
+            return record
+        parsed = parse_command(self.system, record.command)
+        draws = [Draw(d.index, d.sides, d.value) for d in record.draws]
+        return self._decide(parsed, record.actor, lambda _index: ReplaySource(draws), record.hidden)
 
     # -- internals -------------------------------------------------------------------------
 
@@ -185,7 +235,7 @@ class Table:
             raise RuleError("rule.forbidden", action=getattr(command, "kind", "command"))
         if actor.role is Role.GM:
             return
-        access = self.system.access(self._state, command)
+        access = self.system.access(self._shared, command)
         kind = getattr(command, "kind", "command")
         if hidden or access.gm_only:
             raise RuleError("rule.forbidden", action=kind)
@@ -201,13 +251,19 @@ class Table:
         actor_id: str,
         source_at: Callable[[int], DiceSource],
         hidden: bool,
+        gm: bool = False,
     ) -> Record:
-        recorder = RecordingSource(source_at(self.next_draw), start=self.next_draw)
-        events = self.system.decide(self._state, command, recorder)
-        state = self._state
-        for event in events:
-            state = self.system.evolve(state, event)
-        access = self.system.access(self._state, command)
+        start = self.next_draw
+        recorder = RecordingSource(source_at(start), start=start)
+        basis = self._state if hidden else self._shared
+        try:
+            events = self.system.decide(basis, command, recorder)
+        except RuleError:
+            if gm and basis is not self._state and self._decides(command, source_at(start)):
+                raise RuleError("table.hidden_conflict") from None  # tell the GM why
+            raise
+        access = self.system.access(basis, command)
+        state, shared = self._evolve(hidden, events)
         record = Record(
             seq=len(self.records) + 1,
             actor=actor_id,
@@ -218,8 +274,38 @@ class Table:
             claims=access.piece if access.claims and actor_id != AUTO_ACTOR else None,
         )
         self.records.append(record)
-        self._state = state
+        self._state, self._shared = state, shared
         return record
+
+    def _decides(self, command: Any, dice: DiceSource) -> bool:
+        """Whether ``command`` would be allowed on the GM's state."""
+        try:
+            self.system.decide(self._state, command, dice)
+        except RuleError:
+            return False
+        return True
+
+    def _evolve(self, hidden: bool, events: list[Any]) -> tuple[Any, Any]:
+        """Both folds after ``events`` of a record (a hidden one leaves the shared fold).
+
+        A visible record that applies to the shared fold but not to the GM's (the GM's hidden
+        records changed what it builds on) is refused as ``table.hidden_conflict``.
+        """
+        if hidden or self._shared is self._state:
+            state = self._state
+            for event in events:
+                state = self.system.evolve(state, event)
+            return state, (self._shared if hidden else state)
+        shared = self._shared
+        for event in events:
+            shared = self.system.evolve(shared, event)
+        state = self._state
+        try:
+            for event in events:
+                state = self.system.evolve(state, event)
+        except RuleError:
+            raise RuleError("table.hidden_conflict") from None
+        return state, shared
 
     def _append(self, record: Record, next_draw: int) -> None:
         # An imported log must be one this class could have written: otherwise undo targets or
@@ -241,27 +327,38 @@ class Table:
                 )
         self.records.append(record)
 
-    def _fold(self, records: list[Record], undoing: int | None) -> Any:
+    def _fold(self, records: list[Record], undoing: int | None) -> tuple[Any, Any]:
+        """The GM's and the shared fold of ``records`` (the same object while nothing hidden
+        has happened)."""
         undone = {r.undoes for r in records if r.undoes is not None}
-        state = self.system.new_state(self.options)
+        state = shared = self.system.new_state(self.options)
         for record in records:
             if record.undoes is not None or record.seq in undone:
                 continue
-            for data in record.events:
-                try:
-                    state = self.system.evolve(state, self.system.events.validate_python(data))
-                except (RuleError, ValueError) as error:
-                    if undoing is None:
-                        raise EngineError(
-                            "table.bad_export", detail=f"record {record.seq}: {error}"
-                        ) from None
-                    raise RuleError(
-                        "table.undo_dependent",
-                        seq=undoing,
-                        dependent=record.seq,
-                        reason=error if isinstance(error, RuleError) else str(error),
+            try:
+                events = [self.system.events.validate_python(data) for data in record.events]
+                before = state
+                for event in events:
+                    state = self.system.evolve(state, event)
+                if record.hidden:
+                    continue
+                if shared is before:
+                    shared = state
+                else:
+                    for event in events:
+                        shared = self.system.evolve(shared, event)
+            except (RuleError, ValueError) as error:
+                if undoing is None:
+                    raise EngineError(
+                        "table.bad_export", detail=f"record {record.seq}: {error}"
                     ) from None
-        return state
+                raise RuleError(
+                    "table.undo_dependent",
+                    seq=undoing,
+                    dependent=record.seq,
+                    reason=error if isinstance(error, RuleError) else str(error),
+                ) from None
+        return state, shared
 
 
 def draws_of(records: Iterable[Record]) -> list[Draw]:

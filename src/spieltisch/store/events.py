@@ -37,7 +37,7 @@ from spieltisch.store.models import (
     SnapshotRow,
     TableRow,
 )
-from spieltisch.store.snapshots import decode_state, encode_state
+from spieltisch.store.snapshots import decode_states, encode_states
 from spieltisch.store.types import Created, Joined, Participant, StoreError, TableInfo, hash_secret
 from spieltisch.store.validation import (
     MAX_NAME,
@@ -351,8 +351,7 @@ class EventStore:
 
     def records_since(self, table_id: str, since: int, role: Role) -> list[Record]:
         """The records after ``since`` that ``role`` may see."""
-        table = self._current(table_id).table
-        return [r for r in table.records[max(since, 0) :] if role is Role.GM or not r.hidden]
+        return self._current(table_id).table.visible(role, since)
 
     def execute(
         self,
@@ -563,9 +562,9 @@ class EventStore:
         ).first()
         table: StoredTable | None = None
         if snap is not None:
-            state = decode_state(system, info.options, snap.state)
-            if state is not None:
-                table = StoredTable.restore(system, info.options, records, state, snap.seq)
+            states = decode_states(system, info.options, snap.state)
+            if states is not None:
+                table = StoredTable.restore(system, info.options, records, states, snap.seq)
         if table is None:
             table = StoredTable(system, info.options, records)
         participants = _participants(conn, info.id)
@@ -603,7 +602,7 @@ class EventStore:
                     ],
                 )
                 if self._wants_snapshot(cached.table.seq, work.seq, records):
-                    state = encode_state(work.state)
+                    state = encode_states(work.state, work.shared_state)
                     if state is not None:
                         conn.execute(
                             delete(SnapshotRow).where(

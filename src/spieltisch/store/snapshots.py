@@ -1,7 +1,12 @@
-"""Snapshots of a folded state: JSON that round-trips exactly, or none at all."""
+"""Snapshots of a table's folds: JSON that round-trips exactly, or none at all.
+
+A snapshot holds ``{"gm": state, "shared": state | null}``: the GM's fold and, once a hidden
+record made them differ, the shared fold (``null`` while both are the same state).
+"""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -9,7 +14,7 @@ from pydantic import TypeAdapter
 
 from spieltisch.engine.system import GameSystem
 
-__all__ = ["decode_state", "encode_state"]
+__all__ = ["decode_state", "decode_states", "encode_state", "encode_states"]
 
 _STATE_ADAPTERS: dict[type, TypeAdapter[Any] | None] = {}
 
@@ -46,3 +51,34 @@ def decode_state(system: GameSystem[Any, Any, Any], options: Mapping[str, Any], 
         return adapter.validate_json(data)
     except Exception:  # an old snapshot the current code cannot read: fold from the log
         return None
+
+
+def encode_states(state: Any, shared: Any) -> str | None:
+    """Both folds as one snapshot (``None`` if either does not round-trip)."""
+    gm = encode_state(state)
+    if gm is None:
+        return None
+    if shared is state:
+        return f'{{"gm":{gm},"shared":null}}'
+    other = encode_state(shared)
+    if other is None:
+        return None
+    return f'{{"gm":{gm},"shared":{other}}}'
+
+
+def decode_states(
+    system: GameSystem[Any, Any, Any], options: Mapping[str, Any], data: str
+) -> tuple[Any, Any] | None:
+    """The GM's and the shared fold of a snapshot; ``None`` for one the code cannot read."""
+    try:
+        outer = json.loads(data)
+        gm, shared = outer["gm"], outer["shared"]
+    except (ValueError, TypeError, KeyError):
+        return None  # a snapshot of an older format: fold from the log
+    state = decode_state(system, options, json.dumps(gm))
+    if state is None:
+        return None
+    if shared is None:
+        return state, state
+    other = decode_state(system, options, json.dumps(shared))
+    return None if other is None else (state, other)

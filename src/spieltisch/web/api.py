@@ -12,7 +12,6 @@ from typing import Any
 from fastapi import APIRouter, Body, Query
 
 from spieltisch.engine.system import Odds, parse_command
-from spieltisch.engine.table import Role
 from spieltisch.store import Participant, StoredTable, TableInfo
 from spieltisch.systems.registry import get_system, system_ids
 from spieltisch.web.deps import CurrentParticipant, StoreDep
@@ -49,8 +48,8 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 router = APIRouter(prefix="/api", responses=_ERRORS)
 
 
-def _state(table: StoredTable, role: Role) -> dict[str, Any]:
-    return table.public_state_for(role)
+def _state(table: StoredTable, me: Participant) -> dict[str, Any]:
+    return table.view(table.viewer(me.actor))
 
 
 def _pieces(table: StoredTable) -> dict[str, list[str]]:
@@ -86,7 +85,7 @@ def table_view(
         player_seeds=[PlayerSeedPublic(start=p.start, seed=p.seed) for p in info.player_seeds],
         me=public(me),
         participants=[public(person) for person in people],
-        state=_state(table, me.role),
+        state=_state(table, me),
     )
 
 
@@ -165,9 +164,7 @@ def post_command(
     done = store.execute(
         table_id, me, body.command, hidden=body.hidden, expected_seq=body.expected_seq
     )
-    return CommandResponse(
-        records=done.records, seq=done.table.seq, state=_state(done.table, me.role)
-    )
+    return CommandResponse(records=done.records, seq=done.table.seq, state=_state(done.table, me))
 
 
 @router.post("/tables/{table_id}/odds", response_model=Odds | None)
@@ -177,7 +174,7 @@ def preview_odds(
     """The exact outcome distribution of a command before it is rolled (``null``: no dice)."""
     table = store.table(table_id)
     command = parse_command(table.system, body.command)
-    return table.system.odds(table.state, command)
+    return table.system.odds(table.state_for(me.role), command)
 
 
 @router.get("/tables/{table_id}/records", response_model=RecordsResponse)
@@ -189,8 +186,7 @@ def get_records(
 ) -> RecordsResponse:
     """The records after ``since`` that the caller may see (hidden ones only for the GM)."""
     _, table = store.snapshot(table_id)
-    records = [r for r in table.records[since:] if me.role is Role.GM or not r.hidden]
-    return RecordsResponse(records=records, seq=table.seq)
+    return RecordsResponse(records=table.visible(me.role, since), seq=table.seq)
 
 
 @router.post("/tables/{table_id}/undo", response_model=UndoResponse)
@@ -201,7 +197,7 @@ def undo(table_id: str, body: UndoRequest, me: CurrentParticipant, store: StoreD
         record=done.records[0],
         records=done.records,
         seq=done.table.seq,
-        state=_state(done.table, me.role),
+        state=_state(done.table, me),
     )
 
 

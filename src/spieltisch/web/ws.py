@@ -27,7 +27,8 @@ from typing import Any
 import anyio
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from spieltisch.engine.table import Record, Role
+from spieltisch.engine.table import Record
+from spieltisch.engine.visibility import Viewer, sees
 from spieltisch.errors import SpieltischError
 from spieltisch.i18n import error_message, normalize_language
 from spieltisch.store import EventStore, Participant, StoredTable, TableInfo
@@ -42,18 +43,18 @@ _CLOSE_CODES = {"table.bad_token": 4401, "table.unknown": 4404}
 
 
 def message_texts(
-    records: list[Record], table: StoredTable, role: Role, *, always: bool = False
+    records: list[Record], table: StoredTable, viewer: Viewer, *, always: bool = False
 ) -> list[str]:
-    """The messages (JSON text) announcing ``records`` to a participant in ``role``.
+    """The messages (JSON text) announcing ``records`` to ``viewer``.
 
     Runs of ordinary records become one ``records`` message each, every undo its own
     ``undo`` message. With ``always`` an empty ``records`` message is sent when nothing is
-    visible (the greeting after connecting). The state is the one ``role`` may see
-    (:meth:`StoredTable.public_state_for`), serialized once per table version and role and
-    shared by every message and connection.
+    visible (the greeting after connecting). The state is the one ``viewer`` may see
+    (:meth:`StoredTable.view`), serialized once per table version and viewer and shared by
+    every message and connection of that viewer.
     """
-    visible = [r for r in records if role is Role.GM or not r.hidden]
-    tail = f',"seq":{table.seq},"state":{_state_json(table, role is Role.GM)}}}'
+    visible = [r for r in records if sees(viewer, r)]
+    tail = f',"seq":{table.seq},"state":{_state_json(table, viewer)}}}'
     texts: list[str] = []
     run: list[str] = []
 
@@ -76,33 +77,32 @@ def message_texts(
     return texts
 
 
-_STATES: weakref.WeakKeyDictionary[StoredTable, dict[bool, str]] = weakref.WeakKeyDictionary()
-_TEXTS: weakref.WeakKeyDictionary[StoredTable, dict[tuple[int, bool], list[str]]] = (
+_ViewerKey = tuple[str, str | None, frozenset[str]]
+_STATES: weakref.WeakKeyDictionary[StoredTable, dict[_ViewerKey, str]] = weakref.WeakKeyDictionary()
+_TEXTS: weakref.WeakKeyDictionary[StoredTable, dict[tuple[int, _ViewerKey], list[str]]] = (
     weakref.WeakKeyDictionary()
 )
 
 
-def _state_json(table: StoredTable, gm: bool) -> str:
-    per_role = _STATES.setdefault(table, {})
-    text = per_role.get(gm)
+def _state_json(table: StoredTable, viewer: Viewer) -> str:
+    per_viewer = _STATES.setdefault(table, {})
+    text = per_viewer.get(viewer.key)
     if text is None:
-        state = table.public_state_for(Role.GM if gm else Role.PLAYER)
-        text = per_role[gm] = json.dumps(state, separators=(",", ":"))
+        text = per_viewer[viewer.key] = json.dumps(table.view(viewer), separators=(",", ":"))
     return text
 
 
-def _texts(table: StoredTable, sent: int, role: Role) -> list[str]:
-    """The messages after ``sent``, made once per table version, position and role.
+def _texts(table: StoredTable, sent: int, viewer: Viewer) -> list[str]:
+    """The messages after ``sent``, made once per table version, position and viewer.
 
     Cached tables are never changed after they are published, so the connections of a
     table share the same serialized messages.
     """
-    gm = role is Role.GM
     per_table = _TEXTS.setdefault(table, {})
-    texts = per_table.get((sent, gm))
+    texts = per_table.get((sent, viewer.key))
     if texts is None:
-        texts = message_texts(table.records[sent:], table, role)
-        per_table[(sent, gm)] = texts
+        texts = message_texts(table.records[sent:], table, viewer)
+        per_table[(sent, viewer.key)] = texts
     return texts
 
 
@@ -153,7 +153,7 @@ async def table_socket(
         info, table = await anyio.to_thread.run_sync(store.snapshot, table_id)
         people = await anyio.to_thread.run_sync(store.participants, table_id)
         sent = max(0, min(since, table.seq))
-        for text in message_texts(table.records[sent:], table, me.role, always=True):
+        for text in message_texts(table.records[sent:], table, table.viewer(me.actor), always=True):
             await websocket.send_text(text)
         sent, fair, count = table.seq, _fair(info), len(people)
         reader = asyncio.ensure_future(_read_until_closed(websocket))
@@ -172,7 +172,7 @@ async def table_socket(
                 info, table = peeked
                 if table.seq < sent:  # a stale cache in a lagging worker: ask again later
                     continue
-                for text in _texts(table, sent, me.role):
+                for text in _texts(table, sent, table.viewer(me.actor)):
                     await websocket.send_text(text)
                 if _fair(info) != fair:
                     fair = _fair(info)

@@ -8,6 +8,7 @@ from spieltisch.dice.dice import roll
 from spieltisch.dice.fair import DiceSource, FairDice, RecordingSource, SeededSource
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.table import Actor, Role, Table, draws_of
+from spieltisch.engine.visibility import GM_VIEWER
 from spieltisch.systems.registry import get_system, system_ids
 
 GM = Actor(id="gm", role=Role.GM)
@@ -61,8 +62,8 @@ def test_undo_and_replay_give_the_same_state() -> None:
     assert [r.expression for r in table.state.rolls] == ["3d6", "5d6>=4"]
     replayed = Table(system, records=[r.model_copy() for r in table.records])
     assert replayed.state == table.state
-    assert system.public_state(replayed.state) == system.public_state(table.state)
-    assert [r["expression"] for r in system.public_state(table.state)["rolls"]] == [
+    assert system.view(replayed.state, GM_VIEWER) == system.view(table.state, GM_VIEWER)
+    assert [r["expression"] for r in system.view(table.state, GM_VIEWER)["rolls"]] == [
         "3d6",
         "5d6>=4",
     ]

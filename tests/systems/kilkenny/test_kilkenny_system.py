@@ -11,6 +11,7 @@ from spieltisch.dice.fair import SeededSource
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import parse_command
 from spieltisch.engine.table import Actor, Role, Table
+from spieltisch.engine.visibility import GM_VIEWER
 from spieltisch.systems.kilkenny.system import KilkennyState, KilkennySystem
 from spieltisch.systems.registry import get_system
 
@@ -102,7 +103,7 @@ def test_entering_the_second_hole_ends_the_game() -> None:
     state, events = run(state, {"kind": "move", "from": "h11", "to": "S2"}, Faces())
     assert kinds(events) == ["entered_hole", "game_over"]
     assert state.outcome is not None and state.outcome.winner == 0
-    assert system().public_state(state)["outcome"] == {
+    assert system().view(state, GM_VIEWER)["outcome"] == {
         "result": "win",
         "reason": "home",
         "winner": "S",
@@ -277,7 +278,7 @@ def test_undo_of_a_roll_that_a_move_builds_on_is_refused() -> None:
 def test_public_state_lists_cats_holes_and_moves() -> None:
     sys_ = system()
     state, _ = run(sys_.new_state({}), {"kind": "roll"}, Faces(6))
-    public = sys_.public_state(state)
+    public = sys_.view(state, GM_VIEWER)
     assert public["turn"] == "S" and public["roll"] == 6
     assert len(public["moves"]) == 6
     assert public["seats"][0]["cats"][:2] == ["f4", "g4"]

@@ -18,6 +18,7 @@ from kitties_helpers import MIA, Game
 from spieltisch.dice.fair import SeededSource
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import parse_command
+from spieltisch.engine.visibility import GM_VIEWER
 from spieltisch.systems.magical_kitties.odds import successes, tier_odds
 from spieltisch.systems.registry import get_system
 
@@ -86,13 +87,13 @@ def test_pool_tiers_and_power_once_per_scene(game: Game) -> None:
     game.do(command, [4, 6, 1, 2, 3, 3])
     check = game.state.last_check
     assert check is not None and check.parts.total == 6
-    assert game.system.public_state(game.state)["last_check"]["tier"] == 2
+    assert game.system.view(game.state, GM_VIEWER)["last_check"]["tier"] == 2
     assert game.kitty().power_bonus_used
     assert game.fails(command, [1] * 6).code == "kitties.power_bonus_used"
     game.do({"kind": "end_scene"})
     game.do({"kind": "start_scene"})
     game.do(command, [6, 6, 6, 6, 1, 1])
-    assert game.system.public_state(game.state)["last_check"]["tier"] == 4
+    assert game.system.view(game.state, GM_VIEWER)["last_check"]["tier"] == 4
 
 
 def test_difficulty_range_and_foe_difficulty(game: Game) -> None:
@@ -401,7 +402,7 @@ def test_problem_ranks_are_validated(game: Game) -> None:
 
 def test_public_state_is_json_and_complete(game: Game) -> None:
     game.do(ATTACK, [4, 6])
-    public = game.system.public_state(game.state)
+    public = game.system.view(game.state, GM_VIEWER)
     assert json.loads(json.dumps(public)) == public
     mia = next(k for k in public["kitties"] if k["id"] == "mia")
     assert (mia["xp_needed"], mia["can_level_up"], mia["incapacitated"]) == (5, False, False)

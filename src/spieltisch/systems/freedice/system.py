@@ -15,6 +15,7 @@ from spieltisch.dice.notation import Expression, parse
 from spieltisch.dice.odds import distribution
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import Access, Odds, OddsOutcome
+from spieltisch.engine.visibility import Viewer
 
 __all__ = [
     "COMMANDS",
@@ -166,6 +167,6 @@ class FreeDice:
         """The table never rolls by itself."""
         return None
 
-    def public_state(self, state: FreeDiceState) -> dict[str, Any]:
+    def view(self, state: FreeDiceState, viewer: Viewer) -> dict[str, Any]:
         """``{"rolls": [rolled event as JSON, …]}``."""
         return {"rolls": [EVENTS.dump_python(event, mode="json") for event in state.rolls]}

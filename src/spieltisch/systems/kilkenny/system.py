@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import Access, Odds, OddsOutcome
+from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.kilkenny.ai import PLAYER_NAMES, make_player
 from spieltisch.systems.kilkenny.board import MAX_ROLL, Move
 from spieltisch.systems.kilkenny.layout import get_layout
@@ -426,7 +427,7 @@ class KilkennySystem:
 
     # -- clients ---------------------------------------------------------------------------
 
-    def public_state(self, state: KilkennyState) -> dict[str, Any]:
+    def view(self, state: KilkennyState, viewer: Viewer) -> dict[str, Any]:
         """The state as JSON-ready data: seats, cats, holes, turn, roll, legal moves, outcome."""
         position = state.position
         geo = position.geometry

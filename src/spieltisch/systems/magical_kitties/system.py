@@ -18,6 +18,7 @@ from pydantic import TypeAdapter, ValidationError
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import Access, Odds
+from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.magical_kitties import odds as kitty_odds
 from spieltisch.systems.magical_kitties import rules
 from spieltisch.systems.magical_kitties.commands import (
@@ -327,7 +328,7 @@ class MagicalKitties:
         """Nothing happens by itself at this table."""
         return None
 
-    def public_state(self, state: KittiesState) -> dict[str, Any]:
+    def view(self, state: KittiesState, viewer: Viewer) -> dict[str, Any]:
         """JSON-ready data for a client (the format is documented in the game's docs)."""
         return public_state(state)
 
@@ -673,7 +674,9 @@ def _scene_ended(state: KittiesState, event: SceneEnded) -> KittiesState:
 
 
 def _check_rolled(state: KittiesState, event: CheckRolled) -> KittiesState:
-    if event.check != state.checks + 1:
+    # Checks are numbered in the fold that decided them: a visible check after the GM's hidden
+    # one takes the shared fold's next number, which the GM's fold has already used.
+    if not 1 <= event.check <= state.checks + 1:
         raise RuleError("kitties.out_of_order", value=event.check, expected=state.checks + 1)
     parts = _pool(state, event, event.difficulty)
     if len(event.dice) != parts.total or any(not 1 <= d <= 6 for d in event.dice):
@@ -700,7 +703,7 @@ def _check_rolled(state: KittiesState, event: CheckRolled) -> KittiesState:
     )
     state = _with_kitty(state, kitty)
     state = _strike_foe(state, check)
-    return state.model_copy(update={"checks": event.check})
+    return state.model_copy(update={"checks": max(state.checks, event.check)})
 
 
 def _strike_foe(state: KittiesState, check: LastCheck) -> KittiesState:
