@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import re
 import socket
@@ -122,8 +123,9 @@ async def open_table(http: httpx.AsyncClient, clients: int) -> Table:
 
 async def follow(ws_base: str, table: Table, token: str, ready: asyncio.Event, done: Any) -> None:
     """One WebSocket client: note when each labelled record arrives."""
-    url = f"{ws_base}/api/tables/{table.id}/ws?token={token}"
+    url = f"{ws_base}/api/tables/{table.id}/ws"
     async with websockets.connect(url, max_size=None) as socket_:
+        await socket_.send(json.dumps({"type": "auth", "token": token}))
         await socket_.recv()  # the greeting
         ready.set()
         while not done():

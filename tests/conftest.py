@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Annotated, Any, Literal
 
 import pytest
@@ -246,6 +247,16 @@ class Party:
         return self.client.post(
             f"/api/tables/{self.id}/commands", headers=who, json={"command": command, **body}
         )
+
+    @contextmanager
+    def socket(self, token: str, since: int | None = None, client: Any = None) -> Iterator[Any]:
+        """The table's WebSocket, authenticated by its first message (``client``: another app)."""
+        message: dict[str, Any] = {"type": "auth", "token": token}
+        if since is not None:
+            message["since"] = since
+        with (client or self.client).websocket_connect(f"/api/tables/{self.id}/ws") as ws:
+            ws.send_json(message)
+            yield ws
 
     def view(self, who: dict[str, str] | None = None) -> dict[str, Any]:
         response = self.client.get(f"/api/tables/{self.id}", headers=who or self.gm)

@@ -1,4 +1,9 @@
-"""Steps the browser tests share: open a table through the start page, join by invite."""
+"""Steps the browser tests share: open a table through the start page, join by invite.
+
+Every page of a context made with :func:`new_context` reports the Content-Security-Policy
+violations of its console into :data:`CSP_VIOLATIONS`; ``conftest.py`` fails a test that
+leaves any there.
+"""
 
 from __future__ import annotations
 
@@ -10,10 +15,25 @@ TIMEOUT = 15_000
 """Milliseconds a step may take before the test fails."""
 
 
+CSP_VIOLATIONS: list[str] = []
+"""Console reports of blocked scripts, styles, connections (page URL and message)."""
+
+
+def watch_csp(page: Page) -> None:
+    """Collect the Content-Security-Policy violations ``page`` reports in its console."""
+
+    def on_console(message: Any) -> None:
+        if "Content Security Policy" in message.text:
+            CSP_VIOLATIONS.append(f"{page.url}: {message.text}")
+
+    page.on("console", on_console)
+
+
 def new_context(browser: Any, **kwargs: Any) -> Any:
     """A fresh browser context (its own localStorage): one person at the table."""
     context = browser.new_context(locale="en-US", **kwargs)
     context.set_default_timeout(TIMEOUT)
+    context.on("page", watch_csp)
     return context
 
 

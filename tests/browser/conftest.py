@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_helpers import CSP_VIOLATIONS
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -113,3 +114,13 @@ def screenshots(tmp_path: Path) -> Iterator[Path]:
     yield folder
     for shot in folder.glob("*.png"):
         assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", shot.name
+
+
+@pytest.fixture(autouse=True)
+def no_csp_violations() -> Iterator[None]:
+    """Fail the test when a page reported a Content-Security-Policy violation."""
+    CSP_VIOLATIONS.clear()
+    yield
+    found, CSP_VIOLATIONS[:] = list(CSP_VIOLATIONS), []
+    if found:
+        pytest.fail("Content-Security-Policy violations:\n" + "\n".join(found))

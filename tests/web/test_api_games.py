@@ -128,10 +128,9 @@ def _finish(party: Any, gm: Follower, player: Follower, system: str) -> None:
 
 def test_magical_kitties_gm_and_player(db_client: TestClient, make_party: Any) -> None:
     party = make_party(db_client, "magical-kitties")
-    base = f"/api/tables/{party.id}/ws?token="
     with (
-        db_client.websocket_connect(base + party.gm_token) as gm_socket,
-        db_client.websocket_connect(base + party.player_token) as player_socket,
+        party.socket(party.gm_token) as gm_socket,
+        party.socket(party.player_token) as player_socket,
     ):
         gm, player = Follower(gm_socket), Follower(player_socket)
         assert _ok(party.do(party.player, MIA))["records"][0]["claims"] == "mia"
@@ -180,10 +179,9 @@ def test_magical_kitties_gm_and_player(db_client: TestClient, make_party: Any) -
 def test_kilkenny_cats_player_against_an_ai_seat(db_client: TestClient, make_party: Any) -> None:
     options = {"players": 2, "seats": [{"player": "human"}, {"player": "random"}]}
     party = make_party(db_client, "kilkenny", options=options)
-    base = f"/api/tables/{party.id}/ws?token="
     with (
-        db_client.websocket_connect(base + party.gm_token) as gm_socket,
-        db_client.websocket_connect(base + party.player_token) as player_socket,
+        party.socket(party.gm_token) as gm_socket,
+        party.socket(party.player_token) as player_socket,
     ):
         gm, player = Follower(gm_socket), Follower(player_socket)
         _refused(party.do(party.player, {"kind": "sit", "seat": "N"}), 422, "kilkenny.seat_is_ai")

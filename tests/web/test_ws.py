@@ -22,7 +22,7 @@ def party(client: Any, toy: Any, make_party: Any) -> Any:
 
 
 def _socket(party: Any, token: str, since: int = 0) -> Any:
-    return party.client.websocket_connect(f"/api/tables/{party.id}/ws?token={token}&since={since}")
+    return party.socket(token, since)
 
 
 def _seqs(message: dict[str, Any]) -> list[int]:
@@ -96,8 +96,8 @@ def test_undo_reveal_and_joins_are_announced(party: Any) -> None:
 def test_bad_tokens_and_tables_are_refused(
     party: Any, token: str | None, table: str | None, code: str, close: int
 ) -> None:
-    url = f"/api/tables/{table or party.id}/ws?token={token or party.gm_token}"
-    with party.client.websocket_connect(url) as ws:
+    with party.client.websocket_connect(f"/api/tables/{table or party.id}/ws") as ws:
+        ws.send_json({"type": "auth", "token": token or party.gm_token})
         message = ws.receive_json()
         assert message["type"] == "error" and message["error"]["code"] == code
         assert message["error"]["message"] != code
@@ -115,9 +115,7 @@ def test_two_workers_fan_out_through_postgres(
     try:
         with TestClient(create_app(first)) as one, TestClient(create_app(second)) as two:
             party = make_party(one)
-            with two.websocket_connect(
-                f"/api/tables/{party.id}/ws?token={party.player_token}"
-            ) as ws:
+            with party.socket(party.player_token, client=two) as ws:
                 assert ws.receive_json()["records"] == []
                 posted = party.do(party.player, {"kind": "join", "piece": "cat"}).json()
                 message = ws.receive_json()

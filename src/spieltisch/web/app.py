@@ -4,6 +4,7 @@ Run it with ``spieltisch serve`` or any ASGI server
 (``uvicorn --factory spieltisch.web.app:create_app``; the database comes from
 ``SPIELTISCH_DATABASE_URL`` or the default SQLite file). More routers (pages) are added with
 ``app.include_router``; a ``static/`` folder beside this module is served under ``/static``.
+Every HTTP answer carries the security headers of :mod:`spieltisch.web.headers`.
 """
 
 from __future__ import annotations
@@ -19,16 +20,17 @@ from typing import Any
 import anyio
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp
 
 from spieltisch.errors import SpieltischError
 from spieltisch.i18n import error_message, translate
 from spieltisch.store import EventStore
 from spieltisch.web import api, pages, ws
 from spieltisch.web.deps import request_language
+from spieltisch.web.headers import SecurityHeaders, allowed_methods, allowed_origins_from_env
 from spieltisch.web.live import Broker, PostgresListener
 
 __all__ = ["STATUS", "create_app", "status_of"]
@@ -67,8 +69,11 @@ def status_of(error: SpieltischError) -> int:
     return STATUS.get(error.code, 422)
 
 
-def _error(code: str, message: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+def _error(
+    code: str, message: str, status: int, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    body = {"error": {"code": code, "message": message}}
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 async def _language(request: Request) -> str:
@@ -117,7 +122,18 @@ async def _on_http(request: Request, error: Exception) -> JSONResponse:
     lang = await _language(request)
     code = {404: "api.not_found", 405: "api.method_not_allowed"}.get(error.status_code, "api.http")
     message = translate(code, lang, path=request.url.path, status=error.status_code)
-    return _error(code, message, error.status_code)
+    headers = dict(error.headers or {})
+    if error.status_code == 405:
+        headers["Allow"] = ", ".join(allowed_methods(request.app.routes, request.scope))
+    return _error(code, message, error.status_code, headers)
+
+
+class _App(FastAPI):
+    """FastAPI with :class:`SecurityHeaders` outside everything, error answers included."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        """The usual stack, wrapped in the security headers."""
+        return SecurityHeaders(super().build_middleware_stack())
 
 
 def create_app(
@@ -125,8 +141,13 @@ def create_app(
     *,
     db_path: str | None = None,
     database_url: str | None = None,
+    allowed_origins: tuple[str, ...] | None = None,
 ) -> FastAPI:
-    """The application. Without ``store`` one is opened (and migrated) from the settings."""
+    """The application. Without ``store`` one is opened (and migrated) from the settings.
+
+    ``allowed_origins`` are the pages' origins that may open the WebSocket (default:
+    ``SPIELTISCH_ALLOWED_ORIGINS``, else the origin of the request's own ``Host``).
+    """
     owned = store is None
     the_store = store or EventStore(database_url, db_path=db_path)
     broker = Broker()
@@ -148,7 +169,7 @@ def create_app(
             if owned:
                 the_store.close()
 
-    app = FastAPI(
+    app = _App(
         title="Spieltisch",
         summary="Rules-aware game table: tables, live log, fair dice.",
         version="1",
@@ -159,16 +180,13 @@ def create_app(
     app.mount(_DOCS_ASSETS, StaticFiles(directory=_swagger_assets()), name="docs-assets")
 
     @app.get("/docs", include_in_schema=False)
-    async def docs() -> HTMLResponse:
-        return get_swagger_ui_html(
-            openapi_url=app.openapi_url or "/openapi.json",
-            title="Spieltisch API",
-            swagger_js_url=f"{_DOCS_ASSETS}/swagger-ui-bundle.js",
-            swagger_css_url=f"{_DOCS_ASSETS}/swagger-ui.css",
-            swagger_favicon_url="/static/favicon.svg",
-        )
+    async def docs(request: Request) -> HTMLResponse:
+        return pages.docs_page(request, app.openapi_url or "/openapi.json", _DOCS_ASSETS)
 
     app.state.store = the_store
+    app.state.allowed_origins = (
+        allowed_origins if allowed_origins is not None else allowed_origins_from_env()
+    )
     app.state.broker = broker
     handlers: dict[Any, Any] = {
         SpieltischError: _on_error,

@@ -19,7 +19,15 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from spieltisch.i18n import LANGUAGES, catalog, normalize_language, translate
 
-__all__ = ["LANG_COOKIE", "STATIC_DIR", "TEMPLATE_DIR", "page_language", "router", "texts_for"]
+__all__ = [
+    "LANG_COOKIE",
+    "STATIC_DIR",
+    "TEMPLATE_DIR",
+    "docs_page",
+    "page_language",
+    "router",
+    "texts_for",
+]
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 """Where the Jinja templates of the pages live."""
@@ -106,3 +114,18 @@ def table_page(request: Request, table: str) -> HTMLResponse:
         response.status_code = 404
         return response
     return _render("table.html", request, lang, page="table", table=table)
+
+
+def docs_page(request: Request, openapi_url: str, assets: str) -> HTMLResponse:
+    """The interactive API page (Swagger UI) without inline script.
+
+    Swagger UI's files come from ``assets``; ``static/js/docs.js`` starts it on the schema at
+    ``openapi_url``, so the page renders under the Content-Security-Policy.
+    """
+    root = str(request.scope.get("root_path", ""))
+    html = (
+        _environment()
+        .get_template("docs.html")
+        .render(openapi_url=root + openapi_url, assets=root + assets, static=root + "/static")
+    )
+    return HTMLResponse(html)

@@ -1,8 +1,11 @@
 """The live WebSocket of a table: catch-up from a sequence number, then every change.
 
-``WS /api/tables/{table_id}/ws?token=…&since=n``. After connecting, the client receives one
-``records`` message with every record after ``n`` it may see (possibly none) and the current
-state; then, as the table changes:
+``WS /api/tables/{table_id}/ws?since=n&lang=xx`` (both optional). A page from another origin
+is refused (see :func:`spieltisch.web.headers.origin_allowed`), and so is a token in the URL:
+the token travels in the client's first message, ``{"type": "auth", "token": "…", "since":
+n}`` (``since`` optional, it wins over the query), sent within :data:`AUTH_TIMEOUT` seconds.
+Then the client receives one ``records`` message with every record after ``n`` it may see
+(possibly none) and the current state; then, as the table changes:
 
 * ``{"type": "records", "records": [...], "seq": n, "state": {...}}`` for new records;
 * ``{"type": "undo", "record": {...}, "undoes": m, "seq": n, "state": {...}}`` for an undo;
@@ -13,7 +16,8 @@ state; then, as the table changes:
 ``seq`` is the table's last sequence number at the time of sending and ``state`` the state
 after it; a client reconnects with ``since`` = the last ``seq`` it received. Hidden records
 reach only the GM. Errors arrive as ``{"type": "error", "error": {"code", "message"}}``
-followed by a close (code 4401 bad token, 4404 unknown table, 4400 otherwise).
+followed by a close: 4401 bad token, 4403 foreign origin, 4404 unknown table, 4408 no auth
+message in time, 4400 otherwise (a token in the URL, a first message that is no auth).
 """
 
 from __future__ import annotations
@@ -33,13 +37,23 @@ from spieltisch.errors import SpieltischError
 from spieltisch.i18n import error_message, normalize_language
 from spieltisch.store import EventStore, Participant, StoredTable, TableInfo
 from spieltisch.web.deps import accepted_language
+from spieltisch.web.headers import origin_allowed
 from spieltisch.web.live import Broker
 
-__all__ = ["message_texts", "router"]
+__all__ = ["AUTH_TIMEOUT", "CLOSE_CODES", "message_texts", "router"]
 
 router = APIRouter()
 
-_CLOSE_CODES = {"table.bad_token": 4401, "table.unknown": 4404}
+AUTH_TIMEOUT = 10.0
+"""Seconds a new connection may take to send its auth message (``app.state.ws_auth_timeout``)."""
+
+CLOSE_CODES = {
+    "table.bad_token": 4401,
+    "ws.foreign_origin": 4403,
+    "table.unknown": 4404,
+    "ws.auth_timeout": 4408,
+}
+"""The close code after an error (4400 for every other code)."""
 
 
 def message_texts(
@@ -136,17 +150,18 @@ def _participants_message(people: list[Participant], table: StoredTable) -> dict
 
 
 @router.websocket("/api/tables/{table_id}/ws")
-async def table_socket(
-    websocket: WebSocket, table_id: str, token: str | None = None, since: int = 0
-) -> None:
+async def table_socket(websocket: WebSocket, table_id: str, since: int = 0) -> None:
     """Stream a table's records to one participant (see the module docs)."""
     store: EventStore = websocket.app.state.store
     broker: Broker = websocket.app.state.broker
     await websocket.accept()
     try:
+        token, since = await _authentication(websocket, since)
         me = await anyio.to_thread.run_sync(store.authenticate, table_id, token)
     except SpieltischError as error:
         await _refuse(websocket, store, table_id, error)
+        return
+    except WebSocketDisconnect:
         return
     subscription = broker.subscribe(table_id)
     try:
@@ -191,6 +206,39 @@ async def table_socket(
         broker.unsubscribe(subscription)
 
 
+async def _authentication(websocket: WebSocket, since: int) -> tuple[str, int]:
+    """The token and ``since`` of a new connection, from its first message.
+
+    Raises a :class:`SpieltischError` for a foreign origin, a token in the URL, a first
+    message that is no auth message, or none within the time limit.
+    """
+    allowed = getattr(websocket.app.state, "allowed_origins", None)
+    origin = websocket.headers.get("origin")
+    if not origin_allowed(origin, websocket.headers.get("host"), allowed):
+        raise SpieltischError("ws.foreign_origin", origin=origin)
+    if "token" in websocket.query_params:
+        raise SpieltischError("ws.token_in_url")
+    limit = float(getattr(websocket.app.state, "ws_auth_timeout", AUTH_TIMEOUT))
+    try:
+        with anyio.fail_after(limit):
+            text = await websocket.receive_text()
+    except TimeoutError:
+        raise SpieltischError("ws.auth_timeout", seconds=limit) from None
+    except KeyError:  # a binary frame: no "text" in the message
+        raise SpieltischError("ws.auth_expected") from None
+    try:
+        message = json.loads(text)
+    except ValueError:
+        message = None
+    token = message.get("token") if isinstance(message, dict) else None
+    if not isinstance(message, dict) or message.get("type") != "auth" or not isinstance(token, str):
+        raise SpieltischError("ws.auth_expected")
+    wanted = message.get("since", since)
+    if isinstance(wanted, bool) or not isinstance(wanted, int):
+        raise SpieltischError("ws.auth_expected")
+    return token, wanted
+
+
 async def _read_until_closed(websocket: WebSocket) -> None:
     """Answer pings and return when the client disconnects."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
@@ -214,4 +262,4 @@ async def _refuse(
     await websocket.send_json(
         {"type": "error", "error": {"code": error.code, "message": error_message(error, lang)}}
     )
-    await websocket.close(code=_CLOSE_CODES.get(error.code, 4400))
+    await websocket.close(code=CLOSE_CODES.get(error.code, 4400))

@@ -112,6 +112,16 @@ export async function api(method, path, { token = null, body = undefined } = {})
 
 // -- DOM ------------------------------------------------------------------------------------
 
+/** The invite link of a table: the code rides in the fragment, which never reaches a server. */
+export function inviteUrl(table, code) {
+  return location.origin + "/t/" + encodeURIComponent(table) + "#invite=" + encodeURIComponent(code);
+}
+
+/** The invite code in this page's fragment (`#invite=...`), or null. */
+export function inviteFromFragment() {
+  return new URLSearchParams(location.hash.slice(1)).get("invite");
+}
+
 /** Build an element: el("button", {class: "x", onclick: f}, "text", child, ...). */
 export function el(tag, attrs = {}, ...children) {
   const node = tag === "svg" || attrs.svg ? document.createElementNS("http://www.w3.org/2000/svg", tag) : document.createElement(tag);
@@ -119,6 +129,8 @@ export function el(tag, attrs = {}, ...children) {
     if (value === null || value === undefined || value === false || name === "svg") continue;
     if (name.startsWith("on") && typeof value === "function") node.addEventListener(name.slice(2), value);
     else if (name === "dataset") Object.assign(node.dataset, value);
+    // Through the CSSOM: the Content-Security-Policy refuses style attributes, not this.
+    else if (name === "style") node.style.cssText = String(value);
     else if (name === "value" && "value" in node && !(node instanceof SVGElement)) node.value = value;
     else if (name === "checked" || name === "selected" || name === "disabled") node[name] = Boolean(value);
     else node.setAttribute(name, value === true ? "" : String(value));

@@ -1,13 +1,8 @@
 // The start page: create a table, copy its invite links, list the tables this browser holds.
-import { api, copyText, el, forgetTable, guarded, initLanguageSwitch, myTables, saveTable, showAlert, systemName, t, tFirst } from "./core.js";
+import { api, copyText, el, forgetTable, guarded, initLanguageSwitch, inviteUrl, myTables, saveTable, showAlert, systemName, t, tFirst } from "./core.js";
 import { optionFields, readOptions } from "./options.js";
 
 let systems = [];
-
-/** The invite URL for a table and invite code. */
-export function inviteUrl(table, code) {
-  return location.origin + "/t/" + encodeURIComponent(table) + "?invite=" + encodeURIComponent(code);
-}
 
 function inviteRow(kind, url) {
   const id = "invite-" + kind;

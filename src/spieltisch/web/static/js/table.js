@@ -1,5 +1,5 @@
 // The table page: join by invite, the game panel, the live log, people, fair dice, GM tools.
-import { ApiError, PAGE, api, clearAlert, copyText, el, guarded, initLanguageSwitch, myTable, saveTable, showAlert, systemName, t, tFirst } from "./core.js";
+import { ApiError, PAGE, api, clearAlert, copyText, el, guarded, initLanguageSwitch, inviteFromFragment, inviteUrl, myTable, saveTable, showAlert, systemName, t, tFirst } from "./core.js";
 import { renderDice } from "./dice.js";
 import { verifyExport } from "./verify.js";
 import * as freedice from "./freedice.js";
@@ -123,13 +123,20 @@ function setConn(state) {
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  const url = `${scheme}//${location.host}/api/tables/${TABLE}/ws?token=${encodeURIComponent(token())}&since=${view.seq}&lang=${PAGE.lang}`;
+  const url = `${scheme}//${location.host}/api/tables/${TABLE}/ws?lang=${PAGE.lang}`;
   const socket = new WebSocket(url);
   view.socket = socket;
-  socket.addEventListener("open", () => { view.retry = 0; setConn("live"); });
+  // The token goes in the first message, never in the URL (server logs keep URLs).
+  socket.addEventListener("open", () => {
+    socket.send(JSON.stringify({ type: "auth", token: token(), since: view.seq }));
+  });
   socket.addEventListener("message", async (message) => {
     let data;
     try { data = JSON.parse(message.data); } catch { return; }
+    if (data.type !== "error" && document.getElementById("conn").dataset.state !== "live") {
+      view.retry = 0;  // authenticated: the server answered with the table
+      setConn("live");
+    }
     if (data.type === "undo" || data.type === "table" || data.type === "participants") {
       await guarded(reload);
       return;
@@ -270,7 +277,7 @@ function renderPeople() {
   const invites = entry()?.invites;
   if (isGm() && invites) {
     box.replaceChildren(el("h3", {}, t("web.invite.heading")), ...["player", "spectator"].filter((k) => invites[k]).map((kind) => {
-      const url = location.origin + "/t/" + encodeURIComponent(TABLE) + "?invite=" + encodeURIComponent(invites[kind]);
+      const url = inviteUrl(TABLE, invites[kind]);
       const input = el("input", { id: "invite-" + kind, readonly: true, value: url, class: "invite-url" });
       return el("div", { class: "invite" }, el("label", { for: "invite-" + kind }, t("web.invite." + kind)),
         el("div", { class: "row" }, input, el("button", { type: "button", onclick: () => copyText(url, input) }, t("web.invite.copy"))));
@@ -373,13 +380,11 @@ async function join(code) {
 
 async function init() {
   initLanguageSwitch();
-  const url = new URL(location.href);
-  const code = url.searchParams.get("invite");
+  // Opening another invite link on this page changes only the fragment: start again.
+  window.addEventListener("hashchange", () => { if (inviteFromFragment()) location.reload(); });
+  const code = inviteFromFragment();
   if (code && !token()) await join(code);
-  if (code) {
-    url.searchParams.delete("invite");
-    history.replaceState(null, "", url.pathname + url.search);
-  }
+  if (code) history.replaceState(null, "", location.pathname + location.search);
   if (!token()) {
     document.getElementById("no-access").hidden = false;
     return;
