@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from spieltisch.systems.kilkenny.ai.learned import fit_value_model, self_play_samples
+from spieltisch.systems.kilkenny.ai.fitting import fit_value_model, self_play_samples
 from spieltisch.systems.kilkenny.board import geometry
 from spieltisch.systems.kilkenny.layout import get_layout
 

@@ -15,12 +15,11 @@ from hypothesis import strategies as st
 
 from spieltisch.systems.kilkenny import Board, Position, geometry, get_layout, playout
 from spieltisch.systems.kilkenny.ai.evaluate import WIN, race_tables, scores
+from spieltisch.systems.kilkenny.ai.fitting import fit_logistic, self_play_samples
 from spieltisch.systems.kilkenny.ai.learned import (
     FEATURES,
     ValueModel,
-    fit_logistic,
     learned_scores,
-    self_play_samples,
     side_features,
     value_model,
 )

@@ -4,8 +4,9 @@ The model is logistic: the chance that the player about to roll (the *mover*) wi
 ``σ(bias + w_mover · f(mover) + w_other · f(other))``, where ``f`` are the features of one
 side below. Mover and other have their own weights, so the model knows what the next roll is
 worth (a cat with an open entry is a chance to win *now* for the mover, only a threat for the
-other). The weights are data (``data/value_model.json``); :func:`fit_value_model` fits them
-to the outcomes of self-play games (``scripts/kilkenny_fit_value.py`` writes the file).
+other). The weights are data (``data/value_model.json``);
+:func:`~spieltisch.systems.kilkenny.ai.fitting.fit_value_model` fits them to the outcomes of
+self-play games (``scripts/kilkenny_fit_value.py`` writes the file).
 
 As a search evaluation, :func:`learned_scores` gives every player ``WIN`` times its chance to
 win, so that :func:`~spieltisch.systems.kilkenny.ai.players.relative` of it lies between a
@@ -22,27 +23,19 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from operator import mul
-from random import Random
-
-import numpy as np
 
 from spieltisch.systems.kilkenny.ai.evaluate import (
-    DEFAULT_WEIGHTS,
     WIN,
     entry_tables,
     race_tables,
     scores,
 )
-from spieltisch.systems.kilkenny.board import MAX_ROLL, Geometry
-from spieltisch.systems.kilkenny.rules import Board, OutcomeKind
+from spieltisch.systems.kilkenny.rules import Board
 
 __all__ = [
     "FEATURES",
     "ValueModel",
-    "fit_logistic",
-    "fit_value_model",
     "learned_scores",
-    "self_play_samples",
     "side_features",
     "value_model",
 ]
@@ -208,91 +201,3 @@ def learned_scores(board: Board) -> list[float]:
     result[mover] = WIN * chance
     result[1 - mover] = WIN * (1.0 - chance)
     return result
-
-
-# -- fitting ---------------------------------------------------------------------------------
-
-
-def self_play_samples(
-    geo: Geometry, games: int, seed: int | str, epsilon: float = 0.1
-) -> tuple[np.ndarray, np.ndarray]:
-    """Features and outcomes of two-player self-play positions.
-
-    The games are played by one-ply players on the full hand-set evaluation that pick a random
-    move with chance ``epsilon`` (for variety). Each position before a roll gives one row: the
-    mover's features, the other's, and 1.0 if the mover went on to win. Games without a winner
-    are left out. Game ``i`` uses ``Random(f"{seed}:{i}")``.
-    """
-    from spieltisch.systems.kilkenny.ai.players import GreedyPlayer
-
-    if len(geo.seats) != 2:
-        raise ValueError("the value model is fitted on two-player games")
-    greedy = GreedyPlayer(DEFAULT_WEIGHTS)
-    rows: list[tuple[float, ...]] = []
-    outcomes: list[float] = []
-    for index in range(games):
-        rng = Random(f"{seed}:{index}")
-        board = Board.start(geo)
-        seen: list[tuple[tuple[float, ...], int]] = []
-        winner: int | None = None
-        while board.ply < 1000:
-            mover = board.turn
-            seen.append((side_features(board, mover) + side_features(board, 1 - mover), mover))
-            roll = rng.randint(1, MAX_ROLL)
-            moves = board.legal_moves(roll)
-            if not moves:
-                board.end_turn()
-                continue
-            if len(moves) == 1:
-                move = moves[0]
-            elif rng.random() < epsilon:
-                move = moves[rng.randrange(len(moves))]
-            else:
-                move = greedy.choose(board, roll, moves)
-            captured = board.make(move)
-            ending = board.outcome_after(move, captured)
-            board.end_turn()
-            if ending is not None:
-                if ending.kind is OutcomeKind.WIN:
-                    winner = ending.winner
-                break
-        if winner is None:
-            continue
-        for features, mover in seen:
-            rows.append(features)
-            outcomes.append(1.0 if mover == winner else 0.0)
-    width = 2 * len(FEATURES)
-    return np.array(rows, dtype=float).reshape(-1, width), np.array(outcomes, dtype=float)
-
-
-def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1e-3) -> tuple[np.ndarray, float]:
-    """Weights and bias of a logistic regression of ``y`` (0/1) on the columns of ``x``.
-
-    Newton's method on standardized columns with a small ridge ``l2`` (which also keeps
-    constant or collinear columns harmless); the weights are returned on the original scale.
-    """
-    mean = x.mean(axis=0)
-    spread = x.std(axis=0)
-    spread[spread == 0] = 1.0
-    design = np.column_stack([(x - mean) / spread, np.ones(len(x))])
-    weights = np.zeros(design.shape[1])
-    ridge = l2 * np.eye(design.shape[1])
-    for _ in range(50):
-        chance = 1.0 / (1.0 + np.exp(-np.clip(design @ weights, -30, 30)))
-        gradient = design.T @ (chance - y) + l2 * weights
-        hessian = (design * (chance * (1 - chance))[:, None]).T @ design + ridge
-        step = np.linalg.solve(hessian, gradient)
-        weights -= step
-        if np.max(np.abs(step)) < 1e-10:
-            break
-    raw = weights[:-1] / spread
-    return raw, float(weights[-1] - np.sum(raw * mean))
-
-
-def fit_value_model(x: np.ndarray, y: np.ndarray) -> ValueModel:
-    """The :class:`ValueModel` fitted to rows of :func:`self_play_samples`."""
-    raw, bias = fit_logistic(x, y)
-    size = len(FEATURES)
-    return ValueModel(
-        tuple(float(w) for w in raw[:size]), tuple(float(w) for w in raw[size:]), bias
-    )
