@@ -50,6 +50,14 @@ class Label(SpieltischError):
     error can name a field by its display name in the reader's language.
     """
 
+    def __eq__(self, other: object) -> bool:
+        """Labels are values: equal when their keys are."""
+        return isinstance(other, Label) and other.code == self.code
+
+    def __hash__(self) -> int:
+        """The hash of the key."""
+        return hash(self.code)
+
 
 class TextError(SpieltischError, ValueError):
     """A text breaks the text rules: ``text.control_character`` or ``text.too_long``.
