@@ -20,6 +20,7 @@ from spieltisch.errors import SpieltischError
 from spieltisch.i18n import error_message
 from spieltisch.systems.kilkenny.ai import PLAYER_NAMES, make_player
 from spieltisch.systems.kilkenny.ai.match import MatchResult, play_match
+from spieltisch.systems.kilkenny.commands import MAX_BUDGET
 from spieltisch.systems.kilkenny.layout import get_layout
 from spieltisch.systems.kilkenny.position import Position, parse_move
 from spieltisch.systems.kilkenny.rules import EndReason, OutcomeKind
@@ -230,8 +231,8 @@ def play(
         if load is not None:
             game = _Game.load(system, load)
         else:
-            if budget is not None and budget < 1:
-                raise RuleError("kilkenny.bad_budget", value=budget)
+            if budget is not None and not 1 <= budget <= MAX_BUDGET:
+                raise RuleError("kilkenny.bad_budget", value=budget, max=MAX_BUDGET)
             get_layout(layout)
             options = {
                 "players": players,
@@ -412,7 +413,7 @@ def match(
         if games < 1:
             raise RuleError("kilkenny.bad_games", value=games)
         if budget is not None and budget < 1:
-            raise RuleError("kilkenny.bad_budget", value=budget)
+            raise RuleError("kilkenny.bad_budget", value=budget, max=MAX_BUDGET)
         if seconds is not None and seconds <= 0:
             raise RuleError("kilkenny.bad_seconds", value=seconds)
         if max_plies < 1:

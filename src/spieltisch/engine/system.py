@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine.errors import RuleError
+from spieltisch.engine.text import text_error
 from spieltisch.engine.visibility import Viewer
 
 __all__ = [
@@ -129,6 +130,9 @@ def parse_command(system: GameSystem[Any, CommandT, Any], data: Any) -> CommandT
     try:
         return system.commands.validate_python(data)
     except ValidationError as error:
+        text = text_error(error, data.get("kind") if isinstance(data, dict) else None)
+        if text is not None:  # a text breaking the text rules: a localized detail
+            raise RuleError("rule.bad_command", system=system.id, detail=text) from None
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
         detail = f"{where}: {first['msg']}" if where else str(first["msg"])

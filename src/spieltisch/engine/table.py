@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from spieltisch.dice.fair import DiceSource, Draw, RecordingSource, ReplaySource
 from spieltisch.engine.errors import EngineError, RuleError
+from spieltisch.engine.permissions import check_fields
 from spieltisch.engine.system import GameSystem, parse_command
 from spieltisch.engine.visibility import Actor, Role, Viewer, sees
 
@@ -239,6 +240,7 @@ class Table:
         kind = getattr(command, "kind", "command")
         if hidden or access.gm_only:
             raise RuleError("rule.forbidden", action=kind)
+        check_fields(command)
         if access.piece is not None:
             owner = self.owners().get(access.piece)
             # A claim may take a free piece (or re-claim one's own), never someone else's.

@@ -7,6 +7,7 @@ from typing import Any
 
 from spieltisch.engine.errors import EngineError
 from spieltisch.engine.system import GameSystem
+from spieltisch.engine.text import Label, text_problem
 from spieltisch.errors import InputError, SpieltischError
 from spieltisch.i18n import LANGUAGES
 
@@ -35,8 +36,18 @@ def check_language(language: str) -> str:
 
 
 def check_text(value: Any, code: str, limit: int, allow_empty: bool = False) -> str:
+    """``value`` stripped, if it is a text of at most ``limit`` characters, else ``code``.
+
+    The text rules of :mod:`spieltisch.engine.text` apply (no control characters): such a
+    text is refused with ``text.control_character``, naming the field (``table.bad_title``
+    names the field ``title``), the same on every database.
+    """
     if not isinstance(value, str):
         raise InputError(code, value=value, limit=limit)
+    problem = text_problem(value, max(limit, len(value)))
+    if problem is not None:
+        field = Label(f"text.field.{code.rpartition('.bad_')[2]}")
+        raise InputError(problem.code, field=field, **problem.params)
     text_value = value.strip()
     if (not text_value and not allow_empty) or len(text_value) > limit:
         raise InputError(code, value=value, limit=limit)
@@ -44,7 +55,7 @@ def check_text(value: Any, code: str, limit: int, allow_empty: bool = False) -> 
 
 
 def check_id(value: Any) -> str:
-    if not isinstance(value, str) or not value or len(value) > MAX_NAME:
+    if not isinstance(value, str) or not value or text_problem(value, MAX_NAME) is not None:
         raise EngineError("table.bad_export", detail=f"participant id {value!r}")
     return value
 

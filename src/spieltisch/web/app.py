@@ -41,6 +41,7 @@ STATUS: dict[str, int] = {
     "table.bad_token": 401,
     "table.bad_invite": 403,
     "rule.forbidden": 403,
+    "rule.forbidden_field": 403,
     "table.stale": 409,
     "table.busy": 409,
     "table.revealed": 409,

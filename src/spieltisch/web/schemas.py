@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, cast
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    GetJsonSchemaHandler,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+)
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
+from pydantic_core import CoreSchema
 
 from spieltisch.engine.table import Record
+from spieltisch.systems.registry import get_system, system_ids
 
 __all__ = [
+    "AnyCommand",
     "CommandRequest",
     "CommandResponse",
     "ErrorBody",
@@ -38,6 +50,32 @@ class _Request(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class _EverySystemsCommands:
+    """JSON Schema of a command: one of the commands of every registered system.
+
+    Each system's commands are a union discriminated by ``kind``; the systems' unions are the
+    branches of a ``oneOf`` (kinds repeat across systems, so ``kind`` alone cannot pick the
+    system: the table does). Validation stays a plain JSON object: the route checks the
+    command against the table's own system.
+    """
+
+    def __get_pydantic_json_schema__(
+        self, core_schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        """The ``oneOf`` of every system's command schema (their models become components)."""
+        # The generator behind the handler, so that the systems' models become shared components.
+        generator: GenerateJsonSchema = cast(Any, handler).generate_json_schema
+        branches = []
+        for system_id in system_ids():
+            schema = generator.generate_inner(get_system(system_id).commands.core_schema)
+            branches.append({"title": system_id, **schema})
+        return {"oneOf": branches, "description": "A command of the table's game system."}
+
+
+AnyCommand = Annotated[dict[str, Any], _EverySystemsCommands()]
+"""A command as JSON, documented as one of the commands of every registered system."""
+
+
 class ErrorBody(BaseModel):
     """A deliberate error: a stable code and a localized message."""
 
@@ -64,11 +102,11 @@ class SystemPublic(BaseModel):
 class TableCreate(_Request):
     """Open a new table; the caller becomes its game master."""
 
-    system: str
-    language: str = "de"
-    title: str = ""
+    system: StrictStr
+    language: StrictStr = "de"
+    title: StrictStr = ""
     options: dict[str, Any] = Field(default_factory=dict)
-    name: str = ""
+    name: StrictStr = ""
     """The GM's display name (optional)."""
 
 
@@ -107,8 +145,8 @@ class ImportResponse(TableCreated):
 class JoinRequest(_Request):
     """Join a table with an invite code."""
 
-    invite: str
-    name: str
+    invite: StrictStr
+    name: StrictStr
 
 
 class JoinResponse(BaseModel):
@@ -155,10 +193,10 @@ class TableView(BaseModel):
 class CommandRequest(_Request):
     """A command for the table's game system."""
 
-    command: dict[str, Any]
-    hidden: bool = False
+    command: AnyCommand
+    hidden: StrictBool = False
     """Only the GM sees the record (GM only)."""
-    expected_seq: int | None = None
+    expected_seq: StrictInt | None = Field(default=None, ge=0)
     """Refuse (409) unless the log is at this sequence number."""
 
 
@@ -173,7 +211,7 @@ class CommandResponse(BaseModel):
 class OddsRequest(_Request):
     """A command to preview."""
 
-    command: dict[str, Any]
+    command: AnyCommand
 
 
 class RecordsResponse(BaseModel):
@@ -186,7 +224,7 @@ class RecordsResponse(BaseModel):
 class UndoRequest(_Request):
     """Revert a record."""
 
-    seq: int
+    seq: StrictInt
 
 
 class UndoResponse(BaseModel):
@@ -201,7 +239,7 @@ class UndoResponse(BaseModel):
 class PlayerSeedRequest(_Request):
     """A seed string to mix into every later draw."""
 
-    seed: str
+    seed: StrictStr
 
 
 class PlayerSeedResponse(BaseModel):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, StrictStr, TypeAdapter
 
 from spieltisch.dice.dice import roll
 from spieltisch.dice.errors import DiceError, LimitError
@@ -15,6 +15,7 @@ from spieltisch.dice.notation import Expression, parse
 from spieltisch.dice.odds import distribution
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import Access, Odds, OddsOutcome
+from spieltisch.engine.text import text_rule
 from spieltisch.engine.visibility import Viewer
 
 __all__ = [
@@ -43,8 +44,8 @@ class Roll(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     kind: Literal["roll"] = "roll"
-    expression: str = Field(max_length=500)
-    label: str | None = Field(default=None, max_length=100)
+    expression: Annotated[StrictStr, Field(max_length=500), text_rule(500)]
+    label: Annotated[StrictStr, Field(max_length=100), text_rule(100)] | None = None
 
 
 class DieFace(BaseModel):

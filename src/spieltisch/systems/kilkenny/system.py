@@ -23,6 +23,14 @@ from spieltisch.engine.system import Access, Odds, OddsOutcome
 from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.kilkenny.ai import PLAYER_NAMES, make_player
 from spieltisch.systems.kilkenny.board import MAX_ROLL, Move
+from spieltisch.systems.kilkenny.commands import (
+    KilkennyCommand,
+    KilkennyOptions,
+    MoveCommand,
+    RollCommand,
+    SeatOption,
+    SitCommand,
+)
 from spieltisch.systems.kilkenny.layout import get_layout
 from spieltisch.systems.kilkenny.position import Position
 from spieltisch.systems.kilkenny.rules import EndReason, Outcome, OutcomeKind
@@ -47,66 +55,6 @@ __all__ = [
 ]
 
 SYSTEM_ID = "kilkenny"
-
-
-# -- options ---------------------------------------------------------------------------------
-
-
-class SeatOption(BaseModel):
-    """Who plays a seat: ``human``, or an AI by name with an optional work budget."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    player: str = "human"
-    budget: int | None = Field(default=None, ge=1)
-    """For the strongest AI: candidate moves searched deeper (deterministic; keeps a table fast)."""
-
-
-class KilkennyOptions(BaseModel):
-    """Table options: players (2–4), layout, one entry per seat, an optional ply cap."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    players: int = 2
-    layout: str = "default"
-    seats: list[SeatOption] = Field(default_factory=list)
-    max_plies: int | None = Field(default=None, ge=1)
-    position: str | None = None
-    """Start from this position (notation) instead of the layout's start."""
-
-
-# -- commands --------------------------------------------------------------------------------
-
-
-class SitCommand(BaseModel):
-    """Take a human seat (the issuing participant then owns it)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    kind: Literal["sit"] = "sit"
-    seat: str
-
-
-class RollCommand(BaseModel):
-    """Roll the die for the seat to move."""
-
-    model_config = ConfigDict(frozen=True)
-
-    kind: Literal["roll"] = "roll"
-
-
-class MoveCommand(BaseModel):
-    """Move a cat ``from`` a square ``to`` a square or a hole (``S1``)."""
-
-    model_config = ConfigDict(frozen=True, populate_by_name=True, serialize_by_alias=True)
-
-    kind: Literal["move"] = "move"
-    origin: str = Field(alias="from")
-    target: str = Field(alias="to")
-
-
-KilkennyCommand = Annotated[SitCommand | RollCommand | MoveCommand, Field(discriminator="kind")]
-"""Every command of the game."""
 
 
 # -- events ----------------------------------------------------------------------------------

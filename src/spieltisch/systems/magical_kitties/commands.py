@@ -1,19 +1,29 @@
 """The commands of a Magical Kitties table: JSON objects told apart by their field ``kind``.
 
 Who may issue which command is decided by :meth:`.system.MagicalKitties.access`: the GM may
-issue every command; a player acts only for kitties they created.
+issue every command; a player acts only for kitties they created. Fields marked
+:class:`~spieltisch.engine.permissions.GmOnly` (a check's difficulty and other dice) only the GM
+may set; the table refuses a player's command that sets them (``rule.forbidden_field``).
+
+Every command forbids unknown fields; numbers and flags are strict (``"3"`` or ``true`` is no
+number, ``"yes"`` no flag), texts follow the text rules of :mod:`spieltisch.engine.text`, and
+every number and list a user can send is bounded.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
 
+from spieltisch.engine.permissions import GmOnly
+from spieltisch.engine.text import Name, Ref
 from spieltisch.systems.magical_kitties.sheet import Attribute, Attributes, Human, Power
 
 __all__ = [
     "COMMANDS",
+    "MAX_DICE",
+    "MAX_ITEMS",
     "AcceptFailure",
     "AddProblem",
     "AvoidInjury",
@@ -37,6 +47,12 @@ __all__ = [
 ]
 
 
+MAX_ITEMS = 20
+"""Longest list a command may carry (talents, powers, dice to reroll, problem changes …)."""
+MAX_DICE = 60
+"""Most dice a pool can have (the option ``max_pool`` is at most this): bounds a reroll."""
+
+
 class _Command(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -45,12 +61,12 @@ class CreateKitty(_Command):
     """Create a kitty (the issuing player becomes its owner). Validated against the options."""
 
     kind: Literal["create_kitty"] = "create_kitty"
-    id: str
-    name: str
+    id: Ref
+    name: Name
     attributes: Attributes
-    talents: tuple[str, ...]
-    powers: tuple[Power, ...]
-    flaw: str
+    talents: tuple[Name, ...] = Field(max_length=MAX_ITEMS)
+    powers: tuple[Power, ...] = Field(max_length=MAX_ITEMS)
+    flaw: Name
     human: Human = Human()
 
 
@@ -59,25 +75,26 @@ class KittyChanges(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    name: str | None = None
-    flaw: str | None = None
-    talents: tuple[str, ...] | None = None
-    powers: tuple[Power, ...] | None = None
+    name: Name | None = None
+    flaw: Name | None = None
+    talents: tuple[Name, ...] | None = Field(default=None, max_length=MAX_ITEMS)
+    powers: tuple[Power, ...] | None = Field(default=None, max_length=MAX_ITEMS)
     human: Human | None = None
     attributes: Attributes | None = None
-    treats_value: int | None = None
-    treats: int | None = None
-    aua_limit: int | None = None
-    auas: int | None = None
-    injuries: int | None = None
-    xp: int | None = None
+    treats_value: StrictInt | None = None
+    treats: StrictInt | None = None
+    aua_limit: StrictInt | None = None
+    auas: StrictInt | None = None
+    injuries: StrictInt | None = None
+    xp: StrictInt | None = None
+    """Counters are 0 to 99 (checked by the rules)."""
 
 
 class EditKitty(_Command):
     """GM: correct a kitty's sheet."""
 
     kind: Literal["edit_kitty"] = "edit_kitty"
-    kitty: str
+    kitty: Ref
     changes: KittyChanges
 
 
@@ -85,29 +102,31 @@ class CreateFoe(_Command):
     """GM: bring in a foe; difficulty and Aua-Limit default to the table options."""
 
     kind: Literal["create_foe"] = "create_foe"
-    id: str
-    name: str
-    difficulty: int | None = None
-    aua_limit: int | None = None
+    id: Ref
+    name: Name
+    difficulty: StrictInt | None = None
+    """3 to 6 (checked by the rules)."""
+    aua_limit: StrictInt | None = None
 
 
 class AddProblem(_Command):
     """GM: add a problem to a kitty's human, or to the hometown when ``kitty`` is ``None``."""
 
     kind: Literal["add_problem"] = "add_problem"
-    kitty: str | None = None
-    id: str
-    text: str
-    rank: int = 1
+    kitty: Ref | None = None
+    id: Ref
+    text: Name
+    rank: StrictInt = 1
+    """1 to 99 (checked by the rules)."""
 
 
 class StartEpisode(_Command):
     """GM: start an episode; treats refill, and Auas/injuries reset as the GM chooses."""
 
     kind: Literal["start_episode"] = "start_episode"
-    reset_auas: bool | None = None
+    reset_auas: StrictBool | None = None
     """``None``: the table option ``episode_reset_auas``."""
-    reset_injuries: bool | None = None
+    reset_injuries: StrictBool | None = None
     """``None``: the table option ``episode_reset_injuries``."""
 
 
@@ -116,20 +135,21 @@ class ProblemChange(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    kitty: str | None = None
-    problem: str
-    change: int
+    kitty: Ref | None = None
+    problem: Ref
+    change: StrictInt
+    """−3 to +3 (checked by the rules)."""
 
 
 class EndEpisode(_Command):
     """GM: end the episode with the answers to the end-of-episode questions."""
 
     kind: Literal["end_episode"] = "end_episode"
-    saved_the_day: bool = False
-    fun: bool = False
-    lessons: tuple[str, ...] = ()
+    saved_the_day: StrictBool = False
+    fun: StrictBool = False
+    lessons: tuple[Ref, ...] = Field(default=(), max_length=MAX_ITEMS)
     """Kitties that (or whose humans) learned a lesson."""
-    problems: tuple[ProblemChange, ...] = ()
+    problems: tuple[ProblemChange, ...] = Field(default=(), max_length=MAX_ITEMS)
 
 
 class StartScene(_Command):
@@ -148,22 +168,26 @@ class Check(_Command):
     """Roll a check for a kitty; difficulty defaults to the foe's, else the table default."""
 
     kind: Literal["check"] = "check"
-    kitty: str
+    kitty: Ref
     attribute: Attribute
-    talent: str | None = None
-    power: str | None = None
-    difficulty: int | None = None
-    foe: str | None = None
+    talent: Name | None = None
+    power: Name | None = None
+    difficulty: Annotated[StrictInt | None, GmOnly("kitties.field.difficulty")] = None
+    """The GM's: 3 to 6 (``None``: the foe's, else the table's default)."""
+    foe: Ref | None = None
     """Attack this foe: any success deals it 1 Aua."""
-    modifier: int = Field(default=0, ge=-10, le=10)
-    """Other dice the GM grants (+) or takes (−)."""
+    modifier: Annotated[StrictInt, GmOnly("kitties.field.modifier")] = Field(
+        default=0, ge=-10, le=10
+    )
+    """The GM's: other dice granted (+) or taken (−)."""
 
 
 class Reroll(_Command):
     """Spend a treat to reroll the chosen dice (0-based positions) of the last check."""
 
     kind: Literal["reroll"] = "reroll"
-    dice: tuple[int, ...]
+    dice: tuple[StrictInt, ...] = Field(max_length=MAX_DICE)
+    """At most :data:`MAX_DICE` positions (the rules check each one)."""
 
 
 class AcceptFailure(_Command):
@@ -176,56 +200,56 @@ class ChooseOutcome(_Command):
     """Pick the complication, bonus or super bonus of the last check, with its target."""
 
     kind: Literal["choose_outcome"] = "choose_outcome"
-    entry: str
-    kitty: str | None = None
-    foe: str | None = None
+    entry: Ref
+    kitty: Ref | None = None
+    foe: Ref | None = None
 
 
 class GiveAua(_Command):
     """GM: a kitty or a foe takes Auas (past a kitty's Aua-Limit they become injuries)."""
 
     kind: Literal["give_aua"] = "give_aua"
-    kitty: str | None = None
-    foe: str | None = None
-    count: int = Field(default=1, ge=1, le=10)
+    kitty: Ref | None = None
+    foe: Ref | None = None
+    count: StrictInt = Field(default=1, ge=1, le=10)
 
 
 class AvoidInjury(_Command):
     """Spend a treat to avoid the injury the kitty just took."""
 
     kind: Literal["avoid_injury"] = "avoid_injury"
-    kitty: str
+    kitty: Ref
 
 
 class SpendTreat(_Command):
     """Spend a treat for a borrowed bonus feature or a story detail (the GM approves)."""
 
     kind: Literal["spend_treat"] = "spend_treat"
-    kitty: str
+    kitty: Ref
     purpose: Literal["feature", "story"]
-    detail: str
+    detail: Name
 
 
 class AwardTreat(_Command):
     """GM: give a kitty a treat because its flaw made the story harder."""
 
     kind: Literal["award_treat"] = "award_treat"
-    kitty: str
-    reason: str = ""
+    kitty: Ref
+    reason: Name = ""
 
 
 class LevelUp(_Command):
     """Rise a level, taking ``entry`` from level list ``list`` (with what it needs)."""
 
     kind: Literal["level_up"] = "level_up"
-    kitty: str
-    list: str
-    entry: str
+    kitty: Ref
+    list: Ref
+    entry: Ref
     attribute: Attribute | None = None
     """For ``attribute``: which one rises."""
-    power: str | None = None
+    power: Name | None = None
     """For ``bonus_feature``: the power that gains it."""
-    name: str | None = None
+    name: Name | None = None
     """The new feature, talent or power."""
 
 

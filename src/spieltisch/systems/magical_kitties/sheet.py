@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from enum import IntEnum, StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+from spieltisch.engine.text import Name, Ref
 
 __all__ = [
     "ID_PATTERN",
@@ -65,9 +67,9 @@ class Tier(IntEnum):
 class Attributes(_Frozen):
     """The ratings of Cute, Cunning and Fierce."""
 
-    cute: int
-    cunning: int
-    fierce: int
+    cute: StrictInt
+    cunning: StrictInt
+    fierce: StrictInt
 
     def get(self, attribute: Attribute) -> int:
         """The rating of ``attribute``."""
@@ -86,23 +88,23 @@ class Attributes(_Frozen):
 class Power(_Frozen):
     """A magical power and the bonus features the kitty has for it."""
 
-    name: str
-    features: tuple[str, ...] = ()
+    name: Name
+    features: tuple[Name, ...] = Field(default=(), max_length=20)
 
 
 class Problem(_Frozen):
     """A problem of a human or of the hometown; rank 0 means solved (it is then removed)."""
 
-    id: str
-    text: str
-    rank: int = Field(ge=1)
+    id: Ref
+    text: Name
+    rank: StrictInt = Field(ge=1)
 
 
 class Human(_Frozen):
     """The kitty's human and the human's problems."""
 
-    name: str = ""
-    problems: tuple[Problem, ...] = ()
+    name: Name = ""
+    problems: tuple[Problem, ...] = Field(default=(), max_length=20)
 
 
 class LevelPick(_Frozen):
@@ -117,12 +119,12 @@ class LevelPick(_Frozen):
 class Kitty(_Frozen):
     """A kitty's sheet and the counters the rules keep for it."""
 
-    id: str
-    name: str
+    id: Ref
+    name: Name
     attributes: Attributes
-    talents: tuple[str, ...]
+    talents: tuple[Name, ...]
     powers: tuple[Power, ...]
-    flaw: str
+    flaw: Name
     human: Human = Human()
     treats_value: int
     """Treats the kitty gets at each episode start (the sheet value)."""
@@ -158,8 +160,8 @@ class Kitty(_Frozen):
 class Foe(_Frozen):
     """An opponent: a difficulty to beat and an Aua-Limit; no injuries."""
 
-    id: str
-    name: str
+    id: Ref
+    name: Name
     difficulty: int
     aua_limit: int
     auas: int = 0

@@ -188,12 +188,13 @@ function createForm(ctx) {
 
 // -- the check builder ------------------------------------------------------------------------
 
-function checkCommand(ctx) {
+// Difficulty and other dice are the GM's to set; a player's chosen difficulty only previews.
+function checkCommand(ctx, preview = false) {
   const d = draft.check;
   const c = { kind: "check", kitty: d.kitty, attribute: d.attribute };
   if (d.talent) c.talent = d.talent;
   if (d.power) c.power = d.power;
-  if (d.difficulty) c.difficulty = Number(d.difficulty);
+  if (d.difficulty && (ctx.isGm || preview)) c.difficulty = Number(d.difficulty);
   if (d.foe) c.foe = d.foe;
   if (ctx.isGm && Number(d.modifier)) c.modifier = Number(d.modifier);
   return c;
@@ -201,7 +202,7 @@ function checkCommand(ctx) {
 
 async function refreshOdds(ctx) {
   if (!oddsBox || !draft.check.kitty) return;
-  const command = checkCommand(ctx);
+  const command = checkCommand(ctx, true);
   const key = JSON.stringify(command) + "|" + ctx.info.seq + "|" + JSON.stringify(ctx.state.kitties.find((k) => k.id === command.kitty) || {});
   if (key === oddsKey) return;
   oddsKey = key;
