@@ -51,7 +51,7 @@ class Roll(BaseModel):
 class DieFace(BaseModel):
     """One die of a roll as logged: which die, the face shown, kept and exploded flags."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     die: str
     face: int | SymbolCounts
@@ -62,7 +62,7 @@ class DieFace(BaseModel):
 class Rolled(BaseModel):
     """Event: an expression was rolled; carries every die face."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     kind: Literal["rolled"] = "rolled"
     expression: str

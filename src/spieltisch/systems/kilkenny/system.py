@@ -63,7 +63,7 @@ SYSTEM_ID = "kilkenny"
 class SeatTaken(BaseModel):
     """A participant took a human seat."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     kind: Literal["seat_taken"] = "seat_taken"
     seat: str
@@ -72,7 +72,7 @@ class SeatTaken(BaseModel):
 class Rolled(BaseModel):
     """The seat to move rolled the die."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     kind: Literal["rolled"] = "rolled"
     seat: str
@@ -82,7 +82,7 @@ class Rolled(BaseModel):
 class Passed(BaseModel):
     """The seat to move had no legal move for its roll; the turn passes."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     kind: Literal["passed"] = "passed"
     seat: str
@@ -92,7 +92,7 @@ class Passed(BaseModel):
 class Captured(BaseModel):
     """A cat of ``seat`` on ``square`` was captured by ``by`` (the move follows)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     kind: Literal["captured"] = "captured"
     seat: str
@@ -103,7 +103,9 @@ class Captured(BaseModel):
 class Moved(BaseModel):
     """A cat of ``seat`` moved from one square to another."""
 
-    model_config = ConfigDict(frozen=True, populate_by_name=True, serialize_by_alias=True)
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", populate_by_name=True, serialize_by_alias=True
+    )
 
     kind: Literal["moved"] = "moved"
     seat: str
@@ -114,7 +116,9 @@ class Moved(BaseModel):
 class EnteredHole(BaseModel):
     """A cat of ``seat`` went from a square into one of its holes."""
 
-    model_config = ConfigDict(frozen=True, populate_by_name=True, serialize_by_alias=True)
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", populate_by_name=True, serialize_by_alias=True
+    )
 
     kind: Literal["entered_hole"] = "entered_hole"
     seat: str
@@ -125,7 +129,7 @@ class EnteredHole(BaseModel):
 class GameOver(BaseModel):
     """The game ended: ``result`` win/draw/capped, the ``reason`` and the winning seat."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     kind: Literal["game_over"] = "game_over"
     result: OutcomeKind
