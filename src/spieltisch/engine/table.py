@@ -115,7 +115,8 @@ class Table:
 
     def viewer(self, actor: Actor) -> Viewer:
         """The viewer ``actor`` is: its role and the pieces it owns now."""
-        pieces = frozenset(piece for piece, owner in self.owners().items() if owner == actor.id)
+        owners = self.owners(actor.role)
+        pieces = frozenset(piece for piece, owner in owners.items() if owner == actor.id)
         return Viewer(actor.role, actor.id, pieces)
 
     def view(self, viewer: Viewer) -> dict[str, Any]:
@@ -136,13 +137,17 @@ class Table:
         """Sequence numbers of the records that are reverted."""
         return {record.undoes for record in self.records if record.undoes is not None}
 
-    def owners(self) -> dict[str, str]:
-        """Piece → owning participant, from the records that claimed pieces and are not undone."""
+    def owners(self, viewer: Viewer | Role = Role.GM) -> dict[str, str]:
+        """Piece → owning participant, from the records that claimed pieces and are not undone.
+
+        Only the records ``viewer`` sees count: a piece the GM claimed in a hidden record (a
+        hidden kitty) is nobody's to everyone else, as if it did not exist.
+        """
         undone = self.undone()
         return {
             record.claims: record.actor
             for record in self.records
-            if record.claims is not None and record.seq not in undone
+            if record.claims is not None and record.seq not in undone and sees(viewer, record)
         }
 
     def visible(self, viewer: Viewer | Role, since: int = 0) -> list[Record]:
@@ -242,7 +247,7 @@ class Table:
             raise RuleError("rule.forbidden", action=kind)
         check_fields(command)
         if access.piece is not None:
-            owner = self.owners().get(access.piece)
+            owner = self.owners(actor.role).get(access.piece)
             # A claim may take a free piece (or re-claim one's own), never someone else's.
             if owner != actor.id and not (access.claims and owner is None):
                 raise RuleError("rule.forbidden", action=kind)

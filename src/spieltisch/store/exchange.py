@@ -44,7 +44,7 @@ def export_document(
         records = table.records
     elif info.revealed:
         records = [
-            r.model_copy(update={"command": None, "events": []}) if r.hidden else r
+            r.model_copy(update={"command": None, "events": [], "claims": None}) if r.hidden else r
             for r in table.records
         ]
     else:

@@ -52,9 +52,10 @@ def _state(table: StoredTable, me: Participant) -> dict[str, Any]:
     return table.view(table.viewer(me.actor))
 
 
-def _pieces(table: StoredTable) -> dict[str, list[str]]:
+def _pieces(table: StoredTable, me: Participant) -> dict[str, list[str]]:
+    """Participant → the pieces ``me`` may know they own (no piece of a hidden record)."""
     pieces: dict[str, list[str]] = {}
-    for piece, owner in table.owners().items():
+    for piece, owner in table.owners(me.role).items():
         pieces.setdefault(owner, []).append(piece)
     return pieces
 
@@ -63,7 +64,7 @@ def table_view(
     info: TableInfo, table: StoredTable, me: Participant, people: list[Participant]
 ) -> TableView:
     """The table as ``me`` sees it."""
-    pieces = _pieces(table)
+    pieces = _pieces(table, me)
 
     def public(person: Participant) -> ParticipantPublic:
         return ParticipantPublic(
@@ -174,6 +175,7 @@ def preview_odds(
     """The exact outcome distribution of a command before it is rolled (``null``: no dice)."""
     table = store.table(table_id)
     command = parse_command(table.system, body.command)
+    # On the caller's state: a player's odds (and errors) never see a hidden record.
     return table.system.odds(table.state_for(me.role), command)
 
 

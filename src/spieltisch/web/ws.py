@@ -133,8 +133,10 @@ def _table_message(info: TableInfo, table: StoredTable) -> dict[str, Any]:
     }
 
 
-def _participants_message(people: list[Participant], table: StoredTable) -> dict[str, Any]:
-    owners = table.owners()
+def _participants_message(
+    people: list[Participant], table: StoredTable, viewer: Viewer
+) -> dict[str, Any]:
+    owners = table.owners(viewer.role)
     return {
         "type": "participants",
         "participants": [
@@ -197,7 +199,9 @@ async def table_socket(websocket: WebSocket, table_id: str, since: int = 0) -> N
                     people = await anyio.to_thread.run_sync(store.participants, table_id)
                     if len(people) != count:
                         count = len(people)
-                        await websocket.send_json(_participants_message(people, table))
+                        await websocket.send_json(
+                            _participants_message(people, table, table.viewer(me.actor))
+                        )
         finally:
             reader.cancel()
     except (WebSocketDisconnect, RuntimeError):

@@ -169,5 +169,8 @@ class FreeDice:
         return None
 
     def view(self, state: FreeDiceState, viewer: Viewer) -> dict[str, Any]:
-        """``{"rolls": [rolled event as JSON, …]}``."""
+        """``{"rolls": [rolled event as JSON, …]}``: every roll of the fold ``viewer`` may see.
+
+        The GM's hidden rolls are not in a player's fold; nothing else is private.
+        """
         return {"rolls": [EVENTS.dump_python(event, mode="json") for event in state.rolls]}

@@ -380,7 +380,10 @@ class KilkennySystem:
     # -- clients ---------------------------------------------------------------------------
 
     def view(self, state: KilkennyState, viewer: Viewer) -> dict[str, Any]:
-        """The state as JSON-ready data: seats, cats, holes, turn, roll, legal moves, outcome."""
+        """The state as JSON-ready data: seats, cats, holes, turn, roll, legal moves, outcome.
+
+        A board game keeps nothing private: every viewer of a fold sees all of it.
+        """
         position = state.position
         geo = position.geometry
         seats = []

@@ -270,3 +270,9 @@ class KittiesState(_Frozen):
     checks: int = 0
     """Checks made at this table so far (numbers the checks)."""
     last_check: LastCheck | None = None
+    earlier_checks: dict[int, LastCheck] = Field(default_factory=dict)
+    """Checks of this scene a newer check replaced, by number (cleared with ``last_check``).
+
+    Events may still name one: in a table's GM fold a hidden check can follow a player's
+    check that the player (deciding on the shared fold) still rerolls or settles.
+    """

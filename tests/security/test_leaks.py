@@ -1,0 +1,226 @@
+"""Nothing of the GM's hidden records reaches a player or a spectator, on any channel.
+
+For every system in :data:`leak_samples.SAMPLES`, every hidden sample (GM commands issued
+hidden, carrying a canary in each text and id) is followed by every kind of player command.
+Then every channel a player or a spectator has is read — the table (state and participants),
+the records, the replies to their commands (errors included), odds previews, the WebSocket
+frames, and the export before and after the seed is revealed — and none may hold the canary
+or a hidden record. The hidden commands must leave what they see unchanged (seq aside), the
+odds included; and a command or an odds preview naming a hidden id gets exactly the answer
+an id nobody made gets. The matrix runs on SQLite; one case runs on PostgreSQL too.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from leak_samples import CANARY, SAMPLES, UNDO_LAST, UNKNOWN, Probe, Samples, Step
+
+from spieltisch.store import EventStore
+from spieltisch.web.app import create_app
+
+MAY_CONFLICT = {
+    ("magical-kitties", "scene"),  # the GM ended the scene in secret: open checks conflict
+    ("kilkenny", "roll"),  # a hidden roll takes the turn in the GM's fold only
+    ("kilkenny", "roll_and_move"),
+}
+"""Hidden samples after which a player's command may be refused as ``table.hidden_conflict``
+(the answer names nothing hidden; see docs/architecture.md on what a player can infer)."""
+
+
+def connect(client: TestClient, table_id: str, token: str) -> AbstractContextManager[Any]:
+    """Open a table's WebSocket as the holder of ``token`` (the one place that knows how)."""
+    return client.websocket_connect(f"/api/tables/{table_id}/ws?token={token}")
+
+
+@dataclass
+class Seen:
+    """Everything one participant (player or spectator) was sent, as text."""
+
+    name: str
+    headers: dict[str, str]
+    texts: list[str] = field(default_factory=list)
+    frames: list[dict[str, Any]] = field(default_factory=list)
+
+    def keep(self, response: Any) -> Any:
+        self.texts.append(response.text)
+        return response
+
+
+class Run:
+    """A table of one system with a GM, a player and a spectator, driven over HTTP."""
+
+    def __init__(self, client: TestClient, make_party: Any, samples: Samples) -> None:
+        self.samples = samples
+        self.party = make_party(client, samples.system, options=samples.options)
+        self.client = client
+        self.player = Seen("player", self.party.player)
+        self.spectator = Seen("spectator", self.party.spectator)
+        for who, step in samples.setup:
+            headers = self.party.gm if who == "gm" else self.party.player
+            reply = self.party.do(headers, self.resolve(step, headers))
+            assert reply.status_code == 200, reply.text
+
+    @property
+    def url(self) -> str:
+        return f"/api/tables/{self.party.id}"
+
+    def resolve(self, step: Step, headers: dict[str, str]) -> dict[str, Any]:
+        return step(self.party.view(headers)["state"]) if callable(step) else step
+
+    def hide(self, steps: list[Step]) -> list[int]:
+        """Issue the GM's hidden steps; the sequence numbers of their records."""
+        seqs: list[int] = []
+        for step in steps:
+            if step is UNDO_LAST:
+                reply = self.client.post(
+                    f"{self.url}/undo",
+                    headers=self.party.gm,
+                    json={"seq": self.party.view()["seq"]},
+                )
+            else:
+                reply = self.party.do(self.party.gm, self.resolve(step, self.party.gm), hidden=True)
+            assert reply.status_code == 200, reply.text
+            body = reply.json()
+            records = body.get("records") or [body["record"]]
+            assert all(record["hidden"] for record in records)
+            seqs.extend(record["seq"] for record in records)
+        return seqs
+
+    def odds(self, who: Seen, command: dict[str, Any]) -> tuple[int, str]:
+        reply = who.keep(
+            self.client.post(f"{self.url}/odds", headers=who.headers, json={"command": command})
+        )
+        return reply.status_code, reply.text
+
+    def what(self, who: Seen, odds_of: dict[str, Any]) -> dict[str, Any]:
+        """What ``who`` sees now, but the sequence number (which counts hidden records too)."""
+        table = who.keep(self.client.get(self.url, headers=who.headers)).json()
+        records = who.keep(self.client.get(f"{self.url}/records", headers=who.headers)).json()
+        return {
+            "state": table["state"],
+            "participants": table["participants"],
+            "records": records["records"],
+            "odds": self.odds(who, odds_of),
+        }
+
+    def export(self, who: Seen) -> dict[str, Any]:
+        reply = who.keep(self.client.get(f"{self.url}/export", headers=who.headers))
+        assert reply.status_code == 200, reply.text
+        data: dict[str, Any] = reply.json()
+        return data
+
+
+def _read_until_revealed(socket: Any, seen: Seen) -> None:
+    """Every frame up to the one announcing the revealed seed."""
+    while True:
+        text = socket.receive_text()
+        seen.texts.append(text)
+        frame = json.loads(text)
+        seen.frames.append(frame)
+        if frame["type"] == "table" and frame["seed"] is not None:
+            return
+
+
+def _cases() -> Iterator[Any]:
+    for samples in SAMPLES:
+        for hidden in samples.hidden:
+            for player in samples.player:
+                yield pytest.param(
+                    samples, hidden, player, id=f"{samples.system}-{hidden}-{player}"
+                )
+
+
+def play_case(
+    client: TestClient, make_party: Any, samples: Samples, hidden: str, kind: str
+) -> None:
+    """One cell of the matrix: hidden sample ``hidden``, then the player's command ``kind``."""
+    run = Run(client, make_party, samples)
+    party = run.party
+    with (
+        connect(client, party.id, party.player_token) as player_socket,
+        connect(client, party.id, party.spectator["Authorization"].split()[1]) as spectator_socket,
+    ):
+        command = run.resolve(samples.player[kind], party.player)
+        before = {seen.name: run.what(seen, command) for seen in (run.player, run.spectator)}
+        secret = run.hide(samples.hidden[hidden])
+        # The hidden commands change nothing a player or a spectator sees, their odds included.
+        for seen in (run.player, run.spectator):
+            assert run.what(seen, command) == before[seen.name]
+
+        reply = run.player.keep(party.do(party.player, command))
+        if reply.status_code != 200 and (samples.system, hidden) not in MAY_CONFLICT:
+            assert reply.json()["error"]["code"] != "table.hidden_conflict", reply.text
+        refused = run.spectator.keep(party.do(party.spectator, command))
+        assert refused.status_code == 403
+        for seen in (run.player, run.spectator):
+            run.what(seen, command)
+            early = run.export(seen)
+            assert not {r["seq"] for r in early["records"]} & set(secret)
+
+        revealed = client.post(f"{run.url}/reveal", headers=party.gm)
+        assert revealed.status_code == 200, revealed.text
+        _read_until_revealed(player_socket, run.player)
+        _read_until_revealed(spectator_socket, run.spectator)
+
+    for seen in (run.player, run.spectator):
+        late = run.export(seen)
+        for record in late["records"]:
+            if record["seq"] in secret:  # kept for verifying the dice: raw draws only
+                assert (record["command"], record["events"], record["claims"]) == (None, [], None)
+        framed = {r["seq"] for frame in seen.frames for r in frame.get("records", [])}
+        undone = {frame["record"]["seq"] for frame in seen.frames if frame["type"] == "undo"}
+        assert not (framed | undone) & set(secret)
+        for text in seen.texts:
+            assert CANARY not in text, f"{seen.name} was sent a hidden text: {text[:300]}"
+
+
+@pytest.mark.parametrize(("samples", "hidden", "kind"), list(_cases()))
+def test_hidden_records_never_reach_players_or_spectators(
+    client: TestClient, make_party: Any, samples: Samples, hidden: str, kind: str
+) -> None:
+    play_case(client, make_party, samples, hidden, kind)
+
+
+def _probes() -> Iterator[Any]:
+    for samples in SAMPLES:
+        for n, probe in enumerate(samples.probes):
+            yield pytest.param(samples, probe, id=f"{samples.system}-{probe.after}-{n}")
+
+
+def _answer(reply: Any, hidden_id: str) -> tuple[int, Any]:
+    """Status and body, the id the caller named written as :data:`UNKNOWN`."""
+    return reply.status_code, json.loads(reply.text.replace(hidden_id, UNKNOWN))
+
+
+@pytest.mark.parametrize(("samples", "probe"), list(_probes()))
+def test_a_hidden_id_answers_like_an_unknown_one(
+    client: TestClient, make_party: Any, samples: Samples, probe: Probe
+) -> None:
+    run = Run(client, make_party, samples)
+    run.hide(samples.hidden[probe.after])
+    twin = json.loads(json.dumps(probe.command).replace(probe.hidden_id, UNKNOWN))
+    for path in ("odds", "commands"):
+        for headers in (run.party.player, run.party.spectator):
+            url = f"{run.url}/{path}"
+            unknown = client.post(url, headers=headers, json={"command": twin})
+            named = client.post(url, headers=headers, json={"command": probe.command})
+            assert unknown.status_code != 200 or path == "odds"
+            assert _answer(named, probe.hidden_id) == _answer(unknown, UNKNOWN)
+
+
+@pytest.mark.postgres
+def test_one_case_on_postgres(postgres_server: Any, make_party: Any) -> None:
+    store = EventStore(postgres_server.create_database())
+    try:
+        with TestClient(create_app(store)) as client:
+            kitties = next(s for s in SAMPLES if s.system == "magical-kitties")
+            play_case(client, make_party, kitties, "attack", "reroll")
+    finally:
+        store.close()
