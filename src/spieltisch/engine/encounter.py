@@ -99,13 +99,19 @@ class Combatant(_Frozen):
     entered: int = 0
 
 
+_LAST = Decimal("Infinity")
+
 SortKey = Callable[[Combatant], tuple[Any, ...]]
 """A system's order: combatants with smaller keys act first; ties fall back to entry order."""
 
 
 def by_initiative(combatant: Combatant) -> tuple[Decimal, ...]:
-    """The default key: highest initiative first, then the highest tie-break values in turn."""
-    return (-combatant.initiative, *(-value for value in combatant.tiebreak))
+    """The default key: highest initiative first, then the highest tie-break values in turn.
+
+    A combatant with fewer tie-break values goes after one that has more (a missing value
+    counts lowest).
+    """
+    return (-combatant.initiative, *(-value for value in combatant.tiebreak), _LAST)
 
 
 class Encounter(_Frozen):
