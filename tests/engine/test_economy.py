@@ -182,3 +182,8 @@ def test_budgets_never_go_negative(ops: list[tuple[str, str, Decimal]]) -> None:
         assert all(0 <= p.paid < p.cost for p in budgets.pending)
         if op == "refresh" and name == "round_start":
             assert budgets.amount("ap") <= D(5)
+
+
+def test_budgets_survive_a_json_round_trip() -> None:
+    budgets, _ = begin(new_budgets(KREISWANDERER), "ap", "ritual", D("2.5"), {"target": "x"})
+    assert Budgets.model_validate_json(budgets.model_dump_json()) == budgets

@@ -230,3 +230,10 @@ def test_durations_expire_exactly_when_due(
         assert len(effects.items) == 1 and report.expired == ()
     else:
         assert due is None and len(effects.items) == 1
+
+
+def test_effects_and_catalogs_survive_a_json_round_trip() -> None:
+    effects, _ = apply(Effects(), CATALOG, "prone", "j", duration=Duration.until_turn_end("k"))
+    effects, _ = apply(effects, CATALOG, "aeusserer_schaden", "j", level=2)
+    assert Effects.model_validate_json(effects.model_dump_json()) == effects
+    assert type(CATALOG).model_validate_json(CATALOG.model_dump_json()) == CATALOG

@@ -325,3 +325,9 @@ def test_the_default_key_reads_initiative_and_tiebreaks() -> None:
     assert by_initiative(fighter("a", 5, 2)) < by_initiative(fighter("b", 5, 1))
     assert by_initiative(fighter("a", 5, 1)) < by_initiative(fighter("b", 5))
     assert by_initiative(fighter("a", 6)) < by_initiative(fighter("b", 5, 9))
+
+
+def test_an_encounter_survives_a_json_round_trip() -> None:
+    encounter, _ = start([fighter("a", 3, 1), fighter("b", 2), fighter("c", 1)])
+    encounter, _ = delay(encounter, "b")
+    assert Encounter.model_validate_json(encounter.model_dump_json()) == encounter

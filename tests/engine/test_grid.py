@@ -202,3 +202,8 @@ def test_a_paths_cost_is_at_least_its_prefixs(
         assert cost.total == sum(cost.steps, D(0))
         assert cost.total >= grid.square_m * (end - 1)
         previous = cost.total
+
+
+def test_a_grid_survives_a_json_round_trip() -> None:
+    grid = Grid(width=3, height=2, diagonal=Diagonal.ALTERNATING).with_terrain(sq("b2"), "water")
+    assert Grid.model_validate_json(grid.model_dump_json()) == grid

@@ -177,3 +177,41 @@ def test_every_toolkit_error_code_has_texts_in_both_languages() -> None:
     assert error_message(error.value, "de") == (
         "Unerwartet: '10' in Zeile 1, Spalte 13; erwartet: ':' | WORD."
     )
+
+
+HEXXEN_GRAMMAR = r"""
+start: "(" KIND ")" name "Angriff" NUMBER "," "Schaden" NUMBER
+name: WORD+
+KIND: "N" | "F"
+WORD: /[A-ZÄÖÜ][a-zäöüß]+/
+NUMBER: /[0-9]{1,2}/
+%ignore " "
+"""
+
+
+class HexxenAttack(Transformer[Token, dict[str, Any]]):
+    """The attack line of a HeXXen NSC, as the combat-toolkit docs show it."""
+
+    def start(self, children: list[Any]) -> dict[str, Any]:
+        kind, name, attack, damage = children
+        return {"kind": str(kind), "name": name, "attack": int(attack), "damage": int(damage)}
+
+    def name(self, words: list[Token]) -> str:
+        return " ".join(words)
+
+
+def test_the_hexxen_attack_line_of_the_docs() -> None:
+    parser = make_parser(HEXXEN_GRAMMAR, HexxenAttack, names={"NUMBER": "0-99"})
+    assert parser.parse("(N) Klauenhieb Angriff 10, Schaden 3") == {
+        "kind": "N",
+        "name": "Klauenhieb",
+        "attack": 10,
+        "damage": 3,
+    }
+    with pytest.raises(StatLineError) as word:
+        parser.parse("(N) Klauenhieb Angriff zehn, Schaden 3")
+    assert (word.value.position, word.value.params["expected"]) == (23, "0-99")
+    with pytest.raises(StatLineError) as short:
+        parser.parse("(N) Klauenhieb Angriff 10")
+    assert short.value.code == "toolkit.statblock.end"
+    assert short.value.expected_tokens == ("','",)
