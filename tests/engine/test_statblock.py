@@ -215,3 +215,9 @@ def test_the_hexxen_attack_line_of_the_docs() -> None:
         parser.parse("(N) Klauenhieb Angriff 10")
     assert short.value.code == "toolkit.statblock.end"
     assert short.value.expected_tokens == ("','",)
+    for tail in ("x", "Foo", "7"):
+        with pytest.raises(StatLineError) as trailing:
+            parser.parse("(N) Klauenhieb Angriff 10, Schaden 3 " + tail)
+        assert trailing.value.code == "toolkit.statblock.trailing"
+        assert (trailing.value.position, trailing.value.params["found"]) == (37, tail)
+        assert trailing.value.expected_tokens == ()

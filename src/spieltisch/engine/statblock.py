@@ -9,7 +9,8 @@ Schaden 3``) and a transformer that turns the tree into its own data, and builds
 - uses lark's LALR parser only, which runs in time linear in the text;
 - turns every lark error into a :class:`StatLineError` with the position (0-based), line,
   column, the text found there and the expected tokens (``toolkit.statblock.unexpected``, or
-  ``toolkit.statblock.end`` at the end of the text);
+  ``toolkit.statblock.end`` at the end of the text, ``toolkit.statblock.trailing`` for text
+  after a complete line);
 - lets a transformer refuse a value with a positioned error of its own (:func:`fail`).
 
 Whatever text it is given, :meth:`StatParser.parse` returns the transformer's result or raises
@@ -38,6 +39,9 @@ from spieltisch.errors import InputError
 __all__ = ["Limits", "StatLineError", "StatParser", "fail", "make_parser"]
 
 T = TypeVar("T")
+
+_END = frozenset({"$END", "<END-OF-FILE>"})
+"""How lark names the end of the text among expected tokens (never shown: see the codes)."""
 
 
 class StatLineError(EngineError, InputError, ValueError):
@@ -165,8 +169,6 @@ class StatParser(Generic[T]):
     def _display(self, terminal: str) -> str:
         if terminal in self.names:
             return self.names[terminal]
-        if terminal == "$END":
-            return "$END"
         try:
             pattern = self.lark.get_terminal(terminal).pattern
         except KeyError:
@@ -190,8 +192,13 @@ class StatParser(Generic[T]):
         elif isinstance(error, UnexpectedEOF):
             expected = set(error.expected)
         position = min(max(position, 0), len(text))
-        tokens = tuple(sorted({self._display(name) for name in expected}))
-        code = "toolkit.statblock.unexpected" if found else "toolkit.statblock.end"
+        tokens = tuple(sorted({self._display(name) for name in expected - _END}))
+        if not found:
+            code = "toolkit.statblock.end"
+        elif tokens:
+            code = "toolkit.statblock.unexpected"
+        else:
+            code = "toolkit.statblock.trailing"
         return StatLineError(code, value=text, position=position, found=found, expected=tokens)
 
 
