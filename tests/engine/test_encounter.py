@@ -27,6 +27,7 @@ from spieltisch.engine.encounter import (
     join,
     leave,
     next_turn,
+    run_hooks,
     start,
 )
 from spieltisch.engine.errors import RuleError
@@ -331,3 +332,18 @@ def test_an_encounter_survives_a_json_round_trip() -> None:
     encounter, _ = start([fighter("a", 3, 1), fighter("b", 2), fighter("c", 1)])
     encounter, _ = delay(encounter, "b")
     assert Encounter.model_validate_json(encounter.model_dump_json()) == encounter
+
+
+def test_hooks_fold_the_markers_of_their_phase_in_order() -> None:
+    encounter, first = start([fighter("a", 2), fighter("b", 1)], round_end_phases=["ini0"])
+    encounter, more = next_turn(encounter)
+    encounter, last = next_turn(encounter)
+    log = run_hooks(
+        (),
+        first + more + last,
+        {
+            "turn_start": lambda seen, e: (*seen, f"start {e.combatant}"),
+            "ini0": lambda seen, e: (*seen, f"ini0 {e.round}"),
+        },
+    )
+    assert log == ("start a", "start b", "ini0 1", "start a")

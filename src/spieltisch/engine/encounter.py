@@ -20,10 +20,10 @@ For undo and replay a system records the steps as data (:data:`Step`: :class:`St
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -47,6 +47,7 @@ __all__ = [
     "join",
     "leave",
     "next_turn",
+    "run_hooks",
     "start",
 ]
 
@@ -162,6 +163,23 @@ class Encounter(_Frozen):
 
 
 Result = tuple[Encounter, list[PhaseEvent]]
+
+S = TypeVar("S")
+
+
+def run_hooks(
+    state: S, events: Iterable[PhaseEvent], hooks: Mapping[str, Callable[[S, PhaseEvent], S]]
+) -> S:
+    """Fold markers into a system's state: each marker through the hook of its phase, in order.
+
+    Phases without a hook pass by. A system's ``evolve`` typically calls this with the markers
+    a verb returned (refresh budgets on ``turn_start``, tick effects on ``ini0`` …).
+    """
+    for event in events:
+        hook = hooks.get(event.phase)
+        if hook is not None:
+            state = hook(state, event)
+    return state
 
 
 def _sort(combatants: Iterable[Combatant], key: SortKey) -> tuple[Combatant, ...]:
