@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from contextlib import AbstractContextManager
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,9 +34,12 @@ MAY_CONFLICT = {
 (the answer names nothing hidden; see docs/architecture.md on what a player can infer)."""
 
 
-def connect(client: TestClient, table_id: str, token: str) -> AbstractContextManager[Any]:
+@contextmanager
+def connect(client: TestClient, table_id: str, token: str) -> Iterator[Any]:
     """Open a table's WebSocket as the holder of ``token`` (the one place that knows how)."""
-    return client.websocket_connect(f"/api/tables/{table_id}/ws?token={token}")
+    with client.websocket_connect(f"/api/tables/{table_id}/ws") as ws:
+        ws.send_json({"type": "auth", "token": token})
+        yield ws
 
 
 @dataclass
