@@ -6,8 +6,8 @@ state; then, as the table changes:
 
 * ``{"type": "records", "records": [...], "seq": n, "state": {...}}`` for new records;
 * ``{"type": "undo", "record": {...}, "undoes": m, "seq": n, "state": {...}}`` for an undo;
-* ``{"type": "table", "seq": n, "seed": hex|null, "player_seeds": [...]}`` when the seed is
-  revealed or a player seed is added;
+* ``{"type": "table", "seq": n, "seed": hex|null, "epochs": [...], "player_seeds": [...]}``
+  when an epoch's seed is revealed (and a fresh one committed) or a player seed is added;
 * ``{"type": "participants", "participants": [...]}`` when someone joins.
 
 ``seq`` is the table's last sequence number at the time of sending and ``state`` the state
@@ -32,6 +32,7 @@ from spieltisch.engine.visibility import Viewer, sees
 from spieltisch.errors import SpieltischError
 from spieltisch.i18n import error_message, normalize_language
 from spieltisch.store import EventStore, Participant, StoredTable, TableInfo
+from spieltisch.web.api import epochs_public
 from spieltisch.web.deps import accepted_language
 from spieltisch.web.live import Broker
 
@@ -106,8 +107,8 @@ def _texts(table: StoredTable, sent: int, viewer: Viewer) -> list[str]:
     return texts
 
 
-def _fair(info: TableInfo) -> tuple[bool, int]:
-    return info.revealed, len(info.player_seeds)
+def _fair(info: TableInfo) -> tuple[int, int]:
+    return len(info.epochs), len(info.player_seeds)
 
 
 def _table_message(info: TableInfo, table: StoredTable) -> dict[str, Any]:
@@ -115,6 +116,7 @@ def _table_message(info: TableInfo, table: StoredTable) -> dict[str, Any]:
         "type": "table",
         "seq": table.seq,
         "seed": info.seed,
+        "epochs": [epoch.model_dump() for epoch in epochs_public(info)],
         "player_seeds": [{"start": p.start, "seed": p.seed} for p in info.player_seeds],
     }
 
