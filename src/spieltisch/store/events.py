@@ -725,11 +725,12 @@ def _info(row: Any) -> TableInfo:
 def _import_epochs(epochs: Sequence[Epoch], dice_table: str, next_draw: int) -> dict[str, Any]:
     """The epoch columns of an imported table: its revealed epochs, then the current one.
 
-    When the export's last epoch is revealed too, the new table commits to a fresh seed for
-    the draws after the log and rolls on; otherwise that epoch's seed is unknown here.
+    When the export's last epoch is revealed too, or nothing was drawn with it yet, the new
+    table commits to a fresh seed for the draws after the log and rolls on; otherwise that
+    epoch's seed is unknown here and the table rolls no dice.
     """
     closed = [epoch for epoch in epochs if epoch.revealed]
-    if epochs[-1].revealed:
+    if epochs[-1].revealed or epochs[-1].start >= next_draw:
         fresh = FairDice.new(dice_table)
         current = Epoch(next_draw, fresh.commitment)
         seed: str | None = fresh.seed_hex

@@ -177,10 +177,6 @@ def parse_export(data: Any) -> ParsedExport:
     if not isinstance(data, Mapping) or data.get("format") not in EXPORT_FORMATS:
         value = data.get("format") if isinstance(data, Mapping) else type(data).__name__
         raise InputError("table.bad_format", value=value, expected=EXPORT_FORMAT)
-    checked = verify_document(data, require_revealed=False)
-    problem = checked.error()
-    if problem is not None:
-        raise problem
     try:
         system = get_system(str(data["system"]))
         options = check_options(system, data.get("options") or {})
@@ -202,6 +198,9 @@ def parse_export(data: Any) -> ParsedExport:
         if isinstance(error, SpieltischError):
             raise
         raise EngineError("table.bad_export", detail=str(error)) from None
+    problem = verify_document(data, require_revealed=False).error()
+    if problem is not None:
+        raise problem
     records = [Record.model_validate(r) for r in data["records"]]
     # Folds every event and refuses a log with gaps (a player's export that withholds draws
     # of an epoch not yet revealed): stored, it would draw those indexes again.
