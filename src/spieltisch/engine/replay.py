@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from spieltisch.dice.fair import ReplayExhausted
+from spieltisch.dice.fair import ReplayExhausted, ReplaySource
 from spieltisch.engine.errors import EngineError
 from spieltisch.engine.system import GameSystem
 from spieltisch.engine.table import AUTO_ACTOR, MAX_AUTOMATIC, Actor, DrawModel, Record, Role, Table
@@ -96,29 +96,58 @@ def replay_log(
     table = Table(system, options)
     withheld = _withheld(records)
     expect_auto: Any = None  # the automatic command the table issues next, if any
+    basis: Any = None  # the state that command is decided on
     chain = 0  # automatic records since the last command of a participant
     for count, record in enumerate(records):
         if record.seq != count + 1:
             return ReplayResult(count, ReplayMismatch(record.seq, "seq", count + 1, record.seq))
         redacted = record.command is None and record.undoes is None
-        if expect_auto is not None and not redacted:
-            if record.actor == AUTO_ACTOR:
-                wanted = system.commands.dump_python(expect_auto, mode="json")
-                if record.command != wanted:
-                    return ReplayResult(
-                        count, _first(record.seq, "command", wanted, record.command)
-                    )
-            # else: the automatic command failed when it was issued and left no record
-        elif record.actor == AUTO_ACTOR and not redacted:
-            return ReplayResult(count, ReplayMismatch(record.seq, "actor", _MISSING, AUTO_ACTOR))
+        if not redacted:
+            mismatch = _automatic(system, record, expect_auto, basis)
+            if mismatch is not None:
+                return ReplayResult(count, mismatch)
         mismatch = _replay_one(table, record, withheld.get(record.seq, 0))
         if mismatch is not None:
             return ReplayResult(count, mismatch)
         chain = chain + 1 if record.actor == AUTO_ACTOR else 0
         expect_auto = None
         if record.command is not None and chain < MAX_AUTOMATIC:
-            expect_auto = system.automatic(table.state if record.hidden else table.shared_state)
+            basis = table.state if record.hidden else table.shared_state
+            expect_auto = system.automatic(basis)
+    if expect_auto is not None and _would_run(system, basis, expect_auto):
+        seq = len(records) + 1
+        return ReplayResult(len(records), ReplayMismatch(seq, "actor", AUTO_ACTOR, _MISSING))
     return ReplayResult(len(records), None)
+
+
+def _automatic(
+    system: GameSystem[Any, Any, Any], record: Record, expected: Any, basis: Any
+) -> ReplayMismatch | None:
+    """Whether ``record`` is the automatic command the table was to issue next, if any.
+
+    An automatic record must be expected and be that command. A participant's record may
+    stand where an automatic one was expected only if that command was refused by the rules
+    (then the table issued nothing): it must fail on its state before it rolls any die.
+    """
+    if record.actor == AUTO_ACTOR:
+        if expected is None:
+            return ReplayMismatch(record.seq, "actor", _MISSING, AUTO_ACTOR)
+        wanted = system.commands.dump_python(expected, mode="json")
+        return _first(record.seq, "command", wanted, record.command)
+    if expected is not None and _would_run(system, basis, expected):
+        return ReplayMismatch(record.seq, "actor", AUTO_ACTOR, record.actor)
+    return None
+
+
+def _would_run(system: GameSystem[Any, Any, Any], basis: Any, command: Any) -> bool:
+    """Whether the rules accept ``command`` on ``basis`` (at least up to its first die)."""
+    try:
+        system.decide(basis, command, ReplaySource([]))
+    except ReplayExhausted:
+        return True  # it got as far as rolling
+    except EngineError:
+        return False
+    return True
 
 
 def _replay_one(table: Table, record: Record, withheld: int) -> ReplayMismatch | None:
