@@ -470,3 +470,23 @@ def test_damaged_imports_are_refused(game: Game, damage: Any, code: str) -> None
         game.store.import_table(data)
     assert caught.value.code == code
     assert len(game.store.list_tables()) == count
+
+
+def test_an_export_of_the_first_format_is_still_imported(game: Game) -> None:
+    _played(game)
+    game.store.reveal(game.id, game.gm)
+    data = game.store.export(game.id, game.gm)
+    first = data["fair"]["epochs"][0]
+    old = {
+        **data,
+        "format": "spieltisch-table/1",
+        "fair": {"commitment": first["commitment"], "seed": first["seed"]}
+        | {"player_seeds": data["fair"]["player_seeds"]},
+    }
+    created = game.store.import_table(old)
+    info = game.store.info(created.table)
+    assert [(e.start, e.seed) for e in info.epochs] == [(0, first["seed"]), (3, None)]
+    assert info.can_roll
+    old["records"][1]["events"][0]["value"] += 1
+    with _error("verify.replay_mismatch"):
+        game.store.import_table(old)
