@@ -55,7 +55,9 @@ def _verify(page: Any, data: Any) -> Any:
 def test_the_browser_agrees_with_the_reference(page: Any) -> None:
     dice = FairDice(SEED, "tisch-42").with_player_seed(3, "Schnurrhaar").with_player_seed(5, "ä")
     draws = [(i, sides) for i, sides in enumerate((6, 20, 100, 6, 2**63 + 1, 10, 4, 1, 12))]
-    assert _verify(page, _export(dice, draws)) == {"ok": True, "draws": 9, "commitmentOk": True}
+    result = _verify(page, _export(dice, draws))
+    assert (result["ok"], result["draws"], result["commitmentOk"]) == (True, 9, True)
+    assert [(e["number"], e["status"], e["draws"]) for e in result["epochs"]] == [(1, "ok", 9)]
 
 
 def test_a_changed_face_is_found_and_named(page: Any) -> None:
@@ -72,6 +74,8 @@ def test_a_changed_face_is_found_and_named(page: Any) -> None:
         "sides": 6,
         "expected": expected,
         "logged": logged["value"],
+        "kind": "value",
+        "epoch": 1,
     }
 
 
@@ -98,3 +102,47 @@ def test_any_seed_table_and_player_seed(
         dice = dice.with_player_seed(1, player)
     result = _verify(page, _export(dice, list(enumerate(sides))))
     assert result["ok"] is True, result
+
+
+def test_a_chain_of_epochs_is_checked_epoch_by_epoch(page: Any) -> None:
+    first = FairDice(SEED, "kette").with_player_seed(1, "Mauz")
+    second = FairDice(bytes(32), "kette").with_player_seed(1, "Mauz")
+    third = FairDice(bytes([7]) * 32, "kette").with_player_seed(1, "Mauz")
+    chain = [(first, 0), (second, 2), (third, 4)]
+
+    def record(seq: int, index: int, sides: int) -> Any:
+        dice = [d for d, start in chain if start <= index][-1]
+        return {
+            "seq": seq,
+            "draws": [{"index": index, "sides": sides, "value": dice.value(index, sides)}],
+        }
+
+    data = {
+        "format": "spieltisch-table/2",
+        "table": "kette",
+        "fair": {
+            "epochs": [
+                {"start": 0, "commitment": first.commitment, "seed": first.seed_hex},
+                {"start": 2, "commitment": second.commitment, "seed": second.seed_hex},
+                {"start": 4, "commitment": third.commitment, "seed": None},
+            ],
+            "player_seeds": [{"start": 1, "seed": "Mauz"}],
+        },
+        "records": [record(k + 1, k, 6) for k in range(6)],
+    }
+    result = _verify(page, data)
+    assert (result["ok"], result["draws"], result["pending"]) == (True, 4, 2)
+    assert [(e["status"], e["draws"], e["firstSeq"]) for e in result["epochs"]] == [
+        ("ok", 2, 1),
+        ("ok", 2, 3),
+        ("pending", 2, 5),
+    ]
+    epochs = data["fair"]["epochs"]
+    epochs[0]["seed"], epochs[1]["seed"] = epochs[1]["seed"], epochs[0]["seed"]
+    swapped = _verify(page, data)
+    assert swapped["commitmentOk"] is False
+    assert [e["status"] for e in swapped["epochs"]] == [
+        "bad_commitment",
+        "bad_commitment",
+        "pending",
+    ]

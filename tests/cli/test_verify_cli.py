@@ -11,8 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from spieltisch.cli.app import app
-from spieltisch.dice.fair import FairDice, export_fair
+from spieltisch.dice.fair import Draw, FairDice, ReplaySource, export_fair
 from spieltisch.i18n import translate
+from spieltisch.systems.registry import get_system
 
 DICE = FairDice(hashlib.sha256(b"cli verify").digest(), "tisch-cli").with_player_seed(2, "Mauz")
 SIDES = [[6, 6], [20], [10, 10, 10]]
@@ -25,7 +26,10 @@ def export(revealed: bool = True) -> dict[str, Any]:
         for sides in sides_list:
             draws.append({"index": index, "sides": sides, "value": DICE.value(index, sides)})
             index += 1
-        records.append({"seq": seq, "actor": "gm", "command": {"kind": "roll"}, "draws": draws})
+        expression = f"{len(sides_list)}d{sides_list[0]}"
+        command = {"kind": "roll", "expression": expression, "label": None}
+        records.append({"seq": seq, "actor": "gm", "command": command, "draws": draws})
+        records[-1]["events"] = _events(command, draws)
     return {
         "format": "spieltisch-table/1",
         "table": DICE.table,
@@ -35,6 +39,14 @@ def export(revealed: bool = True) -> dict[str, Any]:
         "fair": export_fair(DICE, revealed),
         "records": records,
     }
+
+
+def _events(command: dict[str, Any], draws: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events the free-dice system makes of ``command`` with these draws."""
+    system = get_system("free-dice")
+    source = ReplaySource([Draw(d["index"], d["sides"], d["value"]) for d in draws])
+    events = system.decide(system.new_state({}), system.commands.validate_python(command), source)
+    return [system.events.dump_python(e, mode="json") for e in events]
 
 
 def write(tmp_path: Path, data: Any, name: str = "table.json") -> str:

@@ -45,7 +45,7 @@ def make_export(dice: FairDice, rolls: list[list[int]], *, revealed: bool = True
             }
         )
     return {
-        "format": EXPORT_FORMAT,
+        "format": "spieltisch-table/1",
         "table": dice.table,
         "system": "free-dice",
         "options": {},
@@ -96,6 +96,7 @@ def test_a_single_altered_face_is_found_with_all_its_values() -> None:
         "sides": 100,
         "expected": true_value,
         "logged": true_value % 100 + 1,
+        "epoch": 1,
     }
 
 
@@ -130,7 +131,7 @@ def test_a_swapped_seed_breaks_the_commitment_and_the_draws() -> None:
     verdict = verify_export(data)
     assert not verdict.ok
     assert not verdict.commitment_ok
-    assert verdict.computed_commitment == hashlib.sha256(other).hexdigest()
+    assert verdict.epochs[0].computed_commitment == hashlib.sha256(other).hexdigest()
     assert verdict.mismatch is not None
     assert verdict.mismatch.kind is MismatchKind.VALUE
 
@@ -252,11 +253,11 @@ def test_malformed_exports_name_the_field_and_value(
 
 def test_another_format_is_refused_by_name() -> None:
     data = make_export(dice_with_seeds(), ROLLS)
-    data["format"] = "spieltisch-table/2"
+    data["format"] = "spieltisch-table/3"
     with pytest.raises(VerifyError) as caught:
         verify_export(data)
     assert caught.value.code == "verify.wrong_format"
-    assert caught.value.params == {"value": "spieltisch-table/2", "expected": EXPORT_FORMAT}
+    assert caught.value.params == {"value": "spieltisch-table/3", "expected": EXPORT_FORMAT}
 
 
 def test_parse_export_reads_text_and_bytes() -> None:
@@ -333,3 +334,161 @@ def test_any_single_altered_value_is_the_first_mismatch(
     assert verdict.mismatches == 1
     assert (verdict.mismatch.seq, verdict.mismatch.index) == (r + 1, draw["index"])
     assert (verdict.mismatch.expected, verdict.mismatch.logged) == (original, draw["value"])
+
+
+# -- epochs: a chain of seeds ----------------------------------------------------------------
+
+SEEDS = [hashlib.sha256(f"epoch {n}".encode()).digest() for n in range(3)]
+
+
+def epochs_export(
+    starts: list[int], rolls: list[list[int]], *, revealed: int | None = None
+) -> dict[str, Any]:
+    """A ``/2`` export whose epoch ``n`` (seed ``SEEDS[n]``) begins at draw ``starts[n]``;
+    the first ``revealed`` epochs carry their seed (all of them by default)."""
+    revealed = len(starts) if revealed is None else revealed
+    seeds = [{"start": 1, "seed": "Mauz"}]
+    dice = [FairDice(seed, "kette").with_player_seed(1, "Mauz") for seed in SEEDS]
+    records: list[dict[str, Any]] = []
+    index = 0
+    for number, sides_list in enumerate(rolls):
+        draws = []
+        for sides in sides_list:
+            epoch = max(n for n, start in enumerate(starts) if start <= index)
+            draws.append({"index": index, "sides": sides, "value": dice[epoch].value(index, sides)})
+            index += 1
+        records.append({"seq": number + 1, "draws": draws, "hidden": False, "command": {}})
+    epochs = [
+        {
+            "start": start,
+            "commitment": dice[n].commitment,
+            "seed": dice[n].seed_hex if n < revealed else None,
+        }
+        for n, start in enumerate(starts)
+    ]
+    return {
+        "format": EXPORT_FORMAT,
+        "table": "kette",
+        "fair": {"epochs": epochs, "player_seeds": seeds},
+        "records": records,
+    }
+
+
+CHAIN_ROLLS = [[6, 6], [20], [10, 10], [], [6], [100, 8]]  # draws 0-1, 2, 3-4, -, 5, 6-7
+
+
+def test_an_honest_chain_of_epochs_checks_out_epoch_by_epoch() -> None:
+    verdict = verify_export(epochs_export([0, 3, 5], CHAIN_ROLLS))
+    assert verdict.ok
+    assert verdict.draws == 8
+    assert verdict.pending == 0
+    covered = [(e.number, e.start, e.end, e.draws, e.first_seq, e.last_seq) for e in verdict.epochs]
+    assert covered == [(1, 0, 3, 3, 1, 2), (2, 3, 5, 2, 3, 3), (3, 5, None, 3, 5, 6)]
+    assert [e.to_json()["status"] for e in verdict.epochs] == ["ok", "ok", "ok"]
+
+
+def test_the_open_epoch_is_pending_and_the_others_are_checked() -> None:
+    data = epochs_export([0, 3, 5], CHAIN_ROLLS, revealed=2)
+    verdict = verify_export(data)
+    assert verdict.ok
+    assert (verdict.draws, verdict.pending, verdict.revealed) == (5, 3, 2)
+    assert verdict.epochs[2].status.value == "pending"
+    assert verdict.epochs[2].computed_commitment is None
+    # A changed value in the pending epoch cannot be seen yet; in a revealed one it is.
+    data["records"][5]["draws"][0]["value"] = 1
+    assert verify_export(data).ok
+    data["records"][2]["draws"][1]["value"] = data["records"][2]["draws"][1]["value"] % 10 + 1
+    mismatch = verify_export(data).mismatch
+    assert mismatch is not None and (mismatch.seq, mismatch.index, mismatch.epoch) == (3, 4, 2)
+
+
+def test_nothing_revealed_is_refused_unless_asked_for_the_order_only() -> None:
+    data = epochs_export([0], CHAIN_ROLLS, revealed=0)
+    with pytest.raises(VerifyError) as caught:
+        verify_export(data)
+    assert caught.value.code == "verify.not_revealed"
+    verdict = verify_export(data, require_revealed=False)
+    assert (verdict.ok, verdict.draws, verdict.pending) == (True, 0, 8)
+
+
+def test_swapped_seeds_of_two_epochs_break_both_commitments() -> None:
+    data = epochs_export([0, 3, 5], CHAIN_ROLLS)
+    epochs = data["fair"]["epochs"]
+    epochs[0]["seed"], epochs[1]["seed"] = epochs[1]["seed"], epochs[0]["seed"]
+    verdict = verify_export(data)
+    assert not verdict.ok
+    assert [e.status.value for e in verdict.epochs] == ["bad_commitment", "bad_commitment", "ok"]
+    error = verdict.error()
+    assert error is not None and error.code == "verify.commitment_mismatch"
+    assert error.params["epoch"] == 1
+    assert error.params["commitment"] == epochs[0]["commitment"]
+
+
+def test_swapped_epochs_with_their_commitments_fail_on_the_draws() -> None:
+    data = epochs_export([0, 3, 5], CHAIN_ROLLS)
+    epochs = data["fair"]["epochs"]
+    for key in ("seed", "commitment"):
+        epochs[0][key], epochs[1][key] = epochs[1][key], epochs[0][key]
+    verdict = verify_export(data)
+    assert verdict.commitment_ok
+    assert verdict.mismatch is not None
+    assert (verdict.mismatch.seq, verdict.mismatch.index, verdict.mismatch.epoch) == (1, 0, 1)
+    error = verdict.error()
+    assert error is not None and error.code == "verify.mismatch_value"
+
+
+def test_moving_an_epoch_boundary_fails_on_the_draws() -> None:
+    data = epochs_export([0, 3, 5], CHAIN_ROLLS)
+    data["fair"]["epochs"][1]["start"] = 2
+    mismatch = verify_export(data).mismatch
+    assert mismatch is not None and (mismatch.index, mismatch.epoch) == (2, 2)
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda e: e[0].update(start=1), "fair.epochs[0].start"),
+        (lambda e: e[2].update(start=2), "fair.epochs[2].start"),
+        (lambda e: e[1].update(seed=None), "fair.epochs[1].seed"),
+        (lambda e: e[1].update(seed="zz"), "fair.epochs[1].seed"),
+        (lambda e: e[1].update(commitment=5), "fair.epochs[1].commitment"),
+        (lambda e: e.clear(), "fair.epochs"),
+    ],
+)
+def test_a_malformed_chain_names_the_field(change: Any, field: str) -> None:
+    data = epochs_export([0, 3, 5], CHAIN_ROLLS)
+    change(data["fair"]["epochs"])
+    with pytest.raises(VerifyError) as caught:
+        verify_export(data)
+    assert (caught.value.code, caught.value.params["field"]) == ("verify.bad_format", field)
+
+
+def _withhold(data: dict[str, Any], position: int) -> None:
+    """Make record ``position`` a hidden record of a player's export without its draws."""
+    data["records"][position].update(command=None, hidden=True, draws=[], events=[])
+
+
+def test_a_players_export_may_withhold_hidden_draws_of_the_pending_epoch_only() -> None:
+    pending = epochs_export([0, 3, 5], CHAIN_ROLLS, revealed=2)
+    _withhold(pending, 4)  # draw 5, in the pending third epoch
+    verdict = verify_export(pending)
+    assert verdict.ok
+    assert (verdict.withheld, verdict.pending) == (1, 2)
+
+    revealed = epochs_export([0, 3, 5], CHAIN_ROLLS, revealed=2)
+    _withhold(revealed, 1)  # draw 2, in the revealed first epoch
+    mismatch = verify_export(revealed).mismatch
+    assert mismatch is not None
+    assert (mismatch.kind, mismatch.seq, mismatch.expected, mismatch.logged) == (
+        MismatchKind.INDEX,
+        3,
+        2,
+        3,
+    )
+
+
+def test_a_gap_without_a_withheld_record_is_a_missing_draw_even_when_pending() -> None:
+    data = epochs_export([0, 3, 5], CHAIN_ROLLS, revealed=2)
+    del data["records"][4]["draws"][0]  # record 5 kept visible, its draw gone
+    mismatch = verify_export(data).mismatch
+    assert mismatch is not None and mismatch.kind is MismatchKind.INDEX

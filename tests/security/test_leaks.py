@@ -165,7 +165,14 @@ def play_case(
         for seen in (run.player, run.spectator):
             run.what(seen, command)
             early = run.export(seen)
-            assert not {r["seq"] for r in early["records"]} & set(secret)
+            for record in early["records"]:
+                if record["seq"] in secret:  # before the reveal: neither content nor draws
+                    assert (record["command"], record["events"], record["claims"]) == (
+                        None,
+                        [],
+                        None,
+                    )
+                    assert record["draws"] == [] or record["undoes"] is not None
 
         revealed = client.post(f"{run.url}/reveal", headers=party.gm)
         assert revealed.status_code == 200, revealed.text

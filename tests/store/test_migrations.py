@@ -1,14 +1,20 @@
-"""The Alembic migrations build exactly the schema of the models, and run twice safely."""
+"""The Alembic migrations build exactly the schema of the models, run twice safely, and turn
+existing tables into seed epochs."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
+from alembic import command
 from alembic.autogenerate import compare_metadata
+from alembic.config import Config
 from alembic.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 
-from spieltisch.store.db import connect, migrate
+from spieltisch.store import EventStore
+from spieltisch.store.db import _MIGRATIONS, connect, migrate
 from spieltisch.store.models import Base
 
 
@@ -19,7 +25,7 @@ def test_migrations_match_the_models_and_are_idempotent(database_url: str) -> No
         migrate(engine)  # a second start changes nothing
         with engine.connect() as conn:
             context = MigrationContext.configure(conn)
-            assert context.get_current_revision() == "0001"
+            assert context.get_current_revision() == "0002"
             differences: list[Any] = compare_metadata(context, Base.metadata)
         assert differences == []
         tables = set(inspect(engine).get_table_names())
@@ -35,5 +41,52 @@ def test_sqlite_is_durable(tmp_path: Any) -> None:
             journal = conn.exec_driver_sql("PRAGMA journal_mode").scalar()
             synchronous = conn.exec_driver_sql("PRAGMA synchronous").scalar()
         assert (journal, synchronous) == ("wal", 2)  # 2 = FULL
+    finally:
+        engine.dispose()
+
+
+def test_existing_tables_become_one_epoch_and_revealed_ones_roll_on(database_url: str) -> None:
+    engine = connect(database_url)
+    config = Config()
+    config.set_main_option("script_location", str(_MIGRATIONS))
+    seed = bytes(range(32))
+    commitment = hashlib.sha256(seed).hexdigest()
+    record = {"seq": 1, "actor": "p", "draws": [{"index": 0, "sides": 6, "value": 1}] * 1}
+    try:
+        with engine.begin() as conn:
+            config.attributes["connection"] = conn
+            command.upgrade(config, "0001")
+            for table_id, revealed in (("open", False), ("shown", True)):
+                conn.execute(
+                    text(
+                        "INSERT INTO tables (id, system, title, language, options, dice_table,"
+                        " server_seed, commitment, revealed, player_seeds, seq, version)"
+                        " VALUES (:id, 'free-dice', '', 'de', '{}', :id, :seed, :c, :r, '[]', 1, 0)"
+                    ),
+                    {"id": table_id, "seed": seed.hex(), "c": commitment, "r": revealed},
+                )
+                conn.execute(
+                    text(
+                        "INSERT INTO records (table_id, seq, hidden, data) VALUES (:t, 1, :h, :d)"
+                    ),
+                    {"t": table_id, "h": False, "d": json.dumps(record)},
+                )
+        migrate(engine)
+        store = EventStore(database_url, run_migrations=False)
+        try:
+            untouched = store.info("open")
+            assert [(e.start, e.commitment, e.seed) for e in untouched.epochs] == [
+                (0, commitment, None)
+            ]
+            assert untouched.can_roll
+            rolled_on = store.info("shown")
+            assert [(e.start, e.commitment, e.seed) for e in rolled_on.epochs[:1]] == [
+                (0, commitment, seed.hex())
+            ]
+            fresh = rolled_on.epochs[1]
+            assert (fresh.start, fresh.seed, rolled_on.can_roll) == (1, None, True)
+            assert fresh.commitment != commitment
+        finally:
+            store.close()
     finally:
         engine.dispose()

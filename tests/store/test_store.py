@@ -135,7 +135,7 @@ def test_commands_append_records_with_fair_draws(game: Game) -> None:
     record = rolled.records[0]
     assert record.seq == 2 and record.actor == game.player.id
     assert [d.index for d in record.draws] == [0]
-    seed = game.store.reveal(game.id, game.gm)
+    seed = game.store.reveal(game.id, game.gm).seed
     dice = FairDice(bytes.fromhex(seed), game.id)
     assert record.draws[0].value == dice.value(0, 20)
     assert rolled.table.state.pieces == {"cat": record.draws[0].value}
@@ -322,29 +322,46 @@ def test_player_seeds_take_part_from_the_next_draw(game: Game) -> None:
     added = game.store.add_player_seed(game.id, game.player, "lucky 7")
     assert added.start == 1
     last = game.do(game.player, {"kind": "roll", "piece": "cat", "sides": 100}).records[0]
-    seed = game.store.reveal(game.id, game.gm)
+    seed = game.store.reveal(game.id, game.gm).seed
     plain = FairDice(bytes.fromhex(seed), game.id)
     mixed = plain.with_player_seed(1, "lucky 7")
     assert last.draws[0].value == mixed.value(1, 100)
     verdict = verify_export(game.store.export(game.id, game.player))
     assert verdict.ok and verdict.draws == 2
+    # The seed stays in effect in the next epoch, and more can be added there.
+    game.store.add_player_seed(game.id, game.player, "after")
+    again = game.do(game.player, {"kind": "roll", "piece": "cat", "sides": 100}).records[0]
+    second = game.store.reveal(game.id, game.gm).seed
+    assert again.draws[0].value == FairDice(bytes.fromhex(second), game.id).with_player_seed(
+        1, "lucky 7"
+    ).with_player_seed(2, "after").value(2, 100)
 
 
-def test_reveal_is_gm_only_and_ends_rolling(game: Game) -> None:
+def test_reveal_is_gm_only_and_the_table_rolls_on_with_a_fresh_seed(game: Game) -> None:
     game.do(game.player, {"kind": "join", "piece": "cat"})
+    first = game.do(game.player, {"kind": "roll", "piece": "cat"}).records[0]
     with _error("rule.forbidden"):
         game.store.reveal(game.id, game.player)
     assert game.store.info(game.id).seed is None
-    seed = game.store.reveal(game.id, game.gm)
-    assert game.store.reveal(game.id, game.gm) == seed  # asking again is harmless
-    assert game.store.info(game.id).seed == seed
-    before = game.frozen()
-    with _error("table.dice_closed"):
-        game.do(game.player, {"kind": "roll", "piece": "cat"})
-    with _error("table.revealed"):
-        game.store.add_player_seed(game.id, game.player, "late")
-    assert game.frozen()[:2] == before[:2]
-    game.do(game.player, {"kind": "count"})  # commands without dice go on
+    done = game.store.reveal(game.id, game.gm)
+    assert (done.number, done.epoch.start, done.epoch.commitment) == (1, 0, game.created.commitment)
+    assert hashlib.sha256(bytes.fromhex(done.seed)).hexdigest() == game.created.commitment
+    assert (done.current.start, done.current.seed) == (1, None)
+    assert done.current.commitment != game.created.commitment
+    assert game.store.reveal(game.id, game.gm) == done  # nothing drawn since: the same answer
+    info = game.store.info(game.id)
+    assert info.seed == done.seed and info.commitment == done.current.commitment
+    assert [(e.start, e.seed) for e in info.epochs] == [(0, done.seed), (1, None)]
+
+    later = game.do(game.player, {"kind": "roll", "piece": "cat"}).records[0]
+    assert [d.index for d in later.draws] == [1]
+    assert first.draws[0].value == FairDice(bytes.fromhex(done.seed), game.id).value(0, 6)
+    second = game.store.reveal(game.id, game.gm)
+    assert (second.number, second.epoch.start, second.current.start) == (2, 1, 2)
+    assert second.epoch.commitment == done.current.commitment
+    assert later.draws[0].value == FairDice(bytes.fromhex(second.seed), game.id).value(1, 6)
+    epochs = game.store.info(game.id).epochs
+    assert [(e.start, e.revealed) for e in epochs] == [(0, True), (1, True), (2, False)]
 
 
 # -- export and import ---------------------------------------------------------------------
@@ -361,15 +378,17 @@ def _played(game: Game) -> None:
 def test_export_format_and_visibility(game: Game) -> None:
     _played(game)
     data = game.store.export(game.id, game.gm)
-    assert data["format"] == "spieltisch-table/1"
+    assert data["format"] == "spieltisch-table/2"
     assert (data["table"], data["system"], data["language"]) == (game.id, "toy", "en")
     assert data["fair"] == {
-        "commitment": game.created.commitment,
-        "seed": None,
+        "epochs": [{"start": 0, "commitment": game.created.commitment, "seed": None}],
         "player_seeds": [{"start": 2, "seed": "p-seed"}],
     }
     assert [r["seq"] for r in data["records"]] == [1, 2, 3, 4]
-    assert [r["seq"] for r in game.store.export(game.id, game.player)["records"]] == [1, 2, 4]
+    before = game.store.export(game.id, game.player)["records"]
+    # Before the reveal a player sees that record 3 is hidden, but not its command or draws.
+    assert [r["seq"] for r in before] == [1, 2, 3, 4]
+    assert (before[2]["command"], before[2]["events"], before[2]["draws"]) == (None, [], [])
     game.store.reveal(game.id, game.gm)
     after = game.store.export(game.id, game.spectator)
     assert [r["seq"] for r in after["records"]] == [1, 2, 3, 4]
@@ -391,12 +410,18 @@ def test_import_makes_a_new_verifiable_table(game: Game) -> None:
     info, table = game.store.snapshot(created.table)
     assert table.records == game.store.table(game.id).records
     assert table.state == game.store.table(game.id).state
-    assert info.dice_table == game.id and info.seed == data["fair"]["seed"]
-    again = game.store.export(created.table, game.store.authenticate(created.table, created.token))
-    assert {k: v for k, v in again.items() if k != "participants"} == {
-        k: v for k, v in data.items() if k != "participants"
+    assert info.dice_table == game.id and info.seed == data["fair"]["epochs"][0]["seed"]
+    gm = game.store.authenticate(created.table, created.token)
+    again = game.store.export(created.table, gm)
+    assert {k: v for k, v in again.items() if k not in ("participants", "fair")} == {
+        k: v for k, v in data.items() if k not in ("participants", "fair")
     }
+    # The revealed epoch comes along; the new table commits to a fresh seed and rolls on.
+    assert again["fair"]["epochs"][0] == data["fair"]["epochs"][0]
+    assert again["fair"]["epochs"][1]["start"] == 3 and again["fair"]["epochs"][1]["seed"] is None
     assert verify_export(again).ok
+    rolled = game.store.execute(created.table, gm, {"kind": "roll", "piece": "cat"}).records[0]
+    assert [d.index for d in rolled.draws] == [3]
     paul = next(p for p in created.participants if p["name"] == "Paul")
     assert game.store.authenticate(created.table, paul["token"]).id == game.player.id
     assert game.store.table(created.table).owners() == {"cat": game.player.id}
@@ -421,11 +446,14 @@ def _bump_first_draw(record: dict[str, Any]) -> None:
     ("damage", "code"),
     [
         (lambda d: d.update(format="other/1"), "table.bad_format"),
-        (lambda d: _bump_first_draw(d["records"][1]), "table.draw_mismatch"),
-        (lambda d: d["fair"].update(commitment="00" * 32), "table.commitment_mismatch"),
-        (lambda d: d["records"].pop(0), "table.bad_export"),
-        (lambda d: d["records"][0].update(seq="one"), "table.bad_export"),
-        (lambda d: d.pop("fair"), "table.bad_export"),
+        (lambda d: _bump_first_draw(d["records"][1]), "verify.mismatch_value"),
+        (
+            lambda d: d["fair"]["epochs"][0].update(commitment="00" * 32),
+            "verify.commitment_mismatch",
+        ),
+        (lambda d: d["records"].pop(0), "verify.replay_mismatch"),
+        (lambda d: d["records"][0].update(seq="one"), "verify.bad_format"),
+        (lambda d: d.pop("fair"), "verify.bad_format"),
         (lambda d: d.update(system="nope"), "rule.unknown_system"),
         (lambda d: d["participants"].append(d["participants"][1]), "table.bad_export"),
         (lambda d: d["participants"][1].update(id=7), "table.bad_export"),
@@ -442,3 +470,23 @@ def test_damaged_imports_are_refused(game: Game, damage: Any, code: str) -> None
         game.store.import_table(data)
     assert caught.value.code == code
     assert len(game.store.list_tables()) == count
+
+
+def test_an_export_of_the_first_format_is_still_imported(game: Game) -> None:
+    _played(game)
+    game.store.reveal(game.id, game.gm)
+    data = game.store.export(game.id, game.gm)
+    first = data["fair"]["epochs"][0]
+    old = {
+        **data,
+        "format": "spieltisch-table/1",
+        "fair": {"commitment": first["commitment"], "seed": first["seed"]}
+        | {"player_seeds": data["fair"]["player_seeds"]},
+    }
+    created = game.store.import_table(old)
+    info = game.store.info(created.table)
+    assert [(e.start, e.seed) for e in info.epochs] == [(0, first["seed"]), (3, None)]
+    assert info.can_roll
+    old["records"][1]["events"][0]["value"] += 1
+    with _error("verify.replay_mismatch"):
+        game.store.import_table(old)

@@ -194,9 +194,34 @@ def test_player_seeds_reveal_and_verify(party: Any) -> None:
     dice = FairDice(bytes.fromhex(revealed["seed"]), party.id).with_player_seed(1, "dice of Paul")
     assert last["draws"][0]["value"] == dice.value(1, 20)
     assert party.view(party.player)["seed"] == revealed["seed"]
-    _error(party.do(party.player, {"kind": "roll", "piece": "cat"}), 409, "table.dice_closed")
+    commitment = party.created["commitment"]
+    assert revealed["commitment"] == commitment
+    assert revealed["epoch"] == {
+        "number": 1,
+        "start": 0,
+        "end": 2,
+        "commitment": commitment,
+        "seed": revealed["seed"],
+    }
+    current = revealed["current"]
+    assert (current["number"], current["start"], current["end"], current["seed"]) == (
+        2,
+        2,
+        None,
+        None,
+    )
+    assert party.view(party.player)["epochs"] == [revealed["epoch"], current]
+    # The table rolls on with the fresh seed, the player seed still mixed in.
+    rolled = party.do(party.player, {"kind": "roll", "piece": "cat", "sides": 20})
+    assert rolled.status_code == 200, rolled.text
+    assert [d["index"] for d in rolled.json()["records"][0]["draws"]] == [2]
     exported = party.client.get(f"/api/tables/{party.id}/export", headers=party.spectator).json()
-    assert verify_export(exported).ok
+    verdict = verify_export(exported)
+    assert verdict.ok and (verdict.draws, verdict.pending) == (2, 1)
+    second = party.client.post(reveal, headers=party.gm).json()
+    assert second["epoch"]["commitment"] == current["commitment"]
+    later = FairDice(bytes.fromhex(second["seed"]), party.id).with_player_seed(1, "dice of Paul")
+    assert rolled.json()["records"][0]["draws"][0]["value"] == later.value(2, 20)
 
 
 def test_export_import_round_trip(party: Any) -> None:
@@ -205,11 +230,13 @@ def test_export_import_round_trip(party: Any) -> None:
     party.do(party.gm, {"kind": "note", "text": "hidden"}, hidden=True)
     party.client.post(f"/api/tables/{party.id}/reveal", headers=party.gm)
     exported = party.client.get(f"/api/tables/{party.id}/export", headers=party.gm).json()
-    assert exported["format"] == "spieltisch-table/1"
+    assert exported["format"] == "spieltisch-table/2"
     imported = party.client.post("/api/tables/import", json=exported)
     assert imported.status_code == 201, imported.text
     body = imported.json()
-    assert body["table"] != party.id and body["commitment"] == party.created["commitment"]
+    # The revealed epoch comes along; nothing was drawn in the open one, so a fresh seed
+    # takes its place and the imported table rolls on.
+    assert body["table"] != party.id and body["commitment"] != party.created["commitment"]
     headers = {"Authorization": f"Bearer {body['token']}"}
     view = party.client.get(f"/api/tables/{body['table']}", headers=headers).json()
     assert view["state"] == party.view()["state"] and view["seq"] == 3
@@ -223,7 +250,7 @@ def test_export_import_round_trip(party: Any) -> None:
     exported["records"][1]["draws"][0]["value"] = (
         exported["records"][1]["draws"][0]["value"] % 6 + 1
     )
-    _error(party.client.post("/api/tables/import", json=exported), 422, "table.draw_mismatch")
+    _error(party.client.post("/api/tables/import", json=exported), 422, "verify.mismatch_value")
     _error(party.client.post("/api/tables/import", json={"format": "x"}), 422, "table.bad_format")
 
 

@@ -76,9 +76,16 @@ def test_undo_reveal_and_joins_are_announced(party: Any) -> None:
         undo = ws.receive_json()
         assert undo["type"] == "undo" and undo["undoes"] == 2 and undo["record"]["seq"] == 3
         assert undo["state"]["pieces"] == {"cat": 0}
-        seed = party.client.post(f"/api/tables/{party.id}/reveal", headers=party.gm).json()["seed"]
+        revealed = party.client.post(f"/api/tables/{party.id}/reveal", headers=party.gm).json()
         table = ws.receive_json()
-        assert table == {"type": "table", "seq": 3, "seed": seed, "player_seeds": []}
+        assert table == {
+            "type": "table",
+            "seq": 3,
+            "seed": revealed["seed"],
+            "epochs": [revealed["epoch"], revealed["current"]],
+            "player_seeds": [],
+        }
+        assert [e["seed"] for e in table["epochs"]] == [revealed["seed"], None]
         party.join("player", "Olga")
         people = ws.receive_json()
         assert people["type"] == "participants"

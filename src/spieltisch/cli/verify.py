@@ -1,8 +1,11 @@
-"""``spieltisch verify FILE``: recompute the fair dice of an exported table.
+"""``spieltisch verify FILE``: recompute the fair dice of an exported table and replay its log.
 
-Exit status: 0 when the seed matches its commitment and every draw matches; 1 when something
-does not check out; 2 when the file cannot be checked at all (unreadable, not an export,
-seed not revealed yet).
+Every revealed epoch's seed is checked against its commitment and every draw in it against
+the seed; epochs not revealed yet are reported as pending. Every record is replayed with its
+draws (see :func:`spieltisch.store.exchange.verify_document`).
+
+Exit status: 0 when everything that can be checked matches; 1 when something does not check
+out; 2 when the file cannot be checked at all (unreadable, not an export, no seed revealed).
 """
 
 from __future__ import annotations
@@ -17,18 +20,21 @@ from rich.markup import escape
 from spieltisch.cli.app import app
 from spieltisch.cli.context import emit_json, fail, help_text, settings, t
 from spieltisch.dice.verify import (
+    EpochCheck,
+    EpochStatus,
     Mismatch,
     MismatchKind,
-    Verification,
     VerifyError,
     parse_export,
-    verify_export,
 )
+from spieltisch.store.exchange import Checked, verify_document
 
 __all__ = ["read_export", "render_verdict", "verify"]
 
 EXIT_MISMATCH = 1
 """Exit status when the export was checked and something does not match."""
+
+_MARKS = {True: "[bold green]✓[/]", False: "[bold red]✗[/]", None: "[bold yellow]…[/]"}
 
 
 def read_export(path: str) -> bytes:
@@ -61,27 +67,61 @@ def _mismatch_line(mismatch: Mismatch) -> str:
     )
 
 
-def render_verdict(verdict: Verification) -> list[tuple[bool, str]]:
-    """The verdict as lines of text, each marked good (``True``) or bad."""
+def _epoch_line(epoch: EpochCheck) -> tuple[bool | None, str]:
+    covers = (
+        t("verify.epoch_draws", start=epoch.start, end=epoch.end - 1)
+        if epoch.end is not None and epoch.end > epoch.start
+        else t("verify.epoch_none")
+        if epoch.end is not None
+        else t("verify.epoch_from", start=epoch.start)
+    )
+    entries = (
+        t("verify.epoch_entries", first=epoch.first_seq, last=epoch.last_seq)
+        if epoch.first_seq is not None
+        else ""
+    )
+    where = {"number": epoch.number, "covers": covers, "entries": entries}
+    if epoch.status is EpochStatus.PENDING:
+        return None, t("verify.epoch_pending", commitment=epoch.commitment, **where)
+    if epoch.status is EpochStatus.BAD:
+        text = t(
+            "verify.epoch_bad",
+            computed=epoch.computed_commitment,
+            commitment=epoch.commitment,
+            **where,
+        )
+        return False, text
+    return True, t("verify.epoch_ok", commitment=epoch.commitment, **where)
+
+
+def render_verdict(verdict: Checked) -> list[tuple[bool | None, str]]:
+    """The verdict as lines of text, each marked good (``True``), bad or pending (``None``)."""
+    dice = verdict.dice
+    lines = [_epoch_line(epoch) for epoch in dice.epochs]
+    if dice.mismatch is None:
+        lines.append((True, t("verify.summary_draws_ok", draws=dice.draws)))
+    else:
+        lines.append((False, _mismatch_line(dice.mismatch)))
+        text = t("verify.summary_failed", mismatches=dice.mismatches, draws=dice.draws)
+        lines.append((False, text))
+    if dice.pending or dice.withheld:
+        lines.append(
+            (None, t("verify.summary_pending", pending=dice.pending, withheld=dice.withheld))
+        )
+    mismatch = verdict.replay.mismatch
+    if mismatch is None:
+        lines.append((True, t("verify.replay_ok", records=verdict.replay.records)))
+    else:
+        lines.append((False, t(mismatch.error().code, **mismatch.error().params)))
     if verdict.ok:
         text = t(
-            "verify.ok", draws=verdict.draws, table=verdict.table, commitment=verdict.commitment
+            "verify.ok",
+            table=dice.table,
+            draws=dice.draws,
+            records=verdict.replay.records,
+            epochs=dice.revealed,
         )
-        return [(True, text)]
-    lines: list[tuple[bool, str]] = []
-    if not verdict.commitment_ok:
-        text = t(
-            "verify.commitment_mismatch",
-            computed=verdict.computed_commitment,
-            commitment=verdict.commitment,
-        )
-        lines.append((False, text))
-    if verdict.mismatch is None:
-        lines.append((True, t("verify.summary_draws_ok", draws=verdict.draws)))
-    else:
-        lines.append((False, _mismatch_line(verdict.mismatch)))
-        text = t("verify.summary_failed", mismatches=verdict.mismatches, draws=verdict.draws)
-        lines.append((False, text))
+        lines.append((True, text))
     return lines
 
 
@@ -94,17 +134,16 @@ def verify(
         bool, typer.Option("--json", help=help_text("cli.help.verify.opt.json"))
     ] = False,
 ) -> None:
-    """Check the fair dice of an exported table against its revealed seed."""
+    """Check the fair dice of an exported table against its revealed seeds, and replay it."""
     try:
-        verdict = verify_export(parse_export(read_export(file)))
+        verdict = verify_document(parse_export(read_export(file)))
     except VerifyError as error:
         fail(error, as_json=as_json)
     if as_json:
         emit_json(verdict.to_json())
     else:
         for good, text in render_verdict(verdict):
-            mark = "[bold green]✓[/]" if good else "[bold red]✗[/]"
-            line = f"{mark} {escape(text)}"
+            line = f"{_MARKS[good]} {escape(text)}"
             settings.console.print(line, markup=True, soft_wrap=True, highlight=False)
     if not verdict.ok:
         raise typer.Exit(EXIT_MISMATCH)

@@ -23,6 +23,7 @@ __all__ = [
     "SEPARATORS",
     "DiceSource",
     "Draw",
+    "Epoch",
     "FairDice",
     "FairDiceError",
     "FairDraw",
@@ -31,6 +32,7 @@ __all__ = [
     "ReplayExhausted",
     "ReplaySource",
     "SeededSource",
+    "epoch_at",
     "export_fair",
     "mac_message",
 ]
@@ -275,6 +277,47 @@ def _encodes(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+@dataclass(frozen=True)
+class Epoch:
+    """One seed of a table's chain of seeds: the draws from ``start`` up to the next epoch's.
+
+    A table commits to a fresh server seed whenever it reveals the current one, so its log
+    falls into epochs; draw ``i`` is derived with the seed of the epoch it falls in. ``seed``
+    is the server seed in hex once the epoch is revealed, else ``None``.
+    """
+
+    start: int
+    """The index of the epoch's first draw."""
+    commitment: str
+    """SHA-256 of the epoch's server seed, hex."""
+    seed: str | None = None
+
+    @property
+    def revealed(self) -> bool:
+        """Whether the epoch's seed is public."""
+        return self.seed is not None
+
+    def dice(self, table: str, player_seeds: Iterable[PlayerSeed] = ()) -> FairDice:
+        """The epoch's dice (it must be revealed); ``fair.bad_seed`` otherwise."""
+        return FairDice.from_hex(self.seed or "", table, player_seeds)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"start", "commitment", "seed"}`` (``seed`` is ``null`` until revealed)."""
+        return {"start": self.start, "commitment": self.commitment, "seed": self.seed}
+
+
+def epoch_at(epochs: Sequence[Epoch], index: int) -> int:
+    """The number (position in ``epochs``) of the epoch that draw ``index`` falls in.
+
+    ``epochs`` are in order of their ``start``; the first starts at 0.
+    """
+    number = 0
+    for position, epoch in enumerate(epochs):
+        if epoch.start <= index:
+            number = position
+    return number
 
 
 def export_fair(dice: FairDice, revealed: bool) -> dict[str, Any]:

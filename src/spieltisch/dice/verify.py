@@ -1,14 +1,22 @@
 """Recompute the fair dice of an exported table and report whether every draw matches.
 
-Pure: :func:`verify_export` takes the parsed export (``format`` ``spieltisch-table/1``) and
-returns a :class:`Verification`; it reads no files and prints nothing. The checks, in order:
+Pure: :func:`verify_export` takes the parsed export (``format`` ``spieltisch-table/2``, or the
+older ``spieltisch-table/1`` with a single seed) and returns a :class:`Verification`; it reads
+no files and prints nothing. The log's draws fall into *epochs* (one per server seed, see
+:class:`~spieltisch.dice.fair.Epoch`). The checks, in order:
 
-1. the revealed server seed hashes (SHA-256) to the published commitment;
-2. the raw draws of all records, in log order, are numbered 0, 1, 2, … without gaps;
-3. every draw's logged value equals the value :class:`~spieltisch.dice.fair.FairDice`
-   derives for its index and number of sides.
+1. every revealed epoch's server seed hashes (SHA-256) to its published commitment;
+2. the raw draws of all records, in log order, are numbered 0, 1, 2, … without gaps (a
+   player's export may leave out the draws of the GM's hidden records in an epoch that is not
+   revealed yet: these are counted as *withheld*);
+3. every draw in a revealed epoch has the value :class:`~spieltisch.dice.fair.FairDice`
+   derives for its index and number of sides with that epoch's seed; draws in the epoch not
+   revealed yet are *pending*.
 
-A file that cannot be checked at all (not JSON, another format, seed not revealed yet) raises
+Whether the events of each record follow from its draws is checked by replaying the log
+(:mod:`spieltisch.engine.replay`, composed with this check in :mod:`spieltisch.store.exchange`).
+
+A file that cannot be checked at all (not JSON, another format, no seed revealed yet) raises
 a :class:`VerifyError` with a ``verify.*`` code naming the offending value.
 """
 
@@ -22,26 +30,40 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypeGuard
 
-from spieltisch.dice.fair import MAX_SIDES, FairDice, FairDiceError, PlayerSeed
+from spieltisch.dice.fair import (
+    MAX_SIDES,
+    Epoch,
+    FairDiceError,
+    PlayerSeed,
+    epoch_at,
+)
 
 __all__ = [
     "EXPORT_FORMAT",
+    "EXPORT_FORMATS",
+    "EpochCheck",
+    "EpochStatus",
     "Mismatch",
     "MismatchKind",
     "Verification",
     "VerifyError",
+    "epochs_of",
     "parse_export",
+    "player_seeds_of",
     "verify_export",
 ]
 
-EXPORT_FORMAT = "spieltisch-table/1"
-"""The value of the ``format`` field of a table export this module understands."""
+EXPORT_FORMAT = "spieltisch-table/2"
+"""The ``format`` of a table export as written now (a chain of epochs in ``fair.epochs``)."""
+
+EXPORT_FORMATS = ("spieltisch-table/1", EXPORT_FORMAT)
+"""Every export format this module reads; ``/1`` has one seed in ``fair.commitment/seed``."""
 
 _HEX = re.compile(r"(?:[0-9a-fA-F]{2})+")
 
 
 class VerifyError(FairDiceError):
-    """An export that cannot be verified: not JSON, another format, seed not revealed."""
+    """An export that cannot be verified, or one that does not check out (on import)."""
 
 
 class MismatchKind(StrEnum):
@@ -69,9 +91,11 @@ class Mismatch:
     sides: int
     expected: int
     logged: int
+    epoch: int = 1
+    """The number of the epoch (from 1) the draw's place falls in."""
 
     def to_json(self) -> dict[str, Any]:
-        """JSON form: ``{"kind", "seq", "index", "sides", "expected", "logged"}``."""
+        """JSON form: ``{"kind", "seq", "index", "sides", "expected", "logged", "epoch"}``."""
         return {
             "kind": self.kind.value,
             "seq": self.seq,
@@ -79,6 +103,77 @@ class Mismatch:
             "sides": self.sides,
             "expected": self.expected,
             "logged": self.logged,
+            "epoch": self.epoch,
+        }
+
+    def error(self) -> VerifyError:
+        """This mismatch as an error (``verify.mismatch_value`` / ``verify.mismatch_index``)."""
+        code = (
+            "verify.mismatch_index" if self.kind is MismatchKind.INDEX else "verify.mismatch_value"
+        )
+        return VerifyError(
+            code,
+            seq=self.seq,
+            index=self.index,
+            sides=self.sides,
+            expected=self.expected,
+            logged=self.logged,
+        )
+
+
+class EpochStatus(StrEnum):
+    """The verdict on one epoch's seed."""
+
+    OK = "ok"
+    """Revealed, and the seed hashes to the commitment."""
+    BAD = "bad_commitment"
+    """Revealed, but the seed does not hash to the commitment."""
+    PENDING = "pending"
+    """Not revealed yet: its draws are checked once it is."""
+
+
+@dataclass(frozen=True)
+class EpochCheck:
+    """One epoch of an export and what it covers."""
+
+    number: int
+    """Position in the chain, from 1."""
+    start: int
+    """Index of its first draw."""
+    end: int | None
+    """Index after its last draw (the next epoch's start); ``None`` for the open last epoch."""
+    commitment: str
+    computed_commitment: str | None
+    """SHA-256 of the revealed seed; ``None`` while pending."""
+    draws: int
+    """How many draws of the log fall in this epoch."""
+    first_seq: int | None
+    """The first record with a draw in this epoch (``None``: no draws)."""
+    last_seq: int | None
+    """The last record with a draw in this epoch."""
+
+    @property
+    def status(self) -> EpochStatus:
+        """Pending, or whether the revealed seed is the one committed to."""
+        if self.computed_commitment is None:
+            return EpochStatus.PENDING
+        if self.commitment.lower() == self.computed_commitment:
+            return EpochStatus.OK
+        return EpochStatus.BAD
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"number", "start", "end", "status", "commitment", "computed_commitment", "draws",
+        "first_seq", "last_seq"}``."""
+        return {
+            "number": self.number,
+            "start": self.start,
+            "end": self.end,
+            "status": self.status.value,
+            "commitment": self.commitment,
+            "computed_commitment": self.computed_commitment,
+            "draws": self.draws,
+            "first_seq": self.first_seq,
+            "last_seq": self.last_seq,
         }
 
 
@@ -87,12 +182,13 @@ class Verification:
     """The verdict on an export's dice."""
 
     table: str
-    commitment: str
-    """The commitment published in the export."""
-    computed_commitment: str
-    """SHA-256 of the revealed seed, hex."""
+    epochs: tuple[EpochCheck, ...]
     draws: int
-    """How many draws were recomputed (all draws of the log)."""
+    """How many draws were recomputed (the draws in revealed epochs)."""
+    pending: int
+    """How many draws lie in the epoch not revealed yet (their order is checked, not values)."""
+    withheld: int
+    """How many draws a player's export leaves out (hidden records of the pending epoch)."""
     mismatch: Mismatch | None
     """The first draw that does not check out, in log order; ``None`` if all do."""
     mismatches: int
@@ -100,24 +196,42 @@ class Verification:
 
     @property
     def commitment_ok(self) -> bool:
-        """Whether the revealed seed is the one committed to."""
-        return self.commitment.lower() == self.computed_commitment
+        """Whether every revealed seed is the one committed to."""
+        return all(e.status is not EpochStatus.BAD for e in self.epochs)
+
+    @property
+    def revealed(self) -> int:
+        """How many epochs are revealed."""
+        return sum(e.status is not EpochStatus.PENDING for e in self.epochs)
 
     @property
     def ok(self) -> bool:
-        """Everything matches: the commitment and every draw."""
+        """Everything that can be checked matches: every revealed commitment and every draw."""
         return self.commitment_ok and self.mismatch is None
 
+    def error(self) -> VerifyError | None:
+        """The first problem as an error (a bad commitment before a bad draw), or ``None``."""
+        for epoch in self.epochs:
+            if epoch.status is EpochStatus.BAD:
+                return VerifyError(
+                    "verify.commitment_mismatch",
+                    epoch=epoch.number,
+                    computed=epoch.computed_commitment,
+                    commitment=epoch.commitment,
+                )
+        return None if self.mismatch is None else self.mismatch.error()
+
     def to_json(self) -> dict[str, Any]:
-        """The stable JSON verdict ``{"ok", "draws", "mismatch", "mismatches", ...}``."""
+        """The stable JSON verdict on the dice (see docs/fair-dice.md)."""
         return {
             "ok": self.ok,
             "draws": self.draws,
+            "pending_draws": self.pending,
+            "withheld_draws": self.withheld,
             "mismatch": None if self.mismatch is None else self.mismatch.to_json(),
             "mismatches": self.mismatches,
             "commitment_ok": self.commitment_ok,
-            "commitment": self.commitment,
-            "computed_commitment": self.computed_commitment,
+            "epochs": [e.to_json() for e in self.epochs],
             "table": self.table,
         }
 
@@ -128,6 +242,14 @@ class _Draw:
     index: int
     sides: int
     value: int
+
+
+@dataclass(frozen=True)
+class _Record:
+    seq: int
+    redacted: bool
+    """A hidden record of a player's export: no command, no events (draws maybe withheld)."""
+    draws: tuple[_Draw, ...]
 
 
 def parse_export(content: str | bytes) -> Mapping[str, Any]:
@@ -152,41 +274,146 @@ def parse_export(content: str | bytes) -> Mapping[str, Any]:
     return data
 
 
-def verify_export(data: Mapping[str, Any]) -> Verification:
-    """Check the fair dice of a table export (see the module docs for what is checked)."""
+def verify_export(data: Mapping[str, Any], *, require_revealed: bool = True) -> Verification:
+    """Check the fair dice of a table export (see the module docs for what is checked).
+
+    With ``require_revealed`` (the default) an export whose epochs are all still secret is a
+    ``verify.not_revealed`` error; otherwise it is checked as far as it can be (the order).
+    """
     if not isinstance(data, Mapping):
         raise VerifyError("verify.bad_format", field="$", value=_short(data))
-    if data.get("format") != EXPORT_FORMAT:
+    if data.get("format") not in EXPORT_FORMATS:
         raise VerifyError("verify.wrong_format", value=data.get("format"), expected=EXPORT_FORMAT)
     table = _field(data, "table", str)
-    fair = _field(data, "fair", Mapping)
-    commitment = _field(fair, "commitment", str, prefix="fair.")
-    seed = fair.get("seed")
-    if seed is None:
-        raise VerifyError("verify.not_revealed", table=table, commitment=commitment)
-    if not isinstance(seed, str) or not _HEX.fullmatch(seed):
-        raise VerifyError("verify.bad_format", field="fair.seed", value=_short(seed))
-    dice = FairDice.from_hex(seed, table, _player_seeds(fair))
-    draws = _draws(data)
+    epochs = epochs_of(data)
+    if require_revealed and not any(e.revealed for e in epochs):
+        raise VerifyError("verify.not_revealed", table=table, commitment=epochs[-1].commitment)
+    seeds = player_seeds_of(data)
+    dice = [e.dice(table, seeds) if e.revealed else None for e in epochs]
+    records = _records(data)
+    pending_from = None if epochs[-1].revealed else epochs[-1].start
 
     first: Mismatch | None = None
-    count = 0
-    for position, draw in enumerate(draws):
-        problem = _check(dice, position, draw)
-        if problem is not None:
-            count += 1
-            first = first or problem
+    count = checked = pending = withheld = 0
+    covered: list[list[int]] = [[] for _ in epochs]
+    expected = 0
+    gap = False  # a redacted record without draws stands before the next draw
+    for record in records:
+        if record.redacted and not record.draws:
+            gap = True
+            continue
+        for draw in record.draws:
+            if (
+                draw.index > expected
+                and gap
+                and pending_from is not None
+                and expected >= pending_from
+            ):
+                withheld += draw.index - expected
+                expected = draw.index
+            gap = False
+            number = epoch_at(epochs, expected)
+            problem: Mismatch | None = None
+            if draw.index != expected:
+                problem = Mismatch(
+                    MismatchKind.INDEX,
+                    draw.seq,
+                    draw.index,
+                    draw.sides,
+                    expected,
+                    draw.index,
+                    number + 1,
+                )
+            else:
+                covered[number].append(draw.seq)
+                source = dice[number]
+                if source is None:
+                    pending += 1
+                else:
+                    checked += 1
+                    value = source.value(draw.index, draw.sides)
+                    if value != draw.value:
+                        problem = Mismatch(
+                            MismatchKind.VALUE,
+                            draw.seq,
+                            draw.index,
+                            draw.sides,
+                            value,
+                            draw.value,
+                            number + 1,
+                        )
+            if problem is not None:
+                count += 1
+                first = first or problem
+            expected += 1
+    checks = tuple(
+        EpochCheck(
+            number=number + 1,
+            start=epoch.start,
+            end=epochs[number + 1].start if number + 1 < len(epochs) else None,
+            commitment=epoch.commitment,
+            computed_commitment=None
+            if source is None
+            else hashlib.sha256(source.server_seed).hexdigest(),
+            draws=len(covered[number]),
+            first_seq=covered[number][0] if covered[number] else None,
+            last_seq=covered[number][-1] if covered[number] else None,
+        )
+        for number, (epoch, source) in enumerate(zip(epochs, dice, strict=True))
+    )
     return Verification(
         table=table,
-        commitment=commitment,
-        computed_commitment=hashlib.sha256(dice.server_seed).hexdigest(),
-        draws=len(draws),
+        epochs=checks,
+        draws=checked,
+        pending=pending,
+        withheld=withheld,
         mismatch=first,
         mismatches=count,
     )
 
 
-def _player_seeds(fair: Mapping[str, Any]) -> list[PlayerSeed]:
+def epochs_of(data: Mapping[str, Any]) -> list[Epoch]:
+    """The chain of epochs of an export, checked for shape (``verify.bad_format`` otherwise).
+
+    ``spieltisch-table/1`` has one epoch from draw 0 (``fair.commitment``, ``fair.seed``).
+    In ``/2`` the epochs start at 0 and in order, and only the last may be unrevealed.
+    """
+    fair = _field(data, "fair", Mapping)
+    if data.get("format") == EXPORT_FORMATS[0]:
+        commitment = _field(fair, "commitment", str, prefix="fair.")
+        return [Epoch(0, commitment, _seed(fair.get("seed"), "fair.seed"))]
+    raw = _field(fair, "epochs", Sequence, prefix="fair.")
+    if isinstance(raw, str) or not raw:
+        raise VerifyError("verify.bad_format", field="fair.epochs", value=_short(raw))
+    epochs: list[Epoch] = []
+    for number, item in enumerate(raw):
+        where = f"fair.epochs[{number}]"
+        if not isinstance(item, Mapping):
+            raise VerifyError("verify.bad_format", field=where, value=_short(item))
+        start = _field(item, "start", int, prefix=f"{where}.")
+        low = epochs[-1].start if epochs else 0
+        if start < low or (not epochs and start != 0):
+            raise VerifyError("verify.bad_format", field=f"{where}.start", value=start)
+        commitment = _field(item, "commitment", str, prefix=f"{where}.")
+        seed = _seed(item.get("seed"), f"{where}.seed")
+        if seed is None and number + 1 < len(raw):
+            # Only the open epoch may be secret: a closed one was closed by its reveal.
+            raise VerifyError("verify.bad_format", field=f"{where}.seed", value=None)
+        epochs.append(Epoch(start, commitment, seed))
+    return epochs
+
+
+def _seed(value: object, field: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not _HEX.fullmatch(value):
+        raise VerifyError("verify.bad_format", field=field, value=_short(value))
+    return value
+
+
+def player_seeds_of(data: Mapping[str, Any]) -> list[PlayerSeed]:
+    """The player seeds of an export's ``fair`` block, in order (``verify.bad_format``)."""
+    fair = _field(data, "fair", Mapping)
     raw = fair.get("player_seeds", [])
     if not isinstance(raw, Sequence) or isinstance(raw, str):
         raise VerifyError("verify.bad_format", field="fair.player_seeds", value=_short(raw))
@@ -200,20 +427,11 @@ def _player_seeds(fair: Mapping[str, Any]) -> list[PlayerSeed]:
     return seeds
 
 
-def _check(dice: FairDice, position: int, draw: _Draw) -> Mismatch | None:
-    if draw.index != position:
-        return Mismatch(MismatchKind.INDEX, draw.seq, draw.index, draw.sides, position, draw.index)
-    expected = dice.value(draw.index, draw.sides)
-    if expected != draw.value:
-        return Mismatch(MismatchKind.VALUE, draw.seq, draw.index, draw.sides, expected, draw.value)
-    return None
-
-
-def _draws(data: Mapping[str, Any]) -> list[_Draw]:
+def _records(data: Mapping[str, Any]) -> list[_Record]:
     records = _field(data, "records", Sequence)
     if isinstance(records, str):
         raise VerifyError("verify.bad_format", field="records", value=_short(records))
-    draws: list[_Draw] = []
+    parsed: list[_Record] = []
     for number, record in enumerate(records):
         where = f"records[{number}]"
         if not isinstance(record, Mapping):
@@ -222,6 +440,7 @@ def _draws(data: Mapping[str, Any]) -> list[_Draw]:
         raw = record.get("draws", [])
         if not isinstance(raw, Sequence) or isinstance(raw, str):
             raise VerifyError("verify.bad_format", field=f"{where}.draws", value=_short(raw))
+        draws: list[_Draw] = []
         for position, item in enumerate(raw):
             here = f"{where}.draws[{position}]."
             if not isinstance(item, Mapping):
@@ -232,7 +451,13 @@ def _draws(data: Mapping[str, Any]) -> list[_Draw]:
             if not 1 <= sides <= MAX_SIDES:
                 raise VerifyError("verify.bad_format", field=f"{here}sides", value=sides)
             draws.append(_Draw(seq, index, sides, value))
-    return draws
+        redacted = (
+            record.get("hidden") is True
+            and record.get("command") is None
+            and record.get("undoes") is None
+        )
+        parsed.append(_Record(seq, redacted, tuple(draws)))
+    return parsed
 
 
 def _field(data: Mapping[str, Any], name: str, kind: type[Any], *, prefix: str = "") -> Any:

@@ -24,7 +24,7 @@ from pydantic import TypeAdapter
 from sqlalchemy import Engine, delete, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
-from spieltisch.dice.fair import DiceSource, FairDice, PlayerSeed
+from spieltisch.dice.fair import DiceSource, Epoch, FairDice, PlayerSeed
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.table import Record, Role
 from spieltisch.store.cache import StoredTable
@@ -38,7 +38,15 @@ from spieltisch.store.models import (
     TableRow,
 )
 from spieltisch.store.snapshots import decode_states, encode_states
-from spieltisch.store.types import Created, Joined, Participant, StoreError, TableInfo, hash_secret
+from spieltisch.store.types import (
+    Created,
+    Joined,
+    Participant,
+    Revealed,
+    StoreError,
+    TableInfo,
+    hash_secret,
+)
 from spieltisch.store.validation import (
     MAX_NAME,
     MAX_SEED,
@@ -165,7 +173,8 @@ class EventStore:
             dice_table=table_id,
             server_seed=dice.server_seed.hex(),
             commitment=dice.commitment,
-            revealed=False,
+            epoch_start=0,
+            epochs=[],
             player_seeds=[],
             seq=0,
             version=0,
@@ -397,15 +406,16 @@ class EventStore:
         raise StoreError("table.busy", table=table_id)
 
     def add_player_seed(self, table_id: str, by: Participant, seed: str) -> PlayerSeed:
-        """A player's seed string takes part in every draw from the next one on."""
+        """A player's seed string takes part in every draw from the next one on.
+
+        Player seeds stay in effect across epochs: a reveal does not end them.
+        """
         if by.role is Role.SPECTATOR:
             raise RuleError("rule.forbidden", action="player-seed")
         seed = check_text(seed, "table.bad_seed", MAX_SEED)
         with self._lock(table_id):
             for _ in range(self.retries):
                 cached = self._current(table_id)
-                if cached.info.revealed:
-                    raise StoreError("table.revealed", table=table_id)
                 start = cached.table.next_draw
                 dice = cached.info.dice()
                 if dice is not None:
@@ -419,18 +429,36 @@ class EventStore:
                     return added
         raise StoreError("table.busy", table=table_id)
 
-    def reveal(self, table_id: str, by: Participant) -> str:
-        """Reveal the server seed (GM only). The table draws no dice afterwards."""
+    def reveal(self, table_id: str, by: Participant) -> Revealed:
+        """Reveal the current epoch's seed and commit to a fresh one at once (GM only).
+
+        Returns the revealed epoch and the new current one; the table rolls on with the new
+        seed from the next draw. Asked again before anything was drawn with the new seed, it
+        answers the same pair (so a repeated request reveals nothing new).
+        """
         if by.role is not Role.GM:
             raise RuleError("rule.forbidden", action="reveal")
         with self._lock(table_id):
             for _ in range(self.retries):
                 cached = self._current(table_id)
-                seed = cached.info._server_seed
+                info = cached.info
+                start = cached.table.next_draw
+                if len(info.epochs) > 1 and info.current.start == start:
+                    return Revealed(info.epochs[-2], len(info.epochs) - 1, info.current)
+                seed = info._server_seed
                 if seed is None:
                     raise StoreError("table.seed_unknown", table=table_id)
-                if cached.info.revealed or self._update_row(cached, revealed=True):
-                    return seed
+                revealed = replace(info.current, seed=seed)
+                fresh = FairDice.new(info.dice_table)
+                closed = [epoch.to_json() for epoch in info.epochs[:-1]]
+                if self._update_row(
+                    cached,
+                    epochs=[*closed, revealed.to_json()],
+                    epoch_start=start,
+                    server_seed=fresh.seed_hex,
+                    commitment=fresh.commitment,
+                ):
+                    return Revealed(revealed, len(info.epochs), Epoch(start, fresh.commitment))
         raise StoreError("table.busy", table=table_id)
 
     # -- export / import -------------------------------------------------------------------
@@ -464,9 +492,7 @@ class EventStore:
             language=parsed.language,
             options=parsed.options,
             dice_table=parsed.dice_table,
-            server_seed=parsed.seed,
-            commitment=parsed.commitment,
-            revealed=parsed.seed is not None,
+            **_import_epochs(parsed.epochs, parsed.dice_table, parsed.next_draw),
             player_seeds=[{"start": p.start, "seed": p.seed} for p in parsed.player_seeds],
             seq=len(parsed.records),
             version=0,
@@ -674,6 +700,10 @@ def _row_values(row: TableRow) -> dict[str, Any]:
 
 
 def _info(row: Any) -> TableInfo:
+    epochs = tuple(
+        Epoch(cast(int, e["start"]), str(e["commitment"]), cast("str | None", e.get("seed")))
+        for e in row.epochs or []
+    )
     return TableInfo(
         id=row.id,
         system=row.system,
@@ -681,8 +711,7 @@ def _info(row: Any) -> TableInfo:
         language=row.language,
         options=dict(row.options or {}),
         dice_table=row.dice_table,
-        commitment=row.commitment,
-        revealed=bool(row.revealed),
+        epochs=(*epochs, Epoch(row.epoch_start, row.commitment)),
         player_seeds=tuple(
             PlayerSeed(cast(int, p["start"]), str(p["seed"])) for p in row.player_seeds
         ),
@@ -691,6 +720,28 @@ def _info(row: Any) -> TableInfo:
         created=row.created,
         _server_seed=row.server_seed,
     )
+
+
+def _import_epochs(epochs: Sequence[Epoch], dice_table: str, next_draw: int) -> dict[str, Any]:
+    """The epoch columns of an imported table: its revealed epochs, then the current one.
+
+    When the export's last epoch is revealed too, or nothing was drawn with it yet, the new
+    table commits to a fresh seed for the draws after the log and rolls on; otherwise that
+    epoch's seed is unknown here and the table rolls no dice.
+    """
+    closed = [epoch for epoch in epochs if epoch.revealed]
+    if epochs[-1].revealed or epochs[-1].start >= next_draw:
+        fresh = FairDice.new(dice_table)
+        current = Epoch(next_draw, fresh.commitment)
+        seed: str | None = fresh.seed_hex
+    else:
+        current, seed = epochs[-1], None
+    return {
+        "epochs": [epoch.to_json() for epoch in closed],
+        "epoch_start": current.start,
+        "commitment": current.commitment,
+        "server_seed": seed,
+    }
 
 
 def _participants(conn: Any, table_id: str) -> dict[str, tuple[Participant, str]]:

@@ -1,7 +1,15 @@
-"""Export and import of a table: one JSON document (format ``spieltisch-table/1``).
+"""Export and import of a table: one JSON document (format ``spieltisch-table/2``).
 
-An export carries the table's settings, its fair-dice block, its participants (without tokens)
-and its records. :func:`parse_export` checks an export before anything is stored.
+An export carries the table's settings, its fair-dice block (the chain of seed epochs and the
+player seeds), its participants (without tokens) and its records.
+
+This module is also where the two halves of verification meet: the dice check
+(:func:`spieltisch.dice.verify.verify_export`: every draw is what its epoch's seed gives) and
+the replay (:func:`spieltisch.engine.replay.replay_log`: every record is what the rules make
+of its draws). The replay needs the game system from the registry, which sits above the
+engine, so the composition lives here in the store: :func:`verify_document` for
+``spieltisch verify``, :func:`parse_export` for import. Both read ``spieltisch-table/1``
+exports (one seed) as well.
 """
 
 from __future__ import annotations
@@ -10,8 +18,20 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from spieltisch.dice.fair import FairDice, FairDiceError, PlayerSeed
+from pydantic import ValidationError
+
+from spieltisch.dice.fair import Epoch, PlayerSeed
+from spieltisch.dice.verify import (
+    EXPORT_FORMAT,
+    EXPORT_FORMATS,
+    Verification,
+    VerifyError,
+    epochs_of,
+    player_seeds_of,
+    verify_export,
+)
 from spieltisch.engine.errors import EngineError
+from spieltisch.engine.replay import ReplayResult, replay_log
 from spieltisch.engine.table import Record, Role, Table
 from spieltisch.errors import InputError, SpieltischError
 from spieltisch.store.types import Participant, TableInfo
@@ -25,10 +45,14 @@ from spieltisch.store.validation import (
 )
 from spieltisch.systems.registry import get_system
 
-__all__ = ["EXPORT_FORMAT", "ParsedExport", "check_draws", "export_document", "parse_export"]
-
-EXPORT_FORMAT = "spieltisch-table/1"
-"""The ``format`` of a table export."""
+__all__ = [
+    "EXPORT_FORMAT",
+    "Checked",
+    "ParsedExport",
+    "export_document",
+    "parse_export",
+    "verify_document",
+]
 
 
 def export_document(
@@ -36,19 +60,15 @@ def export_document(
 ) -> dict[str, Any]:
     """The export of ``table`` for a participant in ``role`` (``None``: the administrator).
 
-    The GM and the administrator get the whole log. Others get the records they may see; once
-    the seed is revealed, hidden records are added with their raw draws only (no command, no
-    events), so the export verifies while the GM's secrets stay his.
+    The GM and the administrator get the whole log. Others get every record, the hidden ones
+    redacted: no command, no events, and their raw draws only where these fall in a revealed
+    epoch (so the export verifies, while the GM's secrets and the values of hidden rolls not
+    yet revealed stay his).
     """
     if role is None or role is Role.GM:
         records = table.records
-    elif info.revealed:
-        records = [
-            r.model_copy(update={"command": None, "events": [], "claims": None}) if r.hidden else r
-            for r in table.records
-        ]
     else:
-        records = table.visible(role)
+        records = [_redacted(info, r) if r.hidden else r for r in table.records]
     return {
         "format": EXPORT_FORMAT,
         "table": info.dice_table,
@@ -62,6 +82,13 @@ def export_document(
     }
 
 
+def _redacted(info: TableInfo, record: Record) -> Record:
+    if record.undoes is not None:
+        return record  # an undo names the record it reverts, nothing more
+    shown = [d for d in record.draws if info.epoch_revealed(d.index)]
+    return record.model_copy(update={"command": None, "events": [], "draws": shown, "claims": None})
+
+
 @dataclass(frozen=True)
 class ParsedExport:
     """An export that passed every check, ready to be stored as a new table."""
@@ -71,30 +98,89 @@ class ParsedExport:
     language: str
     title: str
     dice_table: str
-    commitment: str
-    seed: str | None
+    epochs: tuple[Epoch, ...]
     player_seeds: tuple[PlayerSeed, ...]
     records: list[Record]
     participants: list[Participant]
     """Everyone but the GM (the importer becomes the GM)."""
 
+    @property
+    def next_draw(self) -> int:
+        """The index of the first draw after the log."""
+        return sum(len(record.draws) for record in self.records)
+
+
+@dataclass(frozen=True)
+class Checked:
+    """The verdict of :func:`verify_document`: the dice check and the replay."""
+
+    dice: Verification
+    replay: ReplayResult
+
+    @property
+    def ok(self) -> bool:
+        """Every revealed epoch and draw checks out, and every record replays as logged."""
+        return self.dice.ok and self.replay.ok
+
+    def error(self) -> SpieltischError | None:
+        """The first problem as an error: the dice's first, else the replay's."""
+        problem = self.dice.error()
+        if problem is None and self.replay.mismatch is not None:
+            return self.replay.mismatch.error()
+        return problem
+
+    def to_json(self) -> dict[str, Any]:
+        """The stable JSON verdict (the dice verdict plus ``replayed`` and ``replay``)."""
+        mismatch = self.replay.mismatch
+        return {
+            **self.dice.to_json(),
+            "ok": self.ok,
+            "replayed": self.replay.records,
+            "replay": None if mismatch is None else mismatch.to_json(),
+        }
+
+
+def verify_document(data: Any, *, require_revealed: bool = True) -> Checked:
+    """Verify an export: its dice (per epoch) and, by replay, every record.
+
+    Raises a :class:`VerifyError` (``verify.*``) for a file that cannot be checked at all:
+    another format, a malformed field, no epoch revealed (unless ``require_revealed`` is
+    false), an unknown game system or records that are not records.
+    """
+    dice = verify_export(data, require_revealed=require_revealed)
+    system, options, records = _log(data)
+    return Checked(dice, replay_log(system, options, records))
+
+
+def _log(data: Mapping[str, Any]) -> tuple[Any, dict[str, Any], list[Record]]:
+    try:
+        system = get_system(str(data.get("system")))
+        options = check_options(system, data.get("options") or {})
+    except SpieltischError as error:
+        raise VerifyError(
+            "verify.bad_format", field="system", value=str(data.get("system"))
+        ) from error
+    records: list[Record] = []
+    for number, raw in enumerate(data["records"]):
+        try:
+            records.append(Record.model_validate(raw))
+        except ValidationError:
+            where = f"records[{number}]"
+            raise VerifyError("verify.bad_format", field=where, value=_short(raw)) from None
+    return system, options, records
+
 
 def parse_export(data: Any) -> ParsedExport:
-    """Check an export: its format, settings, participants, log (folded) and, once the seed is
-    revealed, every draw against the seed. Raises a :class:`SpieltischError` naming the fault."""
-    if not isinstance(data, Mapping) or data.get("format") != EXPORT_FORMAT:
+    """Check an export before it is stored: format, settings, participants, the dice of every
+    revealed epoch and the replay of every record. Raises a :class:`SpieltischError` naming
+    the first fault (``verify.mismatch_value``, ``verify.replay_mismatch``, …)."""
+    if not isinstance(data, Mapping) or data.get("format") not in EXPORT_FORMATS:
         value = data.get("format") if isinstance(data, Mapping) else type(data).__name__
         raise InputError("table.bad_format", value=value, expected=EXPORT_FORMAT)
     try:
         system = get_system(str(data["system"]))
         options = check_options(system, data.get("options") or {})
         language = check_language(str(data.get("language", "de")))
-        fair = data["fair"]
-        commitment = str(fair["commitment"])
-        seed = fair.get("seed")
-        seeds = tuple(PlayerSeed.parse(p) for p in fair.get("player_seeds") or [])
-        records = [Record.model_validate(r) for r in data["records"]]
-        dice_table = str(data["table"])
         title = check_text(str(data.get("title", "")), "table.bad_title", MAX_TITLE, True)
         others = [
             Participant(
@@ -112,40 +198,26 @@ def parse_export(data: Any) -> ParsedExport:
         if isinstance(error, SpieltischError):
             raise
         raise EngineError("table.bad_export", detail=str(error)) from None
-    table = Table(system, options, records)  # validates order and folds every event
-    if seed is not None:
-        try:
-            dice = FairDice(bytes.fromhex(str(seed)), dice_table, seeds)
-        except ValueError:
-            raise EngineError("table.bad_export", detail=f"fair.seed: {seed!r}") from None
-        check_draws(dice, commitment, table)
+    problem = verify_document(data, require_revealed=False).error()
+    if problem is not None:
+        raise problem
+    records = [Record.model_validate(r) for r in data["records"]]
+    # Folds every event and refuses a log with gaps (a player's export that withholds draws
+    # of an epoch not yet revealed): stored, it would draw those indexes again.
+    table = Table(system, options, records)
     return ParsedExport(
         system=system.id,
         options=options,
         language=language,
         title=title,
-        dice_table=dice_table,
-        commitment=commitment,
-        seed=None if seed is None else str(seed).lower(),
-        player_seeds=seeds,
+        dice_table=str(data["table"]),
+        epochs=tuple(epochs_of(data)),
+        player_seeds=tuple(player_seeds_of(data)),
         records=table.records,
         participants=others,
     )
 
 
-def check_draws(dice: FairDice, commitment: str, table: Table) -> None:
-    """Every draw of ``table`` recomputed from ``dice``; the first that differs is named."""
-    if dice.commitment != commitment.lower():
-        raise EngineError("table.commitment_mismatch", commitment=commitment)
-    expected_index = 0
-    for record in table.records:
-        for draw in record.draws:
-            if draw.index != expected_index:
-                raise EngineError("table.draw_mismatch", seq=record.seq, index=draw.index)
-            try:
-                value = dice.value(draw.index, draw.sides)
-            except FairDiceError:
-                raise EngineError("table.draw_mismatch", seq=record.seq, index=draw.index) from None
-            if value != draw.value:
-                raise EngineError("table.draw_mismatch", seq=record.seq, index=draw.index)
-            expected_index += 1
+def _short(value: object) -> object:
+    text = repr(value)
+    return value if len(text) <= 80 else f"{text[:77]}..."

@@ -44,9 +44,14 @@ class TableRow(Base):
     dice_table: Mapped[str] = mapped_column(String(64))
     """The table id the fair dice are keyed on (differs from ``id`` for imported tables)."""
     server_seed: Mapped[str | None] = mapped_column(String(128), nullable=True)
-    """Hex of the secret seed; ``None`` when unknown (a table imported before its reveal)."""
+    """Hex of the current epoch's secret seed; ``None`` when unknown (imported before its
+    reveal)."""
     commitment: Mapped[str] = mapped_column(String(64))
-    revealed: Mapped[bool] = mapped_column(Boolean, default=False)
+    """The current epoch's commitment."""
+    epoch_start: Mapped[int] = mapped_column(Integer, default=0)
+    """Index of the first draw of the current epoch."""
+    epochs: Mapped[list[dict[str, object]]] = mapped_column(JSON, default=list)
+    """The revealed epochs before the current one: ``[{"start", "commitment", "seed"}]``."""
     player_seeds: Mapped[list[dict[str, object]]] = mapped_column(JSON, default=list)
     seq: Mapped[int] = mapped_column(Integer, default=0)
     """Sequence number of the last record."""

@@ -7,11 +7,19 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from spieltisch.dice.fair import FairDice, PlayerSeed
+from spieltisch.dice.fair import Epoch, FairDice, PlayerSeed, epoch_at
 from spieltisch.engine.table import Actor, Role
 from spieltisch.errors import SpieltischError
 
-__all__ = ["Created", "Joined", "Participant", "StoreError", "TableInfo", "hash_secret"]
+__all__ = [
+    "Created",
+    "Joined",
+    "Participant",
+    "Revealed",
+    "StoreError",
+    "TableInfo",
+    "hash_secret",
+]
 
 
 class StoreError(SpieltischError):
@@ -39,7 +47,12 @@ class Participant:
 
 @dataclass(frozen=True)
 class TableInfo:
-    """A table's settings and fair-dice status (without its log)."""
+    """A table's settings and fair-dice status (without its log).
+
+    ``epochs`` is the table's chain of seeds: every revealed epoch with its seed, then the
+    current one (its seed ``None``: secret, or unknown here for a table imported before its
+    reveal). Draw ``i`` comes from the epoch it falls in; new draws from the current one.
+    """
 
     id: str
     system: str
@@ -47,35 +60,54 @@ class TableInfo:
     language: str
     options: dict[str, Any]
     dice_table: str
-    commitment: str
-    revealed: bool
+    epochs: tuple[Epoch, ...]
     player_seeds: tuple[PlayerSeed, ...]
     seq: int
     version: int
     created: datetime | None
     _server_seed: str | None = field(default=None, repr=False)
+    """The current epoch's secret seed (hex); ``None`` when unknown here."""
+
+    @property
+    def current(self) -> Epoch:
+        """The epoch new draws come from."""
+        return self.epochs[-1]
+
+    @property
+    def commitment(self) -> str:
+        """The commitment of the current epoch."""
+        return self.current.commitment
+
+    @property
+    def revealed(self) -> bool:
+        """Whether any epoch has been revealed."""
+        return any(epoch.revealed for epoch in self.epochs)
 
     @property
     def seed(self) -> str | None:
-        """The server seed in hex once revealed, else ``None``."""
-        return self._server_seed if self.revealed else None
+        """The seed of the epoch revealed last (hex), or ``None`` before the first reveal."""
+        revealed = [epoch.seed for epoch in self.epochs if epoch.seed is not None]
+        return revealed[-1] if revealed else None
 
     @property
     def can_roll(self) -> bool:
-        """Whether the table still draws dice (its seed is known here and not revealed)."""
-        return self._server_seed is not None and not self.revealed
+        """Whether the table draws dice (the current epoch's seed is known here)."""
+        return self._server_seed is not None
 
     def dice(self) -> FairDice | None:
-        """The table's fair dice, if the server seed is known here."""
+        """The current epoch's fair dice, if its server seed is known here."""
         if self._server_seed is None:
             return None
         return FairDice(bytes.fromhex(self._server_seed), self.dice_table, self.player_seeds)
 
+    def epoch_revealed(self, index: int) -> bool:
+        """Whether draw ``index`` falls in a revealed epoch."""
+        return self.epochs[epoch_at(self.epochs, index)].revealed
+
     def fair_block(self) -> dict[str, Any]:
-        """The ``fair`` block of an export."""
+        """The ``fair`` block of an export: ``{"epochs": [...], "player_seeds": [...]}``."""
         return {
-            "commitment": self.commitment,
-            "seed": self.seed,
+            "epochs": [epoch.to_json() for epoch in self.epochs],
             "player_seeds": [{"start": p.start, "seed": p.seed} for p in self.player_seeds],
         }
 
@@ -99,3 +131,20 @@ class Joined:
 
     participant: Participant
     token: str
+
+
+@dataclass(frozen=True)
+class Revealed:
+    """What a reveal did: the epoch it revealed and the fresh epoch the table rolls on with."""
+
+    epoch: Epoch
+    """The revealed epoch (its ``seed`` set)."""
+    number: int
+    """Its position in the table's chain of epochs, from 1."""
+    current: Epoch
+    """The new current epoch (its commitment public, its seed secret)."""
+
+    @property
+    def seed(self) -> str:
+        """The revealed seed in hex."""
+        return self.epoch.seed or ""

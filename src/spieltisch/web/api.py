@@ -18,6 +18,7 @@ from spieltisch.web.deps import CurrentParticipant, StoreDep
 from spieltisch.web.schemas import (
     CommandRequest,
     CommandResponse,
+    EpochPublic,
     ErrorResponse,
     ImportedParticipant,
     ImportResponse,
@@ -39,7 +40,7 @@ from spieltisch.web.schemas import (
     UndoResponse,
 )
 
-__all__ = ["router", "table_view"]
+__all__ = ["epochs_public", "router", "table_view"]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorResponse} for status in (400, 401, 403, 404, 409, 422)
@@ -58,6 +59,21 @@ def _pieces(table: StoredTable, me: Participant) -> dict[str, list[str]]:
     for piece, owner in table.owners(me.role).items():
         pieces.setdefault(owner, []).append(piece)
     return pieces
+
+
+def epochs_public(info: TableInfo) -> list[EpochPublic]:
+    """The table's epochs as the API shows them (every seed revealed so far, no secret)."""
+    epochs = info.epochs
+    return [
+        EpochPublic(
+            number=number + 1,
+            start=epoch.start,
+            end=epochs[number + 1].start if number + 1 < len(epochs) else None,
+            commitment=epoch.commitment,
+            seed=epoch.seed,
+        )
+        for number, epoch in enumerate(epochs)
+    ]
 
 
 def table_view(
@@ -83,6 +99,7 @@ def table_view(
         seq=table.seq,
         commitment=info.commitment,
         seed=info.seed,
+        epochs=epochs_public(info),
         player_seeds=[PlayerSeedPublic(start=p.start, seed=p.seed) for p in info.player_seeds],
         me=public(me),
         participants=[public(person) for person in people],
@@ -219,12 +236,18 @@ def add_player_seed(
 
 @router.post("/tables/{table_id}/reveal", response_model=RevealResponse)
 def reveal(table_id: str, me: CurrentParticipant, store: StoreDep) -> RevealResponse:
-    """Reveal the server seed (GM only). The table rolls no more dice afterwards."""
-    seed = store.reveal(table_id, me)
-    return RevealResponse(seed=seed, commitment=store.info(table_id).commitment)
+    """Reveal the current epoch's seed (GM only); the table commits to a fresh one and rolls on."""
+    done = store.reveal(table_id, me)
+    epochs = epochs_public(store.info(table_id))
+    return RevealResponse(
+        seed=done.seed,
+        commitment=done.epoch.commitment,
+        epoch=epochs[done.number - 1],
+        current=epochs[-1],
+    )
 
 
 @router.get("/tables/{table_id}/export")
 def export_table(table_id: str, me: CurrentParticipant, store: StoreDep) -> dict[str, Any]:
-    """The table as one JSON file (format ``spieltisch-table/1``), for ``spieltisch verify``."""
+    """The table as one JSON file (format ``spieltisch-table/2``), for ``spieltisch verify``."""
     return store.export(table_id, me)

@@ -44,7 +44,6 @@ STATUS: dict[str, int] = {
     "rule.forbidden_field": 403,
     "table.stale": 409,
     "table.busy": 409,
-    "table.revealed": 409,
     "table.seed_unknown": 409,
     "table.dice_closed": 409,
 }

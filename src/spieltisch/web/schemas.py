@@ -23,6 +23,7 @@ __all__ = [
     "AnyCommand",
     "CommandRequest",
     "CommandResponse",
+    "EpochPublic",
     "ErrorBody",
     "ErrorResponse",
     "ImportResponse",
@@ -173,6 +174,20 @@ class PlayerSeedPublic(BaseModel):
     seed: str
 
 
+class EpochPublic(BaseModel):
+    """One epoch of the table's chain of seeds: the draws it covers and its commitment."""
+
+    number: int
+    """Position in the chain, from 1."""
+    start: int
+    """Index of its first draw."""
+    end: int | None
+    """Index after its last draw (the next epoch's start); ``null`` for the current epoch."""
+    commitment: str
+    seed: str | None
+    """The server seed in hex once revealed, else ``null``."""
+
+
 class TableView(BaseModel):
     """A table as the caller sees it."""
 
@@ -184,6 +199,8 @@ class TableView(BaseModel):
     seq: int
     commitment: str
     seed: str | None
+    """The seed revealed last (``null`` before the first reveal); see ``epochs``."""
+    epochs: list[EpochPublic]
     player_seeds: list[PlayerSeedPublic]
     me: ParticipantPublic
     participants: list[ParticipantPublic]
@@ -251,7 +268,13 @@ class PlayerSeedResponse(BaseModel):
 
 
 class RevealResponse(BaseModel):
-    """The revealed server seed (hex)."""
+    """The revealed epoch and the fresh one the table rolls on with."""
 
     seed: str
+    """The revealed server seed (hex)."""
     commitment: str
+    """The revealed epoch's commitment."""
+    epoch: EpochPublic
+    """The revealed epoch."""
+    current: EpochPublic
+    """The new current epoch: its commitment, published now; its seed stays secret."""

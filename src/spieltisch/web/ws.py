@@ -9,8 +9,8 @@ Then the client receives one ``records`` message with every record after ``n`` i
 
 * ``{"type": "records", "records": [...], "seq": n, "state": {...}}`` for new records;
 * ``{"type": "undo", "record": {...}, "undoes": m, "seq": n, "state": {...}}`` for an undo;
-* ``{"type": "table", "seq": n, "seed": hex|null, "player_seeds": [...]}`` when the seed is
-  revealed or a player seed is added;
+* ``{"type": "table", "seq": n, "seed": hex|null, "epochs": [...], "player_seeds": [...]}``
+  when an epoch's seed is revealed (and a fresh one committed) or a player seed is added;
 * ``{"type": "participants", "participants": [...]}`` when someone joins.
 
 ``seq`` is the table's last sequence number at the time of sending and ``state`` the state
@@ -36,6 +36,7 @@ from spieltisch.engine.visibility import Viewer, sees
 from spieltisch.errors import SpieltischError
 from spieltisch.i18n import error_message, normalize_language
 from spieltisch.store import EventStore, Participant, StoredTable, TableInfo
+from spieltisch.web.api import epochs_public
 from spieltisch.web.deps import accepted_language
 from spieltisch.web.headers import origin_allowed
 from spieltisch.web.live import Broker
@@ -120,8 +121,8 @@ def _texts(table: StoredTable, sent: int, viewer: Viewer) -> list[str]:
     return texts
 
 
-def _fair(info: TableInfo) -> tuple[bool, int]:
-    return info.revealed, len(info.player_seeds)
+def _fair(info: TableInfo) -> tuple[int, int]:
+    return len(info.epochs), len(info.player_seeds)
 
 
 def _table_message(info: TableInfo, table: StoredTable) -> dict[str, Any]:
@@ -129,6 +130,7 @@ def _table_message(info: TableInfo, table: StoredTable) -> dict[str, Any]:
         "type": "table",
         "seq": table.seq,
         "seed": info.seed,
+        "epochs": [epoch.model_dump() for epoch in epochs_public(info)],
         "player_seeds": [{"start": p.start, "seed": p.seed} for p in info.player_seeds],
     }
 

@@ -285,26 +285,55 @@ function renderPeople() {
   } else box.replaceChildren();
 }
 
+/** The log entries (among those this viewer has) with a draw in [start, end). */
+function entriesIn(start, end) {
+  const seqs = [...view.records.values()]
+    .filter((r) => (r.draws || []).some((d) => d.index >= start && (end == null || d.index < end)))
+    .map((r) => r.seq);
+  return seqs.length ? { first: Math.min(...seqs), last: Math.max(...seqs) } : null;
+}
+
+/** One epoch of the chain: what it covers, its commitment, its seed once revealed. */
+function epochItem(epoch) {
+  const result = view.verification?.epochs?.find((e) => e.number === epoch.number);
+  const covers = epoch.end == null ? t("web.fair.epoch_from", { start: epoch.start })
+    : epoch.end > epoch.start ? t("web.fair.epoch_draws", { start: epoch.start, end: epoch.end - 1 })
+      : t("web.fair.epoch_none");
+  const entries = entriesIn(epoch.start, epoch.end);
+  const head = [el("strong", {}, t("web.fair.epoch", { number: epoch.number })), " · ", covers];
+  if (entries) head.push(" · ", t("web.fair.epoch_entries", entries));
+  if (result) {
+    head.push(" ", el("span", { class: "badge epoch-" + result.status }, t("web.verify.epoch_" + result.status, result)));
+  }
+  return el("li", { class: "epoch", dataset: { epoch: epoch.number, status: epoch.seed ? "revealed" : "open" } },
+    el("p", { class: "small-print" }, ...head),
+    el("p", { class: "small-print" }, t("web.fair.commitment"), " ", el("code", { class: "hash" }, epoch.commitment)),
+    epoch.seed ? el("p", { class: "small-print" }, t("web.fair.seed"), " ", el("code", { class: "hash" }, epoch.seed))
+      : el("p", { class: "muted small-print" }, t("web.fair.secret")));
+}
+
 function renderFair() {
   const box = document.getElementById("fair");
   const info = view.info;
+  const epochs = info.epochs || [];
   const parts = [
-    el("p", { class: "small-print" }, t("web.fair.commitment"), " ", el("code", { class: "hash" }, info.commitment || "–")),
+    el("p", { class: "small-print" }, t("web.fair.commitment"), " ", el("code", { class: "hash", id: "current-commitment" }, info.commitment || "–")),
+    el("h3", {}, t("web.fair.epochs")),
+    el("ol", { id: "epochs", class: "epochs" }, ...epochs.map(epochItem)),
   ];
   if (info.seed) {
     parts.push(el("p", { class: "small-print" }, t("web.fair.seed"), " ", el("code", { class: "hash", id: "revealed-seed" }, info.seed)));
     parts.push(el("button", { type: "button", id: "verify-button", onclick: runVerify }, t("web.fair.verify")));
     const result = view.verification;
     if (result) {
-      parts.push(el("div", { id: "verify-result", class: "verify " + (result.ok ? "ok" : "bad"), role: "status" },
-        result.ok ? t("web.verify.ok", { draws: result.draws })
-          : result.commitmentOk === false ? t("web.verify.bad_commitment")
-            : t("web.verify.mismatch", result.mismatch)));
+      const text = result.ok ? t("web.verify.ok", { draws: result.draws })
+        : result.commitmentOk === false ? t("web.verify.bad_commitment")
+          : t("web.verify.mismatch", result.mismatch);
+      const extra = result.ok && result.pending ? " " + t("web.verify.pending", { pending: result.pending }) : "";
+      parts.push(el("div", { id: "verify-result", class: "verify " + (result.ok ? "ok" : "bad"), role: "status", tabindex: "-1" }, text + extra));
     }
-  } else {
-    parts.push(el("p", { class: "muted small-print" }, t("web.fair.secret")));
   }
-  if (me().role !== "spectator" && !info.seed) {
+  if (me().role !== "spectator") {
     const input = el("input", { id: "player-seed", maxlength: 200, autocomplete: "off" });
     parts.push(el("form", {
       class: "form inline", onsubmit: async (e) => {
@@ -321,7 +350,7 @@ function renderFair() {
     parts.push(el("div", { class: "gm-tools" },
       el("h3", {}, t("web.gm.heading")),
       el("div", { class: "field check" }, hidden, el("label", { for: "hidden-toggle" }, t("web.gm.hidden"))),
-      info.seed ? null : el("button", { type: "button", id: "reveal-button", onclick: reveal }, t("web.gm.reveal")),
+      el("button", { type: "button", id: "reveal-button", onclick: reveal }, t("web.gm.reveal")),
     ));
   }
   parts.push(el("button", { type: "button", class: "link", onclick: download }, t("web.fair.export")));
@@ -331,7 +360,10 @@ function renderFair() {
 async function reveal() {
   if (!confirm(t("web.gm.reveal_confirm"))) return;
   const answer = await guarded(() => api("POST", `/api/tables/${TABLE}/reveal`, { token: token() }));
-  if (answer) await guarded(reload);
+  if (answer) {
+    view.verification = null;
+    await guarded(reload);
+  }
 }
 
 async function exportData() {

@@ -1,5 +1,5 @@
-// "Verify these dice" in the browser: recompute every logged draw from the revealed seed with
-// WebCrypto, exactly as the server derived it (HMAC-SHA256, rejection sampling on 64 bits).
+// "Verify these dice" in the browser: recompute every logged draw from the revealed seed of its
+// epoch with WebCrypto, exactly as the server derived it (HMAC-SHA256, rejection sampling on 64 bits).
 const encoder = new TextEncoder();
 const SPACE = 1n << 64n;
 
@@ -35,31 +35,68 @@ export async function drawer(seedHex, table) {
   };
 }
 
-/** Check an exported table: the seed against the commitment, then every draw of every record. */
+/** The chain of epochs of an export: `fair.epochs` (format 2) or the single seed of format 1. */
+function chainOf(fair) {
+  if (Array.isArray(fair.epochs)) return fair.epochs;
+  return [{ start: 0, commitment: fair.commitment, seed: fair.seed }];
+}
+
+/**
+ * Check an exported table epoch by epoch: each revealed seed against its commitment, then every
+ * draw against the seed of the epoch it falls in; draws of the epoch not revealed yet are pending,
+ * and hidden draws a player's export withholds in that epoch are counted as withheld. (Whether the
+ * events follow from the draws is the replay of `spieltisch verify`, which needs the rules.)
+ */
 export async function verifyExport(data) {
   const fair = data.fair || {};
-  const epochs = Array.isArray(fair.epochs) && fair.epochs.length ? fair.epochs : [fair];
-  let draws = 0;
-  for (let e = 0; e < epochs.length; e++) {
-    const epoch = epochs[e];
-    if (!epoch.seed) return { ok: false, draws, commitmentOk: null, mismatch: { seq: "–", index: "–", sides: "–", expected: "–", logged: "–" }, unrevealed: true };
-    if ((await commitmentOf(epoch.seed)) !== String(epoch.commitment).toLowerCase()) {
-      return { ok: false, draws, commitmentOk: false };
+  const chain = chainOf(fair);
+  const seeds = fair.player_seeds || [];
+  const epochs = [];
+  const values = [];
+  for (let n = 0; n < chain.length; n++) {
+    const epoch = chain[n];
+    let status = "pending";
+    values.push(null);
+    if (epoch.seed) {
+      const computed = await commitmentOf(epoch.seed);
+      status = computed === String(epoch.commitment).toLowerCase() ? "ok" : "bad_commitment";
+      values[n] = await drawer(epoch.seed, data.table);
     }
-    const start = epoch.start ?? 0;
-    const end = epochs[e + 1]?.start ?? Infinity;
-    const value = await drawer(epoch.seed, data.table);
-    const seeds = epoch.player_seeds || fair.player_seeds || [];
-    for (const record of data.records || []) {
-      for (const draw of record.draws || []) {
-        if (draw.index < start || draw.index >= end) continue;
-        const expected = await value(draw.index, draw.sides, seeds);
-        draws++;
-        if (expected !== draw.value) {
-          return { ok: false, draws, commitmentOk: true, mismatch: { seq: record.seq, index: draw.index, sides: draw.sides, expected, logged: draw.value } };
-        }
+    const end = n + 1 < chain.length ? chain[n + 1].start : null;
+    epochs.push({ number: n + 1, start: epoch.start, end, status, draws: 0, firstSeq: null, lastSeq: null });
+  }
+  const epochAt = (index) => epochs.reduce((found, e, n) => (e.start <= index ? n : found), 0);
+  const last = epochs[epochs.length - 1];
+  const pendingFrom = last && last.status === "pending" ? last.start : null;
+  let expected = 0, gap = false, draws = 0, pending = 0, withheld = 0, mismatch = null;
+  for (const record of data.records || []) {
+    const list = record.draws || [];
+    if (record.hidden && record.command == null && record.undoes == null && !list.length) { gap = true; continue; }
+    for (const draw of list) {
+      if (draw.index > expected && gap && pendingFrom !== null && expected >= pendingFrom) {
+        withheld += draw.index - expected;
+        expected = draw.index;
       }
+      gap = false;
+      const n = epochAt(expected);
+      const epoch = epochs[n];
+      if (draw.index !== expected) {
+        mismatch ??= { kind: "index", seq: record.seq, index: draw.index, sides: draw.sides, expected, logged: draw.index, epoch: epoch.number };
+      } else {
+        epoch.draws++;
+        epoch.firstSeq ??= record.seq;
+        epoch.lastSeq = record.seq;
+        if (values[n]) {
+          draws++;
+          const value = await values[n](draw.index, draw.sides, seeds);
+          if (value !== draw.value) {
+            mismatch ??= { kind: "value", seq: record.seq, index: draw.index, sides: draw.sides, expected: value, logged: draw.value, epoch: epoch.number };
+          }
+        } else pending++;
+      }
+      expected++;
     }
   }
-  return { ok: true, draws, commitmentOk: true };
+  const commitmentOk = epochs.every((e) => e.status !== "bad_commitment");
+  return { ok: commitmentOk && !mismatch, draws, pending, withheld, commitmentOk, epochs, mismatch };
 }

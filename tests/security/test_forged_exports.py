@@ -1,0 +1,546 @@
+"""Forged exports are refused by ``spieltisch verify`` (library and CLI) and by import (store
+and HTTP), each naming the first mismatch; honest exports across several epochs pass.
+
+A forger may edit anything in the file, and once an epoch is revealed can compute correct
+draw values for it: so every field of every event, every draw, the order of the records,
+surplus draws, the epochs' seeds and commitments and the automatic follow-ups are tampered
+with here, one at a time.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import pytest
+from fastapi.testclient import TestClient
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from typer.testing import CliRunner
+
+from spieltisch.cli.app import app
+from spieltisch.dice.fair import DiceSource, FairDice
+from spieltisch.engine.errors import RuleError
+from spieltisch.engine.system import Access, Odds
+from spieltisch.engine.visibility import Viewer
+from spieltisch.errors import SpieltischError
+from spieltisch.i18n import translate
+from spieltisch.store import EventStore
+from spieltisch.store.exchange import verify_document
+from spieltisch.systems import registry as registry_module
+from spieltisch.web.app import create_app
+
+Export = dict[str, Any]
+
+# -- a system with claims and an automatic follow-up ----------------------------------------
+
+
+class Take(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["take"] = "take"
+    piece: str
+
+
+class Throw(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["throw"] = "throw"
+    piece: str
+
+
+class Answer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["answer"] = "answer"
+
+
+class Taken(BaseModel):
+    kind: Literal["taken"] = "taken"
+    piece: str
+
+
+class Thrown(BaseModel):
+    kind: Literal["thrown"] = "thrown"
+    piece: str
+    value: int
+
+
+class Answered(BaseModel):
+    kind: Literal["answered"] = "answered"
+    value: int
+
+
+class EchoState(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    pieces: tuple[str, ...] = ()
+    waiting: bool = False
+    total: int = 0
+
+
+class Echo:
+    """Take a piece, throw a d6 for it; the table answers every throw with a d4 of its own."""
+
+    id = "echo"
+    commands: TypeAdapter[Any] = TypeAdapter(
+        Annotated[Take | Throw | Answer, Field(discriminator="kind")]
+    )
+    events: TypeAdapter[Any] = TypeAdapter(
+        Annotated[Taken | Thrown | Answered, Field(discriminator="kind")]
+    )
+    options: TypeAdapter[Any] = TypeAdapter(dict[str, int])
+
+    def new_state(self, options: Mapping[str, Any]) -> EchoState:
+        return EchoState()
+
+    def decide(self, state: EchoState, command: Any, dice: DiceSource) -> list[Any]:
+        if isinstance(command, Take):
+            return [Taken(piece=command.piece)]
+        if isinstance(command, Answer):
+            if not state.waiting:
+                raise RuleError("rule.bad_command", system="echo", detail="nothing to answer")
+            return [Answered(value=dice.roll(4))]
+        if command.piece not in state.pieces:
+            raise RuleError("rule.bad_command", system="echo", detail=command.piece)
+        return [Thrown(piece=command.piece, value=dice.roll(6))]
+
+    def evolve(self, state: EchoState, event: Any) -> EchoState:
+        if isinstance(event, Taken):
+            return state.model_copy(update={"pieces": (*state.pieces, event.piece)})
+        if isinstance(event, Thrown):
+            return state.model_copy(update={"waiting": True, "total": state.total + event.value})
+        return state.model_copy(update={"waiting": False, "total": state.total - event.value})
+
+    def odds(self, state: EchoState, command: Any) -> Odds | None:
+        return None
+
+    def access(self, state: EchoState, command: Any) -> Access:
+        if isinstance(command, Take):
+            return Access(piece=command.piece, claims=True)
+        if isinstance(command, Throw):
+            return Access(piece=command.piece)
+        return Access(gm_only=True)
+
+    def automatic(self, state: EchoState) -> Any:
+        return Answer() if state.waiting else None
+
+    def view(self, state: EchoState, viewer: Viewer) -> dict[str, Any]:
+        return state.model_dump(mode="json")
+
+
+@pytest.fixture
+def echo() -> Iterator[None]:
+    registry_module.REGISTRY["echo"] = Echo
+    try:
+        yield
+    finally:
+        registry_module.REGISTRY.pop("echo", None)
+
+
+# -- honest tables ---------------------------------------------------------------------------
+
+
+class Played:
+    """A free-dice table played over three epochs (two revealed), with a hidden GM roll."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+        created = store.create_table("free-dice", language="en")
+        self.id = created.table
+        self.gm = store.authenticate(self.id, created.token)
+        joined = store.join(self.id, created.invites["player"], "Paul")
+        self.player = store.authenticate(self.id, joined.token)
+        roll = self.roll
+        roll(self.player, "2d6", "attack")  # 1: draws 0-1
+        roll(self.gm, "1d20", None, hidden=True)  # 2: draw 2 (hidden)
+        store.add_player_seed(self.id, self.player, "Mauz")
+        roll(self.player, "3d6kh2", None)  # 3: draws 3-5
+        store.reveal(self.id, self.gm)  # epoch 1: draws 0-5
+        roll(self.player, "1d8", "second epoch")  # 4: draw 6
+        roll(self.gm, "1d12", None, hidden=True)  # 5: draw 7 (hidden)
+        store.reveal(self.id, self.gm)  # epoch 2: draws 6-7
+        roll(self.player, "1d6", None)  # 6: draw 8, in the open third epoch
+        roll(self.gm, "1d4", None, hidden=True)  # 7: draw 9 (hidden, not revealed yet)
+        roll(self.player, "1d10", None)  # 8: draw 10
+
+    def roll(self, who: Any, expression: str, label: str | None, hidden: bool = False) -> None:
+        command = {"kind": "roll", "expression": expression, "label": label}
+        self.store.execute(self.id, who, command, hidden=hidden)
+
+    def export(self, who: Any = None) -> Export:
+        return self.store.export(self.id, who or self.gm)
+
+
+@pytest.fixture
+def store(database_url: str) -> Iterator[EventStore]:
+    store = EventStore(database_url)
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+@pytest.fixture
+def sqlite_store(tmp_path: Path) -> Iterator[EventStore]:
+    store = EventStore(f"sqlite:///{tmp_path / 'forged.sqlite3'}")
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+@pytest.fixture
+def played(sqlite_store: EventStore) -> Played:
+    return Played(sqlite_store)
+
+
+def test_an_honest_export_across_three_epochs_verifies(played: Played) -> None:
+    verdict = verify_document(played.export())
+    assert verdict.ok, verdict.to_json()
+    report = verdict.to_json()
+    epochs = [
+        (e["number"], e["start"], e["end"], e["status"], e["draws"]) for e in report["epochs"]
+    ]
+    assert epochs == [(1, 0, 6, "ok", 6), (2, 6, 8, "ok", 2), (3, 8, None, "pending", 3)]
+    assert (report["draws"], report["pending_draws"], report["replayed"]) == (8, 3, 8)
+    assert report["replay"] is None and report["mismatch"] is None
+
+
+def test_a_players_export_verifies_visible_records_by_replay_and_hidden_by_draws(
+    played: Played,
+) -> None:
+    mine = played.export(played.player)
+    hidden = [r for r in mine["records"] if r["hidden"]]
+    assert [(r["seq"], r["command"], r["events"]) for r in hidden] == [
+        (2, None, []),
+        (5, None, []),
+        (7, None, []),
+    ]
+    # Hidden draws of revealed epochs are there (checked against the seed); the open epoch's
+    # hidden draw is withheld.
+    assert [len(r["draws"]) for r in hidden] == [1, 1, 0]
+    verdict = verify_document(mine)
+    assert verdict.ok, verdict.to_json()
+    assert (verdict.dice.draws, verdict.dice.pending, verdict.dice.withheld) == (8, 2, 1)
+    assert verdict.replay.records == 8
+    # A changed hidden draw in a revealed epoch shows, and so does a changed visible event.
+    forged = copy.deepcopy(mine)
+    _bump(forged["records"][1]["draws"][0])
+    assert _code(verify_document(forged)) == "verify.mismatch_value"
+    forged = copy.deepcopy(mine)
+    forged["records"][7]["events"][0]["result"] = 999
+    assert _code(verify_document(forged)) == "verify.replay_mismatch"
+
+
+def test_the_table_rolls_on_after_each_reveal(played: Played) -> None:
+    info = played.store.info(played.id)
+    assert [e.start for e in info.epochs] == [0, 6, 8] and info.can_roll
+    played.roll(played.player, "1d6", None)
+    assert played.store.table(played.id).records[-1].draws[0].index == 11
+
+
+# -- forgeries -------------------------------------------------------------------------------
+
+
+def _bump(draw: dict[str, Any]) -> None:
+    draw["value"] = draw["value"] % draw["sides"] + 1
+
+
+def _code(verdict: Any) -> str | None:
+    error = verdict.error()
+    return None if error is None else error.code
+
+
+def _leaves(value: Any, path: str = "") -> Iterator[tuple[str, Any]]:
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield from _leaves(inner, f"{path}.{key}" if path else key)
+    elif isinstance(value, list):
+        for position, inner in enumerate(value):
+            yield from _leaves(inner, f"{path}.{position}")
+    else:
+        yield path, value
+
+
+def _changed(value: Any) -> Any:
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, str):
+        return value + "x"
+    return "forged"  # None becomes text
+
+
+def _set(target: Any, path: str, value: Any) -> None:
+    keys = [int(k) if k.isdigit() else k for k in path.split(".")]
+    for key in keys[:-1]:
+        target = target[key]
+    target[keys[-1]] = value
+
+
+def test_every_changed_event_field_is_named_by_the_replay(played: Played) -> None:
+    honest = played.export()
+    tried = 0
+    for record in honest["records"]:
+        for path, value in _leaves(record["events"], "events"):
+            forged = copy.deepcopy(honest)
+            _set(forged["records"][record["seq"] - 1], path, _changed(value))
+            mismatch = verify_document(forged).replay.mismatch
+            assert mismatch is not None, path
+            assert (mismatch.seq, mismatch.field) == (record["seq"], path)
+            assert mismatch.found == _changed(value) and mismatch.expected == value
+            assert mismatch.event == int(path.split(".")[1])
+            tried += 1
+    assert tried > 40  # results, every die's face, kept and exploded flags, labels
+
+
+def _true_draw(data: Export, index: int, sides: int) -> dict[str, int]:
+    """Draw ``index`` as the revealed first epoch gives it (what a forger can compute)."""
+    fair = data["fair"]
+    dice = FairDice.from_hex(fair["epochs"][0]["seed"], data["table"], fair["player_seeds"])
+    return {"index": index, "sides": sides, "value": dice.value(index, sides)}
+
+
+def _swap_records(data: Export) -> None:
+    records = data["records"]
+    records[2], records[3] = records[3], records[2]
+
+
+def _swap_seeds(data: Export) -> None:
+    epochs = data["fair"]["epochs"]
+    epochs[0]["seed"], epochs[1]["seed"] = epochs[1]["seed"], epochs[0]["seed"]
+
+
+def _swap_epochs(data: Export) -> None:
+    epochs = data["fair"]["epochs"]
+    for key in ("seed", "commitment"):
+        epochs[0][key], epochs[1][key] = epochs[1][key], epochs[0][key]
+
+
+FORGERIES: list[tuple[str, Callable[[Export], None], str, dict[str, Any]]] = [
+    (
+        "result 999",
+        lambda d: d["records"][0]["events"][0].update(result=999),
+        "verify.replay_mismatch",
+        {"seq": 1, "event": 0, "field": "events.0.result", "found": 999},
+    ),
+    (
+        "changed draw",
+        lambda d: _bump(d["records"][2]["draws"][1]),
+        "verify.mismatch_value",
+        {"seq": 3, "index": 4},
+    ),
+    (
+        "changed hidden draw",
+        lambda d: _bump(d["records"][1]["draws"][0]),
+        "verify.mismatch_value",
+        {"seq": 2, "index": 2},
+    ),
+    ("reordered", _swap_records, "verify.mismatch_index", {"seq": 4, "expected": 3, "logged": 6}),
+    (
+        "dropped",
+        lambda d: d["records"].pop(1),
+        "verify.mismatch_index",
+        {"seq": 3, "expected": 2, "logged": 3},
+    ),
+    (
+        "duplicated",
+        lambda d: d["records"].insert(1, copy.deepcopy(d["records"][0])),
+        "verify.mismatch_index",
+        {"seq": 1, "expected": 2, "logged": 0},
+    ),
+    (
+        "surplus draw",  # with the value the revealed seed gives: the next record's no longer fit
+        lambda d: d["records"][0]["draws"].append(_true_draw(d, 2, 6)),
+        "verify.mismatch_index",
+        {"seq": 2, "expected": 3, "logged": 2},
+    ),
+    (
+        "changed command",
+        lambda d: d["records"][2]["command"].update(expression="3d6kh1"),
+        "verify.replay_mismatch",
+        {"seq": 3, "field": "events.0.expression"},
+    ),
+    (
+        "swapped seeds",
+        _swap_seeds,
+        "verify.commitment_mismatch",
+        {"epoch": 1},
+    ),
+    # The first draw of epoch 1 (draws 0-5) that the other seed draws differently: which one
+    # depends on the random seeds (a d6 agrees by chance one time in six).
+    ("swapped epochs", _swap_epochs, "verify.mismatch_value", {"index": range(6)}),
+    (
+        "moved epoch start",
+        lambda d: d["fair"]["epochs"][1].update(start=5),
+        "verify.mismatch_value",
+        {"seq": 3, "index": 5},
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("damage", "code", "params"), [f[1:] for f in FORGERIES], ids=[f[0] for f in FORGERIES]
+)
+def test_forgeries_are_refused_by_verify_and_by_import(
+    played: Played, damage: Any, code: str, params: dict[str, Any]
+) -> None:
+    data = played.export()
+    damage(data)
+    verdict = verify_document(data)
+    assert not verdict.ok
+    error = verdict.error()
+    assert error is not None and error.code == code
+    for key, wanted in params.items():
+        assert (
+            error.params[key] in wanted
+            if isinstance(wanted, range)
+            else error.params[key] == wanted
+        )
+    tables = len(played.store.list_tables())
+    with pytest.raises(SpieltischError) as caught:
+        played.store.import_table(data)
+    assert (caught.value.code, caught.value.params) == (error.code, error.params)
+    assert len(played.store.list_tables()) == tables
+
+
+def test_surplus_draws_with_correct_values_are_refused_by_the_replay(played: Played) -> None:
+    """The ``1d6`` of record 6 (open epoch) gets 50,000 draws: the dice cannot tell (the epoch
+    is not revealed), the replay can: a ``1d6`` takes one draw."""
+    data = played.export()
+    record = data["records"][5]
+    extra = 50_000
+    record["draws"] += [{"index": 9 + k, "sides": 6, "value": 1} for k in range(extra)]
+    for later in data["records"][6:]:
+        for draw in later["draws"]:
+            draw["index"] += extra
+    verdict = verify_document(data)
+    assert verdict.dice.ok
+    mismatch = verdict.replay.mismatch
+    assert mismatch is not None
+    assert (mismatch.seq, mismatch.field, mismatch.expected, mismatch.found) == (
+        6,
+        "draws.count",
+        1,
+        extra + 1,
+    )
+    with pytest.raises(SpieltischError) as caught:
+        played.store.import_table(data)
+    assert caught.value.code == "verify.replay_mismatch"
+    assert caught.value.params["field"] == "draws.count"
+
+
+def test_a_forged_export_is_refused_on_both_databases(store: EventStore) -> None:
+    played = Played(store)
+    data = played.export()
+    data["records"][3]["events"][0]["result"] = 999
+    with pytest.raises(SpieltischError) as caught:
+        store.import_table(data)
+    assert caught.value.code == "verify.replay_mismatch"
+    assert caught.value.params["seq"] == 4
+    honest = store.import_table(played.export())
+    assert store.table(honest.table).records == store.table(played.id).records
+
+
+# -- automatic follow-ups and claims ----------------------------------------------------------
+
+
+def _echo_export(store: EventStore) -> Export:
+    created = store.create_table("echo")
+    gm = store.authenticate(created.table, created.token)
+    player = store.authenticate(
+        created.table, store.join(created.table, created.invites["player"], "Pia").token
+    )
+    store.execute(created.table, player, {"kind": "take", "piece": "cat"})
+    store.execute(created.table, player, {"kind": "throw", "piece": "cat"})
+    store.execute(created.table, player, {"kind": "throw", "piece": "cat"})
+    store.reveal(created.table, gm)
+    return store.export(created.table, gm)
+
+
+def test_automatic_follow_ups_and_claims_must_be_as_recorded(
+    sqlite_store: EventStore, echo: None
+) -> None:
+    honest = _echo_export(sqlite_store)
+    assert [(r["actor"] == "auto", r["command"]["kind"]) for r in honest["records"]] == [
+        (False, "take"),
+        (False, "throw"),
+        (True, "answer"),
+        (False, "throw"),
+        (True, "answer"),
+    ]
+    assert verify_document(honest).ok
+
+    def refused(change: Callable[[Export], None]) -> Any:
+        data = copy.deepcopy(honest)
+        change(data)
+        mismatch = verify_document(data).replay.mismatch
+        assert mismatch is not None
+        return mismatch.seq, mismatch.field, mismatch.expected, mismatch.found
+
+    human = honest["records"][1]["actor"]
+    assert refused(lambda d: d["records"][2].update(actor=human)) == (3, "actor", "auto", human)
+    assert refused(lambda d: d["records"][1].update(actor="auto")) == (2, "actor", "—", "auto")
+    assert refused(lambda d: d["records"][0].update(claims=None)) == (1, "claims", "cat", None)
+    assert refused(lambda d: d["records"][0].update(claims="dog")) == (1, "claims", "cat", "dog")
+    # Without its last automatic answer the log ends where the table had more to do.
+    assert refused(lambda d: d["records"].pop()) == (5, "actor", "auto", "—")
+
+
+# -- the command line and HTTP ----------------------------------------------------------------
+
+
+def test_the_command_line_names_the_first_mismatch(played: Played, tmp_path: Path) -> None:
+    data = played.export()
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    ok = CliRunner().invoke(app, ["--lang", "en", "verify", str(path), "--json"])
+    assert ok.exit_code == 0, ok.output
+    report = json.loads(ok.stdout)
+    assert [e["status"] for e in report["epochs"]] == ["ok", "ok", "pending"]
+    text = CliRunner().invoke(app, ["--lang", "en", "verify", str(path)]).stdout
+    assert "Epoch 3 (draws from 8 on, entries 6 to 8): not revealed yet" in text
+    assert text.splitlines()[-1].startswith("✓ Table")
+
+    data["records"][0]["events"][0]["result"] = 999
+    path.write_text(json.dumps(data), encoding="utf-8")
+    bad = CliRunner().invoke(app, ["--lang", "en", "verify", str(path), "--json"])
+    assert bad.exit_code == 1
+    report = json.loads(bad.stdout)
+    assert report["ok"] is False and report["mismatch"] is None
+    assert report["replay"]["seq"] == 1 and report["replay"]["field"] == "events.0.result"
+    for lang in ("en", "de"):
+        lines = CliRunner().invoke(app, ["--lang", lang, "verify", str(path)]).stdout
+        expected = translate(
+            "verify.replay_mismatch",
+            lang,
+            seq=1,
+            event=0,
+            field="events.0.result",
+            expected=report["replay"]["expected"],
+            found=999,
+        )
+        assert f"✗ {expected}" in lines
+
+
+def test_http_import_refuses_forgeries_and_accepts_the_honest_export(
+    played: Played, sqlite_store: EventStore
+) -> None:
+    with TestClient(create_app(sqlite_store)) as client:
+        data = played.export()
+        data["records"][0]["events"][0]["result"] = 999
+        answer = client.post("/api/tables/import?lang=en", json=data)
+        assert answer.status_code == 422
+        error = answer.json()["error"]
+        assert error["code"] == "verify.replay_mismatch"
+        assert "Entry no. 1, events.0.result" in error["message"] and "999" in error["message"]
+
+        data = played.export()
+        _swap_seeds(data)
+        answer = client.post("/api/tables/import?lang=de", json=data)
+        assert answer.status_code == 422
+        assert answer.json()["error"]["code"] == "verify.commitment_mismatch"
+        assert answer.json()["error"]["message"].startswith("Epoche 1:")
+
+        honest = client.post("/api/tables/import", json=played.export())
+        assert honest.status_code == 201, honest.text
