@@ -11,19 +11,22 @@ from __future__ import annotations
 import fcntl
 import os
 import threading
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
 
 from spieltisch.store.types import StoreError
 
 __all__ = [
     "DATABASE_URL_VARIABLE",
+    "GroupCommit",
     "WriterLock",
     "connect",
     "default_database_path",
@@ -135,6 +138,88 @@ def migrate(engine: Engine) -> None:
 # -- one writing process per SQLite file ---------------------------------------------------
 
 
+_T = TypeVar("_T")
+
+
+@dataclass(eq=False)
+class _Job(Generic[_T]):
+    work: Callable[[Connection], _T]
+    done: bool = False
+    result: _T | None = None
+    error: BaseException | None = None
+    finished: threading.Event = field(default_factory=threading.Event)
+
+
+class GroupCommit:
+    """The writing transactions of one process on one SQLite file, several per commit.
+
+    Every commit of an SQLite file in WAL mode with ``synchronous=FULL`` waits for the disk,
+    and only one writer commits at a time. A thread that has to wait for its turn therefore
+    queues its work; whoever gets the turn next runs every queued work in one transaction,
+    each in a savepoint of its own (a work that raises is rolled back alone and its thread
+    gets the error), commits once, and wakes the threads whose work it committed. Nobody's
+    work is acknowledged before the commit that contains it. ``turn`` is also taken by
+    single transactions (:meth:`EventStore._transaction`) so that all writes of the process
+    queue in one place.
+    """
+
+    def __init__(self) -> None:
+        self.turn = threading.Lock()
+        self._guard = threading.Lock()
+        self._queue: list[_Job[Any]] = []
+
+    def run(
+        self,
+        work: Callable[[Connection], _T],
+        begin: Callable[[], AbstractContextManager[Connection]],
+        timeout: float,
+    ) -> _T:
+        """Run ``work`` in a committed transaction (perhaps someone else's); its result.
+
+        ``begin`` opens a writing transaction; ``timeout`` bounds the wait for the turn, after
+        which :class:`TimeoutError` is raised and ``work`` was not run.
+        """
+        job: _Job[_T] = _Job(work)
+        with self._guard:
+            self._queue.append(job)
+        if not self.turn.acquire(timeout=timeout):
+            with self._guard:
+                if job in self._queue:
+                    self._queue.remove(job)
+                    raise TimeoutError("no turn to write")
+            job.finished.wait()  # taken by a leader just now: it is being committed
+        else:
+            try:
+                if not job.done:
+                    self._lead(begin)
+            finally:
+                self.turn.release()
+        if job.error is not None:
+            raise job.error
+        return job.result  # type: ignore[return-value]
+
+    def _lead(self, begin: Callable[[], AbstractContextManager[Connection]]) -> None:
+        with self._guard:
+            batch, self._queue = self._queue, []
+        try:
+            with begin() as conn:
+                for job in batch:
+                    try:
+                        with conn.begin_nested():
+                            job.result = job.work(conn)
+                    except Exception as error:  # handed to the job's thread
+                        job.error = error
+        except BaseException as error:  # the commit failed: nothing of the batch is written
+            for job in batch:
+                job.error = job.error or error
+            if not isinstance(error, Exception):
+                raise
+        finally:
+            for job in batch:
+                job.done = True
+                job.finished.set()
+
+
 @dataclass(eq=False)
 class _Held:
     """The OS lock on one lock file, shared by the stores of this process."""
@@ -142,7 +227,7 @@ class _Held:
     fd: int
     pid: int
     users: int = 0
-    turn: threading.Lock = field(default_factory=threading.Lock)
+    commits: GroupCommit = field(default_factory=GroupCommit)
 
 
 _HELD: dict[str, _Held] = {}
@@ -153,14 +238,14 @@ _HELD_GUARD = threading.Lock()
 class WriterLock:
     """This process's right to write one SQLite file (see :func:`lock_writer`).
 
-    ``turn`` serializes the writing transactions of the process's threads: they queue on it
-    in order instead of polling SQLite's lock with its sleeping busy handler.
+    ``commits`` serializes the writing transactions of the process's threads: they queue
+    there and share commits instead of polling SQLite's lock with its sleeping busy handler.
     """
 
     database: Path
     path: Path
     """The lock file beside the database."""
-    turn: threading.Lock
+    commits: GroupCommit
     _key: str
     _released: bool = False
 
@@ -212,7 +297,7 @@ def lock_writer(url: str) -> WriterLock | None:
             held = _Held(_take(path, database), pid)
             _HELD[key] = held
         held.users += 1
-        return WriterLock(database, path, held.turn, key)
+        return WriterLock(database, path, held.commits, key)
 
 
 def _take(path: Path, database: Path) -> int:

@@ -20,9 +20,9 @@ import threading
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from pydantic import TypeAdapter
 from sqlalchemy import Connection, Engine, delete, insert, select, text, update
@@ -31,6 +31,7 @@ from sqlalchemy.exc import OperationalError
 from spieltisch.dice.fair import DiceSource, FairDice, PlayerSeed
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.table import Record, Role
+from spieltisch.errors import SpieltischError
 from spieltisch.store.cache import StoredTable
 from spieltisch.store.db import connect, is_postgres, lock_writer, migrate, resolve_url
 from spieltisch.store.exchange import export_document, parse_export
@@ -60,6 +61,9 @@ NOTIFY_CHANNEL = "spieltisch"
 
 _RECORDS: TypeAdapter[list[Record]] = TypeAdapter(list[Record])
 
+_R = TypeVar("_R")
+_T = TypeVar("_T")
+
 
 @dataclass
 class _Cached:
@@ -88,7 +92,7 @@ class Executed:
 
 @dataclass
 class _Write:
-    """A write transaction on one table during its turn (see :meth:`EventStore._writing`)."""
+    """A write transaction on one table during its turn (see :meth:`EventStore._write`)."""
 
     conn: Connection
     cached: _Cached
@@ -388,7 +392,8 @@ class EventStore:
         expected_seq: int | None = None,
     ) -> Executed:
         """Decide ``command`` for ``by`` on the table as committed and commit its records."""
-        with self._writing(table_id) as write:
+
+        def decide(write: _Write) -> Executed:
             cached = write.cached
             if expected_seq is not None and expected_seq != cached.table.seq:
                 raise StoreError(
@@ -398,22 +403,28 @@ class EventStore:
             source_at = self._dice(cached.info)
             records = work.execute(command, by.actor, source_at, hidden=hidden)
             info = self._append(write, work, records)
-        return Executed(records, work, info)
+            return Executed(records, work, info)
+
+        return self._write(table_id, decide)
 
     def undo(self, table_id: str, by: Participant, seq: int) -> Executed:
         """Revert record ``seq`` (GM only); refused when a later record depends on it."""
-        with self._writing(table_id) as write:
+
+        def decide(write: _Write) -> Executed:
             work = write.cached.table.fork()
             record = work.undo(seq, by.actor)
             info = self._append(write, work, [record])
-        return Executed([record], work, info)
+            return Executed([record], work, info)
+
+        return self._write(table_id, decide)
 
     def add_player_seed(self, table_id: str, by: Participant, seed: str) -> PlayerSeed:
         """A player's seed string takes part in every draw from the next one on."""
         if by.role is Role.SPECTATOR:
             raise RuleError("rule.forbidden", action="player-seed")
         seed = check_text(seed, "table.bad_seed", MAX_SEED)
-        with self._writing(table_id) as write:
+
+        def decide(write: _Write) -> PlayerSeed:
             cached = write.cached
             if cached.info.revealed:
                 raise StoreError("table.revealed", table=table_id)
@@ -426,19 +437,24 @@ class EventStore:
             self._update_row(
                 write, player_seeds=[{"start": p.start, "seed": p.seed} for p in seeds]
             )
-        return added
+            return added
+
+        return self._write(table_id, decide)
 
     def reveal(self, table_id: str, by: Participant) -> str:
         """Reveal the server seed (GM only). The table draws no dice afterwards."""
         if by.role is not Role.GM:
             raise RuleError("rule.forbidden", action="reveal")
-        with self._writing(table_id) as write:
+
+        def decide(write: _Write) -> str:
             seed = write.cached.info._server_seed
             if seed is None:
                 raise StoreError("table.seed_unknown", table=table_id)
             if not write.cached.info.revealed:
                 self._update_row(write, revealed=True)
-        return seed
+            return seed
+
+        return self._write(table_id, decide)
 
     # -- export / import -------------------------------------------------------------------
 
@@ -502,12 +518,13 @@ class EventStore:
         if self._file_lock is None:
             yield
             return
-        if not self._file_lock.turn.acquire(timeout=self.lock_timeout):
+        turn = self._file_lock.commits.turn
+        if not turn.acquire(timeout=self.lock_timeout):
             raise StoreError("table.busy", table=table_id or "")
         try:
             yield
         finally:
-            self._file_lock.turn.release()
+            turn.release()
 
     @contextmanager
     def _transaction(self, table_id: str) -> Iterator[Connection]:
@@ -525,27 +542,53 @@ class EventStore:
                 raise
             raise StoreError("table.busy", table=table_id) from None
 
-    @contextmanager
-    def _writing(self, table_id: str) -> Iterator[_Write]:
-        """A write to one table in its turn, the table caught up with every commit before it.
+    def _write(self, table_id: str, body: Callable[[_Write], _R]) -> _R:
+        """Run ``body`` on the table as committed, in a write transaction in its turn.
 
         Commands of one table queue on a lock in the process and, between workers, on the
-        table's row (``SELECT … FOR UPDATE`` on PostgreSQL; SQLite's ``BEGIN IMMEDIATE``
-        already excludes every other writer). Whatever the body decides is therefore decided
-        on the table as committed. After the commit the new table is cached and announced.
+        table's row (``SELECT … FOR UPDATE`` on PostgreSQL; on SQLite one process writes the
+        file, and ``BEGIN IMMEDIATE`` excludes everyone else). Whatever ``body`` decides is
+        therefore decided on the table as committed. On SQLite the transaction may be shared
+        with other tables' writes (:class:`spieltisch.store.db.GroupCommit`). After the commit
+        the new table is cached and announced.
         """
-        with ExitStack() as stack:
-            lock = self._lock(table_id)
-            if not lock.acquire(timeout=self.lock_timeout):
-                raise StoreError("table.busy", table=table_id)
-            stack.callback(lock.release)
-            with self._transaction(table_id) as conn:
+        lock = self._lock(table_id)
+        if not lock.acquire(timeout=self.lock_timeout):
+            raise StoreError("table.busy", table=table_id)
+        try:
+
+            def work(conn: Connection) -> tuple[_R, _Write]:
                 write = _Write(conn, self._catch_up(conn, table_id, lock=True))
-                yield write
+                return body(write), write
+
+            try:
+                result, write = self._run(table_id, work)
+            except SpieltischError:
+                raise
+            except BaseException:
+                self._drop(table_id)  # the cache may have caught up on what was not committed
+                raise
             if write.fresh is not None:
                 self._remember(write.fresh)
             if write.seq is not None:
                 self._committed(table_id, write.seq)
+            return result
+        finally:
+            lock.release()
+
+    def _run(self, table_id: str, work: Callable[[Connection], _T]) -> _T:
+        """``work`` in a committed writing transaction: grouped on an SQLite file, else alone."""
+        if self._file_lock is None:
+            with self._transaction(table_id) as conn:
+                return work(conn)
+        try:
+            return self._file_lock.commits.run(work, self._writer.begin, self.lock_timeout)
+        except TimeoutError:
+            raise StoreError("table.busy", table=table_id) from None
+        except OperationalError as error:
+            if not _is_lock_timeout(error):
+                raise
+            raise StoreError("table.busy", table=table_id) from None
 
     def _dice(self, info: TableInfo) -> Callable[[int], DiceSource]:
         dice = info.dice() if info.can_roll else None
