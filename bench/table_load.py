@@ -15,6 +15,7 @@ floor for a dedicated server.
     .venv/bin/python bench/table_load.py                 # both databases, default sizes
     .venv/bin/python bench/table_load.py --db sqlite --clients 50 --commands 400
     .venv/bin/python bench/table_load.py --cold-load 2000      # snapshot vs full fold
+    .venv/bin/python bench/table_load.py --db sqlite --scenario many --repeat 3
 """
 
 from __future__ import annotations
@@ -300,6 +301,10 @@ def main() -> None:
     parser.add_argument("--senders", type=int, default=4, help="concurrent senders per table")
     parser.add_argument("--limit", type=float, default=120.0, help="seconds per phase, at most")
     parser.add_argument(
+        "--scenario", choices=["one", "many", "both"], default="both", help="which scenarios"
+    )
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each scenario (1..10)")
+    parser.add_argument(
         "--cold-load", type=int, default=0, metavar="N", help="only time loading N records"
     )
     args = parser.parse_args()
@@ -310,6 +315,16 @@ def main() -> None:
         return
     if not (2 <= args.clients <= 500 and 1 <= args.commands <= 5000 and args.tables >= 1):
         parser.error("keep it bounded: 2..500 clients, 1..5000 commands")
+    if not 1 <= args.repeat <= 10:
+        parser.error("keep it bounded: 1..10 repeats")
+    chosen = [
+        (name, tables, senders)
+        for key, name, tables, senders in [
+            ("one", "one table", 1, args.senders),
+            ("many", f"{args.tables} tables", args.tables, 1),
+        ]
+        if args.scenario in (key, "both")
+    ]
 
     results: list[tuple[str, str, dict[str, Any]]] = []
     databases = ["sqlite", "postgres"] if args.db == "both" else [args.db]
@@ -322,10 +337,7 @@ def main() -> None:
             if url is None:
                 continue
             with serve(url) as base:
-                for name, tables, senders in [
-                    ("one table", 1, args.senders),
-                    (f"{args.tables} tables", args.tables, 1),
-                ]:
+                for name, tables, senders in chosen * args.repeat:
                     result = asyncio.run(
                         scenario(base, tables, args.clients, args.commands, senders, args.limit)
                     )

@@ -373,8 +373,8 @@ FORGERIES: list[tuple[str, Callable[[Export], None], str, dict[str, Any]]] = [
     (
         "moved epoch start",
         lambda d: d["fair"]["epochs"][1].update(start=5),
-        "verify.mismatch_value",
-        {"seq": 3, "index": 5},
+        "verify.mismatch_split",
+        {"seq": 3, "index": 5, "expected": 3},
     ),
 ]
 

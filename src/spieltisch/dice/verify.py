@@ -73,6 +73,9 @@ class MismatchKind(StrEnum):
     """The logged value differs from the value derived from the seed."""
     INDEX = "index"
     """The draw is not numbered where it stands: a draw was removed, doubled or moved."""
+    SPLIT = "split"
+    """An epoch starts inside one log entry's draws (a new seed only starts between entries);
+    ``index`` is that epoch's start, ``expected`` the entry's first draw."""
 
 
 @dataclass(frozen=True)
@@ -107,10 +110,8 @@ class Mismatch:
         }
 
     def error(self) -> VerifyError:
-        """This mismatch as an error (``verify.mismatch_value`` / ``verify.mismatch_index``)."""
-        code = (
-            "verify.mismatch_index" if self.kind is MismatchKind.INDEX else "verify.mismatch_value"
-        )
+        """This mismatch as an error (``verify.mismatch_value``, ``_index`` or ``_split``)."""
+        code = f"verify.mismatch_{self.kind.value}"
         return VerifyError(
             code,
             seq=self.seq,
@@ -302,6 +303,20 @@ def verify_export(data: Mapping[str, Any], *, require_revealed: bool = True) -> 
         if record.redacted and not record.draws:
             gap = True
             continue
+        if record.draws:
+            low, high = record.draws[0].index, record.draws[-1].index
+            for number, epoch in enumerate(epochs[1:], start=2):
+                if low < epoch.start <= high:
+                    count += 1
+                    first = first or Mismatch(
+                        MismatchKind.SPLIT,
+                        record.draws[0].seq,
+                        epoch.start,
+                        record.draws[0].sides,
+                        low,
+                        epoch.start,
+                        number,
+                    )
         for draw in record.draws:
             if (
                 draw.index > expected

@@ -2,26 +2,38 @@
 
 SQLite runs in WAL mode with ``synchronous=FULL`` (an acknowledged write survives a crash of
 the process and of the machine) and every writing transaction starts with ``BEGIN IMMEDIATE`` so
-that writers queue on the database lock instead of failing half-way. PostgreSQL URLs use psycopg 3.
+that writers queue on the database lock instead of failing half-way. One process at a time
+writes an SQLite file (:func:`lock_writer`). PostgreSQL URLs use psycopg 3.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
+import threading
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
+
+from spieltisch.store.types import StoreError
 
 __all__ = [
     "DATABASE_URL_VARIABLE",
+    "GroupCommit",
+    "WriterLock",
     "connect",
     "default_database_path",
     "is_postgres",
     "libpq_url",
+    "lock_path",
+    "lock_writer",
     "migrate",
     "resolve_url",
 ]
@@ -70,29 +82,37 @@ def libpq_url(url: str | URL) -> str:
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-def connect(url: str) -> Engine:
-    """An engine for ``url`` with the store's durability settings."""
+def connect(url: str, *, busy_timeout: float = 30.0) -> Engine:
+    """An engine for ``url`` with the store's durability settings.
+
+    On SQLite a writer waits up to ``busy_timeout`` seconds for another one's lock.
+    """
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(
-            parsed, connect_args={"timeout": 30, "check_same_thread": False}, pool_size=8
+            parsed,
+            connect_args={"timeout": busy_timeout, "check_same_thread": False},
+            pool_size=8,
         )
-        event.listen(engine, "connect", _sqlite_connect)
+        milliseconds = max(1, round(busy_timeout * 1000))
+        event.listen(
+            engine, "connect", lambda connection, _record: _sqlite_connect(connection, milliseconds)
+        )
         event.listen(engine, "begin", _sqlite_begin)
         return engine
     return create_engine(parsed, pool_size=8, max_overflow=8, pool_pre_ping=True)
 
 
-def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+def _sqlite_connect(dbapi_connection: Any, busy_milliseconds: int) -> None:
     # Let SQLAlchemy's "begin" event issue BEGIN itself (pysqlite's own handling defers it).
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=FULL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.execute(f"PRAGMA busy_timeout={busy_milliseconds:d}")
     cursor.close()
 
 
@@ -113,3 +133,185 @@ def migrate(engine: Engine) -> None:
             connection.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": _MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+# -- one writing process per SQLite file ---------------------------------------------------
+
+
+_T = TypeVar("_T")
+
+
+@dataclass(eq=False)
+class _Job(Generic[_T]):
+    work: Callable[[Connection], _T]
+    done: bool = False
+    result: _T | None = None
+    error: BaseException | None = None
+    finished: threading.Event = field(default_factory=threading.Event)
+
+
+class GroupCommit:
+    """The writing transactions of one process on one SQLite file, several per commit.
+
+    Every commit of an SQLite file in WAL mode with ``synchronous=FULL`` waits for the disk,
+    and only one writer commits at a time. A thread that has to wait for its turn therefore
+    queues its work; whoever gets the turn next runs every queued work in one transaction,
+    each in a savepoint of its own (a work that raises is rolled back alone and its thread
+    gets the error), commits once, and wakes the threads whose work it committed. Nobody's
+    work is acknowledged before the commit that contains it. ``turn`` is also taken by
+    single transactions (:meth:`EventStore._transaction`) so that all writes of the process
+    queue in one place.
+    """
+
+    def __init__(self) -> None:
+        self.turn = threading.Lock()
+        self._guard = threading.Lock()
+        self._queue: list[_Job[Any]] = []
+
+    def run(
+        self,
+        work: Callable[[Connection], _T],
+        begin: Callable[[], AbstractContextManager[Connection]],
+        timeout: float,
+    ) -> _T:
+        """Run ``work`` in a committed transaction (perhaps someone else's); its result.
+
+        ``begin`` opens a writing transaction; ``timeout`` bounds the wait for the turn, after
+        which :class:`TimeoutError` is raised and ``work`` was not run.
+        """
+        job: _Job[_T] = _Job(work)
+        with self._guard:
+            self._queue.append(job)
+        if not self.turn.acquire(timeout=timeout):
+            with self._guard:
+                if job in self._queue:
+                    self._queue.remove(job)
+                    raise TimeoutError("no turn to write")
+            job.finished.wait()  # taken by a leader just now: it is being committed
+        else:
+            try:
+                if not job.done:
+                    self._lead(begin)
+            finally:
+                self.turn.release()
+        if job.error is not None:
+            raise job.error
+        return job.result  # type: ignore[return-value]
+
+    def _lead(self, begin: Callable[[], AbstractContextManager[Connection]]) -> None:
+        with self._guard:
+            batch, self._queue = self._queue, []
+        try:
+            with begin() as conn:
+                for job in batch:
+                    try:
+                        with conn.begin_nested():
+                            job.result = job.work(conn)
+                    except Exception as error:  # handed to the job's thread
+                        job.error = error
+        except BaseException as error:  # the commit failed: nothing of the batch is written
+            for job in batch:
+                job.error = job.error or error
+            if not isinstance(error, Exception):
+                raise
+        finally:
+            for job in batch:
+                job.done = True
+                job.finished.set()
+
+
+@dataclass(eq=False)
+class _Held:
+    """The OS lock on one lock file, shared by the stores of this process."""
+
+    fd: int
+    pid: int
+    users: int = 0
+    commits: GroupCommit = field(default_factory=GroupCommit)
+
+
+_HELD: dict[str, _Held] = {}
+_HELD_GUARD = threading.Lock()
+
+
+@dataclass(eq=False)
+class WriterLock:
+    """This process's right to write one SQLite file (see :func:`lock_writer`).
+
+    ``commits`` serializes the writing transactions of the process's threads: they queue
+    there and share commits instead of polling SQLite's lock with its sleeping busy handler.
+    """
+
+    database: Path
+    path: Path
+    """The lock file beside the database."""
+    commits: GroupCommit
+    _key: str
+    _released: bool = False
+
+    def release(self) -> None:
+        """Give the right back; the OS lock goes when the process's last store lets go."""
+        with _HELD_GUARD:
+            if self._released:
+                return
+            self._released = True
+            held = _HELD.get(self._key)
+            if held is None or held.pid != os.getpid():
+                return
+            held.users -= 1
+            if held.users == 0:
+                del _HELD[self._key]
+                os.close(held.fd)  # closing the descriptor releases the flock
+
+
+def lock_path(database: Path) -> Path:
+    """The lock file of an SQLite database: ``<file>.lock`` beside it."""
+    return database.with_name(database.name + ".lock")
+
+
+def lock_writer(url: str) -> WriterLock | None:
+    """Take the one-writer lock of the SQLite file ``url`` names (``None`` for other databases).
+
+    An exclusive ``flock`` on ``<file>.lock``, held until :meth:`WriterLock.release`. A
+    separate file, because SQLite locks the database and its ``-shm`` file with POSIX record
+    locks of its own, which an ``flock`` must not disturb (on NFS the two kinds are the same).
+    The lock is per process: several stores of one process share it (tests, the CLI in the
+    server's process); another process is refused with ``store.in_use``. The OS drops the
+    lock when the process ends, however it ends, so a crash leaves nothing to clean up; the
+    file itself stays (removing it could let two processes lock two different files).
+    """
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    database = Path(parsed.database).resolve()
+    path = lock_path(database)
+    key = os.path.realpath(path)
+    pid = os.getpid()
+    with _HELD_GUARD:
+        held = _HELD.get(key)
+        if held is not None and held.pid != pid:  # inherited through fork: not ours
+            del _HELD[key]
+            os.close(held.fd)
+            held = None
+        if held is None:
+            held = _Held(_take(path, database), pid)
+            _HELD[key] = held
+        held.users += 1
+        return WriterLock(database, path, held.commits, key)
+
+
+def _take(path: Path, database: Path) -> int:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        owner = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+        os.close(fd)
+        raise StoreError("store.in_use", path=str(database), pid=owner) from None
+    except BaseException:
+        os.close(fd)
+        raise
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return fd

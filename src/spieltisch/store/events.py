@@ -1,12 +1,15 @@
 """The event store: tables, participants and their append-only logs in a SQL database.
 
 :class:`EventStore` is the one way the web and the CLI change a table. A command is decided
-by the game system on the table's current state (:class:`spieltisch.engine.table.Table`) and
-its records are committed in one transaction that compare-and-swaps the table's ``version``:
-when another worker committed first, the command is decided again on the new state (a few
-times), so no command is lost or applied twice. Snapshots of the folded state every
-``snapshot_every`` records keep loading fast; a per-process cache keeps hot tables in memory
-and catches up from the database with one small query per request.
+by the game system on the table's current state (:class:`spieltisch.engine.table.Table`)
+inside the transaction that commits its records, after the writer took its turn: on SQLite the
+process's writer lock (one process writes a file, :func:`spieltisch.store.db.lock_writer`) and
+``BEGIN IMMEDIATE``, on PostgreSQL a row lock on the table (``SELECT … FOR UPDATE``), so
+concurrent commands of several workers wait for each other instead of being refused. Within
+the turn the table catches up with what others committed, so no command is lost, applied
+twice or decided on a stale state. Snapshots of the folded state every ``snapshot_every``
+records keep loading fast; a per-process cache keeps hot tables in memory and catches up from
+the database with one small query per request.
 """
 
 from __future__ import annotations
@@ -16,19 +19,21 @@ import secrets
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from pydantic import TypeAdapter
-from sqlalchemy import Engine, delete, insert, select, text, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import Connection, Engine, delete, insert, select, text, update
+from sqlalchemy.exc import OperationalError
 
 from spieltisch.dice.fair import DiceSource, Epoch, FairDice, PlayerSeed
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.table import Record, Role
+from spieltisch.errors import SpieltischError
 from spieltisch.store.cache import StoredTable
-from spieltisch.store.db import connect, is_postgres, migrate, resolve_url
+from spieltisch.store.db import connect, is_postgres, lock_writer, migrate, resolve_url
 from spieltisch.store.exchange import export_document, parse_export
 from spieltisch.store.models import (
     InviteRow,
@@ -64,6 +69,9 @@ NOTIFY_CHANNEL = "spieltisch"
 
 _RECORDS: TypeAdapter[list[Record]] = TypeAdapter(list[Record])
 
+_R = TypeVar("_R")
+_T = TypeVar("_T")
+
 
 @dataclass
 class _Cached:
@@ -90,8 +98,17 @@ class Executed:
     info: TableInfo
 
 
-class _Conflict(Exception):
-    """Another writer committed first."""
+@dataclass
+class _Write:
+    """A write transaction on one table during its turn (see :meth:`EventStore._write`)."""
+
+    conn: Connection
+    cached: _Cached
+    """The table as committed, caught up inside the turn."""
+    fresh: _Cached | None = None
+    """The table after this write, cached once the transaction committed."""
+    seq: int | None = None
+    """The ``seq`` to announce to ``on_commit`` after the commit (``None``: nothing changed)."""
 
 
 class _ClosedDice:
@@ -111,6 +128,11 @@ class EventStore:
     change with ``(table_id, seq)`` (the in-process fan-out; ``seq`` is -1 when only the
     participants changed); with PostgreSQL each commit to the log or the table's settings also
     sends ``NOTIFY spieltisch`` so that other workers can fan out too.
+
+    On an SQLite file the store holds the file's writer lock from start to :meth:`close`: a
+    store in a second process is refused (``store.in_use``), stores of the same process share
+    the lock. A writer waits at most ``lock_timeout`` seconds for its turn, then the command is
+    refused with ``table.busy``.
     """
 
     def __init__(
@@ -120,30 +142,36 @@ class EventStore:
         db_path: str | None = None,
         snapshot_every: int = 50,
         cache_size: int = 256,
-        retries: int = 10,
+        lock_timeout: float = 30.0,
         run_migrations: bool = True,
     ) -> None:
         self.url = resolve_url(db_path, url)
-        self.engine: Engine = connect(self.url)
+        self._file_lock = lock_writer(self.url)  # first: a refused store touches nothing
+        self.engine: Engine = connect(self.url, busy_timeout=lock_timeout)
         self._writer = self.engine.execution_options(spieltisch_write=True)
         self.postgres = is_postgres(self.url)
         self.snapshot_every = snapshot_every
-        self.retries = retries
+        self.lock_timeout = lock_timeout
         self.worker = uuid.uuid4().hex[:12]
         """Identifies this process in NOTIFY payloads."""
         self.on_commit: list[Callable[[str, int], None]] = []
-        self.conflicts = 0
-        """How many commits lost the race to another writer (and were decided again)."""
         self._cache: OrderedDict[str, _Cached] = OrderedDict()
         self._cache_size = cache_size
         self._guard = threading.Lock()
         self._locks: dict[str, threading.Lock] = {}
-        if run_migrations:
-            migrate(self.engine)
+        try:
+            if run_migrations:
+                with self._turn(None):
+                    migrate(self.engine)
+        except BaseException:
+            self.close()
+            raise
 
     def close(self) -> None:
-        """Release the database connections."""
+        """Release the database connections and the SQLite file's writer lock."""
         self.engine.dispose()
+        if self._file_lock is not None:
+            self._file_lock.release()
 
     # -- tables ----------------------------------------------------------------------------
 
@@ -192,7 +220,7 @@ class EventStore:
         token = _new_secret()
         invites = {role.value: _new_secret() for role in (Role.PLAYER, Role.SPECTATOR)}
         tokens = {p.id: _new_secret() for p in others}
-        with self._writer.begin() as conn:
+        with self._transaction(row.id) as conn:
             conn.execute(insert(TableRow).values(_row_values(row)))
             conn.execute(
                 insert(ParticipantRow),
@@ -326,7 +354,7 @@ class EventStore:
             raise StoreError("table.bad_invite", table=table_id)
         participant = Participant(_new_id(), name, role)
         token = _new_secret()
-        with self._writer.begin() as conn:
+        with self._transaction(table_id) as conn:
             conn.execute(
                 insert(ParticipantRow).values(
                     table_id=table_id,
@@ -347,7 +375,7 @@ class EventStore:
         if by.role is not Role.GM:
             raise RuleError("rule.forbidden", action="invites")
         invites = {role.value: _new_secret() for role in (Role.PLAYER, Role.SPECTATOR)}
-        with self._writer.begin() as conn:
+        with self._transaction(table_id) as conn:
             for role, code in invites.items():
                 conn.execute(
                     update(InviteRow)
@@ -371,39 +399,32 @@ class EventStore:
         hidden: bool = False,
         expected_seq: int | None = None,
     ) -> Executed:
-        """Decide ``command`` for ``by`` and commit its records (retried on a lost race)."""
-        with self._lock(table_id):
-            for _ in range(self.retries):
-                cached = self._current(table_id)
-                if expected_seq is not None and expected_seq != cached.table.seq:
-                    raise StoreError(
-                        "table.stale", table=table_id, expected=expected_seq, seq=cached.table.seq
-                    )
-                work = cached.table.fork()
-                source_at = self._dice(cached.info)
-                records = work.execute(command, by.actor, source_at, hidden=hidden)
-                try:
-                    info = self._commit(cached, work, records)
-                except _Conflict:
-                    self.conflicts += 1
-                    continue
-                return Executed(records, work, info)
-        raise StoreError("table.busy", table=table_id)
+        """Decide ``command`` for ``by`` on the table as committed and commit its records."""
+
+        def decide(write: _Write) -> Executed:
+            cached = write.cached
+            if expected_seq is not None and expected_seq != cached.table.seq:
+                raise StoreError(
+                    "table.stale", table=table_id, expected=expected_seq, seq=cached.table.seq
+                )
+            work = cached.table.fork()
+            source_at = self._dice(cached.info)
+            records = work.execute(command, by.actor, source_at, hidden=hidden)
+            info = self._append(write, work, records)
+            return Executed(records, work, info)
+
+        return self._write(table_id, decide)
 
     def undo(self, table_id: str, by: Participant, seq: int) -> Executed:
         """Revert record ``seq`` (GM only); refused when a later record depends on it."""
-        with self._lock(table_id):
-            for _ in range(self.retries):
-                cached = self._current(table_id)
-                work = cached.table.fork()
-                record = work.undo(seq, by.actor)
-                try:
-                    info = self._commit(cached, work, [record])
-                except _Conflict:
-                    self.conflicts += 1
-                    continue
-                return Executed([record], work, info)
-        raise StoreError("table.busy", table=table_id)
+
+        def decide(write: _Write) -> Executed:
+            work = write.cached.table.fork()
+            record = work.undo(seq, by.actor)
+            info = self._append(write, work, [record])
+            return Executed([record], work, info)
+
+        return self._write(table_id, decide)
 
     def add_player_seed(self, table_id: str, by: Participant, seed: str) -> PlayerSeed:
         """A player's seed string takes part in every draw from the next one on.
@@ -413,21 +434,21 @@ class EventStore:
         if by.role is Role.SPECTATOR:
             raise RuleError("rule.forbidden", action="player-seed")
         seed = check_text(seed, "table.bad_seed", MAX_SEED)
-        with self._lock(table_id):
-            for _ in range(self.retries):
-                cached = self._current(table_id)
-                start = cached.table.next_draw
-                dice = cached.info.dice()
-                if dice is not None:
-                    dice.with_player_seed(start, seed)  # validates the seed text
-                added = PlayerSeed(start, seed)
-                seeds = [*cached.info.player_seeds, added]
-                if self._update_row(
-                    cached,
-                    player_seeds=[{"start": p.start, "seed": p.seed} for p in seeds],
-                ):
-                    return added
-        raise StoreError("table.busy", table=table_id)
+
+        def decide(write: _Write) -> PlayerSeed:
+            cached = write.cached
+            start = cached.table.next_draw
+            dice = cached.info.dice()
+            if dice is not None:
+                dice.with_player_seed(start, seed)  # validates the seed text
+            added = PlayerSeed(start, seed)
+            seeds = [*cached.info.player_seeds, added]
+            self._update_row(
+                write, player_seeds=[{"start": p.start, "seed": p.seed} for p in seeds]
+            )
+            return added
+
+        return self._write(table_id, decide)
 
     def reveal(self, table_id: str, by: Participant) -> Revealed:
         """Reveal the current epoch's seed and commit to a fresh one at once (GM only).
@@ -438,28 +459,28 @@ class EventStore:
         """
         if by.role is not Role.GM:
             raise RuleError("rule.forbidden", action="reveal")
-        with self._lock(table_id):
-            for _ in range(self.retries):
-                cached = self._current(table_id)
-                info = cached.info
-                start = cached.table.next_draw
-                if len(info.epochs) > 1 and info.current.start == start:
-                    return Revealed(info.epochs[-2], len(info.epochs) - 1, info.current)
-                seed = info._server_seed
-                if seed is None:
-                    raise StoreError("table.seed_unknown", table=table_id)
-                revealed = replace(info.current, seed=seed)
-                fresh = FairDice.new(info.dice_table)
-                closed = [epoch.to_json() for epoch in info.epochs[:-1]]
-                if self._update_row(
-                    cached,
-                    epochs=[*closed, revealed.to_json()],
-                    epoch_start=start,
-                    server_seed=fresh.seed_hex,
-                    commitment=fresh.commitment,
-                ):
-                    return Revealed(revealed, len(info.epochs), Epoch(start, fresh.commitment))
-        raise StoreError("table.busy", table=table_id)
+
+        def decide(write: _Write) -> Revealed:
+            info = write.cached.info
+            start = write.cached.table.next_draw
+            if len(info.epochs) > 1 and info.current.start == start:
+                return Revealed(info.epochs[-2], len(info.epochs) - 1, info.current)
+            seed = info._server_seed
+            if seed is None:
+                raise StoreError("table.seed_unknown", table=table_id)
+            revealed = replace(info.current, seed=seed)
+            fresh = FairDice.new(info.dice_table)
+            closed = [epoch.to_json() for epoch in info.epochs[:-1]]
+            self._update_row(
+                write,
+                epochs=[*closed, revealed.to_json()],
+                epoch_start=start,
+                server_seed=fresh.seed_hex,
+                commitment=fresh.commitment,
+            )
+            return Revealed(revealed, len(info.epochs), Epoch(start, fresh.commitment))
+
+        return self._write(table_id, decide)
 
     # -- export / import -------------------------------------------------------------------
 
@@ -509,6 +530,90 @@ class EventStore:
                 lock = self._locks[table_id] = threading.Lock()
             return lock
 
+    @contextmanager
+    def _turn(self, table_id: str | None) -> Iterator[None]:
+        """This process's turn to write (SQLite): threads queue here, not in SQLite's lock.
+
+        SQLite lets a connection that finds the database locked sleep and poll again, in steps
+        of up to 100 ms; many threads racing for ``BEGIN IMMEDIATE`` made that the tail of
+        the commit latency. One writing process per file, so a lock of the process is a
+        complete queue (first come, first served in practice). PostgreSQL needs none.
+        """
+        if self._file_lock is None:
+            yield
+            return
+        turn = self._file_lock.commits.turn
+        if not turn.acquire(timeout=self.lock_timeout):
+            raise StoreError("table.busy", table=table_id or "")
+        try:
+            yield
+        finally:
+            turn.release()
+
+    @contextmanager
+    def _transaction(self, table_id: str) -> Iterator[Connection]:
+        """A writing transaction, in this process's turn; a lock wait too long is ``table.busy``."""
+        try:
+            with self._turn(table_id), self._writer.begin() as conn:
+                if self.postgres:
+                    conn.execute(
+                        text("SELECT set_config('lock_timeout', :ms, true)"),
+                        {"ms": f"{max(1, round(self.lock_timeout * 1000))}ms"},
+                    )
+                yield conn
+        except OperationalError as error:  # SQLite's busy_timeout or PostgreSQL's lock_timeout
+            if not _is_lock_timeout(error):
+                raise
+            raise StoreError("table.busy", table=table_id) from None
+
+    def _write(self, table_id: str, body: Callable[[_Write], _R]) -> _R:
+        """Run ``body`` on the table as committed, in a write transaction in its turn.
+
+        Commands of one table queue on a lock in the process and, between workers, on the
+        table's row (``SELECT … FOR UPDATE`` on PostgreSQL; on SQLite one process writes the
+        file, and ``BEGIN IMMEDIATE`` excludes everyone else). Whatever ``body`` decides is
+        therefore decided on the table as committed. On SQLite the transaction may be shared
+        with other tables' writes (:class:`spieltisch.store.db.GroupCommit`). After the commit
+        the new table is cached and announced.
+        """
+        lock = self._lock(table_id)
+        if not lock.acquire(timeout=self.lock_timeout):
+            raise StoreError("table.busy", table=table_id)
+        try:
+
+            def work(conn: Connection) -> tuple[_R, _Write]:
+                write = _Write(conn, self._catch_up(conn, table_id, lock=True))
+                return body(write), write
+
+            try:
+                result, write = self._run(table_id, work)
+            except SpieltischError:
+                raise
+            except BaseException:
+                self._drop(table_id)  # the cache may have caught up on what was not committed
+                raise
+            if write.fresh is not None:
+                self._remember(write.fresh)
+            if write.seq is not None:
+                self._committed(table_id, write.seq)
+            return result
+        finally:
+            lock.release()
+
+    def _run(self, table_id: str, work: Callable[[Connection], _T]) -> _T:
+        """``work`` in a committed writing transaction: grouped on an SQLite file, else alone."""
+        if self._file_lock is None:
+            with self._transaction(table_id) as conn:
+                return work(conn)
+        try:
+            return self._file_lock.commits.run(work, self._writer.begin, self.lock_timeout)
+        except TimeoutError:
+            raise StoreError("table.busy", table=table_id) from None
+        except OperationalError as error:
+            if not _is_lock_timeout(error):
+                raise
+            raise StoreError("table.busy", table=table_id) from None
+
     def _dice(self, info: TableInfo) -> Callable[[int], DiceSource]:
         dice = info.dice() if info.can_roll else None
         if dice is None:
@@ -537,34 +642,39 @@ class EventStore:
 
     def _current(self, table_id: str) -> _Cached:
         """The table as committed now: from the cache, caught up with the database."""
+        with self.engine.connect() as conn:
+            return self._catch_up(conn, table_id)
+
+    def _catch_up(self, conn: Connection, table_id: str, *, lock: bool = False) -> _Cached:
+        """The cached table caught up on ``conn``; ``lock`` also locks its row (PostgreSQL)."""
         with self._guard:
             cached = self._cache.get(table_id)
-        with self.engine.connect() as conn:
-            head = conn.execute(
-                select(TableRow.version, TableRow.seq).where(TableRow.id == table_id)
-            ).first()
-            if head is None:
-                raise StoreError("table.unknown", table=table_id)
-            if cached is not None and cached.info.version == head.version:
-                return cached
-            row = conn.execute(select(TableRow.__table__).where(TableRow.id == table_id)).one()
-            info = _info(row)
-            if cached is not None and cached.table.seq <= info.seq:
-                rows = conn.execute(
-                    select(RecordRow.data)
-                    .where(
-                        RecordRow.table_id == table_id,
-                        RecordRow.seq > cached.table.seq,
-                        RecordRow.seq <= info.seq,
-                    )
-                    .order_by(RecordRow.seq)
-                ).scalars()
-                table = cached.table.fork()
-                table.absorb(Record.model_validate_json(data) for data in rows)
-                fresh = _Cached(info, table, cached.participants)
-            else:
-                fresh = self._load(conn, info)
-        self._remember(fresh)
+        head_query = select(TableRow.version, TableRow.seq).where(TableRow.id == table_id)
+        head = conn.execute(
+            head_query.with_for_update(key_share=True) if lock else head_query
+        ).first()
+        if head is None:
+            raise StoreError("table.unknown", table=table_id)
+        if cached is not None and cached.info.version == head.version:
+            return cached
+        row = conn.execute(select(TableRow.__table__).where(TableRow.id == table_id)).one()
+        info = _info(row)
+        if cached is not None and cached.table.seq <= info.seq:
+            rows = conn.execute(
+                select(RecordRow.data)
+                .where(
+                    RecordRow.table_id == table_id,
+                    RecordRow.seq > cached.table.seq,
+                    RecordRow.seq <= info.seq,
+                )
+                .order_by(RecordRow.seq)
+            ).scalars()
+            table = cached.table.fork()
+            table.absorb(Record.model_validate_json(data) for data in rows)
+            fresh = _Cached(info, table, cached.participants)
+        else:
+            fresh = self._load(conn, info)
+        self._remember(fresh)  # committed by others: safe to cache even if this write fails
         return fresh
 
     def _load(self, conn: Any, info: TableInfo) -> _Cached:
@@ -603,51 +713,44 @@ class EventStore:
         self._remember(fresh)
         return fresh
 
-    def _commit(self, cached: _Cached, work: StoredTable, records: list[Record]) -> TableInfo:
+    def _append(self, write: _Write, work: StoredTable, records: list[Record]) -> TableInfo:
+        """Write ``records`` (decided on ``work``, a fork of the caught-up table) in the turn."""
+        cached, conn = write.cached, write.conn
         info = cached.info
         version = info.version + 1
-        try:
-            with self._writer.begin() as conn:
-                result = conn.execute(
-                    update(TableRow)
-                    .where(TableRow.id == info.id, TableRow.version == info.version)
-                    .values(version=version, seq=work.seq)
-                )
-                if result.rowcount != 1:
-                    raise _Conflict
+        _bump(conn, info, version=version, seq=work.seq)
+        conn.execute(
+            insert(RecordRow),
+            [
+                {
+                    "table_id": info.id,
+                    "seq": r.seq,
+                    "hidden": r.hidden,
+                    "data": r.model_dump_json(),
+                }
+                for r in records
+            ],
+        )
+        if self._wants_snapshot(cached.table.seq, work.seq, records):
+            state = encode_states(work.state, work.shared_state)
+            if state is not None:
                 conn.execute(
-                    insert(RecordRow),
-                    [
-                        {
-                            "table_id": info.id,
-                            "seq": r.seq,
-                            "hidden": r.hidden,
-                            "data": r.model_dump_json(),
-                        }
-                        for r in records
-                    ],
+                    delete(SnapshotRow).where(
+                        SnapshotRow.table_id == info.id, SnapshotRow.seq < work.seq
+                    )
                 )
-                if self._wants_snapshot(cached.table.seq, work.seq, records):
-                    state = encode_states(work.state, work.shared_state)
-                    if state is not None:
-                        conn.execute(
-                            delete(SnapshotRow).where(
-                                SnapshotRow.table_id == info.id, SnapshotRow.seq < work.seq
-                            )
-                        )
-                        conn.execute(
-                            insert(SnapshotRow).values(
-                                table_id=info.id, seq=work.seq, system=info.system, state=state
-                            )
-                        )
-                if self.postgres:
-                    self._notify(conn, info.id, work.seq)
-        except IntegrityError:
-            raise _Conflict from None
-        fresh = _Cached(replace(info, seq=work.seq, version=version), work, cached.participants)
-        self._remember(fresh)
-        self._committed(info.id, work.seq)
-        return fresh.info
+                conn.execute(
+                    insert(SnapshotRow).values(
+                        table_id=info.id, seq=work.seq, system=info.system, state=state
+                    )
+                )
+        if self.postgres:
+            self._notify(conn, info.id, work.seq)
+        write.fresh = _Cached(
+            replace(info, seq=work.seq, version=version), work, cached.participants
+        )
+        write.seq = work.seq
+        return write.fresh.info
 
     def _wants_snapshot(self, before: int, after: int, records: list[Record]) -> bool:
         if self.snapshot_every <= 0:
@@ -656,21 +759,15 @@ class EventStore:
             return True
         return before // self.snapshot_every != after // self.snapshot_every
 
-    def _update_row(self, cached: _Cached, **values: Any) -> bool:
-        info = cached.info
-        with self._writer.begin() as conn:
-            result = conn.execute(
-                update(TableRow)
-                .where(TableRow.id == info.id, TableRow.version == info.version)
-                .values(version=info.version + 1, **values)
-            )
-            if result.rowcount != 1:
-                return False
-            if self.postgres:
-                self._notify(conn, info.id, info.seq)
-        self._current(info.id)  # cache the new settings (newer versions are never replaced)
-        self._committed(info.id, info.seq)
-        return True
+    def _update_row(self, write: _Write, **values: Any) -> None:
+        """Change the table's settings in the turn (the log stays as it is)."""
+        cached, conn = write.cached, write.conn
+        _bump(conn, cached.info, version=cached.info.version + 1, **values)
+        if self.postgres:
+            self._notify(conn, cached.info.id, cached.info.seq)
+        row = conn.execute(select(TableRow.__table__).where(TableRow.id == cached.info.id)).one()
+        write.fresh = _Cached(_info(row), cached.table, cached.participants)
+        write.seq = cached.info.seq
 
     def _notify(self, conn: Any, table_id: str, seq: int) -> None:
         conn.execute(
@@ -681,6 +778,28 @@ class EventStore:
     def _committed(self, table_id: str, seq: int) -> None:
         for callback in list(self.on_commit):
             callback(table_id, seq)
+
+
+def _bump(conn: Connection, info: TableInfo, **values: Any) -> None:
+    """Update the table's row, checking that its version is the one the turn started from.
+
+    Within a turn nobody else can change the row, so a mismatch is a writer that bypassed the
+    lock: the transaction is rolled back rather than risking a doubled or lost record.
+    """
+    result = conn.execute(
+        update(TableRow)
+        .where(TableRow.id == info.id, TableRow.version == info.version)
+        .values(**values)
+    )
+    if result.rowcount != 1:
+        raise RuntimeError(f"table {info.id!r} changed during its write turn")
+
+
+def _is_lock_timeout(error: OperationalError) -> bool:
+    """Whether ``error`` is a lock wait that timed out (SQLite busy, PostgreSQL lock_timeout)."""
+    if getattr(error.orig, "sqlstate", None) == "55P03":  # lock_not_available
+        return True
+    return "database is locked" in str(error.orig)
 
 
 def _match(cached: _Cached, wanted: str) -> Participant | None:
