@@ -67,12 +67,12 @@ def test_expensive_float_odds_are_refused(text: str) -> None:
 
 
 def test_hand_computed_direct_convolution() -> None:
-    # 2d6 as the engine builds it: one squaring of a 6-cell die, a direct 6×6 convolution.
-    # Not the small path (that needs no budget): the estimate still counts the array work.
+    # 2d6 by the array engine: the estimate charges the dearest count of the same bit length,
+    # 3 dice: a direct 6×6 convolution (squaring), then a 6×11 one; the shape is that of 2d6.
     walk = cost._Walk({}, exact=False, max_cells=odds.MAX_CELLS, keep_budget=odds._KEEP_BUDGET)
     shape = walk.power(cost._Shape((6,), 1, 6), 2)
     assert shape.axes == (11,) and (shape.low, shape.high) == (2, 12)
-    assert walk.cost == pytest.approx(cost._STEP + cost._DIRECT * 36)
+    assert walk.cost == pytest.approx(2 * cost._STEP + cost._DIRECT * (36 + 66))
 
 
 def test_structural_refusals_stay_the_engines() -> None:
