@@ -140,22 +140,25 @@ class Table:
         source_at: Callable[[int], DiceSource],
         *,
         hidden: bool = False,
+        automatic: Callable[[Any], Any] | None = None,
     ) -> list[Record]:
         """Decide ``command`` for ``actor`` and append its record(s).
 
         ``source_at(index)`` gives the dice source positioned at raw draw ``index``. Automatic
-        commands the system issues afterwards are appended as records of their own. On a
-        :class:`RuleError` nothing changes.
+        commands the system issues afterwards are appended as records of their own; they come
+        from ``automatic(state)`` (default: ``system.automatic``; the server computes them in a
+        process pool). On a :class:`RuleError` nothing changes.
         """
+        next_automatic = automatic or self.system.automatic
         parsed = parse_command(self.system, command)
         self._authorize(parsed, actor, hidden)
         records = [self._decide(parsed, actor.id, source_at, hidden)]
         try:
             for _ in range(MAX_AUTOMATIC):
-                automatic = self.system.automatic(self._state)
-                if automatic is None:
+                issued = next_automatic(self._state)
+                if issued is None:
                     break
-                records.append(self._decide(automatic, AUTO_ACTOR, source_at, hidden))
+                records.append(self._decide(issued, AUTO_ACTOR, source_at, hidden))
         except RuleError:
             pass  # an automatic command that fails leaves the human's record standing
         return records

@@ -344,6 +344,8 @@ class EventStore:
         self.worker = uuid.uuid4().hex[:12]
         """Identifies this process in NOTIFY payloads."""
         self.on_commit: list[Callable[[str, int], None]] = []
+        self.automatic: Callable[[GameSystem[Any, Any, Any]], Callable[[Any], Any]] | None = None
+        """System → the ``automatic`` to decide with (the server's runs in its pool)."""
         self.conflicts = 0
         """How many commits lost the race to another writer (and were decided again)."""
         self._cache: OrderedDict[str, _Cached] = OrderedDict()
@@ -593,7 +595,8 @@ class EventStore:
                     )
                 work = cached.table.fork()
                 source_at = self._dice(cached.info)
-                records = work.execute(command, by.actor, source_at, hidden=hidden)
+                auto = self.automatic(work.system) if self.automatic else None
+                records = work.execute(command, by.actor, source_at, hidden=hidden, automatic=auto)
                 try:
                     info = self._commit(cached, work, records)
                 except _Conflict:

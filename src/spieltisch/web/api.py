@@ -7,14 +7,16 @@ turned into ``{"error": {"code", "message"}}`` by the handlers in :mod:`spieltis
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Query
+import anyio
+from fastapi import APIRouter, Depends, Query, Request
 
 from spieltisch.engine.system import Odds, get_system, parse_command, system_ids
 from spieltisch.engine.table import Role
 from spieltisch.store.events import Participant, StoredTable, TableInfo
 from spieltisch.web.deps import CurrentParticipant, StoreDep
+from spieltisch.web.limits import parse_import, rate_limit, read_body
 from spieltisch.web.schemas import (
     CommandRequest,
     CommandResponse,
@@ -38,14 +40,23 @@ from spieltisch.web.schemas import (
     UndoRequest,
     UndoResponse,
 )
+from spieltisch.web.workers import Workers, odds_in_pool
 
 __all__ = ["router", "table_view"]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": ErrorResponse} for status in (400, 401, 403, 404, 409, 422)
+    status: {"model": ErrorResponse} for status in (400, 401, 403, 404, 409, 413, 422, 429, 503)
 }
 
 router = APIRouter(prefix="/api", responses=_ERRORS)
+
+
+async def _workers(request: Request) -> Workers | None:
+    workers: Workers | None = request.app.state.workers
+    return workers
+
+
+WorkersDep = Annotated[Workers | None, Depends(_workers)]
 
 
 def _state(table: StoredTable, role: Role) -> dict[str, Any]:
@@ -105,7 +116,9 @@ def list_systems() -> list[SystemPublic]:
     return systems
 
 
-@router.post("/tables", response_model=TableCreated, status_code=201)
+@router.post(
+    "/tables", response_model=TableCreated, status_code=201, dependencies=[rate_limit("create")]
+)
 def create_table(body: TableCreate, store: StoreDep) -> TableCreated:
     """Open a table. The response holds the GM's token and the invite codes: keep them."""
     created = store.create_table(
@@ -120,10 +133,29 @@ def create_table(body: TableCreate, store: StoreDep) -> TableCreated:
     )
 
 
-@router.post("/tables/import", response_model=ImportResponse, status_code=201)
-def import_table(store: StoreDep, data: dict[str, Any] = Body(...)) -> ImportResponse:  # noqa: B008
-    """A new table from an export file: same log and dice, new id and tokens."""
-    created = store.import_table(data)
+@router.post(
+    "/tables/import",
+    response_model=ImportResponse,
+    status_code=201,
+    dependencies=[rate_limit("imports")],
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": {"type": "object"}}},
+        }
+    },
+)
+async def import_table(request: Request, store: StoreDep) -> ImportResponse:
+    """A new table from an export file: same log and dice, new id and tokens.
+
+    The body is refused past the import limits (size before parsing, then records)."""
+    limits = request.app.state.settings.imports
+    body = await read_body(request, limits.max_bytes)
+
+    def load() -> Any:
+        return store.import_table(parse_import(body, limits.max_records))
+
+    created = await anyio.to_thread.run_sync(load)
     return ImportResponse(
         table=created.table,
         token=created.token,
@@ -134,7 +166,12 @@ def import_table(store: StoreDep, data: dict[str, Any] = Body(...)) -> ImportRes
     )
 
 
-@router.post("/tables/{table_id}/join", response_model=JoinResponse, status_code=201)
+@router.post(
+    "/tables/{table_id}/join",
+    response_model=JoinResponse,
+    status_code=201,
+    dependencies=[rate_limit("join")],
+)
 def join_table(table_id: str, body: JoinRequest, store: StoreDep) -> JoinResponse:
     """Join with an invite code; the response holds the new participant's secret token."""
     joined = store.join(table_id, body.invite, body.name)
@@ -156,7 +193,11 @@ def renew_invites(table_id: str, me: CurrentParticipant, store: StoreDep) -> Inv
     return Invites(**store.new_invites(table_id, me))
 
 
-@router.post("/tables/{table_id}/commands", response_model=CommandResponse)
+@router.post(
+    "/tables/{table_id}/commands",
+    response_model=CommandResponse,
+    dependencies=[rate_limit("commands")],
+)
 def post_command(
     table_id: str, body: CommandRequest, me: CurrentParticipant, store: StoreDep
 ) -> CommandResponse:
@@ -169,14 +210,18 @@ def post_command(
     )
 
 
-@router.post("/tables/{table_id}/odds", response_model=Odds | None)
+@router.post(
+    "/tables/{table_id}/odds", response_model=Odds | None, dependencies=[rate_limit("odds")]
+)
 def preview_odds(
-    table_id: str, body: OddsRequest, me: CurrentParticipant, store: StoreDep
+    table_id: str, body: OddsRequest, me: CurrentParticipant, store: StoreDep, workers: WorkersDep
 ) -> Odds | None:
-    """The exact outcome distribution of a command before it is rolled (``null``: no dice)."""
+    """The exact outcome distribution of a command before it is rolled (``null``: no dice).
+
+    Computed in the server's process pool, within its time limit (503 ``api.too_slow``)."""
     table = store.table(table_id)
     command = parse_command(table.system, body.command)
-    return table.system.odds(table.state, command)
+    return odds_in_pool(table.system, table.options, table.state, command, workers=workers)
 
 
 @router.get("/tables/{table_id}/records", response_model=RecordsResponse)
