@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import anyio
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query, Request, Response
 
 from spieltisch.engine.system import Odds, get_system, parse_command, system_ids
 from spieltisch.engine.table import Role
@@ -215,13 +215,14 @@ def post_command(
 )
 def preview_odds(
     table_id: str, body: OddsRequest, me: CurrentParticipant, store: StoreDep, workers: WorkersDep
-) -> Odds | None:
+) -> Response:
     """The exact outcome distribution of a command before it is rolled (``null``: no dice).
 
     Computed in the server's process pool, within its time limit (503 ``api.too_slow``)."""
     table = store.table(table_id)
     command = parse_command(table.system, body.command)
-    return odds_in_pool(table.system, table.options, table.state, command, workers=workers)
+    odds = odds_in_pool(table.system, table.options, table.state, command, workers=workers)
+    return Response(odds, media_type="application/json")
 
 
 @router.get("/tables/{table_id}/records", response_model=RecordsResponse)

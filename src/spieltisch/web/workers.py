@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pebble import ProcessExpired, ProcessPool
+from pydantic import TypeAdapter
 
 from spieltisch.dice import cost
 from spieltisch.engine.system import GameSystem, Odds
@@ -57,8 +58,11 @@ def _start(budget: int) -> None:
     cost.set_default_budget(budget)
 
 
-def _odds(system: System, options: dict[str, Any], state: Any, command: Any) -> Odds | None:
-    return system.odds(state, command)
+def _odds(system: System, options: dict[str, Any], state: Any, command: Any) -> bytes:
+    return _ODDS_JSON.dump_json(system.odds(state, command))
+
+
+_ODDS_JSON: TypeAdapter[Odds | None] = TypeAdapter(Odds | None)
 
 
 def _automatic(system: System, state: Any) -> Any:
@@ -112,17 +116,20 @@ def odds_in_pool(
     command: Any,
     *,
     workers: Workers | None = None,
-) -> Odds | None:
-    """``system.odds(state, command)`` computed in the pool (in this thread without one).
+) -> bytes:
+    """The JSON of ``system.odds(state, command)`` (``null``: no dice), computed in the pool
+    (in this thread without one).
 
-    ``state`` is the state the caller may see; pickled into a worker process.
+    ``state`` is the state the caller may see; pickled into a worker process. The answer
+    comes back as JSON, ready to send: a distribution can have a million outcomes, and
+    rebuilding them as objects in the server would hold its interpreter lock again.
 
     ``options`` are the table's options, sent along for systems whose odds depend on them
     (the built-in ones read them from the state).
     """
     if workers is None:
         return _odds(system, options, state, command)
-    result: Odds | None = workers.run(_odds, system, options, state, command)
+    result: bytes = workers.run(_odds, system, options, state, command)
     return result
 
 
