@@ -85,6 +85,9 @@ class Workers:
                 initargs=(settings.odds_budget,),
                 context=context,
             )
+            # Start the fork server and a first process now, in the background: the first
+            # preview or AI move should not wait for the game systems to be imported.
+            self._pool.schedule(_start, args=(settings.odds_budget,))
 
     @property
     def pooled(self) -> bool:
