@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 from collections.abc import Callable
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
@@ -103,6 +104,10 @@ class Workers:
             return future.result()
         except (FutureTimeout, ProcessExpired):
             raise TooSlow("api.too_slow", seconds=f"{self.settings.timeout:g}") from None
+        except pickle.PicklingError:
+            # A system or state whose class a worker cannot import (one defined at run time
+            # where pickle cannot find it) is computed here, as without a pool.
+            return function(*args)
 
     def close(self) -> None:
         """Stop the pool: running tasks are ended, the processes joined."""
