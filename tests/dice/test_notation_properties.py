@@ -82,7 +82,7 @@ def test_numeric_grammar_strings_evaluate(text: str, seed: int) -> None:
     try:
         dist = distribution(node)
     except LimitError as error:  # products of several pools can span too many values
-        assert error.code == "dice.too_complex"
+        assert error.code in ("dice.too_complex", "dice.odds_too_costly")
         return
     assert dist.probability(result.value) > 0
 

@@ -32,9 +32,57 @@ def serve(
     workers: Annotated[
         int, typer.Option("--workers", help=help_text("cli.help.serve.opt.workers"), min=1)
     ] = 1,
+    pool_size: Annotated[
+        int | None,
+        typer.Option("--pool-size", help=help_text("cli.help.serve.opt.pool_size"), min=0),
+    ] = None,
+    pool_timeout: Annotated[
+        float | None,
+        typer.Option("--pool-timeout", help=help_text("cli.help.serve.opt.pool_timeout"), min=0),
+    ] = None,
+    odds_budget: Annotated[
+        int | None,
+        typer.Option("--odds-budget", help=help_text("cli.help.serve.opt.odds_budget"), min=1),
+    ] = None,
+    import_max_bytes: Annotated[
+        int | None,
+        typer.Option(
+            "--import-max-bytes", help=help_text("cli.help.serve.opt.import_max_bytes"), min=1
+        ),
+    ] = None,
+    import_max_records: Annotated[
+        int | None,
+        typer.Option(
+            "--import-max-records", help=help_text("cli.help.serve.opt.import_max_records"), min=1
+        ),
+    ] = None,
+    rate: Annotated[
+        list[str] | None, typer.Option("--rate", help=help_text("cli.help.serve.opt.rate"))
+    ] = None,
 ) -> None:
     """Serve the table API and pages; prints the address to open."""
     import uvicorn
+
+    # The limits reach the application (and every worker process) as SPIELTISCH_* variables.
+    for name, value in (
+        ("SPIELTISCH_POOL_SIZE", pool_size),
+        ("SPIELTISCH_POOL_TIMEOUT", pool_timeout),
+        ("SPIELTISCH_ODDS_BUDGET", odds_budget),
+        ("SPIELTISCH_IMPORT_MAX_BYTES", import_max_bytes),
+        ("SPIELTISCH_IMPORT_MAX_RECORDS", import_max_records),
+    ):
+        if value is not None:
+            os.environ[name] = str(value)
+    from dataclasses import fields
+
+    from spieltisch.web.limits import RateLimits
+
+    known = {f.name for f in fields(RateLimits)}
+    for item in rate or []:
+        key, _, limit = item.partition("=")
+        if key.strip() not in known:
+            fail(InputError("api.bad_rate_limit", name=key.strip(), value=limit.strip()))
+        os.environ[f"SPIELTISCH_RATE_{key.strip().upper()}"] = limit.strip()
 
     url = resolve_url(str(db) if db is not None else None)
     if workers > 1 and not is_postgres(url):

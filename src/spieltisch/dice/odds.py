@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from spieltisch.dice.cost import check_budget
 from spieltisch.dice.errors import LimitError
 from spieltisch.dice.faces import SYMBOL_DICE, VALUE_KEYS, symbol_die
 from spieltisch.dice.notation import (
@@ -1043,13 +1044,14 @@ class Distribution:
         marginal = self._numbers() if self.keys is None else self.marginal(key)
         return math.fsum(p for v, p in marginal.items() if v >= k)
 
-    def exact(self) -> tuple[tuple[int | dict[str, int], Fraction], ...]:
+    def exact(self, budget: int | None = None) -> tuple[tuple[int | dict[str, int], Fraction], ...]:
         """The outcomes with exact fractions (integer arithmetic; computed once, on request).
 
-        Raises :class:`~spieltisch.dice.errors.LimitError` (``dice.exact_too_large``) when the
-        integers would be unreasonably large.
+        Raises :class:`~spieltisch.dice.errors.LimitError`: ``dice.odds_too_costly`` when the
+        estimated work exceeds ``budget`` (see :mod:`spieltisch.dice.cost`; default: the
+        budget in force), ``dice.exact_too_large`` when the integers would be unreasonably large.
         """
-        return tuple((_outcome_value(self.keys, o), f) for o, f in self._exact_table())
+        return tuple((_outcome_value(self.keys, o), f) for o, f in self._exact_table(budget))
 
     def to_json(self, exact: bool = False) -> dict[str, Any]:
         """The documented ``odds`` JSON (``exact`` adds ``"p/q"`` fractions)."""
@@ -1057,7 +1059,7 @@ class Distribution:
             {"value": value, "probability": p} for value, p in self.outcomes()
         ]
         if exact:
-            fractions = dict(self._exact_table())
+            fractions = dict(self._exact_table(None))
             for item, (outcome, _) in zip(outcomes, self.table, strict=True):
                 fraction = fractions.get(outcome, Fraction(0))
                 item["exact"] = f"{fraction.numerator}/{fraction.denominator}"
@@ -1068,7 +1070,7 @@ class Distribution:
             "truncated": self.truncated,
         }
 
-    def _exact_table(self) -> tuple[tuple[Outcome, Fraction], ...]:
+    def _exact_table(self, budget: int | None = None) -> tuple[tuple[Outcome, Fraction], ...]:
         if self._exact is None:
             small = _small_root(self._node)
             if small is not None:
@@ -1079,7 +1081,9 @@ class Distribution:
                     if w
                 )
                 return self._exact
-            pmf = _evaluate(self._node, _depths(self._node), True, None)
+            depths = _depths(self._node)
+            _check_cost(self._node, depths, True, budget)
+            pmf = _evaluate(self._node, depths, True, None)
             if self.keys is not None and pmf.keys != self.keys:
                 pmf = _align(pmf, self.keys)
             self._exact = tuple((o, Fraction(int(w), pmf.denominator)) for o, w in _cells(pmf))
@@ -1097,7 +1101,14 @@ def _cells(p: _Pmf) -> Iterator[tuple[Outcome, Any]]:
         yield outcome, p.weights[cell]
 
 
-def _build(node: Expression) -> Distribution:
+def _check_cost(
+    node: Expression, depths: Mapping[int, int], exact: bool, budget: int | None
+) -> None:
+    keep = _KEEP_BUDGET_EXACT if exact else _KEEP_BUDGET
+    check_budget(node, depths, exact=exact, budget=budget, max_cells=MAX_CELLS, keep_budget=keep)
+
+
+def _build(node: Expression, budget: int | None) -> Distribution:
     small = _small_root(node)
     if small is not None:
         keys, low, weights, denominator = small
@@ -1107,7 +1118,9 @@ def _build(node: Expression) -> Distribution:
         else:
             table = tuple(((low + i,), w / denominator) for i, w in enumerate(weights) if w)
         return Distribution(node, keys, table, 0.0)
-    pmf = _evaluate(node, _depths(node), False, None)
+    depths = _depths(node)
+    _check_cost(node, depths, False, budget)
+    pmf = _evaluate(node, depths, False, None)
     keys = None if pmf.keys == _NUMERIC else pmf.keys
     if keys is not None and keys != node.keys:
         pmf = _align(pmf, node.keys)
@@ -1139,15 +1152,16 @@ def _parsed(text: str) -> Expression:
     return parse(text, Limits())
 
 
-def distribution(expr: Expression | str) -> Distribution:
+def distribution(expr: Expression | str, budget: int | None = None) -> Distribution:
     """The exact outcome distribution of ``expr`` (a parsed expression or notation).
 
     Raises :class:`~spieltisch.dice.errors.NotationError` for bad notation and
-    :class:`~spieltisch.dice.errors.LimitError` (``dice.too_complex``) when the outcome space
-    would exceed :data:`MAX_CELLS`.
+    :class:`~spieltisch.dice.errors.LimitError`: ``dice.odds_too_costly`` when the estimated
+    work exceeds ``budget`` (see :mod:`spieltisch.dice.cost`; default: the budget in force),
+    ``dice.too_complex`` when the outcome space would exceed :data:`MAX_CELLS`.
     """
     node = _parsed(expr) if isinstance(expr, str) else expr
-    return _build(node)
+    return _build(node, budget)
 
 
 def success_count(dice: int, sides: int, target: int, op: str = ">=") -> Distribution:

@@ -168,8 +168,9 @@ class Table:
         """Decide ``command`` for ``actor`` and append its record(s).
 
         ``source_at(index)`` gives the dice source positioned at raw draw ``index``. Automatic
-        commands the system issues afterwards (``automatic(state)``, by default the system's
-        own) are appended as records of their own. On a :class:`RuleError` nothing changes.
+        commands the system issues afterwards are appended as records of their own; they come
+        from ``automatic(state)`` (default: ``system.automatic``; the server computes them in a
+        process pool). On a :class:`RuleError` nothing changes.
         """
         parsed = parse_command(self.system, command)
         self._authorize(parsed, actor, hidden)

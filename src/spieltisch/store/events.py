@@ -30,6 +30,7 @@ from sqlalchemy.exc import OperationalError
 
 from spieltisch.dice.fair import DiceSource, Epoch, FairDice, PlayerSeed
 from spieltisch.engine.errors import RuleError
+from spieltisch.engine.system import GameSystem
 from spieltisch.engine.table import Record, Role
 from spieltisch.errors import SpieltischError
 from spieltisch.store.cache import StoredTable
@@ -155,6 +156,8 @@ class EventStore:
         self.worker = uuid.uuid4().hex[:12]
         """Identifies this process in NOTIFY payloads."""
         self.on_commit: list[Callable[[str, int], None]] = []
+        self.automatic: Callable[[GameSystem[Any, Any, Any]], Callable[[Any], Any]] | None = None
+        """System → the ``automatic`` to decide with (the server's runs in its pool)."""
         self._cache: OrderedDict[str, _Cached] = OrderedDict()
         self._cache_size = cache_size
         self._guard = threading.Lock()
@@ -409,7 +412,8 @@ class EventStore:
                 )
             work = cached.table.fork()
             source_at = self._dice(cached.info)
-            records = work.execute(command, by.actor, source_at, hidden=hidden)
+            auto = self.automatic(work.system) if self.automatic else None
+            records = work.execute(command, by.actor, source_at, hidden=hidden, automatic=auto)
             info = self._append(write, work, records)
             return Executed(records, work, info)
 

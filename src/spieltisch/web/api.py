@@ -7,14 +7,16 @@ turned into ``{"error": {"code", "message"}}`` by the handlers in :mod:`spieltis
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Query
+import anyio
+from fastapi import APIRouter, Depends, Query, Request, Response
 
 from spieltisch.engine.system import Odds, parse_command
 from spieltisch.store import Participant, StoredTable, TableInfo
 from spieltisch.systems.registry import get_system, system_ids
 from spieltisch.web.deps import CurrentParticipant, StoreDep
+from spieltisch.web.limits import parse_import, rate_limit, read_body
 from spieltisch.web.schemas import (
     CommandRequest,
     CommandResponse,
@@ -39,14 +41,23 @@ from spieltisch.web.schemas import (
     UndoRequest,
     UndoResponse,
 )
+from spieltisch.web.workers import Workers, odds_in_pool
 
 __all__ = ["epochs_public", "router", "table_view"]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": ErrorResponse} for status in (400, 401, 403, 404, 409, 422)
+    status: {"model": ErrorResponse} for status in (400, 401, 403, 404, 409, 413, 422, 429, 503)
 }
 
 router = APIRouter(prefix="/api", responses=_ERRORS)
+
+
+async def _workers(request: Request) -> Workers | None:
+    workers: Workers | None = request.app.state.workers
+    return workers
+
+
+WorkersDep = Annotated[Workers | None, Depends(_workers)]
 
 
 def _state(table: StoredTable, me: Participant) -> dict[str, Any]:
@@ -123,7 +134,9 @@ def list_systems() -> list[SystemPublic]:
     return systems
 
 
-@router.post("/tables", response_model=TableCreated, status_code=201)
+@router.post(
+    "/tables", response_model=TableCreated, status_code=201, dependencies=[rate_limit("create")]
+)
 def create_table(body: TableCreate, store: StoreDep) -> TableCreated:
     """Open a table. The response holds the GM's token and the invite codes: keep them."""
     created = store.create_table(
@@ -138,10 +151,29 @@ def create_table(body: TableCreate, store: StoreDep) -> TableCreated:
     )
 
 
-@router.post("/tables/import", response_model=ImportResponse, status_code=201)
-def import_table(store: StoreDep, data: dict[str, Any] = Body(...)) -> ImportResponse:  # noqa: B008
-    """A new table from an export file: same log and dice, new id and tokens."""
-    created = store.import_table(data)
+@router.post(
+    "/tables/import",
+    response_model=ImportResponse,
+    status_code=201,
+    dependencies=[rate_limit("imports")],
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": {"type": "object"}}},
+        }
+    },
+)
+async def import_table(request: Request, store: StoreDep) -> ImportResponse:
+    """A new table from an export file: same log and dice, new id and tokens.
+
+    The body is refused past the import limits (size before parsing, then records)."""
+    limits = request.app.state.settings.imports
+    body = await read_body(request, limits.max_bytes)
+
+    def load() -> Any:
+        return store.import_table(parse_import(body, limits.max_records))
+
+    created = await anyio.to_thread.run_sync(load)
     return ImportResponse(
         table=created.table,
         token=created.token,
@@ -152,7 +184,12 @@ def import_table(store: StoreDep, data: dict[str, Any] = Body(...)) -> ImportRes
     )
 
 
-@router.post("/tables/{table_id}/join", response_model=JoinResponse, status_code=201)
+@router.post(
+    "/tables/{table_id}/join",
+    response_model=JoinResponse,
+    status_code=201,
+    dependencies=[rate_limit("join")],
+)
 def join_table(table_id: str, body: JoinRequest, store: StoreDep) -> JoinResponse:
     """Join with an invite code; the response holds the new participant's secret token."""
     joined = store.join(table_id, body.invite, body.name)
@@ -174,7 +211,11 @@ def renew_invites(table_id: str, me: CurrentParticipant, store: StoreDep) -> Inv
     return Invites(**store.new_invites(table_id, me))
 
 
-@router.post("/tables/{table_id}/commands", response_model=CommandResponse)
+@router.post(
+    "/tables/{table_id}/commands",
+    response_model=CommandResponse,
+    dependencies=[rate_limit("commands")],
+)
 def post_command(
     table_id: str, body: CommandRequest, me: CurrentParticipant, store: StoreDep
 ) -> CommandResponse:
@@ -185,15 +226,21 @@ def post_command(
     return CommandResponse(records=done.records, seq=done.table.seq, state=_state(done.table, me))
 
 
-@router.post("/tables/{table_id}/odds", response_model=Odds | None)
+@router.post(
+    "/tables/{table_id}/odds", response_model=Odds | None, dependencies=[rate_limit("odds")]
+)
 def preview_odds(
-    table_id: str, body: OddsRequest, me: CurrentParticipant, store: StoreDep
-) -> Odds | None:
-    """The exact outcome distribution of a command before it is rolled (``null``: no dice)."""
+    table_id: str, body: OddsRequest, me: CurrentParticipant, store: StoreDep, workers: WorkersDep
+) -> Response:
+    """The exact outcome distribution of a command before it is rolled (``null``: no dice).
+
+    Computed in the server's process pool, within its time limit (503 ``api.too_slow``)."""
     table = store.table(table_id)
     command = parse_command(table.system, body.command)
     # On the caller's state: a player's odds (and errors) never see a hidden record.
-    return table.system.odds(table.state_for(me.role), command)
+    state = table.state_for(me.role)
+    odds = odds_in_pool(table.system, table.options, state, command, workers=workers)
+    return Response(odds, media_type="application/json")
 
 
 @router.get("/tables/{table_id}/records", response_model=RecordsResponse)

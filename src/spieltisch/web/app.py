@@ -12,8 +12,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib.util
-from collections.abc import AsyncIterator
+import os
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,15 +27,61 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp
 
-from spieltisch.errors import SpieltischError
+from spieltisch.errors import InputError, SpieltischError
 from spieltisch.i18n import error_message, translate
 from spieltisch.store import EventStore
 from spieltisch.web import api, pages, ws
 from spieltisch.web.deps import request_language
 from spieltisch.web.headers import SecurityHeaders, allowed_methods, allowed_origins_from_env
+from spieltisch.web.limits import ImportLimits, RateLimited, RateLimiter, RateLimits
 from spieltisch.web.live import Broker, PostgresListener
+from spieltisch.web.workers import PoolSettings, Workers, automatic_in_pool
 
-__all__ = ["STATUS", "create_app", "status_of"]
+__all__ = ["STATUS", "Settings", "create_app", "status_of"]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The server's limits: the process pool, rate limits, import sizes (``docs/table-api.md``,
+    section "Limits")."""
+
+    pool: PoolSettings = field(default_factory=PoolSettings)
+    rates: RateLimits = field(default_factory=RateLimits)
+    imports: ImportLimits = field(default_factory=ImportLimits)
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """From ``SPIELTISCH_POOL_SIZE``, ``SPIELTISCH_POOL_TIMEOUT``, ``SPIELTISCH_ODDS_BUDGET``,
+        ``SPIELTISCH_IMPORT_MAX_BYTES``, ``SPIELTISCH_IMPORT_MAX_RECORDS`` and the
+        ``SPIELTISCH_RATE_*`` variables; unset ones keep their defaults."""
+        env = os.environ if env is None else env
+        pool, imports = PoolSettings(), ImportLimits()
+
+        def number(name: str, default: float, kind: type[int] | type[float]) -> Any:
+            text = env.get(name)
+            if text is None or not text.strip():
+                return default
+            try:
+                value = kind(text)
+            except ValueError:
+                raise InputError("api.bad_setting", name=name, value=text) from None
+            if value < 0:
+                raise InputError("api.bad_setting", name=name, value=text)
+            return value
+
+        return cls(
+            pool=PoolSettings(
+                size=number("SPIELTISCH_POOL_SIZE", pool.size, int),
+                timeout=number("SPIELTISCH_POOL_TIMEOUT", pool.timeout, float),
+                odds_budget=max(1, number("SPIELTISCH_ODDS_BUDGET", pool.odds_budget, int)),
+            ),
+            rates=RateLimits.from_env(env),
+            imports=ImportLimits(
+                max_bytes=number("SPIELTISCH_IMPORT_MAX_BYTES", imports.max_bytes, int),
+                max_records=number("SPIELTISCH_IMPORT_MAX_RECORDS", imports.max_records, int),
+            ),
+        )
+
 
 STATUS: dict[str, int] = {
     "table.unknown": 404,
@@ -46,6 +94,11 @@ STATUS: dict[str, int] = {
     "table.busy": 409,
     "table.seed_unknown": 409,
     "table.dice_closed": 409,
+    "api.malformed_json": 400,
+    "api.too_large": 413,
+    "api.too_many_records": 413,
+    "api.rate_limited": 429,
+    "api.too_slow": 503,
 }
 """HTTP status of error codes that are not a plain 422 (bad input / rule refused)."""
 
@@ -102,6 +155,13 @@ async def _on_error(request: Request, error: Exception) -> JSONResponse:
     return _error(error.code, error_message(error, lang), status_of(error))
 
 
+async def _on_rate_limited(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, RateLimited)
+    response = await _on_error(request, error)
+    response.headers["Retry-After"] = str(error.params["retry"])
+    return response
+
+
 async def _on_invalid(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, RequestValidationError)
     lang = await _language(request)
@@ -142,13 +202,16 @@ def create_app(
     db_path: str | None = None,
     database_url: str | None = None,
     allowed_origins: tuple[str, ...] | None = None,
+    settings: Settings | None = None,
 ) -> FastAPI:
-    """The application. Without ``store`` one is opened (and migrated) from the settings.
+    """The application. Without ``store`` one is opened (and migrated) from the settings;
+    without ``settings`` the limits come from the environment (:meth:`Settings.from_env`).
 
     ``allowed_origins`` are the pages' origins that may open the WebSocket (default:
     ``SPIELTISCH_ALLOWED_ORIGINS``, else the origin of the request's own ``Host``).
     """
     owned = store is None
+    config = settings or Settings.from_env()
     the_store = store or EventStore(database_url, db_path=db_path)
     broker = Broker()
 
@@ -156,6 +219,10 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         broker.bind(asyncio.get_running_loop())
         the_store.on_commit.append(broker.publish)
+        workers = Workers(config.pool)
+        app.state.workers = workers
+        if workers.pooled:
+            the_store.automatic = lambda system: automatic_in_pool(workers, system)
         listener = None
         if the_store.postgres:
             listener = PostgresListener(the_store.url, broker, the_store.worker)
@@ -163,6 +230,9 @@ def create_app(
         try:
             yield
         finally:
+            the_store.automatic = None
+            app.state.workers = None
+            await anyio.to_thread.run_sync(workers.close)
             if listener is not None:
                 listener.stop()
             the_store.on_commit.remove(broker.publish)
@@ -188,8 +258,12 @@ def create_app(
         allowed_origins if allowed_origins is not None else allowed_origins_from_env()
     )
     app.state.broker = broker
+    app.state.settings = config
+    app.state.rates = RateLimiter(config.rates)
+    app.state.workers = None
     handlers: dict[Any, Any] = {
         SpieltischError: _on_error,
+        RateLimited: _on_rate_limited,
         RequestValidationError: _on_invalid,
         StarletteHTTPException: _on_http,
     }

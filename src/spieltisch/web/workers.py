@@ -1,0 +1,150 @@
+"""Heavy work off the event loop: odds previews and AI moves in a bounded process pool.
+
+A preview of exact odds or an AI seat's move can take a core for a while. Run in the server's
+threads it would hold the interpreter lock and stall every other table's requests, so both run
+in a :class:`pebble.ProcessPool` of ``size`` processes, each task with a time limit: past it
+the process is killed (and replaced) and the request gets ``api.too_slow`` (503). The pool's
+processes are forked from a small server process that imported the game systems once
+(``forkserver``), so starting or replacing one is fast and never copies the web server's
+threads.
+
+Only data crosses into the pool: the game system object (a few bytes: its class is pickled by
+reference, so a system registered at run time works too), the state and the command.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+from collections.abc import Callable
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass
+from typing import Any
+
+from pebble import ProcessExpired, ProcessPool
+from pydantic import TypeAdapter
+
+from spieltisch.dice import cost
+from spieltisch.engine.system import GameSystem, Odds
+from spieltisch.errors import SpieltischError
+
+__all__ = ["PoolSettings", "TooSlow", "Workers", "automatic_in_pool", "odds_in_pool"]
+
+System = GameSystem[Any, Any, Any]
+
+
+class TooSlow(SpieltischError):
+    """A task of the pool ran past its time limit (or its process died)."""
+
+
+def _default_size() -> int:
+    # Leave one core to the web server itself.
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+@dataclass(frozen=True)
+class PoolSettings:
+    """How heavy work runs. ``size`` 0 computes in the request's thread (no pool)."""
+
+    size: int = _default_size()
+    """Processes in the pool (default: the cores less one, at least 1)."""
+    timeout: float = 10.0
+    """Seconds one odds preview or AI move may take."""
+    odds_budget: int = cost.ODDS_BUDGET
+    """Cost budget of one exact-odds computation (see :mod:`spieltisch.dice.cost`)."""
+
+
+def _start(budget: int) -> None:
+    cost.set_default_budget(budget)
+
+
+def _odds(system: System, options: dict[str, Any], state: Any, command: Any) -> bytes:
+    return _ODDS_JSON.dump_json(system.odds(state, command))
+
+
+_ODDS_JSON: TypeAdapter[Odds | None] = TypeAdapter(Odds | None)
+
+
+def _automatic(system: System, state: Any) -> Any:
+    return system.automatic(state)
+
+
+class Workers:
+    """The process pool of one application (``size`` 0: run tasks in the caller's thread)."""
+
+    def __init__(self, settings: PoolSettings) -> None:
+        self.settings = settings
+        cost.set_default_budget(settings.odds_budget)
+        self._pool: ProcessPool | None = None
+        if settings.size > 0:
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(["spieltisch.web.workers", "spieltisch.systems"])
+            self._pool = ProcessPool(
+                max_workers=settings.size,
+                initializer=_start,
+                initargs=(settings.odds_budget,),
+                context=context,
+            )
+            # Start the fork server and a first process now, in the background: the first
+            # preview or AI move should not wait for the game systems to be imported.
+            self._pool.schedule(_start, args=(settings.odds_budget,))
+
+    @property
+    def pooled(self) -> bool:
+        """Whether tasks run in worker processes."""
+        return self._pool is not None
+
+    def run(self, function: Callable[..., Any], *args: Any) -> Any:
+        """``function(*args)`` in the pool within the time limit (blocks the calling thread)."""
+        if self._pool is None:
+            return function(*args)
+        future = self._pool.schedule(function, args=args, timeout=self.settings.timeout)
+        try:
+            return future.result()
+        except (FutureTimeout, ProcessExpired):
+            raise TooSlow("api.too_slow", seconds=f"{self.settings.timeout:g}") from None
+        except pickle.PicklingError:
+            # A system or state whose class a worker cannot import (one defined at run time
+            # where pickle cannot find it) is computed here, as without a pool.
+            return function(*args)
+
+    def close(self) -> None:
+        """Stop the pool: running tasks are ended, the processes joined."""
+        if self._pool is not None:
+            self._pool.stop()  # type: ignore[no-untyped-call]
+            self._pool.join()
+            self._pool = None
+
+
+def odds_in_pool(
+    system: System,
+    options: dict[str, Any],
+    state: Any,
+    command: Any,
+    *,
+    workers: Workers | None = None,
+) -> bytes:
+    """The JSON of ``system.odds(state, command)`` (``null``: no dice), computed in the pool
+    (in this thread without one).
+
+    ``state`` is the state the caller may see; pickled into a worker process. The answer
+    comes back as JSON, ready to send: a distribution can have a million outcomes, and
+    rebuilding them as objects in the server would hold its interpreter lock again.
+
+    ``options`` are the table's options, sent along for systems whose odds depend on them
+    (the built-in ones read them from the state).
+    """
+    if workers is None:
+        return _odds(system, options, state, command)
+    result: bytes = workers.run(_odds, system, options, state, command)
+    return result
+
+
+def automatic_in_pool(workers: Workers, system: System) -> Callable[[Any], Any]:
+    """A replacement of ``system.automatic`` for :meth:`Table.execute` that runs in the pool."""
+
+    def automatic(state: Any) -> Any:
+        return workers.run(_automatic, system, state)
+
+    return automatic
