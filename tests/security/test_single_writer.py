@@ -9,6 +9,7 @@ the process, however it ends.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -47,6 +48,14 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+_PORTS: dict[int, int] = {}
+
+
+def first_port(process: subprocess.Popen[bytes]) -> int:
+    """The port the server ``process`` of :func:`_serve` listens on."""
+    return _PORTS[process.pid]
+
+
 @contextmanager
 def _serve(db: Path) -> Iterator[subprocess.Popen[bytes]]:
     """A real ``spieltisch serve`` on ``db``, listening on a free port of 127.0.0.1."""
@@ -56,6 +65,7 @@ def _serve(db: Path) -> Iterator[subprocess.Popen[bytes]]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
+    _PORTS[process.pid] = port
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -92,8 +102,28 @@ def test_a_second_server_on_the_same_file_is_refused_with_the_file_named(
         assert refused.value.params == {"path": str(db), "pid": str(first.pid)}
         assert str(db) in error_message(refused.value, "en")
         # The administrator's commands are refused the same way, and change nothing.
-        listed = _run(_CLI, "--lang", "en", "table", "new", "free-dice", "--db", str(db))
-        assert listed.returncode == 2 and "already in use" in listed.stderr
+        refused_new = _run(_CLI, "--lang", "en", "table", "new", "free-dice", "--db", str(db))
+        assert refused_new.returncode == 2 and "already in use" in refused_new.stderr
+        # Reading commands work beside the server: they take no writer lock.
+        created = httpx.post(
+            f"http://127.0.0.1:{first_port(first)}/api/tables",
+            json={"system": "free-dice", "title": "Beside the server"},
+        ).json()
+        listed = _run(_CLI, "table", "list", "--json", "--db", str(db))
+        assert listed.returncode == 0, listed.stderr
+        assert [t["table"] for t in json.loads(listed.stdout)] == [created["table"]]
+        exported = _run(_CLI, "table", "export", created["table"], "--db", str(db))
+        assert exported.returncode == 0, exported.stderr
+        assert json.loads(exported.stdout)["title"] == "Beside the server"
+        reader = EventStore(f"sqlite:///{db}", read_only=True)
+        try:
+            assert [info.id for info in reader.list_tables()] == [created["table"]]
+            with pytest.raises(SpieltischError) as read_only:
+                reader.create_table("free-dice")
+            assert read_only.value.code == "store.read_only"
+        finally:
+            reader.close()
+        assert len(json.loads(_run(_CLI, "table", "list", "--json", "--db", str(db)).stdout)) == 1
     with _serve(db):  # once the first one has stopped, a new one starts
         pass
     opened = _run(_OPEN, f"sqlite:///{db}")

@@ -19,7 +19,7 @@ from rich.table import Table as RichTable
 from spieltisch.cli.app import app
 from spieltisch.cli.context import emit_json, fail, help_text, settings, t
 from spieltisch.errors import InputError, SpieltischError
-from spieltisch.store import Created, EventStore
+from spieltisch.store import Created, EventStore, StoreError
 
 __all__ = ["table_app"]
 
@@ -37,8 +37,16 @@ DbOption = Annotated[
 JsonOption = Annotated[bool, typer.Option("--json", help=help_text("cli.help.table.opt.json"))]
 
 
-def _store(db: Path | None) -> EventStore:
-    return EventStore(db_path=str(db) if db is not None else None)
+def _store(db: Path | None, *, read_only: bool = False) -> EventStore:
+    path = str(db) if db is not None else None
+    try:
+        return EventStore(db_path=path)
+    except StoreError as error:
+        # Reading commands work beside a running server, which holds the SQLite file's
+        # writer lock (and has brought the database up to date).
+        if not read_only or error.code != "store.in_use":
+            raise
+        return EventStore(db_path=path, read_only=True)
 
 
 def _print_created(created: Created, as_json: bool) -> None:
@@ -112,7 +120,7 @@ def new(
 def list_tables(db: DbOption = None, as_json: JsonOption = False) -> None:
     """List the tables of the store, newest first."""
     try:
-        tables = _store(db).list_tables()
+        tables = _store(db, read_only=True).list_tables()
     except SpieltischError as error:
         fail(error, as_json=as_json)
     if as_json:
@@ -160,7 +168,7 @@ def export(
 ) -> None:
     """Write the whole table (log and dice commitment) as one JSON file."""
     try:
-        data = _store(db).export(table, None)
+        data = _store(db, read_only=True).export(table, None)
     except SpieltischError as error:
         fail(error)
     text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"

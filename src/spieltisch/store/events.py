@@ -145,11 +145,16 @@ class EventStore:
         cache_size: int = 256,
         lock_timeout: float = 30.0,
         run_migrations: bool = True,
+        read_only: bool = False,
     ) -> None:
         self.url = resolve_url(db_path, url)
-        self._file_lock = lock_writer(self.url)  # first: a refused store touches nothing
+        self.read_only = read_only
+        """A reader only (``spieltisch table list``/``export`` beside a running server): it
+        takes no writer lock, runs no migrations and refuses every write (``store.read_only``)."""
+        # First: a refused store touches nothing.
+        self._file_lock = None if read_only else lock_writer(self.url)
         self.engine: Engine = connect(self.url, busy_timeout=lock_timeout)
-        self._writer = self.engine.execution_options(spieltisch_write=True)
+        self._write_engine = self.engine.execution_options(spieltisch_write=True)
         self.postgres = is_postgres(self.url)
         self.snapshot_every = snapshot_every
         self.lock_timeout = lock_timeout
@@ -163,12 +168,19 @@ class EventStore:
         self._guard = threading.Lock()
         self._locks: dict[str, threading.Lock] = {}
         try:
-            if run_migrations:
+            if run_migrations and not read_only:
                 with self._turn(None):
                     migrate(self.engine)
         except BaseException:
             self.close()
             raise
+
+    @property
+    def _writer(self) -> Engine:
+        """The engine to write with; a read-only store refuses."""
+        if self.read_only:
+            raise StoreError("store.read_only", url=self.url)
+        return self._write_engine
 
     def close(self) -> None:
         """Release the database connections and the SQLite file's writer lock."""
