@@ -7,9 +7,14 @@ dearest ones the cost budget still allows and ones it refuses — while reading 
 the process pool (the default settings) and once without (``SPIELTISCH_POOL_SIZE=0``: every
 preview computes in the server's own threads, as before the pool).
 
-Run: ``python bench/abuse.py`` (``--mode pool`` or ``--mode no-pool`` for one of the two;
-``--scenario sqlite``, the only one so far). Bounded: ``--clients`` × ``--rounds`` previews,
-at most ``--seconds`` of reading. Prints figures only; asserts nothing about time.
+The ``postgres`` scenario (``bench/busy_postgres.py``) starts a throw-away PostgreSQL and 4
+``spieltisch serve`` workers on it, and 8 concurrent senders post ``--commands`` commands to
+one table: commands per second and the ``table.busy`` count (target 0).
+
+Run: ``python bench/abuse.py`` (both scenarios; ``--scenario sqlite`` or ``--scenario
+postgres`` for one; ``--mode pool`` or ``--mode no-pool`` for one half of the SQLite one).
+Bounded: ``--clients`` × ``--rounds`` previews, at most ``--seconds`` of reading,
+``--commands`` ≤ 5000. Prints figures only; asserts nothing about time.
 """
 
 from __future__ import annotations
@@ -170,7 +175,19 @@ def sqlite(args: argparse.Namespace) -> None:
             _report(mode, result)
 
 
-SCENARIOS: dict[str, Callable[[argparse.Namespace], None]] = {"sqlite": sqlite}
+def postgres(args: argparse.Namespace) -> None:
+    """PostgreSQL with 4 workers and 8 concurrent senders on one table (``bench/busy_postgres.py``):
+    commands per second and ``table.busy`` refusals (target 0)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from busy_postgres import contention
+
+    contention(servers=4, senders=8, commands=args.commands, limit=180.0)
+
+
+SCENARIOS: dict[str, Callable[[argparse.Namespace], None]] = {
+    "sqlite": sqlite,
+    "postgres": postgres,
+}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -181,12 +198,15 @@ def main(argv: list[str] | None = None) -> int:
     options.add_argument("--clients", type=int, default=16, help="concurrent previewers")
     options.add_argument("--rounds", type=int, default=2, help="previews per previewer")
     options.add_argument("--seconds", type=float, default=90.0, help="longest reading time")
+    options.add_argument("--commands", type=int, default=400, help="postgres: commands (≤ 5000)")
     args = options.parse_args(argv)
     print(
         f"{args.clients} clients × {args.rounds} previews at table A "
         f"(allowed: {ALLOWED}; refused: {REFUSED}); table B read every 50 ms"
     )
-    for name in args.scenario or ["sqlite"]:
+    if not 1 <= args.commands <= 5000:
+        options.error("keep it bounded: 1..5000 commands")
+    for name in args.scenario or ["sqlite", "postgres"]:
         SCENARIOS[name](args)
     return 0
 

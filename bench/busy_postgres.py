@@ -93,6 +93,24 @@ async def run(bases: list[str], senders: int, commands: int, limit: float) -> No
     )
 
 
+def contention(servers: int, senders: int, commands: int, limit: float) -> None:
+    """Start PostgreSQL and ``servers`` serve processes, run the senders, print the figures."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from pg import PostgresServer, postgres_missing
+
+    reason = postgres_missing()
+    if reason is not None:
+        raise SystemExit(f"PostgreSQL missing: {reason}")
+    server = PostgresServer(fsync=True).start()
+    try:
+        url = server.create_database("bench")
+        with ExitStack() as stack:
+            bases = [stack.enter_context(serve(url)) for _ in range(servers)]
+            asyncio.run(run(bases, senders, commands, limit))
+    finally:
+        server.stop()
+
+
 def main() -> None:
     """Parse the options, start PostgreSQL and the servers, run the senders."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -104,20 +122,7 @@ def main() -> None:
     if not (1 <= args.servers <= 8 and 1 <= args.senders <= 64 and 1 <= args.commands <= 5000):
         parser.error("keep it bounded: 1..8 servers, 1..64 senders, 1..5000 commands")
 
-    sys.path.insert(0, str(ROOT / "tests"))
-    from pg import PostgresServer, postgres_missing
-
-    reason = postgres_missing()
-    if reason is not None:
-        raise SystemExit(f"PostgreSQL missing: {reason}")
-    server = PostgresServer(fsync=True).start()
-    try:
-        url = server.create_database("bench")
-        with ExitStack() as stack:
-            bases = [stack.enter_context(serve(url)) for _ in range(args.servers)]
-            asyncio.run(run(bases, args.senders, args.commands, args.limit))
-    finally:
-        server.stop()
+    contention(args.servers, args.senders, args.commands, args.limit)
 
 
 if __name__ == "__main__":
