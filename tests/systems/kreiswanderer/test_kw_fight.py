@@ -26,7 +26,9 @@ def _table() -> Table:
 def test_scripted_fight_replays_from_its_events() -> None:
     table = _table()
     # Ada rolls 7 and 4, the goblin 2 and 9.
-    table.execute({"kind": "start_combat", "combatants": ["ada", "gob"]}, GM, source_at([7, 4, 2, 9]))
+    table.execute(
+        {"kind": "start_combat", "combatants": ["ada", "gob"]}, GM, source_at([7, 4, 2, 9])
+    )
     table.execute({"kind": "assign_dice", "being": "ada", "dodge": 1}, GM, source_at([]))
     table.execute({"kind": "assign_dice", "being": "gob", "dodge": 1}, GM, source_at([]))
     fight = table.state.fight
@@ -63,8 +65,12 @@ def test_scripted_fight_replays_from_its_events() -> None:
     assert [a.action for a in ready] == ["attack"]
     assert table.state.fight.encounter.round == 4
     # TW 10 vs 11; roll 4 → 14, quality 3, damage 3 + 0 − BR 1 = 2, and the goblin burns.
-    table.execute({"kind": "adjust_track", "being": "gob", "track": "tp", "value": 12}, GM, source_at([]))
-    (carried,) = table.execute({"kind": "carry_out", "being": "ada", "action": ready[0].id}, GM, source_at([4]))
+    table.execute(
+        {"kind": "adjust_track", "being": "gob", "track": "tp", "value": 12}, GM, source_at([])
+    )
+    (carried,) = table.execute(
+        {"kind": "carry_out", "being": "ada", "action": ready[0].id}, GM, source_at([4])
+    )
     assert carried.events[0]["damage"] == 2 and carried.events[0]["ignites"]
     assert table.state.beings["gob"].creature.tracks["tp"].current == 10
     table.execute({"kind": "end_turn"}, GM, source_at([]))
@@ -85,7 +91,9 @@ def test_scripted_fight_replays_from_its_events() -> None:
 
 def test_haltung_costs_half_an_ap_and_a_magic_point_and_overload_hurts() -> None:
     table = _table()
-    table.execute({"kind": "start_combat", "combatants": ["ada", "gob"]}, GM, source_at([7, 4, 2, 9]))
+    table.execute(
+        {"kind": "start_combat", "combatants": ["ada", "gob"]}, GM, source_at([7, 4, 2, 9])
+    )
     table.execute({"kind": "assign_dice", "being": "ada", "dodge": 1}, GM, source_at([]))
     table.execute({"kind": "assign_dice", "being": "gob", "dodge": 1}, GM, source_at([]))
     switch = {"kind": "switch_haltung", "being": "ada", "haltung": "sturm", "active": True}
@@ -94,9 +102,13 @@ def test_haltung_costs_half_an_ap_and_a_magic_point_and_overload_hurts() -> None
     assert ada.creature.tracks["mp"].current == 1
     assert table.state.fight.budgets["ada"].left["ap"] == Decimal("0.5")
     assert ada.haltung_modifier("schwerter") == 2
-    table.execute({"kind": "use_begabung", "being": "ada", "begabung": "lichtfunke"}, GM, source_at([]))
+    table.execute(
+        {"kind": "use_begabung", "being": "ada", "begabung": "lichtfunke"}, GM, source_at([])
+    )
     # 0 MP now: the next act overloads, 1d10 = 7 damage, the PH resistance does not count.
-    table.execute({"kind": "use_begabung", "being": "ada", "begabung": "lichtfunke"}, GM, source_at([7]))
+    table.execute(
+        {"kind": "use_begabung", "being": "ada", "begabung": "lichtfunke"}, GM, source_at([7])
+    )
     ada = table.state.beings["ada"]
     assert ada.creature.tracks["mp"].current == 0
     assert ada.creature.tracks["tp"].current == 13
