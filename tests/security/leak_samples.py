@@ -159,5 +159,70 @@ FREE_DICE = Samples(
     player={"roll": {"kind": "roll", "expression": "1d6", "label": "mine"}},
 )
 
-SAMPLES: list[Samples] = [KITTIES, KILKENNY, FREE_DICE]
+_KW_ATTRS = {
+    "staerke": 3,
+    "konstitution": 3,
+    "agilitaet": 2,
+    "geschick": 3,
+    "intelligenz": 2,
+    "wahrnehmung": 2,
+    "willenskraft": 2,
+    "charisma": 1,
+}
+
+
+def _kw_being(being_id: str, name: str, side: str = "party") -> dict[str, Any]:
+    return {
+        "kind": "create_being",
+        "id": being_id,
+        "sheet": {
+            "name": name,
+            "side": side,
+            "attributes": _KW_ATTRS,
+            "skills": {"schwerter": {"depth": 2, "value": 4}},
+            "hp": 20,
+            "mp": 2,
+            "weapons": [{"name": "Schwert", "skill": "schwerter"}],
+            "begabungen": ["funke"],
+        },
+    }
+
+
+_KW_HIDDEN = {**_kw_being(f"{CANARY}-foe", f"{CANARY} Foe", "foes"), "secret": True}
+
+KREISWANDERER = Samples(
+    system="kreiswanderer",
+    setup=[
+        ("player", _kw_being("ada", "Ada")),
+        ("gm", _kw_being("gob", "Goblin", "foes")),
+    ],
+    hidden={
+        "foe": [_KW_HIDDEN],
+        "check": [{"kind": "check", "being": "gob", "attribute": "geschick", "skill": "schwerter"}],
+        "undo": [_KW_HIDDEN, UNDO_LAST],
+    },
+    player={
+        "create_being": _kw_being("lu", "Lu"),
+        "check": {"kind": "check", "being": "ada", "attribute": "geschick", "skill": "schwerter"},
+        "begabung": {"kind": "use_begabung", "being": "ada", "begabung": "funke"},
+        "rest": {"kind": "rest", "being": "ada", "sleep_halfhours": 2},
+    },
+    probes=[
+        Probe(
+            "foe",
+            {
+                "kind": "comparative",
+                "being": "ada",
+                "attribute": "geschick",
+                "skill": "schwerter",
+                "opponent": f"{CANARY}-foe",
+                "opponent_attribute": "geschick",
+                "opponent_skill": "schwerter",
+            },
+            f"{CANARY}-foe",
+        ),
+    ],
+)
+
+SAMPLES: list[Samples] = [KITTIES, KILKENNY, FREE_DICE, KREISWANDERER]
 """Every system the leak suite covers; a new system adds its entry here."""

@@ -1,0 +1,268 @@
+"""The commands of a Kreiswanderer table: JSON objects told apart by their field ``kind``.
+
+Who may issue which command is decided by :meth:`.system.Kreiswanderer.access`: the GM may
+issue every command; a player acts for the beings they created. GM ease or hardship and the
+target of a check are :class:`~spieltisch.engine.permissions.GmOnly`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
+
+from spieltisch.engine.permissions import GmOnly
+from spieltisch.engine.text import Name, Ref
+from spieltisch.systems.kreiswanderer.sheet import (
+    MAX_ITEMS,
+    Haltung,
+    Marking,
+    Skill,
+    Sonderfertigkeit,
+    Weapon,
+)
+
+__all__ = [
+    "COMMANDS",
+    "AccumulateRoll",
+    "AccumulateStart",
+    "AdjustTrack",
+    "AssignDice",
+    "Attack",
+    "BeingSheet",
+    "CarryOut",
+    "Check",
+    "CombinedCheck",
+    "Command",
+    "Comparative",
+    "CreateBeing",
+    "Dodge",
+    "EndCombat",
+    "EndTurn",
+    "Extinguish",
+    "Rest",
+    "StartCombat",
+    "SwitchHaltung",
+    "UseBegabung",
+]
+
+Modifier = Annotated[StrictInt, Field(ge=-99, le=99), GmOnly("kreiswanderer.field.modifier")]
+Target = Annotated[StrictInt | None, Field(ge=0, le=999), GmOnly("kreiswanderer.field.target")]
+Tools = Annotated[StrictInt, Field(ge=-99, le=99)]
+
+
+class _Command(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class BeingSheet(_Command):
+    """A new being's sheet (checked against the table options)."""
+
+    name: Name
+    side: Ref = "party"
+    attributes: dict[Ref, Annotated[StrictInt, Field(ge=-20, le=99)]]
+    skills: dict[Ref, Skill] = Field(default_factory=dict, max_length=MAX_ITEMS)
+    hp: Annotated[StrictInt, Field(ge=1, le=999)]
+    mp: Annotated[StrictInt, Field(ge=0, le=999)] = 0
+    resistances: dict[Literal["PH", "BR", "EN", "TR"], Annotated[StrictInt, Field(ge=0, le=99)]] = (
+        Field(default_factory=dict)
+    )
+    markings: tuple[Marking, ...] = Field(default=(), max_length=MAX_ITEMS)
+    weapons: tuple[Weapon, ...] = Field(default=(), max_length=MAX_ITEMS)
+    sonderfertigkeiten: dict[Ref, Sonderfertigkeit] = Field(
+        default_factory=dict, max_length=MAX_ITEMS
+    )
+    begabungen: tuple[Ref, ...] = Field(default=(), max_length=MAX_ITEMS)
+    haltungen: dict[Ref, Haltung] = Field(default_factory=dict, max_length=MAX_ITEMS)
+    magic_cost: Annotated[StrictInt, Field(ge=0, le=9)] = 1
+
+
+class CreateBeing(_Command):
+    """Create a being; a player creating one becomes its owner. ``secret``: GM only."""
+
+    kind: Literal["create_being"] = "create_being"
+    id: Ref
+    sheet: BeingSheet
+    secret: Annotated[StrictBool, GmOnly("kreiswanderer.field.secret")] = False
+
+
+class Check(_Command):
+    """A Talentprobe; ``sonderfertigkeit`` adds its bonus for one magic point."""
+
+    kind: Literal["check"] = "check"
+    being: Ref
+    attribute: Ref
+    skill: Ref
+    modifier: Modifier = 0
+    tools: Tools = 0
+    target: Target = None
+    sonderfertigkeit: Ref | None = None
+
+
+class CombinedCheck(_Command):
+    """A combined check: one attribute and the lowest of the skills (with modifiers)."""
+
+    kind: Literal["combined_check"] = "combined_check"
+    being: Ref
+    attribute: Ref
+    skills: tuple[Ref, ...] = Field(min_length=1, max_length=MAX_ITEMS)
+    modifier: Modifier = 0
+    target: Target = None
+
+
+class Comparative(_Command):
+    """A comparative check of ``being`` (active) against ``opponent`` (passive)."""
+
+    kind: Literal["comparative"] = "comparative"
+    being: Ref
+    attribute: Ref
+    skill: Ref
+    opponent: Ref
+    opponent_attribute: Ref
+    opponent_skill: Ref
+    modifier: Modifier = 0
+    opponent_modifier: Modifier = 0
+
+
+class AccumulateStart(_Command):
+    """Begin an accumulated check with a fixed number of rolls or a target quality."""
+
+    kind: Literal["accumulate_start"] = "accumulate_start"
+    id: Ref
+    being: Ref
+    attribute: Ref
+    skill: Ref
+    rolls: Annotated[StrictInt, Field(ge=1, le=50)] | None = None
+    quality: Annotated[StrictInt, Field(ge=0, le=999)] | None = None
+    modifier: Modifier = 0
+    tools: Tools = 0
+    target: Target = None
+
+
+class AccumulateRoll(_Command):
+    """Roll once more for an accumulated check."""
+
+    kind: Literal["accumulate_roll"] = "accumulate_roll"
+    id: Ref
+
+
+class StartCombat(_Command):
+    """GM: a fight begins; every combatant rolls 2d10."""
+
+    kind: Literal["start_combat"] = "start_combat"
+    combatants: tuple[Ref, ...] = Field(min_length=1, max_length=MAX_ITEMS)
+
+
+class AssignDice(_Command):
+    """Choose which of the two dice becomes the dodge value (the other: initiative)."""
+
+    kind: Literal["assign_dice"] = "assign_dice"
+    being: Ref
+    dodge: Literal[0, 1]
+
+
+class Attack(_Command):
+    """Attack with a weapon (1 Ap, or ``cost`` Ap for a technique, begun if too few)."""
+
+    kind: Literal["attack"] = "attack"
+    being: Ref
+    target: Ref
+    weapon: Name
+    cost: Annotated[StrictInt, Field(ge=1, le=9)] = 1
+    modifier: Modifier = 0
+
+
+class CarryOut(_Command):
+    """Carry out a begun technique once its Ap are paid."""
+
+    kind: Literal["carry_out"] = "carry_out"
+    being: Ref
+    action: Annotated[StrictInt, Field(ge=1)]
+
+
+class Dodge(_Command):
+    """Give up the action: the dodge value rises by a fitting skill until the next round."""
+
+    kind: Literal["dodge"] = "dodge"
+    being: Ref
+    skill: Ref | None = None
+    attribute: Ref | None = None
+
+
+class SwitchHaltung(_Command):
+    """Activate or deactivate a Haltung (1 MP; ½ Ap in a fight)."""
+
+    kind: Literal["switch_haltung"] = "switch_haltung"
+    being: Ref
+    haltung: Ref
+    active: StrictBool
+
+
+class UseBegabung(_Command):
+    """Use a Begabung: 1 MP, no roll."""
+
+    kind: Literal["use_begabung"] = "use_begabung"
+    being: Ref
+    begabung: Ref
+
+
+class Extinguish(_Command):
+    """Put out a fire burning on a being (1 Ap in a fight)."""
+
+    kind: Literal["extinguish"] = "extinguish"
+    being: Ref
+
+
+class EndTurn(_Command):
+    """End the current combatant's turn."""
+
+    kind: Literal["end_turn"] = "end_turn"
+
+
+class EndCombat(_Command):
+    """GM: the fight is over."""
+
+    kind: Literal["end_combat"] = "end_combat"
+
+
+class Rest(_Command):
+    """Rest and sleep (in half hours): hit and magic points regenerate."""
+
+    kind: Literal["rest"] = "rest"
+    being: Ref
+    rest_halfhours: Annotated[StrictInt, Field(ge=0, le=480)] = 0
+    sleep_halfhours: Annotated[StrictInt, Field(ge=0, le=480)] = 0
+
+
+class AdjustTrack(_Command):
+    """GM: set a being's hit or magic points."""
+
+    kind: Literal["adjust_track"] = "adjust_track"
+    being: Ref
+    track: Literal["tp", "mp"]
+    value: Annotated[StrictInt, Field(ge=0, le=999)]
+
+
+Command = Annotated[
+    CreateBeing
+    | Check
+    | CombinedCheck
+    | Comparative
+    | AccumulateStart
+    | AccumulateRoll
+    | StartCombat
+    | AssignDice
+    | Attack
+    | CarryOut
+    | Dodge
+    | SwitchHaltung
+    | UseBegabung
+    | Extinguish
+    | EndTurn
+    | EndCombat
+    | Rest
+    | AdjustTrack,
+    Field(discriminator="kind"),
+]
+COMMANDS: TypeAdapter[Command] = TypeAdapter(Command)
+"""Parses and dumps Kreiswanderer commands."""

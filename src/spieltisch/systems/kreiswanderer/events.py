@@ -1,0 +1,257 @@
+"""The events of a Kreiswanderer table: what happened, with every die that was rolled.
+
+Events carry their dice and results, so :mod:`.evolve` applies them without rolling and a
+replay of the log gives the same table.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from spieltisch.systems.kreiswanderer.sheet import Accumulation, Being
+
+__all__ = [
+    "EVENTS",
+    "AccumulationRolled",
+    "AccumulationStarted",
+    "ActionBegun",
+    "ApSpent",
+    "Attacked",
+    "BeingCreated",
+    "CheckRolled",
+    "CombatEnded",
+    "CombatStarted",
+    "ComparativeRolled",
+    "DiceAssigned",
+    "Dodged",
+    "Event",
+    "Extinguished",
+    "HaltungSwitched",
+    "MagicUsed",
+    "Rested",
+    "Side",
+    "TrackAdjusted",
+    "TurnEnded",
+]
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class BeingCreated(_Event):
+    """A being joined the table."""
+
+    kind: Literal["being_created"] = "being_created"
+    being: Being
+
+
+class MagicUsed(_Event):
+    """A magical act: its cost in MP, or an overload (1d10 damage, no resistance)."""
+
+    kind: Literal["magic_used"] = "magic_used"
+    being: str
+    act: str
+    cost: int
+    overload: tuple[int, ...] = ()
+    """The d10 of an overload (empty when the MP sufficed)."""
+
+
+class CheckRolled(_Event):
+    """A Talentprobe or a combined check and its outcome."""
+
+    kind: Literal["check_rolled"] = "check_rolled"
+    number: int
+    being: str
+    attribute: str
+    skills: tuple[str, ...]
+    combined: bool = False
+    talent_value: int
+    target: int
+    rolls: tuple[int, ...]
+    result: int
+    passed: bool
+    quality: int
+    critical: Literal["success", "failure"] | None
+
+
+class Side(_Event):
+    """One side of a comparative check."""
+
+    being: str
+    talent_value: int
+    rolls: tuple[int, ...]
+    result: int
+
+
+class ComparativeRolled(_Event):
+    """A comparative check: each side's result is the other's target."""
+
+    kind: Literal["comparative_rolled"] = "comparative_rolled"
+    number: int
+    active: Side
+    passive: Side
+    winner: Literal["active", "passive"]
+    quality: int
+    """The winner's margin over the loser's result."""
+
+
+class AccumulationStarted(_Event):
+    """An accumulated check was defined (it cannot be redefined)."""
+
+    kind: Literal["accumulation_started"] = "accumulation_started"
+    accumulation: Accumulation
+
+
+class AccumulationRolled(_Event):
+    """One roll of an accumulated check."""
+
+    kind: Literal["accumulation_rolled"] = "accumulation_rolled"
+    id: str
+    rolls: tuple[int, ...]
+    result: int
+    total: int
+    finished: bool
+    quality: int
+    """Total − target so far (negative: not yet reached)."""
+
+
+class CombatStarted(_Event):
+    """A fight began; each combatant rolled two d10."""
+
+    kind: Literal["combat_started"] = "combat_started"
+    dice: dict[str, tuple[int, int]]
+
+
+class DiceAssigned(_Event):
+    """A combatant chose its dodge and initiative; the last choice starts round 1."""
+
+    kind: Literal["dice_assigned"] = "dice_assigned"
+    being: str
+    dodge: int
+    initiative: int
+
+
+class ApSpent(_Event):
+    """Action points paid."""
+
+    kind: Literal["ap_spent"] = "ap_spent"
+    being: str
+    amount: Decimal
+    purpose: str
+
+
+class ActionBegun(_Event):
+    """A technique costing more Ap than are left was begun; it completes over rounds."""
+
+    kind: Literal["action_begun"] = "action_begun"
+    being: str
+    action: str
+    cost: int
+    detail: dict[str, str | int]
+
+
+class Attacked(_Event):
+    """An attack and what it did."""
+
+    kind: Literal["attacked"] = "attacked"
+    being: str
+    target: str
+    weapon: str
+    talent_value: int
+    target_value: int
+    rolls: tuple[int, ...]
+    result: int
+    passed: bool
+    quality: int
+    critical: Literal["success", "failure"] | None
+    damage: int
+    damage_type: str
+    ignites: bool = False
+    """The weapon's Langzeiteffekt (Feuer) set the target burning."""
+    action: int | None = None
+    """The begun technique carried out (None: a direct attack)."""
+
+
+class Dodged(_Event):
+    """A combatant gave up its action to dodge better until the next round."""
+
+    kind: Literal["dodged"] = "dodged"
+    being: str
+    bonus: int
+
+
+class HaltungSwitched(_Event):
+    """A Haltung was activated or deactivated."""
+
+    kind: Literal["haltung_switched"] = "haltung_switched"
+    being: str
+    haltung: str
+    active: bool
+
+
+class Extinguished(_Event):
+    """A fire on a being was put out."""
+
+    kind: Literal["extinguished"] = "extinguished"
+    being: str
+
+
+class TurnEnded(_Event):
+    """The current turn ended (round ends, ticks and refreshes follow by the rules)."""
+
+    kind: Literal["turn_ended"] = "turn_ended"
+
+
+class CombatEnded(_Event):
+    """The fight is over."""
+
+    kind: Literal["combat_ended"] = "combat_ended"
+
+
+class Rested(_Event):
+    """A being rested and slept and now has these hit and magic points."""
+
+    kind: Literal["rested"] = "rested"
+    being: str
+    rest_halfhours: int
+    sleep_halfhours: int
+    tp: int
+    mp: int
+
+
+class TrackAdjusted(_Event):
+    """The GM set a being's hit or magic points."""
+
+    kind: Literal["track_adjusted"] = "track_adjusted"
+    being: str
+    track: str
+    value: int
+
+
+Event = Annotated[
+    BeingCreated
+    | MagicUsed
+    | CheckRolled
+    | ComparativeRolled
+    | AccumulationStarted
+    | AccumulationRolled
+    | CombatStarted
+    | DiceAssigned
+    | ApSpent
+    | ActionBegun
+    | Attacked
+    | Dodged
+    | HaltungSwitched
+    | Extinguished
+    | TurnEnded
+    | CombatEnded
+    | Rested
+    | TrackAdjusted,
+    Field(discriminator="kind"),
+]
+EVENTS: TypeAdapter[Event] = TypeAdapter(Event)
+"""Parses and dumps Kreiswanderer events."""

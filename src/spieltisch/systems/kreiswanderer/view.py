@@ -1,0 +1,91 @@
+"""What a viewer sees of a Kreiswanderer table: every number a table page shows.
+
+Secret beings (an ambush the GM prepared) are absent for players and spectators who do not own
+them; everything else at the table is open.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spieltisch.engine.creatures import visible_to
+from spieltisch.engine.visibility import Viewer
+from spieltisch.systems.kreiswanderer.evolve import BURNING
+from spieltisch.systems.kreiswanderer.sheet import Being, KreisState
+
+__all__ = ["view"]
+
+
+def _being(being: Being) -> dict[str, Any]:
+    creature = being.creature
+    return {
+        "id": creature.id,
+        "name": creature.name,
+        "side": creature.side,
+        "secret": creature.secret,
+        "attributes": {k: int(v) for k, v in creature.stats.items()},
+        "tp": creature.tracks["tp"].model_dump(),
+        "mp": creature.tracks["mp"].model_dump(),
+        "markings": [tag.model_dump() for tag in creature.tags],
+        "skills": {k: v.model_dump() for k, v in being.skills.items()},
+        "weapons": [w.model_dump() for w in being.weapons],
+        "sonderfertigkeiten": {
+            k: {**v.model_dump(), "depth": v.depth} for k, v in being.sonderfertigkeiten.items()
+        },
+        "begabungen": list(being.begabungen),
+        "haltungen": {k: v.model_dump() for k, v in being.haltungen.items()},
+        "active_haltungen": list(being.active_haltungen),
+        "magic_cost": being.magic_cost,
+        "defeated": creature.tracks["tp"].at_floor,
+    }
+
+
+def _fight(state: KreisState, seen: set[str]) -> dict[str, Any] | None:
+    fight = state.fight
+    if fight is None:
+        return None
+    encounter = fight.encounter
+    combatants = []
+    for who in fight.dice:
+        if who not in seen:
+            continue
+        budgets = fight.budgets.get(who)
+        combatants.append(
+            {
+                "id": who,
+                "dice": list(fight.dice[who]),
+                "dodge": fight.dodge.get(who),
+                "dodge_bonus": fight.dodge_bonus.get(who, 0),
+                "initiative": fight.initiative.get(who),
+                "disoriented": fight.initiative.get(who, 1) <= 0,
+                "ap": None if budgets is None else str(budgets.left.get("ap")),
+                "pending": []
+                if budgets is None
+                else [p.model_dump(mode="json") for p in budgets.pending],
+                "ready": [p.model_dump(mode="json") for p in fight.ready.get(who, ())],
+                "burning": any(e.kind == BURNING for e in fight.effects.on(who)),
+                "effects": [e.model_dump(mode="json") for e in fight.effects.on(who)],
+            }
+        )
+    return {
+        "started": encounter is not None,
+        "round": None if encounter is None else encounter.round,
+        "order": [] if encounter is None else [w for w in encounter.order if w in seen],
+        "current": None if encounter is None else encounter.current,
+        "combatants": combatants,
+        "last_ticks": [{"being": b, "damage": d} for b, d in fight.last_ticks if b in seen],
+    }
+
+
+def view(state: KreisState, viewer: Viewer) -> dict[str, Any]:
+    """The JSON of ``state`` for ``viewer``."""
+    beings = [b for b in state.beings.values() if visible_to(b.creature, viewer)]
+    seen = {b.id for b in beings}
+    return {
+        "system": "kreiswanderer",
+        "options": state.options.model_dump(mode="json"),
+        "beings": [_being(b) for b in beings],
+        "accumulations": [a.model_dump() for a in state.accumulations.values() if a.being in seen],
+        "fight": _fight(state, seen),
+        "checks": state.checks,
+    }
