@@ -73,5 +73,5 @@ def get_image(table_id: str, image_id: str, me: CurrentParticipant, store: Store
     return Response(
         content=image.data,
         media_type=image.content_type,
-        headers={"X-Content-Type-Options": "nosniff", "Cache-Control": "private, max-age=3600"},
+        headers={"X-Content-Type-Options": "nosniff"},
     )

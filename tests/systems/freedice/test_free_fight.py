@@ -356,13 +356,6 @@ def test_claiming_a_claimable_combatant_makes_it_the_players() -> None:
     assert [(x["id"], x["mine"]) for x in seen] == [("hero", True), ("rat", False)]
 
 
-def test_a_player_may_not_set_the_gm_only_speed_of_a_character() -> None:
-    table = Table(get_system("free-dice"))
-    with pytest.raises(RuleError) as caught:
-        do(table, {"kind": "add_character", "id": "mia", "name": "Mia", "speed": 12}, ANNA)
-    assert caught.value.code == "rule.forbidden_field"
-
-
 def test_secret_combatants_are_the_gms_alone() -> None:
     table = started(fighter("a", "20"))
     table.execute(fighter("spy", "15", secret=True, at="b2"), GM, fair, hidden=True)

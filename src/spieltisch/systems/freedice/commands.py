@@ -115,7 +115,6 @@ class AddCharacter(_NewCombatant):
 
     kind: Literal["add_character"] = "add_character"
     side: Annotated[Name, Field(min_length=1)] = "party"
-    speed: Annotated[StrictInt, Field(ge=0, le=100), GmOnly("freedice.field.speed")] = 6
 
 
 class Claim(_Command):
