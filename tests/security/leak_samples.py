@@ -149,14 +149,99 @@ KILKENNY = Samples(
     player={"sit": {"kind": "sit", "seat": "N"}, "roll": {"kind": "roll"}, "move": _first_move},
 )
 
+_SPY = {
+    "kind": "add_combatant",
+    "id": f"{CANARY}-spy",
+    "name": f"{CANARY} Spy",
+    "side": f"{CANARY} side",
+    "initiative": "15",
+    "secret": True,
+    "at": "e5",
+    "tracks": [{"name": "LeP", "maximum": 9}],
+}
+_MIA_LEP = {"kind": "change_track", "combatant": "mia", "track": "LeP"}
+
 FREE_DICE = Samples(
     system="free-dice",
-    setup=[("player", {"kind": "roll", "expression": "2d6", "label": "open"})],
+    setup=[
+        ("player", {"kind": "roll", "expression": "2d6", "label": "open"}),
+        ("gm", {"kind": "set_map", "width": 8, "height": 6}),
+        ("gm", {"kind": "add_combatant", "id": "rat", "name": "Rat", "initiative": "10"}),
+        ("gm", {"kind": "add_combatant", "id": "hero", "name": "Hero", "claimable": True}),
+        (
+            "player",
+            {
+                "kind": "add_character",
+                "id": "mia",
+                "name": "Mia",
+                "initiative": "20",
+                "at": "a1",
+                "tracks": [{"name": "LeP", "maximum": 30}],
+            },
+        ),
+        ("gm", {"kind": "roll_initiative", "combatants": ["rat", "mia"]}),
+        ("gm", {"kind": "start_fight"}),
+        ("gm", {"kind": "apply_effect", "target": "mia", "name": "Segen"}),
+    ],
     hidden={
         "roll": [{"kind": "roll", "expression": "3d6+1", "label": f"{CANARY} label"}],
         "undo": [{"kind": "roll", "expression": "1d20", "label": f"{CANARY} gone"}, UNDO_LAST],
+        "secret_combatant": [_SPY, {"kind": "roll_initiative", "combatants": [f"{CANARY}-spy"]}],
+        "effect": [
+            {
+                "kind": "apply_effect",
+                "target": "mia",
+                "name": f"{CANARY} curse",
+                "level": 2,
+                "duration": {"until": "rounds", "rounds": 3},
+            }
+        ],
+        "track": [{**_MIA_LEP, "change": "damage", "amount": 4}],
+        "map": [
+            {"kind": "paint", "squares": ["c3", "d3"], "terrain": "wall"},
+            {"kind": "set_image", "image": f"{CANARY}1"},
+        ],
+        "move": [{"kind": "move", "combatant": "rat", "to": "h6", "free": True}],
+        "map_size": [
+            {
+                "kind": "set_map",
+                "width": 10,
+                "height": 7,
+                "square_m": "2",
+                "diagonal": "alternating",
+            }
+        ],
+        "turns": [{"kind": "next_turn"}, {"kind": "next_round"}],
+        "ending": [
+            _SPY,
+            {"kind": "remove_combatant", "combatant": f"{CANARY}-spy"},
+            {"kind": "leave_fight", "combatant": "rat"},
+            {"kind": "end_fight"},
+        ],
     },
-    player={"roll": {"kind": "roll", "expression": "1d6", "label": "mine"}},
+    player={
+        "roll": {"kind": "roll", "expression": "1d6", "label": "mine"},
+        "add_character": {"kind": "add_character", "id": "lu", "name": "Lu", "at": "b2"},
+        "claim": {"kind": "claim", "combatant": "hero"},
+        "move": {"kind": "move", "combatant": "mia", "to": "b2"},
+        "change_track": {**_MIA_LEP, "change": "damage", "amount": 3},
+        "apply_effect": {"kind": "apply_effect", "target": "mia", "name": "Mut"},
+        "remove_effect": {"kind": "remove_effect", "target": "mia", "name": "Segen"},
+        "delay": {"kind": "delay", "combatant": "mia"},
+        "end_turn": {"kind": "end_turn", "combatant": "mia"},
+    },
+    probes=[
+        Probe(
+            "secret_combatant",
+            {**_MIA_LEP, "combatant": f"{CANARY}-spy", "amount": 1},
+            f"{CANARY}-spy",
+        ),
+        Probe(
+            "secret_combatant",
+            {"kind": "apply_effect", "target": f"{CANARY}-spy", "name": "Mut"},
+            f"{CANARY}-spy",
+        ),
+    ],
 )
 
 _KW_ATTRS = {

@@ -72,8 +72,9 @@ def test_every_route_answers_with_the_headers(party: Any) -> None:
             body = {} if method == "POST" else None
             response = party.client.request(method, path, headers=party.gm, json=body)
             assert response.status_code < 500, (method, path, response.text)
-            if method == "GET":
-                assert response.status_code == 200, (path, response.text)
+            if method == "GET":  # a map image of a table that has none: 404, headers all the same
+                expected = 404 if "{image_id}" in route.path else 200  # type: ignore[attr-defined]
+                assert response.status_code == expected, (path, response.text)
             _hardened(response)
             seen.add(route.path)  # type: ignore[attr-defined]
     assert http == len(seen) >= 17  # every page, API and docs route was called

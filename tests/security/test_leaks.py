@@ -29,6 +29,8 @@ MAY_CONFLICT = {
     ("magical-kitties", "scene"),  # the GM ended the scene in secret: open checks conflict
     ("kilkenny", "roll"),  # a hidden roll takes the turn in the GM's fold only
     ("kilkenny", "roll_and_move"),
+    ("free-dice", "turns"),  # the GM moved the fight on in secret: the player's turn is over
+    ("free-dice", "ending"),  # the GM ended the fight in secret
 }
 """Hidden samples after which a player's command may be refused as ``table.hidden_conflict``
 (the answer names nothing hidden; see docs/architecture.md on what a player can infer)."""

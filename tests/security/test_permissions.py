@@ -67,7 +67,29 @@ def _check_effect(table: Table, field: str, value: Any) -> bool:
     return bool(event[field] == value)
 
 
+def _free_table() -> Table:
+    """Paul's character Mia on a free table's map."""
+    table = Table(get_system("free-dice"))
+    table.execute({"kind": "set_map", "width": 6, "height": 6}, GM, _source)
+    mia = {"kind": "add_character", "id": "mia", "name": "Mia", "at": "a1"}
+    table.execute({**mia, "tracks": [{"name": "HP", "maximum": 30}]}, PLAYER, _source)
+    table.execute({"kind": "paint", "squares": ["c3"], "terrain": "wall"}, GM, _source)
+    return table
+
+
 SCENARIOS: dict[tuple[str, str], Scenario] = {
+    ("free-dice", "change_track"): Scenario(
+        _free_table,
+        {"kind": "change_track", "combatant": "mia", "track": "HP", "amount": 2},
+        {"maximum": 40},
+        _check_effect,
+    ),
+    ("free-dice", "move"): Scenario(
+        _free_table,
+        {"kind": "move", "combatant": "mia", "to": "b2"},
+        {"free": True},
+        _check_effect,
+    ),
     ("magical-kitties", "check"): Scenario(
         _kitties_table,
         {"kind": "check", "kitty": "mochi", "attribute": "fierce"},
@@ -87,6 +109,8 @@ DECLARED = sorted(
 def test_the_declarations_are_the_documented_ones() -> None:
     # docs/table-api.md lists exactly these; a change here is a change of the documentation.
     assert DECLARED == [
+        ("free-dice", "change_track", "maximum", "freedice.field.maximum"),
+        ("free-dice", "move", "free", "freedice.field.free"),
         ("magical-kitties", "check", "difficulty", "kitties.field.difficulty"),
         ("magical-kitties", "check", "modifier", "kitties.field.modifier"),
     ]

@@ -55,6 +55,14 @@ def test_systems_and_openapi(client: Any, toy: Any) -> None:
     systems = {s["id"]: s for s in client.get("/api/systems").json()}
     assert {"toy", "magical-kitties", "kilkenny", "free-dice"} <= set(systems)
     assert "join" in str(systems["toy"]["commands"])
+    # Each system declares what the pages need of it (no game is hard-coded in the scripts).
+    kilkenny = systems["kilkenny"]["meta"]
+    assert kilkenny["seats"] == {"2": ["S", "N"], "3": ["S", "W", "N"], "4": ["S", "W", "N", "E"]}
+    assert (
+        kilkenny["players_per_seat"][0] == "human" and "strongest" in kilkenny["players_per_seat"]
+    )
+    assert systems["free-dice"]["meta"]["map"] is True
+    assert systems["toy"]["meta"] == {}
     paths = client.get("/openapi.json").json()["paths"]
     for path in [
         "/api/tables",

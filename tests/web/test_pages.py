@@ -84,15 +84,19 @@ def test_static_files_are_served(client: TestClient) -> None:
 
 
 def test_every_module_the_scripts_import_exists() -> None:
-    for script in (WEB / "static" / "js").glob("*.js"):
-        for target in re.findall(r"""from\s+["']\./([\w.-]+)["']""", script.read_text()):
-            assert (WEB / "static" / "js" / target).is_file(), f"{script.name} imports {target}"
+    scripts = sorted((WEB / "static" / "js").rglob("*.js"))
+    assert any(script.parent.parent.name == "games" for script in scripts)
+    for script in scripts:
+        for target in re.findall(r"""from\s+["'](\.\.?/[\w./-]+)["']""", script.read_text()):
+            assert (script.parent / target).resolve().is_file(), f"{script} imports {target}"
+    for game in ("free-dice", "kilkenny", "magical-kitties"):  # loaded by system id
+        assert (WEB / "static" / "js" / "games" / game / "index.js").is_file(), game
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_every_literal_text_key_exists(lang: str) -> None:
     texts = catalog(lang)
-    sources = [*(WEB / "static" / "js").glob("*.js"), *(WEB / "templates").glob("*.html")]
+    sources = [*(WEB / "static" / "js").rglob("*.js"), *(WEB / "templates").glob("*.html")]
     used = {key for path in sources for key in KEY.findall(path.read_text())}
     assert len(used) > 100
     used |= {prefix + name for prefix, names in FAMILIES.items() for name in names}

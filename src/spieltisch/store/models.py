@@ -17,6 +17,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
     Text,
     UniqueConstraint,
@@ -24,7 +25,15 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["Base", "InviteRow", "ParticipantRow", "RecordRow", "SnapshotRow", "TableRow"]
+__all__ = [
+    "Base",
+    "ImageRow",
+    "InviteRow",
+    "ParticipantRow",
+    "RecordRow",
+    "SnapshotRow",
+    "TableRow",
+]
 
 
 class Base(DeclarativeBase):
@@ -111,3 +120,19 @@ class SnapshotRow(Base):
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     system: Mapped[str] = mapped_column(String(64))
     state: Mapped[str] = mapped_column(Text)
+
+
+class ImageRow(Base):
+    """An image a table's GM uploaded (a battle map's background), checked and decoded once."""
+
+    __tablename__ = "images"
+    __table_args__ = (Index("ix_images_table", "table_id"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("tables.id", ondelete="CASCADE"))
+    content_type: Mapped[str] = mapped_column(String(32))
+    width: Mapped[int] = mapped_column(Integer)
+    height: Mapped[int] = mapped_column(Integer)
+    size: Mapped[int] = mapped_column(Integer)
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

@@ -129,6 +129,7 @@ def list_systems() -> list[SystemPublic]:
                 id=system_id,
                 commands=system.commands.json_schema(),
                 options=system.options.json_schema(),
+                meta=getattr(system, "meta", {}),
             )
         )
     return systems

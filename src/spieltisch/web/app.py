@@ -30,7 +30,7 @@ from starlette.types import ASGIApp
 from spieltisch.errors import InputError, SpieltischError
 from spieltisch.i18n import error_message, translate
 from spieltisch.store import EventStore
-from spieltisch.web import api, pages, ws
+from spieltisch.web import api, images, pages, ws
 from spieltisch.web.deps import request_language
 from spieltisch.web.headers import SecurityHeaders, allowed_methods, allowed_origins_from_env
 from spieltisch.web.limits import ImportLimits, RateLimited, RateLimiter, RateLimits
@@ -99,6 +99,8 @@ STATUS: dict[str, int] = {
     "api.too_many_records": 413,
     "api.rate_limited": 429,
     "api.too_slow": 503,
+    "image.unknown": 404,
+    "image.too_big": 413,
 }
 """HTTP status of error codes that are not a plain 422 (bad input / rule refused)."""
 
@@ -270,6 +272,7 @@ def create_app(
     for kind, handler in handlers.items():
         app.add_exception_handler(kind, handler)
     app.include_router(api.router)
+    app.include_router(images.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
     if _STATIC.is_dir():

@@ -98,6 +98,8 @@ class SystemPublic(BaseModel):
     """JSON Schema of the system's commands."""
     options: dict[str, Any]
     """JSON Schema of the table options."""
+    meta: dict[str, Any] = {}
+    """What the system declares of itself for clients: player counts, seats, AI names …"""
 
 
 class TableCreate(_Request):

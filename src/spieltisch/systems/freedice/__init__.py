@@ -1,24 +1,19 @@
-"""The ``free-dice`` system: roll any dice notation at a table, with a log and exact odds.
+"""The ``free-dice`` system: any dice notation at a table, and a generic fight on a battle map.
 
-It is the smallest complete :class:`~spieltisch.engine.system.GameSystem` and proves the
-contract end to end: one command (``roll``), one event (``rolled``), odds from the exact
-engine, open to every player.
+Rolls (``roll``, open to every player, with exact odds) are where it began; the fight is the
+combat toolkit's demonstrator: combatants with initiative, tracks and effects, rounds and
+turns, and tokens on a grid with terrain (see ``docs/combat-toolkit.md``).
 """
 
-from spieltisch.systems.freedice.system import (
-    COMMANDS,
-    EVENTS,
-    SYSTEM_ID,
-    DieFace,
-    FreeDice,
-    FreeDiceState,
-    Roll,
-    Rolled,
-)
+from spieltisch.systems.freedice.commands import COMMANDS, Roll
+from spieltisch.systems.freedice.events import EVENTS, DieFace, Rolled
+from spieltisch.systems.freedice.rules import FreeDiceState
+from spieltisch.systems.freedice.system import META, SYSTEM_ID, FreeDice
 
 __all__ = [
     "COMMANDS",
     "EVENTS",
+    "META",
     "SYSTEM_ID",
     "DieFace",
     "FreeDice",

@@ -1,27 +1,54 @@
-"""Commands, events, state and rules of the ``free-dice`` system."""
+"""The ``free-dice`` system: any notation at a table, and a fight on the combat toolkit.
+
+``roll`` rolls any notation with exact odds, open to every player. The rest is a generic
+combat table for any game: combatants with initiative, tracks and effects, rounds and turns,
+and a battle map with terrain and tokens (see ``docs/combat-toolkit.md``, the demonstrator).
+Commands are in :mod:`.commands`, events in :mod:`.events`, state and fold in :mod:`.rules`,
+the viewer's view in :mod:`.view`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from decimal import Decimal
 from fractions import Fraction
-from typing import Annotated, Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr, TypeAdapter
+from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from spieltisch.dice.dice import roll
 from spieltisch.dice.errors import DiceError, LimitError
 from spieltisch.dice.fair import DiceSource
-from spieltisch.dice.notation import Expression, parse
+from spieltisch.dice.notation import Expression, Kind, parse
 from spieltisch.dice.odds import distribution
+from spieltisch.engine import creatures as cr
+from spieltisch.engine import encounter as enc
+from spieltisch.engine.creatures import Creature, Track
+from spieltisch.engine.effects import Duration
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import Access, Odds, OddsOutcome
-from spieltisch.engine.text import text_rule
 from spieltisch.engine.visibility import Viewer
+from spieltisch.systems.freedice import commands as c
+from spieltisch.systems.freedice import events as e
+from spieltisch.systems.freedice.commands import COMMANDS, MAX_COMBATANTS, Command, Roll
+from spieltisch.systems.freedice.events import EVENTS, DieFace, Event, ExpiredEffect, Rolled
+from spieltisch.systems.freedice.rules import (
+    MOVE,
+    FreeDiceState,
+    cheapest_path,
+    combatant_of,
+    fits,
+    fold,
+    move_cost,
+    square_names,
+)
+from spieltisch.systems.freedice.view import view
 
 __all__ = [
     "COMMANDS",
     "EVENTS",
     "EXACT_ODDS_DICE",
+    "META",
     "SYSTEM_ID",
     "DieFace",
     "FreeDice",
@@ -35,56 +62,22 @@ SYSTEM_ID = "free-dice"
 EXACT_ODDS_DICE = 100
 """Odds carry exact fractions for expressions of at most this many dice."""
 
-SymbolCounts = dict[str, int]
+META: dict[str, Any] = {"players": {"min": 1, "max": 12}, "gm": True, "map": True}
+"""What the start page and the table page need to know of the system."""
 
-
-class Roll(BaseModel):
-    """Command: roll ``expression`` (any notation), optionally with a label."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    kind: Literal["roll"] = "roll"
-    expression: Annotated[StrictStr, Field(max_length=500), text_rule(500)]
-    label: Annotated[StrictStr, Field(max_length=100), text_rule(100)] | None = None
-
-
-class DieFace(BaseModel):
-    """One die of a roll as logged: which die, the face shown, kept and exploded flags."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    die: str
-    face: int | SymbolCounts
-    kept: bool = True
-    exploded: bool = False
-
-
-class Rolled(BaseModel):
-    """Event: an expression was rolled; carries every die face."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    kind: Literal["rolled"] = "rolled"
-    expression: str
-    """The expression in canonical notation."""
-    label: str | None = None
-    result: int | SymbolCounts
-    dice: tuple[DieFace, ...] = ()
-
-
-class FreeDiceState(BaseModel):
-    """The state of a free-dice table: every roll so far, in order."""
-
-    model_config = ConfigDict(frozen=True)
-
-    rolls: tuple[Rolled, ...] = ()
-
-
-COMMANDS: TypeAdapter[Roll] = TypeAdapter(Roll)
-"""Parses and dumps the system's commands (only ``roll``)."""
-
-EVENTS: TypeAdapter[Rolled] = TypeAdapter(Rolled)
-"""Parses and dumps the system's events (only ``rolled``)."""
+GM_ONLY = (
+    c.AddCombatant,
+    c.RemoveCombatant,
+    c.RollInitiative,
+    c.StartFight,
+    c.NextTurn,
+    c.NextRound,
+    c.LeaveFight,
+    c.EndFight,
+    c.SetMap,
+    c.PaintTerrain,
+    c.SetImage,
+)
 
 
 def _expression(text: str) -> Expression:
@@ -94,19 +87,142 @@ def _expression(text: str) -> Expression:
         raise RuleError(error.code, **error.params) from None
 
 
+def _roll(node: Expression, dice: DiceSource) -> Any:
+    try:
+        return roll(node, dice)
+    except DiceError as error:
+        raise RuleError(error.code, **error.params) from None
+
+
+def _faces(result: Any) -> tuple[DieFace, ...]:
+    return tuple(DieFace.model_validate(die.to_json()) for die in result.dice)
+
+
 class FreeDiceOptions(BaseModel):
     """The free-dice system has no table options."""
 
     model_config = ConfigDict(extra="forbid")
 
 
+def _initiative(text: str) -> str:
+    node = _expression(text)
+    if node.kind is not Kind.NUMBER:
+        raise RuleError("freedice.bad_initiative", value=text)
+    return str(node)
+
+
+def _tracks(specs: tuple[c.TrackSpec, ...]) -> dict[str, Track]:
+    tracks: dict[str, Track] = {}
+    for spec in specs:
+        if spec.name in tracks:
+            raise RuleError("freedice.duplicate_track", track=spec.name)
+        current = spec.maximum if spec.current is None else spec.current
+        if not spec.floor <= current <= spec.maximum:
+            raise RuleError(
+                "freedice.bad_track",
+                track=spec.name,
+                current=current,
+                floor=spec.floor,
+                maximum=spec.maximum,
+            )
+        tracks[spec.name] = Track(current=current, maximum=spec.maximum, floor=spec.floor)
+    return tracks
+
+
+def _added(state: FreeDiceState, command: c.AddCombatant | c.AddCharacter) -> e.CombatantAdded:
+    if state.has(command.id):
+        raise RuleError("freedice.duplicate_combatant", combatant=command.id)
+    if len(state.fighters) >= MAX_COMBATANTS:
+        raise RuleError("freedice.too_many_combatants", limit=MAX_COMBATANTS)
+    position = None
+    if command.at is not None:
+        square = state.grid.square(command.at)
+        if not fits(state.grid, square, command.size):
+            raise RuleError("freedice.blocked", to=command.at)
+        position = str(square)
+    secret = isinstance(command, c.AddCombatant) and command.secret
+    creature = Creature(
+        id=command.id,
+        name=command.name,
+        side=command.side,
+        secret=secret,
+        size=command.size,
+        tracks=_tracks(command.tracks),
+    )
+    return e.CombatantAdded(
+        creature=creature,
+        colour=command.colour.lower(),
+        initiative=_initiative(command.initiative),
+        tiebreak=command.tiebreak,
+        speed=command.speed,
+        position=position,
+        claimable=isinstance(command, c.AddCombatant) and command.claimable,
+    )
+
+
+def _expired(before: FreeDiceState, after: FreeDiceState) -> tuple[ExpiredEffect, ...]:
+    left = {effect.id for effect in after.effects.items}
+    return tuple(
+        ExpiredEffect(name=effect.kind, target=effect.target)
+        for effect in before.effects.items
+        if effect.id not in left
+    )
+
+
+def _advanced(state: FreeDiceState, steps: list[enc.Step]) -> e.FightAdvanced:
+    draft = e.FightAdvanced(steps=tuple(steps), round=0, current=None)
+    after = fold(state, draft)
+    assert after.encounter is not None
+    return draft.model_copy(
+        update={
+            "round": after.encounter.round,
+            "current": after.encounter.current,
+            "expired": _expired(state, after),
+        }
+    )
+
+
+def _running(state: FreeDiceState) -> enc.Encounter:
+    if state.encounter is None:
+        raise RuleError("freedice.no_fight")
+    return state.encounter
+
+
+def _turn_of(state: FreeDiceState, combatant: str) -> enc.Encounter:
+    state.fighter(combatant)
+    encounter = _running(state)
+    if encounter.current != combatant:
+        current = encounter.current
+        raise RuleError(
+            "freedice.not_their_turn",
+            combatant=state.fighter(combatant).creature.name,
+            current=state.fighter(current).creature.name if current else "",
+        )
+    return encounter
+
+
+def _duration(command: c.ApplyEffect) -> Duration:
+    spec = command.duration
+    if spec.until == "rounds":
+        return Duration.rounds(spec.rounds)
+    if spec.until == "removed":
+        return Duration.until_removed()
+    who = spec.who or command.target
+    return (
+        Duration.until_turn_start(who)
+        if spec.until == "turn_start"
+        else Duration.until_turn_end(who)
+    )
+
+
 class FreeDice:
-    """Roll any notation; no rules beyond the notation's own limits."""
+    """Roll any notation; fight on a battle map with the combat toolkit."""
 
     id = SYSTEM_ID
-    commands = COMMANDS
-    events = EVENTS
+    commands: TypeAdapter[Command] = COMMANDS
+    events: TypeAdapter[Event] = EVENTS
     options: TypeAdapter[Any] = TypeAdapter(FreeDiceOptions)
+    meta = META
 
     def new_state(self, options: Mapping[str, Any]) -> FreeDiceState:
         """An empty table (the system has no options; unknown ones are refused)."""
@@ -114,29 +230,227 @@ class FreeDice:
             raise RuleError("rule.bad_command", system=SYSTEM_ID, detail=", ".join(options))
         return FreeDiceState()
 
-    def decide(self, state: FreeDiceState, command: Roll, dice: DiceSource) -> list[Rolled]:
-        """Roll the expression; bad notation raises :class:`RuleError` with the dice code."""
-        node = _expression(command.expression)
-        try:
-            result = roll(node, dice)
-        except DiceError as error:
-            raise RuleError(error.code, **error.params) from None
-        faces = tuple(DieFace.model_validate(die.to_json()) for die in result.dice)
-        return [
-            Rolled(
-                expression=result.expression,
-                label=command.label,
-                result=result.to_json()["result"],
-                dice=faces,
+    def decide(self, state: FreeDiceState, command: Command, dice: DiceSource) -> list[Event]:
+        """Check a command against the free table's rules, roll what it needs, give its events."""
+        if isinstance(command, Roll):
+            node = _expression(command.expression)
+            result = _roll(node, dice)
+            return [
+                Rolled(
+                    expression=result.expression,
+                    label=command.label,
+                    result=result.to_json()["result"],
+                    dice=_faces(result),
+                )
+            ]
+        if isinstance(command, c.AddCombatant | c.AddCharacter):
+            return [_added(state, command)]
+        if isinstance(command, c.Claim):
+            if not state.fighter(command.combatant).claimable:
+                raise RuleError("freedice.not_claimable", combatant=command.combatant)
+            return [e.Claimed(combatant=command.combatant)]
+        if isinstance(command, c.RemoveCombatant):
+            fighter = state.fighter(command.combatant)
+            return [e.CombatantRemoved(combatant=fighter.id, name=fighter.creature.name)]
+        if isinstance(command, c.RollInitiative):
+            return [self._initiative(state, command, dice)]
+        return self._fight(state, command)
+
+    def _initiative(
+        self, state: FreeDiceState, command: c.RollInitiative, dice: DiceSource
+    ) -> e.InitiativeRolled:
+        running = state.encounter is not None
+        if command.combatants:
+            chosen = [state.fighter(who) for who in dict.fromkeys(command.combatants)]
+            for fighter in chosen:
+                if running and state.in_fight(fighter.id):
+                    raise RuleError("freedice.in_fight", combatant=fighter.creature.name)
+                if fighter.roll is not None and not command.again and not running:
+                    raise RuleError("freedice.already_rolled", combatant=fighter.creature.name)
+        else:
+            chosen = [
+                f
+                for f in state.fighters
+                if (not state.in_fight(f.id) if running else f.roll is None or command.again)
+            ]
+        if not chosen:
+            raise RuleError("freedice.nobody_to_roll")
+        rolls = []
+        for fighter in chosen:
+            result = _roll(_expression(fighter.initiative), dice)
+            value = result.to_json()["result"]
+            if not isinstance(value, int):
+                raise RuleError("freedice.bad_initiative", value=fighter.initiative)
+            rolls.append(
+                e.InitiativeRoll(
+                    combatant=fighter.id,
+                    name=fighter.creature.name,
+                    expression=result.expression,
+                    result=value,
+                    dice=_faces(result),
+                )
             )
-        ]
+        return e.InitiativeRolled(rolls=tuple(rolls))
 
-    def evolve(self, state: FreeDiceState, event: Rolled) -> FreeDiceState:
-        """Append the roll to the log of rolls."""
-        return FreeDiceState(rolls=(*state.rolls, event))
+    def _fight(self, state: FreeDiceState, command: Command) -> list[Event]:
+        if isinstance(command, c.StartFight):
+            if state.encounter is not None:
+                raise RuleError("freedice.fight_running")
+            ready = [f for f in state.fighters if f.roll is not None]
+            if not ready:
+                raise RuleError("freedice.nobody_has_initiative")
+            start = enc.Start(combatants=tuple(combatant_of(f) for f in ready))
+            return [_advanced(state, [start])]
+        if isinstance(command, c.NextTurn):
+            _running(state)
+            return [_advanced(state, [enc.NextTurn()])]
+        if isinstance(command, c.NextRound):
+            encounter = _running(state)
+            left = len(encounter.order) - encounter.index
+            return [_advanced(state, [enc.NextTurn() for _ in range(left)])]
+        if isinstance(command, c.EndTurn):
+            _turn_of(state, command.combatant)
+            return [_advanced(state, [enc.NextTurn()])]
+        if isinstance(command, c.DelayTurn):
+            encounter = _turn_of(state, command.combatant)
+            if command.after is not None:
+                state.fighter(command.after)
+            enc.delay(encounter, command.after)  # refuses before anything is recorded
+            return [_advanced(state, [enc.Delay(after=command.after)])]
+        if isinstance(command, c.LeaveFight):
+            fighter = state.fighter(command.combatant)
+            if not state.in_fight(fighter.id):
+                raise RuleError("freedice.not_in_fight", combatant=fighter.creature.name)
+            return [_advanced(state, [enc.Leave(combatant=fighter.id)])]
+        if isinstance(command, c.EndFight):
+            _running(state)
+            after = fold(state, e.FightEnded())
+            return [e.FightEnded(expired=_expired(state, after))]
+        return self._table(state, command)
 
-    def odds(self, state: FreeDiceState, command: Roll) -> Odds | None:
-        """The exact distribution of the expression (fractions for up to 100 dice)."""
+    def _table(self, state: FreeDiceState, command: Command) -> list[Event]:
+        if isinstance(command, c.ApplyEffect):
+            state.fighter(command.target)
+            duration = _duration(command)
+            if duration.who is not None:
+                state.fighter(duration.who)
+            return [
+                e.EffectApplied(
+                    target=command.target,
+                    name=command.name,
+                    level=command.level,
+                    duration=duration,
+                )
+            ]
+        if isinstance(command, c.RemoveEffect):
+            fighter = state.fighter(command.target)
+            if not any(x.kind == command.name for x in state.effects.on(fighter.id)):
+                raise RuleError(
+                    "freedice.no_effect", name=command.name, combatant=fighter.creature.name
+                )
+            return [e.EffectRemoved(name=command.name, target=fighter.id)]
+        if isinstance(command, c.ChangeTrack):
+            return [self._track(state, command)]
+        if isinstance(command, c.Move):
+            return [self._move(state, command)]
+        if isinstance(command, c.SetMap):
+            return [
+                e.MapSet(
+                    width=command.width,
+                    height=command.height,
+                    square_m=command.square_m,
+                    diagonal=command.diagonal,
+                )
+            ]
+        if isinstance(command, c.PaintTerrain):
+            names = tuple(dict.fromkeys(str(state.grid.square(name)) for name in command.squares))
+            return [e.TerrainPainted(squares=names, terrain=command.terrain)]
+        if isinstance(command, c.SetImage):
+            return [e.ImageSet(image=command.image)]
+        raise AssertionError(f"unknown command {command!r}")  # pragma: no cover
+
+    def _track(self, state: FreeDiceState, command: c.ChangeTrack) -> e.TrackChanged:
+        fighter = state.fighter(command.combatant)
+        creature = fighter.creature
+        old = creature.track(command.track)
+        if command.maximum is not None:
+            if command.maximum < old.floor:
+                raise RuleError(
+                    "freedice.bad_track",
+                    track=command.track,
+                    current=old.current,
+                    floor=old.floor,
+                    maximum=command.maximum,
+                )
+            clipped = min(old.current, command.maximum)
+            track = Track(current=clipped, maximum=command.maximum, floor=old.floor)
+            creature = creature.model_copy(
+                update={"tracks": {**creature.tracks, command.track: track}}
+            )
+        if command.change == "damage":
+            creature = cr.damage(creature, command.track, command.amount)
+        elif command.change == "heal":
+            creature = cr.heal(creature, command.track, command.amount)
+        else:
+            creature = cr.set_track(creature, command.track, command.amount)
+        new = creature.track(command.track)
+        return e.TrackChanged(
+            combatant=fighter.id,
+            track=command.track,
+            change=command.change,
+            amount=command.amount,
+            current=new.current,
+            maximum=new.maximum,
+        )
+
+    def _move(self, state: FreeDiceState, command: c.Move) -> e.Moved:
+        fighter = state.fighter(command.combatant)
+        grid = state.grid
+        size = fighter.creature.size
+        goal = grid.square(command.to)
+        if not fits(grid, goal, size):
+            raise RuleError("freedice.blocked", to=command.to)
+        if command.free or fighter.position is None:
+            return e.Moved(
+                combatant=fighter.id,
+                path=(str(goal),),
+                cost=Decimal(0),
+                diagonals=fighter.diagonals,
+                free=True,
+            )
+        fighting = state.in_fight(fighter.id)
+        if fighting:
+            _turn_of(state, fighter.id)
+        before = fighter.diagonals if fighting else 0
+        if command.path is not None:
+            path = (fighter.position, *(grid.square(name) for name in command.path))
+            if path[-1] != goal:
+                raise RuleError("freedice.path_end", to=command.to)
+        else:
+            found = cheapest_path(grid, fighter.position, goal, size, before)
+            if found is None:
+                raise RuleError("freedice.no_path", to=command.to)
+            path = found
+        cost, diagonals = move_cost(grid, path, size, before)
+        if fighting:
+            left = fighter.budgets.amount(MOVE)
+            if cost > left:
+                raise RuleError("freedice.too_far", to=command.to, cost=cost, left=left)
+        return e.Moved(
+            combatant=fighter.id,
+            path=square_names(path),
+            cost=cost,
+            diagonals=diagonals if fighting else 0,
+        )
+
+    def evolve(self, state: FreeDiceState, event: Event) -> FreeDiceState:
+        """Fold one event into the state (see :func:`.rules.fold`)."""
+        return fold(state, event)
+
+    def odds(self, state: FreeDiceState, command: Command) -> Odds | None:
+        """The exact distribution of a roll (fractions for up to 100 dice); None otherwise."""
+        if not isinstance(command, Roll):
+            return None
         node = _expression(command.expression)
         try:
             dist = distribution(node)
@@ -160,17 +474,24 @@ class FreeDice:
             )
         return Odds(outcomes=outcomes, mean=dist.mean, truncated=dist.truncated)
 
-    def access(self, state: FreeDiceState, command: Roll) -> Access:
-        """Anyone at the table may roll."""
+    def access(self, state: FreeDiceState, command: Command) -> Access:
+        """Rolls are open; the GM runs the fight and the map; owners act for their combatants."""
+        if isinstance(command, GM_ONLY):
+            return Access(gm_only=True)
+        if isinstance(command, c.AddCharacter):
+            return Access(piece=command.id, claims=True)
+        if isinstance(command, c.Claim):
+            return Access(piece=command.combatant, claims=True)
+        if isinstance(command, c.EndTurn | c.DelayTurn | c.ChangeTrack | c.Move):
+            return Access(piece=command.combatant)
+        if isinstance(command, c.ApplyEffect | c.RemoveEffect):
+            return Access(piece=command.target)
         return Access()
 
-    def automatic(self, state: FreeDiceState) -> Roll | None:
-        """The table never rolls by itself."""
+    def automatic(self, state: FreeDiceState) -> Command | None:
+        """The table never acts by itself."""
         return None
 
     def view(self, state: FreeDiceState, viewer: Viewer) -> dict[str, Any]:
-        """``{"rolls": [rolled event as JSON, …]}``: every roll of the fold ``viewer`` may see.
-
-        The GM's hidden rolls are not in a player's fold; nothing else is private.
-        """
-        return {"rolls": [EVENTS.dump_python(event, mode="json") for event in state.rolls]}
+        """The rolls, the map and the fight as ``viewer`` may see them (see :func:`.view.view`)."""
+        return view(state, viewer)

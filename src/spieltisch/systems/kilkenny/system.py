@@ -57,6 +57,24 @@ __all__ = [
 SYSTEM_ID = "kilkenny"
 
 
+def _meta() -> dict[str, Any]:
+    from spieltisch.systems.kilkenny.ai import PLAYER_NAMES
+
+    layout = get_layout("default")
+    counts = sorted(layout.seating)
+    return {
+        "players": {"min": counts[0], "max": counts[-1], "default": counts[0]},
+        "seats": {str(n): list(layout.seats_for(n)) for n in counts},
+        "players_per_seat": ["human", *PLAYER_NAMES],
+        "default_player": "greedy",
+        "gm": False,
+    }
+
+
+META: dict[str, Any] = _meta()
+"""Player counts, the seats of each count and who may play a seat, for the start page."""
+
+
 # -- events ----------------------------------------------------------------------------------
 
 
@@ -175,6 +193,7 @@ class KilkennySystem:
     """The Kilkenny Cats rules behind the game-system contract."""
 
     id = SYSTEM_ID
+    meta = META
     commands: TypeAdapter[Any] = TypeAdapter(KilkennyCommand)
     events: TypeAdapter[Any] = TypeAdapter(KilkennyEvent)
     options: TypeAdapter[Any] = TypeAdapter(KilkennyOptions)

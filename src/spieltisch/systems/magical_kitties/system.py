@@ -58,6 +58,8 @@ class MagicalKitties:
     """The rules of Magical Kitties Save the Day; see ``docs/games/magical-kitties.md``."""
 
     id = SYSTEM_ID
+    meta: dict[str, Any] = {"players": {"min": 1, "max": 6}, "gm": True}  # noqa: RUF012
+    """Player counts and whether a GM runs the table, for the start page."""
     commands = COMMANDS
     events = EVENTS
     options: TypeAdapter[Any] = TypeAdapter(KittiesOptions)

@@ -1,4 +1,5 @@
-// Table options on the start page, built from a system's option schema (JSON Schema) as data.
+// Table options on the start page, built from a system's option schema (JSON Schema) as data;
+// a game whose options need more (Kilkenny's seats) brings its own fields in games/<id>/.
 import { el, t, tFirst } from "./core.js";
 
 function schemaOf(system) {
@@ -22,31 +23,9 @@ function label(systemId, name, node) {
   return tFirst([`web.option.${systemId}.${name}`, `web.option.${name}`], {}, node.title || name);
 }
 
-// Kilkenny Cats: the number of players and who plays each seat (a person or an AI strength).
-const KILKENNY_SEATING = { 2: ["S", "N"], 3: ["S", "W", "N"], 4: ["S", "W", "N", "E"] };
-const KILKENNY_PLAYERS = ["human", "random", "greedy", "expectimax", "strongest"];
-const kilkenny = { players: 2, seats: ["human", "greedy", "greedy", "greedy"] };
-
-function kilkennyFields() {
-  const seating = KILKENNY_SEATING[kilkenny.players];
-  const rerender = () => {
-    const box = document.getElementById("new-options");
-    box.replaceChildren(el("legend", {}, t("web.start.options")), ...kilkennyFields());
-  };
-  return [
-    el("div", { class: "field" }, el("label", { for: "opt-players" }, t("web.option.kilkenny.players")),
-      el("select", { id: "opt-players", onchange: (e) => { kilkenny.players = Number(e.target.value); rerender(); } },
-        [2, 3, 4].map((n) => el("option", { value: n, selected: n === kilkenny.players }, String(n))))),
-    ...seating.map((seat, i) => el("div", { class: "field" },
-      el("label", { for: "opt-seat-" + seat }, t("web.option.kilkenny.seat", { seat: t("web.kilkenny.seat." + seat) })),
-      el("select", { id: "opt-seat-" + seat, onchange: (e) => { kilkenny.seats[i] = e.target.value; } },
-        KILKENNY_PLAYERS.map((p) => el("option", { value: p, selected: p === kilkenny.seats[i] }, t("web.option.kilkenny.player." + p)))))),
-  ];
-}
-
 /** Form fields for the simple options (numbers, booleans, choices, text) of a system. */
-export function optionFields(system) {
-  if (system && system.id === "kilkenny") return kilkennyFields();
+export function optionFields(system, game = null) {
+  if (game?.optionFields) return game.optionFields(system);
   const schema = schemaOf(system);
   if (!schema) return [];
   const fields = [];
@@ -78,7 +57,8 @@ export function optionFields(system) {
 }
 
 /** The option values the person entered (only changed or required ones are sent). */
-export function readOptions(system) {
+export function readOptions(system, game = null) {
+  if (game?.readOptions) return game.readOptions(system);
   const options = {};
   for (const input of document.querySelectorAll("[data-option]")) {
     const name = input.dataset.option;
@@ -93,9 +73,6 @@ export function readOptions(system) {
       }
       options[name] = value;
     } else if (input.value !== "") options[name] = input.value;
-  }
-  if (system && system.id === "kilkenny") {
-    return { players: kilkenny.players, seats: kilkenny.seats.slice(0, kilkenny.players).map((player) => ({ player })) };
   }
   return options;
 }

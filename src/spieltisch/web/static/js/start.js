@@ -1,5 +1,6 @@
 // The start page: create a table, copy its invite links, list the tables this browser holds.
 import { api, copyText, el, forgetTable, guarded, initLanguageSwitch, inviteUrl, myTables, saveTable, showAlert, systemName, t, tFirst } from "./core.js";
+import { loadGame } from "./games.js";
 import { optionFields, readOptions } from "./options.js";
 
 let systems = [];
@@ -27,11 +28,13 @@ function renderMine() {
   document.getElementById("my-tables-empty").hidden = entries.length > 0;
 }
 
-function renderOptions() {
+async function renderOptions() {
   const id = document.getElementById("new-system").value;
   const box = document.getElementById("new-options");
   const system = systems.find((s) => s.id === id);
-  const fields = optionFields(system);
+  const game = await loadGame(id);
+  if (document.getElementById("new-system").value !== id) return;  // chosen again meanwhile
+  const fields = optionFields(system, game);
   box.replaceChildren(...(fields.length ? [el("legend", {}, t("web.start.options")), ...fields] : []));
   box.hidden = fields.length === 0;
 }
@@ -44,7 +47,7 @@ async function create(event) {
   const language = form.language.value;
   let options;
   try {
-    options = readOptions(systems.find((s) => s.id === system));
+    options = readOptions(systems.find((s) => s.id === system), await loadGame(system));
   } catch (error) {
     showAlert(error.message);
     return;

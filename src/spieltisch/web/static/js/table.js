@@ -2,11 +2,8 @@
 import { ApiError, PAGE, api, clearAlert, copyText, el, guarded, initLanguageSwitch, inviteFromFragment, inviteUrl, myTable, saveTable, showAlert, systemName, t, tFirst } from "./core.js";
 import { renderDice } from "./dice.js";
 import { verifyExport } from "./verify.js";
-import * as freedice from "./freedice.js";
-import * as kilkenny from "./kilkenny.js";
-import * as kitties from "./kitties.js";
+import { loadGame } from "./games.js";
 
-const GAMES = { "free-dice": freedice, "kilkenny": kilkenny, "magical-kitties": kitties };
 const TABLE = PAGE.table;
 
 const view = {
@@ -18,6 +15,7 @@ const view = {
   socket: null,
   retry: 0,
   verification: null,
+  game: null,
 };
 
 function entry() {
@@ -29,7 +27,7 @@ function token() {
 }
 
 function game() {
-  return GAMES[view.info?.system] || generic;
+  return view.game || generic;
 }
 
 function me() {
@@ -60,6 +58,8 @@ const ctx = {
   get me() { return me(); },
   get isGm() { return isGm(); },
   get records() { return [...view.records.values()]; },
+  get table() { return TABLE; },
+  get token() { return token(); },
   actorName,
   rerender: () => renderGame(),
   /** Send a command; resolves to the answer or null (the error is shown, nothing changed). */
@@ -104,6 +104,7 @@ function applyAnswer(answer) {
 
 async function reload() {
   const info = await api("GET", `/api/tables/${TABLE}`, { token: token() });
+  if (!view.game) view.game = await loadGame(info.system);
   view.info = info;
   view.state = info.state;
   const answer = await api("GET", `/api/tables/${TABLE}/records?since=0`, { token: token() });

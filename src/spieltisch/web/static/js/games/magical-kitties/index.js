@@ -1,8 +1,8 @@
 // Magical Kitties: sheets, foes, the check builder with exact odds, the tier and its menu,
 // treat rerolls, Auas and injuries, scenes and episodes, end-of-episode questions, level-ups.
-import { details, el, showAlert, t, tFirst } from "./core.js";
-import { renderDie } from "./dice.js";
-import { oddsChart } from "./odds.js";
+import { details, el, showAlert, t, tFirst } from "../../core.js";
+import { renderDie } from "../../dice.js";
+import { oddsChart } from "../../odds.js";
 
 const ATTRIBUTES = ["cute", "cunning", "fierce"];
 const DIFFICULTIES = [3, 4, 5, 6];

@@ -1,7 +1,7 @@
 // Kilkenny Cats: the board as SVG, the roll, legal moves highlighted, click (or keys) to move;
 // seats for humans (hot seat or online) and AI seats; the end of the game.
-import { details, el, svg, t, tFirst } from "./core.js";
-import { renderDie } from "./dice.js";
+import { details, el, svg, t, tFirst } from "../../core.js";
+import { renderDie } from "../../dice.js";
 
 const FILES = "abcdefghijklmnopqrstuvwxyz";
 const SEAT_ORDER = ["S", "W", "N", "E"];
@@ -276,3 +276,5 @@ export function diceOf(event) {
   if (event.kind === "rolled") return [{ die: "d6", face: event.value ?? event.roll }];
   return [];
 }
+
+export { optionFields, readOptions } from "./options.js";

@@ -1,0 +1,232 @@
+"""The events of the free-dice table: what a command did, as data for the log and the fold.
+
+Events carry absolute values where a replay must not depend on arithmetic done twice (a
+track's new value), and the toolkit's recorded steps (:data:`~spieltisch.engine.encounter.Step`)
+where the encounter moves on, so ``evolve`` folds them with the toolkit's verbs.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from spieltisch.engine.creatures import Creature
+from spieltisch.engine.effects import Duration
+from spieltisch.engine.encounter import Step
+from spieltisch.engine.grid import Diagonal
+
+__all__ = [
+    "EVENTS",
+    "Claimed",
+    "CombatantAdded",
+    "CombatantRemoved",
+    "DieFace",
+    "EffectApplied",
+    "EffectRemoved",
+    "Event",
+    "ExpiredEffect",
+    "FightAdvanced",
+    "FightEnded",
+    "ImageSet",
+    "InitiativeRoll",
+    "InitiativeRolled",
+    "MapSet",
+    "Moved",
+    "Rolled",
+    "TerrainPainted",
+    "TrackChanged",
+]
+
+SymbolCounts = dict[str, int]
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class DieFace(_Event):
+    """One die of a roll as logged: which die, the face shown, kept and exploded flags."""
+
+    die: str
+    face: int | SymbolCounts
+    kept: bool = True
+    exploded: bool = False
+
+
+class Rolled(_Event):
+    """An expression was rolled; carries every die face."""
+
+    kind: Literal["rolled"] = "rolled"
+    expression: str
+    """The expression in canonical notation."""
+    label: str | None = None
+    result: int | SymbolCounts
+    dice: tuple[DieFace, ...] = ()
+
+
+class CombatantAdded(_Event):
+    """A combatant joined the roster (by the GM, or a player's own character)."""
+
+    kind: Literal["combatant_added"] = "combatant_added"
+    creature: Creature
+    colour: str
+    initiative: str
+    """The initiative notation, canonical."""
+    tiebreak: int | None = None
+    speed: int
+    position: str | None = None
+    claimable: bool = False
+
+
+class Claimed(_Event):
+    """A player took a claimable combatant as theirs."""
+
+    kind: Literal["claimed"] = "claimed"
+    combatant: str
+
+
+class CombatantRemoved(_Event):
+    """A combatant left the roster (and the fight and the map)."""
+
+    kind: Literal["combatant_removed"] = "combatant_removed"
+    combatant: str
+    name: str
+
+
+class InitiativeRoll(_Event):
+    """One combatant's initiative roll."""
+
+    combatant: str
+    name: str
+    expression: str
+    result: int
+    dice: tuple[DieFace, ...] = ()
+
+
+class InitiativeRolled(_Event):
+    """Initiative was rolled; in a running fight, combatants not in it join with their roll."""
+
+    kind: Literal["initiative_rolled"] = "initiative_rolled"
+    rolls: tuple[InitiativeRoll, ...]
+
+
+class ExpiredEffect(_Event):
+    """An effect that ended on the way (for the log; the fold recomputes it)."""
+
+    name: str
+    target: str
+
+
+class FightAdvanced(_Event):
+    """The encounter took recorded steps (start, next turn, delay, leave)."""
+
+    kind: Literal["fight_advanced"] = "fight_advanced"
+    steps: tuple[Annotated[Step, Field(discriminator="kind")], ...]
+    round: int
+    """The round after the steps."""
+    current: str | None
+    """Whose turn it is after the steps."""
+    expired: tuple[ExpiredEffect, ...] = ()
+
+
+class FightEnded(_Event):
+    """The fight is over."""
+
+    kind: Literal["fight_ended"] = "fight_ended"
+    expired: tuple[ExpiredEffect, ...] = ()
+
+
+class EffectApplied(_Event):
+    """An effect was put on a combatant.
+
+    Effects are named, not numbered, in commands and events: a hidden effect in the GM's fold
+    would otherwise take a number the shared fold gives again.
+    """
+
+    kind: Literal["effect_applied"] = "effect_applied"
+    target: str
+    name: str
+    level: int | None = None
+    duration: Duration = Duration()
+
+
+class EffectRemoved(_Event):
+    """Every effect of that name on the target was ended by hand."""
+
+    kind: Literal["effect_removed"] = "effect_removed"
+    name: str
+    target: str
+
+
+class TrackChanged(_Event):
+    """A track has a new value (and maximum)."""
+
+    kind: Literal["track_changed"] = "track_changed"
+    combatant: str
+    track: str
+    change: Literal["damage", "heal", "set"]
+    amount: int
+    current: int
+    maximum: int
+
+
+class Moved(_Event):
+    """A token moved along ``path`` (its squares, the start first) at ``cost`` squares."""
+
+    kind: Literal["moved"] = "moved"
+    combatant: str
+    path: tuple[str, ...]
+    cost: Decimal
+    diagonals: int = 0
+    """Diagonal steps this turn after the move (for the alternating rule)."""
+    free: bool = False
+
+
+class MapSet(_Event):
+    """The battle map got a new size, square size or diagonal rule."""
+
+    kind: Literal["map_set"] = "map_set"
+    width: int
+    height: int
+    square_m: Decimal
+    diagonal: Diagonal
+
+
+class TerrainPainted(_Event):
+    """Squares got a terrain (None: plain ground)."""
+
+    kind: Literal["terrain_painted"] = "terrain_painted"
+    squares: tuple[str, ...]
+    terrain: str | None = None
+
+
+class ImageSet(_Event):
+    """The map's background image (None: none)."""
+
+    kind: Literal["image_set"] = "image_set"
+    image: str | None = None
+
+
+Event = Annotated[
+    Rolled
+    | CombatantAdded
+    | Claimed
+    | CombatantRemoved
+    | InitiativeRolled
+    | FightAdvanced
+    | FightEnded
+    | EffectApplied
+    | EffectRemoved
+    | TrackChanged
+    | Moved
+    | MapSet
+    | TerrainPainted
+    | ImageSet,
+    Field(discriminator="kind"),
+]
+"""Every event of the free-dice table (a discriminated union on ``kind``)."""
+
+EVENTS: TypeAdapter[Event] = TypeAdapter(Event)
+"""Parses and dumps the system's events."""

@@ -1,0 +1,35 @@
+// Shared form helpers: labelled fields, selects, number inputs and checkboxes, built as data.
+import { el } from "./core.js";
+
+/** A labelled field: `<div class="field"><label for=id>text</label>control</div>`. */
+export function field(text, control, extra = "") {
+  return el("div", { class: "field" + (extra ? " " + extra : "") }, el("label", { for: control.id }, text), control);
+}
+
+/** A checkbox with its label after it. */
+export function checkField(id, text, checked, attrs = {}) {
+  const box = el("input", { id, type: "checkbox", checked: !!checked, ...attrs });
+  return el("div", { class: "field check" }, box, el("label", { for: id }, text));
+}
+
+/** A select of `[value, text]` pairs with `selected` chosen. */
+export function select(id, choices, selected, attrs = {}) {
+  return el("select", { id, ...attrs },
+    choices.map(([value, text]) => el("option", { value, selected: String(value) === String(selected) }, text)));
+}
+
+/** A number input. */
+export function numberInput(id, value, { min, max, step = 1, ...attrs } = {}) {
+  return el("input", { id, type: "number", value: value ?? "", min, max, step, ...attrs });
+}
+
+/** A text input. */
+export function textInput(id, value = "", attrs = {}) {
+  return el("input", { id, value, autocomplete: "off", ...attrs });
+}
+
+/** The number in an input, or `fallback` when it is empty or not a whole number. */
+export function readInt(input, fallback = null) {
+  const value = Number(input.value);
+  return input.value !== "" && Number.isInteger(value) ? value : fallback;
+}

@@ -1,0 +1,107 @@
+// The free-dice table: roll any notation (with its exact odds first), and a generic fight —
+// a combat tracker and a battle map — for any game.
+import { el, guarded, t } from "../../core.js";
+import { renderDice } from "../../dice.js";
+import { oddsChart } from "../../odds.js";
+import { renderMap } from "./map.js";
+import { renderTools } from "./tools.js";
+import { renderTracker } from "./tracker.js";
+
+const draft = { expression: "3d6", label: "" };
+
+function lastRoll(ctx) {
+  const rolls = ctx.state.rolls || [];
+  const last = rolls[rolls.length - 1];
+  return el("div", { id: "fd-last", "aria-live": "polite" }, last ? [
+    el("p", {}, describe(last)),
+    renderDice(last.dice, { size: 48 }),
+  ] : el("p", { class: "muted" }, t("web.freedice.none")));
+}
+
+function rollForm(ctx) {
+  const chart = el("div", { id: "odds", class: "odds", "aria-live": "polite" });
+  const expr = el("input", { id: "fd-expression", value: draft.expression, required: true, autocomplete: "off", oninput: (e) => (draft.expression = e.target.value) });
+  const label = el("input", { id: "fd-label", value: draft.label, autocomplete: "off", oninput: (e) => (draft.label = e.target.value) });
+  const command = () => ({ kind: "roll", expression: draft.expression.trim(), label: draft.label.trim() || null });
+  return el("section", { class: "card", id: "fd-roll" },
+    el("h2", {}, t("web.freedice.heading")),
+    el("form", { class: "form", onsubmit: async (e) => { e.preventDefault(); await ctx.send(command()); } },
+      el("div", { class: "field" }, el("label", { for: "fd-expression" }, t("web.freedice.expression")), expr),
+      el("div", { class: "field" }, el("label", { for: "fd-label" }, t("web.freedice.label")), label),
+      el("div", { class: "row" },
+        el("button", { type: "button", onclick: async () => {
+          const odds = await guarded(() => ctx.odds(command()));
+          chart.replaceChildren(odds ? oddsChart(odds) : el("p", { class: "muted" }, t("web.odds.none")));
+        } }, t("web.odds.show")),
+        el("button", { type: "submit", class: "primary" }, t("web.freedice.roll")))),
+    chart);
+}
+
+/** Render the roll form, the last roll, the tracker, the map and the tools. */
+export function render(body, ctx) {
+  const spectator = ctx.me.role === "spectator";
+  if (body.dataset.game !== "free-dice") {
+    body.dataset.game = "free-dice";
+    body.replaceChildren(
+      spectator ? null : rollForm(ctx),
+      el("section", { class: "card" }, el("h2", {}, t("web.freedice.last")), el("div", { id: "fd-last" })),
+      el("div", { id: "fd-fight" }),
+      el("div", { id: "fd-map-box" }),
+      el("div", { id: "fd-tools" }));
+  }
+  body.querySelector("#fd-last").replaceWith(lastRoll(ctx));
+  body.querySelector("#fd-fight").replaceWith(renderTracker(ctx));
+  body.querySelector("#fd-map-box").replaceWith(renderMap(ctx));
+  body.querySelector("#fd-tools").replaceWith(renderTools(ctx));
+}
+
+function resultText(result) {
+  if (result && typeof result === "object") {
+    const parts = Object.entries(result).filter(([, n]) => n).map(([k, n]) => t("web.dice.symbol." + k, { n }));
+    return parts.length ? parts.join(", ") : t("web.dice.blank");
+  }
+  return String(result);
+}
+
+function nameOf(ctx, id) {
+  return (ctx?.state?.combatants || []).find((c) => c.id === id)?.name || id;
+}
+
+function expiredText(ctx, expired) {
+  if (!expired || !expired.length) return "";
+  return " " + t("web.freedice.ev.expired", { effects: expired.map((x) => `${x.name} (${nameOf(ctx, x.target)})`).join(", ") });
+}
+
+/** One line per event for the log. */
+export function describe(event, ctx) {
+  const k = "web.freedice.ev.";
+  switch (event.kind) {
+    case "rolled": {
+      const params = { expression: event.expression, result: resultText(event.result), label: event.label || "" };
+      return t(event.label ? "web.freedice.rolled_label" : "web.freedice.rolled", params);
+    }
+    case "combatant_added": return t(k + "added", { name: event.creature.name });
+    case "claimed": return t(k + "claimed", { name: nameOf(ctx, event.combatant) });
+    case "combatant_removed": return t(k + "removed", { name: event.name });
+    case "initiative_rolled":
+      return t(k + "initiative", { rolls: event.rolls.map((r) => `${r.name} ${r.result}`).join(", ") });
+    case "fight_advanced":
+      return t(k + "advanced", { round: event.round, name: event.current ? nameOf(ctx, event.current) : "–" }) + expiredText(ctx, event.expired);
+    case "fight_ended": return t(k + "ended") + expiredText(ctx, event.expired);
+    case "effect_applied": return t(k + "effect", { name: event.name, target: nameOf(ctx, event.target) });
+    case "effect_removed": return t(k + "effect_removed", { name: event.name, target: nameOf(ctx, event.target) });
+    case "track_changed":
+      return t(k + "track", { name: nameOf(ctx, event.combatant), track: event.track, current: event.current, maximum: event.maximum });
+    case "moved": return t(k + "moved", { name: nameOf(ctx, event.combatant), to: event.path[event.path.length - 1], cost: event.cost });
+    case "map_set": return t(k + "map", { width: event.width, height: event.height });
+    case "terrain_painted": return t(k + "painted", { count: event.squares.length, terrain: t("web.freedice.terrain." + (event.terrain || "plain")) });
+    case "image_set": return t(event.image ? k + "image" : k + "no_image");
+    default: return null;
+  }
+}
+
+/** Initiative rolls carry their dice in `rolls`. */
+export function diceOf(event) {
+  if (event.kind === "initiative_rolled") return event.rolls.flatMap((r) => r.dice || []);
+  return null;
+}

@@ -1,0 +1,162 @@
+// The tools below the map: add a combatant (the GM) or one's own character (a player), put an
+// effect on a combatant, and the GM's map settings, terrain painting and background image.
+import { ApiError, clearAlert, el, showAlert, t } from "../../core.js";
+import { checkField, field, numberInput, readInt, select, textInput } from "../../forms.js";
+import { mapUi } from "./map.js";
+import { mayAct, sendFor } from "./shared.js";
+
+const draft = {
+  name: "", side: "foes", initiative: "1W20", tiebreak: "", tracks: "LeP 30", colour: "#cc3333", size: "medium", at: "", speed: 6,
+  secret: false, claimable: false,
+  effect: { target: "", name: "", until: "rounds", rounds: 1, who: "", level: "" },
+};
+
+const SIZES = ["tiny", "small", "medium", "large", "huge", "gargantuan"];
+
+/** `LeP 30, AsP 12/20` → tracks; throws a localized error for a part it cannot read. */
+export function parseTracks(text) {
+  const tracks = [];
+  for (const part of text.split(",").map((p) => p.trim()).filter(Boolean)) {
+    const m = /^(.+?)\s+(-?\d+)(?:\s*\/\s*(\d+))?$/.exec(part);
+    if (!m) throw new Error(t("web.freedice.bad_tracks", { part }));
+    const first = Number(m[2]);
+    tracks.push(m[3] != null ? { name: m[1], current: first, maximum: Number(m[3]) } : { name: m[1], maximum: first });
+  }
+  return tracks;
+}
+
+function slug(name, taken) {
+  const base = name.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 30) || "c";
+  let id = base;
+  for (let n = 2; taken.has(id); n += 1) id = `${base}-${n}`;
+  return id;
+}
+
+function bind(input, key, read = (e) => e.target.value) {
+  input.addEventListener("input", (e) => { draft[key] = read(e); });
+  input.addEventListener("change", (e) => { draft[key] = read(e); });
+  return input;
+}
+
+function addForm(ctx) {
+  const gm = ctx.isGm;
+  const fields = [
+    field(t("web.freedice.f.name"), bind(textInput("fd-add-name", draft.name, { maxlength: 80 }), "name")),
+    gm ? field(t("web.freedice.f.side"), bind(textInput("fd-add-side", draft.side, { maxlength: 80 }), "side")) : null,
+    field(t("web.freedice.f.initiative"), bind(textInput("fd-add-ini", draft.initiative, { maxlength: 100 }), "initiative")),
+    field(t("web.freedice.f.tracks"), bind(textInput("fd-add-tracks", draft.tracks, { maxlength: 200 }), "tracks")),
+    field(t("web.freedice.f.colour"), bind(el("input", { id: "fd-add-colour", type: "color", value: draft.colour }), "colour")),
+    field(t("web.freedice.f.size"), bind(select("fd-add-size", SIZES.map((s) => [s, t("web.freedice.size." + s)]), draft.size), "size")),
+    field(t("web.freedice.f.at"), bind(textInput("fd-add-at", draft.at, { maxlength: 8, placeholder: "a1" }), "at")),
+    gm ? field(t("web.freedice.f.speed"), bind(numberInput("fd-add-speed", draft.speed, { min: 0, max: 100 }), "speed")) : null,
+    field(t("web.freedice.f.tiebreak"), bind(numberInput("fd-add-tiebreak", draft.tiebreak, { min: -1000, max: 1000 }), "tiebreak")),
+    gm ? checkField("fd-add-secret", t("web.freedice.f.secret"), draft.secret, { onchange: (e) => { draft.secret = e.target.checked; } }) : null,
+    gm ? checkField("fd-add-claimable", t("web.freedice.f.claimable"), draft.claimable, { onchange: (e) => { draft.claimable = e.target.checked; } }) : null,
+  ];
+  const submit = async (e) => {
+    e.preventDefault();
+    clearAlert();
+    let tracks;
+    try { tracks = parseTracks(draft.tracks); } catch (error) { showAlert(error.message); return; }
+    const name = draft.name.trim();
+    if (!name) { showAlert(t("web.freedice.name_missing")); return; }
+    const command = {
+      kind: gm ? "add_combatant" : "add_character",
+      id: slug(name, new Set((ctx.state.combatants || []).map((c) => c.id))),
+      name, initiative: draft.initiative.trim() || "1d20", tracks, colour: draft.colour, size: draft.size,
+      at: draft.at.trim().toLowerCase() || null,
+      tiebreak: readInt({ value: String(draft.tiebreak) }),
+    };
+    if (gm) Object.assign(command, { side: draft.side.trim() || "foes", speed: Number(draft.speed) || 0, secret: draft.secret, claimable: draft.claimable });
+    const answer = await ctx.send(command, draft.secret && gm ? { hidden: true } : {});
+    if (answer) { draft.name = ""; ctx.rerender(); }
+  };
+  return el("form", { class: "form", id: "fd-add", onsubmit: submit },
+    el("h3", {}, t(gm ? "web.freedice.add_combatant" : "web.freedice.add_character")), ...fields,
+    el("button", { type: "submit", class: "primary", id: "fd-add-submit" }, t("web.freedice.add")));
+}
+
+function effectForm(ctx) {
+  const mine = (ctx.state.combatants || []).filter((c) => mayAct(ctx, c));
+  if (!mine.length) return null;
+  const e = draft.effect;
+  if (!mine.some((c) => c.id === e.target)) e.target = mine[0].id;
+  const everyone = ctx.state.combatants || [];
+  const set = (key) => (ev) => { e[key] = ev.target.value; if (key === "until") ctx.rerender(); };
+  const fields = [
+    field(t("web.freedice.f.target"), select("fd-eff-target", mine.map((c) => [c.id, c.name]), e.target, { onchange: set("target") })),
+    field(t("web.freedice.f.effect"), textInput("fd-eff-name", e.name, { maxlength: 80, oninput: set("name") })),
+    field(t("web.freedice.f.until"), select("fd-eff-until", ["rounds", "turn_start", "turn_end", "removed"].map((u) => [u, t("web.freedice.duration." + u)]), e.until, { onchange: set("until") })),
+    e.until === "rounds" ? field(t("web.freedice.f.rounds"), numberInput("fd-eff-rounds", e.rounds, { min: 1, max: 1000, oninput: set("rounds") })) : null,
+    e.until === "turn_start" || e.until === "turn_end"
+      ? field(t("web.freedice.f.who"), select("fd-eff-who", [["", t("web.freedice.f.who_target")], ...everyone.map((c) => [c.id, c.name])], e.who, { onchange: set("who") })) : null,
+    field(t("web.freedice.f.level"), numberInput("fd-eff-level", e.level, { min: 1, max: 99, oninput: set("level") })),
+  ];
+  const submit = async (ev) => {
+    ev.preventDefault();
+    const name = e.name.trim();
+    if (!name) { showAlert(t("web.freedice.effect_missing")); return; }
+    const target = everyone.find((c) => c.id === e.target);
+    const duration = { until: e.until };
+    if (e.until === "rounds") duration.rounds = Math.max(1, Number(e.rounds) || 1);
+    if ((e.until === "turn_start" || e.until === "turn_end") && e.who) duration.who = e.who;
+    const level = e.level === "" ? null : Number(e.level);
+    const answer = await sendFor(ctx, target, { kind: "apply_effect", target: e.target, name, level, duration });
+    if (answer) { e.name = ""; ctx.rerender(); }
+  };
+  return el("form", { class: "form", id: "fd-effect-form", onsubmit: submit },
+    el("h3", {}, t("web.freedice.add_effect")), ...fields,
+    el("button", { type: "submit", id: "fd-eff-submit" }, t("web.freedice.apply_effect")));
+}
+
+async function upload(ctx, input) {
+  const file = input.files && input.files[0];
+  if (!file) { showAlert(t("web.freedice.no_file")); return; }
+  clearAlert();
+  const response = await fetch(`/api/tables/${ctx.table}/images?lang=${document.documentElement.lang || "en"}`, {
+    method: "POST", body: file, headers: { Authorization: "Bearer " + ctx.token, "Content-Type": "application/octet-stream" },
+  });
+  const answer = await response.json().catch(() => null);
+  if (!response.ok) {
+    const error = answer?.error;
+    showAlert(error?.message || t("web.freedice.upload_failed"));
+    return;
+  }
+  await ctx.send({ kind: "set_image", image: answer.id });
+}
+
+function mapTools(ctx) {
+  const map = ctx.state.map;
+  const width = numberInput("fd-map-width", map.width, { min: 1, max: 60 });
+  const height = numberInput("fd-map-height", map.height, { min: 1, max: 60 });
+  const square = el("input", { id: "fd-map-square", type: "number", min: 0.1, max: 100, step: 0.1, value: map.square_m });
+  const diagonal = select("fd-map-diagonal", ["uniform", "alternating"].map((d) => [d, t("web.freedice.diagonal." + d)]), map.diagonal);
+  const file = el("input", { id: "fd-image-file", type: "file", accept: "image/png,image/jpeg,image/webp" });
+  const paint = select("fd-paint", [["", t("web.freedice.paint_off")], ...["plain", ...map.terrain_kinds].map((k) => [k, t("web.freedice.terrain." + k)])], mapUi.paint || "", {
+    onchange: (e) => { mapUi.paint = e.target.value || null; mapUi.selected = null; ctx.rerender(); },
+  });
+  return el("div", { class: "fd-gm" },
+    el("form", {
+      class: "form", id: "fd-map-form", onsubmit: (e) => {
+        e.preventDefault();
+        ctx.send({ kind: "set_map", width: Number(width.value), height: Number(height.value), square_m: String(square.value), diagonal: diagonal.value });
+      },
+    }, el("h3", {}, t("web.freedice.map_settings")),
+    el("div", { class: "row" }, field(t("web.freedice.f.width"), width), field(t("web.freedice.f.height"), height)),
+    el("div", { class: "row" }, field(t("web.freedice.f.square"), square), field(t("web.freedice.f.diagonal"), diagonal)),
+    el("button", { type: "submit", id: "fd-map-apply" }, t("web.freedice.apply_map"))),
+    field(t("web.freedice.f.paint"), paint),
+    el("div", { class: "form" }, el("h3", {}, t("web.freedice.image")),
+      field(t("web.freedice.f.image"), file),
+      el("div", { class: "row" },
+        el("button", { type: "button", id: "fd-image-upload", onclick: () => upload(ctx, file).catch((error) => showAlert(error instanceof ApiError ? error.message : String(error))) }, t("web.freedice.upload")),
+        map.image ? el("button", { type: "button", id: "fd-image-remove", class: "link", onclick: () => ctx.send({ kind: "set_image", image: null }) }, t("web.freedice.remove_image")) : null)));
+}
+
+/** The tools panel (nothing for spectators). */
+export function renderTools(ctx) {
+  if (ctx.me.role === "spectator") return el("div", { id: "fd-tools" });
+  return el("section", { class: "card", id: "fd-tools", "aria-labelledby": "fd-tools-heading" },
+    el("h2", { id: "fd-tools-heading" }, t(ctx.isGm ? "web.freedice.gm_tools" : "web.freedice.tools")),
+    el("div", { class: "fd-tool-grid" }, addForm(ctx), effectForm(ctx), ctx.isGm ? mapTools(ctx) : null));
+}

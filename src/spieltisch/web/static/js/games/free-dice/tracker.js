@@ -1,0 +1,100 @@
+// The combat tracker: the initiative order, whose turn it is, the round, each combatant's
+// tracks and effects with what remains of them; the GM's turn buttons, an owner's "end turn".
+import { el, t } from "../../core.js";
+import { byId, mayAct, sendFor } from "./shared.js";
+
+function effectText(ctx, effect) {
+  const who = effect.who ? (byId(ctx).get(effect.who)?.name || effect.who) : "";
+  const level = effect.level != null ? " " + t("web.freedice.level", { level: effect.level }) : "";
+  const until = effect.until === "removed" ? "" : " · " + t("web.freedice.until." + effect.until, { n: effect.remaining, who });
+  return effect.name + level + until;
+}
+
+function effectChip(ctx, c, effect) {
+  const remove = mayAct(ctx, c) ? el("button", {
+    type: "button", class: "small link", "aria-label": t("web.freedice.remove_effect", { name: effect.name, target: c.name }),
+    onclick: () => sendFor(ctx, c, { kind: "remove_effect", target: c.id, name: effect.name }),
+  }, "×") : null;
+  return el("li", { class: "fd-effect", dataset: { effect: effect.name } }, effectText(ctx, effect), " ", remove);
+}
+
+function trackRow(ctx, c, track, index) {
+  const text = `${track.name} ${track.current}/${track.maximum}`;
+  const parts = [el("span", { class: "fd-track-value", id: `fd-track-${c.id}-${index}` }, text)];
+  if (mayAct(ctx, c)) {
+    const amount = el("input", {
+      id: `fd-amt-${c.id}-${index}`, type: "number", min: 0, step: 1, value: 1, class: "fd-amount",
+      "aria-label": t("web.freedice.amount", { track: track.name, name: c.name }),
+    });
+    const change = (kind) => () => sendFor(ctx, c, {
+      kind: "change_track", combatant: c.id, track: track.name, change: kind, amount: Math.max(0, Number(amount.value) || 0),
+    });
+    parts.push(amount,
+      el("button", { type: "button", class: "small", id: `fd-dmg-${c.id}-${index}`, onclick: change("damage") }, t("web.freedice.damage")),
+      el("button", { type: "button", class: "small", id: `fd-heal-${c.id}-${index}`, onclick: change("heal") }, t("web.freedice.heal")));
+  }
+  return el("div", { class: "fd-track" }, ...parts);
+}
+
+function row(ctx, c, fight) {
+  const current = fight && fight.current === c.id;
+  const swatch = el("span", { class: "fd-swatch", "aria-hidden": "true" });
+  swatch.style.background = c.colour;
+  const tools = [];
+  if (current && mayAct(ctx, c)) {
+    tools.push(el("button", { type: "button", class: "small", id: `fd-end-turn-${c.id}`, onclick: () => sendFor(ctx, c, { kind: "end_turn", combatant: c.id }) }, t("web.freedice.end_turn")));
+    tools.push(el("button", { type: "button", class: "small", id: `fd-delay-${c.id}`, onclick: () => sendFor(ctx, c, { kind: "delay", combatant: c.id }) }, t("web.freedice.delay")));
+  }
+  if (ctx.me.role === "player" && c.claimable && !c.mine) {
+    tools.push(el("button", { type: "button", class: "small", id: `fd-claim-${c.id}`, onclick: () => ctx.send({ kind: "claim", combatant: c.id }) }, t("web.freedice.claim")));
+  }
+  if (ctx.isGm) {
+    if (fight && fight.order.includes(c.id)) {
+      tools.push(el("button", { type: "button", class: "small link", onclick: () => sendFor(ctx, c, { kind: "leave_fight", combatant: c.id }) }, t("web.freedice.leave")));
+    }
+    tools.push(el("button", { type: "button", class: "small link", "aria-label": t("web.freedice.remove_label", { name: c.name }), onclick: () => sendFor(ctx, c, { kind: "remove_combatant", combatant: c.id }) }, t("web.freedice.remove")));
+  }
+  const badges = [];
+  if (c.secret) badges.push(el("span", { class: "badge hidden-badge" }, t("web.freedice.secret")));
+  if (c.mine) badges.push(el("span", { class: "badge" }, t("web.freedice.mine")));
+  if (fight && fight.delayed.includes(c.id)) badges.push(el("span", { class: "badge" }, t("web.freedice.delayed")));
+  const move = c.move_left != null ? el("span", { class: "muted small-print" }, t("web.freedice.move_left", { n: c.move_left })) : null;
+  return el("li", {
+    id: `fd-c-${c.id}`, class: "fd-combatant" + (current ? " is-current" : "") + (fight && fight.done.includes(c.id) ? " is-done" : ""),
+    "aria-current": current ? "true" : null,
+  },
+  el("div", { class: "fd-head" }, swatch, el("strong", { class: "fd-name" }, c.name),
+    el("span", { class: "muted" }, " · ", c.side), c.roll != null ? el("span", { class: "fd-init", title: c.initiative }, " · ", t("web.freedice.ini", { n: c.roll })) : null,
+    ...badges, move),
+  ...c.tracks.map((track, i) => trackRow(ctx, c, track, i)),
+  c.effects.length ? el("ul", { class: "fd-effects" }, ...c.effects.map((x) => effectChip(ctx, c, x))) : null,
+  tools.length ? el("div", { class: "row fd-tools" }, ...tools) : null);
+}
+
+/** The tracker panel. */
+export function renderTracker(ctx) {
+  const fight = ctx.state.fight;
+  const all = ctx.state.combatants || [];
+  const map = byId(ctx);
+  const ordered = fight ? [...fight.order.map((id) => map.get(id)).filter(Boolean), ...all.filter((c) => !fight.order.includes(c.id))] : all;
+  const head = fight
+    ? el("p", { id: "fd-round", class: "fd-round" }, t("web.freedice.round", { round: fight.round, name: fight.current ? map.get(fight.current)?.name || "–" : "–" }))
+    : el("p", { id: "fd-round", class: "muted" }, t("web.freedice.no_fight"));
+  const buttons = [];
+  if (ctx.isGm) {
+    const b = (id, text, command) => el("button", { type: "button", id, onclick: () => ctx.send(command) }, text);
+    buttons.push(b("fd-roll-init", t("web.freedice.roll_init"), { kind: "roll_initiative" }));
+    if (!fight) buttons.push(b("fd-start-fight", t("web.freedice.start_fight"), { kind: "start_fight" }));
+    else {
+      buttons.push(el("button", { type: "button", id: "fd-next-turn", class: "primary", onclick: () => ctx.send({ kind: "next_turn" }) }, t("web.freedice.next_turn")));
+      buttons.push(b("fd-next-round", t("web.freedice.next_round"), { kind: "next_round" }));
+      buttons.push(b("fd-end-fight", t("web.freedice.end_fight"), { kind: "end_fight" }));
+    }
+  }
+  return el("section", { class: "card", id: "fd-fight", "aria-labelledby": "fd-fight-heading" },
+    el("h2", { id: "fd-fight-heading" }, t("web.freedice.tracker")),
+    head,
+    buttons.length ? el("div", { class: "row" }, ...buttons) : null,
+    ordered.length ? el("ol", { id: "fd-tracker", class: "fd-tracker" }, ...ordered.map((c) => row(ctx, c, fight)))
+      : el("p", { class: "muted" }, t("web.freedice.nobody")));
+}
