@@ -64,7 +64,9 @@ def test_parse_json_and_positioned_error() -> None:
 
 
 def test_check_json_is_the_seeded_roll() -> None:
-    code, out = invoke("hexxen", "check", "--dice", "5", "--mod", "-2", "--gm", "--seed", "s1", "--json")
+    code, out = invoke(
+        "hexxen", "check", "--dice", "5", "--mod", "-2", "--gm", "--seed", "s1", "--json"
+    )
     assert code == 0
     data = json.loads(out)
     source = SeededSource("s1")

@@ -185,22 +185,42 @@ HEXXEN = Samples(
         "effects": [{"kind": "apply_effect", "target": "ada", "effect": "malus", "level": 2}],
         "contest": [
             _HIDDEN_NPC,
-            {"kind": "hunter_contest", "hunter": "ada", "skill": "Nahkampf", "npc": f"{CANARY}-npc"},
+            {
+                "kind": "hunter_contest",
+                "hunter": "ada",
+                "skill": "Nahkampf",
+                "npc": f"{CANARY}-npc",
+            },
         ],
         "undo": [_HIDDEN_NPC, UNDO_LAST],
     },
     player={
         "create_hunter": {**_HUNTER, "id": "bo", "name": "Bo"},
         "hunter_check": {"kind": "hunter_check", "hunter": "ada", "skill": "Nahkampf"},
-        "hunter_contest": {"kind": "hunter_contest", "hunter": "ada", "skill": "Nahkampf", "npc": "wolf"},
+        "hunter_contest": {
+            "kind": "hunter_contest",
+            "hunter": "ada",
+            "skill": "Nahkampf",
+            "npc": "wolf",
+        },
         "set_skill": {"kind": "set_skill", "hunter": "ada", "skill": "Reiten", "value": 1},
-        "change_resource": {"kind": "change_resource", "hunter": "ada", "resource": "ideen", "delta": -1},
+        "change_resource": {
+            "kind": "change_resource",
+            "hunter": "ada",
+            "resource": "ideen",
+            "delta": -1,
+        },
         "set_bound": {"kind": "set_bound", "target": "ada", "bound": True},
     },
     probes=[
         Probe(
             "npc",
-            {"kind": "hunter_contest", "hunter": "ada", "skill": "Nahkampf", "npc": f"{CANARY}-npc"},
+            {
+                "kind": "hunter_contest",
+                "hunter": "ada",
+                "skill": "Nahkampf",
+                "npc": f"{CANARY}-npc",
+            },
             f"{CANARY}-npc",
         ),
     ],

@@ -92,7 +92,9 @@ def _enumerate_contest(npc: int, npc_net: int, hunter: int, hunter_net: int) -> 
     return out
 
 
-@pytest.mark.parametrize(("npc", "nn", "hunter", "hn"), [(2, 0, 2, 0), (3, -1, 2, 1), (2, 2, 1, -2)])
+@pytest.mark.parametrize(
+    ("npc", "nn", "hunter", "hn"), [(2, 0, 2, 0), (3, -1, 2, 1), (2, 2, 1, -2)]
+)
 def test_contest_matches_enumeration(npc: int, nn: int, hunter: int, hn: int) -> None:
     contest = odds.contest(odds.pool(npc, nn, gm=True), odds.pool(hunter, hn))
     expected = _enumerate_contest(npc, nn, hunter, hn)

@@ -40,7 +40,8 @@ def test_the_seed_power_line() -> None:
 
 def test_the_grammar_generalises() -> None:
     power = parse_line(
-        "• Würgender Griff (N: 5 gegen Körperbeherrschung, 2 äußerer Schaden pro Differenzerfolg, 2 Hex)"
+        "• Würgender Griff (N: 5 gegen Körperbeherrschung,"
+        " 2 äußerer Schaden pro Differenzerfolg, 2 Hex)"
     )
     assert power["name"] == "Würgender Griff"
     assert power["per_difference"] == {"amount": 2, "effect": "äußerer Schaden", "tag": None}

@@ -105,7 +105,9 @@ def roll_check(
     )
 
 
-def hunter_pool(state: HexxenState, hunter: Hunter, skill: str, attribute: str | None) -> tuple[str, int]:
+def hunter_pool(
+    state: HexxenState, hunter: Hunter, skill: str, attribute: str | None
+) -> tuple[str, int]:
     """``(attribute, dice)`` of a hunter's check: attribute + skill, capped at ``max_pool``."""
     if skill not in hunter.skills:
         raise RuleError("hexxen.unknown_skill", hunter=hunter.id, value=skill)
@@ -125,7 +127,7 @@ def _create_hunter(state: HexxenState, command: CreateHunter) -> Hunter:
     if unknown:
         raise RuleError("hexxen.skill_needs_attribute", value=unknown[0])
     skills = {**dict.fromkeys(known, 0), **command.skills}
-    attributes = dict(command.attributes)
+    attributes: dict[str, int] = dict(command.attributes)
     lep = rules.derived_lep(attributes, command.unempfindlichkeit, state.options)
     return Hunter(
         id=command.id,
@@ -157,7 +159,9 @@ def npc_from_statblock(state: HexxenState, command: CreateNpc) -> Npc:
     for entry in entries:
         kind = entry["kind"]
         if kind == "attack":
-            attacks.append(AttackLine.model_validate({k: v for k, v in entry.items() if k != "kind"}))
+            attacks.append(
+                AttackLine.model_validate({k: v for k, v in entry.items() if k != "kind"})
+            )
         elif kind == "power":
             powers.append(PowerLine.model_validate({k: v for k, v in entry.items() if k != "kind"}))
         elif kind == "stat":
@@ -395,7 +399,9 @@ def _contest(state: HexxenState, command: HunterContest, dice: DiceSource) -> li
     bonus, malus = modifiers(state, hunter.id, command.bonus, command.malus)
     roll = roll_check(dice, pool, bonus, malus, gm=False, state=state)
     nb, nm = modifiers(state, npc.id)
-    npc_roll = roll_check(dice, contest_npc_dice(npc, command.npc_dice), nb, nm, gm=True, state=state)
+    npc_roll = roll_check(
+        dice, contest_npc_dice(npc, command.npc_dice), nb, nm, gm=True, state=state
+    )
     return [
         ContestRolled(
             number=state.checks + 1,
@@ -416,10 +422,12 @@ def _contest(state: HexxenState, command: HunterContest, dice: DiceSource) -> li
 def _resources_left(hunter: Hunter, ideen: int, coups: int) -> None:
     for name, cost in (("ideen", ideen), ("coups", coups)):
         if cost > getattr(hunter, name):
-            raise RuleError("hexxen.not_enough", resource=name, cost=cost, left=getattr(hunter, name))
+            raise RuleError(
+                "hexxen.not_enough", resource=name, cost=cost, left=getattr(hunter, name)
+            )
 
 
-def _events(state: HexxenState, command: Command, dice: DiceSource) -> list[Event]:  # noqa: C901, PLR0911
+def _events(state: HexxenState, command: Command, dice: DiceSource) -> list[Event]:
     if isinstance(command, CreateHunter):
         return [HunterCreated(hunter=_create_hunter(state, command))]
     if isinstance(command, CreateNpc):
@@ -431,7 +439,11 @@ def _events(state: HexxenState, command: Command, dice: DiceSource) -> list[Even
         attribute = command.attribute or hunter.skill_attributes.get(command.skill)
         if attribute is None:
             raise RuleError("hexxen.skill_needs_attribute", value=command.skill)
-        return [SkillSet(hunter=hunter.id, skill=command.skill, value=command.value, attribute=attribute)]
+        return [
+            SkillSet(
+                hunter=hunter.id, skill=command.skill, value=command.value, attribute=attribute
+            )
+        ]
     if isinstance(command, SetBound):
         find_any(state, command.target)
         return [BoundSet(target=command.target, bound=command.bound)]
@@ -448,7 +460,9 @@ def _events(state: HexxenState, command: Command, dice: DiceSource) -> list[Even
     if isinstance(command, ChangeLep):
         return [LepChanged(target=command.target, amount=command.amount)]
     if isinstance(command, ChangeResource):
-        return [ResourceChanged(hunter=command.hunter, resource=command.resource, delta=command.delta)]
+        return [
+            ResourceChanged(hunter=command.hunter, resource=command.resource, delta=command.delta)
+        ]
     if isinstance(command, StartFight):
         return _start_fight(state, command)
     if isinstance(command, NextTurn):

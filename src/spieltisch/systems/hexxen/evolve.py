@@ -89,7 +89,9 @@ def modifiers(state: HexxenState, target: str, bonus: int = 0, malus: int = 0) -
 def budget_rules(state: HexxenState, target: str) -> tuple[BudgetRule, ...]:
     """Ap for hunters, Handlungen for NSC; both refresh at the start of each round."""
     if target in state.hunters:
-        return (BudgetRule(name="ap", amount=Decimal(state.options.base_ap), refresh="round_start"),)
+        return (
+            BudgetRule(name="ap", amount=Decimal(state.options.base_ap), refresh="round_start"),
+        )
     npc = find_npc(state, target)
     return (BudgetRule(name="handlungen", amount=Decimal(npc.handlungen), refresh="round_start"),)
 
@@ -167,7 +169,7 @@ def _hunter_costs(state: HexxenState, hunter: str, ap: int, ideen: int, coups: i
     return _resources(state, hunter, {"ideen": -ideen, "coups": -coups})
 
 
-def evolve(state: HexxenState, event: Event) -> HexxenState:  # noqa: C901, PLR0911, PLR0912
+def evolve(state: HexxenState, event: Event) -> HexxenState:
     """Apply one event; :class:`RuleError` if it does not apply to ``state``."""
     if isinstance(event, HunterCreated):
         if event.hunter.id in state.hunters or event.hunter.id in state.npcs:
@@ -234,10 +236,7 @@ def _per_jz(npc: Npc, jz: int) -> Npc:
 def _rolled(state: HexxenState, event: Event) -> HexxenState:
     from spieltisch.systems.hexxen.sheet import LastRoll
 
-    if isinstance(event, CheckRolled):
-        state = _hunter_costs(state, event.hunter, event.ap, event.ideen, event.coups)
-        actor = event.hunter
-    elif isinstance(event, ContestRolled):
+    if isinstance(event, CheckRolled | ContestRolled):
         state = _hunter_costs(state, event.hunter, event.ap, event.ideen, event.coups)
         actor = event.hunter
     elif isinstance(event, AttackRolled):
@@ -251,7 +250,9 @@ def _rolled(state: HexxenState, event: Event) -> HexxenState:
         state = _spend(state, event.npc, "handlungen", 1)
         npc = find_npc(state, event.npc)
         if npc.hex.current < event.hex:
-            raise RuleError("hexxen.not_enough", resource="hex", cost=event.hex, left=npc.hex.current)
+            raise RuleError(
+                "hexxen.not_enough", resource="hex", cost=event.hex, left=npc.hex.current
+            )
         state = _put(state, npc.model_copy(update={"hex": npc.hex.lowered(event.hex)}))
         for result in event.results:
             if result.effect == "lep" and result.amount:

@@ -14,7 +14,16 @@ from functools import cache
 
 from spieltisch.engine.system import Odds, OddsOutcome
 
-__all__ = ["Contest", "Distribution", "Fraction", "as_odds", "binomial", "contest", "pool", "succeeds"]
+__all__ = [
+    "Contest",
+    "Distribution",
+    "Fraction",
+    "as_odds",
+    "binomial",
+    "contest",
+    "pool",
+    "succeeds",
+]
 
 Distribution = tuple[Fraction, ...]
 """Chance of each total 0, 1, 2, …"""
@@ -116,5 +125,8 @@ def as_odds(chances: dict[int, Fraction] | Distribution) -> Odds:
         OddsOutcome(value=k, probability=float(p), exact=f"{p.numerator}/{p.denominator}")
         for k, p in items
     ]
-    mean = sum(float(p) * k for k, p in (chances.items() if isinstance(chances, dict) else enumerate(chances)))
+    mean = sum(
+        float(p) * k
+        for k, p in (chances.items() if isinstance(chances, dict) else enumerate(chances))
+    )
     return Odds(outcomes=outcomes, mean=mean)

@@ -8,12 +8,12 @@ Every number a rule needs and the text leaves open is a table option
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from spieltisch.dice.faces import symbol_die
 from spieltisch.engine.errors import RuleError
-from spieltisch.systems.hexxen.sheet import ATTRIBUTES, HexxenOptions
+from spieltisch.systems.hexxen.sheet import HexxenOptions
 
 __all__ = [
     "CheckResult",
@@ -112,12 +112,12 @@ def check_result(
     return CheckResult(successes, stars, janus, net, total)
 
 
-def derived_lep(attributes: dict[str, int], extra: int, options: HexxenOptions) -> int:
+def derived_lep(attributes: Mapping[str, int], extra: int, options: HexxenOptions) -> int:
     """Hunter's LeP: ``lep_base + KKR + WIL`` plus Unempfindlichkeit (``extra``)."""
     return options.lep_base + attributes["KKR"] + attributes["WIL"] + extra
 
 
-def derived_ini(attributes: dict[str, int], extra: int) -> int:
+def derived_ini(attributes: Mapping[str, int], extra: int) -> int:
     """Hunter's INI: ``SIN + GES`` plus Reflexe (``extra``)."""
     return attributes["SIN"] + attributes["GES"] + extra
 
@@ -142,10 +142,8 @@ def attack_damage(damage: int, margin: int, armour: int, drops: int, options: He
     return max(0, lost)
 
 
-
-
-
 def elixir_values(rolls: Sequence[int]) -> list[int]:
     """The numbers the Elixier dice (given as d6 rolls) show."""
     kind = symbol_die("E")
-    return [int(kind.face(roll)) for roll in rolls]
+    faces = [kind.face(roll) for roll in rolls]
+    return [face for face in faces if isinstance(face, int)]

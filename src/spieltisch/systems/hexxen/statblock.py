@@ -37,7 +37,8 @@ entry: _BULLET? (attack | power | stat | flag | properties)
 attack: "(" range ")" name "Angriff" NUMBER "," "Schaden" NUMBER extra*
 extra: "," NUMBER BLOOD -> blood
      | "," NUMBER ELIXIR -> elixir
-power: name "(" range ":" NUMBER "gegen" name "," NUMBER words "pro" "Differenzerfolg" tag? "," NUMBER HEX per_target? note? ")"
+power: name "(" range ":" NUMBER "gegen" name "," effect "," NUMBER HEX per_target? note? ")"
+effect: NUMBER words "pro" "Differenzerfolg" tag?
 tag: "[" TEXT "]"
 per_target: "pro" "Ziel"
 note: "(" TEXT ")"
@@ -140,6 +141,10 @@ class _Lines(Transformer[Token, Any]):
     def tag(self, children: list[Token]) -> tuple[str, str]:
         return ("tag", str(children[0]).strip())
 
+    def effect(self, children: list[Any]) -> tuple[Token, str, str | None]:
+        amount, words, *tag = children
+        return amount, words, (tag[0][1] or None) if tag else None
+
     def per_target(self, children: list[Any]) -> tuple[str, bool]:
         return ("per_target", True)
 
@@ -147,8 +152,8 @@ class _Lines(Transformer[Token, Any]):
         return ("note", str(children[0]).strip())
 
     def power(self, children: list[Any]) -> dict[str, Any]:
-        name, kinds, dice, against, amount, effect, *rest = children
-        options = dict(item for item in rest if isinstance(item, tuple))
+        name, kinds, dice, against, (amount, effect, tag), *rest = children
+        options: dict[str, Any] = dict(item for item in rest if isinstance(item, tuple))
         hex_token = next(item for item in rest if isinstance(item, Token))
         return {
             "kind": "power",
@@ -159,7 +164,7 @@ class _Lines(Transformer[Token, Any]):
             "per_difference": {
                 "amount": _number(amount),
                 "effect": effect,
-                "tag": options.get("tag") or None,
+                "tag": tag,
             },
             "hex": _number(hex_token),
             "hex_per_target": bool(options.get("per_target", False)),
