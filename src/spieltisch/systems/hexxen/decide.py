@@ -127,7 +127,7 @@ def _create_hunter(state: HexxenState, command: CreateHunter) -> Hunter:
     if unknown:
         raise RuleError("hexxen.skill_needs_attribute", value=unknown[0])
     skills = {**dict.fromkeys(known, 0), **command.skills}
-    attributes: dict[str, int] = dict(command.attributes)
+    attributes: dict[str, int] = {str(k): v for k, v in command.attributes.items()}
     lep = rules.derived_lep(attributes, command.unempfindlichkeit, state.options)
     return Hunter(
         id=command.id,
