@@ -309,5 +309,72 @@ KREISWANDERER = Samples(
     ],
 )
 
-SAMPLES: list[Samples] = [KITTIES, KILKENNY, FREE_DICE, KREISWANDERER]
+_HUNTER: dict[str, Any] = {
+    "kind": "create_hunter",
+    "attributes": {"KKR": 3, "ATH": 2, "GES": 3, "SIN": 2, "WIS": 1, "WIL": 2},
+    "skills": {"Nahkampf": 2},
+    "ideen": 2,
+}
+_HIDDEN_NPC = {
+    "kind": "create_npc",
+    "id": f"{CANARY}-npc",
+    "name": f"{CANARY} Wolf",
+    "statblock": f"(N) {CANARY} Biss Angriff 4, Schaden 2",
+}
+
+HEXXEN = Samples(
+    system="hexxen",
+    setup=[
+        ("player", {**_HUNTER, "id": "ada", "name": "Ada"}),
+        ("gm", {"kind": "create_npc", "id": "wolf", "name": "Wolf", "statblock": "LeP 9"}),
+        ("player", {"kind": "hunter_check", "hunter": "ada", "skill": "Nahkampf"}),
+    ],
+    hidden={
+        "npc": [_HIDDEN_NPC],
+        "check": [{"kind": "hunter_check", "hunter": "ada", "skill": "Nahkampf", "bonus": 2}],
+        "effects": [{"kind": "apply_effect", "target": "ada", "effect": "malus", "level": 2}],
+        "contest": [
+            _HIDDEN_NPC,
+            {
+                "kind": "hunter_contest",
+                "hunter": "ada",
+                "skill": "Nahkampf",
+                "npc": f"{CANARY}-npc",
+            },
+        ],
+        "undo": [_HIDDEN_NPC, UNDO_LAST],
+    },
+    player={
+        "create_hunter": {**_HUNTER, "id": "bo", "name": "Bo"},
+        "hunter_check": {"kind": "hunter_check", "hunter": "ada", "skill": "Nahkampf"},
+        "hunter_contest": {
+            "kind": "hunter_contest",
+            "hunter": "ada",
+            "skill": "Nahkampf",
+            "npc": "wolf",
+        },
+        "set_skill": {"kind": "set_skill", "hunter": "ada", "skill": "Reiten", "value": 1},
+        "change_resource": {
+            "kind": "change_resource",
+            "hunter": "ada",
+            "resource": "ideen",
+            "delta": -1,
+        },
+        "set_bound": {"kind": "set_bound", "target": "ada", "bound": True},
+    },
+    probes=[
+        Probe(
+            "npc",
+            {
+                "kind": "hunter_contest",
+                "hunter": "ada",
+                "skill": "Nahkampf",
+                "npc": f"{CANARY}-npc",
+            },
+            f"{CANARY}-npc",
+        ),
+    ],
+)
+
+SAMPLES: list[Samples] = [KITTIES, KILKENNY, FREE_DICE, HEXXEN, KREISWANDERER]
 """Every system the leak suite covers; a new system adds its entry here."""

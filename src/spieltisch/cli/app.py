@@ -104,7 +104,17 @@ def _options(
 
 
 # Each module registers its commands on ``app`` when imported; one module per command group.
-for _name in ("dice", "verify", "kitties", "kilkenny", "kreiswanderer", "table", "serve", "tour"):
+for _name in (
+    "dice",
+    "verify",
+    "kitties",
+    "kilkenny",
+    "hexxen",
+    "kreiswanderer",
+    "table",
+    "serve",
+    "tour",
+):
     importlib.import_module(f"spieltisch.cli.{_name}")
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import GameSystem
 from spieltisch.systems.freedice.system import FreeDice
+from spieltisch.systems.hexxen.system import Hexxen
 from spieltisch.systems.kilkenny.system import KilkennySystem
 from spieltisch.systems.kreiswanderer.system import Kreiswanderer
 from spieltisch.systems.magical_kitties.system import MagicalKitties
@@ -20,6 +21,7 @@ __all__ = ["REGISTRY", "get_system", "system_ids"]
 
 REGISTRY: dict[str, Callable[[], GameSystem[Any, Any, Any]]] = {
     FreeDice.id: FreeDice,
+    Hexxen.id: Hexxen,
     KilkennySystem.id: KilkennySystem,
     Kreiswanderer.id: Kreiswanderer,
     MagicalKitties.id: MagicalKitties,

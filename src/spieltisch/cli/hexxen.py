@@ -1,0 +1,160 @@
+"""``spieltisch hexxen``: exact odds, stat-line parsing and single checks of HeXXen 1733.
+
+``odds --npc N --hunter H`` prints the chance that the NSC (N M-dice) comes out ahead of the
+hunter (H HeXXen dice) and the Differenzerfolge (``--json``: ``{"npc_dice", "hunter_dice",
+"npc_succeeds", "margins": {"1": p, …}}``). ``parse TEXT`` prints a stat line as data.
+``check --dice N`` rolls a check with a seeded source.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Annotated, Any
+
+import typer
+
+from spieltisch.cli.app import app
+from spieltisch.cli.context import emit_json, fail, help_text, settings, t
+from spieltisch.dice.fair import SeededSource
+from spieltisch.engine.statblock import StatLineError
+from spieltisch.errors import InputError, SpieltischError
+from spieltisch.i18n import error_message
+from spieltisch.systems.hexxen import odds as hexxen_odds
+from spieltisch.systems.hexxen import rules
+from spieltisch.systems.hexxen.decide import roll_check
+from spieltisch.systems.hexxen.sheet import HexxenState
+from spieltisch.systems.hexxen.statblock import parse_line
+
+__all__ = ["check_command", "hexxen_app", "odds_command", "parse_command"]
+
+MAX_DICE = 60
+"""Largest pool the command line accepts."""
+
+hexxen_app = typer.Typer(
+    name="hexxen", help=help_text("cli.help.hexxen"), no_args_is_help=True, add_completion=False
+)
+"""The ``hexxen`` command group."""
+
+app.add_typer(hexxen_app, name="hexxen")
+
+JsonOption = Annotated[bool, typer.Option("--json", help=help_text("cli.help.hexxen.opt.json"))]
+
+
+def _dice(field: str, value: int) -> int:
+    if not 0 <= value <= MAX_DICE:
+        raise InputError("hexxen.cli.bad_dice", field=field, value=value, max=MAX_DICE)
+    return value
+
+
+def _mod(field: str, value: int) -> int:
+    if not -rules.MAX_MODIFIER <= value <= rules.MAX_MODIFIER:
+        raise InputError("hexxen.cli.bad_mod", field=field, value=value)
+    return value
+
+
+def _percent(value: float) -> str:
+    text = f"{value * 100:.2f} %"
+    return text.replace(".", ",") if settings.lang == "de" else text
+
+
+@hexxen_app.command("odds", help=help_text("cli.help.hexxen.odds"))
+def odds_command(
+    npc: Annotated[int, typer.Option("--npc", help=help_text("cli.help.hexxen.opt.npc"))],
+    hunter: Annotated[int, typer.Option("--hunter", help=help_text("cli.help.hexxen.opt.hunter"))],
+    npc_mod: Annotated[
+        int, typer.Option("--npc-mod", help=help_text("cli.help.hexxen.opt.npc_mod"))
+    ] = 0,
+    hunter_mod: Annotated[
+        int, typer.Option("--hunter-mod", help=help_text("cli.help.hexxen.opt.hunter_mod"))
+    ] = 0,
+    as_json: JsonOption = False,
+) -> None:
+    """P(the NSC succeeds) and the distribution of Differenzerfolge."""
+    try:
+        _dice("--npc", npc)
+        _dice("--hunter", hunter)
+        _mod("--npc-mod", npc_mod)
+        _mod("--hunter-mod", hunter_mod)
+    except SpieltischError as error:
+        fail(error, as_json=as_json)
+    active = hexxen_odds.pool(npc, npc_mod, gm=True)
+    defence = hexxen_odds.pool(hunter, hunter_mod)
+    contest = hexxen_odds.contest(active, defence)
+    margins = {str(k): float(v) for k, v in contest.ahead().items()} if npc else {}
+    succeeds = float(contest.succeeds())
+    if as_json:
+        emit_json(
+            {"npc_dice": npc, "hunter_dice": hunter, "npc_succeeds": succeeds, "margins": margins}
+        )
+        return
+    console = settings.console
+    console.print(t("hexxen.cli.odds", npc=npc, hunter=hunter, chance=_percent(succeeds)))
+    for key, value in margins.items():
+        console.print(t("hexxen.cli.margin", margin=key, chance=_percent(value)))
+
+
+@hexxen_app.command("parse", help=help_text("cli.help.hexxen.parse"))
+def parse_command(
+    text: Annotated[str, typer.Argument(help=help_text("cli.help.hexxen.arg.text"))],
+    as_json: JsonOption = False,
+) -> None:
+    """Parse a stat line (or a whole Wertekasten) into data."""
+    try:
+        parsed = parse_line(text)
+    except StatLineError as error:
+        if as_json:
+            message = error_message(error, settings.lang)
+            emit_json(
+                {"error": {"code": error.code, "message": message, "position": error.position}}
+            )
+            raise typer.Exit(2) from None
+        fail(error)
+    if as_json:
+        emit_json(parsed)
+        return
+    settings.console.print_json(data=parsed)
+
+
+@hexxen_app.command("check", help=help_text("cli.help.hexxen.check"))
+def check_command(
+    dice: Annotated[int, typer.Option("--dice", help=help_text("cli.help.hexxen.opt.dice"))],
+    mod: Annotated[int, typer.Option("--mod", help=help_text("cli.help.hexxen.opt.mod"))] = 0,
+    gm: Annotated[bool, typer.Option("--gm", help=help_text("cli.help.hexxen.opt.gm"))] = False,
+    seed: Annotated[
+        str | None, typer.Option("--seed", help=help_text("cli.help.hexxen.opt.seed"))
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Roll a check: HeXXen dice (``--gm``: every symbol counts) and netted Janus dice."""
+    try:
+        _dice("--dice", dice)
+        _mod("--mod", mod)
+    except SpieltischError as error:
+        fail(error, as_json=as_json)
+    used_seed = seed if seed is not None else str(secrets.randbits(48))
+    state = HexxenState()
+    bonus, malus = (mod, 0) if mod > 0 else (0, -mod)
+    roll = roll_check(SeededSource(used_seed), dice, bonus, malus, gm=gm, state=state)
+    odds = hexxen_odds.pool(dice, roll.net, gm=gm)
+    data: dict[str, Any] = {
+        "seed": used_seed,
+        "die": roll.die,
+        "dice": list(roll.dice),
+        "janus": list(roll.janus),
+        "net": roll.net,
+        "successes": roll.successes,
+        "stars": roll.stars,
+        "janus_symbols": roll.janus_symbols,
+        "result": roll.total,
+        "odds": {str(k): float(v) for k, v in enumerate(odds)},
+    }
+    if as_json:
+        emit_json(data)
+        return
+    console = settings.console
+    console.print(t("hexxen.cli.seed", seed=used_seed))
+    console.print(t("hexxen.cli.dice", dice=" ".join(map(str, roll.dice)) or "–"))
+    console.print(t("hexxen.cli.janus", dice=" ".join(map(str, roll.janus)) or "–", net=roll.net))
+    console.print(
+        t("hexxen.cli.result", result=roll.total, successes=roll.successes, stars=roll.stars)
+    )

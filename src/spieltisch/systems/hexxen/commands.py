@@ -1,0 +1,242 @@
+"""The commands of a HeXXen table: JSON objects told apart by their field ``kind``.
+
+Who may issue which is :meth:`.system.Hexxen.access`: a player creates hunters and acts for
+the hunters he created; NSC, effects, modifiers and the fight are the GM's. Every command
+forbids unknown fields, numbers are strict and bounded, texts follow the text rules.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
+
+from spieltisch.engine.permissions import GmOnly
+from spieltisch.engine.text import Name, Note, Ref
+
+__all__ = [
+    "COMMANDS",
+    "ApplyEffect",
+    "ChangeLep",
+    "ChangeResource",
+    "Command",
+    "CreateHunter",
+    "CreateNpc",
+    "EndFight",
+    "HunterCheck",
+    "HunterContest",
+    "NextTurn",
+    "NpcAttack",
+    "NpcPower",
+    "RemoveEffect",
+    "SetBound",
+    "SetModifier",
+    "SetSkill",
+    "StartFight",
+]
+
+MAX_ITEMS = 40
+"""Longest list or mapping a command may carry."""
+
+Small = Annotated[StrictInt, Field(ge=0, le=20)]
+Modifier = Annotated[StrictInt, Field(ge=0, le=5)]
+Level = Annotated[StrictInt, Field(ge=1, le=10)]
+EffectId = Literal["outer_damage", "inner_damage", "malus", "paralysis"]
+
+
+class _Command(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class CreateHunter(_Command):
+    """A new hunter; skills default to the list in data/skills.json (value 0)."""
+
+    kind: Literal["create_hunter"] = "create_hunter"
+    id: Ref
+    name: Name
+    attributes: dict[Literal["KKR", "ATH", "GES", "SIN", "WIS", "WIL"], Small]
+    skills: dict[Name, Small] = Field(default_factory=dict, max_length=MAX_ITEMS)
+    skill_attributes: dict[Name, Literal["KKR", "ATH", "GES", "SIN", "WIS", "WIL"]] = Field(
+        default_factory=dict, max_length=MAX_ITEMS
+    )
+    armour: Small = 0
+    unempfindlichkeit: Small = 0
+    reflexe: Small = 0
+    ideen: Small = 0
+    coups: Small = 0
+    esprit: Small = 0
+
+
+class SetSkill(_Command):
+    """Set a skill's value (a new skill names its attribute)."""
+
+    kind: Literal["set_skill"] = "set_skill"
+    hunter: Ref
+    skill: Name
+    value: Small
+    attribute: Literal["KKR", "ATH", "GES", "SIN", "WIS", "WIL"] | None = None
+
+
+class CreateNpc(_Command):
+    """A new NSC from its Wertekasten text (attack, power and value lines)."""
+
+    kind: Literal["create_npc"] = "create_npc"
+    id: Ref
+    name: Name
+    npc_kind: Literal["anfuehrer", "bande"] = "anfuehrer"
+    level: Annotated[StrictInt, Field(ge=1, le=99)] = 1
+    statblock: Note = ""
+    secret: StrictBool = False
+
+
+class SetBound(_Command):
+    """Gebunden (in melee) or freistehend."""
+
+    kind: Literal["set_bound"] = "set_bound"
+    target: Ref
+    bound: StrictBool
+
+
+class SetModifier(_Command):
+    """A lasting bonus and malus of a hunter or NSC (besides Malusstufen)."""
+
+    kind: Literal["set_modifier"] = "set_modifier"
+    target: Ref
+    bonus: Modifier = 0
+    malus: Modifier = 0
+
+
+class ApplyEffect(_Command):
+    """Give an ongoing effect (levels add up to the cap)."""
+
+    kind: Literal["apply_effect"] = "apply_effect"
+    target: Ref
+    effect: EffectId
+    level: Level = 1
+
+
+class RemoveEffect(_Command):
+    """End an ongoing effect."""
+
+    kind: Literal["remove_effect"] = "remove_effect"
+    target: Ref
+    effect: EffectId
+
+
+class ChangeLep(_Command):
+    """Lose (negative) or regain (positive) LeP."""
+
+    kind: Literal["change_lep"] = "change_lep"
+    target: Ref
+    amount: Annotated[StrictInt, Field(ge=-99, le=99)]
+
+
+class ChangeResource(_Command):
+    """Spend (negative) or gain Ideen, Coups or Esprit."""
+
+    kind: Literal["change_resource"] = "change_resource"
+    hunter: Ref
+    resource: Literal["ideen", "coups", "esprit"]
+    delta: Annotated[StrictInt, Field(ge=-20, le=20)]
+
+
+class StartFight(_Command):
+    """Begin a fight with these hunters and NSC (default: everyone)."""
+
+    kind: Literal["start_fight"] = "start_fight"
+    combatants: tuple[Ref, ...] = Field(default=(), max_length=MAX_ITEMS)
+
+
+class NextTurn(_Command):
+    """End the current turn; after the last one the INI-0 phase and a new round follow."""
+
+    kind: Literal["next_turn"] = "next_turn"
+
+
+class EndFight(_Command):
+    """End the fight (ongoing effects stay)."""
+
+    kind: Literal["end_fight"] = "end_fight"
+
+
+class HunterCheck(_Command):
+    """A hunter's check: attribute + skill HeXXen dice; the hunter pays Ap, Ideen, Coups."""
+
+    kind: Literal["hunter_check"] = "hunter_check"
+    hunter: Ref
+    skill: Name
+    attribute: Literal["KKR", "ATH", "GES", "SIN", "WIS", "WIL"] | None = None
+    bonus: Modifier = 0
+    malus: Modifier = 0
+    ap: Small = 0
+    ideen: Small = 0
+    coups: Small = 0
+
+
+class HunterContest(_Command):
+    """A hunter, active, against an NSC, which rolls its fixed dice for free."""
+
+    kind: Literal["hunter_contest"] = "hunter_contest"
+    hunter: Ref
+    skill: Name
+    npc: Ref
+    npc_dice: Annotated[StrictInt | None, Field(ge=0, le=99), GmOnly("hexxen.field.npc_dice")] = (
+        None
+    )
+    attribute: Literal["KKR", "ATH", "GES", "SIN", "WIS", "WIL"] | None = None
+    bonus: Modifier = 0
+    malus: Modifier = 0
+    ap: Small = 0
+    ideen: Small = 0
+    coups: Small = 0
+
+
+class NpcAttack(_Command):
+    """An NSC's attack line against a hunter, who may parry or dodge for Ap."""
+
+    kind: Literal["npc_attack"] = "npc_attack"
+    npc: Ref
+    attack: Name
+    target: Ref
+    bonus: Modifier = 0
+    malus: Modifier = 0
+    defense: Literal["none", "parry", "dodge"] = "none"
+    defense_skill: Name | None = None
+    hunter_bonus: Modifier = 0
+    hunter_malus: Modifier = 0
+
+
+class NpcPower(_Command):
+    """An NSC's Handlungskraft: one comparative check against each target's skill."""
+
+    kind: Literal["npc_power"] = "npc_power"
+    npc: Ref
+    power: Name
+    targets: tuple[Ref, ...] = Field(min_length=1, max_length=MAX_ITEMS)
+    bonus: Modifier = 0
+    malus: Modifier = 0
+
+
+Command = Annotated[
+    CreateHunter
+    | SetSkill
+    | CreateNpc
+    | SetBound
+    | SetModifier
+    | ApplyEffect
+    | RemoveEffect
+    | ChangeLep
+    | ChangeResource
+    | StartFight
+    | NextTurn
+    | EndFight
+    | HunterCheck
+    | HunterContest
+    | NpcAttack
+    | NpcPower,
+    Field(discriminator="kind"),
+]
+"""Any HeXXen command."""
+
+COMMANDS: TypeAdapter[Command] = TypeAdapter(Command)
+"""Parses and dumps HeXXen commands."""

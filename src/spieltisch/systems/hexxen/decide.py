@@ -1,0 +1,494 @@
+"""Commands to events: every rule is checked here (and again when the events apply)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from spieltisch.dice.fair import DiceSource
+from spieltisch.engine import economy, effects, encounter
+from spieltisch.engine.creatures import Track
+from spieltisch.engine.encounter import Combatant, Start
+from spieltisch.engine.errors import RuleError
+from spieltisch.engine.statblock import StatLineError
+from spieltisch.systems.hexxen import rules
+from spieltisch.systems.hexxen.commands import (
+    ApplyEffect,
+    ChangeLep,
+    ChangeResource,
+    Command,
+    CreateHunter,
+    CreateNpc,
+    EndFight,
+    HunterCheck,
+    HunterContest,
+    NextTurn,
+    NpcAttack,
+    NpcPower,
+    RemoveEffect,
+    SetBound,
+    SetModifier,
+    SetSkill,
+    StartFight,
+)
+from spieltisch.systems.hexxen.events import (
+    AttackRolled,
+    BoundSet,
+    CheckRolled,
+    ContestRolled,
+    EffectApplied,
+    EffectRemoved,
+    EffectTicked,
+    Event,
+    FightEnded,
+    FightStarted,
+    HunterCreated,
+    LepChanged,
+    ModifierSet,
+    NpcCreated,
+    PowerUsed,
+    ResourceChanged,
+    Roll,
+    SkillSet,
+    TargetResult,
+    TurnAdvanced,
+)
+from spieltisch.systems.hexxen.evolve import (
+    effect_catalog,
+    evolve,
+    find_any,
+    find_hunter,
+    find_npc,
+    modifiers,
+)
+from spieltisch.systems.hexxen.sheet import (
+    AttackLine,
+    HexxenState,
+    Hunter,
+    Npc,
+    NpcKind,
+    PowerLine,
+    Range,
+    default_skills,
+    effect_kind,
+)
+from spieltisch.systems.hexxen.statblock import parse_block
+
+__all__ = ["SYSTEM_ID", "decide", "hunter_pool", "npc_from_statblock", "roll_check"]
+
+SYSTEM_ID = "hexxen"
+"""The registry id of HeXXen 1733."""
+
+_DEFENSE_SKILLS = {"parry": "Parieren", "dodge": "Ausweichen"}
+"""The skill a defensive reaction rolls when the command names none."""
+
+
+def roll_check(
+    dice: DiceSource, count: int, bonus: int, malus: int, *, gm: bool, state: HexxenState
+) -> Roll:
+    """Roll ``count`` HeXXen dice and the netted Janus dice; count them by the rules."""
+    net = rules.net_modifier(bonus, malus, state.options)
+    faces = tuple(dice.roll(6) for _ in range(count))
+    janus = tuple(dice.roll(6) for _ in range(abs(net)))
+    result = rules.check_result(faces, janus, net, gm=gm, options=state.options)
+    return Roll(
+        die="M" if gm else "H",
+        dice=faces,
+        janus=janus,
+        bonus=bonus,
+        malus=malus,
+        net=net,
+        successes=result.successes,
+        stars=result.stars,
+        janus_symbols=result.janus,
+        total=result.total,
+    )
+
+
+def hunter_pool(
+    state: HexxenState, hunter: Hunter, skill: str, attribute: str | None
+) -> tuple[str, int]:
+    """``(attribute, dice)`` of a hunter's check: attribute + skill, capped at ``max_pool``."""
+    if skill not in hunter.skills:
+        raise RuleError("hexxen.unknown_skill", hunter=hunter.id, value=skill)
+    attr = attribute or hunter.skill_attributes[skill]
+    return attr, min(hunter.attributes[attr] + hunter.skills[skill], state.options.max_pool)
+
+
+def _create_hunter(state: HexxenState, command: CreateHunter) -> Hunter:
+    if command.id in state.hunters or command.id in state.npcs:
+        raise RuleError("hexxen.duplicate_id", value=command.id)
+    missing = [a for a in ("KKR", "ATH", "GES", "SIN", "WIS", "WIL") if a not in command.attributes]
+    if missing:
+        raise RuleError("hexxen.missing_attributes", value=", ".join(missing))
+    known = default_skills()
+    skill_attributes = {**known, **command.skill_attributes}
+    unknown = [s for s in command.skills if s not in skill_attributes]
+    if unknown:
+        raise RuleError("hexxen.skill_needs_attribute", value=unknown[0])
+    skills = {**dict.fromkeys(known, 0), **command.skills}
+    attributes: dict[str, int] = {str(k): v for k, v in command.attributes.items()}
+    lep = rules.derived_lep(attributes, command.unempfindlichkeit, state.options)
+    return Hunter(
+        id=command.id,
+        name=command.name,
+        attributes=attributes,
+        skills=skills,
+        skill_attributes={s: skill_attributes[s] for s in skills},
+        armour=command.armour,
+        unempfindlichkeit=command.unempfindlichkeit,
+        reflexe=command.reflexe,
+        lep=Track(current=lep, maximum=lep, floor=state.options.lep_floor),
+        ini=rules.derived_ini(attributes, command.reflexe),
+        ideen=command.ideen,
+        coups=command.coups,
+        esprit=command.esprit,
+    )
+
+
+def npc_from_statblock(state: HexxenState, command: CreateNpc) -> Npc:
+    """The NSC a Wertekasten describes (:class:`StatLineError` for a bad line)."""
+    if command.npc_kind == "bande" and not 1 <= command.level <= 3:
+        raise RuleError("hexxen.bad_value", field="level", value=command.level, low=1, high=3)
+    entries = parse_block(command.statblock) if command.statblock.strip() else []
+    stats: dict[str, Any] = {"handlungen": state.options.npc_handlungen}
+    attacks: list[AttackLine] = []
+    powers: list[PowerLine] = []
+    properties: list[str] = []
+    flags: dict[str, Any] = {"widernatuerlich": False}
+    for entry in entries:
+        kind = entry["kind"]
+        if kind == "attack":
+            attacks.append(
+                AttackLine.model_validate({k: v for k, v in entry.items() if k != "kind"})
+            )
+        elif kind == "power":
+            powers.append(PowerLine.model_validate({k: v for k, v in entry.items() if k != "kind"}))
+        elif kind == "stat":
+            stats[entry["name"]] = entry["value"]
+            if entry["per_jz"]:
+                flags[f"{entry['name']}_per_jz"] = True
+        elif kind == "flag":
+            flags["widernatuerlich"] = True
+        else:
+            properties.extend(entry["items"])
+    level = stats.get("level", command.level)
+    if command.npc_kind == "bande" and not 1 <= level <= 3:
+        raise RuleError("hexxen.bad_value", field="level", value=level, low=1, high=3)
+    lep = int(stats.get("lep", 1))
+    hex_points = int(stats.get("hex", 0))
+    return Npc(
+        id=command.id,
+        name=command.name,
+        kind=NpcKind(command.npc_kind),
+        level=level,
+        lep=Track(current=lep, maximum=lep),
+        ini=int(stats.get("ini", 0)),
+        hex=Track(current=hex_points, maximum=hex_points),
+        hex_per_jz=bool(flags.get("hex_per_jz")),
+        lep_per_jz=bool(flags.get("lep_per_jz")),
+        handlungen=max(1, int(stats["handlungen"])),
+        widernatuerlich=bool(flags["widernatuerlich"]),
+        properties=tuple(properties),
+        attacks=tuple(attacks),
+        powers=tuple(powers),
+        secret=command.secret,
+    )
+
+
+def _costs_in_fight(state: HexxenState, who: str, ap: int) -> None:
+    if ap and who not in state.budgets:
+        raise RuleError("hexxen.no_fight", value=who)
+    if ap:
+        economy.spend(state.budgets[who], "ap", ap)
+
+
+def _npc_turn(state: HexxenState, npc: Npc) -> None:
+    if state.encounter is None or npc.id not in state.budgets:
+        raise RuleError("hexxen.no_fight", value=npc.id)
+    if state.encounter.current != npc.id:
+        raise RuleError("hexxen.not_your_turn", value=npc.id, current=state.encounter.current)
+    economy.spend(state.budgets[npc.id], "handlungen", 1)
+
+
+def _check_range(npc: Npc, line: AttackLine | PowerLine) -> None:
+    if npc.bound and Range.N not in line.range:
+        raise RuleError("hexxen.needs_free", npc=npc.id, value=line.name)
+    if not npc.bound and Range.F not in line.range:
+        raise RuleError("hexxen.needs_bound", npc=npc.id, value=line.name)
+
+
+def _next_turn(state: HexxenState) -> list[Event]:
+    if state.encounter is None:
+        raise RuleError("hexxen.no_fight", value="")
+    fight, markers = encounter.next_turn(state.encounter)
+    events: list[Event] = [TurnAdvanced()]
+    found = effect_catalog(state)
+    current = state.effects
+    for marker in markers:
+        current, report = effects.tick(current, found, marker)
+        for ticked in report.ticks:
+            events.append(
+                EffectTicked(
+                    target=ticked.target,
+                    effect=ticked.kind,
+                    level=ticked.level,
+                    amount=int(ticked.amount),
+                    phase=ticked.phase,
+                    round=marker.round,
+                )
+            )
+    del fight
+    return events
+
+
+def _start_fight(state: HexxenState, command: StartFight) -> list[Event]:
+    if state.encounter is not None:
+        raise RuleError("hexxen.fight_running")
+    ids = command.combatants or (*state.hunters, *state.npcs)
+    if len(set(ids)) != len(ids):
+        raise RuleError("toolkit.encounter.duplicate_combatant", value=ids[0])
+    combatants = []
+    for who in ids:
+        found = find_any(state, who)
+        side = "hunters" if isinstance(found, Hunter) else "npcs"
+        combatants.append(Combatant(id=who, side=side, initiative=Decimal(found.ini)))
+    encounter.start(combatants, round_end_phases=("ini0",))
+    jz = sum(1 for who in ids if who in state.hunters)
+    step = Start(combatants=tuple(combatants), round_end_phases=("ini0",))
+    return [FightStarted(step=step, jz=jz)]
+
+
+def _attack(state: HexxenState, command: NpcAttack, dice: DiceSource) -> list[Event]:
+    npc = find_npc(state, command.npc)
+    line = next((a for a in npc.attacks if a.name == command.attack), None)
+    if line is None:
+        raise RuleError("hexxen.unknown_attack", npc=npc.id, value=command.attack)
+    hunter = find_hunter(state, command.target)
+    _check_range(npc, line)
+    _npc_turn(state, npc)
+    defense_ap = 0
+    skill: str | None = None
+    if command.defense != "none":
+        defense_ap = state.options.defense_ap
+        skill = command.defense_skill or _DEFENSE_SKILLS[command.defense]
+        hunter_pool(state, hunter, skill, None)
+        budgets = state.budgets.get(hunter.id)
+        if budgets is None:
+            raise RuleError("hexxen.no_fight", value=hunter.id)
+        if not economy.can_spend(budgets, "ap", defense_ap):
+            raise RuleError("hexxen.no_ap_for_defense", hunter=hunter.id, cost=defense_ap)
+    bonus, malus = modifiers(state, npc.id, command.bonus, command.malus)
+    roll = roll_check(dice, line.attack, bonus, malus, gm=True, state=state)
+    defense_roll = None
+    if skill is not None:
+        _, pool = hunter_pool(state, hunter, skill, None)
+        hb, hm = modifiers(state, hunter.id, command.hunter_bonus, command.hunter_malus)
+        defense_roll = roll_check(dice, pool, hb, hm, gm=False, state=state)
+    margin = roll.total - (defense_roll.total if defense_roll else 0)
+    hit = margin >= state.options.hit_threshold
+    blood = tuple(dice.roll(6) for _ in range(line.blood)) if hit else ()
+    elixir = tuple(dice.roll(6) for _ in range(line.elixir)) if hit else ()
+    drops = rules.blood_drops(blood)
+    lost = rules.attack_damage(line.damage, margin, hunter.armour, drops, state.options)
+    return [
+        AttackRolled(
+            number=state.checks + 1,
+            npc=npc.id,
+            attack=line.name,
+            target=hunter.id,
+            roll=roll,
+            defense=command.defense,
+            defense_skill=skill,
+            defense_roll=defense_roll,
+            defense_ap=defense_ap,
+            margin=margin,
+            hit=hit,
+            blood=blood,
+            drops=drops,
+            elixir=tuple(rules.elixir_values(elixir)),
+            lep_lost=lost,
+        )
+    ]
+
+
+def power_cost(npc: Npc, line: PowerLine, targets: int) -> int:
+    """The Hex a Handlungskraft costs for ``targets`` targets."""
+    return line.hex * targets if line.hex_per_target else line.hex
+
+
+def _power(state: HexxenState, command: NpcPower, dice: DiceSource) -> list[Event]:
+    npc = find_npc(state, command.npc)
+    line = next((p for p in npc.powers if p.name == command.power), None)
+    if line is None:
+        raise RuleError("hexxen.unknown_power", npc=npc.id, value=command.power)
+    if len(set(command.targets)) != len(command.targets):
+        raise RuleError("hexxen.duplicate_target", value=command.targets[0])
+    hunters = [find_hunter(state, who) for who in command.targets]
+    pools = [hunter_pool(state, h, line.against, None)[1] for h in hunters]
+    _check_range(npc, line)
+    _npc_turn(state, npc)
+    cost = power_cost(npc, line, len(hunters))
+    if npc.hex.current < cost:
+        raise RuleError("hexxen.not_enough", resource="hex", cost=cost, left=npc.hex.current)
+    bonus, malus = modifiers(state, npc.id, command.bonus, command.malus)
+    roll = roll_check(dice, line.dice, bonus, malus, gm=True, state=state)
+    kind = effect_kind(line.per_difference.effect)
+    results = []
+    for hunter, pool in zip(hunters, pools, strict=True):
+        hb, hm = modifiers(state, hunter.id)
+        answer = roll_check(dice, pool, hb, hm, gm=False, state=state)
+        margin = roll.total - answer.total
+        amount = line.per_difference.amount * margin if margin > 0 else 0
+        results.append(
+            TargetResult(
+                hunter=hunter.id,
+                roll=answer,
+                margin=margin,
+                effect=kind if amount else None,
+                amount=amount,
+            )
+        )
+    return [
+        PowerUsed(
+            number=state.checks + 1,
+            npc=npc.id,
+            power=line.name,
+            roll=roll,
+            hex=cost,
+            results=tuple(results),
+        )
+    ]
+
+
+def _hunter_check(state: HexxenState, command: HunterCheck, dice: DiceSource) -> list[Event]:
+    hunter = find_hunter(state, command.hunter)
+    attr, pool = hunter_pool(state, hunter, command.skill, command.attribute)
+    _costs_in_fight(state, hunter.id, command.ap)
+    _resources_left(hunter, command.ideen, command.coups)
+    bonus, malus = modifiers(state, hunter.id, command.bonus, command.malus)
+    roll = roll_check(dice, pool, bonus, malus, gm=False, state=state)
+    return [
+        CheckRolled(
+            number=state.checks + 1,
+            hunter=hunter.id,
+            skill=command.skill,
+            attribute=attr,
+            pool=pool,
+            roll=roll,
+            ap=command.ap,
+            ideen=command.ideen,
+            coups=command.coups,
+        )
+    ]
+
+
+def contest_npc_dice(npc: Npc, given: int | None) -> int:
+    """The dice an NSC defends with: as given, else its strongest attack's dice."""
+    if given is not None:
+        return given
+    return max((a.attack for a in npc.attacks), default=0)
+
+
+def _contest(state: HexxenState, command: HunterContest, dice: DiceSource) -> list[Event]:
+    hunter = find_hunter(state, command.hunter)
+    npc = find_npc(state, command.npc)
+    attr, pool = hunter_pool(state, hunter, command.skill, command.attribute)
+    _costs_in_fight(state, hunter.id, command.ap)
+    _resources_left(hunter, command.ideen, command.coups)
+    bonus, malus = modifiers(state, hunter.id, command.bonus, command.malus)
+    roll = roll_check(dice, pool, bonus, malus, gm=False, state=state)
+    nb, nm = modifiers(state, npc.id)
+    npc_roll = roll_check(
+        dice, contest_npc_dice(npc, command.npc_dice), nb, nm, gm=True, state=state
+    )
+    return [
+        ContestRolled(
+            number=state.checks + 1,
+            hunter=hunter.id,
+            skill=command.skill,
+            attribute=attr,
+            npc=npc.id,
+            roll=roll,
+            npc_roll=npc_roll,
+            margin=roll.total - npc_roll.total,
+            ap=command.ap,
+            ideen=command.ideen,
+            coups=command.coups,
+        )
+    ]
+
+
+def _resources_left(hunter: Hunter, ideen: int, coups: int) -> None:
+    for name, cost in (("ideen", ideen), ("coups", coups)):
+        if cost > getattr(hunter, name):
+            raise RuleError(
+                "hexxen.not_enough", resource=name, cost=cost, left=getattr(hunter, name)
+            )
+
+
+def _events(state: HexxenState, command: Command, dice: DiceSource) -> list[Event]:
+    if isinstance(command, CreateHunter):
+        return [HunterCreated(hunter=_create_hunter(state, command))]
+    if isinstance(command, CreateNpc):
+        if command.id in state.hunters or command.id in state.npcs:
+            raise RuleError("hexxen.duplicate_id", value=command.id)
+        return [NpcCreated(npc=npc_from_statblock(state, command))]
+    if isinstance(command, SetSkill):
+        hunter = find_hunter(state, command.hunter)
+        attribute = command.attribute or hunter.skill_attributes.get(command.skill)
+        if attribute is None:
+            raise RuleError("hexxen.skill_needs_attribute", value=command.skill)
+        return [
+            SkillSet(
+                hunter=hunter.id, skill=command.skill, value=command.value, attribute=attribute
+            )
+        ]
+    if isinstance(command, SetBound):
+        find_any(state, command.target)
+        return [BoundSet(target=command.target, bound=command.bound)]
+    if isinstance(command, SetModifier):
+        find_any(state, command.target)
+        return [ModifierSet(target=command.target, bonus=command.bonus, malus=command.malus)]
+    if isinstance(command, ApplyEffect):
+        return [EffectApplied(target=command.target, effect=command.effect, level=command.level)]
+    if isinstance(command, RemoveEffect):
+        find_any(state, command.target)
+        if not effects.level_of(state.effects, command.effect, command.target):
+            raise RuleError("hexxen.no_effect", target=command.target, effect=command.effect)
+        return [EffectRemoved(target=command.target, effect=command.effect)]
+    if isinstance(command, ChangeLep):
+        return [LepChanged(target=command.target, amount=command.amount)]
+    if isinstance(command, ChangeResource):
+        return [
+            ResourceChanged(hunter=command.hunter, resource=command.resource, delta=command.delta)
+        ]
+    if isinstance(command, StartFight):
+        return _start_fight(state, command)
+    if isinstance(command, NextTurn):
+        return _next_turn(state)
+    if isinstance(command, EndFight):
+        if state.encounter is None:
+            raise RuleError("hexxen.no_fight", value="")
+        return [FightEnded()]
+    if isinstance(command, HunterCheck):
+        return _hunter_check(state, command, dice)
+    if isinstance(command, HunterContest):
+        return _contest(state, command, dice)
+    if isinstance(command, NpcAttack):
+        return _attack(state, command, dice)
+    assert isinstance(command, NpcPower)
+    return _power(state, command, dice)
+
+
+def decide(state: HexxenState, command: Command, dice: DiceSource) -> list[Event]:
+    """The events of ``command``; they are applied to a copy, so a rule they break refuses
+    the command before anything is recorded."""
+    try:
+        events = _events(state, command, dice)
+    except StatLineError:
+        raise
+    probe = state
+    for event in events:
+        probe = evolve(probe, event)
+    return events

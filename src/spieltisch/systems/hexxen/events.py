@@ -1,0 +1,265 @@
+"""The events of a HeXXen table: what happened, with every die rolled (as d6 values)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from spieltisch.engine.encounter import Start
+from spieltisch.systems.hexxen.sheet import Hunter, Npc
+
+__all__ = [
+    "EVENTS",
+    "AttackRolled",
+    "BoundSet",
+    "CheckRolled",
+    "ContestRolled",
+    "EffectApplied",
+    "EffectRemoved",
+    "EffectTicked",
+    "Event",
+    "FightEnded",
+    "FightStarted",
+    "HunterCreated",
+    "LepChanged",
+    "ModifierSet",
+    "NpcCreated",
+    "PowerUsed",
+    "ResourceChanged",
+    "Roll",
+    "SkillSet",
+    "TargetResult",
+    "TurnAdvanced",
+]
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Roll(_Event):
+    """One netted check: HeXXen dice (``H`` hunter, ``M`` GM), Janus dice, the result."""
+
+    die: Literal["H", "M"]
+    dice: tuple[int, ...]
+    janus: tuple[int, ...] = ()
+    bonus: int = 0
+    malus: int = 0
+    net: int = 0
+    successes: int
+    stars: int = 0
+    janus_symbols: int = 0
+    total: int
+
+
+class HunterCreated(_Event):
+    """A hunter joined the table."""
+
+    kind: Literal["hunter_created"] = "hunter_created"
+    hunter: Hunter
+
+
+class SkillSet(_Event):
+    """A skill got a new value."""
+
+    kind: Literal["skill_set"] = "skill_set"
+    hunter: str
+    skill: str
+    value: int
+    attribute: str
+
+
+class NpcCreated(_Event):
+    """An NSC entered, with its parsed Wertekasten."""
+
+    kind: Literal["npc_created"] = "npc_created"
+    npc: Npc
+
+
+class BoundSet(_Event):
+    """Gebunden or freistehend."""
+
+    kind: Literal["bound_set"] = "bound_set"
+    target: str
+    bound: bool
+
+
+class ModifierSet(_Event):
+    """A lasting bonus and malus."""
+
+    kind: Literal["modifier_set"] = "modifier_set"
+    target: str
+    bonus: int
+    malus: int
+
+
+class EffectApplied(_Event):
+    """An ongoing effect was given (or raised)."""
+
+    kind: Literal["effect_applied"] = "effect_applied"
+    target: str
+    effect: str
+    level: int
+    source: str | None = None
+
+
+class EffectRemoved(_Event):
+    """An ongoing effect ended."""
+
+    kind: Literal["effect_removed"] = "effect_removed"
+    target: str
+    effect: str
+
+
+class LepChanged(_Event):
+    """LeP lost (negative) or regained."""
+
+    kind: Literal["lep_changed"] = "lep_changed"
+    target: str
+    amount: int
+
+
+class ResourceChanged(_Event):
+    """Ideen, Coups or Esprit spent or gained."""
+
+    kind: Literal["resource_changed"] = "resource_changed"
+    hunter: str
+    resource: str
+    delta: int
+
+
+class FightStarted(_Event):
+    """A fight began: the encounter step, and Jz."""
+
+    kind: Literal["fight_started"] = "fight_started"
+    step: Start
+    jz: int
+
+
+class TurnAdvanced(_Event):
+    """A turn ended; budgets refresh and effects tick by the markers that follow."""
+
+    kind: Literal["turn_advanced"] = "turn_advanced"
+
+
+class EffectTicked(_Event):
+    """An ongoing effect acted in its phase: the LeP it cost (the level falls in the
+    :class:`TurnAdvanced` before it)."""
+
+    kind: Literal["effect_ticked"] = "effect_ticked"
+    target: str
+    effect: str
+    level: int
+    amount: int
+    phase: str
+    round: int
+
+
+class FightEnded(_Event):
+    """The fight ended."""
+
+    kind: Literal["fight_ended"] = "fight_ended"
+
+
+class CheckRolled(_Event):
+    """A hunter's check and what it cost."""
+
+    kind: Literal["check_rolled"] = "check_rolled"
+    number: int
+    hunter: str
+    skill: str
+    attribute: str
+    pool: int
+    roll: Roll
+    ap: int = 0
+    ideen: int = 0
+    coups: int = 0
+
+
+class ContestRolled(_Event):
+    """A hunter's comparative check against an NSC."""
+
+    kind: Literal["contest_rolled"] = "contest_rolled"
+    number: int
+    hunter: str
+    skill: str
+    attribute: str
+    npc: str
+    roll: Roll
+    npc_roll: Roll
+    margin: int
+    ap: int = 0
+    ideen: int = 0
+    coups: int = 0
+
+
+class AttackRolled(_Event):
+    """An NSC's attack: its roll, the hunter's reaction, the hit and the LeP lost."""
+
+    kind: Literal["attack_rolled"] = "attack_rolled"
+    number: int
+    npc: str
+    attack: str
+    target: str
+    roll: Roll
+    defense: Literal["none", "parry", "dodge"] = "none"
+    defense_skill: str | None = None
+    defense_roll: Roll | None = None
+    defense_ap: int = 0
+    margin: int
+    hit: bool
+    blood: tuple[int, ...] = ()
+    drops: int = 0
+    elixir: tuple[int, ...] = ()
+    lep_lost: int = 0
+
+
+class TargetResult(_Event):
+    """One target of a Handlungskraft: his roll and what the Differenzerfolge did."""
+
+    hunter: str
+    roll: Roll
+    margin: int
+    effect: str | None
+    """The ongoing effect given (``lep`` for plain LeP damage; ``None`` when the effect is
+    only reported or the NSC was not ahead)."""
+    amount: int
+
+
+class PowerUsed(_Event):
+    """An NSC's Handlungskraft: its roll, the Hex paid and each target's result."""
+
+    kind: Literal["power_used"] = "power_used"
+    number: int
+    npc: str
+    power: str
+    roll: Roll
+    hex: int
+    results: tuple[TargetResult, ...]
+
+
+Event = Annotated[
+    HunterCreated
+    | SkillSet
+    | NpcCreated
+    | BoundSet
+    | ModifierSet
+    | EffectApplied
+    | EffectRemoved
+    | LepChanged
+    | ResourceChanged
+    | FightStarted
+    | TurnAdvanced
+    | EffectTicked
+    | FightEnded
+    | CheckRolled
+    | ContestRolled
+    | AttackRolled
+    | PowerUsed,
+    Field(discriminator="kind"),
+]
+"""Any HeXXen event."""
+
+EVENTS: TypeAdapter[Event] = TypeAdapter(Event)
+"""Parses and dumps HeXXen events."""

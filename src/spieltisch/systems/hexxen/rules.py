@@ -1,0 +1,149 @@
+"""The rules of HeXXen 1733 as small pure functions: dice faces, netting, checks, outcomes.
+
+Every number a rule needs and the text leaves open is a table option
+(:class:`.sheet.HexxenOptions`); the functions here take it as an argument. Nothing here rolls:
+:mod:`.decide` draws plain d6 values and these functions read them through the face tables of
+:mod:`spieltisch.dice.faces`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from spieltisch.dice.faces import symbol_die
+from spieltisch.engine.errors import RuleError
+from spieltisch.systems.hexxen.sheet import HexxenOptions
+
+__all__ = [
+    "CheckResult",
+    "attack_damage",
+    "blood_drops",
+    "check_result",
+    "check_value",
+    "derived_ini",
+    "derived_lep",
+    "hits",
+    "janus_count",
+    "net_modifier",
+    "round_ap",
+]
+
+MAX_MODIFIER = 5
+"""A bonus or a malus is 0 to 5 (a malus is written −1 … −5)."""
+
+
+def check_value(field: str, value: int, low: int, high: int) -> int:
+    """``value`` if it lies in ``low..high``, else :class:`RuleError` ``hexxen.bad_value``."""
+    if not low <= value <= high:
+        raise RuleError("hexxen.bad_value", field=field, value=value, low=low, high=high)
+    return value
+
+
+def net_modifier(bonus: int, malus: int, options: HexxenOptions) -> int:
+    """Bonus and malus netted before the roll: ``bonus − malus``, at most ``max_janus`` Janus
+    dice either way (``bonus`` and ``malus`` are the sums of every source, each ≥ 0)."""
+    net = bonus - malus
+    cap = options.max_janus
+    return max(-cap, min(cap, net))
+
+
+def _symbols(letter: str, rolls: Sequence[int]) -> dict[str, int]:
+    kind = symbol_die(letter)
+    counts: dict[str, int] = {}
+    for roll in rolls:
+        face = kind.face(roll)
+        assert not isinstance(face, int)
+        for key, count in face.items():
+            counts[key] = counts.get(key, 0) + count
+    return counts
+
+
+def hits(rolls: Sequence[int], *, gm: bool) -> tuple[int, int]:
+    """``(successes, stars)`` of HeXXen dice given as d6 rolls.
+
+    For the GM (``gm``: the ``M`` die) every symbol is a success and no star is left over.
+    """
+    counts = _symbols("M" if gm else "H", rolls)
+    return counts.get("successes", 0), counts.get("stars", 0)
+
+
+def janus_count(rolls: Sequence[int]) -> int:
+    """How many Janus symbols the Janus dice (given as d6 rolls) show."""
+    return _symbols("J", rolls).get("janus", 0)
+
+
+def blood_drops(rolls: Sequence[int]) -> int:
+    """The drops the Blut dice (given as d6 rolls) show."""
+    return _symbols("B", rolls).get("drops", 0)
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One netted check: the symbols of the dice and what they add up to."""
+
+    successes: int
+    """Successes of the HeXXen dice alone (for the GM: every symbol)."""
+    stars: int
+    """Espritsterne (hunters only; the GM has none left over)."""
+    janus: int
+    """Janus symbols rolled along."""
+    net: int
+    """The netted modifier (> 0 bonus, < 0 malus)."""
+    total: int
+    """The result: successes ± Janus symbols (+1 per 2 stars under the house rule), ≥ 0."""
+
+
+def check_result(
+    rolls: Sequence[int],
+    janus_rolls: Sequence[int],
+    net: int,
+    *,
+    gm: bool,
+    options: HexxenOptions,
+) -> CheckResult:
+    """Count a check: HeXXen dice, then Janus dice as bonus or malus; never below 0."""
+    successes, stars = hits(rolls, gm=gm)
+    janus = janus_count(janus_rolls)
+    total = successes
+    if not gm and options.stars_count:
+        total += stars // 2
+    total = total + janus if net > 0 else max(0, total - janus) if net < 0 else total
+    return CheckResult(successes, stars, janus, net, total)
+
+
+def derived_lep(attributes: Mapping[str, int], extra: int, options: HexxenOptions) -> int:
+    """Hunter's LeP: ``lep_base + KKR + WIL`` plus Unempfindlichkeit (``extra``)."""
+    return options.lep_base + attributes["KKR"] + attributes["WIL"] + extra
+
+
+def derived_ini(attributes: Mapping[str, int], extra: int) -> int:
+    """Hunter's INI: ``SIN + GES`` plus Reflexe (``extra``)."""
+    return attributes["SIN"] + attributes["GES"] + extra
+
+
+def round_ap(paralysis: int, armour: int, options: HexxenOptions) -> int:
+    """A hunter's Ap this round: ``base_ap`` − 1 per Lähmungsstufe (− armour if the option
+    ``ap_minus_armour`` is on), never below 0."""
+    ap = options.base_ap - paralysis
+    if options.ap_minus_armour:
+        ap -= armour
+    return max(0, ap)
+
+
+def attack_damage(damage: int, margin: int, armour: int, drops: int, options: HexxenOptions) -> int:
+    """LeP an attack costs: nothing below ``hit_threshold`` net successes; else the line's
+    Schaden + ``net − 1`` (``damage_offset``) + Blut drops − armour, never below 0."""
+    if margin < options.hit_threshold:
+        return 0
+    lost = damage + margin + options.damage_offset + drops
+    if options.armour_reduces:
+        lost -= armour
+    return max(0, lost)
+
+
+def elixir_values(rolls: Sequence[int]) -> list[int]:
+    """The numbers the Elixier dice (given as d6 rolls) show."""
+    kind = symbol_die("E")
+    faces = [kind.face(roll) for roll in rolls]
+    return [face for face in faces if isinstance(face, int)]

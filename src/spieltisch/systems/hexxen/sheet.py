@@ -1,0 +1,230 @@
+"""The data of a HeXXen table: options, hunters, NSC, their stat lines and the state."""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from spieltisch.engine.creatures import Track
+from spieltisch.engine.economy import Budgets
+from spieltisch.engine.effects import Catalog, Effects, load_catalog
+from spieltisch.engine.encounter import Encounter
+
+__all__ = [
+    "ATTRIBUTES",
+    "RESOURCES",
+    "AttackLine",
+    "HexxenOptions",
+    "HexxenState",
+    "Hunter",
+    "LastRoll",
+    "Npc",
+    "NpcKind",
+    "PerDifference",
+    "PowerLine",
+    "Range",
+    "catalog",
+    "default_skills",
+    "effect_kind",
+]
+
+ATTRIBUTES: tuple[str, ...] = ("KKR", "ATH", "GES", "SIN", "WIS", "WIL")
+"""The six attributes of hunters and NSC."""
+
+RESOURCES: tuple[str, ...] = ("ideen", "coups", "esprit")
+"""A hunter's resources."""
+
+_DATA = Path(__file__).parent / "data"
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class HexxenOptions(_Frozen):
+    """The table options: every default the rules leave open (see docs/games/hexxen.md)."""
+
+    max_pool: int = Field(default=10, ge=1, le=30)
+    """Most HeXXen dice a hunter's check rolls (attribute + skill, capped)."""
+    stars_count: bool = False
+    """House rule: every 2 Espritsterne of a hunter add 1 success."""
+    max_janus: int = Field(default=5, ge=1, le=10)
+    """Most Janus dice after netting bonus and malus."""
+    base_ap: int = Field(default=6, ge=0, le=20)
+    """A hunter's Ap per round before Lähmungsstufen."""
+    ap_minus_armour: bool = False
+    """Subtract the hunter's armour from his Ap per round (as a published sheet does)."""
+    defense_ap: int = Field(default=1, ge=0, le=6)
+    """Ap a defensive reaction (parry, dodge) costs."""
+    hit_threshold: int = Field(default=1, ge=1, le=10)
+    """Net successes an attack needs after the defence to hit."""
+    damage_offset: int = Field(default=-1, ge=-10, le=10)
+    """LeP lost = Schaden + net successes + this (default −1), minus armour."""
+    armour_reduces: bool = True
+    """Armour is subtracted from the LeP an attack costs."""
+    max_level: int = Field(default=5, ge=1, le=10)
+    """Highest level of an ongoing effect."""
+    damage_per_level: int = Field(default=2, ge=0, le=10)
+    """LeP outer and inner damage deal per level in the INI-0 phase."""
+    lep_base: int = Field(default=7, ge=0, le=30)
+    """Hunter's LeP = this + KKR + WIL (+ Unempfindlichkeit)."""
+    lep_floor: int = Field(default=-10, ge=-50, le=0)
+    """How low a hunter's LeP may fall."""
+    npc_handlungen: int = Field(default=1, ge=1, le=10)
+    """An NSC's Handlungen per round when its stat block names none."""
+
+
+class Range(StrEnum):
+    """Nahkampf (only when bound) or Fernkampf (only when free)."""
+
+    N = "N"
+    F = "F"
+
+
+class AttackLine(_Frozen):
+    """``(N) Klauenhieb Angriff 10, Schaden 3``: an NSC's attack."""
+
+    name: str
+    range: tuple[Range, ...]
+    attack: int = Field(ge=0, le=99)
+    damage: int = Field(ge=0, le=99)
+    blood: int = Field(default=0, ge=0, le=99)
+    elixir: int = Field(default=0, ge=0, le=99)
+
+
+class PerDifference(_Frozen):
+    """What each Differenzerfolg of a comparative check does."""
+
+    amount: int = Field(ge=0, le=99)
+    effect: str
+    tag: str | None = None
+
+
+class PowerLine(_Frozen):
+    """A Handlungskraft: a comparative check against a hunter's skill, paid with Hex."""
+
+    name: str
+    range: tuple[Range, ...]
+    dice: int = Field(ge=0, le=99)
+    against: str
+    per_difference: PerDifference
+    hex: int = Field(ge=0, le=99)
+    hex_per_target: bool = False
+    note: str | None = None
+
+
+class NpcKind(StrEnum):
+    """Anführer (level As, open-ended) or Bande (level 1–3)."""
+
+    ANFUEHRER = "anfuehrer"
+    BANDE = "bande"
+
+
+class Npc(_Frozen):
+    """An NSC with its Wertekasten and its state in the fight."""
+
+    id: str
+    name: str
+    kind: NpcKind
+    level: int
+    lep: Track
+    ini: int = 0
+    hex: Track = Track(current=0, maximum=0)
+    hex_per_jz: bool = False
+    lep_per_jz: bool = False
+    handlungen: int = 1
+    widernatuerlich: bool = False
+    properties: tuple[str, ...] = ()
+    attacks: tuple[AttackLine, ...] = ()
+    powers: tuple[PowerLine, ...] = ()
+    bound: bool = False
+    """Gebunden (in melee) or freistehend."""
+    bonus: int = 0
+    malus: int = 0
+    """A malus that applies to every check of this NSC (besides its Malusstufen)."""
+    secret: bool = False
+
+
+class Hunter(_Frozen):
+    """A Jäger: attributes, skills, derived values, resources and his state in the fight."""
+
+    id: str
+    name: str
+    attributes: dict[str, int]
+    skills: dict[str, int]
+    skill_attributes: dict[str, str]
+    """Skill → the attribute whose value joins it in a check."""
+    armour: int = 0
+    unempfindlichkeit: int = 0
+    reflexe: int = 0
+    lep: Track
+    ini: int
+    ideen: int = 0
+    coups: int = 0
+    esprit: int = 0
+    bonus: int = 0
+    malus: int = 0
+    bound: bool = False
+
+
+class LastRoll(_Frozen):
+    """The last check of the table, for the view."""
+
+    kind: str
+    actor: str
+    detail: dict[str, Any]
+
+
+class HexxenState(_Frozen):
+    """The folded state of a HeXXen table."""
+
+    options: HexxenOptions = HexxenOptions()
+    hunters: dict[str, Hunter] = Field(default_factory=dict)
+    npcs: dict[str, Npc] = Field(default_factory=dict)
+    encounter: Encounter | None = None
+    budgets: dict[str, Budgets] = Field(default_factory=dict)
+    effects: Effects = Effects()
+    last: LastRoll | None = None
+    checks: int = 0
+    """How many checks were rolled at this table."""
+
+
+@cache
+def _data() -> dict[str, Any]:
+    with (_DATA / "effects.json").open(encoding="utf-8") as handle:
+        loaded: dict[str, Any] = json.load(handle)
+    return loaded
+
+
+@cache
+def default_skills() -> dict[str, str]:
+    """The default skill list: skill → attribute (data/skills.json)."""
+    with (_DATA / "skills.json").open(encoding="utf-8") as handle:
+        loaded: dict[str, str] = json.load(handle)
+    return loaded
+
+
+@cache
+def catalog(max_level: int = 5, per_level: int = 2) -> Catalog:
+    """The ongoing effects (data/effects.json) with the table's level cap and damage."""
+    data = json.loads(json.dumps(_data()["catalog"]))
+    for entry in data.values():
+        entry["max_level"] = max_level
+        if "tick" in entry:
+            entry["tick"]["per_level"] = per_level
+    return load_catalog(data)
+
+
+def effect_kind(word: str) -> str | None:
+    """The effect a power's ``per_difference.effect`` names: an effect id, ``"lep"`` for
+    plain LeP damage, or ``None`` when the word is no rule of the table (only reported)."""
+    words: dict[str, str] = _data()["effect_words"]
+    return words.get(word.strip().lower())
+
+
+EffectTarget = Literal["hunter", "npc"]

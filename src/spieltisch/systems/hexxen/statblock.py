@@ -1,0 +1,212 @@
+"""The HeXXen stat lines a GM types or pastes, parsed into NSC data.
+
+One grammar covers a whole Wertekasten, one entry per line:
+
+* attack lines: ``(N) Klauenhieb Angriff 10, Schaden 3`` — range ``N``, ``F`` or ``N|F``, any
+  name, the attack dice, the damage; optionally ``, 1 Blutwürfel`` and/or ``, 1 Elixierwürfel``;
+* Handlungskraft lines: ``Terrorwelle (N|F: 8 gegen Geistesstärke, 1 Malusstufe pro
+  Differenzerfolg [Furcht], 1 Hex pro Ziel (Gruppe))`` — any name, range, the NSC's dice, any
+  skill after ``gegen``, an amount and any effect before ``pro Differenzerfolg``, an optional
+  ``[tag]``, a Hex cost (``pro Ziel`` optional) and an optional note in parentheses;
+* value lines: ``Hex 4``, ``LeP 30``, ``INI 6``, ``Handlungen 2``, ``Anführerstufe 3``,
+  ``Bandenstufe 2`` (``pro Jz`` after the number multiplies it by the hunters in the fight),
+  ``Widernatürlich`` and ``Eigenschaften: Regeneration, Furchtlos``.
+
+A line may start with a bullet (``•``, ``-`` or ``*``). Every text either parses or raises
+:class:`~spieltisch.engine.statblock.StatLineError` with its position.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from lark import Token, Transformer
+
+from spieltisch.engine.statblock import StatParser, fail, make_parser
+
+__all__ = ["MAX_VALUE", "parse_block", "parse_line", "parser"]
+
+MAX_VALUE = 99
+"""Largest number a stat line may give (dice, damage, Hex, LeP …)."""
+
+_GRAMMAR = r"""
+start: _NL* entry (_NL+ entry)* _NL*
+entry: _BULLET? (attack | power | stat | flag | properties)
+
+attack: "(" range ")" name "Angriff" NUMBER "," "Schaden" NUMBER extra*
+extra: "," NUMBER BLOOD -> blood
+     | "," NUMBER ELIXIR -> elixir
+power: name "(" range ":" NUMBER "gegen" name "," effect "," NUMBER HEX per_target? note? ")"
+effect: NUMBER words "pro" "Differenzerfolg" tag?
+tag: "[" TEXT "]"
+per_target: "pro" "Ziel"
+note: "(" TEXT ")"
+range: RANGE ("|" RANGE)?
+stat: stat_key NUMBER per_jz?
+stat_key: HEX | LEP | INI | HANDLUNGEN | ANFUEHRER | BANDE
+per_jz: "pro" "Jz"
+flag: FLAG
+properties: (PROPS | PROP) ":" item ("," item)*
+item: words
+
+name: WORD+
+words: WORD+
+
+RANGE: "N" | "F"
+HEX: "Hex"
+LEP: "LeP"
+INI: "INI"
+HANDLUNGEN: "Handlungen"
+ANFUEHRER: "Anführerstufe"
+BANDE: "Bandenstufe"
+FLAG: "Widernatürlich"
+PROPS: "Eigenschaften"
+PROP: "Eigenschaft"
+BLOOD: "Blutwürfel"
+ELIXIR: "Elixierwürfel"
+WORD: /(?!\d)[\w'’.\-]+/
+NUMBER: /\d+/
+TEXT: /[^\[\]()\n]+/
+_BULLET: "•" | "-" | "*"
+_NL: /[ \t]*\r?\n[ \t]*/
+%ignore /[ \t]+/
+"""
+
+_NAMES = {
+    "NUMBER": "0-99",
+    "WORD": "word",
+    "RANGE": "N | F",
+    "TEXT": "text",
+    "_NL": "line break",
+}
+
+_STATS = {
+    "Hex": "hex",
+    "LeP": "lep",
+    "INI": "ini",
+    "Handlungen": "handlungen",
+    "Anführerstufe": "level",
+    "Bandenstufe": "level",
+}
+
+
+def _number(token: Token) -> int:
+    value = int(token)
+    if value > MAX_VALUE:
+        raise fail("hexxen.statblock.too_big", token, number=value, max=MAX_VALUE)
+    return value
+
+
+class _Lines(Transformer[Token, Any]):
+    def start(self, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return entries
+
+    def entry(self, children: list[dict[str, Any]]) -> dict[str, Any]:
+        return children[0]
+
+    def name(self, words: list[Token]) -> str:
+        return " ".join(str(word) for word in words)
+
+    words = name
+
+    def item(self, children: list[str]) -> str:
+        return children[0]
+
+    def range(self, tokens: list[Token]) -> list[str]:
+        kinds = sorted({str(token) for token in tokens}, key="NF".index)
+        return kinds
+
+    def blood(self, children: list[Token]) -> tuple[str, int]:
+        return ("blood", _number(children[0]))
+
+    def elixir(self, children: list[Token]) -> tuple[str, int]:
+        return ("elixir", _number(children[0]))
+
+    def attack(self, children: list[Any]) -> dict[str, Any]:
+        kinds, name, attack, damage, *extras = children
+        data: dict[str, Any] = {
+            "kind": "attack",
+            "name": name,
+            "range": kinds,
+            "attack": _number(attack),
+            "damage": _number(damage),
+        }
+        for key, value in extras:
+            if key in data:
+                raise fail("hexxen.statblock.twice", None, what=key)
+            data[key] = value
+        return data
+
+    def tag(self, children: list[Token]) -> tuple[str, str]:
+        return ("tag", str(children[0]).strip())
+
+    def effect(self, children: list[Any]) -> tuple[Token, str, str | None]:
+        amount, words, *tag = children
+        return amount, words, (tag[0][1] or None) if tag else None
+
+    def per_target(self, children: list[Any]) -> tuple[str, bool]:
+        return ("per_target", True)
+
+    def note(self, children: list[Token]) -> tuple[str, str]:
+        return ("note", str(children[0]).strip())
+
+    def power(self, children: list[Any]) -> dict[str, Any]:
+        name, kinds, dice, against, (amount, effect, tag), *rest = children
+        options: dict[str, Any] = dict(item for item in rest if isinstance(item, tuple))
+        hex_token = next(item for item in rest if isinstance(item, Token))
+        return {
+            "kind": "power",
+            "name": name,
+            "range": kinds,
+            "dice": _number(dice),
+            "against": against,
+            "per_difference": {
+                "amount": _number(amount),
+                "effect": effect,
+                "tag": tag,
+            },
+            "hex": _number(hex_token),
+            "hex_per_target": bool(options.get("per_target", False)),
+            "note": options.get("note") or None,
+        }
+
+    def stat_key(self, children: list[Token]) -> Token:
+        return children[0]
+
+    def per_jz(self, children: list[Any]) -> bool:
+        return True
+
+    def stat(self, children: list[Any]) -> dict[str, Any]:
+        key, value, *per = children
+        return {
+            "kind": "stat",
+            "name": _STATS[str(key)],
+            "value": _number(value),
+            "per_jz": bool(per),
+        }
+
+    def flag(self, children: list[Token]) -> dict[str, Any]:
+        return {"kind": "flag", "name": "widernatuerlich"}
+
+    def properties(self, children: list[Any]) -> dict[str, Any]:
+        return {"kind": "properties", "items": list(children[1:])}
+
+
+@cache
+def parser() -> StatParser[list[dict[str, Any]]]:
+    """The compiled Wertekasten parser (built once)."""
+    return make_parser(_GRAMMAR, _Lines, names=_NAMES)
+
+
+def parse_block(text: str) -> list[dict[str, Any]]:
+    """Every entry of a Wertekasten (one per non-empty line), as plain JSON data."""
+    return parser().parse(text)
+
+
+def parse_line(text: str) -> dict[str, Any]:
+    """One stat line; a text of several lines gives ``{"kind": "block", "lines": [...]}``."""
+    entries = parse_block(text)
+    if len(entries) == 1:
+        return entries[0]
+    return {"kind": "block", "lines": entries}

@@ -1,0 +1,153 @@
+"""HeXXen 1733 (the GM's rules) as a :class:`~spieltisch.engine.system.GameSystem`.
+
+:mod:`.decide` turns commands into events, :mod:`.evolve` applies them, :mod:`.view` shows
+them, :mod:`.odds` gives the exact odds before a roll; :mod:`.rules` holds every rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from spieltisch.dice.fair import DiceSource
+from spieltisch.engine.errors import RuleError
+from spieltisch.engine.system import Access, Odds
+from spieltisch.engine.visibility import Viewer
+from spieltisch.systems.hexxen import decide as deciding
+from spieltisch.systems.hexxen import evolve as evolving
+from spieltisch.systems.hexxen import odds as hexxen_odds
+from spieltisch.systems.hexxen import rules
+from spieltisch.systems.hexxen import view as viewing
+from spieltisch.systems.hexxen.commands import (
+    COMMANDS,
+    ChangeResource,
+    Command,
+    CreateHunter,
+    HunterCheck,
+    HunterContest,
+    NextTurn,
+    NpcAttack,
+    NpcPower,
+    SetBound,
+    SetSkill,
+)
+from spieltisch.systems.hexxen.decide import SYSTEM_ID, contest_npc_dice, hunter_pool
+from spieltisch.systems.hexxen.events import EVENTS, Event
+from spieltisch.systems.hexxen.sheet import HexxenOptions, HexxenState
+
+__all__ = ["SYSTEM_ID", "Hexxen"]
+
+
+class Hexxen:
+    """The rules of HeXXen 1733 for the GM; see ``docs/games/hexxen.md``."""
+
+    id = SYSTEM_ID
+    commands = COMMANDS
+    events = EVENTS
+    options: TypeAdapter[Any] = TypeAdapter(HexxenOptions)
+
+    def new_state(self, options: Mapping[str, Any]) -> HexxenState:
+        """An empty table; ``options`` override :class:`HexxenOptions` (validated)."""
+        try:
+            parsed = HexxenOptions.model_validate(dict(options))
+        except ValidationError as error:
+            first = error.errors()[0]
+            raise RuleError(
+                "hexxen.bad_option",
+                option=".".join(str(p) for p in first["loc"]),
+                value=first.get("input"),
+            ) from None
+        return HexxenState(options=parsed)
+
+    def decide(self, state: HexxenState, command: Command, dice: DiceSource) -> list[Event]:
+        """The events of ``command`` (see :mod:`.decide`)."""
+        return deciding.decide(state, command, dice)
+
+    def evolve(self, state: HexxenState, event: Event) -> HexxenState:
+        """Apply one event (see :mod:`.evolve`)."""
+        return evolving.evolve(state, event)
+
+    def odds(self, state: HexxenState, command: Command) -> Odds | None:
+        """Exact odds: a hunter's total; for attacks, powers and contests the margin
+        (active − defence) with both sides' modifiers and the chosen defence."""
+        opts = state.options
+        if isinstance(command, HunterCheck):
+            hunter = evolving.find_hunter(state, command.hunter)
+            _, pool = hunter_pool(state, hunter, command.skill, command.attribute)
+            bonus, malus = evolving.modifiers(state, hunter.id, command.bonus, command.malus)
+            net = rules.net_modifier(bonus, malus, opts)
+            return hexxen_odds.as_odds(hexxen_odds.pool(pool, net, stars_count=opts.stars_count))
+        if isinstance(command, NpcAttack):
+            npc = evolving.find_npc(state, command.npc)
+            line = next((a for a in npc.attacks if a.name == command.attack), None)
+            if line is None:
+                raise RuleError("hexxen.unknown_attack", npc=npc.id, value=command.attack)
+            hunter = evolving.find_hunter(state, command.target)
+            active = self._npc_pool(state, npc.id, line.attack, command.bonus, command.malus)
+            defence: hexxen_odds.Distribution = (hexxen_odds.Fraction(1),)
+            if command.defense != "none":
+                skill = command.defense_skill or deciding._DEFENSE_SKILLS[command.defense]
+                _, pool = hunter_pool(state, hunter, skill, None)
+                defence = self._hunter_pool(
+                    state, hunter.id, pool, command.hunter_bonus, command.hunter_malus
+                )
+            return hexxen_odds.as_odds(hexxen_odds.contest(active, defence).margins)
+        if isinstance(command, NpcPower):
+            npc = evolving.find_npc(state, command.npc)
+            power = next((p for p in npc.powers if p.name == command.power), None)
+            if power is None:
+                raise RuleError("hexxen.unknown_power", npc=npc.id, value=command.power)
+            hunter = evolving.find_hunter(state, command.targets[0])
+            _, pool = hunter_pool(state, hunter, power.against, None)
+            active = self._npc_pool(state, npc.id, power.dice, command.bonus, command.malus)
+            defence = self._hunter_pool(state, hunter.id, pool, 0, 0)
+            return hexxen_odds.as_odds(hexxen_odds.contest(active, defence).margins)
+        if isinstance(command, HunterContest):
+            hunter = evolving.find_hunter(state, command.hunter)
+            npc = evolving.find_npc(state, command.npc)
+            _, pool = hunter_pool(state, hunter, command.skill, command.attribute)
+            active = self._hunter_pool(state, hunter.id, pool, command.bonus, command.malus)
+            defence = self._npc_pool(state, npc.id, contest_npc_dice(npc, command.npc_dice), 0, 0)
+            return hexxen_odds.as_odds(hexxen_odds.contest(active, defence).margins)
+        return None
+
+    @staticmethod
+    def _npc_pool(
+        state: HexxenState, npc: str, dice: int, bonus: int, malus: int
+    ) -> hexxen_odds.Distribution:
+        b, m = evolving.modifiers(state, npc, bonus, malus)
+        return hexxen_odds.pool(dice, rules.net_modifier(b, m, state.options), gm=True)
+
+    @staticmethod
+    def _hunter_pool(
+        state: HexxenState, hunter: str, dice: int, bonus: int, malus: int
+    ) -> hexxen_odds.Distribution:
+        b, m = evolving.modifiers(state, hunter, bonus, malus)
+        net = rules.net_modifier(b, m, state.options)
+        return hexxen_odds.pool(dice, net, stars_count=state.options.stars_count)
+
+    def access(self, state: HexxenState, command: Command) -> Access:
+        """Players create hunters and act for theirs; NSC, effects and the fight are the GM's."""
+        if isinstance(command, CreateHunter):
+            return Access(piece=command.id, claims=True)
+        if isinstance(command, HunterCheck | HunterContest | SetSkill | ChangeResource):
+            return Access(piece=command.hunter)
+        if isinstance(command, SetBound) and command.target in state.hunters:
+            return Access(piece=command.target)
+        if isinstance(command, NextTurn) and state.encounter is not None:
+            current = state.encounter.current
+            if current in state.hunters:
+                return Access(piece=current)
+        if isinstance(command, NpcAttack | NpcPower):
+            return Access(gm_only=True)
+        return Access(gm_only=True)
+
+    def automatic(self, state: HexxenState) -> Command | None:
+        """Nothing: the round-end step (``next_turn``) emits the ticks of ongoing effects."""
+        return None
+
+    def view(self, state: HexxenState, viewer: Viewer) -> dict[str, Any]:
+        """What ``viewer`` sees (see :mod:`.view`)."""
+        return viewing.view(state, viewer)

@@ -1,0 +1,93 @@
+"""What a viewer sees of a HeXXen table.
+
+Secret NSC (``secret``) are absent for players and spectators unless created visibly and
+revealed; everything else on the table is open. The view carries every number a UI shows:
+each combatant's LeP, Ap or Handlungen, Hex, ongoing effects and modifiers, Jz, the
+initiative order and the last check.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spieltisch.engine.visibility import Role, Viewer
+from spieltisch.systems.hexxen.evolve import modifiers
+from spieltisch.systems.hexxen.sheet import HexxenState, Npc
+
+__all__ = ["view"]
+
+
+def _effects(state: HexxenState, target: str) -> dict[str, int]:
+    return {e.kind: e.level for e in state.effects.items if e.target == target}
+
+
+def _budgets(state: HexxenState, target: str) -> dict[str, int]:
+    found = state.budgets.get(target)
+    return {} if found is None else {k: int(v) for k, v in found.left.items()}
+
+
+def _npc_visible(npc: Npc, viewer: Viewer) -> bool:
+    return viewer.role is Role.GM or not npc.secret or npc.id in viewer.pieces
+
+
+def _legal(state: HexxenState) -> list[dict[str, Any]]:
+    fight = state.encounter
+    if fight is None or not fight.order:
+        return []
+    npc = state.npcs.get(fight.current or "")
+    if npc is None or not state.budgets.get(npc.id, None):
+        return []
+    if int(state.budgets[npc.id].left.get("handlungen", 0)) < 1:
+        return []
+    wanted = "N" if npc.bound else "F"
+    out: list[dict[str, Any]] = []
+    for attack in npc.attacks:
+        if wanted in attack.range:
+            out.append({"kind": "npc_attack", "npc": npc.id, "attack": attack.name})
+    for power in npc.powers:
+        if wanted in power.range and power.hex <= npc.hex.current:
+            out.append({"kind": "npc_power", "npc": npc.id, "power": power.name})
+    return out
+
+
+def view(state: HexxenState, viewer: Viewer) -> dict[str, Any]:
+    """The JSON the clients render for ``viewer``."""
+    hunters = []
+    for hunter in state.hunters.values():
+        data = hunter.model_dump(mode="json")
+        bonus, malus = modifiers(state, hunter.id)
+        data.update(effects=_effects(state, hunter.id), budgets=_budgets(state, hunter.id))
+        data["check_modifier"] = {"bonus": bonus, "malus": malus}
+        hunters.append(data)
+    npcs = []
+    for npc in state.npcs.values():
+        if not _npc_visible(npc, viewer):
+            continue
+        data = npc.model_dump(mode="json")
+        bonus, malus = modifiers(state, npc.id)
+        data.update(effects=_effects(state, npc.id), budgets=_budgets(state, npc.id))
+        data["check_modifier"] = {"bonus": bonus, "malus": malus}
+        npcs.append(data)
+    shown = {h["id"] for h in hunters} | {n["id"] for n in npcs}
+    fight = None
+    if state.encounter is not None:
+        enc = state.encounter
+        fight = {
+            "round": enc.round,
+            "order": [who for who in enc.order if who in shown],
+            "current": enc.current if enc.current in shown else None,
+            "jz": sum(1 for c in enc.combatants if c.side == "hunters"),
+            "legal": _legal(state) if viewer.role is Role.GM else [],
+        }
+    last = None
+    if state.last is not None and state.last.actor in shown:
+        last = state.last.model_dump(mode="json")
+    return {
+        "system": "hexxen",
+        "options": state.options.model_dump(mode="json"),
+        "hunters": hunters,
+        "npcs": npcs,
+        "fight": fight,
+        "last": last,
+        "checks": state.checks,
+    }
