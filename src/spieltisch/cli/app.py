@@ -104,7 +104,7 @@ def _options(
 
 
 # Each module registers its commands on ``app`` when imported; one module per command group.
-for _name in ("dice", "verify", "kitties", "kilkenny", "table", "serve", "tour"):
+for _name in ("dice", "verify", "kitties", "kilkenny", "dnd5e", "table", "serve", "tour"):
     importlib.import_module(f"spieltisch.cli.{_name}")
 
 
