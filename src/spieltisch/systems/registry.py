@@ -11,6 +11,7 @@ from typing import Any
 
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import GameSystem
+from spieltisch.systems.dnd5e.system import Dnd5e
 from spieltisch.systems.freedice.system import FreeDice
 from spieltisch.systems.kilkenny.system import KilkennySystem
 from spieltisch.systems.magical_kitties.system import MagicalKitties
@@ -18,6 +19,7 @@ from spieltisch.systems.magical_kitties.system import MagicalKitties
 __all__ = ["REGISTRY", "get_system", "system_ids"]
 
 REGISTRY: dict[str, Callable[[], GameSystem[Any, Any, Any]]] = {
+    Dnd5e.id: Dnd5e,
     FreeDice.id: FreeDice,
     KilkennySystem.id: KilkennySystem,
     MagicalKitties.id: MagicalKitties,
