@@ -45,8 +45,13 @@ ActionName = Literal[
     "improvised",
 ]
 Speed = Annotated[int, Field(ge=0, le=300)]
+SpeedName = Literal["walk", "fly", "climb", "swim"]
 Ability = Literal["str", "dex", "con", "int", "wis", "cha"]
 DamageType = Annotated[str, Field(max_length=20)]
+
+
+def _walk_9() -> dict[SpeedName, int]:
+    return {"walk": 9}
 
 
 class _Command(BaseModel):
@@ -59,9 +64,7 @@ class _Sheet(_Command):
     size: Size = Size.MEDIUM
     ac: StrictInt = Field(default=10, ge=0, le=40)
     hp: StrictInt = Field(default=1, ge=1, le=2000)
-    speeds: dict[Literal["walk", "fly", "climb", "swim"], Speed] = Field(
-        default_factory=lambda: {"walk": 9}
-    )
+    speeds: dict[SpeedName, Speed] = Field(default_factory=_walk_9)
     reach_m: Literal["1.5", "3", "4.5", "6"] = "1.5"
     abilities: dict[Ability, Annotated[int, Field(ge=1, le=30)]] = Field(default_factory=dict)
     attacks: tuple[Annotated[str, Field(max_length=200)], ...] = Field(default=(), max_length=10)

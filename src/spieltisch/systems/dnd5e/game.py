@@ -36,8 +36,8 @@ from spieltisch.systems.dnd5e.rules import (
     resolve_mode,
     take_damage,
 )
-from spieltisch.systems.dnd5e.state import BUDGETS, DndState, Fighter, PendingMove, Weapon
 from spieltisch.systems.dnd5e.statblock import parse_attack
+from spieltisch.systems.dnd5e.state import BUDGETS, DndState, Fighter, PendingMove, Weapon
 
 __all__ = ["attack_mode", "decide", "evolve", "kinds_on"]
 

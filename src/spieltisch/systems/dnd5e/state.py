@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from spieltisch.engine.economy import Budgets, BudgetRule, InterruptStack
+from spieltisch.engine.economy import BudgetRule, Budgets, InterruptStack
 from spieltisch.engine.effects import Effects
 from spieltisch.engine.encounter import Encounter
 from spieltisch.engine.grid import Diagonal, Grid, Size, Square
