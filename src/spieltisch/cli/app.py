@@ -111,6 +111,7 @@ for _name in (
     "kilkenny",
     "hexxen",
     "kreiswanderer",
+    "dnd5e",
     "table",
     "serve",
     "tour",

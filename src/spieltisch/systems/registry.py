@@ -11,6 +11,7 @@ from typing import Any
 
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import GameSystem
+from spieltisch.systems.dnd5e.system import Dnd5e
 from spieltisch.systems.freedice.system import FreeDice
 from spieltisch.systems.hexxen.system import Hexxen
 from spieltisch.systems.kilkenny.system import KilkennySystem
@@ -20,6 +21,7 @@ from spieltisch.systems.magical_kitties.system import MagicalKitties
 __all__ = ["REGISTRY", "get_system", "system_ids"]
 
 REGISTRY: dict[str, Callable[[], GameSystem[Any, Any, Any]]] = {
+    Dnd5e.id: Dnd5e,
     FreeDice.id: FreeDice,
     Hexxen.id: Hexxen,
     KilkennySystem.id: KilkennySystem,

@@ -1,0 +1,210 @@
+"""The commands of a D&D 5e table: JSON objects told apart by ``kind``.
+
+GM-only: entering monsters, starting the fight, damage, healing and conditions. A player acts
+for the character they created (``add_character`` claims it).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
+
+from spieltisch.engine.grid import Size
+from spieltisch.engine.text import Name, Ref
+from spieltisch.systems.dnd5e.movement import MoveStep
+
+__all__ = ["ACTIONS", "COMMANDS", "Command"]
+
+ACTIONS = (
+    "cast_spell",
+    "dash",
+    "disengage",
+    "dodge",
+    "help",
+    "hide",
+    "ready",
+    "search",
+    "use_object",
+    "use_magic_item",
+    "improvised",
+)
+"""Actions besides Attack (which is the command ``attack``)."""
+
+ActionName = Literal[
+    "cast_spell",
+    "dash",
+    "disengage",
+    "dodge",
+    "help",
+    "hide",
+    "ready",
+    "search",
+    "use_object",
+    "use_magic_item",
+    "improvised",
+]
+Speed = Annotated[int, Field(ge=0, le=300)]
+SpeedName = Literal["walk", "fly", "climb", "swim"]
+Ability = Literal["str", "dex", "con", "int", "wis", "cha"]
+DamageType = Annotated[str, Field(max_length=20)]
+
+
+def _walk_9() -> dict[SpeedName, int]:
+    return {"walk": 9}
+
+
+class _Command(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class _Sheet(_Command):
+    id: Ref
+    name: Name
+    size: Size = Size.MEDIUM
+    ac: StrictInt = Field(default=10, ge=0, le=40)
+    hp: StrictInt = Field(default=1, ge=1, le=2000)
+    speeds: dict[SpeedName, Speed] = Field(default_factory=_walk_9)
+    reach_m: Literal["1.5", "3", "4.5", "6"] = "1.5"
+    abilities: dict[Ability, Annotated[int, Field(ge=1, le=30)]] = Field(default_factory=dict)
+    attacks: tuple[Annotated[str, Field(max_length=200)], ...] = Field(default=(), max_length=10)
+    attacks_per_action: StrictInt = Field(default=1, ge=1, le=8)
+    bonus_actions: tuple[Name, ...] = Field(default=(), max_length=10)
+    hover: StrictBool = False
+    resistances: tuple[DamageType, ...] = Field(default=(), max_length=13)
+    vulnerabilities: tuple[DamageType, ...] = Field(default=(), max_length=13)
+    immunities: tuple[DamageType, ...] = Field(default=(), max_length=13)
+    position: Annotated[str, Field(max_length=8)] | None = None
+
+
+class AddCharacter(_Sheet):
+    """A player enters their character (side ``party``); the player becomes its owner."""
+
+    kind: Literal["add_character"] = "add_character"
+
+
+class AddMonster(_Command):
+    """The GM enters a monster: from the bestiary (``monster``) or typed in (``sheet``)."""
+
+    kind: Literal["add_monster"] = "add_monster"
+    id: Ref
+    side: Ref = "foes"
+    monster: Ref | None = None
+    sheet: _Sheet | None = None
+    position: Annotated[str, Field(max_length=8)] | None = None
+    secret: StrictBool = False
+
+
+class StartCombat(_Command):
+    """Roll initiative (d20 + Dexterity modifier) for every placed creature; round 1 starts."""
+
+    kind: Literal["start_combat"] = "start_combat"
+
+
+class Move(_Command):
+    """The creature in its turn moves along ``steps`` (and may stand up or drop prone first)."""
+
+    kind: Literal["move"] = "move"
+    creature: Ref
+    steps: tuple[MoveStep, ...] = Field(default=(), max_length=100)
+    stand_up: StrictBool = False
+    drop_prone: StrictBool = False
+
+
+class React(_Command):
+    """A reactor answers a pending opportunity attack: attack with ``attack`` or decline."""
+
+    kind: Literal["react"] = "react"
+    creature: Ref
+    attack: Name | None = None
+
+
+class Attack(_Command):
+    """One attack of the Attack action (the first one takes the action)."""
+
+    kind: Literal["attack"] = "attack"
+    creature: Ref
+    target: Ref
+    attack: Name
+    advantage: StrictBool = False
+    disadvantage: StrictBool = False
+
+
+class TakeAction(_Command):
+    """Any other action; for Help ``target`` is the ally helped and ``foe`` (attack help) the
+    enemy within 1.5 m of the helper."""
+
+    kind: Literal["action"] = "action"
+    creature: Ref
+    action: ActionName
+    target: Ref | None = None
+    foe: Ref | None = None
+    help: Literal["attack", "check"] = "attack"
+
+
+class BonusAction(_Command):
+    """A bonus action a feature of the creature grants (named as on its sheet)."""
+
+    kind: Literal["bonus_action"] = "bonus_action"
+    creature: Ref
+    feature: Name
+
+
+class EndTurn(_Command):
+    """The current creature ends its turn."""
+
+    kind: Literal["end_turn"] = "end_turn"
+
+
+class Damage(_Command):
+    """The GM deals damage of a type (resistance, vulnerability, immunity apply)."""
+
+    kind: Literal["damage"] = "damage"
+    target: Ref
+    amount: StrictInt = Field(ge=0, le=10000)
+    type: DamageType = "bludgeoning"
+    critical: StrictBool = False
+
+
+class Heal(_Command):
+    """The GM heals hit points or grants temporary hit points."""
+
+    kind: Literal["heal"] = "heal"
+    target: Ref
+    amount: StrictInt = Field(ge=0, le=10000)
+    temporary: StrictBool = False
+
+
+class Condition(_Command):
+    """The GM puts a condition on a creature or takes it off."""
+
+    kind: Literal["condition"] = "condition"
+    target: Ref
+    condition: Ref
+    remove: StrictBool = False
+
+
+class DeathSave(_Command):
+    """The current creature, at 0 hit points, rolls its death save."""
+
+    kind: Literal["death_save"] = "death_save"
+    creature: Ref
+
+
+Command = Annotated[
+    AddCharacter
+    | AddMonster
+    | StartCombat
+    | Move
+    | React
+    | Attack
+    | TakeAction
+    | BonusAction
+    | EndTurn
+    | Damage
+    | Heal
+    | Condition
+    | DeathSave,
+    Field(discriminator="kind"),
+]
+COMMANDS: TypeAdapter[Command] = TypeAdapter(Command)

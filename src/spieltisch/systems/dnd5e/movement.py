@@ -1,0 +1,353 @@
+"""Checking one creature's move on the grid: cost, budget, spaces and opportunity attacks.
+
+A move is a list of steps, each to a neighbouring square in a movement mode (walk, fly,
+climb, swim, crawl). :func:`check_move` walks it step by step on top of the toolkit's
+:func:`~spieltisch.engine.grid.path_cost` and :func:`~spieltisch.engine.grid.reach_exits`
+and stops at the first step that cannot be made, so the legal prefix is always known.
+
+The budget follows the several-speeds rule: the movement spent so far (``spent``) is
+subtracted from the speed of the mode in use; switching to another speed subtracts it from
+the new one, and ≤ 0 left means no more movement this turn. Dash doubles every speed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from spieltisch.engine.errors import RuleError
+from spieltisch.engine.grid import (
+    Grid,
+    Size,
+    Square,
+    Step,
+    Token,
+    footprint,
+    path_cost,
+    reach_exits,
+    square_name,
+)
+from spieltisch.systems.dnd5e.rules import size_steps, stand_up_cost
+
+__all__ = [
+    "CANNOT_REACT",
+    "SPEED_ZERO",
+    "Body",
+    "MoveResult",
+    "MoveStep",
+    "TurnMovement",
+    "check_move",
+    "speed_for",
+]
+
+MoveMode = Literal["walk", "fly", "climb", "swim", "crawl"]
+
+SPEED_ZERO = frozenset(
+    {"grappled", "restrained", "paralyzed", "petrified", "stunned", "unconscious"}
+)
+"""Conditions that set a creature's speed to 0."""
+CANNOT_REACT = frozenset({"incapacitated", "paralyzed", "petrified", "stunned", "unconscious"})
+"""Conditions under which a creature takes no actions or reactions."""
+TINY_PER_SQUARE = 4
+"""Tiny creatures that fit into one square (0.75 m × 0.75 m each)."""
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Body(_Frozen):
+    """A creature as the movement rules see it."""
+
+    id: str
+    side: str
+    size: Size = Size.MEDIUM
+    position: Square
+    speeds: dict[str, Decimal] = Field(default_factory=dict)
+    reach_m: Decimal = Decimal("1.5")
+    conditions: frozenset[str] = frozenset()
+    hover: bool = False
+
+    @property
+    def token(self) -> Token:
+        """The toolkit's token of this body (for reach)."""
+        return Token(id=self.id, position=self.position, size=self.size, reach_m=self.reach_m)
+
+
+class MoveStep(_Frozen):
+    """One step: the square the creature's position moves to, and how."""
+
+    to: str
+    mode: MoveMode = "walk"
+
+
+class TurnMovement(_Frozen):
+    """What a creature has used of its movement this turn."""
+
+    spent: Decimal = Decimal(0)
+    """Metres of movement spent (difficult terrain and standing up included)."""
+    mode: str | None = None
+    """The speed in use (``walk``, ``fly``, ``climb``, ``swim``); None before any move."""
+    diagonals: int = 0
+    """Diagonal steps so far (for the 5-10-5 rule)."""
+    dashes: int = 0
+    """Dash actions taken this turn: each adds the speed once more."""
+
+
+class MoveResult(_Frozen):
+    """The outcome of a checked move."""
+
+    legal: bool
+    cost_m: Decimal
+    remaining_m: Decimal
+    path: tuple[Square, ...]
+    """The positions of the legal prefix, the start first."""
+    movement: TurnMovement
+    """The turn's movement after the legal prefix."""
+    opportunity_attacks: tuple[tuple[str, int], ...]
+    """(reactor, step index from 0) for each first exit from a hostile reach."""
+    error: RuleError | None = None
+    error_step: int | None = None
+    stood_up: bool = False
+
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
+
+def speed_for(body: Body, mode: str) -> tuple[str, Decimal, bool]:
+    """The speed a mode uses: (speed name, metres, whether each metre costs one extra).
+
+    Climbing and swimming use a climb or swim speed when the creature has one, else the walking
+    speed at +1 m per metre; crawling always uses the walking speed at +1 m per metre. A speed
+    condition sets every speed to 0.
+    """
+    zero = bool(body.conditions & SPEED_ZERO)
+    if mode in ("climb", "swim") and mode in body.speeds:
+        name, extra = mode, False
+    elif mode == "fly":
+        name, extra = "fly", False
+    else:
+        name, extra = "walk", mode != "walk"
+    metres = Decimal(0) if zero else body.speeds.get(name, Decimal(0))
+    return name, metres, extra
+
+
+def _refuse(code: str, index: int, **params: object) -> tuple[RuleError, int]:
+    return RuleError(code, step=index, **params), index
+
+
+def check_move(
+    grid: Grid,
+    mover: Body,
+    others: Sequence[Body],
+    steps: Sequence[MoveStep],
+    *,
+    before: TurnMovement | None = None,
+    stand_up: bool = False,
+    disengage: bool = False,
+    forced: bool = False,
+) -> MoveResult:
+    """Check ``mover``'s move along ``steps`` and say what it costs and provokes.
+
+    ``others`` are the other creatures on the grid (a different side is hostile). ``before``
+    is what the creature used of its movement earlier this turn. Never raises for a step that
+    cannot be made: the result names the first such step (0-based) and its error, and costs the
+    legal prefix. ``forced`` marks movement that is not the creature's own (no budget, no
+    opportunity attacks).
+    """
+    turn = before or TurnMovement()
+    factor = 1 + turn.dashes
+    spent = turn.spent
+    mode_in_use = turn.mode
+    diagonals = turn.diagonals
+    position = mover.position
+    path = [position]
+    error: tuple[RuleError, int] | None = None
+    prone = "prone" in mover.conditions
+    stood = False
+    start_cost = spent
+    if stand_up and prone and not forced:
+        _, walk, _ = speed_for(mover, "walk")
+        cost = stand_up_cost(walk)
+        if walk <= 0:
+            error = _refuse("dnd5e.move.stand_speed_zero", 0)
+        elif walk * factor - spent < cost:
+            error = _refuse(
+                "dnd5e.move.stand_too_little", 0, cost=str(cost), left=str(walk * factor - spent)
+            )
+        else:
+            spent += cost
+            stood, prone = True, False
+    for index, step in enumerate(steps):
+        if error is not None:
+            break
+        error = _step_error(grid, mover, others, step, index, position, prone)
+        if error is not None:
+            break
+        target = grid.square(step.to)
+        name, speed, extra = speed_for(mover, step.mode)
+        if step.mode == "fly" and "fly" not in mover.speeds:
+            error = _refuse("dnd5e.move.no_speed", index, mode="fly")
+            break
+        occupied = _occupied(footprint(target, mover.size), others)
+
+        def price(s: Step, extra: bool = extra, occupied: bool = occupied) -> Decimal:
+            difficult = "difficult" in s.terrain or occupied
+            per_metre = 1 + (2 if extra and difficult else 1 if extra or difficult else 0)
+            return s.base * per_metre
+
+        paid = path_cost(
+            grid,
+            [position, target],
+            price,
+            mode=step.mode,
+            size=mover.size,
+            diagonals_before=diagonals,
+        )
+        if not forced:
+            left = speed * factor - spent
+            if left <= 0:
+                error = _refuse("dnd5e.move.no_movement_left", index, mode=name)
+                break
+            if paid.total > left:
+                error = _refuse(
+                    "dnd5e.move.too_far", index, cost=str(paid.total), left=str(left), mode=name
+                )
+                break
+            spent += paid.total
+        mode_in_use = name
+        diagonals = paid.diagonals
+        position = target
+        path.append(position)
+    if error is None and len(path) > 1 and not forced:
+        end = _end_error(mover, others, path[-1], len(path) - 2)
+        if end is not None:
+            error = end
+            path.pop()
+            spent = _prefix_cost(grid, mover, others, steps, turn, stood, len(path) - 1)
+            mode_in_use = _prefix_mode(mover, steps, turn, len(path) - 1)
+    body = mover.model_copy(update={"position": path[0]})
+    exits = () if (disengage or forced) else _opportunities(grid, body, others, path)
+    used_mode = mode_in_use or "walk"
+    _, speed_now, _ = speed_for(mover, used_mode)
+    remaining = (
+        max(speed_now * factor - spent, Decimal(0)) if not forced else speed_now * factor - spent
+    )
+    movement = TurnMovement(spent=spent, mode=mode_in_use, diagonals=diagonals, dashes=turn.dashes)
+    return MoveResult(
+        legal=error is None,
+        cost_m=spent - start_cost,
+        remaining_m=max(remaining, Decimal(0)),
+        path=tuple(path),
+        movement=movement,
+        opportunity_attacks=exits,
+        error=None if error is None else error[0],
+        error_step=None if error is None else error[1],
+        stood_up=stood,
+    )
+
+
+def _prefix_cost(
+    grid: Grid,
+    mover: Body,
+    others: Sequence[Body],
+    steps: Sequence[MoveStep],
+    turn: TurnMovement,
+    stood: bool,
+    count: int,
+) -> Decimal:
+    """The movement spent after the first ``count`` steps (re-checked without the rest)."""
+    again = check_move(
+        grid, mover, others, steps[:count], before=turn, stand_up=stood, disengage=True
+    )
+    return again.movement.spent
+
+
+def _prefix_mode(
+    mover: Body, steps: Sequence[MoveStep], turn: TurnMovement, count: int
+) -> str | None:
+    if count == 0:
+        return turn.mode
+    return speed_for(mover, steps[count - 1].mode)[0]
+
+
+def _occupied(squares: Sequence[Square], others: Sequence[Body]) -> bool:
+    taken = set(squares)
+    return any(taken & set(footprint(o.position, o.size)) for o in others)
+
+
+def _step_error(
+    grid: Grid,
+    mover: Body,
+    others: Sequence[Body],
+    step: MoveStep,
+    index: int,
+    position: Square,
+    prone: bool,
+) -> tuple[RuleError, int] | None:
+    try:
+        target = grid.square(step.to)
+    except RuleError as error:
+        return RuleError(error.code, step=index, **error.params), index
+    side = mover.size.squares
+    if target.x + side > grid.width or target.y + side > grid.height:
+        return _refuse("dnd5e.move.off_grid", index, to=step.to)
+    if max(abs(target.x - position.x), abs(target.y - position.y)) != 1:
+        return _refuse("dnd5e.move.not_adjacent", index, frm=square_name(position), to=step.to)
+    if prone and step.mode != "crawl":
+        return _refuse("dnd5e.move.prone_crawl", index, mode=step.mode)
+    squares = footprint(target, mover.size)
+    terrain = frozenset().union(*(grid.terrain_at(sq) for sq in squares))
+    if "wall" in terrain:
+        return _refuse("dnd5e.move.wall", index, to=step.to)
+    if "water" in terrain and step.mode not in ("swim", "fly"):
+        return _refuse("dnd5e.move.needs_swim", index, to=step.to)
+    if step.mode == "swim" and "water" not in terrain:
+        return _refuse("dnd5e.move.no_water", index, to=step.to)
+    mine = set(squares)
+    for other in others:
+        if (
+            other.side != mover.side
+            and mine & set(footprint(other.position, other.size))
+            and size_steps(mover.size, other.size) < 2
+        ):
+            return _refuse("dnd5e.move.hostile_space", index, creature=other.id, to=step.to)
+    return None
+
+
+def _end_error(
+    mover: Body, others: Sequence[Body], end: Square, index: int
+) -> tuple[RuleError, int] | None:
+    mine = set(footprint(end, mover.size))
+    sharing = [o for o in others if mine & set(footprint(o.position, o.size))]
+    if not sharing:
+        return None
+    if (
+        mover.size is Size.TINY
+        and all(o.size is Size.TINY for o in sharing)
+        and len(sharing) < TINY_PER_SQUARE
+    ):
+        return None
+    return _refuse("dnd5e.move.ends_in_space", index, creature=sharing[0].id, to=square_name(end))
+
+
+def _opportunities(
+    grid: Grid, mover: Body, others: Sequence[Body], path: Sequence[Square]
+) -> tuple[tuple[str, int], ...]:
+    reactors = [
+        o.token for o in others if o.side != mover.side and not (o.conditions & CANNOT_REACT)
+    ]
+    seen: set[str] = set()
+    found: list[tuple[str, int]] = []
+    for exit_ in reach_exits(grid, mover.token, path, reactors):
+        if exit_.creature not in seen:
+            seen.add(exit_.creature)
+            found.append((exit_.creature, exit_.step - 1))
+    return tuple(found)
+
+
+def bodies_by_id(bodies: Sequence[Body]) -> Mapping[str, Body]:
+    """Bodies by id."""
+    return {b.id: b for b in bodies}

@@ -1,0 +1,128 @@
+"""The state of a D&D 5e table: the toolkit's values plus the game's creatures.
+
+One :class:`~spieltisch.engine.grid.Grid`, one :class:`~spieltisch.engine.encounter.Encounter`,
+one :class:`~spieltisch.engine.effects.Effects` (conditions and the table's own effects such as
+Dodge), a :class:`~spieltisch.engine.economy.Budgets` per combatant (action, bonus action,
+reaction, attacks of the Attack action) and each combatant's :class:`TurnMovement` (movement
+follows the several-speeds rule, so it is kept as metres spent, not as one budget).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from spieltisch.engine.economy import BudgetRule, Budgets, InterruptStack
+from spieltisch.engine.effects import Effects
+from spieltisch.engine.encounter import Encounter
+from spieltisch.engine.grid import Diagonal, Grid, Size, Square
+from spieltisch.systems.dnd5e.movement import MoveStep, TurnMovement
+from spieltisch.systems.dnd5e.statblock import DamagePart
+
+__all__ = ["BUDGETS", "DndOptions", "DndState", "Fighter", "PendingMove", "Weapon"]
+
+BUDGETS = (
+    BudgetRule(name="action", amount=Decimal(1)),
+    BudgetRule(name="bonus", amount=Decimal(1)),
+    BudgetRule(name="reaction", amount=Decimal(1)),
+    BudgetRule(name="attacks", amount=Decimal(0)),
+)
+"""Refreshed at the owner's turn start. ``attacks`` is filled by the Attack action."""
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class DndOptions(_Frozen):
+    """Table options (the defaults the rules leave open)."""
+
+    width: int = Field(default=20, ge=1, le=200)
+    height: int = Field(default=20, ge=1, le=200)
+    diagonal: Literal["uniform", "5-10-5"] = "uniform"
+    """Uniform: every diagonal costs one square (the default); 5-10-5: every second two."""
+
+
+class Weapon(_Frozen):
+    """An attack of a creature (from a stat line)."""
+
+    name: str
+    bonus: int
+    damage: tuple[DamagePart, ...]
+    reach_m: Decimal = Decimal("1.5")
+    ranged: bool = False
+
+
+class Fighter(_Frozen):
+    """A creature at the table: a player character or a GM-entered monster."""
+
+    id: str
+    name: str
+    side: str
+    owner: str | None = None
+    secret: bool = False
+    size: Size = Size.MEDIUM
+    ac: int
+    hp: int
+    max_hp: int
+    temp_hp: int = 0
+    speeds: dict[str, Decimal]
+    reach_m: Decimal = Decimal("1.5")
+    abilities: dict[str, int] = Field(default_factory=dict)
+    attacks: tuple[Weapon, ...] = ()
+    attacks_per_action: int = 1
+    bonus_actions: tuple[str, ...] = ()
+    hover: bool = False
+    resistances: frozenset[str] = frozenset()
+    vulnerabilities: frozenset[str] = frozenset()
+    immunities: frozenset[str] = frozenset()
+    position: Square | None = None
+    airborne: bool = False
+    death_successes: int = 0
+    death_failures: int = 0
+    stable: bool = False
+    dead: bool = False
+    monster: str | None = None
+
+    def modifier(self, ability: str) -> int:
+        """The modifier of an ability score (10 when not given)."""
+        return (self.abilities.get(ability, 10) - 10) // 2
+
+    def weapon(self, name: str) -> Weapon | None:
+        """The attack of that name (any case)."""
+        return next((w for w in self.attacks if w.name.lower() == name.lower()), None)
+
+
+class PendingMove(_Frozen):
+    """A move stopped where it provoked: the reactors decide in turn, then the mover goes on."""
+
+    mover: str
+    reactors: tuple[str, ...]
+    steps: tuple[MoveStep, ...]
+    offered: tuple[str, ...] = ()
+    """Every reactor offered an attack during this move (each is offered once)."""
+
+
+class DndState(_Frozen):
+    """A whole table."""
+
+    options: DndOptions = DndOptions()
+    grid: Grid
+    fighters: dict[str, Fighter] = Field(default_factory=dict)
+    encounter: Encounter | None = None
+    budgets: dict[str, Budgets] = Field(default_factory=dict)
+    movement: dict[str, TurnMovement] = Field(default_factory=dict)
+    effects: Effects = Effects()
+    pending: PendingMove | None = None
+    stack: InterruptStack = InterruptStack()
+
+    @staticmethod
+    def fresh(options: DndOptions) -> DndState:
+        """An empty table with these options."""
+        diagonal = Diagonal.ALTERNATING if options.diagonal == "5-10-5" else Diagonal.UNIFORM
+        return DndState(
+            options=options,
+            grid=Grid(width=options.width, height=options.height, diagonal=diagonal),
+        )

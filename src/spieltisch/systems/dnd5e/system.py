@@ -1,0 +1,102 @@
+"""D&D 5e combat as a :class:`~spieltisch.engine.system.GameSystem`; see ``docs/games/dnd5e.md``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from spieltisch.dice.fair import DiceSource
+from spieltisch.engine.errors import RuleError
+from spieltisch.engine.system import Access, Odds, OddsOutcome
+from spieltisch.engine.visibility import Viewer
+from spieltisch.systems.dnd5e import commands as c
+from spieltisch.systems.dnd5e import game
+from spieltisch.systems.dnd5e import view as viewing
+from spieltisch.systems.dnd5e.events import EVENTS, Event
+from spieltisch.systems.dnd5e.odds import attack_damage, attack_odds, mean
+from spieltisch.systems.dnd5e.rules import Mode
+from spieltisch.systems.dnd5e.state import DndOptions, DndState
+
+__all__ = ["SYSTEM_ID", "Dnd5e"]
+
+SYSTEM_ID = "dnd5e"
+
+
+class Dnd5e:
+    """The rules of D&D 5e combat (SRD 5.1, CC-BY-4.0)."""
+
+    id = SYSTEM_ID
+    commands = c.COMMANDS
+    events = EVENTS
+    options: TypeAdapter[Any] = TypeAdapter(DndOptions)
+
+    def new_state(self, options: Mapping[str, Any]) -> DndState:
+        """An empty table; ``options`` override :class:`DndOptions` (validated)."""
+        try:
+            parsed = DndOptions.model_validate(dict(options))
+        except ValidationError as error:
+            first = error.errors()[0]
+            raise RuleError(
+                "dnd5e.bad_option",
+                option=".".join(str(p) for p in first["loc"]),
+                value=first.get("input"),
+            ) from None
+        return DndState.fresh(parsed)
+
+    def decide(self, state: DndState, command: c.Command, dice: DiceSource) -> list[Event]:
+        """The events of ``command`` (see :mod:`.game`)."""
+        return game.decide(state, command, dice)
+
+    def evolve(self, state: DndState, event: Event) -> DndState:
+        """Apply one event by the rules."""
+        return game.evolve(state, event)
+
+    def odds(self, state: DndState, command: c.Command) -> Odds | None:
+        """An attack's damage distribution (0 = miss, the critical mixed in); else ``None``."""
+        if not isinstance(command, c.Attack):
+            return None
+        attacker = state.fighters.get(command.creature)
+        target = state.fighters.get(command.target)
+        if attacker is None or target is None:
+            raise RuleError(
+                "dnd5e.unknown_creature",
+                creature=command.creature if attacker is None else command.target,
+            )
+        weapon = attacker.weapon(command.attack)
+        if weapon is None:
+            raise RuleError("dnd5e.unknown_attack", creature=attacker.id, attack=command.attack)
+        mode = game.attack_mode(
+            state, attacker, target, weapon, (command.advantage, command.disadvantage)
+        )
+        hit = attack_odds(weapon.bonus, target.ac, Mode(mode))
+        pmf = attack_damage([p.dice for p in weapon.damage], hit)
+        return Odds(
+            outcomes=[
+                OddsOutcome(value=k, probability=float(v), exact=f"{v.numerator}/{v.denominator}")
+                for k, v in pmf.items()
+            ],
+            mean=float(mean(pmf)),
+        )
+
+    def access(self, state: DndState, command: c.Command) -> Access:
+        """GM-only commands, and the creature a player's command acts for."""
+        if isinstance(command, c.AddCharacter):
+            return Access(piece=command.id, claims=True)
+        if isinstance(
+            command, c.Move | c.React | c.Attack | c.TakeAction | c.BonusAction | c.DeathSave
+        ):
+            return Access(piece=command.creature)
+        if isinstance(command, c.EndTurn):
+            current = state.encounter.current if state.encounter else None
+            return Access(piece=current) if current else Access(gm_only=True)
+        return Access(gm_only=True)
+
+    def automatic(self, state: DndState) -> c.Command | None:
+        """Nothing happens by itself at this table."""
+        return None
+
+    def view(self, state: DndState, viewer: Viewer) -> dict[str, Any]:
+        """What ``viewer`` sees of ``state``."""
+        return viewing.view(state, viewer)
