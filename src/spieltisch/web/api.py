@@ -11,6 +11,7 @@ from typing import Any
 
 from fastapi import APIRouter, Body, Query
 
+from spieltisch.engine.chat import is_chat_command
 from spieltisch.engine.system import Odds, parse_command
 from spieltisch.store import Participant, StoredTable, TableInfo
 from spieltisch.systems.registry import get_system, system_ids
@@ -191,6 +192,8 @@ def preview_odds(
 ) -> Odds | None:
     """The exact outcome distribution of a command before it is rolled (``null``: no dice)."""
     table = store.table(table_id)
+    if is_chat_command(body.command):
+        return None  # chat rolls no game dice (an inline roll is any notation)
     command = parse_command(table.system, body.command)
     # On the caller's state: a player's odds (and errors) never see a hidden record.
     return table.system.odds(table.state_for(me.role), command)
@@ -203,9 +206,10 @@ def get_records(
     store: StoreDep,
     since: int = Query(0, ge=0),
 ) -> RecordsResponse:
-    """The records after ``since`` that the caller may see (hidden ones only for the GM)."""
+    """The records after ``since`` that the caller may see (hidden ones only for the GM,
+    whispers only for their sender, their recipient and the GM)."""
     _, table = store.snapshot(table_id)
-    return RecordsResponse(records=table.visible(me.role, since), seq=table.seq)
+    return RecordsResponse(records=table.visible(table.viewer(me.actor), since), seq=table.seq)
 
 
 @router.post("/tables/{table_id}/undo", response_model=UndoResponse)
