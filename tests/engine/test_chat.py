@@ -261,6 +261,12 @@ def test_chat_draws_use_the_table_source_position() -> None:
     assert table.records[-1].draws[0].index == 2
 
 
+def test_only_a_string_kind_is_a_chat_kind() -> None:
+    for data in ({"kind": {}}, {"kind": ["say"]}, {"kind": None}, ["say"], "say", None):
+        assert not chat.is_chat_command(data)
+    assert chat.is_chat_command({"kind": "whisper"})
+
+
 def test_unknown_chat_fields_are_refused() -> None:
     table = free_dice()
     with pytest.raises(RuleError) as refused:

@@ -130,7 +130,8 @@ EVENTS: TypeAdapter[Said] = TypeAdapter(Said)
 
 def is_chat_command(data: Any) -> bool:
     """Whether ``data`` (a command as JSON) is one of the reserved chat kinds."""
-    return isinstance(data, Mapping) and data.get("kind") in CHAT_KINDS
+    kind = data.get("kind") if isinstance(data, Mapping) else None
+    return isinstance(kind, str) and kind in CHAT_KINDS
 
 
 def is_chat(record: Any) -> bool:
