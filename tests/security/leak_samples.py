@@ -6,13 +6,16 @@ id it has), every kind of command a player can issue, and probes: a player's com
 a hidden record's id beside the same command naming an id nobody made.
 
 A step is a command, or a function from the state the issuer sees to a command (for moves
-that depend on the dice), or :data:`UNDO_LAST` (the GM undoes the record before, hidden too).
+that depend on the dice), or :data:`UNDO_LAST` (the GM undoes the record before, hidden too),
+or a :class:`Whisper` between the GM and the *confidant* (a second player; the player whose
+channels are read is a third party). Chat is every table's, so :data:`WHISPERS` and the
+player's ``say`` join every system's entry.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 CANARY = "zqcanary"
@@ -24,7 +27,17 @@ UNKNOWN = "zz-nobody"
 UNDO_LAST = {"undo": "last"}
 """A step: the GM undoes the record just made."""
 
-Step = dict[str, Any] | Callable[[dict[str, Any]], dict[str, Any]]
+
+@dataclass(frozen=True)
+class Whisper:
+    """A step: ``sender`` (``"gm"`` or ``"confidant"``) whispers ``text`` to ``to``."""
+
+    sender: str
+    to: str
+    text: str
+
+
+Step = dict[str, Any] | Callable[[dict[str, Any]], dict[str, Any]] | Whisper
 Who = str
 """``"gm"`` or ``"player"``."""
 
@@ -376,5 +389,26 @@ HEXXEN = Samples(
     ],
 )
 
-SAMPLES: list[Samples] = [KITTIES, KILKENNY, FREE_DICE, HEXXEN, KREISWANDERER]
+WHISPERS: dict[str, list[Step]] = {
+    "whisper": [Whisper("gm", "confidant", f"{CANARY} psst\nzweite Zeile")],
+    "whisper_roll": [Whisper("confidant", "gm", f"/r 2W6+3 # {CANARY} Schaden")],
+    "whisper_undo": [Whisper("gm", "confidant", f"/r W20 # {CANARY} ups"), UNDO_LAST],
+}
+"""Whispers the third party must never see, at every table."""
+
+SAY: dict[str, Step] = {"say": {"kind": "say", "text": "/r 1W6 # mine"}}
+"""The player's chat command, at every table."""
+
+
+def _with_chat(samples: Samples) -> Samples:
+    return replace(
+        samples,
+        hidden={**samples.hidden, **WHISPERS},
+        player={**samples.player, **SAY},
+    )
+
+
+SAMPLES: list[Samples] = [
+    _with_chat(s) for s in (KITTIES, KILKENNY, FREE_DICE, HEXXEN, KREISWANDERER)
+]
 """Every system the leak suite covers; a new system adds its entry here."""

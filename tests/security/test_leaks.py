@@ -1,4 +1,5 @@
-"""Nothing of the GM's hidden records reaches a player or a spectator, on any channel.
+"""Nothing of the GM's hidden records, nor of a whisper between others, reaches a player or a
+spectator, on any channel.
 
 For every system in :data:`leak_samples.SAMPLES`, every hidden sample (GM commands issued
 hidden, carrying a canary in each text and id) is followed by every kind of player command.
@@ -20,7 +21,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from leak_samples import CANARY, SAMPLES, UNDO_LAST, UNKNOWN, Probe, Samples, Step
+from leak_samples import CANARY, SAMPLES, UNDO_LAST, UNKNOWN, Probe, Samples, Step, Whisper
 
 from spieltisch.store import EventStore
 from spieltisch.web.app import create_app
@@ -59,12 +60,18 @@ class Seen:
 
 
 class Run:
-    """A table of one system with a GM, a player and a spectator, driven over HTTP."""
+    """A table of one system with a GM, a player, a spectator and the confidant (a second
+    player the whispers go to or come from), driven over HTTP."""
 
     def __init__(self, client: TestClient, make_party: Any, samples: Samples) -> None:
         self.samples = samples
         self.party = make_party(client, samples.system, options=samples.options)
         self.client = client
+        self.confidant = {"Authorization": f"Bearer {self.party.join('player', 'Cora')}"}
+        self.ids = {
+            "gm": self.party.created["participant"],
+            "confidant": self.party.view(self.confidant)["me"]["participant"],
+        }
         self.player = Seen("player", self.party.player)
         self.spectator = Seen("spectator", self.party.spectator)
         for who, step in samples.setup:
@@ -77,13 +84,18 @@ class Run:
         return f"/api/tables/{self.party.id}"
 
     def resolve(self, step: Step, headers: dict[str, str]) -> dict[str, Any]:
+        assert not isinstance(step, Whisper)
         return step(self.party.view(headers)["state"]) if callable(step) else step
 
     def hide(self, steps: list[Step]) -> list[int]:
         """Issue the GM's hidden steps; the sequence numbers of their records."""
         seqs: list[int] = []
         for step in steps:
-            if step is UNDO_LAST:
+            if isinstance(step, Whisper):
+                sender = self.party.gm if step.sender == "gm" else self.confidant
+                command = {"kind": "whisper", "to": self.ids[step.to], "text": step.text}
+                reply = self.party.do(sender, command)
+            elif step is UNDO_LAST:
                 reply = self.client.post(
                     f"{self.url}/undo",
                     headers=self.party.gm,
@@ -94,7 +106,7 @@ class Run:
             assert reply.status_code == 200, reply.text
             body = reply.json()
             records = body.get("records") or [body["record"]]
-            assert all(record["hidden"] for record in records)
+            assert all(record["hidden"] or record["audience"] for record in records)
             seqs.extend(record["seq"] for record in records)
         return seqs
 

@@ -16,6 +16,10 @@ so the visible records of a redacted log replay on their own. Their draws are ch
 dice check only; where a player's export withholds the draws themselves (an epoch not yet
 revealed), the replay counts them as taken so that later draws keep their indexes.
 
+Chat records (``say``, ``whisper``) are decided again by the chat rules with their draws (an
+inline roll), their audience included; the table issues nothing automatic after them. A
+whisper withheld from someone else's export is taken as it is, like a hidden record.
+
 Permissions are not re-checked: who may issue what depends on who held which token, which an
 export cannot prove (its participant list is informational). Replay proves the outcomes.
 
@@ -29,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spieltisch.dice.fair import ReplayExhausted, ReplaySource
+from spieltisch.engine.chat import is_chat
 from spieltisch.engine.errors import EngineError
 from spieltisch.engine.system import GameSystem
 from spieltisch.engine.table import AUTO_ACTOR, MAX_AUTOMATIC, Actor, DrawModel, Record, Role, Table
@@ -111,7 +116,7 @@ def replay_log(
             return ReplayResult(count, mismatch)
         chain = chain + 1 if record.actor == AUTO_ACTOR else 0
         expect_auto = None
-        if record.command is not None and chain < MAX_AUTOMATIC:
+        if record.command is not None and chain < MAX_AUTOMATIC and not is_chat(record):
             basis = table.state if record.hidden else table.shared_state
             expect_auto = system.automatic(basis)
     if expect_auto is not None and _would_run(system, basis, expect_auto):

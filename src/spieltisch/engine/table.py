@@ -11,6 +11,9 @@ sees, :mod:`spieltisch.engine.visibility`). Players and spectators only ever get
 fold. A visible record is decided on the shared fold (so nothing visible depends on, targets
 or reveals a hidden record, and a redacted log replays on its own) and must also apply to the
 GM's fold; a hidden record is decided on the GM's fold and leaves the shared one alone.
+
+Chat (:mod:`spieltisch.engine.chat`: the reserved kinds ``say`` and ``whisper``) is decided
+here for every system; its records change neither fold, and a whisper carries its audience.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from spieltisch.dice.fair import DiceSource, Draw, RecordingSource, ReplaySource
+from spieltisch.engine import chat
 from spieltisch.engine.errors import EngineError, RuleError
 from spieltisch.engine.permissions import check_fields
 from spieltisch.engine.system import GameSystem, parse_command
@@ -75,6 +79,9 @@ class Record(BaseModel):
     """For an undo record: the ``seq`` it reverts."""
     claims: str | None = None
     """A piece this record made the actor the owner of."""
+    audience: list[str] | None = None
+    """Participants who see this record besides the GM (a whisper: sender and recipient);
+    ``None``: everyone who sees the table (see :func:`spieltisch.engine.visibility.sees`)."""
 
 
 class Table:
@@ -151,7 +158,8 @@ class Table:
         }
 
     def visible(self, viewer: Viewer | Role, since: int = 0) -> list[Record]:
-        """The records after ``since`` that ``viewer`` may see (hidden ones only for the GM)."""
+        """The records after ``since`` that ``viewer`` may see (hidden ones only for the GM,
+        whispers only for their audience and the GM)."""
         return [r for r in self.records[max(since, 0) :] if sees(viewer, r)]
 
     # -- writing ---------------------------------------------------------------------------
@@ -164,6 +172,7 @@ class Table:
         *,
         hidden: bool = False,
         automatic: Callable[[Any], Any] | None = None,
+        participants: Mapping[str, Role] | None = None,
     ) -> list[Record]:
         """Decide ``command`` for ``actor`` and append its record(s).
 
@@ -171,7 +180,11 @@ class Table:
         commands the system issues afterwards are appended as records of their own; they come
         from ``automatic(state)`` (default: ``system.automatic``; the server computes them in a
         process pool). On a :class:`RuleError` nothing changes.
+        A chat command (``say``, ``whisper``) is decided by :mod:`spieltisch.engine.chat`;
+        ``participants`` (id → role) is who a whisper may go to.
         """
+        if chat.is_chat_command(command):
+            return [self._chat(chat.parse_chat(command), actor, source_at, hidden, participants)]
         parsed = parse_command(self.system, command)
         self._authorize(parsed, actor, hidden)
         records = [self._decide(parsed, actor.id, source_at, hidden, actor.role is Role.GM)]
@@ -198,7 +211,14 @@ class Table:
         if seq in self.undone():
             raise RuleError("table.already_undone", seq=seq)
         # Undoing a hidden record is hidden too: it names the record only the GM has seen.
-        record = Record(seq=len(self.records) + 1, actor=actor.id, undoes=seq, hidden=target.hidden)
+        # Undoing a whisper is seen by the whisper's audience alone, for the same reason.
+        record = Record(
+            seq=len(self.records) + 1,
+            actor=actor.id,
+            undoes=seq,
+            hidden=target.hidden,
+            audience=target.audience,
+        )
         state, shared = self._fold([*self.records, record], undoing=seq)
         self.records.append(record)
         self._state, self._shared = state, shared
@@ -216,6 +236,8 @@ class Table:
             if record.undoes is not None:
                 self._state, self._shared = self._fold(self.records, undoing=None)
                 continue
+            if chat.is_chat(record):
+                continue  # chat changes no state
             events = [self.system.events.validate_python(data) for data in record.events]
             self._state, self._shared = self._evolve(record.hidden, events)
 
@@ -231,11 +253,46 @@ class Table:
         if record.command is None:
             self._append(record, self.next_draw)
             return record
-        parsed = parse_command(self.system, record.command)
         draws = [Draw(d.index, d.sides, d.value) for d in record.draws]
+        if chat.is_chat(record):
+            actor = Actor(id=record.actor, role=Role.GM)  # permissions are not re-checked
+            command = chat.parse_chat(record.command)
+            return self._chat(command, actor, lambda _index: ReplaySource(draws), record.hidden)
+        parsed = parse_command(self.system, record.command)
         return self._decide(parsed, record.actor, lambda _index: ReplaySource(draws), record.hidden)
 
     # -- internals -------------------------------------------------------------------------
+
+    def _chat(
+        self,
+        command: chat.Say | chat.Whisper,
+        actor: Actor,
+        source_at: Callable[[int], DiceSource],
+        hidden: bool,
+        participants: Mapping[str, Role] | None = None,
+    ) -> Record:
+        """Decide a chat command and append its record; neither fold changes.
+
+        Spectators read chat but do not write; only the GM writes hidden (a note to self).
+        """
+        if actor.role is Role.SPECTATOR or (hidden and actor.role is not Role.GM):
+            raise RuleError("rule.forbidden", action=command.kind)
+        if isinstance(command, chat.Whisper) and participants is not None:
+            chat.check_recipient(command, actor, participants)
+        start = self.next_draw
+        recorder = RecordingSource(source_at(start), start=start)
+        events = chat.decide(command, recorder)
+        record = Record(
+            seq=len(self.records) + 1,
+            actor=actor.id,
+            command=chat.COMMANDS.dump_python(command, mode="json"),
+            events=[chat.EVENTS.dump_python(e, mode="json") for e in events],
+            draws=[DrawModel(index=d.index, sides=d.sides, value=d.value) for d in recorder.draws],
+            hidden=hidden,
+            audience=chat.audience(command, actor.id),
+        )
+        self.records.append(record)
+        return record
 
     def _authorize(self, command: Any, actor: Actor, hidden: bool) -> None:
         if actor.role is Role.SPECTATOR:
@@ -341,7 +398,7 @@ class Table:
         undone = {r.undoes for r in records if r.undoes is not None}
         state = shared = self.system.new_state(self.options)
         for record in records:
-            if record.undoes is not None or record.seq in undone:
+            if record.undoes is not None or record.seq in undone or chat.is_chat(record):
                 continue
             try:
                 events = [self.system.events.validate_python(data) for data in record.events]

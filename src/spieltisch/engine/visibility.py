@@ -1,5 +1,8 @@
 """Who sees what at a table: roles, the viewer, and the one rule for hidden records.
 
+The rule: the GM sees every record; everyone else sees a record unless it is hidden, or it has
+an audience (a whisper: sender and recipient) they are not in.
+
 This module is the single place that decides whether a participant sees a record. The states
 a viewer sees follow from it (:meth:`spieltisch.engine.table.Table.state_for`): the GM sees
 the fold of every record, everyone else the fold of the records they see — never the GM's
@@ -62,9 +65,19 @@ GM_VIEWER = Viewer(Role.GM)
 
 
 def sees(viewer: Viewer | Role, record: Record) -> bool:
-    """Whether ``viewer`` sees ``record``: hidden records are the GM's alone."""
-    role = viewer.role if isinstance(viewer, Viewer) else viewer
-    return role is Role.GM or not record.hidden
+    """Whether ``viewer`` sees ``record``: the GM sees everything; others see a record unless
+    it is hidden, or it has an audience they are not in.
+
+    A bare role names nobody, so it is in no audience: ask with a :class:`Viewer` (who has a
+    participant id) to see the whispers one is part of.
+    """
+    if isinstance(viewer, Role):
+        viewer = Viewer(viewer)
+    if viewer.is_gm:
+        return True
+    if record.hidden:
+        return False
+    return record.audience is None or viewer.participant in record.audience
 
 
 def visible(viewer: Viewer | Role, records: Iterable[Record]) -> list[Record]:

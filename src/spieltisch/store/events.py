@@ -29,6 +29,7 @@ from sqlalchemy import Connection, Engine, delete, insert, select, text, update
 from sqlalchemy.exc import OperationalError
 
 from spieltisch.dice.fair import DiceSource, Epoch, FairDice, PlayerSeed
+from spieltisch.engine.chat import is_chat_command
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import GameSystem
 from spieltisch.engine.table import Record, Role
@@ -401,9 +402,11 @@ class EventStore:
 
     # -- the log ---------------------------------------------------------------------------
 
-    def records_since(self, table_id: str, since: int, role: Role) -> list[Record]:
-        """The records after ``since`` that ``role`` may see."""
-        return self._current(table_id).table.visible(role, since)
+    def records_since(self, table_id: str, since: int, by: Participant | Role) -> list[Record]:
+        """The records after ``since`` that participant ``by`` may see (a bare role: no
+        whispers but the GM's)."""
+        table = self._current(table_id).table
+        return table.visible(table.viewer(by.actor) if isinstance(by, Participant) else by, since)
 
     def execute(
         self,
@@ -425,7 +428,12 @@ class EventStore:
             work = cached.table.fork()
             source_at = self._dice(cached.info)
             auto = self.automatic(work.system) if self.automatic else None
-            records = work.execute(command, by.actor, source_at, hidden=hidden, automatic=auto)
+            people = None
+            if is_chat_command(command):  # whom a whisper may go to, as committed now
+                people = {p.id: p.role for p, _ in _participants(write.conn, table_id).values()}
+            records = work.execute(
+                command, by.actor, source_at, hidden=hidden, automatic=auto, participants=people
+            )
             info = self._append(write, work, records)
             return Executed(records, work, info)
 
@@ -511,7 +519,7 @@ class EventStore:
             cached.info,
             cached.table,
             [p for p, _ in participants],
-            None if by is None else by.role,
+            None if by is None else cached.table.viewer(by.actor),
         )
 
     def import_table(self, data: Any, *, name: str = "") -> Created:

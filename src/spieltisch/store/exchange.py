@@ -33,6 +33,7 @@ from spieltisch.dice.verify import (
 from spieltisch.engine.errors import EngineError
 from spieltisch.engine.replay import ReplayResult, replay_log
 from spieltisch.engine.table import Record, Role, Table
+from spieltisch.engine.visibility import Viewer, sees
 from spieltisch.errors import InputError, SpieltischError
 from spieltisch.store.types import Participant, TableInfo
 from spieltisch.store.validation import (
@@ -56,19 +57,20 @@ __all__ = [
 
 
 def export_document(
-    info: TableInfo, table: Table, participants: Iterable[Participant], role: Role | None
+    info: TableInfo, table: Table, participants: Iterable[Participant], viewer: Viewer | None
 ) -> dict[str, Any]:
-    """The export of ``table`` for a participant in ``role`` (``None``: the administrator).
+    """The export of ``table`` for ``viewer`` (``None``: the administrator).
 
-    The GM and the administrator get the whole log. Others get every record, the hidden ones
-    redacted: no command, no events, and their raw draws only where these fall in a revealed
-    epoch (so the export verifies, while the GM's secrets and the values of hidden rolls not
-    yet revealed stay his).
+    The GM and the administrator get the whole log. Others get every record, those they do
+    not see (:func:`~spieltisch.engine.visibility.sees`: hidden records, whispers they are not
+    part of) redacted: no command, no events, and their raw draws only where these fall in a
+    revealed epoch (so the export verifies, while the GM's secrets and the values of hidden
+    rolls not yet revealed stay his). A redacted whisper names neither sender nor recipient.
     """
-    if role is None or role is Role.GM:
+    if viewer is None or viewer.is_gm:
         records = table.records
     else:
-        records = [_redacted(info, r) if r.hidden else r for r in table.records]
+        records = [r if sees(viewer, r) else _redacted(info, r) for r in table.records]
     return {
         "format": EXPORT_FORMAT,
         "table": info.dice_table,
@@ -83,10 +85,17 @@ def export_document(
 
 
 def _redacted(info: TableInfo, record: Record) -> Record:
+    # Whom a whisper went to is part of the whisper: an audience becomes nobody (an empty
+    # list), and the whisper's sender is not named.
+    audience: dict[str, Any] = {} if record.audience is None else {"audience": []}
     if record.undoes is not None:
-        return record  # an undo names the record it reverts, nothing more
+        return record.model_copy(update=audience)  # an undo names what it reverts, no more
+    if record.audience is not None:
+        audience["actor"] = ""
     shown = [d for d in record.draws if info.epoch_revealed(d.index)]
-    return record.model_copy(update={"command": None, "events": [], "draws": shown, "claims": None})
+    return record.model_copy(
+        update={"command": None, "events": [], "draws": shown, "claims": None, **audience}
+    )
 
 
 @dataclass(frozen=True)

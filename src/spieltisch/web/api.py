@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import anyio
 from fastapi import APIRouter, Depends, Query, Request, Response
 
+from spieltisch.engine.chat import is_chat_command
 from spieltisch.engine.system import Odds, parse_command
 from spieltisch.store import Participant, StoredTable, TableInfo
 from spieltisch.systems.registry import get_system, system_ids
@@ -237,6 +238,9 @@ def preview_odds(
 
     Computed in the server's process pool, within its time limit (503 ``api.too_slow``)."""
     table = store.table(table_id)
+    if is_chat_command(body.command):
+        # Chat rolls no game dice (an inline roll is any notation): no odds.
+        return Response(b"null", media_type="application/json")
     command = parse_command(table.system, body.command)
     # On the caller's state: a player's odds (and errors) never see a hidden record.
     state = table.state_for(me.role)
@@ -251,9 +255,10 @@ def get_records(
     store: StoreDep,
     since: int = Query(0, ge=0),
 ) -> RecordsResponse:
-    """The records after ``since`` that the caller may see (hidden ones only for the GM)."""
+    """The records after ``since`` that the caller may see (hidden ones only for the GM,
+    whispers only for their sender, their recipient and the GM)."""
     _, table = store.snapshot(table_id)
-    return RecordsResponse(records=table.visible(me.role, since), seq=table.seq)
+    return RecordsResponse(records=table.visible(table.viewer(me.actor), since), seq=table.seq)
 
 
 @router.post("/tables/{table_id}/undo", response_model=UndoResponse)

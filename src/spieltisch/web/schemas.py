@@ -16,6 +16,7 @@ from pydantic import (
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import CoreSchema
 
+from spieltisch.engine import chat
 from spieltisch.engine.table import Record
 from spieltisch.systems.registry import get_system, system_ids
 
@@ -56,8 +57,9 @@ class _EverySystemsCommands:
 
     Each system's commands are a union discriminated by ``kind``; the systems' unions are the
     branches of a ``oneOf`` (kinds repeat across systems, so ``kind`` alone cannot pick the
-    system: the table does). Validation stays a plain JSON object: the route checks the
-    command against the table's own system.
+    system: the table does). The chat commands every table takes (``say``, ``whisper``) are
+    one more branch, titled ``chat``. Validation stays a plain JSON object: the route checks
+    the command against the table's own system.
     """
 
     def __get_pydantic_json_schema__(
@@ -70,7 +72,11 @@ class _EverySystemsCommands:
         for system_id in system_ids():
             schema = generator.generate_inner(get_system(system_id).commands.core_schema)
             branches.append({"title": system_id, **schema})
-        return {"oneOf": branches, "description": "A command of the table's game system."}
+        branches.append({"title": "chat", **generator.generate_inner(chat.COMMANDS.core_schema)})
+        return {
+            "oneOf": branches,
+            "description": "A command of the table's game system, or a chat command.",
+        }
 
 
 AnyCommand = Annotated[dict[str, Any], _EverySystemsCommands()]

@@ -3,6 +3,7 @@ import { ApiError, PAGE, api, clearAlert, copyText, el, guarded, initLanguageSwi
 import { renderDice } from "./dice.js";
 import { verifyExport } from "./verify.js";
 import { loadGame } from "./games.js";
+import * as chat from "./chat.js";
 
 const TABLE = PAGE.table;
 
@@ -177,6 +178,7 @@ function render() {
   renderPeople();
   renderFair();
   renderGame();
+  chat.render(ctx);
 }
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex="0"]';
@@ -201,7 +203,7 @@ function renderGame() {
 
 function eventText(event) {
   const system = view.info.system;
-  const custom = game().describe?.(event, ctx);
+  const custom = chat.describe(event) ?? game().describe?.(event, ctx);
   if (custom) return custom;
   const params = { ...event, actor: "" };
   return tFirst([`web.event.${system}.${event.kind}`, `web.event.${event.kind}`], params, event.kind);
@@ -229,7 +231,7 @@ function renderLog() {
       items.push(el("p", { class: "log-text" }, t("web.log.undo", { who, seq: record.undoes })));
     } else {
       const kind = record.command?.kind ?? "?";
-      const summary = game().summary?.(record, ctx)
+      const summary = chat.summary(record, ctx) || game().summary?.(record, ctx)
         || tFirst([`web.cmd.${view.info.system}.${kind}`, `web.cmd.${kind}`], { ...(record.command || {}), who }, kind);
       items.push(el("p", { class: "log-text" }, summary));
       for (const event of record.events || []) {

@@ -1,0 +1,140 @@
+// The chat panel of every table: say to everyone, whisper to one participant, `/r 2W6+3`.
+// The server decides who sees a whisper; this module only shows the records it was sent.
+import { el, t } from "./core.js";
+import { renderDice } from "./dice.js";
+
+const KINDS = new Set(["say", "whisper"]);
+const draft = { text: "", to: "" };
+
+/** Whether a record is a chat record (`say` or `whisper`). */
+export function isChat(record) {
+  return KINDS.has(record?.command?.kind);
+}
+
+function idOf(p) {
+  return p.participant ?? p.id;
+}
+
+/** Who `ctx.me` may whisper to: the GM anyone, a player the GM and the other players. */
+function recipients(ctx) {
+  const mine = ctx.me.participant;
+  return (ctx.info.participants || []).filter((p) => idOf(p) !== mine
+    && (ctx.isGm || p.role !== "spectator"));
+}
+
+function resultText(result) {
+  if (result && typeof result === "object") {
+    const parts = Object.entries(result).filter(([, n]) => n).map(([k, n]) => t("web.dice.symbol." + k, { n }));
+    return parts.length ? parts.join(", ") : t("web.dice.blank");
+  }
+  return String(result);
+}
+
+/** The log's headline of a chat record: who said it, or who whispered to whom. */
+export function summary(record, ctx) {
+  if (!isChat(record)) return null;
+  const who = ctx.actorName(record.actor);
+  if (record.command.kind === "whisper") {
+    return t("web.chat.whispered", { who, to: ctx.actorName(record.command.to) });
+  }
+  return t("web.chat.said", { who });
+}
+
+/** The log's line of a chat event: the message, and the roll's result. */
+export function describe(event) {
+  if (event?.kind !== "said") return null;
+  const roll = event.roll;
+  if (!roll) return event.text;
+  const params = { expression: roll.expression, result: resultText(roll.result), comment: roll.comment };
+  return t(roll.comment ? "web.chat.rolled_comment" : "web.chat.rolled", params);
+}
+
+function message(record, ctx) {
+  const event = (record.events || [])[0] || {};
+  const whisper = record.command.kind === "whisper";
+  const dice = event.roll?.dice?.length ? renderDice(event.roll.dice, { size: 28 }) : null;
+  return el("li", {
+    class: "chat-message" + (whisper ? " is-whisper" : "") + (record.hidden ? " is-hidden" : ""),
+    dataset: { seq: record.seq, kind: record.command.kind },
+  },
+  el("p", { class: "chat-head" }, summary(record, ctx),
+    whisper ? el("span", { class: "badge whisper-badge" }, t("web.chat.whisper_badge")) : null),
+  el("p", { class: "chat-text" }, describe(event) ?? ""),
+  dice ? el("div", { class: "chat-dice" }, dice) : null);
+}
+
+function mount() {
+  let box = document.getElementById("chat");
+  if (box) return box;
+  box = el("section", { id: "chat", class: "card chat", "aria-labelledby": "chat-heading" });
+  const log = document.getElementById("log")?.closest("section");
+  if (log) log.before(box);
+  else document.getElementById("table")?.append(box);
+  return box;
+}
+
+function form(ctx) {
+  const select = el("select", { id: "chat-to", onchange: (e) => (draft.to = e.target.value) });
+  const input = el("textarea", {
+    id: "chat-text", rows: 2, maxlength: 1000, autocomplete: "off",
+    "aria-describedby": "chat-hint", oninput: (e) => (draft.text = e.target.value),
+    onkeydown: (e) => { if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); e.target.form.requestSubmit(); } },
+  });
+  input.value = draft.text;
+  return el("form", {
+    id: "chat-form", class: "form",
+    onsubmit: async (e) => {
+      e.preventDefault();
+      const text = draft.text;
+      if (!text.trim()) return;
+      const command = draft.to ? { kind: "whisper", to: draft.to, text } : { kind: "say", text };
+      const answer = await ctx.send(command);
+      if (answer) {
+        draft.text = "";
+        const field = document.getElementById("chat-text");
+        if (field) { field.value = ""; field.focus(); }
+      }
+    },
+  },
+  el("div", { class: "field" }, el("label", { for: "chat-to" }, t("web.chat.to")), select),
+  el("div", { class: "field" }, el("label", { for: "chat-text" }, t("web.chat.message")), input),
+  el("p", { id: "chat-hint", class: "muted small-print" }, t("web.chat.hint")),
+  el("button", { type: "submit", id: "chat-send", class: "primary" }, t("web.chat.send")));
+}
+
+function options(select, ctx) {
+  const people = recipients(ctx);
+  if (!people.some((p) => idOf(p) === draft.to)) draft.to = "";
+  select.replaceChildren(
+    el("option", { value: "" }, t("web.chat.everyone")),
+    ...people.map((p) => el("option", { value: idOf(p) }, t("web.chat.whisper_to", { name: ctx.actorName(idOf(p)) }))));
+  select.value = draft.to;
+}
+
+/** Draw (or update) the chat panel: the messages this viewer was sent, and the form. */
+export function render(ctx) {
+  const box = mount();
+  if (!box.dataset.ready) {
+    box.dataset.ready = "1";
+    box.replaceChildren(
+      el("h2", { id: "chat-heading" }, t("web.chat.heading")),
+      el("ol", { id: "chat-messages", class: "chat-messages", "aria-live": "polite", "aria-relevant": "additions" }),
+      el("p", { id: "chat-empty", class: "muted" }, t("web.chat.empty")));
+  }
+  const records = ctx.records.filter(isChat).sort((a, b) => a.seq - b.seq);
+  const undone = new Set(ctx.records.filter((r) => r.undoes != null).map((r) => r.undoes));
+  const list = box.querySelector("#chat-messages");
+  list.replaceChildren(...records.filter((r) => !undone.has(r.seq)).map((r) => message(r, ctx)));
+  list.scrollTop = list.scrollHeight;
+  box.querySelector("#chat-empty").hidden = records.length > 0;
+  const writes = ctx.me.role !== "spectator";
+  let chatForm = box.querySelector("#chat-form");
+  if (writes && !chatForm) {
+    chatForm = form(ctx);
+    box.append(chatForm);
+  }
+  if (chatForm) options(chatForm.querySelector("#chat-to"), ctx);
+  if (!writes && !box.querySelector("#chat-readonly")) {
+    box.append(el("p", { id: "chat-readonly", class: "muted small-print" }, t("web.chat.spectator")));
+  }
+}
