@@ -35,7 +35,14 @@ from spieltisch.dice.faces import VALUE_KEYS, symbol_die
 from spieltisch.dice.notation import BinaryOp, Constant, Dice, Expression, Negate, Pool
 from spieltisch.dice.tree import Visitor
 
-__all__ = ["ODDS_BUDGET", "check_budget", "default_budget", "estimate", "set_default_budget"]
+__all__ = [
+    "ODDS_BUDGET",
+    "check_budget",
+    "convolution_cost",
+    "default_budget",
+    "estimate",
+    "set_default_budget",
+]
 
 ODDS_BUDGET = 500_000_000
 """Default budget in cost units (about one nanosecond of one core each): about half a second."""
@@ -318,6 +325,12 @@ def estimate(
     with contextlib.suppress(_Refused):
         walk.visit(node)
     return walk.cost
+
+
+def convolution_cost(la: int, lb: int, bits_a: float, bits_b: float, *, exact: bool) -> float:
+    """The estimated work of one 1-D convolution of ``la`` and ``lb`` weights (of ``bits``
+    each, in exact mode), as the engine does it: composed odds charge their sums with this."""
+    return _Walk({}, exact, 0, 0.0).convolve(la, lb, bits_a, bits_b)
 
 
 def set_default_budget(budget: int) -> None:
