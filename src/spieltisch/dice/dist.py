@@ -215,6 +215,11 @@ class Dist:
         table = self.table()
         return math.fsum(v * p for v, p in table.items()) / math.fsum(table.values())
 
+    def exact_mean(self) -> Fraction:
+        """The expected outcome as an exact fraction (exact distributions only)."""
+        table = self.fractions()
+        return sum((v * p for v, p in table.items()), Fraction(0)) / sum(table.values())
+
     @property
     def std(self) -> float:
         """The standard deviation of the outcome."""
