@@ -153,14 +153,20 @@ def test_exploding_d10_by_hand() -> None:
     assert 0 < die.truncated <= TAIL
 
 
-def test_kreiswanderer_comparative_tie_to_the_defender() -> None:
+def test_kreiswanderer_comparative_check_against_icepool() -> None:
     attacker, defender = Dist.of("1d10!") + 12, Dist.of("1d10!") + 11
     contest = attacker.vs(defender)
-    assert contest.win + contest.tie + contest.lose == pytest.approx(
-        1 - contest.margin.truncated, abs=1e-15
+    deep = icepool.d10.explode(depth=20)
+    oracle = _icepool_table((deep + 12) - (deep + 11))
+    assert contest.win == pytest.approx(
+        float(sum(p for v, p in oracle.items() if v > 0)), abs=3e-12
     )
-    brute = Fraction(0)  # non-exploding part: enumerate faces 1..9 both, then explosions rare
-    assert contest.win > 0.5 > contest.lose > brute
+    assert contest.tie == pytest.approx(float(oracle[0]), abs=3e-12)
+    assert contest.lose == pytest.approx(
+        float(sum(p for v, p in oracle.items() if v < 0)), abs=3e-12
+    )
+    total = contest.win + contest.tie + contest.lose
+    assert total == pytest.approx(1 - contest.margin.truncated, abs=1e-15)
 
 
 # -- properties -----------------------------------------------------------------------------
