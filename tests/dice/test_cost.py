@@ -6,8 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spieltisch.dice import cost, odds
+from spieltisch.dice import cost
+from spieltisch.dice.arrays import MAX_CELLS
 from spieltisch.dice.errors import LimitError
+from spieltisch.dice.exploding import depths_of
+from spieltisch.dice.keep import KEEP_BUDGET, KEEP_BUDGET_EXACT
 from spieltisch.dice.notation import parse
 from spieltisch.dice.odds import distribution
 from spieltisch.i18n import error_message
@@ -15,10 +18,8 @@ from spieltisch.i18n import error_message
 
 def _estimate(text: str, exact: bool = False) -> float:
     node = parse(text)
-    keep = odds._KEEP_BUDGET_EXACT if exact else odds._KEEP_BUDGET
-    return cost.estimate(
-        node, odds._depths(node), exact=exact, max_cells=odds.MAX_CELLS, keep_budget=keep
-    )
+    keep = KEEP_BUDGET_EXACT if exact else KEEP_BUDGET
+    return cost.estimate(node, depths_of(node), exact=exact, max_cells=MAX_CELLS, keep_budget=keep)
 
 
 CHEAP = [
@@ -69,7 +70,7 @@ def test_expensive_float_odds_are_refused(text: str) -> None:
 def test_hand_computed_direct_convolution() -> None:
     # 2d6 by the array engine: the estimate charges the dearest count of the same bit length,
     # 3 dice: a direct 6×6 convolution (squaring), then a 6×11 one; the shape is that of 2d6.
-    walk = cost._Walk({}, exact=False, max_cells=odds.MAX_CELLS, keep_budget=odds._KEEP_BUDGET)
+    walk = cost._Walk({}, exact=False, max_cells=MAX_CELLS, keep_budget=KEEP_BUDGET)
     shape = walk.power(cost._Shape((6,), 1, 6), 2)
     assert shape.axes == (11,) and (shape.low, shape.high) == (2, 12)
     assert walk.cost == pytest.approx(2 * cost._STEP + cost._DIRECT * (36 + 66))

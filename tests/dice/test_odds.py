@@ -8,10 +8,13 @@ from fractions import Fraction
 import pytest
 from dice_helpers import enumerate_rolls
 
-from spieltisch.dice import odds
+from spieltisch.dice.arrays import NUMERIC, align, cells_of
 from spieltisch.dice.errors import LimitError
+from spieltisch.dice.evaluate import evaluate
+from spieltisch.dice.exploding import depths_of
 from spieltisch.dice.notation import Dice, Pool, parse
 from spieltisch.dice.odds import TAIL, distribution, janus_check, success_count
+from spieltisch.dice.small import small_root
 
 SMALL = [
     "3d6",
@@ -110,10 +113,10 @@ def test_small_pools_equal_brute_force_enumeration(text: str) -> None:
 def _array_engine(text: str) -> dict[object, Fraction]:
     """The exact weights from the array engine alone (no small-pool path)."""
     node = parse(text)
-    pmf = odds._evaluate(node, odds._depths(node), True, None)
-    if pmf.keys != odds._NUMERIC and pmf.keys != node.keys:
-        pmf = odds._align(pmf, node.keys)
-    return {o: Fraction(int(w), pmf.denominator) for o, w in odds._cells(pmf)}
+    pmf = evaluate(node, depths_of(node), True, None)
+    if pmf.keys != NUMERIC and pmf.keys != node.keys:
+        pmf = align(pmf, node.keys)
+    return {o: Fraction(int(w), pmf.denominator) for o, w in cells_of(pmf)}
 
 
 @pytest.mark.parametrize("text", SMALL + SMALL_POOLS + ["20M-5J", "8M - 15H", "12W6>=4"])
@@ -124,7 +127,7 @@ def test_small_pool_path_and_array_engine_agree(text: str) -> None:
 
 @pytest.mark.parametrize("text", [*SMALL_POOLS, "20M-5J", "8M - 15H", "63d2", "24d6", "63M"])
 def test_small_pools_take_the_integer_path(text: str) -> None:
-    assert odds._small_root(parse(text)) is not None
+    assert small_root(parse(text)) is not None
 
 
 @pytest.mark.parametrize(
@@ -132,12 +135,12 @@ def test_small_pools_take_the_integer_path(text: str) -> None:
 )
 def test_other_expressions_take_the_array_engine(text: str) -> None:
     # Too large for 64-bit weights, several symbol counts, exploding, keep, products.
-    assert odds._small_root(parse(text)) is None
+    assert small_root(parse(text)) is None
 
 
 def test_huge_pools_built_in_code_leave_the_integer_path_at_once() -> None:
-    assert odds._small_root(Pool(10**9, "M")) is None
-    assert odds._small_root(Dice(10**9, 6)) is None
+    assert small_root(Pool(10**9, "M")) is None
+    assert small_root(Dice(10**9, 6)) is None
 
 
 @pytest.mark.parametrize("text", ["1d6!", "2d4!", "2d4!kh1", "3d6!>=5", "1d4!*2", "1d3!-1d3!"])

@@ -33,8 +33,16 @@ from dataclasses import dataclass
 from spieltisch.dice.errors import LimitError
 from spieltisch.dice.faces import VALUE_KEYS, symbol_die
 from spieltisch.dice.notation import BinaryOp, Constant, Dice, Expression, Negate, Pool
+from spieltisch.dice.tree import Visitor
 
-__all__ = ["ODDS_BUDGET", "check_budget", "default_budget", "estimate", "set_default_budget"]
+__all__ = [
+    "ODDS_BUDGET",
+    "check_budget",
+    "convolution_cost",
+    "default_budget",
+    "estimate",
+    "set_default_budget",
+]
 
 ODDS_BUDGET = 500_000_000
 """Default budget in cost units (about one nanosecond of one core each): about half a second."""
@@ -44,7 +52,7 @@ _budget = ODDS_BUDGET
 _STEP = 2_000.0  # fixed cost of one array operation (Python and numpy overhead)
 _DIRECT = 1.4  # one multiply-add of a direct float convolution
 _FFT = 3.0  # per L·log2(L) of a float FFT convolution
-_FFT_MIN = 200_000  # the engine's switch to FFT (odds._FFT_MIN)
+_FFT_MIN = 200_000  # the engine's switch to FFT (arrays._FFT_MIN)
 _CELL = 3.0  # one cell of a float array operation
 _OBJECT = 30.0  # one Python-integer operation in an object array, besides its size
 _PACK = 250.0  # packing or unpacking one weight of an exact convolution
@@ -85,7 +93,7 @@ class _Refused(Exception):
 
 
 @dataclass
-class _Walk:
+class _Walk(Visitor[None, _Shape]):
     depths: Mapping[int, int]
     exact: bool
     max_cells: int
@@ -227,7 +235,7 @@ class _Walk:
             self.cost += _CELL / 4 * work + values * kept * 2 * _STEP
         return _Shape((size,), 0, size - 1, bits, (size - 1) / 2, (size - 1) ** 2 / 4)
 
-    def pool(self, node: Pool) -> _Shape:
+    def pool(self, node: Pool, context: None) -> _Shape:
         kind = symbol_die(node.die)
         bits = math.log2(kind.sides) if self.exact else 0.0
         if kind.numeric:
@@ -249,29 +257,39 @@ class _Walk:
                 axes.append(max(counts) + 1)
         return self.power(_Shape(tuple(axes) or (1,), 0, 0, bits), node.count)
 
-    def visit(self, node: Expression) -> _Shape:
+    # -- the nodes (the walk is a visitor: the same dispatch as the engine's) -------------
+
+    def visit(self, node: Expression, context: None = None) -> _Shape:
+        """The shape of ``node``, adding its work (and a fixed step per node) to the cost."""
         self.cost += _STEP
-        if isinstance(node, Constant):
-            return _Shape((1,), node.value, node.value, 0.0, node.value)
-        if isinstance(node, Negate):
-            inner = self.visit(node.operand)
-            self.cost += self.operate(inner.cells, inner.bits)
-            return _Shape(
-                inner.axes, -inner.high, -inner.low, inner.bits, -inner.mean, inner.var, inner.fft
-            )
-        if isinstance(node, Pool):
-            return self.pool(node)
-        if isinstance(node, Dice):
-            if node.keep is not None:
-                return self.keep(node)
-            die = self.die(node)
-            if node.explode and node.count * die.cells > self.max_cells:
-                raise _Refused
-            return self.power(die, node.count)
-        assert isinstance(node, BinaryOp)
+        return super().visit(node, context)
+
+    def constant(self, node: Constant, context: None) -> _Shape:
+        return _Shape((1,), node.value, node.value, 0.0, node.value)
+
+    def negate(self, node: Negate, context: None) -> _Shape:
+        inner = self.visit(node.operand)
+        self.cost += self.operate(inner.cells, inner.bits)
+        return _Shape(
+            inner.axes, -inner.high, -inner.low, inner.bits, -inner.mean, inner.var, inner.fft
+        )
+
+    def dice(self, node: Dice, context: None) -> _Shape:
+        if node.keep is not None:
+            return self.keep(node)
+        die = self.die(node)
+        if node.explode and node.count * die.cells > self.max_cells:
+            raise _Refused
+        return self.power(die, node.count)
+
+    def binary(self, node: BinaryOp, context: None) -> _Shape:
         left, right = self.visit(node.left), self.visit(node.right)
         if node.op != "*":
             return self.add(left, right)
+        return self.multiply(left, right)
+
+    def multiply(self, left: _Shape, right: _Shape) -> _Shape:
+        """A product of two numbers: every pair of values."""
         (a_low, a_high), (b_low, b_high) = left.span(), right.span()
         pairs = (a_high - a_low + 1) * (b_high - b_low + 1)
         corners = [x * y for x in (a_low, a_high) for y in (b_low, b_high)]
@@ -307,6 +325,12 @@ def estimate(
     with contextlib.suppress(_Refused):
         walk.visit(node)
     return walk.cost
+
+
+def convolution_cost(la: int, lb: int, bits_a: float, bits_b: float, *, exact: bool) -> float:
+    """The estimated work of one 1-D convolution of ``la`` and ``lb`` weights (of ``bits``
+    each, in exact mode), as the engine does it: composed odds charge their sums with this."""
+    return _Walk({}, exact, 0, 0.0).convolve(la, lb, bits_a, bits_b)
 
 
 def set_default_budget(budget: int) -> None:

@@ -20,6 +20,7 @@ from spieltisch.dice.notation import (
     Pool,
     parse,
 )
+from spieltisch.dice.tree import Visitor
 
 __all__ = ["DieRoll", "RollResult", "Value", "roll", "value_to_json"]
 
@@ -71,28 +72,28 @@ def value_to_json(value: Value | Mapping[str, int]) -> int | dict[str, int]:
     return {key: int(value[key]) for key in VALUE_KEYS if key in value}
 
 
-class _Roller:
+class _Roller(Visitor[None, Value]):
     def __init__(self, source: DiceSource, limits: Limits) -> None:
         self.source = source
         self.limits = limits
         self.explosions = 0
-        self.dice: list[DieRoll] = []
+        self.rolled: list[DieRoll] = []
 
     def value(self, node: Expression) -> Value:
-        if isinstance(node, Constant):
-            return node.value
-        if isinstance(node, Negate):
-            inner = self.value(node.operand)
-            assert isinstance(inner, int)
-            return -inner
-        if isinstance(node, Dice):
-            return self.numeric(node)
-        if isinstance(node, Pool):
-            return self.pool(node)
-        assert isinstance(node, BinaryOp)
-        return self.binary(node)
+        return self.visit(node, None)
 
-    def binary(self, node: BinaryOp) -> Value:
+    def constant(self, node: Constant, context: None) -> Value:
+        return node.value
+
+    def negate(self, node: Negate, context: None) -> Value:
+        inner = self.value(node.operand)
+        assert isinstance(inner, int)
+        return -inner
+
+    def dice(self, node: Dice, context: None) -> Value:
+        return self.numeric(node)
+
+    def binary(self, node: BinaryOp, context: None) -> Value:
         left, right = self.value(node.left), self.value(node.right)
         if isinstance(left, int) and isinstance(right, int):
             if node.op == "+":
@@ -142,27 +143,27 @@ class _Roller:
             kept = [i in chosen for i in range(node.count)]
         for index, faces in enumerate(throws):
             for face, exploded in faces:
-                self.dice.append(DieRoll(code, face, kept[index], exploded))
+                self.rolled.append(DieRoll(code, face, kept[index], exploded))
         values = [total for total, keep in zip(totals, kept, strict=True) if keep]
         if node.compare is not None:
             return sum(1 for total in values if node.compare.test(total))
         return sum(values)
 
-    def pool(self, node: Pool) -> Value:
+    def pool(self, node: Pool, context: None) -> Value:
         kind = symbol_die(node.die)
         if node.kind is Kind.NUMBER:
             total = 0
             for _ in range(node.count):
                 face = kind.face(self.source.roll(kind.sides))
                 assert isinstance(face, int)
-                self.dice.append(DieRoll(kind.code, face))
+                self.rolled.append(DieRoll(kind.code, face))
                 total += face
             return total
         counts = dict.fromkeys(node.keys, 0)
         for _ in range(node.count):
             face = kind.face(self.source.roll(kind.sides))
             assert not isinstance(face, int)
-            self.dice.append(DieRoll(kind.code, face))
+            self.rolled.append(DieRoll(kind.code, face))
             for key, count in face.items():
                 target = "successes" if key == "janus" else key
                 counts[target] += count
@@ -180,4 +181,4 @@ def roll(expr: Expression | str, source: DiceSource, limits: Limits | None = Non
     node = parse(expr, limits) if isinstance(expr, str) else expr
     roller = _Roller(source, limits)
     value = roller.value(node)
-    return RollResult(str(node), value, tuple(roller.dice))
+    return RollResult(str(node), value, tuple(roller.rolled))

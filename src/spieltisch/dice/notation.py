@@ -19,6 +19,7 @@ written out, single spaces around binary operators) that parses back to an equal
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
@@ -577,18 +578,224 @@ def _count_dice(node: Expression, text: str, limits: Limits) -> None:
         )
 
 
+# -- the fast path: valid input without the grammar machinery ------------------------------
+#
+# Tables type the same few expressions again and again, and the grammar costs tens of
+# microseconds per text, more than the odds of a small check. ``_fast`` reads the grammar
+# above with one regular expression for the tokens and recursive descent, and gives the very
+# tree the grammar gives — or ``None`` at the first thing that is not plainly valid (a
+# syntax error, a limit, mixed types), and then the grammar parses the text again and names
+# the error. So errors stay the grammar's; a property test checks that both readings agree.
+
+_TOKENS = re.compile(r"[0-9]+|[dDwW](?:[0-9]+|%)|kh|kl|dh|dl|>=|<=|[^ \t]")
+# Every token of the grammar, and any other character as a token of its own (which the fast
+# path then refuses). Spaces and tabs separate tokens, as the grammar's %ignore does.
+_DIGITS = frozenset("0123456789")
+_KEEP_MODES = frozenset(("kh", "kl", "dh", "dl"))
+_COMPARE_OPS = frozenset((">=", "<=", ">", "<", "="))
+
+
+_LIMITS = Limits()
+
+
+class _Bail(Exception):
+    """The fast path gives up; the grammar takes the text."""
+
+
+def _int(text: str) -> int:
+    if len(text) > _MAX_DIGITS and len(text.lstrip("0")) > _MAX_DIGITS:
+        raise _Bail
+    return int(text)
+
+
+class _Fast:
+    """Recursive descent over the tokens; raises :class:`_Bail` at anything unusual."""
+
+    __slots__ = ("dice", "index", "limits", "tokens")
+
+    def __init__(self, tokens: list[str], limits: Limits) -> None:
+        self.tokens = tokens
+        self.index = 0
+        self.limits = limits
+        self.dice = 0
+
+    def sum(self) -> Expression:
+        tokens = self.tokens
+        left = self.product()
+        while tokens[self.index] in ("+", "-"):
+            op = tokens[self.index]
+            self.index += 1
+            right = self.product()
+            if (left.kind is Kind.NUMBER) != (right.kind is Kind.NUMBER):
+                raise _Bail
+            left = BinaryOp("+" if op == "+" else "-", left, right)
+        return left
+
+    def product(self) -> Expression:
+        left = self.unary()
+        while self.tokens[self.index] == "*":
+            self.index += 1
+            right = self.unary()
+            if left.kind is not Kind.NUMBER or right.kind is not Kind.NUMBER:
+                raise _Bail
+            left = BinaryOp("*", left, right)
+        return left
+
+    def unary(self) -> Expression:
+        token = self.tokens[self.index]
+        self.index += 1
+        if token == "-":
+            operand = self.unary()
+            if operand.kind is not Kind.NUMBER:
+                raise _Bail
+            return Negate(operand)
+        if token == "(":
+            node = self.sum()
+            if self.tokens[self.index] != ")":
+                raise _Bail
+            self.index += 1
+            return node
+        count = 1
+        if token[0] in _DIGITS:
+            count = _int(token)
+            token = self.tokens[self.index]
+            if not (token in SYMBOL_DICE or (token[0] in "dDwW" and token[1:2] not in "hl")):
+                return Constant(count)
+            if count > self.limits.max_dice:
+                raise _Bail
+            self.index += 1
+        if token in SYMBOL_DICE:
+            self.dice += count
+            return Pool(count, token)
+        if token[0] not in "dDwW" or token[1:2] in "hl":
+            raise _Bail
+        return self.rest_of_dice(count, token[1:])
+
+    def rest_of_dice(self, count: int, side_text: str) -> Expression:
+        sides = 100 if side_text == "%" else _int(side_text)
+        limits = self.limits
+        if count == 0 or not 2 <= sides <= limits.max_sides:
+            raise _Bail
+        tokens = self.tokens
+        explode = tokens[self.index] == "!"
+        self.index += explode
+        keep: Keep | None = None
+        compare: Compare | None = None
+        token = tokens[self.index]
+        if token in _KEEP_MODES:
+            keep = Keep(token, self.number())  # type: ignore[arg-type]
+            limit = count if token in ("kh", "kl") else count - 1
+            if not 1 <= keep.count <= limit or count > limits.max_keep_pool:
+                raise _Bail
+            token = tokens[self.index]
+        if token in _COMPARE_OPS:
+            compare = Compare(token, self.number())  # type: ignore[arg-type]
+        self.dice += count
+        return Dice(count, sides, explode, keep, compare)
+
+    def number(self) -> int:
+        """The number after a keep or compare token (which it passes)."""
+        token = self.tokens[self.index + 1]
+        if token[0] not in _DIGITS:
+            raise _Bail
+        self.index += 2
+        return _int(token)
+
+
+def _term_pattern(n: int) -> str:
+    w = r"[ \t]*"
+    dice = (
+        rf"[dDwW](?P<sides{n}>[0-9]+|%){w}(?P<bang{n}>!?){w}"
+        rf"(?:(?P<mode{n}>kh|kl|dh|dl){w}(?P<kept{n}>[0-9]+))?{w}"
+        rf"(?:(?P<op{n}>>=|<=|[<>=]){w}(?P<target{n}>[0-9]+))?"
+    )
+    return (
+        rf"{w}(?:(?P<count{n}>[0-9]*){w}(?:(?P<symbol{n}>[HMJBES])|{dice})"
+        rf"|(?P<number{n}>[0-9]+)){w}"
+    )
+
+
+_SIMPLE = re.compile(rf"{_term_pattern(1)}(?:(?P<sign>[-+]){_term_pattern(2)})?")
+# The commonest texts in one match: one term, or two joined by + or - (``3d6``, ``4W6kh3``,
+# ``2d20kh1 + 5``, ``10M-3J``, ``8M - 5H``); anything else goes through the tokens.
+
+
+def _simple_term(parts: tuple[str | None, ...], at: int, limits: Limits) -> tuple[Expression, int]:
+    """One term of :data:`_SIMPLE` (its groups from ``at`` on) and the dice it rolls."""
+    count_text, symbol, side_text, bang, mode, kept, op, target, number = parts[at : at + 9]
+    if number is not None:
+        return Constant(_int(number)), 0
+    count = _int(count_text) if count_text else 1
+    if count > limits.max_dice:
+        raise _Bail
+    if symbol is not None:
+        return Pool(count, symbol), count
+    assert side_text is not None
+    sides = 100 if side_text == "%" else _int(side_text)
+    if count == 0 or not 2 <= sides <= limits.max_sides:
+        raise _Bail
+    keep: Keep | None = None
+    compare: Compare | None = None
+    if mode is not None and kept is not None:
+        keep = Keep(mode, _int(kept))  # type: ignore[arg-type]
+        limit = count if mode in ("kh", "kl") else count - 1
+        if not 1 <= keep.count <= limit or count > limits.max_keep_pool:
+            raise _Bail
+    if op is not None and target is not None:
+        compare = Compare(op, _int(target))  # type: ignore[arg-type]
+    return Dice(count, sides, bool(bang), keep, compare), count
+
+
+def _simple(text: str, limits: Limits) -> Expression | None:
+    """The tree of a text of one or two simple terms; ``None`` if it is not one."""
+    found = _SIMPLE.fullmatch(text)
+    if found is None:
+        return None
+    parts = found.groups()
+    try:
+        left, dice = _simple_term(parts, 0, limits)
+        sign = parts[9]
+        if sign is None:
+            return left
+        right, more = _simple_term(parts, 10, limits)
+    except _Bail:
+        return None
+    if (left.kind is Kind.NUMBER) != (right.kind is Kind.NUMBER) or dice + more > limits.max_dice:
+        return None
+    return BinaryOp("+" if sign == "+" else "-", left, right)
+
+
+def _fast(text: str, limits: Limits) -> Expression | None:
+    """The tree of ``text`` when it is plainly valid, else ``None`` (see above)."""
+    simple = _simple(text, limits)
+    if simple is not None:
+        return simple
+    tokens = _TOKENS.findall(text)
+    if not tokens:
+        return None
+    tokens.append("$")
+    reader = _Fast(tokens, limits)
+    try:
+        node = reader.sum()
+    except _Bail:
+        return None
+    if reader.index != len(tokens) - 1 or reader.dice > limits.max_dice:
+        return None
+    return node
+
+
 def parse(text: str, limits: Limits | None = None) -> Expression:
     """Parse dice notation into an expression tree.
 
     Raises :class:`~spieltisch.dice.errors.NotationError` (naming position, the text found
     and what was expected) for anything that is not a valid expression within ``limits``.
     """
-    limits = limits or Limits()
+    limits = limits or _LIMITS
     if not isinstance(text, str):
         raise NotationError(
             "dice.notation.empty", value=repr(text), position=0, found="", expected="3d6"
         )
-    operators = sum(text.count(sign) for sign in "+-*(")
+    operators = text.count("+") + text.count("-") + text.count("*") + text.count("(")
     if len(text) > limits.max_length or operators > limits.max_operators:
         raise NotationError(
             "dice.notation.too_long",
@@ -600,6 +807,14 @@ def parse(text: str, limits: Limits | None = None) -> Expression:
             operators=operators,
             limit=limits.max_operators,
         )
+    quick = _fast(text, limits)
+    if quick is not None:
+        return quick
+    return _grammar_parse(text, limits)
+
+
+def _grammar_parse(text: str, limits: Limits) -> Expression:
+    """``text`` read by the grammar alone (the errors name position and expectation)."""
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as error:

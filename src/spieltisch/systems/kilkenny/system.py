@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from fractions import Fraction
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from spieltisch.dice.dist import Dist
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import Access, Odds, OddsOutcome
@@ -361,13 +361,13 @@ class KilkennySystem:
         """For ``roll``: each face 1–6 at 1/6; other commands roll nothing."""
         if not isinstance(command, RollCommand):
             return None
-        share = Fraction(1, MAX_ROLL)
+        die = Dist.die(MAX_ROLL, exact=True)
         return Odds(
             outcomes=[
                 OddsOutcome(value=face, probability=float(share), exact=str(share))
-                for face in range(1, MAX_ROLL + 1)
+                for face, share in die.fractions().items()
             ],
-            mean=(MAX_ROLL + 1) / 2,
+            mean=float(die.exact_mean()),
         )
 
     def access(self, state: KilkennyState, command: Any) -> Access:

@@ -1,16 +1,18 @@
 """Exact odds of a Magical Kitties check, with fractions and integer binomials.
 
 A check rolls ``pool`` d6; each die at or above the difficulty succeeds with chance
-``(7 - difficulty) / 6``, so the successes are binomial. The treat-reroll strategy rolls once
-and, if there are fewer than ``want`` successes, rerolls every non-success once: the final
-count is the kept successes plus a fresh binomial over the rerolled dice.
+``(7 - difficulty) / 6``, so the successes are binomial — the dice engine's ``pool d6 >=
+difficulty``, computed exactly. The treat-reroll strategy rolls once and, if there are fewer
+than ``want`` successes, rerolls every non-success once: the final count is the kept
+successes plus a fresh count over the rerolled dice (a mixture, :meth:`Dist.then`).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from math import comb
 
+from spieltisch.dice.dist import Dist
+from spieltisch.dice.notation import Compare, Dice
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import Odds, OddsOutcome
 
@@ -45,31 +47,40 @@ def _check_pool(pool: int) -> None:
         raise RuleError("kitties.pool_too_large", value=pool, max=MAX_ODDS_POOL)
 
 
-def _binomial(n: int, p: Fraction) -> list[Fraction]:
-    q = 1 - p
-    return [comb(n, k) * p**k * q ** (n - k) for k in range(n + 1)]
+def _count(dice: int, difficulty: int) -> Dist | int:
+    """The successes of ``dice`` d6 against ``difficulty``, exact (0 for no dice)."""
+    if dice == 0:
+        return 0
+    return Dist.of(Dice(dice, 6, compare=Compare(">=", difficulty)), exact=True)
+
+
+def _as_list(dist: Dist, pool: int) -> list[Fraction]:
+    table = dist.fractions()
+    return [table.get(k, Fraction(0)) for k in range(pool + 1)]
 
 
 def successes(pool: int, difficulty: int) -> list[Fraction]:
     """``result[k]`` = exact chance of exactly ``k`` successes with ``pool`` dice."""
     _check_pool(pool)
-    return _binomial(pool, success_chance(difficulty))
+    success_chance(difficulty)
+    first = _count(pool, difficulty)
+    assert isinstance(first, Dist)
+    return _as_list(first, pool)
 
 
 def rerolled_successes(pool: int, difficulty: int, want: int = 2) -> list[Fraction]:
     """Like :func:`successes`, when every non-success is rerolled once below ``want``."""
     if want < 1:
         raise RuleError("kitties.bad_want", value=want)
-    first = successes(pool, difficulty)
-    p = success_chance(difficulty)
-    result = [Fraction(0)] * (pool + 1)
-    for kept, chance in enumerate(first):
-        if kept >= want:
-            result[kept] += chance
-            continue
-        for extra, again in enumerate(_binomial(pool - kept, p)):
-            result[kept + extra] += chance * again
-    return result
+    _check_pool(pool)
+    success_chance(difficulty)
+    first = _count(pool, difficulty)
+    assert isinstance(first, Dist)
+
+    def settle(kept: int) -> Dist | int:
+        return kept if kept >= want else kept + _count(pool - kept, difficulty)
+
+    return _as_list(first.then(settle), pool)
 
 
 def tiers_of(distribution: list[Fraction]) -> dict[str, Fraction]:
