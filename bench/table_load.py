@@ -33,12 +33,14 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager, suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 import httpx
 import websockets
+
+from spieltisch.web.limits import RateLimits
 
 ROOT = Path(__file__).resolve().parents[1]
 _START = "from spieltisch.cli.app import main; main()"
@@ -54,7 +56,9 @@ def _free_port() -> int:
 def serve(database_url: str) -> Iterator[str]:
     """A ``spieltisch serve`` child process on a free port; yields its base URL."""
     port = _free_port()
-    env = {**os.environ, "SPIELTISCH_DATABASE_URL": database_url}
+    # A load test is not abuse: the per-token and per-address rate limits are switched off.
+    limits = {f"SPIELTISCH_RATE_{f.name.upper()}": "" for f in fields(RateLimits)}
+    env = {**os.environ, **limits, "SPIELTISCH_DATABASE_URL": database_url}
     process = subprocess.Popen(
         [sys.executable, "-c", _START, "serve", "--host", "127.0.0.1", "--port", str(port)],
         env=env,
