@@ -31,7 +31,7 @@ def add(page: Page, name: str, initiative: str, at: str, tracks: str = "HP 20") 
     expect(page.locator("#fd-tracker")).to_contain_text(name)
 
 
-def test_a_free_table_fight(browser: Any, server: Any, tmp_path: Path) -> None:
+def test_a_free_table_fight(browser: Any, server: Any, tmp_path: Path, screenshots: Path) -> None:
     gm_context, player_context = new_context(browser), new_context(browser)
     gm, player = gm_context.new_page(), player_context.new_page()
     errors = watch_errors(gm) + watch_errors(player)
@@ -102,6 +102,8 @@ def test_a_free_table_fight(browser: Any, server: Any, tmp_path: Path) -> None:
         expect(player.locator("#fd-round")).to_have_text("Round 2 · Hero's turn")
         expect(player.locator("#fd-c-hero .fd-effect")).to_have_count(0)
         expect(player.locator("#log")).to_contain_text("Ended: Blessed (Hero).")
+        gm.screenshot(path=str(screenshots / "free-table-fight.png"), full_page=True)
+        player.screenshot(path=str(screenshots / "free-table-player.png"))
         gm.locator("#fd-next-round").click()
         expect(player.locator("#fd-round")).to_have_text("Round 3 · Hero's turn")
         gm.locator("#fd-end-fight").click()
