@@ -389,6 +389,118 @@ HEXXEN = Samples(
     ],
 )
 
+_DND_ADA: dict[str, Any] = {
+    "kind": "add_character",
+    "id": "ada",
+    "name": "Ada",
+    "ac": 16,
+    "hp": 12,
+    "abilities": {"str": 16, "dex": 14},
+    "attacks": ["Longsword: +5, 7 (1d8+3) slashing"],
+    "bonus_actions": ["Second Wind"],
+    "position": "a1",
+}
+_DND_SPY = {
+    "kind": "add_monster",
+    "id": f"{CANARY}-spy",
+    "side": f"{CANARY}-side",
+    "secret": True,
+    "position": "h8",
+    "sheet": {
+        "id": f"{CANARY}-spy",
+        "name": f"{CANARY} Spy",
+        "ac": 13,
+        "hp": 9,
+        "attacks": [f"{CANARY} Bite: +4, 5 (1d6+2) piercing"],
+        "bonus_actions": [f"{CANARY} trick"],
+        "resistances": [CANARY],
+    },
+}
+_DND_RAT = {
+    "kind": "add_monster",
+    "id": f"{CANARY}-rat",
+    "monster": "rat",
+    "secret": True,
+    "position": "j10",
+}
+
+
+def _dnd_ada_first(state: dict[str, Any]) -> dict[str, Any]:
+    """The goblin ends its turn if the initiative put it first; else a no-op heal."""
+    if (state.get("combat") or {}).get("current") == "gob":
+        return {"kind": "end_turn"}
+    return {"kind": "heal", "target": "ada", "amount": 0}
+
+
+DND5E = Samples(
+    system="dnd5e",
+    setup=[
+        ("player", _DND_ADA),
+        ("gm", {"kind": "add_monster", "id": "gob", "monster": "goblin", "position": "b2"}),
+        ("gm", {"kind": "start_combat"}),
+        ("gm", _dnd_ada_first),
+    ],
+    hidden={
+        "monster": [_DND_SPY],
+        "bestiary_monster": [_DND_RAT],
+        "turn_and_attack": [
+            {"kind": "end_turn"},
+            {"kind": "attack", "creature": "gob", "target": "ada", "attack": "Scimitar"},
+        ],
+        "damage": [
+            {"kind": "damage", "target": "gob", "amount": 3, "type": CANARY},
+            {"kind": "damage", "target": "ada", "amount": 2, "type": "slashing"},
+            {"kind": "heal", "target": "ada", "amount": 1, "temporary": True},
+        ],
+        "condition": [{"kind": "condition", "target": "gob", "condition": "poisoned"}],
+        "secret_monster_attacked": [
+            _DND_SPY,
+            {"kind": "damage", "target": f"{CANARY}-spy", "amount": 4, "type": CANARY},
+            {"kind": "condition", "target": f"{CANARY}-spy", "condition": "prone"},
+        ],
+        "undo": [_DND_SPY, UNDO_LAST],
+    },
+    player={
+        "add_character": {**_DND_ADA, "id": "lu", "name": "Lu", "position": "a3"},
+        "move": {"kind": "move", "creature": "ada", "steps": [{"to": "a2"}]},
+        "attack": {"kind": "attack", "creature": "ada", "target": "gob", "attack": "Longsword"},
+        "action": {"kind": "action", "creature": "ada", "action": "dodge"},
+        "help": {
+            "kind": "action",
+            "creature": "ada",
+            "action": "help",
+            "target": "ada",
+            "help": "check",
+        },
+        "bonus_action": {"kind": "bonus_action", "creature": "ada", "feature": "Second Wind"},
+        "react": {"kind": "react", "creature": "ada"},
+        "death_save": {"kind": "death_save", "creature": "ada"},
+        "end_turn": {"kind": "end_turn"},
+    },
+    probes=[
+        Probe(
+            "monster",
+            {"kind": "attack", "creature": "ada", "target": f"{CANARY}-spy", "attack": "Longsword"},
+            f"{CANARY}-spy",
+        ),
+        Probe(
+            "bestiary_monster",
+            {"kind": "attack", "creature": "ada", "target": f"{CANARY}-rat", "attack": "Longsword"},
+            f"{CANARY}-rat",
+        ),
+        Probe(
+            "monster",
+            {"kind": "action", "creature": "ada", "action": "help", "target": f"{CANARY}-spy"},
+            f"{CANARY}-spy",
+        ),
+        Probe(
+            "monster",
+            {"kind": "move", "creature": f"{CANARY}-spy", "steps": [{"to": "h7"}]},
+            f"{CANARY}-spy",
+        ),
+    ],
+)
+
 WHISPERS: dict[str, list[Step]] = {
     "whisper": [Whisper("gm", "confidant", f"{CANARY} psst\nzweite Zeile")],
     "whisper_roll": [Whisper("confidant", "gm", f"/r 2W6+3 # {CANARY} Schaden")],
@@ -409,6 +521,6 @@ def _with_chat(samples: Samples) -> Samples:
 
 
 SAMPLES: list[Samples] = [
-    _with_chat(s) for s in (KITTIES, KILKENNY, FREE_DICE, HEXXEN, KREISWANDERER)
+    _with_chat(s) for s in (KITTIES, KILKENNY, FREE_DICE, HEXXEN, KREISWANDERER, DND5E)
 ]
 """Every system the leak suite covers; a new system adds its entry here."""

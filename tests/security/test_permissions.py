@@ -2,13 +2,15 @@
 
 The fields come from the systems' own declarations (:func:`gm_only_fields`), so a system that
 declares a new GM-only field is tested here at once — it only has to add a scenario below (a
-table where a player owns the piece the command acts for, and a value to set).
+table where a player owns the piece the command acts for, and a value to set) and a row to the
+table in docs/table-api.md's "Permissions" section, which is the one documented list.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -49,6 +51,11 @@ def _kitties_table() -> Table:
     return table
 
 
+Effect = Callable[[Table, Table, str, Any], bool]
+"""Whether the GM's value of a field took effect: the table after the GM's command with the
+value, and its twin after the same command without it (the same dice: the seeds go by draw)."""
+
+
 @dataclass(frozen=True)
 class Scenario:
     """A table ready for ``command`` from the player, and a value to set per GM-only field."""
@@ -56,11 +63,16 @@ class Scenario:
     table: Callable[[], Table]
     command: dict[str, Any]
     values: dict[str, Any]
-    effect: Callable[[Table, str, Any], bool]
-    """Whether the GM's value took effect in the last record."""
+    effect: Effect
 
 
-def _check_effect(table: Table, field: str, value: Any) -> bool:
+def _event(table: Table, kind: str) -> dict[str, Any]:
+    """The event of ``kind`` in the last record."""
+    event: dict[str, Any] = next(e for e in table.records[-1].events if e["kind"] == kind)
+    return event
+
+
+def _check_effect(table: Table, twin: Table, field: str, value: Any) -> bool:
     event = table.records[-1].events[0]
     if field == "modifier":
         return bool(event["modifier"] == value and len(event["dice"]) == 3 + value)
@@ -76,6 +88,147 @@ def _free_table() -> Table:
     table.execute({"kind": "paint", "squares": ["c3"], "terrain": "wall"}, GM, _source)
     return table
 
+
+# -- HeXXen 1733 -------------------------------------------------------------------------------
+
+ADA_HUNTER: dict[str, Any] = {
+    "kind": "create_hunter",
+    "id": "ada",
+    "name": "Ada",
+    "attributes": {"KKR": 3, "ATH": 2, "GES": 3, "SIN": 2, "WIS": 1, "WIL": 2},
+    "skills": {"Nahkampf": 2},
+}
+
+
+def _hexxen_table() -> Table:
+    """Paul's hunter Ada and the GM's wolf, whose bite has 4 attack dice."""
+    table = Table(get_system("hexxen"))
+    table.execute(ADA_HUNTER, PLAYER, _source)
+    wolf = {"kind": "create_npc", "id": "wolf", "name": "Wolf", "statblock": ""}
+    table.execute({**wolf, "statblock": "LeP 9\n(N) Biss Angriff 4, Schaden 2"}, GM, _source)
+    return table
+
+
+def _npc_dice_effect(table: Table, twin: Table, field: str, value: Any) -> bool:
+    # Without the field the wolf defends with its strongest attack: 4 dice; else the GM's.
+    rolled = _event(table, "contest_rolled")["npc_roll"]["dice"]
+    default = _event(twin, "contest_rolled")["npc_roll"]["dice"]
+    return len(rolled) == value and len(default) == 4
+
+
+# -- Kreiswanderer -----------------------------------------------------------------------------
+
+KW_ATTRIBUTES = {
+    "staerke": 3,
+    "konstitution": 3,
+    "agilitaet": 2,
+    "geschick": 3,
+    "intelligenz": 2,
+    "wahrnehmung": 2,
+    "willenskraft": 2,
+    "charisma": 1,
+}
+
+
+def _being(being_id: str, name: str, side: str) -> dict[str, Any]:
+    """A being with Geschick 3 and Schwerter (depth 2, value 4): talent value 3 × 2 + 4 = 10."""
+    sheet = {
+        "name": name,
+        "side": side,
+        "attributes": KW_ATTRIBUTES,
+        "skills": {"schwerter": {"depth": 2, "value": 4}},
+        "hp": 20,
+        "weapons": [{"name": "Schwert", "skill": "schwerter", "attribute": "geschick"}],
+    }
+    return {"kind": "create_being", "id": being_id, "sheet": sheet}
+
+
+def _kw_table() -> Table:
+    """Paul's being Ada and the GM's goblin (the same sheet, on the foes' side)."""
+    table = Table(get_system("kreiswanderer"))
+    table.execute(_being("ada", "Ada", "party"), PLAYER, _source)
+    table.execute(_being("gob", "Goblin", "foes"), GM, _source)
+    return table
+
+
+def _kw_fight() -> Table:
+    """The same two in a fight, at Ada's turn."""
+    table = _kw_table()
+    table.execute({"kind": "start_combat", "combatants": ["ada", "gob"]}, GM, _source)
+    for being in ("ada", "gob"):
+        table.execute({"kind": "assign_dice", "being": being, "dodge": 0}, GM, _source)
+    while table.state.fight.encounter.current != "ada":
+        table.execute({"kind": "end_turn"}, GM, _source)
+    return table
+
+
+def _kw_effect(kind: str, *path: str) -> Effect:
+    """The GM's modifier adds to the talent value (10 without it) at ``path`` of the ``kind``
+    event, the opponent's to the passive side's; the GM's target replaces the table's."""
+
+    def effect(table: Table, twin: Table, field: str, value: Any) -> bool:
+        def at(t: Table, *keys: str) -> Any:
+            found: Any = _event(t, kind)
+            for key in keys:
+                found = found[key]
+            return found
+
+        if field == "target":
+            where = (*path[:-1], "target")
+            return bool(at(table, *where) == value != at(twin, *where))
+        if field == "opponent_modifier":
+            passive, active = ("passive", "talent_value"), ("active", "talent_value")
+            return bool(at(table, *passive) == 10 + value and at(table, *active) == 10)
+        return bool(at(table, *path) == 10 + value and at(twin, *path) == 10)
+
+    return effect
+
+
+def _secret_effect(table: Table, twin: Table, field: str, value: Any) -> bool:
+    # The being is secret: absent from the players' view, unlike its twin.
+    beings = (t.state.beings["lu"].creature.secret for t in (table, twin))
+    seen = [b["id"] for b in table.view(table.viewer(PLAYER))["beings"]]
+    return tuple(beings) == (True, False) and seen == ["ada", "gob"]
+
+
+# -- D&D 5e ------------------------------------------------------------------------------------
+
+ADA_CHARACTER: dict[str, Any] = {
+    "kind": "add_character",
+    "id": "ada",
+    "name": "Ada",
+    "ac": 16,
+    "hp": 12,
+    "abilities": {"str": 16, "dex": 14},
+    "attacks": ["Longsword: +5, 7 (1d8+3) slashing"],
+    "position": "a1",
+}
+
+
+def _dnd_table() -> Table:
+    """Paul's fighter Ada beside the GM's goblin, in a fight at Ada's turn."""
+    table = Table(get_system("dnd5e"))
+    table.execute(ADA_CHARACTER, PLAYER, _source)
+    goblin = {"kind": "add_monster", "id": "gob", "monster": "goblin", "position": "b2"}
+    table.execute(goblin, GM, _source)
+    table.execute({"kind": "start_combat"}, GM, _source)
+    while table.state.encounter.current != "ada":
+        table.execute({"kind": "end_turn"}, GM, _source)
+    return table
+
+
+def _mode_effect(table: Table, twin: Table, field: str, value: Any) -> bool:
+    # The flag rolls two d20 (the higher or the lower); without it one, in the normal mode.
+    attacked, plain = _event(table, "attacked"), _event(twin, "attacked")
+    return bool(
+        attacked["mode"] == field
+        and len(attacked["d20"]) == 2
+        and (plain["mode"], len(plain["d20"])) == ("normal", 1)
+    )
+
+
+KW_CHECK = {"being": "ada", "attribute": "geschick", "skill": "schwerter"}
+KW_COMBINED = {"being": "ada", "attribute": "geschick", "skills": ["schwerter"]}
 
 SCENARIOS: dict[tuple[str, str], Scenario] = {
     ("free-dice", "change_track"): Scenario(
@@ -96,6 +249,61 @@ SCENARIOS: dict[tuple[str, str], Scenario] = {
         {"modifier": 2, "difficulty": 3},
         _check_effect,
     ),
+    ("hexxen", "hunter_contest"): Scenario(
+        _hexxen_table,
+        {"kind": "hunter_contest", "hunter": "ada", "skill": "Nahkampf", "npc": "wolf"},
+        {"npc_dice": 7},
+        _npc_dice_effect,
+    ),
+    ("kreiswanderer", "check"): Scenario(
+        _kw_table,
+        {"kind": "check", **KW_CHECK},
+        {"modifier": 3, "target": 7},
+        _kw_effect("check_rolled", "talent_value"),
+    ),
+    ("kreiswanderer", "combined_check"): Scenario(
+        _kw_table,
+        # one skill: the combined value is Schwerter's 10
+        {"kind": "combined_check", **KW_COMBINED},
+        {"modifier": -4, "target": 9},
+        _kw_effect("check_rolled", "talent_value"),
+    ),
+    ("kreiswanderer", "comparative"): Scenario(
+        _kw_table,
+        {
+            "kind": "comparative",
+            **KW_CHECK,
+            "opponent": "gob",
+            "opponent_attribute": "geschick",
+            "opponent_skill": "schwerter",
+        },
+        {"modifier": 2, "opponent_modifier": -3},
+        _kw_effect("comparative_rolled", "active", "talent_value"),
+    ),
+    ("kreiswanderer", "accumulate_start"): Scenario(
+        _kw_table,
+        {"kind": "accumulate_start", "id": "forge", **KW_CHECK, "rolls": 3},
+        {"modifier": 5, "target": 12},
+        _kw_effect("accumulation_started", "accumulation", "talent_value"),
+    ),
+    ("kreiswanderer", "attack"): Scenario(
+        _kw_fight,
+        {"kind": "attack", "being": "ada", "target": "gob", "weapon": "Schwert"},
+        {"modifier": 1},
+        _kw_effect("attacked", "talent_value"),
+    ),
+    ("kreiswanderer", "create_being"): Scenario(
+        _kw_table,
+        _being("lu", "Lu", "party"),
+        {"secret": True},
+        _secret_effect,
+    ),
+    ("dnd5e", "attack"): Scenario(
+        _dnd_table,
+        {"kind": "attack", "creature": "ada", "target": "gob", "attack": "Longsword"},
+        {"advantage": True, "disadvantage": True},
+        _mode_effect,
+    ),
 }
 
 DECLARED = sorted(
@@ -105,15 +313,38 @@ DECLARED = sorted(
     for field, label in fields.items()
 )
 
+DOCS = Path(__file__).parents[2] / "docs" / "table-api.md"
+
+
+def documented_fields() -> list[tuple[str, str, str, str]]:
+    """The GM-only-field table of the API documentation's "Permissions" section.
+
+    Each row: system, command, field and the field's display name (English); rows of a system
+    without such fields (an em dash for the command) are left out.
+    """
+    text = DOCS.read_text(encoding="utf-8")
+    section = text.split("\n## Permissions\n", 1)[1].split("\n## ", 1)[0]
+    rows: list[tuple[str, str, str, str]] = []
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if not line.startswith("|") or len(cells) < 4 or not cells[0].startswith("`"):
+            continue
+        system, command, field, name = cells[:4]
+        if command == "—":
+            continue
+        rows.append((system.strip("`"), command.strip("`"), field.split("`")[1], name))
+    return sorted(rows)
+
 
 def test_the_declarations_are_the_documented_ones() -> None:
-    # docs/table-api.md lists exactly these; a change here is a change of the documentation.
-    assert DECLARED == [
-        ("free-dice", "change_track", "maximum", "freedice.field.maximum"),
-        ("free-dice", "move", "free", "freedice.field.free"),
-        ("magical-kitties", "check", "difficulty", "kitties.field.difficulty"),
-        ("magical-kitties", "check", "modifier", "kitties.field.modifier"),
+    # docs/table-api.md is the one list: a declaration it lacks (or one it names that no
+    # system declares) fails here, and so does a display name that differs from the catalog's.
+    declared = [
+        (system_id, kind, field, error_message(Label(label), "en"))
+        for system_id, kind, field, label in DECLARED
     ]
+    assert documented_fields() == declared
+    assert len(declared) >= 4  # the parse found the table
 
 
 @pytest.mark.parametrize(("system_id", "kind", "field", "label"), DECLARED)
@@ -132,7 +363,9 @@ def test_the_gm_may_set_a_gm_only_field(system_id: str, kind: str, field: str, l
     table = scenario.table()
     value = scenario.values[field]
     table.execute({**scenario.command, field: value}, GM, _source)
-    assert scenario.effect(table, field, value)
+    twin = scenario.table()
+    twin.execute(scenario.command, GM, _source)
+    assert scenario.effect(table, twin, field, value)
 
 
 @pytest.mark.parametrize(("system_id", "kind", "field", "label"), DECLARED)
@@ -160,13 +393,14 @@ def test_a_player_may_send_the_default_and_may_play_without_the_field(
     system_id: str, kind: str, field: str, label: str
 ) -> None:
     scenario = SCENARIOS[system_id, kind]
-    table = scenario.table()
     models = get_system(system_id).commands.json_schema()["$defs"].values()
     schema = next(m for m in models if m.get("properties", {}).get("kind", {}).get("const") == kind)
     default = schema["properties"][field]["default"]
-    table.execute({**scenario.command, field: default}, PLAYER, _source)
-    table.execute(scenario.command, PLAYER, _source)
-    assert table.seq == 5
+    for command in ({**scenario.command, field: default}, scenario.command):
+        table = scenario.table()
+        seq = table.seq
+        table.execute(command, PLAYER, _source)
+        assert table.seq == seq + 1
 
 
 @pytest.mark.parametrize(("system_id", "kind", "field", "label"), DECLARED)

@@ -1,7 +1,11 @@
 """The commands of a D&D 5e table: JSON objects told apart by ``kind``.
 
 GM-only: entering monsters, starting the fight, damage, healing and conditions. A player acts
-for the character they created (``add_character`` claims it).
+for the character they created (``add_character`` claims it). An attack's ``advantage`` and
+``disadvantage`` flags are the GM's rulings on circumstances the table does not track (a hidden
+attacker, long range, …), so they are :class:`~spieltisch.engine.permissions.GmOnly`; the
+sources the table does track (conditions, Dodge, Help, prone, a hostile creature close to a
+ranged attacker) apply to everyone's attacks by themselves.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
 
 from spieltisch.engine.grid import Size
+from spieltisch.engine.permissions import GmOnly
 from spieltisch.engine.text import Name, Ref
 from spieltisch.systems.dnd5e.movement import MoveStep
 
@@ -126,8 +131,8 @@ class Attack(_Command):
     creature: Ref
     target: Ref
     attack: Name
-    advantage: StrictBool = False
-    disadvantage: StrictBool = False
+    advantage: Annotated[StrictBool, GmOnly("dnd5e.field.advantage")] = False
+    disadvantage: Annotated[StrictBool, GmOnly("dnd5e.field.disadvantage")] = False
 
 
 class TakeAction(_Command):
