@@ -10,6 +10,15 @@ field to anything but the field's default is refused with ``rule.forbidden_field
 field's display name (the catalog key given to :class:`GmOnly`) and the command. The command's
 JSON Schema marks the field with ``"x-gm-only": true``, so clients and the API documentation
 know it too, and :func:`gm_only_fields` lists every declaration of a system.
+
+A field that makes what a command creates the GM's secret is declared :class:`Secret`::
+
+    secret: Annotated[StrictBool, Secret()] = False
+
+and a command that sets it to true becomes a hidden record by itself (:func:`makes_secret`,
+called by the table): its content never reaches the players' log, their fold or their view,
+whatever the issuer asked for. Only the GM can issue hidden records, so such a field is the
+GM's too.
 """
 
 from __future__ import annotations
@@ -25,7 +34,15 @@ from pydantic_core import CoreSchema
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.text import Label
 
-__all__ = ["GM_ONLY_KEY", "GmOnly", "check_fields", "gm_only_fields", "set_gm_fields"]
+__all__ = [
+    "GM_ONLY_KEY",
+    "GmOnly",
+    "Secret",
+    "check_fields",
+    "gm_only_fields",
+    "makes_secret",
+    "set_gm_fields",
+]
 
 GM_ONLY_KEY = "x-gm-only"
 """The JSON Schema key that marks a GM-only field (its value: the display-name key)."""
@@ -44,6 +61,30 @@ class GmOnly:
         schema = handler(core_schema)
         schema[GM_ONLY_KEY] = self.label
         return schema
+
+
+@dataclass(frozen=True)
+class Secret:
+    """Annotation of a command's flag that makes the command's record hidden when true."""
+
+    def __get_pydantic_json_schema__(
+        self, core_schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        """The field's schema, marked with ``"x-hides-record": true``."""
+        schema = handler(core_schema)
+        schema["x-hides-record"] = True
+        return schema
+
+
+def makes_secret(command: Any) -> bool:
+    """Whether ``command`` sets a :class:`Secret` flag (its record is then hidden)."""
+    if not isinstance(command, BaseModel):
+        return False
+    return any(
+        isinstance(mark, Secret) and getattr(command, name) is True
+        for name, info in type(command).model_fields.items()
+        for mark in info.metadata
+    )
 
 
 def _declared(model: type[BaseModel]) -> Iterator[tuple[str, GmOnly]]:

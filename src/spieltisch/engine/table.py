@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from spieltisch.dice.fair import DiceSource, Draw, RecordingSource, ReplaySource
 from spieltisch.engine import chat
 from spieltisch.engine.errors import EngineError, RuleError
-from spieltisch.engine.permissions import check_fields
+from spieltisch.engine.permissions import check_fields, makes_secret
 from spieltisch.engine.system import GameSystem, parse_command
 from spieltisch.engine.visibility import Actor, Role, Viewer, sees
 
@@ -186,6 +186,7 @@ class Table:
         if chat.is_chat_command(command):
             return [self._chat(chat.parse_chat(command), actor, source_at, hidden, participants)]
         parsed = parse_command(self.system, command)
+        hidden = hidden or makes_secret(parsed)  # a secret is never an open record
         self._authorize(parsed, actor, hidden)
         records = [self._decide(parsed, actor.id, source_at, hidden, actor.role is Role.GM)]
         plan = automatic or self.system.automatic
@@ -301,9 +302,11 @@ class Table:
             return
         access = self.system.access(self._shared, command)
         kind = getattr(command, "kind", "command")
-        if hidden or access.gm_only:
+        if access.gm_only:
             raise RuleError("rule.forbidden", action=kind)
-        check_fields(command)
+        check_fields(command)  # names a GM-only field (a secret flag among them) a player set
+        if hidden:
+            raise RuleError("rule.forbidden", action=kind)
         if access.piece is not None:
             owner = self.owners(actor.role).get(access.piece)
             # A claim may take a free piece (or re-claim one's own), never someone else's.

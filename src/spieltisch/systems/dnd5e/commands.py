@@ -15,7 +15,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
 
 from spieltisch.engine.grid import Size
-from spieltisch.engine.permissions import GmOnly
+from spieltisch.engine.permissions import GmOnly, Secret
 from spieltisch.engine.text import Name, Ref
 from spieltisch.systems.dnd5e.movement import MoveStep
 
@@ -97,7 +97,7 @@ class AddMonster(_Command):
     monster: Ref | None = None
     sheet: _Sheet | None = None
     position: Annotated[str, Field(max_length=8)] | None = None
-    secret: StrictBool = False
+    secret: Annotated[StrictBool, Secret()] = False
 
 
 class StartCombat(_Command):

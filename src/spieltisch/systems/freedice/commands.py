@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter
 
 from spieltisch.engine.grid import Diagonal, Size
-from spieltisch.engine.permissions import GmOnly
+from spieltisch.engine.permissions import GmOnly, Secret
 from spieltisch.engine.text import Name, Ref, text_rule
 
 __all__ = [
@@ -105,7 +105,7 @@ class AddCombatant(_NewCombatant):
 
     kind: Literal["add_combatant"] = "add_combatant"
     side: Annotated[Name, Field(min_length=1)] = "foes"
-    secret: StrictBool = False
+    secret: Annotated[StrictBool, Secret()] = False
     claimable: StrictBool = False
     """A player may claim it as theirs (a pre-made character)."""
 

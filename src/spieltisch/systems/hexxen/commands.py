@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
 
-from spieltisch.engine.permissions import GmOnly
+from spieltisch.engine.permissions import GmOnly, Secret
 from spieltisch.engine.text import Name, Note, Ref
 
 __all__ = [
@@ -86,7 +86,7 @@ class CreateNpc(_Command):
     npc_kind: Literal["anfuehrer", "bande"] = "anfuehrer"
     level: Annotated[StrictInt, Field(ge=1, le=99)] = 1
     statblock: Note = ""
-    secret: StrictBool = False
+    secret: Annotated[StrictBool, Secret()] = False
 
 
 class SetBound(_Command):

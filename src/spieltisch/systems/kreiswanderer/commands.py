@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
 
-from spieltisch.engine.permissions import GmOnly
+from spieltisch.engine.permissions import GmOnly, Secret
 from spieltisch.engine.text import Name, Ref
 from spieltisch.systems.kreiswanderer.sheet import (
     MAX_ITEMS,
@@ -83,7 +83,7 @@ class CreateBeing(_Command):
     kind: Literal["create_being"] = "create_being"
     id: Ref
     sheet: BeingSheet
-    secret: Annotated[StrictBool, GmOnly("kreiswanderer.field.secret")] = False
+    secret: Annotated[StrictBool, GmOnly("kreiswanderer.field.secret"), Secret()] = False
 
 
 class Check(_Command):
