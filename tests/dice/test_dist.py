@@ -324,3 +324,44 @@ def test_kilkenny_odds_equal_the_hand_built_ones() -> None:
         for face in range(1, MAX_ROLL + 1)
     ]
     assert odds.mean == (MAX_ROLL + 1) / 2
+
+
+# -- symbol counts reduced by a function, exact truncation, repeated sums ----------------
+
+
+def test_symbol_counts_reduced_by_a_function_match_brute_force() -> None:
+    # H: star on 1, blanks 2-4, success 5-6; two stars count as one success.
+    def value(faces: tuple[int, ...]) -> int:
+        return sum(f >= 5 for f in faces) + sum(f == 1 for f in faces) // 2
+
+    expected: dict[int, Fraction] = {}
+    for faces in itertools.product(range(1, 7), repeat=4):
+        expected[value(faces)] = expected.get(value(faces), Fraction(0)) + Fraction(1, 6**4)
+    found = Dist.of("4H", key=lambda c: c["successes"] + c["stars"] // 2, exact=True)
+    assert found.fractions() == expected
+    # a function of one count is the same as naming that key
+    assert Dist.of("3S", key=lambda c: c["stars"], exact=True) == Dist.of(
+        "3S", key="stars", exact=True
+    )
+
+
+def test_exact_truncated_is_one_minus_the_outcomes() -> None:
+    d10 = Dist.die(10, explode=True, exact=True)
+    assert d10.exact_truncated() == Fraction(1, 10**12)
+    assert (d10 - d10).exact_truncated() == 1 - Fraction(10**12 - 1, 10**12) ** 2
+    assert Dist.of("2d6", exact=True).exact_truncated() == 0
+    with pytest.raises(ValueError):
+        Dist.die(6).exact_truncated()
+
+
+def test_repeat_is_the_sum_of_copies() -> None:
+    assert Dist.die(6, exact=True).repeat(3) == Dist.of("3d6", exact=True)
+    assert Dist.die(6, exact=True).repeat(0) == Dist.constant(0)
+    coin = Dist.from_outcomes({0: Fraction(2, 3), 1: Fraction(1, 3)})
+    assert coin.repeat(5).fractions() == {
+        k: comb(5, k) * Fraction(1, 3) ** k * Fraction(2, 3) ** (5 - k) for k in range(6)
+    }
+    skewed = Dist.from_outcomes({-1: Fraction(1, 2), 3: Fraction(1, 2)})
+    assert skewed.repeat(3) == skewed + skewed + skewed
+    with pytest.raises(ValueError):
+        coin.repeat(-1)

@@ -29,11 +29,13 @@ from spieltisch.dice.arrays import (
     Array,
     Pmf,
     add,
+    cells_of,
     check_cells,
     difference,
     marginal,
     multiply,
     negate,
+    power,
     zeros,
 )
 from spieltisch.dice.cost import convolution_cost, default_budget
@@ -76,20 +78,41 @@ class Dist:
         cls,
         expr: Expression | str,
         *,
-        key: str = "successes",
+        key: str | Callable[[Mapping[str, int]], int] = "successes",
         exact: bool = False,
         budget: int | None = None,
     ) -> Dist:
         """The distribution of a notation expression; for symbol results, of the count of
-        ``key`` (``successes`` unless told). Checked against the odds budget first."""
+        ``key`` (``successes`` unless told), or of ``key(counts)`` when ``key`` is a function
+        of all the symbol counts (e.g. ``lambda c: c["successes"] + c["stars"] // 2``).
+        Checked against the odds budget first."""
         node = parse(expr) if isinstance(expr, str) else expr
         depths = depths_of(node)
         check_cost(node, depths, exact, budget)
         pmf = evaluate(node, depths, exact, None)
         if pmf.keys != NUMERIC:
+            if callable(key):
+                return cls._project(pmf, key)
             pmf = marginal(pmf, (key,))
             pmf = Pmf(NUMERIC, pmf.offset, pmf.weights, pmf.denominator, pmf.missing)
         return cls(pmf, _STEP * len(pmf.weights))
+
+    @classmethod
+    def _project(cls, pmf: Pmf, key: Callable[[Mapping[str, int]], int]) -> Dist:
+        cells = [
+            (key(dict(zip(pmf.keys, counts, strict=True))), weight)
+            for counts, weight in cells_of(pmf)
+            if isinstance(counts, tuple)
+        ]
+        low = min(v for v, _ in cells)
+        high = max(v for v, _ in cells)
+        check_cells(high - low + 1, f"{high - low + 1} values")
+        out = zeros((high - low + 1,), pmf.exact)
+        for value, weight in cells:
+            out[value - low] += weight
+        cost = _STEP * (1 + pmf.weights.size) + 3.0 * len(cells)
+        _check_spent(cost, "of")
+        return cls(Pmf(NUMERIC, (low,), out, pmf.denominator, pmf.missing), cost)
 
     @classmethod
     def die(cls, sides: int, *, explode: bool = False, exact: bool = False) -> Dist:
@@ -148,6 +171,14 @@ class Dist:
     def truncated(self) -> float:
         """Probability mass left out (exploding dice cut off); the outcomes sum to 1 − this."""
         return float(self._pmf.missing)
+
+    def exact_truncated(self) -> Fraction:
+        """The mass left out as an exact fraction, ``1 −`` the sum of :meth:`fractions`
+        (exact distributions only)."""
+        pmf = self._pmf
+        if not pmf.exact:
+            raise ValueError("a float distribution has no exact fractions (build it exact=True)")
+        return 1 - Fraction(int(pmf.weights.sum()), pmf.denominator)
 
     @property
     def cost(self) -> float:
@@ -275,6 +306,20 @@ class Dist:
         return Dist(multiply(a._pmf, b._pmf), a._spend(b._cost + _STEP + 150.0 * pairs, "*"))
 
     __rmul__ = __mul__
+
+    def repeat(self, times: int) -> Dist:
+        """The sum of ``times`` independent copies (``0``: the sure 0), by repeated squaring,
+        e.g. ``Dist.die(6).repeat(3)`` is 3d6."""
+        if times < 0:
+            raise ValueError(f"cannot repeat a distribution {times} times")
+        pmf = self._pmf
+        size = (len(pmf.weights) - 1) * times + 1
+        check_cells(size, f"{size} values")
+        bits = pmf.denominator.bit_length() * times if pmf.exact else 0
+        steps = max(times.bit_length(), 1)
+        step = convolution_cost(size, size, bits, bits, exact=pmf.exact)
+        cost = self._spend(_STEP + steps * step, "repeat")
+        return Dist(power(pmf, times), cost)
 
     def map(self, function: Callable[[int], int]) -> Dist:
         """The distribution of ``function(outcome)`` (any function of the outcome, e.g.

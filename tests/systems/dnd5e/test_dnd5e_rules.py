@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from decimal import Decimal
 from fractions import Fraction
 
@@ -224,3 +225,15 @@ def test_any_text_parses_or_fails_positioned(text: str) -> None:
         parse_attack(text)
     except StatLineError as error:
         assert 0 <= error.params["position"] <= len(text)
+
+
+def test_attack_damage_with_advantage_matches_brute_force() -> None:
+    # +5 against AC 15 with advantage, 1d6+2: both d20 and both damage dice enumerated.
+    expected: dict[int, Fraction] = {}
+    share = Fraction(1, 20 * 20 * 6 * 6)
+    for a, b, x, y in itertools.product(range(1, 21), range(1, 21), range(1, 7), range(1, 7)):
+        outcome = rules.attack_outcome(max(a, b), 5, 15)
+        damage = {"miss": 0, "hit": x + 2, "critical": x + y + 2}[outcome]
+        expected[damage] = expected.get(damage, Fraction(0)) + share
+    odds = attack_odds(5, 15, Mode.ADVANTAGE)
+    assert attack_damage([DamageDice(1, 6, 2)], odds) == expected

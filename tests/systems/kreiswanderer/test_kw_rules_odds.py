@@ -94,7 +94,7 @@ def test_comparative_odds_match_icepool() -> None:
 
 def test_accumulated_odds_match_enumeration() -> None:
     # Two rolls with TW 3 toward target 10 + quality 4 = 14: brute force over kept faces.
-    weights = dict((v, Fraction(w, 10**12)) for v, w in odds._die_weights())
+    weights = {10 * k + r: Fraction(1, 10 ** (k + 1)) for k in range(12) for r in range(1, 10)}
     expected = sum(weights[x] * weights[y] for x in weights for y in weights if 3 + x + 3 + y >= 14)
     assert odds.accumulated_odds(3, 10, 4, 2)["reach"] == expected
 

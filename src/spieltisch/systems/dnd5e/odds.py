@@ -1,8 +1,9 @@
 """Exact odds of D&D 5e rolls, as fractions: attack rolls, damage and saving throws.
 
-A d20 with advantage takes the higher of two dice: P(k) = (k² − (k − 1)²) / 400; with
-disadvantage the lower: P(k) = ((21 − k)² − (20 − k)²) / 400. Damage distributions are
-exact convolutions of the dice; a critical doubles the dice, not the modifier.
+A d20 with advantage takes the higher of two dice (``2d20kh1``: P(k) = (k² − (k − 1)²) / 400);
+with disadvantage the lower (``2d20kl1``). Damage is the exact sum of the dice
+(:class:`~spieltisch.dice.dist.Dist`), each part floored at 0; a critical doubles the dice, not
+the modifier, and is mixed in with its chance.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
+from spieltisch.dice.dist import Dist
 from spieltisch.systems.dnd5e.rules import Mode, attack_outcome
 
 __all__ = [
@@ -26,13 +28,17 @@ __all__ = [
 Pmf = dict[int, Fraction]
 
 
+_NOTATION = {Mode.NORMAL: "1d20", Mode.ADVANTAGE: "2d20kh1", Mode.DISADVANTAGE: "2d20kl1"}
+_RESULT = {"miss": 0, "hit": 1, "critical": 2}
+
+
+def _d20(mode: Mode) -> Dist:
+    return Dist.of(_NOTATION[mode], exact=True)
+
+
 def d20(mode: Mode = Mode.NORMAL) -> Pmf:
     """The distribution of the d20 that counts under ``mode``."""
-    if mode is Mode.ADVANTAGE:
-        return {k: Fraction(k * k - (k - 1) ** 2, 400) for k in range(1, 21)}
-    if mode is Mode.DISADVANTAGE:
-        return {k: Fraction((21 - k) ** 2 - (20 - k) ** 2, 400) for k in range(1, 21)}
-    return {k: Fraction(1, 20) for k in range(1, 21)}
+    return _d20(mode).fractions()
 
 
 @dataclass(frozen=True)
@@ -46,19 +52,15 @@ class AttackOdds:
 
 def attack_odds(bonus: int, ac: int, mode: Mode = Mode.NORMAL, crit_from: int = 20) -> AttackOdds:
     """P(hit), P(critical) and P(miss) of d20 + ``bonus`` against ``ac``."""
-    hit = crit = Fraction(0)
-    for natural, chance in d20(mode).items():
-        outcome = attack_outcome(natural, bonus, ac, crit_from)
-        if outcome != "miss":
-            hit += chance
-        if outcome == "critical":
-            crit += chance
-    return AttackOdds(hit=hit, critical=crit, miss=1 - hit)
+    roll = _d20(mode).map(lambda n: _RESULT[attack_outcome(n, bonus, ac, crit_from)])
+    table = roll.fractions()
+    hit = table.get(1, Fraction(0)) + table.get(2, Fraction(0))
+    return AttackOdds(hit=hit, critical=table.get(2, Fraction(0)), miss=1 - hit)
 
 
 def save_odds(bonus: int, dc: int, mode: Mode = Mode.NORMAL) -> Fraction:
     """P(d20 + ``bonus`` ≥ ``dc``) for a saving throw or ability check (no automatic 1 or 20)."""
-    return sum((p for k, p in d20(mode).items() if k + bonus >= dc), Fraction(0))
+    return (_d20(mode) + bonus >= dc).fractions().get(1, Fraction(0))
 
 
 @dataclass(frozen=True)
@@ -83,42 +85,24 @@ class DamageDice:
         return (self.count * (self.sides + 1)) // 2 + self.modifier
 
 
-def _convolve(a: Pmf, b: Pmf) -> Pmf:
-    out: Pmf = {}
-    for x, p in a.items():
-        for y, q in b.items():
-            out[x + y] = out.get(x + y, Fraction(0)) + p * q
-    return out
+def _dice(count: int, sides: int, modifier: int) -> Dist:
+    return (Dist.die(sides, exact=True).repeat(count) + modifier).clamp(low=0)
 
 
 def dice_sum(count: int, sides: int, modifier: int = 0) -> Pmf:
     """The distribution of ``count``d``sides`` + ``modifier``, floored at 0 (damage)."""
-    total: Pmf = {0: Fraction(1)}
-    die = {k: Fraction(1, sides) for k in range(1, sides + 1)}
-    for _ in range(count):
-        total = _convolve(total, die)
-    out: Pmf = {}
-    for value, chance in total.items():
-        key = max(value + modifier, 0)
-        out[key] = out.get(key, Fraction(0)) + chance
-    return out
+    return _dice(count, sides, modifier).fractions()
 
 
 def attack_damage(dice: list[DamageDice], odds: AttackOdds) -> Pmf:
     """The damage of one attack: 0 on a miss, the dice on a hit, doubled dice on a critical."""
-    normal: Pmf = {0: Fraction(1)}
-    critical: Pmf = {0: Fraction(1)}
-    for part in dice:
-        normal = _convolve(normal, dice_sum(part.count, part.sides, part.modifier))
-        critical = _convolve(critical, dice_sum(part.count * 2, part.sides, part.modifier))
-    mixed: Pmf = {0: odds.miss}
+    normal = sum((_dice(p.count, p.sides, p.modifier) for p in dice), Dist.constant(0))
+    critical = sum((_dice(p.count * 2, p.sides, p.modifier) for p in dice), Dist.constant(0))
     plain = odds.hit - odds.critical
-    for source, weight in ((normal, plain), (critical, odds.critical)):
-        for value, chance in source.items():
-            mixed[value] = mixed.get(value, Fraction(0)) + chance * weight
-    return {k: v for k, v in sorted(mixed.items()) if v}
+    mixed = Dist.mixture([(odds.miss, 0), (plain, normal), (odds.critical, critical)])
+    return mixed.fractions()
 
 
 def mean(pmf: Mapping[int, Fraction]) -> Fraction:
     """The expected value of a distribution."""
-    return sum((Fraction(k) * p for k, p in pmf.items()), Fraction(0))
+    return Dist.from_outcomes(pmf).exact_mean()

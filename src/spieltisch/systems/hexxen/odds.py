@@ -8,10 +8,11 @@ subtracts the defender's total from the attacker's: the Differenzerfolge.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping
 from fractions import Fraction
 from functools import cache
 
+from spieltisch.dice.dist import Dist
 from spieltisch.engine.system import Odds, OddsOutcome
 
 __all__ = [
@@ -28,74 +29,46 @@ __all__ = [
 Distribution = tuple[Fraction, ...]
 """Chance of each total 0, 1, 2, …"""
 
-_HALF = Fraction(1, 2)
+
+def _dense(dist: Dist) -> Distribution:
+    table = dist.fractions()
+    return tuple(table.get(k, Fraction(0)) for k in range(dist.high + 1))
+
+
+def _dist(chances: Distribution) -> Dist:
+    return Dist.from_outcomes(dict(enumerate(chances)))
 
 
 @cache
 def binomial(count: int, chance: Fraction) -> Distribution:
     """How many of ``count`` trials succeed, each with ``chance``."""
-    row = [Fraction(1)]
-    for _ in range(count):
-        nxt = [Fraction(0)] * (len(row) + 1)
-        for k, p in enumerate(row):
-            nxt[k] += p * (1 - chance)
-            nxt[k + 1] += p * chance
-        row = nxt
-    return tuple(row)
+    trial = Dist.from_outcomes({0: 1 - chance, 1: chance})
+    return _dense(trial.repeat(count))
 
 
-@cache
-def _hunter_dice(count: int, stars_count: bool) -> Distribution:
-    if not stars_count:
-        return binomial(count, Fraction(1, 3))
-    joint: dict[tuple[int, int], Fraction] = {(0, 0): Fraction(1)}
-    faces = (((1, 0), Fraction(1, 3)), ((0, 1), Fraction(1, 6)), ((0, 0), Fraction(1, 2)))
-    for _ in range(count):
-        nxt: dict[tuple[int, int], Fraction] = {}
-        for (s, t), p in joint.items():
-            for (ds, dt), q in faces:
-                key = (s + ds, t + dt)
-                nxt[key] = nxt.get(key, Fraction(0)) + p * q
-        joint = nxt
-    out = [Fraction(0)] * (count + count // 2 + 1)
-    for (s, t), p in joint.items():
-        out[s + t // 2] += p
-    return _trim(out)
-
-
-def _trim(values: Sequence[Fraction]) -> Distribution:
-    out = list(values)
-    while len(out) > 1 and out[-1] == 0:
-        out.pop()
-    return tuple(out)
+def _with_stars(counts: Mapping[str, int]) -> int:
+    return counts["successes"] + counts["stars"] // 2
 
 
 @cache
 def pool(dice: int, net: int = 0, *, gm: bool = False, stars_count: bool = False) -> Distribution:
     """The total of a check: ``dice`` HeXXen dice (``gm``: every symbol counts) with ``|net|``
     Janus dice as bonus (``net > 0``) or malus (``net < 0``)."""
-    base = binomial(dice, _HALF) if gm else _hunter_dice(dice, stars_count)
-    if net == 0:
-        return base
-    janus = binomial(abs(net), _HALF)
-    size = len(base) + (len(janus) - 1 if net > 0 else 0)
-    out = [Fraction(0)] * size
-    for s, p in enumerate(base):
-        for j, q in enumerate(janus):
-            total = s + j if net > 0 else max(0, s - j)
-            out[total] += p * q
-    return _trim(out)
+    total = Dist.constant(0)
+    if dice:
+        key = _with_stars if stars_count and not gm else "successes"
+        total = Dist.of(f"{dice}{'M' if gm else 'H'}", key=key, exact=True)
+    if net:
+        janus = Dist.of(f"{abs(net)}J", exact=True)
+        total = total + janus if net > 0 else (total - janus).clamp(low=0)
+    return _dense(total)
 
 
 class Contest:
     """The Differenzerfolge of an active roll against a defending one."""
 
     def __init__(self, active: Distribution, defence: Distribution) -> None:
-        margins: dict[int, Fraction] = {}
-        for a, p in enumerate(active):
-            for d, q in enumerate(defence):
-                margins[a - d] = margins.get(a - d, Fraction(0)) + p * q
-        self.margins = dict(sorted(margins.items()))
+        self.margins = _dist(active).vs(_dist(defence)).margin.fractions()
         """Margin (active − defence) → chance."""
 
     def succeeds(self, threshold: int = 1) -> Fraction:

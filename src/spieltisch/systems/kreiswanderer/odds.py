@@ -1,18 +1,20 @@
 """Exact odds of Kreiswanderer's rolls: the exploding d10 and everything built on it.
 
-An exploding d10 shows ``10·k + r`` (``r`` in 1…9) with probability ``10^-(k+1)``. The tail
-is cut where what is left out is at most :data:`TAIL` (the levels ``k < 12``, leaving out
-exactly ``10^-12``); every result reports that mass as ``truncated``. Weights are integers over
-the denominator ``10^12`` per die, so sums of several dice stay exact.
+An exploding d10 shows ``10·k + r`` (``r`` in 1…9) with probability ``10^-(k+1)``; it is
+:meth:`Dist.die(10, explode=True) <spieltisch.dice.dist.Dist.die>`, cut where what is left out
+is at most :data:`TAIL` (the levels ``k < 12``, leaving out exactly ``10^-12``). Every result
+reports that mass as ``truncated``; the distributions are exact, so sums of several dice are
+too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import cache
 from typing import Any
 
+from spieltisch.dice.dist import Dist
 from spieltisch.engine.system import Odds, OddsOutcome
 from spieltisch.systems.kreiswanderer.rules import CRITICAL, damage_after_resistance
 
@@ -31,69 +33,55 @@ TAIL = Fraction(1, 10**12)
 """Largest probability mass the cut of the exploding tail may leave out."""
 LEVELS = 12
 """Explosion levels kept: ``10^-LEVELS`` = :data:`TAIL` is left out."""
-_DENOMINATOR = 10**LEVELS
+_MISS = -1  # below every damage (damage is never below 0)
 
 
 @cache
-def _die_weights() -> tuple[tuple[int, int], ...]:
-    """(value, weight) of one exploding d10, weights over ``10^12``."""
-    return tuple((10 * k + r, 10 ** (LEVELS - 1 - k)) for k in range(LEVELS) for r in range(1, 10))
+def _d10() -> Dist:
+    return Dist.die(10, explode=True, exact=True)
+
+
+def _share(table: Mapping[int, Fraction], test: Callable[[int], bool]) -> Fraction:
+    return sum((p for v, p in table.items() if test(v)), Fraction(0))
 
 
 def exploding_d10() -> tuple[dict[int, Fraction], Fraction]:
     """The distribution of one exploding d10 (value → probability) and the mass left out."""
-    return {v: Fraction(w, _DENOMINATOR) for v, w in _die_weights()}, TAIL
+    return _d10().fractions(), _d10().exact_truncated()
 
 
 def check_odds(value: int, target: int) -> dict[str, Any]:
     """A Talentprobe's odds: pass, critical success and failure, and every signed margin."""
-    outcomes: list[dict[str, Any]] = []
-    passed = success = failure = Fraction(0)
-    for roll, weight in _die_weights():
-        margin = value + roll - target
-        chance = Fraction(weight, _DENOMINATOR)
-        outcomes.append({"quality": margin, "passed": margin >= 0, "probability": chance})
-        if margin >= 0:
-            passed += chance
-        if margin >= CRITICAL:
-            success += chance
-        if margin <= -CRITICAL:
-            failure += chance
+    margins = (_d10() + (value - target)).fractions()
     return {
         "value": value,
         "target": target,
-        "pass": passed,
-        "critical_success": success,
-        "critical_failure": failure,
-        "outcomes": sorted(outcomes, key=lambda o: o["quality"]),
-        "truncated": TAIL,
+        "pass": _share(margins, lambda m: m >= 0),
+        "critical_success": _share(margins, lambda m: m >= CRITICAL),
+        "critical_failure": _share(margins, lambda m: m <= -CRITICAL),
+        "outcomes": [
+            {"quality": m, "passed": m >= 0, "probability": p} for m, p in margins.items()
+        ],
+        "truncated": _d10().exact_truncated(),
     }
 
 
 def attack_odds(value: int, target: int, bonus: int, resistance: int) -> dict[str, Fraction]:
     """An attack's outcomes: ``"miss"`` or the hit points lost after resistance."""
-    found: dict[str, Fraction] = {}
-    for roll, weight in _die_weights():
-        margin = value + roll - target
-        key = "miss" if margin < 0 else str(damage_after_resistance(margin, bonus, resistance))
-        found[key] = found.get(key, Fraction(0)) + Fraction(weight, _DENOMINATOR)
-    return found
+    damage = (_d10() + (value - target)).map(
+        lambda m: _MISS if m < 0 else damage_after_resistance(m, bonus, resistance)
+    )
+    return {("miss" if d == _MISS else str(d)): p for d, p in damage.fractions().items()}
 
 
 def comparative_odds(active: int, passive: int, tie: str) -> dict[str, Fraction]:
     """Chance of each side to win a comparative check (``tie``: who wins equal results)."""
-    wins = {"active": 0, "passive": 0}
-    for a, wa in _die_weights():
-        for p, wp in _die_weights():
-            diff = (active + a) - (passive + p)
-            side = tie if diff == 0 else ("active" if diff > 0 else "passive")
-            wins[side] += wa * wp
-    total = _DENOMINATOR**2
-    left_out = 1 - Fraction((_DENOMINATOR - 1) ** 2, total)
+    fight = (_d10() + active).vs(_d10() + passive)
+    win, equal, lose = fight.exact()
     return {
-        "active": Fraction(wins["active"], total),
-        "passive": Fraction(wins["passive"], total),
-        "truncated": left_out,
+        "active": win + (equal if tie == "active" else 0),
+        "passive": lose + (equal if tie == "passive" else 0),
+        "truncated": fight.margin.exact_truncated(),
     }
 
 
@@ -104,20 +92,13 @@ def accumulated_odds(value: int, target: int, quality: int, rolls: int) -> dict[
     needed total are kept in one bucket, so the work stays small.
     """
     need = target + quality
-    sums: dict[int, int] = {0: 1}
+    roll = _d10() + value
+    total = Dist.constant(0)
     for _ in range(rolls):
-        nxt: dict[int, int] = {}
-        for total, weight in sums.items():
-            for roll, w in _die_weights():
-                reached = min(total + value + roll, max(need, total))
-                nxt[reached] = nxt.get(reached, 0) + weight * w
-        sums = nxt
-    denominator = _DENOMINATOR**rolls
-    hit = sum(w for total, w in sums.items() if total >= need)
-    kept = (_DENOMINATOR - 1) ** rolls
+        total = total.then(lambda t: (roll + t).clamp(high=max(need, t)))
     return {
-        "reach": Fraction(hit, denominator),
-        "truncated": 1 - Fraction(kept, denominator),
+        "reach": _share(total.fractions(), lambda t: t >= need),
+        "truncated": total.exact_truncated(),
     }
 
 
