@@ -52,12 +52,14 @@ def test_a_free_table_fight(browser: Any, server: Any, tmp_path: Path, screensho
         gm.select_option("#fd-paint", "")
 
         # An invalid file is refused with a clear message; a real PNG becomes the background.
-        text = tmp_path / "notes.png"
+        uploads = tmp_path / "uploads"  # not beside the screenshots, which must all be PNGs
+        uploads.mkdir()
+        text = uploads / "notes.png"
         text.write_text("these are my notes, not a picture\n")
         gm.set_input_files("#fd-image-file", str(text))
         gm.locator("#fd-image-upload").click()
         expect(gm.locator("#alert")).to_have_text("This is no PNG, JPEG or WebP image.")
-        gm.set_input_files("#fd-image-file", str(png(tmp_path)))
+        gm.set_input_files("#fd-image-file", str(png(uploads)))
         gm.locator("#fd-image-upload").click()
         expect(gm.locator("#fd-image")).to_have_count(1)
         expect(player.locator("#fd-image")).to_have_count(1)
