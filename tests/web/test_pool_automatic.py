@@ -102,7 +102,9 @@ def test_kilkenny_is_heavy_only_when_an_ai_seat_chooses_a_move() -> None:
     assert system.automatic_is_heavy(state)  # the AI chooses among its moves
 
 
-@pytest.mark.parametrize("system_id", ["free-dice", "hexxen", "kreiswanderer", "dnd5e", "magical-kitties"])
+@pytest.mark.parametrize(
+    "system_id", ["free-dice", "hexxen", "kreiswanderer", "dnd5e", "magical-kitties"]
+)
 def test_tables_without_ai_never_use_the_pool(system_id: str) -> None:
     system: Any = get_system(system_id)
     assert system.automatic_is_heavy(system.new_state({})) is False
