@@ -11,6 +11,7 @@ from __future__ import annotations
 import fcntl
 import os
 import threading
+import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -147,26 +148,29 @@ class _Job(Generic[_T]):
     done: bool = False
     result: _T | None = None
     error: BaseException | None = None
-    finished: threading.Event = field(default_factory=threading.Event)
 
 
 class GroupCommit:
     """The writing transactions of one process on one SQLite file, several per commit.
 
     Every commit of an SQLite file in WAL mode with ``synchronous=FULL`` waits for the disk,
-    and only one writer commits at a time. A thread that has to wait for its turn therefore
-    queues its work; whoever gets the turn next runs every queued work in one transaction,
-    each in a savepoint of its own (a work that raises is rolled back alone and its thread
-    gets the error), commits once, and wakes the threads whose work it committed. Nobody's
-    work is acknowledged before the commit that contains it. ``turn`` is also taken by
-    single transactions (:meth:`EventStore._transaction`) so that all writes of the process
-    queue in one place.
+    and only one writer commits at a time. A thread that has to wait therefore queues its
+    work; one thread at a time leads: it takes ``turn``, runs every queued work in one
+    transaction, each in a savepoint of its own (a work that raises is rolled back alone and
+    its thread gets the error), commits once, and wakes the threads whose work it committed.
+    Nobody's work is acknowledged before the commit that contains it. The others wait on a
+    condition that wakes them as soon as their work is committed or nobody leads any more;
+    they never queue for ``turn`` themselves, so a committed work does not wait for the lock
+    to be handed through every waiting thread (or lose it to a newcomer and wait for one more
+    commit). ``turn`` is also taken by single transactions (:meth:`EventStore._transaction`)
+    so that all writes of the process queue in one place.
     """
 
     def __init__(self) -> None:
         self.turn = threading.Lock()
-        self._guard = threading.Lock()
+        self._changed = threading.Condition(threading.Lock())
         self._queue: list[_Job[Any]] = []
+        self._leading = False
 
     def run(
         self,
@@ -180,26 +184,39 @@ class GroupCommit:
         which :class:`TimeoutError` is raised and ``work`` was not run.
         """
         job: _Job[_T] = _Job(work)
-        with self._guard:
+        deadline = time.monotonic() + timeout
+        with self._changed:
             self._queue.append(job)
-        if not self.turn.acquire(timeout=timeout):
-            with self._guard:
-                if job in self._queue:
+            while not job.done and self._leading:
+                left = deadline - time.monotonic()
+                if left <= 0 and job in self._queue:
                     self._queue.remove(job)
                     raise TimeoutError("no turn to write")
-            job.finished.wait()  # taken by a leader just now: it is being committed
-        else:
+                # Once a leader took the work it is being committed: wait for the outcome.
+                self._changed.wait(left if job in self._queue else None)
+            lead = not job.done
+            if lead:
+                self._leading = True
+        if lead:
             try:
-                if not job.done:
+                if not self.turn.acquire(timeout=max(0.0, deadline - time.monotonic())):
+                    with self._changed:
+                        self._queue.remove(job)
+                    raise TimeoutError("no turn to write")
+                try:
                     self._lead(begin)
+                finally:
+                    self.turn.release()
             finally:
-                self.turn.release()
+                with self._changed:
+                    self._leading = False
+                    self._changed.notify_all()
         if job.error is not None:
             raise job.error
         return job.result  # type: ignore[return-value]
 
     def _lead(self, begin: Callable[[], AbstractContextManager[Connection]]) -> None:
-        with self._guard:
+        with self._changed:
             batch, self._queue = self._queue, []
         try:
             with begin() as conn:
@@ -215,9 +232,10 @@ class GroupCommit:
             if not isinstance(error, Exception):
                 raise
         finally:
-            for job in batch:
-                job.done = True
-                job.finished.set()
+            with self._changed:
+                for job in batch:
+                    job.done = True
+                self._changed.notify_all()
 
 
 @dataclass(eq=False)

@@ -142,9 +142,20 @@ def odds_in_pool(
 
 
 def automatic_in_pool(workers: Workers, system: System) -> Callable[[Any], Any]:
-    """A replacement of ``system.automatic`` for :meth:`Table.execute` that runs in the pool."""
+    """A replacement of ``system.automatic`` for :meth:`Table.execute` that runs in the pool
+    when the answer takes work.
+
+    A system tells by ``automatic_is_heavy(state)`` (optional; without it every call goes to
+    the pool): an AI's search is heavy, "nobody acts by itself" is not. Only heavy calls cross
+    into the pool: a round trip pickles the whole state, wakes the pool's threads and waits
+    for a process, and it happens inside the write turn of every command (see
+    ``docs/architecture.md``, "The store").
+    """
+    heavy: Callable[[Any], bool] | None = getattr(system, "automatic_is_heavy", None)
 
     def automatic(state: Any) -> Any:
+        if heavy is not None and not heavy(state):
+            return system.automatic(state)
         return workers.run(_automatic, system, state)
 
     return automatic

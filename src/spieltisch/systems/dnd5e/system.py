@@ -93,6 +93,10 @@ class Dnd5e:
             return Access(piece=current) if current else Access(gm_only=True)
         return Access(gm_only=True)
 
+    def automatic_is_heavy(self, state: DndState) -> bool:
+        """Never: :meth:`automatic` answers at once (the server asks it in its own thread)."""
+        return False
+
     def automatic(self, state: DndState) -> c.Command | None:
         """Nothing happens by itself at this table."""
         return None

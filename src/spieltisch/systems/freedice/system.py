@@ -488,6 +488,10 @@ class FreeDice:
             return Access(piece=command.target)
         return Access()
 
+    def automatic_is_heavy(self, state: FreeDiceState) -> bool:
+        """Never: :meth:`automatic` answers at once (the server asks it in its own thread)."""
+        return False
+
     def automatic(self, state: FreeDiceState) -> Command | None:
         """The table never acts by itself."""
         return None

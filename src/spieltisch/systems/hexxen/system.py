@@ -144,6 +144,10 @@ class Hexxen:
             return Access(gm_only=True)
         return Access(gm_only=True)
 
+    def automatic_is_heavy(self, state: HexxenState) -> bool:
+        """Never: :meth:`automatic` answers at once (the server asks it in its own thread)."""
+        return False
+
     def automatic(self, state: HexxenState) -> Command | None:
         """Nothing: the round-end step (``next_turn``) emits the ticks of ongoing effects."""
         return None

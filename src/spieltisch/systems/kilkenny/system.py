@@ -376,6 +376,13 @@ class KilkennySystem:
             return Access(piece=f"seat:{command.seat}", claims=True)
         return Access(piece=f"seat:{state.position.seat}")
 
+    def automatic_is_heavy(self, state: KilkennyState) -> bool:
+        """Whether :meth:`automatic` has an AI seat choose among moves (a search: the server
+        runs it in its process pool); a human's turn, a roll or a game's end answer at once."""
+        if state.outcome is not None or state.position.roll is None:
+            return False
+        return state.seat_option(state.position.seat).player != "human"
+
     def automatic(self, state: KilkennyState) -> Any:
         """For an AI seat to move: its roll, or its chosen move; ``None`` for humans."""
         if state.outcome is not None:

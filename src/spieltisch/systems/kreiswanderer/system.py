@@ -131,6 +131,10 @@ class Kreiswanderer:
             return Access(piece=being)
         return Access(gm_only=True)
 
+    def automatic_is_heavy(self, state: KreisState) -> bool:
+        """Never: :meth:`automatic` answers at once (the server asks it in its own thread)."""
+        return False
+
     def automatic(self, state: KreisState) -> Command | None:
         """Nothing happens by itself at this table."""
         return None

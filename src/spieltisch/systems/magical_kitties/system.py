@@ -142,6 +142,10 @@ class MagicalKitties:
             return Access(piece=check.kitty)
         return Access(gm_only=True)
 
+    def automatic_is_heavy(self, state: KittiesState) -> bool:
+        """Never: :meth:`automatic` answers at once (the server asks it in its own thread)."""
+        return False
+
     def automatic(self, state: KittiesState) -> Command | None:
         """Nothing happens by itself at this table."""
         return None
