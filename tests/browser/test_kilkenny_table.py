@@ -54,6 +54,8 @@ def test_a_game_against_the_ai_to_its_end(browser: Any, server: Any, screenshots
         links = open_table(page, server.url, "kilkenny", "Cats at dusk", "Clara", keep_options=True)
         page.goto(server.url + "/t/" + links["table"])
         expect(page.locator("#kk-board")).to_be_visible()
+        # The page renders again when its socket is live: type only after that.
+        expect(page.locator("#conn")).to_have_attribute("data-state", "live")
         # A seed string of our own takes part in every later draw of the fair dice.
         page.fill("#player-seed", "cats at dusk")
         page.get_by_role("button", name="Add", exact=True).click()
@@ -155,6 +157,7 @@ def test_the_keyboard_stays_in_the_game_after_rolling(browser: Any, server: Any)
         page.select_option("#opt-seat-N", "random")
         links = open_table(page, server.url, "kilkenny", "Keys only", "Kim", keep_options=True)
         page.goto(server.url + "/t/" + links["table"])
+        expect(page.locator("#conn")).to_have_attribute("data-state", "live")
         _press(page, "#take-seat-S", "Enter")
         expect(page.locator("#kk-roll")).to_be_visible()
         expect(page.locator("#log > li")).to_have_count(1)
