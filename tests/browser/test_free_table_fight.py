@@ -48,7 +48,7 @@ def test_a_free_table_fight(browser: Any, server: Any, tmp_path: Path, screensho
         expect(player.locator("#fd-sq-h6")).to_have_count(1)
         gm.select_option("#fd-paint", "wall")
         gm.locator("#fd-sq-c1").click()
-        expect(player.locator("#fd-sq-c1")).to_have_class("fd-square terrain-wall")
+        expect(player.locator("#fd-sq-c1")).to_have_class("map-square terrain-wall")
         gm.select_option("#fd-paint", "")
 
         # An invalid file is refused with a clear message; a real PNG becomes the background.

@@ -94,7 +94,7 @@ export function describe(event, ctx) {
       return t(k + "track", { name: nameOf(ctx, event.combatant), track: event.track, current: event.current, maximum: event.maximum });
     case "moved": return t(k + "moved", { name: nameOf(ctx, event.combatant), to: event.path[event.path.length - 1], cost: event.cost });
     case "map_set": return t(k + "map", { width: event.width, height: event.height });
-    case "terrain_painted": return t(k + "painted", { count: event.squares.length, terrain: t("web.freedice.terrain." + (event.terrain || "plain")) });
+    case "terrain_painted": return t(k + "painted", { count: event.squares.length, terrain: t("web.map.terrain." + (event.terrain || "plain")) });
     case "image_set": return t(event.image ? k + "image" : k + "no_image");
     default: return null;
   }

@@ -130,9 +130,9 @@ function mapTools(ctx) {
   const width = numberInput("fd-map-width", map.width, { min: 1, max: 60 });
   const height = numberInput("fd-map-height", map.height, { min: 1, max: 60 });
   const square = el("input", { id: "fd-map-square", type: "number", min: 0.1, max: 100, step: 0.1, value: map.square_m });
-  const diagonal = select("fd-map-diagonal", ["uniform", "alternating"].map((d) => [d, t("web.freedice.diagonal." + d)]), map.diagonal);
+  const diagonal = select("fd-map-diagonal", ["uniform", "alternating"].map((d) => [d, t("web.map.diagonal." + d)]), map.diagonal);
   const file = el("input", { id: "fd-image-file", type: "file", accept: "image/png,image/jpeg,image/webp" });
-  const paint = select("fd-paint", [["", t("web.freedice.paint_off")], ...["plain", ...map.terrain_kinds].map((k) => [k, t("web.freedice.terrain." + k)])], mapUi.paint || "", {
+  const paint = select("fd-paint", [["", t("web.freedice.paint_off")], ...["plain", ...map.terrain_kinds].map((k) => [k, t("web.map.terrain." + k)])], mapUi.paint || "", {
     onchange: (e) => { mapUi.paint = e.target.value || null; mapUi.selected = null; ctx.rerender(); },
   });
   return el("div", { class: "fd-gm" },
