@@ -101,9 +101,25 @@ class AddMonster(_Command):
 
 
 class StartCombat(_Command):
-    """Roll initiative (d20 + Dexterity modifier) for every placed creature; round 1 starts."""
+    """Roll initiative (d20 + Dexterity modifier) for every placed creature; round 1 starts.
+
+    ``rolls`` are d20 results rolled at the table (a player's own die), by creature; the table
+    rolls the d20 of everyone not listed.
+    """
 
     kind: Literal["start_combat"] = "start_combat"
+    rolls: dict[Ref, Annotated[int, Field(ge=1, le=20)]] = Field(default_factory=dict)
+
+
+TerrainKind = Literal["difficult", "wall", "water"]
+
+
+class Terrain(_Command):
+    """The GM paints terrain on squares (``None``: plain ground again)."""
+
+    kind: Literal["terrain"] = "terrain"
+    squares: tuple[Annotated[str, Field(max_length=8)], ...] = Field(min_length=1, max_length=400)
+    terrain: TerrainKind | None = None
 
 
 class Move(_Command):
@@ -200,6 +216,7 @@ Command = Annotated[
     AddCharacter
     | AddMonster
     | StartCombat
+    | Terrain
     | Move
     | React
     | Attack

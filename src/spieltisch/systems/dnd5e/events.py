@@ -34,6 +34,14 @@ class CombatStarted(_Event):
     rolls: tuple[tuple[str, int], ...]
 
 
+class TerrainSet(_Event):
+    """Squares got a terrain kind, or plain ground (``None``)."""
+
+    kind: Literal["terrain_set"] = "terrain_set"
+    squares: tuple[str, ...]
+    terrain: str | None = None
+
+
 class Moved(_Event):
     """A creature moved along ``path`` (square names, the start first)."""
 
@@ -135,6 +143,7 @@ class DeathSaved(_Event):
 Event = Annotated[
     FighterAdded
     | CombatStarted
+    | TerrainSet
     | Moved
     | Attacked
     | Declined

@@ -54,7 +54,16 @@ class Dnd5e:
         return game.evolve(state, event)
 
     def odds(self, state: DndState, command: c.Command) -> Odds | None:
-        """An attack's damage distribution (0 = miss, the critical mixed in); else ``None``."""
+        """An attack's damage distribution (0 = miss, the critical mixed in); a move's one
+        certain outcome, its route check (:func:`.game.preview_move`); else ``None``."""
+        if isinstance(command, c.Move):
+            return Odds(
+                outcomes=[
+                    OddsOutcome(
+                        value=game.preview_move(state, command), probability=1.0, exact="1/1"
+                    )
+                ]
+            )
         if not isinstance(command, c.Attack):
             return None
         attacker = state.fighters.get(command.creature)
