@@ -171,3 +171,22 @@ def test_the_fight_is_over_when_one_side_stands() -> None:
     assert view["combat"]["over"] == {"winner": "party"}
     gob = next(f for f in view["fighters"] if f["id"] == "gob")
     assert gob["down"] is True and gob["dead"] is True
+
+
+def test_the_last_attack_says_what_came_of_the_roll() -> None:
+    # Ada's longsword: a 9 misses AC 15 (9 + 5 = 14); then a 12 hits for 6 + 3 = 9
+    table, script = fight([9, 12, 6])
+    table.execute(
+        {"kind": "move", "creature": "ada", "steps": [{"to": "b2"}]}, ANNA, NO_DICE.source_at
+    )
+    attack = {"kind": "attack", "creature": "ada", "target": "gob", "attack": "Longsword"}
+    table.execute(attack, ANNA, script.source_at)
+    last = table.view(table.viewer(ANNA))["last_attack"]
+    assert last["outcome"] == "miss" and last["natural"] == 9 and last["total"] == 14
+    assert last["damage"] == 0
+    table.execute({"kind": "end_turn"}, ANNA, NO_DICE.source_at)
+    table.execute({"kind": "end_turn"}, GM, NO_DICE.source_at)
+    table.execute(attack, ANNA, script.source_at)
+    last = table.view(table.viewer(ANNA))["last_attack"]
+    assert last["outcome"] == "hit" and last["total"] == 17 and last["damage"] == 9
+    assert table.state.fighters["gob"].dead

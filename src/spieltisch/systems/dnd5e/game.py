@@ -37,7 +37,14 @@ from spieltisch.systems.dnd5e.rules import (
     take_damage,
 )
 from spieltisch.systems.dnd5e.statblock import parse_attack
-from spieltisch.systems.dnd5e.state import BUDGETS, DndState, Fighter, PendingMove, Weapon
+from spieltisch.systems.dnd5e.state import (
+    BUDGETS,
+    DndState,
+    Fighter,
+    LastAttack,
+    PendingMove,
+    Weapon,
+)
 
 __all__ = [
     "CLOSE_M",
@@ -711,10 +718,29 @@ def evolve(state: DndState, event: e.Event) -> DndState:
         state = state.model_copy(update={"effects": _use_help(state, attacker.id, target.id)})
         natural = kept_d20(event.d20, Mode(event.mode))
         outcome = _outcome(state, attacker, target, weapon, natural)
+        totals = (
+            []
+            if outcome == "miss"
+            else [
+                max(sum(rolled) + part.modifier, 0)
+                for part, rolled in zip(weapon.damage, event.dice, strict=True)
+            ]
+        )
+        last = LastAttack(
+            attacker=attacker.id,
+            target=target.id,
+            attack=weapon.name,
+            mode=event.mode,
+            natural=natural,
+            total=natural + weapon.bonus,
+            outcome=outcome,
+            damage=sum(totals) if outcome != "miss" else 0,
+            opportunity=event.opportunity,
+        )
+        state = state.model_copy(update={"last_attack": last})
         if outcome == "miss":
             return state
-        for part, rolled in zip(weapon.damage, event.dice, strict=True):
-            total = max(sum(rolled) + part.modifier, 0)
+        for part, total in zip(weapon.damage, totals, strict=True):
             state = _hurt(state, state.fighters[target.id], total, part.type, outcome == "critical")
         return state
     if isinstance(event, e.Declined):

@@ -13,7 +13,7 @@ from typing import Any
 from spieltisch.engine.creatures import Creature, visible_to
 from spieltisch.engine.grid import square_name
 from spieltisch.engine.visibility import Viewer
-from spieltisch.systems.dnd5e.data import bestiary, condition_tags
+from spieltisch.systems.dnd5e.data import CONDITIONS, bestiary, condition_tags
 from spieltisch.systems.dnd5e.game import (
     CLOSE_M,
     attack_mode,
@@ -114,6 +114,13 @@ def _over(state: DndState, order: list[str]) -> dict[str, Any] | None:
     return {"winner": next(iter(standing), None)}
 
 
+def _last_attack(state: DndState, seen: set[str]) -> dict[str, Any] | None:
+    last = state.last_attack
+    if last is None or last.attacker not in seen or last.target not in seen:
+        return None
+    return last.model_dump(mode="json")
+
+
 def view(state: DndState, viewer: Viewer) -> dict[str, Any]:
     """The table as JSON-ready data for ``viewer``."""
     seen = {f.id for f in state.fighters.values() if _seen(f, viewer)}
@@ -153,6 +160,7 @@ def view(state: DndState, viewer: Viewer) -> dict[str, Any]:
         },
         "fighters": [_fighter(state, f) for f in visible],
         "attack_options": attacks,
+        "conditions": list(CONDITIONS),
         "bestiary": [
             {"id": key, "name": m["name"], "size": m["size"], "ac": m["ac"], "hp": m["hp"]}
             for key, m in bestiary().items()
@@ -166,4 +174,5 @@ def view(state: DndState, viewer: Viewer) -> dict[str, Any]:
             "over": _over(state, order),
         },
         "pending_reaction": pending_view,
+        "last_attack": _last_attack(state, seen),
     }
