@@ -15,12 +15,11 @@ from playwright.sync_api import Page, expect
 
 
 def add_character(page: Page, name: str, at: str, attack: str, dex: str) -> None:
-    page.fill("#dd-hero-name", name)
-    page.fill("#dd-hero-hp", "20")
-    page.fill("#dd-hero-ac", "16")
-    page.fill("#dd-hero-dex", dex)
-    page.fill("#dd-hero-attacks", attack)
-    page.fill("#dd-hero-at", at)
+    fields = {"name": name, "hp": "30", "ac": "16", "dex": dex, "attacks": attack, "at": at}
+    for key, value in fields.items():
+        page.fill(f"#dd-hero-{key}", value)
+    for key, value in fields.items():
+        expect(page.locator(f"#dd-hero-{key}")).to_have_value(value)
     page.locator("#dd-hero-add").click()
     expect(page.locator("#dd-fighters")).to_contain_text(name)
 
@@ -61,7 +60,9 @@ def test_a_dnd5e_fight_on_the_map(browser: Any, server: Any, screenshots: Path) 
 
         # The players enter their characters, the GM two SRD monsters and a secret ogre.
         add_character(pia, "Ada", "b2", "Longsword: +5, 7 (1d8+3) slashing", "14")
+        expect(ben.locator("#dd-fighters")).to_contain_text("Ada")  # typed after the redraw
         add_character(ben, "Bo", "e2", "Mace: +4, 5 (1d6+2) bludgeoning", "12")
+        expect(gm.locator("#dd-fighters")).to_contain_text("Bo")
         add_monster(gm, "goblin", "c2")
         add_monster(gm, "rat", "e3")
         add_monster(gm, "ogre", "p15", secret=True)
@@ -69,6 +70,7 @@ def test_a_dnd5e_fight_on_the_map(browser: Any, server: Any, screenshots: Path) 
         expect(gm.locator("#dd-f-ogre")).to_contain_text("secret")
         for page in players:
             expect(page.locator("#dd-token-rat")).to_have_count(1)
+            expect(page.locator("#dd-f-bo-hp")).to_have_text("HP 30/30")
         # Tokens by size: the large ogre covers 2 × 2 squares on the GM's map.
         assert gm.locator("#dd-token-ogre rect").get_attribute("width") == "74"
         assert gm.locator("#dd-token-rat rect").get_attribute("width") == "34"
