@@ -190,3 +190,48 @@ def test_the_last_attack_says_what_came_of_the_roll() -> None:
     last = table.view(table.viewer(ANNA))["last_attack"]
     assert last["outcome"] == "hit" and last["total"] == 17 and last["damage"] == 9
     assert table.state.fighters["gob"].dead
+
+
+def save_odds_of(table: Table, **save: Any) -> dict[str, str]:
+    command = table.system.commands.validate_python({"kind": "save", **save})
+    odds = table.system.odds(table.state, command)
+    assert odds is not None
+    return {o.value: o.exact or "" for o in odds.outcomes}
+
+
+def test_saving_throws_rolled_by_the_table_against_a_dc() -> None:
+    # Dexterity 14: +2; DC 13 needs 11-20 on the d20: 1/2
+    table, script = fight([12, 3, 9])
+    assert save_odds_of(table, creature="ada", ability="dex", dc=13) == {
+        "save": "1/2",
+        "fail": "1/2",
+    }
+    table.execute({"kind": "action", "creature": "ada", "action": "dodge"}, ANNA, NO_DICE.source_at)
+    # Dodge: advantage on Dexterity saves, 1 - (1/2)² = 3/4;
+    # Strength 16 stays at +3: 10-20 against 13, 11/20
+    assert save_odds_of(table, creature="ada", ability="dex", dc=13)["save"] == "3/4"
+    assert save_odds_of(table, creature="ada", ability="str", dc=13)["save"] == "11/20"
+    table.execute(
+        {"kind": "save", "creature": "ada", "ability": "dex", "dc": 13}, GM, script.source_at
+    )
+    last = table.view(table.viewer(ANNA))["last_save"]
+    # advantage: 12 and 3, the 12 counts: 14 ≥ 13
+    assert last["d20"] == [12, 3] and last["mode"] == "advantage" and last["succeeded"] is True
+    # a bonus of its own, and a paralyzed creature fails Dexterity saves by itself
+    table.execute(
+        {"kind": "condition", "target": "gob", "condition": "paralyzed"}, GM, NO_DICE.source_at
+    )
+    assert save_odds_of(table, creature="gob", ability="dex", dc=5) == {
+        "save": "0/1",
+        "fail": "1/1",
+    }
+    table.execute(
+        {"kind": "save", "creature": "gob", "ability": "dex", "dc": 5}, GM, NO_DICE.source_at
+    )
+    assert table.view(table.viewer(ANNA))["last_save"]["d20"] == []
+    assert save_odds_of(table, creature="gob", ability="wis", dc=10, bonus=4)["save"] == "3/4"
+    with pytest.raises(RuleError) as player:
+        table.execute(
+            {"kind": "save", "creature": "ada", "ability": "dex", "dc": 13}, ANNA, script.source_at
+        )
+    assert player.value.code == "rule.forbidden"

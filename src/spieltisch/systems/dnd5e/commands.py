@@ -205,6 +205,17 @@ class Condition(_Command):
     remove: StrictBool = False
 
 
+class Save(_Command):
+    """The GM has a creature roll a saving throw against a DC: d20 + ``bonus`` (default: the
+    ability's modifier), the mode from the tracked sources (Dodge, restrained, …)."""
+
+    kind: Literal["save"] = "save"
+    creature: Ref
+    ability: Ability
+    dc: StrictInt = Field(ge=1, le=40)
+    bonus: StrictInt | None = Field(default=None, ge=-20, le=30)
+
+
 class DeathSave(_Command):
     """The current creature, at 0 hit points, rolls its death save."""
 
@@ -226,6 +237,7 @@ Command = Annotated[
     | Damage
     | Heal
     | Condition
+    | Save
     | DeathSave,
     Field(discriminator="kind"),
 ]

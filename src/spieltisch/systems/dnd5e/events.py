@@ -132,6 +132,19 @@ class ConditionSet(_Event):
     remove: bool = False
 
 
+class SaveRolled(_Event):
+    """A saving throw: the d20s rolled (none for an automatic failure) against the DC."""
+
+    kind: Literal["save_rolled"] = "save_rolled"
+    creature: str
+    ability: str
+    dc: int
+    bonus: int
+    mode: Literal["normal", "advantage", "disadvantage"]
+    d20: tuple[int, ...]
+    succeeded: bool
+
+
 class DeathSaved(_Event):
     """A death save with this d20."""
 
@@ -153,6 +166,7 @@ Event = Annotated[
     | Damaged
     | Healed
     | ConditionSet
+    | SaveRolled
     | DeathSaved,
     Field(discriminator="kind"),
 ]

@@ -54,6 +54,8 @@ __all__ = [
     "kinds_on",
     "may_react",
     "preview_move",
+    "save_bonus",
+    "save_mode",
     "square_distance",
 ]
 
@@ -496,6 +498,25 @@ def _events(state: DndState, command: c.Command, dice: DiceSource) -> list[e.Eve
                 target=command.target, condition=command.condition, remove=command.remove
             )
         ]
+    if isinstance(command, c.Save):
+        fighter = _fighter(state, command.creature)
+        if fighter.dead:
+            raise RuleError("dnd5e.dead", creature=fighter.id)
+        mode, fails = save_mode(state, fighter, command.ability)
+        bonus = save_bonus(fighter, command)
+        rolled = () if fails else _roll_d20(dice, mode)
+        succeeded = not fails and kept_d20(rolled, mode) + bonus >= command.dc
+        return [
+            e.SaveRolled(
+                creature=fighter.id,
+                ability=command.ability,
+                dc=command.dc,
+                bonus=bonus,
+                mode=mode.value,
+                d20=rolled,
+                succeeded=succeeded,
+            )
+        ]
     if isinstance(command, c.DeathSave):
         fighter = _require_turn(state, command.creature)
         if fighter.hp > 0 or fighter.stable or fighter.dead:
@@ -544,6 +565,27 @@ def preview_move(state: DndState, command: c.Move) -> dict[str, object]:
         if error is None
         else {"code": error.code, "params": dict(error.params), "step": result.error_step},
     }
+
+
+def save_mode(state: DndState, fighter: Fighter, ability: str) -> tuple[Mode, bool]:
+    """The mode of a saving throw and whether it fails by itself (paralyzed, stunned, …
+    fail Strength and Dexterity saves; Dodge gives advantage on Dexterity saves unless lost;
+    restrained gives disadvantage on them)."""
+    kinds = kinds_on(state, fighter.id)
+    tags = condition_tags(kinds)
+    if ability in ("str", "dex") and "fails_str_dex_saves" in tags:
+        return Mode.NORMAL, True
+    if ability != "dex":
+        return Mode.NORMAL, False
+    dodge_lost = "incapacitated" in tags or bool(kinds & SPEED_ZERO)
+    advantages = int("dodging" in kinds and not dodge_lost)
+    disadvantages = int("dex_saves_disadvantage" in tags)
+    return resolve_mode(advantages, disadvantages), False
+
+
+def save_bonus(fighter: Fighter, command: c.Save) -> int:
+    """The bonus of a save: the one given, else the ability's modifier."""
+    return command.bonus if command.bonus is not None else fighter.modifier(command.ability)
 
 
 def _fold(state: DndState, events: list[e.Event]) -> DndState:
@@ -809,6 +851,9 @@ def evolve(state: DndState, event: e.Event) -> DndState:
                 }
             )
         return _add_effect(state, event.condition, event.target)
+    if isinstance(event, e.SaveRolled):
+        _fighter(state, event.creature)
+        return state.model_copy(update={"last_save": event.model_dump(mode="json")})
     if isinstance(event, e.DeathSaved):
         fighter = _fighter(state, event.creature)
         saves, revived = death_save(

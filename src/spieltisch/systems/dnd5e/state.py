@@ -133,6 +133,8 @@ class DndState(_Frozen):
     pending: PendingMove | None = None
     stack: InterruptStack = InterruptStack()
     last_attack: LastAttack | None = None
+    last_save: dict[str, object] | None = None
+    """The latest saving throw (its event's fields) for the table to show."""
 
     @staticmethod
     def fresh(options: DndOptions) -> DndState:

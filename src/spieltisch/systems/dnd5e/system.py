@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
@@ -15,7 +16,7 @@ from spieltisch.systems.dnd5e import commands as c
 from spieltisch.systems.dnd5e import game
 from spieltisch.systems.dnd5e import view as viewing
 from spieltisch.systems.dnd5e.events import EVENTS, Event
-from spieltisch.systems.dnd5e.odds import attack_damage, attack_odds, mean
+from spieltisch.systems.dnd5e.odds import attack_damage, attack_odds, mean, save_odds
 from spieltisch.systems.dnd5e.rules import Mode
 from spieltisch.systems.dnd5e.state import DndOptions, DndState
 
@@ -62,6 +63,24 @@ class Dnd5e:
                     OddsOutcome(
                         value=game.preview_move(state, command), probability=1.0, exact="1/1"
                     )
+                ]
+            )
+        if isinstance(command, c.Save):
+            fighter = state.fighters.get(command.creature)
+            if fighter is None:
+                raise RuleError("dnd5e.unknown_creature", creature=command.creature)
+            mode, fails = game.save_mode(state, fighter, command.ability)
+            p = (
+                Fraction(0)
+                if fails
+                else save_odds(game.save_bonus(fighter, command), command.dc, mode)
+            )
+            return Odds(
+                outcomes=[
+                    OddsOutcome(
+                        value=v, probability=float(q), exact=f"{q.numerator}/{q.denominator}"
+                    )
+                    for v, q in (("save", p), ("fail", 1 - p))
                 ]
             )
         if not isinstance(command, c.Attack):

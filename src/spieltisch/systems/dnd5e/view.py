@@ -175,4 +175,7 @@ def view(state: DndState, viewer: Viewer) -> dict[str, Any]:
         },
         "pending_reaction": pending_view,
         "last_attack": _last_attack(state, seen),
+        "last_save": state.last_save
+        if state.last_save is not None and state.last_save.get("creature") in seen
+        else None,
     }

@@ -592,6 +592,7 @@ export function describe(event, ctx) {
     case "damaged": return t("web.dnd5e.ev.damaged", { name: n(event.target), amount: event.amount, type: event.type });
     case "healed": return t(event.temporary ? "web.dnd5e.ev.temp" : "web.dnd5e.ev.healed", { name: n(event.target), amount: event.amount });
     case "condition_set": return t(event.remove ? "web.dnd5e.ev.condition_off" : "web.dnd5e.ev.condition_on", { name: n(event.target), condition: tFirst(["web.dnd5e.cond." + event.condition], {}, event.condition) });
+    case "save_rolled": return t("web.dnd5e.ev.save_rolled", { name: n(event.creature), ability: t("web.dnd5e.ability." + event.ability), dc: event.dc, result: t(event.succeeded ? "web.dnd5e.save_ok" : "web.dnd5e.save_fail") });
     case "death_saved": return t("web.dnd5e.ev.death_saved", { name: n(event.creature), d20: event.d20 });
     default: return null;
   }
@@ -611,6 +612,7 @@ export function diceOf(event) {
     return [...d20s, ...damage];
   }
   if (event.kind === "combat_started") return event.rolls.map(([, v]) => ({ die: "d20", sides: 20, face: v }));
+  if (event.kind === "save_rolled") return event.d20.map((v) => ({ die: "d20", sides: 20, face: v }));
   if (event.kind === "death_saved") return [{ die: "d20", sides: 20, face: event.d20 }];
   return [];
 }
