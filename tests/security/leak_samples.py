@@ -459,6 +459,16 @@ DND5E = Samples(
             {"kind": "condition", "target": f"{CANARY}-spy", "condition": "prone"},
         ],
         "undo": [_DND_SPY, UNDO_LAST],
+        "terrain": [
+            {"kind": "terrain", "squares": ["e5", "e6"], "terrain": "difficult"},
+            {"kind": "terrain", "squares": ["f5"], "terrain": "wall"},
+            {"kind": "terrain", "squares": ["e6"]},
+        ],
+        "save": [{"kind": "save", "creature": "gob", "ability": "dex", "dc": 12}],
+        "secret_monster_save": [
+            _DND_SPY,
+            {"kind": "save", "creature": f"{CANARY}-spy", "ability": "wis", "dc": 30, "bonus": 2},
+        ],
     },
     player={
         "add_character": {**_DND_ADA, "id": "lu", "name": "Lu", "position": "a3"},

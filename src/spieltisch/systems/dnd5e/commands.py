@@ -101,9 +101,25 @@ class AddMonster(_Command):
 
 
 class StartCombat(_Command):
-    """Roll initiative (d20 + Dexterity modifier) for every placed creature; round 1 starts."""
+    """Roll initiative (d20 + Dexterity modifier) for every placed creature; round 1 starts.
+
+    ``rolls`` are d20 results rolled at the table (a player's own die), by creature; the table
+    rolls the d20 of everyone not listed.
+    """
 
     kind: Literal["start_combat"] = "start_combat"
+    rolls: dict[Ref, Annotated[int, Field(ge=1, le=20)]] = Field(default_factory=dict)
+
+
+TerrainKind = Literal["difficult", "wall", "water"]
+
+
+class Terrain(_Command):
+    """The GM paints terrain on squares (``None``: plain ground again)."""
+
+    kind: Literal["terrain"] = "terrain"
+    squares: tuple[Annotated[str, Field(max_length=8)], ...] = Field(min_length=1, max_length=400)
+    terrain: TerrainKind | None = None
 
 
 class Move(_Command):
@@ -189,6 +205,17 @@ class Condition(_Command):
     remove: StrictBool = False
 
 
+class Save(_Command):
+    """The GM has a creature roll a saving throw against a DC: d20 + ``bonus`` (default: the
+    ability's modifier), the mode from the tracked sources (Dodge, restrained, …)."""
+
+    kind: Literal["save"] = "save"
+    creature: Ref
+    ability: Ability
+    dc: StrictInt = Field(ge=1, le=40)
+    bonus: StrictInt | None = Field(default=None, ge=-20, le=30)
+
+
 class DeathSave(_Command):
     """The current creature, at 0 hit points, rolls its death save."""
 
@@ -200,6 +227,7 @@ Command = Annotated[
     AddCharacter
     | AddMonster
     | StartCombat
+    | Terrain
     | Move
     | React
     | Attack
@@ -209,6 +237,7 @@ Command = Annotated[
     | Damage
     | Heal
     | Condition
+    | Save
     | DeathSave,
     Field(discriminator="kind"),
 ]

@@ -34,6 +34,14 @@ class CombatStarted(_Event):
     rolls: tuple[tuple[str, int], ...]
 
 
+class TerrainSet(_Event):
+    """Squares got a terrain kind, or plain ground (``None``)."""
+
+    kind: Literal["terrain_set"] = "terrain_set"
+    squares: tuple[str, ...]
+    terrain: str | None = None
+
+
 class Moved(_Event):
     """A creature moved along ``path`` (square names, the start first)."""
 
@@ -124,6 +132,19 @@ class ConditionSet(_Event):
     remove: bool = False
 
 
+class SaveRolled(_Event):
+    """A saving throw: the d20s rolled (none for an automatic failure) against the DC."""
+
+    kind: Literal["save_rolled"] = "save_rolled"
+    creature: str
+    ability: str
+    dc: int
+    bonus: int
+    mode: Literal["normal", "advantage", "disadvantage"]
+    d20: tuple[int, ...]
+    succeeded: bool
+
+
 class DeathSaved(_Event):
     """A death save with this d20."""
 
@@ -135,6 +156,7 @@ class DeathSaved(_Event):
 Event = Annotated[
     FighterAdded
     | CombatStarted
+    | TerrainSet
     | Moved
     | Attacked
     | Declined
@@ -144,6 +166,7 @@ Event = Annotated[
     | Damaged
     | Healed
     | ConditionSet
+    | SaveRolled
     | DeathSaved,
     Field(discriminator="kind"),
 ]

@@ -37,9 +37,27 @@ from spieltisch.systems.dnd5e.rules import (
     take_damage,
 )
 from spieltisch.systems.dnd5e.statblock import parse_attack
-from spieltisch.systems.dnd5e.state import BUDGETS, DndState, Fighter, PendingMove, Weapon
+from spieltisch.systems.dnd5e.state import (
+    BUDGETS,
+    DndState,
+    Fighter,
+    LastAttack,
+    PendingMove,
+    Weapon,
+)
 
-__all__ = ["attack_mode", "decide", "evolve", "kinds_on"]
+__all__ = [
+    "CLOSE_M",
+    "attack_mode",
+    "decide",
+    "evolve",
+    "kinds_on",
+    "may_react",
+    "preview_move",
+    "save_bonus",
+    "save_mode",
+    "square_distance",
+]
 
 CLOSE_M = Decimal("1.5")
 
@@ -92,6 +110,11 @@ def _require_turn(state: DndState, creature: str) -> Fighter:
 def _require_able(state: DndState, fighter: Fighter) -> None:
     if fighter.dead or "incapacitated" in condition_tags(kinds_on(state, fighter.id)):
         raise RuleError("dnd5e.incapacitated", creature=fighter.id)
+
+
+def square_distance(state: DndState, a: Fighter, b: Fighter) -> Decimal:
+    """The distance in metres between two placed creatures (the grid's diagonal rule)."""
+    return _distance(state, a, b)
 
 
 def _distance(state: DndState, a: Fighter, b: Fighter) -> Decimal:
@@ -295,7 +318,7 @@ def _move_events(
     can_react = [
         (who, step)
         for who, step in result.opportunity_attacks
-        if who not in offered and _may_react(state, who)
+        if who not in offered and may_react(state, who)
     ]
     if not can_react:
         return [_moved(fighter, result.path, result.movement, result.stood_up, steps, result.path)]
@@ -336,7 +359,8 @@ def _moved(
     )
 
 
-def _may_react(state: DndState, who: str) -> bool:
+def may_react(state: DndState, who: str) -> bool:
+    """Whether ``who`` can take an opportunity attack now (able, a melee attack, a reaction)."""
     fighter = state.fighters[who]
     if fighter.dead or "incapacitated" in condition_tags(kinds_on(state, who)):
         return False
@@ -360,7 +384,19 @@ def _events(state: DndState, command: c.Command, dice: DiceSource) -> list[e.Eve
         placed = [f for f in state.fighters.values() if f.position is not None and not f.dead]
         if not placed:
             raise RuleError("dnd5e.nobody_placed")
-        return [e.CombatStarted(rolls=tuple((f.id, dice.roll(20)) for f in placed))]
+        for who in command.rolls:
+            _fighter(state, who)
+        return [
+            e.CombatStarted(
+                rolls=tuple(
+                    (f.id, command.rolls[f.id] if f.id in command.rolls else dice.roll(20))
+                    for f in placed
+                )
+            )
+        ]
+    if isinstance(command, c.Terrain):
+        names = tuple(dict.fromkeys(square_name(state.grid.square(sq)) for sq in command.squares))
+        return [e.TerrainSet(squares=names, terrain=command.terrain)]
     if isinstance(command, c.Move):
         fighter = _require_turn(state, command.creature)
         out: list[e.Event] = []
@@ -462,12 +498,94 @@ def _events(state: DndState, command: c.Command, dice: DiceSource) -> list[e.Eve
                 target=command.target, condition=command.condition, remove=command.remove
             )
         ]
+    if isinstance(command, c.Save):
+        fighter = _fighter(state, command.creature)
+        if fighter.dead:
+            raise RuleError("dnd5e.dead", creature=fighter.id)
+        mode, fails = save_mode(state, fighter, command.ability)
+        bonus = save_bonus(fighter, command)
+        rolled = () if fails else _roll_d20(dice, mode)
+        succeeded = not fails and kept_d20(rolled, mode) + bonus >= command.dc
+        return [
+            e.SaveRolled(
+                creature=fighter.id,
+                ability=command.ability,
+                dc=command.dc,
+                bonus=bonus,
+                mode=mode.value,
+                d20=rolled,
+                succeeded=succeeded,
+            )
+        ]
     if isinstance(command, c.DeathSave):
         fighter = _require_turn(state, command.creature)
         if fighter.hp > 0 or fighter.stable or fighter.dead:
             raise RuleError("dnd5e.no_death_save", creature=fighter.id)
         return [e.DeathSaved(creature=fighter.id, d20=dice.roll(20))]
     raise RuleError("dnd5e.unknown_command")
+
+
+def preview_move(state: DndState, command: c.Move) -> dict[str, object]:
+    """What ``command`` would do, without doing it: the route check of :func:`check_move`.
+
+    The same rules as deciding the move: ``legal``, ``cost_m`` (standing up included),
+    ``remaining_m`` of the speed in use, ``path`` (square names of the legal prefix, the start
+    first), ``opportunity_attacks`` (the reactors who may take one, in route order) and
+    ``error`` (the code, its params and the step, or ``None``). A command that cannot move at
+    all (not this creature's turn, a reaction pending) raises its :class:`RuleError`.
+    """
+    fighter = _require_turn(state, command.creature)
+    if fighter.position is None:
+        raise RuleError("dnd5e.not_placed", creature=fighter.id)
+    if command.drop_prone:
+        if "prone" in kinds_on(state, fighter.id):
+            raise RuleError("dnd5e.already_prone", creature=fighter.id)
+        state = evolve(state, e.ConditionSet(target=fighter.id, condition="prone"))
+        fighter = state.fighters[fighter.id]
+    result = check_move(
+        state.grid,
+        _body(state, fighter),
+        _others(state, fighter),
+        command.steps,
+        before=state.movement.get(fighter.id, TurnMovement()),
+        stand_up=command.stand_up,
+        disengage="disengaged" in kinds_on(state, fighter.id),
+    )
+    error = result.error
+    return {
+        "legal": error is None,
+        "cost_m": str(result.cost_m),
+        "remaining_m": str(result.remaining_m),
+        "path": [square_name(sq) for sq in result.path],
+        "stood_up": result.stood_up,
+        "opportunity_attacks": [
+            who for who, _ in result.opportunity_attacks if may_react(state, who)
+        ],
+        "error": None
+        if error is None
+        else {"code": error.code, "params": dict(error.params), "step": result.error_step},
+    }
+
+
+def save_mode(state: DndState, fighter: Fighter, ability: str) -> tuple[Mode, bool]:
+    """The mode of a saving throw and whether it fails by itself (paralyzed, stunned, …
+    fail Strength and Dexterity saves; Dodge gives advantage on Dexterity saves unless lost;
+    restrained gives disadvantage on them)."""
+    kinds = kinds_on(state, fighter.id)
+    tags = condition_tags(kinds)
+    if ability in ("str", "dex") and "fails_str_dex_saves" in tags:
+        return Mode.NORMAL, True
+    if ability != "dex":
+        return Mode.NORMAL, False
+    dodge_lost = "incapacitated" in tags or bool(kinds & SPEED_ZERO)
+    advantages = int("dodging" in kinds and not dodge_lost)
+    disadvantages = int("dex_saves_disadvantage" in tags)
+    return resolve_mode(advantages, disadvantages), False
+
+
+def save_bonus(fighter: Fighter, command: c.Save) -> int:
+    """The bonus of a save: the one given, else the ability's modifier."""
+    return command.bonus if command.bonus is not None else fighter.modifier(command.ability)
 
 
 def _fold(state: DndState, events: list[e.Event]) -> DndState:
@@ -598,6 +716,12 @@ def evolve(state: DndState, event: e.Event) -> DndState:
             )
         fight, markers = encounter.start(combatants, _initiative_key)
         return _hooks(state.model_copy(update={"encounter": fight}), list(markers))
+    if isinstance(event, e.TerrainSet):
+        grid = state.grid
+        kinds = () if event.terrain is None else (event.terrain,)
+        for name in event.squares:
+            grid = grid.with_terrain(grid.square(name), *kinds)
+        return state.model_copy(update={"grid": grid})
     if isinstance(event, e.Moved):
         fighter = _fighter(state, event.creature)
         if event.stood_up:
@@ -636,10 +760,29 @@ def evolve(state: DndState, event: e.Event) -> DndState:
         state = state.model_copy(update={"effects": _use_help(state, attacker.id, target.id)})
         natural = kept_d20(event.d20, Mode(event.mode))
         outcome = _outcome(state, attacker, target, weapon, natural)
+        totals = (
+            []
+            if outcome == "miss"
+            else [
+                max(sum(rolled) + part.modifier, 0)
+                for part, rolled in zip(weapon.damage, event.dice, strict=True)
+            ]
+        )
+        last = LastAttack(
+            attacker=attacker.id,
+            target=target.id,
+            attack=weapon.name,
+            mode=event.mode,
+            natural=natural,
+            total=natural + weapon.bonus,
+            outcome=outcome,
+            damage=sum(totals) if outcome != "miss" else 0,
+            opportunity=event.opportunity,
+        )
+        state = state.model_copy(update={"last_attack": last})
         if outcome == "miss":
             return state
-        for part, rolled in zip(weapon.damage, event.dice, strict=True):
-            total = max(sum(rolled) + part.modifier, 0)
+        for part, total in zip(weapon.damage, totals, strict=True):
             state = _hurt(state, state.fighters[target.id], total, part.type, outcome == "critical")
         return state
     if isinstance(event, e.Declined):
@@ -708,6 +851,9 @@ def evolve(state: DndState, event: e.Event) -> DndState:
                 }
             )
         return _add_effect(state, event.condition, event.target)
+    if isinstance(event, e.SaveRolled):
+        _fighter(state, event.creature)
+        return state.model_copy(update={"last_save": event.model_dump(mode="json")})
     if isinstance(event, e.DeathSaved):
         fighter = _fighter(state, event.creature)
         saves, revived = death_save(

@@ -21,7 +21,7 @@ from spieltisch.engine.grid import Diagonal, Grid, Size, Square
 from spieltisch.systems.dnd5e.movement import MoveStep, TurnMovement
 from spieltisch.systems.dnd5e.statblock import DamagePart
 
-__all__ = ["BUDGETS", "DndOptions", "DndState", "Fighter", "PendingMove", "Weapon"]
+__all__ = ["BUDGETS", "DndOptions", "DndState", "Fighter", "LastAttack", "PendingMove", "Weapon"]
 
 BUDGETS = (
     BudgetRule(name="action", amount=Decimal(1)),
@@ -105,6 +105,21 @@ class PendingMove(_Frozen):
     """Every reactor offered an attack during this move (each is offered once)."""
 
 
+class LastAttack(_Frozen):
+    """The latest attack roll and what came of it (for the table to show after the roll)."""
+
+    attacker: str
+    target: str
+    attack: str
+    mode: str
+    natural: int
+    total: int
+    outcome: Literal["miss", "hit", "critical"]
+    damage: int
+    """The damage rolled (before resistance, vulnerability, immunity)."""
+    opportunity: bool = False
+
+
 class DndState(_Frozen):
     """A whole table."""
 
@@ -117,6 +132,9 @@ class DndState(_Frozen):
     effects: Effects = Effects()
     pending: PendingMove | None = None
     stack: InterruptStack = InterruptStack()
+    last_attack: LastAttack | None = None
+    last_save: dict[str, object] | None = None
+    """The latest saving throw (its event's fields) for the table to show."""
 
     @staticmethod
     def fresh(options: DndOptions) -> DndState:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
@@ -15,7 +16,7 @@ from spieltisch.systems.dnd5e import commands as c
 from spieltisch.systems.dnd5e import game
 from spieltisch.systems.dnd5e import view as viewing
 from spieltisch.systems.dnd5e.events import EVENTS, Event
-from spieltisch.systems.dnd5e.odds import attack_damage, attack_odds, mean
+from spieltisch.systems.dnd5e.odds import attack_damage, attack_odds, mean, save_odds
 from spieltisch.systems.dnd5e.rules import Mode
 from spieltisch.systems.dnd5e.state import DndOptions, DndState
 
@@ -54,7 +55,34 @@ class Dnd5e:
         return game.evolve(state, event)
 
     def odds(self, state: DndState, command: c.Command) -> Odds | None:
-        """An attack's damage distribution (0 = miss, the critical mixed in); else ``None``."""
+        """An attack's damage distribution (0 = miss, the critical mixed in); a move's one
+        certain outcome, its route check (:func:`.game.preview_move`); else ``None``."""
+        if isinstance(command, c.Move):
+            return Odds(
+                outcomes=[
+                    OddsOutcome(
+                        value=game.preview_move(state, command), probability=1.0, exact="1/1"
+                    )
+                ]
+            )
+        if isinstance(command, c.Save):
+            fighter = state.fighters.get(command.creature)
+            if fighter is None:
+                raise RuleError("dnd5e.unknown_creature", creature=command.creature)
+            mode, fails = game.save_mode(state, fighter, command.ability)
+            p = (
+                Fraction(0)
+                if fails
+                else save_odds(game.save_bonus(fighter, command), command.dc, mode)
+            )
+            return Odds(
+                outcomes=[
+                    OddsOutcome(
+                        value=v, probability=float(q), exact=f"{q.numerator}/{q.denominator}"
+                    )
+                    for v, q in (("save", p), ("fail", 1 - p))
+                ]
+            )
         if not isinstance(command, c.Attack):
             return None
         attacker = state.fighters.get(command.creature)

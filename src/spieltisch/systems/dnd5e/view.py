@@ -7,13 +7,24 @@ reactions naming a hidden creature are left out with it.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from spieltisch.engine.creatures import Creature, visible_to
 from spieltisch.engine.grid import square_name
 from spieltisch.engine.visibility import Viewer
-from spieltisch.systems.dnd5e.game import kinds_on
+from spieltisch.systems.dnd5e.data import CONDITIONS, bestiary, condition_tags
+from spieltisch.systems.dnd5e.game import (
+    CLOSE_M,
+    attack_mode,
+    kinds_on,
+    may_react,
+    square_distance,
+)
 from spieltisch.systems.dnd5e.movement import TurnMovement, speed_for
+from spieltisch.systems.dnd5e.odds import AttackOdds
+from spieltisch.systems.dnd5e.odds import attack_odds as _attack_odds
+from spieltisch.systems.dnd5e.rules import Mode
 from spieltisch.systems.dnd5e.state import DndState, Fighter
 
 __all__ = ["view"]
@@ -30,6 +41,9 @@ def _fighter(state: DndState, fighter: Fighter) -> dict[str, Any]:
     data = fighter.model_dump(mode="json")
     data["position"] = square_name(fighter.position) if fighter.position else None
     data["conditions"] = sorted(kinds_on(state, fighter.id))
+    data["tags"] = sorted(condition_tags(kinds_on(state, fighter.id)))
+    data["squares"] = fighter.size.squares
+    data["down"] = fighter.dead or fighter.hp == 0
     budgets = state.budgets.get(fighter.id)
     data["budgets"] = {k: str(v) for k, v in budgets.left.items()} if budgets else {}
     movement = state.movement.get(fighter.id, TurnMovement())
@@ -46,6 +60,67 @@ def _fighter(state: DndState, fighter: Fighter) -> dict[str, Any]:
     return data
 
 
+@cache
+def _odds(bonus: int, ac: int, mode: Mode) -> AttackOdds:
+    return _attack_odds(bonus, ac, mode)
+
+
+def _fraction(p: Any) -> dict[str, Any]:
+    return {"p": float(p), "exact": f"{p.numerator}/{p.denominator}"}
+
+
+def _attack_options(state: DndState, attacker: Fighter, targets: list[Fighter]) -> list[Any]:
+    """Each attack of ``attacker`` against each target: reach, mode and the hit odds."""
+    out: list[Any] = []
+    if attacker.position is None:
+        return out
+    for target in targets:
+        if target.id == attacker.id or target.dead or target.position is None:
+            continue
+        distance = square_distance(state, attacker, target)
+        for weapon in attacker.attacks:
+            mode = attack_mode(state, attacker, target, weapon, (False, False))
+            odds = _odds(weapon.bonus, target.ac, mode)
+            reach = None if weapon.ranged else str(weapon.reach_m)
+            out.append(
+                {
+                    "creature": attacker.id,
+                    "target": target.id,
+                    "attack": weapon.name,
+                    "ranged": weapon.ranged,
+                    "in_reach": weapon.ranged or distance <= weapon.reach_m,
+                    "reach_m": reach,
+                    "distance_m": str(distance),
+                    "close": distance <= CLOSE_M,
+                    "mode": mode.value,
+                    "bonus": weapon.bonus,
+                    "hit": _fraction(odds.hit),
+                    "critical": _fraction(odds.critical),
+                    "miss": _fraction(odds.miss),
+                }
+            )
+    return out
+
+
+def _over(state: DndState, order: list[str]) -> dict[str, Any] | None:
+    """Whether the fight is decided: at most one side still has a creature standing."""
+    standing = {
+        state.fighters[c].side
+        for c in order
+        if not state.fighters[c].dead and state.fighters[c].hp > 0
+    }
+    if len(standing) > 1:
+        return None
+    return {"winner": next(iter(standing), None)}
+
+
+def _last_attack(state: DndState, seen: set[str]) -> dict[str, Any] | None:
+    last = state.last_attack
+    if last is None or last.attacker not in seen or last.target not in seen:
+        return None
+    return last.model_dump(mode="json")
+
+
 def view(state: DndState, viewer: Viewer) -> dict[str, Any]:
     """The table as JSON-ready data for ``viewer``."""
     seen = {f.id for f in state.fighters.values() if _seen(f, viewer)}
@@ -58,7 +133,21 @@ def view(state: DndState, viewer: Viewer) -> dict[str, Any]:
             "mover": pending.mover,
             "reactors": [r for r in pending.reactors if r in seen],
             "steps": [s.model_dump(mode="json") for s in pending.steps],
+            "attacks": [
+                option
+                for r in pending.reactors
+                if r in seen and may_react(state, r)
+                for option in _attack_options(
+                    state, state.fighters[r], [state.fighters[pending.mover]]
+                )
+                if not option["ranged"]
+            ],
         }
+    visible = [f for f in state.fighters.values() if f.id in seen]
+    attacks: list[Any] = []
+    current = fight.current if fight is not None else None
+    if current in seen and pending is None and current is not None:
+        attacks = _attack_options(state, state.fighters[current], visible)
     return {
         "system": "dnd5e",
         "options": state.options.model_dump(mode="json"),
@@ -67,14 +156,26 @@ def view(state: DndState, viewer: Viewer) -> dict[str, Any]:
             "height": state.grid.height,
             "square_m": str(state.grid.square_m),
             "diagonal": state.options.diagonal,
+            "terrain": {sq: sorted(kinds)[0] for sq, kinds in state.grid.terrain.items() if kinds},
         },
-        "fighters": [_fighter(state, f) for f in state.fighters.values() if f.id in seen],
+        "fighters": [_fighter(state, f) for f in visible],
+        "attack_options": attacks,
+        "conditions": list(CONDITIONS),
+        "bestiary": [
+            {"id": key, "name": m["name"], "size": m["size"], "ac": m["ac"], "hp": m["hp"]}
+            for key, m in bestiary().items()
+        ],
         "combat": None
         if fight is None
         else {
             "round": fight.round,
             "order": order,
             "current": fight.current if fight.current in seen else None,
+            "over": _over(state, order),
         },
         "pending_reaction": pending_view,
+        "last_attack": _last_attack(state, seen),
+        "last_save": state.last_save
+        if state.last_save is not None and state.last_save.get("creature") in seen
+        else None,
     }

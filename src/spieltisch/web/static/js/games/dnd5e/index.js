@@ -1,0 +1,618 @@
+// D&D 5e combat: the battle map in the centre (tokens by size, terrain, the planned route with
+// its cost and the movement left, checked by the server), the pending opportunity attack for
+// its reactor, the turn economy and conditions per creature, the attack with its odds before
+// the roll, and the GM's bestiary, stat lines and terrain. The page only asks; the server decides.
+import { el, showAlert, t, tFirst } from "../../core.js";
+import { checkField, field, numberInput, readInt, select, textInput } from "../../forms.js";
+import { oddsChart } from "../../odds.js";
+import { battleMap, mapFrame, parseSquare, squareName, terrainLegend, tokenLabel } from "../../fight/map.js";
+
+const TERRAIN = ["difficult", "water", "wall"];
+const MODES = ["walk", "fly", "climb", "swim", "crawl"];
+const ACTIONS = ["dodge", "dash", "disengage", "help", "hide", "ready", "search", "use_object", "use_magic_item", "cast_spell", "improvised"];
+const COLOURS = { party: "#2a6fdb", foes: "#a33a2f" };
+
+// What the person is choosing or typing; kept across re-renders.
+let lastCtx = null;
+
+const ui = {
+  selected: null, route: [], mode: "walk", standUp: false, preview: null, previewKey: null,
+  paint: "", attack: "", target: "", action: "dodge", helpTarget: "", helpFoe: "",
+  monster: { kind: "goblin", at: "", secret: false, name: "", ac: "12", hp: "10", speed: "9", size: "medium", attacks: "" },
+  hero: { name: "", ac: "15", hp: "12", speed: "9", str: "14", dex: "12", attacks: "Longsword: +5, 7 (1d8+3) slashing", bonus: "", at: "" },
+  initiative: {}, damage: {}, condition: {},
+  oddsKey: null, odds: null, reactOdds: {}, lastShown: null,
+};
+
+function fighters(ctx) { return ctx.state.fighters || []; }
+function byId(ctx) { return new Map(fighters(ctx).map((f) => [f.id, f])); }
+function nameOf(ctx, id) { return byId(ctx).get(id)?.name ?? t("web.dnd5e.someone"); }
+function mine(ctx, f) { return ctx.isGm || (ctx.me.role === "player" && (ctx.me.pieces || []).includes(f.id)); }
+function current(ctx) { return ctx.state.combat?.current ?? null; }
+function metres(value) { return Number(value).toLocaleString(document.documentElement.lang, { maximumFractionDigits: 1 }); }
+function percent(p) { return (100 * p).toLocaleString(document.documentElement.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) + " %"; }
+
+/** Send a command about creature `f`: a secret creature's commands stay hidden. */
+function sendFor(ctx, f, command) {
+  return ctx.send(command, f && f.secret ? { hidden: true } : {});
+}
+
+/** A server error's text with creature ids replaced by their names (issue #16). */
+function errorText(ctx, error) {
+  const params = { ...error.params };
+  for (const key of ["creature", "target", "current"]) if (params[key]) params[key] = nameOf(ctx, params[key]);
+  if (params.mode) params.mode = t("web.dnd5e.speed." + params.mode);
+  if (typeof params.step === "number") params.step += 1;
+  return t(error.code, params);
+}
+
+function slug(name, taken) {
+  let base = name.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/ß/g, "ss")
+    .replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 24) || "creature";
+  if (!/^[a-z0-9]/.test(base)) base = "c" + base;
+  let id = base;
+  for (let n = 2; taken.has(id); n++) id = base + "-" + n;
+  return id;
+}
+
+// -- conditions and economy -----------------------------------------------------------------
+
+function conditionBadges(f) {
+  return el("span", { class: "dd-conditions", id: `dd-f-${f.id}-conditions` }, ...(f.conditions || []).map((kind) => el("span", {
+    class: "badge dd-condition", dataset: { condition: kind },
+    title: tFirst(["web.dnd5e.cond_fx." + kind], {}, ""),
+  }, tFirst(["web.dnd5e.cond." + kind], {}, kind))));
+}
+
+function conditionEffects(f) {
+  const items = (f.conditions || []).map((kind) => el("li", {}, el("strong", {}, tFirst(["web.dnd5e.cond." + kind], {}, kind)), ": ", tFirst(["web.dnd5e.cond_fx." + kind], {}, "")));
+  return items.length ? el("ul", { class: "dd-effects small-print" }, items) : null;
+}
+
+function economy(ctx, f) {
+  const b = f.budgets || {};
+  const inFight = ctx.state.combat && (ctx.state.combat.order || []).includes(f.id);
+  if (!inFight) return null;
+  const slot = (key, left) => el("span", { class: "dd-slot " + (left ? "is-left" : "is-used"), dataset: { slot: key } },
+    t("web.dnd5e.slot." + key), " ", left ? t("web.dnd5e.slot.left") : t("web.dnd5e.slot.used"));
+  const walk = f.movement_left?.walk ?? "0";
+  const speed = f.speeds?.walk ?? "0";
+  const attacks = Number(b.attacks || 0);
+  return el("div", { class: "dd-economy", id: `dd-f-${f.id}-economy` },
+    slot("action", Number(b.action || 0) > 0),
+    f.bonus_actions?.length ? slot("bonus", Number(b.bonus || 0) > 0) : el("span", { class: "dd-slot is-none" }, t("web.dnd5e.slot.no_bonus")),
+    slot("reaction", Number(b.reaction || 0) > 0),
+    attacks > 0 ? el("span", { class: "dd-slot is-left" }, t("web.dnd5e.attacks_left", { n: attacks })) : null,
+    el("span", { class: "dd-slot dd-move-left", id: `dd-f-${f.id}-move` }, t("web.dnd5e.movement_left", { left: metres(walk), speed: metres(Number(speed) * (1 + (f.movement?.dashes || 0))) })));
+}
+
+function hpText(f) {
+  if (f.dead) return t("web.dnd5e.dead");
+  const temp = f.temp_hp ? " " + t("web.dnd5e.temp", { n: f.temp_hp }) : "";
+  return t("web.dnd5e.hp", { hp: f.hp, max: f.max_hp }) + temp;
+}
+
+function deathSaves(f) {
+  if (f.hp > 0 || f.dead || f.monster) return null;
+  return el("p", { class: "small-print" }, f.stable ? t("web.dnd5e.stable") : t("web.dnd5e.death_saves", { ok: f.death_successes, bad: f.death_failures }));
+}
+
+function gmTools(ctx, f) {
+  if (!ctx.isGm) return null;
+  const amount = ui.damage[f.id] ?? "";
+  const box = numberInput(`dd-f-${f.id}-amount`, amount, { min: 0, max: 10000, oninput: (e) => (ui.damage[f.id] = e.target.value), "aria-label": t("web.dnd5e.amount_of", { name: f.name }) });
+  const send = (kind) => {
+    const n = readInt(box);
+    if (n === null) { showAlert(t("web.dnd5e.amount_missing")); box.focus(); return; }
+    sendFor(ctx, f, kind === "damage" ? { kind: "damage", target: f.id, amount: n, type: "bludgeoning" } : { kind: "heal", target: f.id, amount: n });
+  };
+  const choice = ui.condition[f.id] ?? "prone";
+  const conditions = ctx.state.conditions || [];
+  return el("div", { class: "row dd-gm-row" },
+    box,
+    el("button", { type: "button", id: `dd-f-${f.id}-damage`, onclick: () => send("damage") }, t("web.dnd5e.damage")),
+    el("button", { type: "button", id: `dd-f-${f.id}-heal`, onclick: () => send("heal") }, t("web.dnd5e.heal")),
+    select(`dd-f-${f.id}-cond`, conditions.map((k) => [k, tFirst(["web.dnd5e.cond." + k], {}, k)]), choice, { onchange: (e) => (ui.condition[f.id] = e.target.value), "aria-label": t("web.dnd5e.condition_of", { name: f.name }) }),
+    el("button", { type: "button", id: `dd-f-${f.id}-cond-add`, onclick: () => sendFor(ctx, f, { kind: "condition", target: f.id, condition: ui.condition[f.id] ?? "prone" }) }, t("web.dnd5e.condition_add")),
+    el("button", { type: "button", id: `dd-f-${f.id}-cond-remove`, disabled: !(f.conditions || []).includes(choice), title: (f.conditions || []).includes(choice) ? null : t("web.dnd5e.condition_absent"), onclick: () => sendFor(ctx, f, { kind: "condition", target: f.id, condition: choice, remove: true }) }, t("web.dnd5e.condition_remove")));
+}
+
+function fighterCard(ctx, f) {
+  const now = current(ctx) === f.id;
+  return el("li", { class: "dd-fighter" + (now ? " is-current" : "") + (f.dead || f.down ? " is-down" : "") + (f.secret ? " is-secret" : ""), id: `dd-f-${f.id}`, dataset: { side: f.side } },
+    el("div", { class: "dd-fighter-head" },
+      el("strong", {}, f.name),
+      f.secret ? el("span", { class: "badge hidden-badge" }, t("web.dnd5e.secret")) : null,
+      el("span", { class: "muted small-print" }, t("web.dnd5e.line", { ac: f.ac, size: t("web.dnd5e.size." + f.size), side: t("web.dnd5e.side", { side: f.side }) })),
+      el("span", { class: "dd-hp", id: `dd-f-${f.id}-hp` }, hpText(f)),
+      conditionBadges(f)),
+    economy(ctx, f), deathSaves(f), conditionEffects(f), gmTools(ctx, f));
+}
+
+function fightersPanel(ctx) {
+  const order = ctx.state.combat?.order || [];
+  const list = [...fighters(ctx)].sort((a, b) => {
+    const ia = order.indexOf(a.id); const ib = order.indexOf(b.id);
+    return (ia < 0 ? 1e9 : ia) - (ib < 0 ? 1e9 : ib);
+  });
+  return el("section", { class: "card", id: "dd-fighters-box", "aria-labelledby": "dd-fighters-heading" },
+    el("h2", { id: "dd-fighters-heading" }, t("web.dnd5e.fighters")),
+    list.length ? el("ol", { class: "dd-fighters", id: "dd-fighters" }, list.map((f) => fighterCard(ctx, f))) : el("p", { class: "muted" }, t("web.dnd5e.nobody")));
+}
+
+// -- status, reaction, last attack ----------------------------------------------------------
+
+function status(ctx) {
+  const fight = ctx.state.combat;
+  let text;
+  if (!fight) text = t("web.dnd5e.no_fight");
+  else if (fight.over) text = fight.over.winner ? t("web.dnd5e.over", { side: fight.over.winner }) : t("web.dnd5e.over_nobody");
+  else text = fight.current ? t("web.dnd5e.round", { round: fight.round, name: nameOf(ctx, fight.current) }) : t("web.dnd5e.round_hidden", { round: fight.round });
+  return el("p", { id: "dd-round", class: "dd-status" + (fight?.over ? " is-over" : ""), "aria-live": "polite" }, text);
+}
+
+function attackOddsLine(option) {
+  return el("span", { class: "dd-hit-odds" },
+    t("web.dnd5e.hit_odds", { hit: percent(option.hit.p), critical: percent(option.critical.p), miss: percent(option.miss.p), mode: t("web.dnd5e.mode." + option.mode) }),
+    " ", el("span", { class: "exact" }, `(${option.hit.exact}, ${option.critical.exact})`));
+}
+
+function loadReactOdds(ctx, option) {
+  const key = `${option.creature}|${option.target}|${option.attack}`;
+  if (key in ui.reactOdds) return ui.reactOdds[key];
+  ui.reactOdds[key] = null;
+  ctx.odds({ kind: "attack", creature: option.creature, target: option.target, attack: option.attack })
+    .then((odds) => { ui.reactOdds[key] = odds; ctx.rerender(); }).catch(() => {});
+  return null;
+}
+
+function reactionPanel(ctx) {
+  const pending = ctx.state.pending_reaction;
+  if (!pending) return null;
+  const fs = byId(ctx);
+  const parts = [el("h2", { id: "dd-reaction-h" }, t("web.dnd5e.reaction_heading"))];
+  for (const reactor of pending.reactors) {
+    const f = fs.get(reactor);
+    if (!f) continue;
+    const intro = t("web.dnd5e.reaction_text", { reactor: f.name, mover: nameOf(ctx, pending.mover) });
+    if (!mine(ctx, f)) { parts.push(el("p", { id: `dd-react-${reactor}-wait` }, intro, " ", t("web.dnd5e.reaction_wait", { reactor: f.name }))); continue; }
+    const options = (pending.attacks || []).filter((o) => o.creature === reactor);
+    const rows = options.map((o) => {
+      const odds = loadReactOdds(ctx, o);
+      return el("div", { class: "dd-react-option" },
+        el("p", {}, el("strong", {}, o.attack), " · ", attackOddsLine(o)),
+        odds ? oddsChart(odds, { caption: t("web.dnd5e.damage_caption"), labeler: (v) => (v === 0 ? t("web.dnd5e.no_damage") : t("web.dnd5e.damage_value", { n: v })) }) : null,
+        el("button", { type: "button", class: "primary", id: `dd-react-${reactor}-attack`, onclick: () => sendFor(ctx, f, { kind: "react", creature: reactor, attack: o.attack }).then(focusResult) }, t("web.dnd5e.react_attack", { attack: o.attack })));
+    });
+    parts.push(el("div", { class: "dd-react", id: `dd-react-${reactor}` }, el("p", {}, intro), ...rows,
+      el("button", { type: "button", id: `dd-react-${reactor}-pass`, onclick: () => sendFor(ctx, f, { kind: "react", creature: reactor }) }, t("web.dnd5e.react_pass"))));
+  }
+  return el("section", { class: "card dd-reaction", id: "dd-reaction", "aria-labelledby": "dd-reaction-h" }, ...parts);
+}
+
+function focusResult(answer) {
+  if (answer) document.getElementById("dd-last")?.focus();
+}
+
+function lastAttack(ctx) {
+  const last = ctx.state.last_attack;
+  if (!last) return el("div", { id: "dd-last", tabindex: "-1", class: "dd-last muted" }, t("web.dnd5e.no_attack_yet"));
+  const text = t("web.dnd5e.last." + last.outcome, {
+    attacker: nameOf(ctx, last.attacker), target: nameOf(ctx, last.target), attack: last.attack,
+    natural: last.natural, total: last.total, damage: last.damage,
+  });
+  return el("div", { id: "dd-last", tabindex: "-1", class: "dd-last outcome-" + last.outcome, "aria-live": "polite", dataset: { outcome: last.outcome } }, text);
+}
+
+// -- the map and the route -------------------------------------------------------------------
+
+/** The squares of a straight king-move line from `from` to `to` (geometry only). */
+function line(from, to) {
+  const a = parseSquare(from); const b = parseSquare(to);
+  const out = [];
+  if (!a || !b) return out;
+  let { x, y } = a;
+  while (x !== b.x || y !== b.y) {
+    x += Math.sign(b.x - x); y += Math.sign(b.y - y);
+    out.push(squareName(x, y));
+  }
+  return out;
+}
+
+function routeEnd(ctx) {
+  const f = byId(ctx).get(ui.selected);
+  return ui.route.length ? ui.route[ui.route.length - 1].to : f?.position;
+}
+
+function moveCommand() {
+  return { kind: "move", creature: ui.selected, steps: ui.route, stand_up: ui.standUp };
+}
+
+function clearRoute() {
+  ui.route = []; ui.preview = null; ui.previewKey = null; ui.standUp = false;
+}
+
+function refreshPreview(ctx) {
+  if (!ui.selected || (!ui.route.length && !ui.standUp)) { ui.preview = null; ui.previewKey = null; return; }
+  const command = moveCommand();
+  const key = JSON.stringify(command) + "|" + (ctx.records.length);
+  if (key === ui.previewKey) return;
+  ui.previewKey = key;
+  ctx.odds(command).then((odds) => {
+    if (ui.previewKey !== key) return;
+    ui.preview = { value: odds?.outcomes?.[0]?.value ?? null };
+    ctx.rerender();
+  }).catch((error) => {
+    if (ui.previewKey !== key) return;
+    ui.preview = { failed: error.message };
+    ctx.rerender();
+  });
+}
+
+function movable(ctx, f) {
+  const fight = ctx.state.combat;
+  return Boolean(fight && !fight.over && fight.current === f.id && !ctx.state.pending_reaction && mine(ctx, f) && !f.dead && f.position);
+}
+
+function onSquare(ctx, name) {
+  if (ctx.isGm && ui.paint) {
+    ctx.send({ kind: "terrain", squares: [name], terrain: ui.paint === "plain" ? null : ui.paint });
+    return;
+  }
+  const f = ui.selected && byId(ctx).get(ui.selected);
+  if (f) {
+    const from = routeEnd(ctx);
+    const steps = line(from, name).map((to) => ({ to, mode: ui.mode }));
+    if (!steps.length) return;
+    ui.route = [...ui.route, ...steps];
+    refreshPreview(ctx);
+    ctx.rerender();
+    return;
+  }
+  // Nothing selected: the square is where a new creature goes.
+  if (ctx.isGm) ui.monster.at = name; else ui.hero.at = name;
+  ctx.rerender();
+}
+
+function onToken(ctx, token) {
+  const f = byId(ctx).get(token.id);
+  if (ctx.isGm && ui.paint) return onSquare(ctx, token.position);
+  if (f && movable(ctx, f)) {
+    if (ui.selected === f.id) { ui.selected = null; clearRoute(); } else { ui.selected = f.id; clearRoute(); ui.mode = "walk"; }
+    ctx.rerender();
+    return null;
+  }
+  if (ui.selected) return onSquare(ctx, token.position);
+  if (f) { ui.target = f.id; ctx.rerender(); }
+  return null;
+}
+
+/** An arrow key on a token: select it, then each key adds one step to its route. */
+function onStep(ctx, token, to) {
+  const f = byId(ctx).get(token.id);
+  if (!f || !movable(ctx, f)) return;
+  if (ui.selected !== f.id) { ui.selected = f.id; clearRoute(); }
+  const a = parseSquare(token.position); const b = parseSquare(to); const end = parseSquare(routeEnd(ctx));
+  const next = { x: end.x + b.x - a.x, y: end.y + b.y - a.y };
+  if (next.x < 0 || next.y < 0) return;
+  ui.route = [...ui.route, { to: squareName(next.x, next.y), mode: ui.mode }];
+  refreshPreview(ctx);
+  ctx.rerender();
+  document.getElementById("dd-token-" + f.id)?.focus();
+}
+
+function marks(ctx) {
+  const out = {};
+  const preview = ui.preview?.value;
+  if (!ui.selected) return out;
+  const legal = new Set(preview ? preview.path.slice(1) : []);
+  ui.route.forEach((step, i) => {
+    const refused = preview && !preview.legal && i >= (preview.error?.step ?? 0) && !legal.has(step.to);
+    out[step.to] = refused ? "is-refused" : "is-route";
+  });
+  return out;
+}
+
+function tokens(ctx) {
+  const now = current(ctx);
+  return fighters(ctx).filter((f) => f.position && !f.dead).map((f) => ({
+    id: f.id, name: f.name, position: f.position, squares: f.squares, colour: COLOURS[f.side] || "#6b4fa3",
+    movable: movable(ctx, f) || ctx.isGm,
+    classes: [ui.selected === f.id ? "is-selected" : "", now === f.id ? "is-current" : "", f.secret ? "is-secret" : "", f.down ? "is-down" : "", (f.conditions || []).includes("prone") ? "is-prone" : ""].filter(Boolean),
+    label: tokenLabel(f.name, f.position) + ((f.conditions || []).length ? " · " + f.conditions.map((k) => tFirst(["web.dnd5e.cond." + k], {}, k)).join(", ") : ""),
+  }));
+}
+
+function routePanel(ctx) {
+  const f = ui.selected && byId(ctx).get(ui.selected);
+  if (!f) {
+    const mover = fighters(ctx).find((x) => movable(ctx, x));
+    return el("p", { class: "muted small-print", id: "dd-route" }, mover ? t("web.dnd5e.route_hint", { name: mover.name }) : t("web.dnd5e.map_hint"));
+  }
+  const prone = (f.conditions || []).includes("prone");
+  const modes = MODES.filter((m) => m === "crawl" || m === "walk" || m === "climb" || m === "swim" || (f.speeds && m in f.speeds));
+  const preview = ui.preview?.value;
+  const lines = [];
+  if (ui.preview?.failed) lines.push(el("p", { class: "dd-refused", id: "dd-route-error" }, ui.preview.failed));
+  if (preview) {
+    lines.push(el("p", { id: "dd-route-cost" }, t("web.dnd5e.route_cost", { path: preview.path.join(" → "), cost: metres(preview.cost_m), left: metres(preview.remaining_m) })));
+    if (preview.stood_up) lines.push(el("p", { class: "small-print" }, t("web.dnd5e.route_stands")));
+    if (preview.error) lines.push(el("p", { class: "dd-refused", id: "dd-route-error" }, errorText(ctx, preview.error)));
+    if (preview.opportunity_attacks.length) {
+      lines.push(el("p", { class: "dd-warning", id: "dd-route-oa" }, t("web.dnd5e.route_provokes", { names: preview.opportunity_attacks.map((id) => nameOf(ctx, id)).join(", ") })));
+    }
+  }
+  const canMove = preview && (ui.route.length || ui.standUp) && (preview.legal || preview.path.length > 1);
+  const why = !preview ? t("web.dnd5e.route_empty") : null;
+  return el("div", { class: "dd-route", id: "dd-route" },
+    el("p", {}, t("web.dnd5e.route_for", { name: f.name }), " ", el("span", { class: "muted small-print" }, t("web.dnd5e.route_how"))),
+    el("div", { class: "row" },
+      field(t("web.dnd5e.mode_label"), select("dd-mode", modes.map((m) => [m, t("web.dnd5e.speed." + m)]), ui.mode, { onchange: (e) => (ui.mode = e.target.value) })),
+      prone ? checkField("dd-stand-up", t("web.dnd5e.stand_up", { cost: metres(Math.floor(Number(f.speeds?.walk || 0) / 2)) }), ui.standUp, { onchange: (e) => { ui.standUp = e.target.checked; refreshPreview(ctx); ctx.rerender(); } }) : null),
+    ...lines,
+    el("div", { class: "row" },
+      el("button", { type: "button", class: "primary", id: "dd-move", disabled: !canMove, title: canMove ? null : why || t("web.dnd5e.route_illegal"), onclick: async () => {
+        const value = ui.preview?.value;
+        // A refused step: move along the legal part only.
+        const steps = value && !value.legal && value.error ? ui.route.slice(0, value.error.step) : ui.route;
+        const answer = await sendFor(ctx, f, { ...moveCommand(), steps });
+        if (answer) { clearRoute(); ui.selected = null; ctx.rerender(); }
+      } }, t("web.dnd5e.move")),
+      el("button", { type: "button", id: "dd-route-back", disabled: !ui.route.length, onclick: () => { ui.route = ui.route.slice(0, -1); refreshPreview(ctx); ctx.rerender(); } }, t("web.dnd5e.route_back")),
+      el("button", { type: "button", id: "dd-route-clear", onclick: () => { clearRoute(); ui.selected = null; ctx.rerender(); } }, t("web.dnd5e.route_clear")),
+      prone ? null : el("button", { type: "button", id: "dd-drop-prone", onclick: () => sendFor(ctx, f, { kind: "move", creature: f.id, drop_prone: true }) }, t("web.dnd5e.drop_prone"))));
+}
+
+function mapPanel(ctx) {
+  const grid = ctx.state.grid;
+  const board = battleMap({
+    prefix: "dd", width: grid.width, height: grid.height, terrain: grid.terrain,
+    terrainText: (kind) => t("web.map.terrain." + kind),
+    label: t("web.map.map_label", { width: grid.width, height: grid.height }),
+    tokens: tokens(ctx), marks: marks(ctx),
+    onSquare: (name) => onSquare(ctx, name),
+    onToken: (token) => onToken(ctx, token),
+    onStep: (token, to) => onStep(ctx, token, to),
+  });
+  const paint = ctx.isGm ? field(t("web.dnd5e.paint"), select("dd-paint", [["", t("web.dnd5e.paint_off")], ...["plain", ...TERRAIN].map((k) => [k, t("web.map.terrain." + k)])], ui.paint, {
+    onchange: (e) => { ui.paint = e.target.value; ui.selected = null; clearRoute(); ctx.rerender(); },
+  })) : null;
+  return el("section", { class: "card", id: "dd-map-box", "aria-labelledby": "dd-map-heading" },
+    el("h2", { id: "dd-map-heading" }, t("web.dnd5e.map")),
+    el("p", { class: "muted small-print" }, t("web.map.map_scale", { m: grid.square_m, diagonal: t("web.dnd5e.diagonal." + grid.diagonal) })),
+    mapFrame(board),
+    terrainLegend(TERRAIN, (kind) => t("web.map.terrain." + kind)),
+    routePanel(ctx), paint);
+}
+
+// -- the current creature's actions --------------------------------------------------------
+
+function loadAttackOdds(ctx, command) {
+  const key = JSON.stringify(command) + "|" + ctx.records.length;
+  if (ui.oddsKey === key) return ui.odds;
+  ui.oddsKey = key; ui.odds = null;
+  ctx.odds(command).then((odds) => { if (ui.oddsKey === key) { ui.odds = odds; ctx.rerender(); } }).catch(() => {});
+  return null;
+}
+
+function attackBox(ctx, f) {
+  const options = ctx.state.attack_options || [];
+  if (!options.length) return el("p", { class: "muted" }, t("web.dnd5e.no_attacks"));
+  const names = [...new Set(options.map((o) => o.attack))];
+  const targets = [...new Set(options.map((o) => o.target))];
+  if (!names.includes(ui.attack)) ui.attack = names[0];
+  if (!targets.includes(ui.target)) ui.target = (options.find((o) => o.in_reach && byId(ctx).get(o.target)?.side !== f.side) || options.find((o) => byId(ctx).get(o.target)?.side !== f.side) || options[0]).target;
+  const option = options.find((o) => o.attack === ui.attack && o.target === ui.target);
+  const b = f.budgets || {};
+  const canAct = Number(b.action || 0) > 0 || Number(b.attacks || 0) > 0;
+  const reason = !option ? t("web.dnd5e.pick_attack") : !canAct ? t("web.dnd5e.no_action_left")
+    : !option.in_reach ? t("web.dnd5e.out_of_reach", { target: nameOf(ctx, option.target), distance: metres(option.distance_m), reach: metres(option.reach_m) }) : null;
+  const command = { kind: "attack", creature: f.id, target: ui.target, attack: ui.attack };
+  const odds = option ? loadAttackOdds(ctx, command) : null;
+  return el("div", { class: "dd-attack", id: "dd-attack-box" },
+    el("h3", {}, t("web.dnd5e.attack_heading")),
+    el("div", { class: "row" },
+      field(t("web.dnd5e.attack_with"), select("dd-attack-name", names.map((n) => [n, n]), ui.attack, { onchange: (e) => { ui.attack = e.target.value; ctx.rerender(); } })),
+      field(t("web.dnd5e.attack_target"), select("dd-attack-target", targets.map((id) => [id, nameOf(ctx, id)]), ui.target, { onchange: (e) => { ui.target = e.target.value; ctx.rerender(); } }))),
+    option ? el("p", { id: "dd-attack-odds" }, attackOddsLine(option)) : null,
+    odds ? el("div", { id: "dd-damage-odds" }, oddsChart(odds, { caption: t("web.dnd5e.damage_caption"), labeler: (v) => (v === 0 ? t("web.dnd5e.no_damage") : t("web.dnd5e.damage_value", { n: v })) })) : null,
+    reason ? el("p", { class: "muted small-print", id: "dd-attack-why" }, reason) : null,
+    el("button", { type: "button", class: "primary", id: "dd-attack", disabled: Boolean(reason), title: reason, onclick: () => sendFor(ctx, f, command).then(focusResult) }, t("web.dnd5e.roll_attack")));
+}
+
+function actionBox(ctx, f) {
+  const b = f.budgets || {};
+  const left = Number(b.action || 0) > 0;
+  const others = fighters(ctx).filter((x) => x.id !== f.id && x.position && !x.dead);
+  const allies = others.filter((x) => x.side === f.side);
+  const foes = others.filter((x) => x.side !== f.side);
+  const help = ui.action === "help";
+  const command = { kind: "action", creature: f.id, action: ui.action };
+  if (help) Object.assign(command, { target: ui.helpTarget || allies[0]?.id || null, foe: ui.helpFoe || foes[0]?.id || null, help: "attack" });
+  const reason = !left ? t("web.dnd5e.no_action_left") : help && !allies.length ? t("web.dnd5e.no_ally") : null;
+  return el("div", { class: "dd-actions-other" },
+    el("h3", {}, t("web.dnd5e.other_actions")),
+    el("div", { class: "row" },
+      field(t("web.dnd5e.action_label"), select("dd-action", ACTIONS.map((a) => [a, t("web.dnd5e.action." + a)]), ui.action, { onchange: (e) => { ui.action = e.target.value; ctx.rerender(); } })),
+      help ? field(t("web.dnd5e.help_ally"), select("dd-help-ally", allies.map((x) => [x.id, x.name]), command.target, { onchange: (e) => (ui.helpTarget = e.target.value) })) : null,
+      help ? field(t("web.dnd5e.help_foe"), select("dd-help-foe", foes.map((x) => [x.id, x.name]), command.foe, { onchange: (e) => (ui.helpFoe = e.target.value) })) : null),
+    el("p", { class: "muted small-print" }, t("web.dnd5e.action_fx." + ui.action)),
+    el("button", { type: "button", id: "dd-action-go", disabled: Boolean(reason), title: reason, onclick: () => sendFor(ctx, f, command) }, t("web.dnd5e.take_action", { action: t("web.dnd5e.action." + ui.action) })),
+    (f.bonus_actions || []).length ? el("div", { class: "row" }, f.bonus_actions.map((feature, i) => el("button", {
+      type: "button", id: `dd-bonus-${i}`, disabled: Number(b.bonus || 0) <= 0, title: Number(b.bonus || 0) > 0 ? null : t("web.dnd5e.no_bonus_left"),
+      onclick: () => sendFor(ctx, f, { kind: "bonus_action", creature: f.id, feature }),
+    }, t("web.dnd5e.bonus", { feature: tFirst(["web.dnd5e.action." + feature], {}, feature) })))) : null);
+}
+
+function turnPanel(ctx) {
+  const fight = ctx.state.combat;
+  const now = fight && !fight.over && fight.current ? byId(ctx).get(fight.current) : null;
+  if (!now || !mine(ctx, now)) return null;
+  const pending = ctx.state.pending_reaction;
+  const dying = now.hp === 0 && !now.dead && !now.stable && !now.monster;
+  const endWhy = pending ? t("web.dnd5e.wait_reaction") : null;
+  return el("section", { class: "card", id: "dd-turn", "aria-labelledby": "dd-turn-heading" },
+    el("h2", { id: "dd-turn-heading" }, t("web.dnd5e.turn_of", { name: now.name })),
+    dying ? el("button", { type: "button", class: "primary", id: "dd-death-save", onclick: () => sendFor(ctx, now, { kind: "death_save", creature: now.id }) }, t("web.dnd5e.death_save")) : null,
+    dying || pending ? null : attackBox(ctx, now),
+    dying || pending ? null : actionBox(ctx, now),
+    el("button", { type: "button", id: "dd-end-turn", disabled: Boolean(endWhy), title: endWhy, onclick: () => { ui.selected = null; clearRoute(); sendFor(ctx, now, { kind: "end_turn" }); } }, t("web.dnd5e.end_turn")));
+}
+
+// -- adding creatures, starting the fight ------------------------------------------------------
+
+function monsterForm(ctx) {
+  const m = ui.monster;
+  const set = (key) => (e) => { m[key] = e.target.type === "checkbox" ? e.target.checked : e.target.value; if (key === "kind") ctx.rerender(); };
+  const custom = m.kind === "custom";
+  const beasts = (ctx.state.bestiary || []).map((b) => [b.id, t("web.dnd5e.beast", { name: b.name, ac: b.ac, hp: b.hp })]);
+  const submit = async (e) => {
+    e.preventDefault();
+    const taken = new Set(fighters(ctx).map((f) => f.id));
+    const at = m.at.trim().toLowerCase() || null;
+    let command;
+    if (custom) {
+      const name = m.name.trim();
+      if (!name) { showAlert(t("web.dnd5e.name_missing")); document.getElementById("dd-sheet-name")?.focus(); return; }
+      const id = slug(name, taken);
+      command = { kind: "add_monster", id, position: at, secret: m.secret, sheet: {
+        id, name, ac: Number(m.ac) || 10, hp: Number(m.hp) || 1, size: m.size, speeds: { walk: Number(m.speed) || 0 },
+        attacks: m.attacks.split("\n").map((x) => x.trim()).filter(Boolean),
+      } };
+    } else {
+      const beast = (ctx.state.bestiary || []).find((b) => b.id === m.kind);
+      command = { kind: "add_monster", id: slug(beast?.name || m.kind, taken), monster: m.kind, position: at, secret: m.secret };
+    }
+    const answer = await ctx.send(command, m.secret ? { hidden: true } : {});
+    if (answer) { m.at = ""; m.name = ""; ctx.rerender(); }
+  };
+  return el("form", { class: "form", id: "dd-monster-form", onsubmit: submit },
+    el("h3", {}, t("web.dnd5e.add_monster")),
+    field(t("web.dnd5e.monster"), select("dd-monster", [...beasts, ["custom", t("web.dnd5e.custom")]], m.kind, { onchange: set("kind") })),
+    custom ? [
+      field(t("web.dnd5e.f.name") + " *", textInput("dd-sheet-name", m.name, { required: true, maxlength: 80, "aria-required": "true", oninput: set("name") })),
+      el("div", { class: "row" },
+        field(t("web.dnd5e.f.ac"), numberInput("dd-sheet-ac", m.ac, { min: 0, max: 40, oninput: set("ac") })),
+        field(t("web.dnd5e.f.hp"), numberInput("dd-sheet-hp", m.hp, { min: 1, max: 2000, oninput: set("hp") })),
+        field(t("web.dnd5e.f.speed"), numberInput("dd-sheet-speed", m.speed, { min: 0, max: 300, oninput: set("speed") })),
+        field(t("web.dnd5e.f.size"), select("dd-sheet-size", ["tiny", "small", "medium", "large", "huge", "gargantuan"].map((s) => [s, t("web.dnd5e.size." + s)]), m.size, { onchange: set("size") }))),
+      field(t("web.dnd5e.f.attacks"), el("textarea", { id: "dd-sheet-attacks", rows: 3, maxlength: 2000, placeholder: "Scimitar: +4, 5 (1d6+2) slashing", oninput: set("attacks") }, m.attacks)),
+    ] : null,
+    field(t("web.dnd5e.f.at"), textInput("dd-monster-at", m.at, { maxlength: 8, placeholder: "e5", oninput: set("at") })),
+    checkField("dd-monster-secret", t("web.dnd5e.f.secret"), m.secret, { onchange: set("secret") }),
+    el("button", { type: "submit", class: "primary", id: "dd-monster-add" }, t("web.dnd5e.add")));
+}
+
+function heroForm(ctx) {
+  const h = ui.hero;
+  const set = (key) => (e) => { h[key] = e.target.value; };
+  const submit = async (e) => {
+    e.preventDefault();
+    const name = h.name.trim();
+    if (!name) { showAlert(t("web.dnd5e.name_missing")); document.getElementById("dd-hero-name")?.focus(); return; }
+    const id = slug(name, new Set(fighters(ctx).map((f) => f.id)));
+    const command = {
+      kind: "add_character", id, name, ac: Number(h.ac) || 10, hp: Number(h.hp) || 1, speeds: { walk: Number(h.speed) || 0 },
+      abilities: { str: Number(h.str) || 10, dex: Number(h.dex) || 10 },
+      attacks: h.attacks.split("\n").map((x) => x.trim()).filter(Boolean),
+      bonus_actions: h.bonus.split(",").map((x) => x.trim()).filter(Boolean),
+      position: h.at.trim().toLowerCase() || null,
+    };
+    const answer = await ctx.send(command);
+    if (answer) { h.name = ""; h.at = ""; ctx.rerender(); }
+  };
+  return el("form", { class: "form", id: "dd-hero-form", onsubmit: submit },
+    el("h3", {}, t("web.dnd5e.add_character")),
+    field(t("web.dnd5e.f.name") + " *", textInput("dd-hero-name", h.name, { required: true, maxlength: 80, "aria-required": "true", oninput: set("name") })),
+    el("div", { class: "row" },
+      field(t("web.dnd5e.f.ac"), numberInput("dd-hero-ac", h.ac, { min: 0, max: 40, oninput: set("ac") })),
+      field(t("web.dnd5e.f.hp"), numberInput("dd-hero-hp", h.hp, { min: 1, max: 2000, oninput: set("hp") })),
+      field(t("web.dnd5e.f.speed"), numberInput("dd-hero-speed", h.speed, { min: 0, max: 300, oninput: set("speed") })),
+      field(t("web.dnd5e.f.str"), numberInput("dd-hero-str", h.str, { min: 1, max: 30, oninput: set("str") })),
+      field(t("web.dnd5e.f.dex"), numberInput("dd-hero-dex", h.dex, { min: 1, max: 30, oninput: set("dex") }))),
+    field(t("web.dnd5e.f.attacks"), el("textarea", { id: "dd-hero-attacks", rows: 2, maxlength: 2000, oninput: set("attacks") }, h.attacks)),
+    field(t("web.dnd5e.f.bonus"), textInput("dd-hero-bonus", h.bonus, { maxlength: 200, oninput: set("bonus") })),
+    field(t("web.dnd5e.f.at"), textInput("dd-hero-at", h.at, { maxlength: 8, placeholder: "b2", oninput: set("at") })),
+    el("button", { type: "submit", class: "primary", id: "dd-hero-add" }, t("web.dnd5e.add")));
+}
+
+function startForm(ctx) {
+  if (ctx.state.combat) return null;
+  const placed = fighters(ctx).filter((f) => f.position && !f.dead && !f.secret);
+  const inputs = placed.map((f) => field(t("web.dnd5e.initiative_of", { name: f.name }), numberInput(`dd-ini-${f.id}`, ui.initiative[f.id] ?? "", { min: 1, max: 20, placeholder: t("web.dnd5e.initiative_auto"), oninput: (e) => (ui.initiative[f.id] = e.target.value) })));
+  const start = () => {
+    const rolls = {};
+    for (const f of placed) { const n = Number(ui.initiative[f.id]); if (Number.isInteger(n) && n >= 1 && n <= 20) rolls[f.id] = n; }
+    ctx.send({ kind: "start_combat", rolls });
+  };
+  return el("div", { class: "dd-start", id: "dd-start-box" },
+    el("h3", {}, t("web.dnd5e.start_heading")),
+    el("p", { class: "muted small-print" }, t("web.dnd5e.initiative_hint")),
+    el("div", { class: "row" }, inputs),
+    el("button", { type: "button", class: "primary", id: "dd-start", disabled: !placed.length, title: placed.length ? null : t("web.dnd5e.nobody_placed"), onclick: start }, t("web.dnd5e.start")));
+}
+
+function toolsPanel(ctx) {
+  const parts = [];
+  if (ctx.isGm) parts.push(startForm(ctx), monsterForm(ctx));
+  else if (ctx.me.role === "player") parts.push(heroForm(ctx));
+  if (!parts.length) return null;
+  return el("section", { class: "card dd-tools", id: "dd-tools" }, el("h2", {}, t("web.dnd5e.tools")), ...parts);
+}
+
+// -- the module ----------------------------------------------------------------------------
+
+/** The table's game panel. */
+export function render(body, ctx) {
+  lastCtx = ctx;
+  if (ui.selected && !byId(ctx).get(ui.selected)) { ui.selected = null; clearRoute(); }
+  if (ui.selected && !movable(ctx, byId(ctx).get(ui.selected))) { ui.selected = null; clearRoute(); }
+  refreshPreview(ctx);
+  body.replaceChildren(el("div", { class: "dd-table" },
+    status(ctx), reactionPanel(ctx), lastAttack(ctx), mapPanel(ctx), turnPanel(ctx), fightersPanel(ctx), toolsPanel(ctx)));
+}
+
+/** A log line for one event. */
+export function describe(event, ctx) {
+  const n = (id) => nameOf(ctx, id);
+  switch (event.kind) {
+    case "fighter_added": return t("web.dnd5e.ev.fighter_added", { name: event.fighter.name, square: event.fighter.position ? squareName(event.fighter.position.x, event.fighter.position.y) : "–" });
+    case "combat_started": return t("web.dnd5e.ev.combat_started", { rolls: event.rolls.map(([id, d]) => `${n(id)} ${d}`).join(", ") });
+    case "terrain_set": return t("web.dnd5e.ev.terrain_set", { squares: event.squares.join(", "), terrain: event.terrain ? t("web.map.terrain." + event.terrain) : t("web.map.terrain.plain") });
+    case "moved": {
+      if (event.path.length < 2 && !event.stood_up) return null;
+      const base = t("web.dnd5e.ev.moved", { name: n(event.creature), path: event.path.join(" → "), spent: metres(event.movement.spent) });
+      return (event.stood_up ? t("web.dnd5e.ev.stood_up", { name: n(event.creature) }) + " " : "") + base + (event.pending ? " " + t("web.dnd5e.ev.provoked", { names: event.pending.reactors.map(n).join(", ") }) : "");
+    }
+    case "attacked": return t(event.opportunity ? "web.dnd5e.ev.opportunity" : "web.dnd5e.ev.attacked", { attacker: n(event.attacker), target: n(event.target), attack: event.attack, mode: t("web.dnd5e.mode." + event.mode) });
+    case "declined": return t("web.dnd5e.ev.declined", { name: n(event.creature) });
+    case "action_taken": return t("web.dnd5e.ev.action_taken", { name: n(event.creature), action: t("web.dnd5e.action." + event.action) });
+    case "bonus_taken": return t("web.dnd5e.ev.bonus_taken", { name: n(event.creature), feature: tFirst(["web.dnd5e.action." + event.feature], {}, event.feature) });
+    case "turn_ended": return t("web.dnd5e.ev.turn_ended");
+    case "damaged": return t("web.dnd5e.ev.damaged", { name: n(event.target), amount: event.amount, type: event.type });
+    case "healed": return t(event.temporary ? "web.dnd5e.ev.temp" : "web.dnd5e.ev.healed", { name: n(event.target), amount: event.amount });
+    case "condition_set": return t(event.remove ? "web.dnd5e.ev.condition_off" : "web.dnd5e.ev.condition_on", { name: n(event.target), condition: tFirst(["web.dnd5e.cond." + event.condition], {}, event.condition) });
+    case "save_rolled": return t("web.dnd5e.ev.save_rolled", { name: n(event.creature), ability: t("web.dnd5e.ability." + event.ability), dc: event.dc, result: t(event.succeeded ? "web.dnd5e.save_ok" : "web.dnd5e.save_fail") });
+    case "death_saved": return t("web.dnd5e.ev.death_saved", { name: n(event.creature), d20: event.d20 });
+    default: return null;
+  }
+}
+
+/** The dice of one event: d20s (the one not kept faded) and damage dice. */
+export function diceOf(event) {
+  if (event.kind === "attacked") {
+    const keep = event.d20.length === 2 ? (event.mode === "advantage" ? Math.max(...event.d20) : Math.min(...event.d20)) : event.d20[0];
+    let kept = false;
+    const d20s = event.d20.map((v) => { const k = !kept && v === keep; if (k) kept = true; return { die: "d20", sides: 20, face: v, kept: k }; });
+    const weapon = lastCtx ? byId(lastCtx).get(event.attacker)?.attacks?.find((w) => w.name === event.attack) : null;
+    const damage = event.dice.flatMap((part, i) => {
+      const sides = weapon?.damage?.[i]?.dice?.sides ?? weapon?.damage?.[i]?.sides ?? null;
+      return part.map((v) => (sides ? { die: "d" + sides, sides, face: v } : { die: "d", face: v }));
+    });
+    return [...d20s, ...damage];
+  }
+  if (event.kind === "combat_started") return event.rolls.map(([, v]) => ({ die: "d20", sides: 20, face: v }));
+  if (event.kind === "save_rolled") return event.d20.map((v) => ({ die: "d20", sides: 20, face: v }));
+  if (event.kind === "death_saved") return [{ die: "d20", sides: 20, face: event.d20 }];
+  return [];
+}

@@ -1,0 +1,212 @@
+"""A D&D 5e fight in three browsers: a GM and two players fight SRD monsters on the battle map
+to the end — difficult terrain painted by the GM, standing up from prone, the route previewed
+with its cost and a refused step with its reason, an opportunity attack offered to the GM (the
+goblin's reactor) while the players wait, a Dodge that the GM's attack odds show as
+disadvantage, attacks with their odds before the roll, and a secret monster that never
+appears on a player's page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from browser_helpers import join, new_context, open_table, watch_errors
+from playwright.sync_api import Page, expect
+
+
+def add_character(page: Page, name: str, at: str, attack: str, dex: str) -> None:
+    fields = {"name": name, "hp": "30", "ac": "16", "dex": dex, "attacks": attack, "at": at}
+    for key, value in fields.items():
+        page.fill(f"#dd-hero-{key}", value)
+    for key, value in fields.items():
+        expect(page.locator(f"#dd-hero-{key}")).to_have_value(value)
+    page.locator("#dd-hero-add").click()
+    expect(page.locator("#dd-fighters")).to_contain_text(name)
+
+
+def add_monster(page: Page, monster: str, at: str, secret: bool = False) -> None:
+    page.select_option("#dd-monster", monster)
+    page.fill("#dd-monster-at", at)
+    if secret:
+        page.check("#dd-monster-secret")
+    page.locator("#dd-monster-add").click()
+
+
+def route(page: Page, token: str, *squares: str) -> None:
+    page.locator(f"#dd-token-{token}").click()
+    expect(page.locator("#dd-route")).to_contain_text("Route of")
+    for square in squares:
+        page.locator(f"#dd-sq-{square}").click(force=True)
+
+
+def test_a_dnd5e_fight_on_the_map(browser: Any, server: Any, screenshots: Path) -> None:
+    contexts = [new_context(browser) for _ in range(3)]
+    gm, pia, ben = (c.new_page() for c in contexts)
+    errors = watch_errors(gm) + watch_errors(pia) + watch_errors(ben)
+    players = (pia, ben)
+    try:
+        links = open_table(gm, server.url, "dnd5e", "Crypt", "Greta")
+        gm.locator("#open-table").click()
+        join(pia, links["player"], "Pia")
+        join(ben, links["player"], "Ben")
+        expect(gm.locator("#dd-map")).to_be_visible()
+
+        # The GM paints difficult terrain; both players see it.
+        gm.select_option("#dd-paint", "difficult")
+        gm.locator("#dd-sq-b3").click(force=True)
+        for page in players:
+            expect(page.locator("#dd-sq-b3")).to_have_class("map-square terrain-difficult")
+        gm.select_option("#dd-paint", "")
+
+        # The players enter their characters, the GM two SRD monsters and a secret ogre.
+        add_character(pia, "Ada", "b2", "Longsword: +5, 7 (1d8+3) slashing", "14")
+        expect(ben.locator("#dd-fighters")).to_contain_text("Ada")  # typed after the redraw
+        add_character(ben, "Bo", "e2", "Mace: +4, 5 (1d6+2) bludgeoning", "12")
+        expect(gm.locator("#dd-fighters")).to_contain_text("Bo")
+        add_monster(gm, "goblin", "c2")
+        add_monster(gm, "rat", "e3")
+        add_monster(gm, "ogre", "p15", secret=True)
+        expect(gm.locator("#dd-token-ogre")).to_have_count(1)
+        expect(gm.locator("#dd-f-ogre")).to_contain_text("secret")
+        for page in players:
+            expect(page.locator("#dd-token-rat")).to_have_count(1)
+            expect(page.locator("#dd-f-bo-hp")).to_have_text("HP 30/30")
+        # Tokens by size: the large ogre covers 2 × 2 squares on the GM's map.
+        assert gm.locator("#dd-token-ogre rect").get_attribute("width") == "74"
+        assert gm.locator("#dd-token-rat rect").get_attribute("width") == "34"
+
+        # The GM knocks Ada prone; her badge names the condition and its effect.
+        gm.select_option("#dd-f-ada-cond", "prone")
+        gm.locator("#dd-f-ada-cond-add").click()
+        badge = pia.locator("#dd-f-ada-conditions [data-condition=prone]")
+        expect(badge).to_have_text("prone")
+        assert "standing up costs half the speed" in (badge.get_attribute("title") or "")
+
+        # Initiative d20s rolled at the table: Ada 20+2, Bo 15+1, goblin 10+2, rat 2+0.
+        for who, roll in (("ada", "20"), ("bo", "15"), ("goblin", "10"), ("rat", "2")):
+            gm.fill(f"#dd-ini-{who}", roll)
+        expect(gm.locator("#dd-ini-ogre")).to_have_count(0)
+        gm.locator("#dd-start").click()
+        for page in (gm, *players):
+            expect(page.locator("#dd-round")).to_have_text("Round 1 · Ada's turn")
+        expect(pia.locator("#dd-f-ada-economy")).to_contain_text("Movement 9 of 9 m left")
+
+        # Ada stands up (4 m) and plans b3 (difficult, 3 m) and a4 (1.5 m): 8.5 m, leaving
+        # the goblin's reach; one more step is refused with the reason.
+        route(pia, "ada", "b3")
+        expect(pia.locator("#dd-route-error")).to_contain_text("only crawl")
+        pia.check("#dd-stand-up")
+        pia.locator("#dd-sq-a4").click(force=True)
+        expect(pia.locator("#dd-route-cost")).to_have_text("b2 → b3 → a4: costs 8.5 m, 0.5 m left.")
+        expect(pia.locator("#dd-route-oa")).to_contain_text("Leaves the reach of Goblin")
+        pia.locator("#dd-sq-a5").click(force=True)
+        expect(pia.locator("#dd-route-error")).to_have_text(
+            "Step 3 costs 1.5 m, but only 0.5 m of the walking speed are left."
+        )
+        expect(pia.locator("#dd-sq-a5")).to_have_class("map-square is-refused")
+        pia.locator("#dd-route-back").click()
+        expect(pia.locator("#dd-route-error")).to_have_count(0)
+        screenshot_route = screenshots / "dnd5e-route.png"
+        pia.screenshot(path=str(screenshot_route), full_page=True)
+        pia.locator("#dd-move").click()
+
+        # The move stops before it leaves the reach: the GM is offered the opportunity attack
+        # with its odds, the players wait.
+        expect(gm.locator("#dd-react-goblin")).to_contain_text(
+            "Ada leaves the reach of Goblin: Goblin may make an opportunity attack."
+        )
+        # +4 against AC 16: a hit on 12-20 (9/20), with the damage distribution
+        expect(gm.locator("#dd-react-goblin")).to_contain_text("P(hit) 45.0 %")
+        expect(gm.locator("#dd-react-goblin .odds-chart")).to_be_visible()
+        for page in players:
+            expect(page.locator("#dd-react-goblin-wait")).to_contain_text(
+                "Waiting for Goblin's decision."
+            )
+            expect(page.locator("#dd-react-goblin-attack")).to_have_count(0)
+        expect(pia.locator("#dd-token-ada")).to_have_attribute("data-square", "b3")
+        expect(pia.locator("#dd-end-turn")).to_be_disabled()
+        gm.screenshot(path=str(screenshots / "dnd5e-opportunity-attack.png"), full_page=True)
+        gm.locator("#dd-react-goblin-attack").click()
+        expect(gm.locator("#dd-last")).to_be_focused()
+        for page in (gm, *players):
+            expect(page.locator("#dd-last")).to_contain_text("Goblin attacks Ada with Scimitar")
+            expect(page.locator("#dd-token-ada")).to_have_attribute("data-square", "a4")
+        expect(pia.locator("#dd-f-ada-conditions [data-condition=prone]")).to_have_count(0)
+        expect(pia.locator("#dd-f-ada-economy [data-slot=reaction]")).to_contain_text("available")
+        expect(gm.locator("#dd-f-goblin-economy [data-slot=reaction]")).to_contain_text("used")
+
+        # Ada dodges; everyone sees the badge, and her action is used.
+        pia.select_option("#dd-action", "dodge")
+        pia.locator("#dd-action-go").click()
+        for page in (gm, ben):
+            expect(page.locator("#dd-f-ada-conditions [data-condition=dodging]")).to_be_visible()
+        expect(pia.locator("#dd-f-ada-economy [data-slot=action]")).to_contain_text("used")
+        expect(pia.locator("#dd-action-go")).to_be_disabled()
+        pia.locator("#dd-end-turn").click()
+
+        # Bo attacks the rat: +4 against AC 10 hits on 6-20, 75 %, shown before the roll.
+        expect(ben.locator("#dd-round")).to_have_text("Round 1 · Bo's turn")
+        expect(pia.locator("#dd-turn")).to_have_count(0)
+        ben.select_option("#dd-attack-target", "rat")
+        expect(ben.locator("#dd-attack-odds")).to_contain_text("P(hit) 75.0 %")
+        expect(ben.locator("#dd-attack-odds")).to_contain_text("(3/4, 1/20)")
+        expect(ben.locator("#dd-damage-odds .odds-chart")).to_be_visible()
+        ben.locator("#dd-attack").click()
+        expect(ben.locator("#dd-last")).to_be_focused()
+        expect(ben.locator("#dd-last")).to_contain_text("Bo attacks Rat with Mace")
+        if ben.locator("#dd-last").get_attribute("data-outcome") == "miss":
+            gm.fill("#dd-f-rat-amount", "1")
+            gm.locator("#dd-f-rat-damage").click()
+        for page in (gm, *players):
+            expect(page.locator("#dd-token-rat")).to_have_count(0)
+            expect(page.locator("#dd-f-rat-hp")).to_have_text("dead")
+        ben.locator("#dd-end-turn").click()
+
+        # The goblin's turn: Ada is out of the scimitar's reach, and the shortbow is at
+        # disadvantage against the dodging Ada: both d20 at 12 or more, (9/20)² = 81/400.
+        expect(gm.locator("#dd-round")).to_have_text("Round 1 · Goblin's turn")
+        gm.select_option("#dd-attack-target", "ada")
+        gm.select_option("#dd-attack-name", "Scimitar")
+        expect(gm.locator("#dd-attack")).to_be_disabled()
+        expect(gm.locator("#dd-attack-why")).to_have_text(
+            "Ada is 3 m away; this attack reaches 1.5 m."
+        )
+        gm.select_option("#dd-attack-name", "Shortbow")
+        expect(gm.locator("#dd-attack-odds")).to_contain_text("with disadvantage")
+        expect(gm.locator("#dd-attack-odds")).to_contain_text("(81/400, 1/400)")
+        gm.locator("#dd-attack").click()
+        expect(pia.locator("#dd-last")).to_contain_text("Goblin attacks Ada with Shortbow")
+        gm.locator("#dd-end-turn").click()
+        expect(gm.locator("#dd-round")).to_have_text("Round 1 · Rat's turn")
+        gm.locator("#dd-end-turn").click()
+
+        # Round 2: Ada's Dodge ends; she walks back into reach and attacks the goblin.
+        expect(pia.locator("#dd-round")).to_have_text("Round 2 · Ada's turn")
+        expect(pia.locator("#dd-f-ada-conditions [data-condition=dodging]")).to_have_count(0)
+        route(pia, "ada", "b3")
+        expect(pia.locator("#dd-route-cost")).to_have_text("a4 → b3: costs 3 m, 6 m left.")
+        pia.locator("#dd-move").click()
+        expect(ben.locator("#dd-token-ada")).to_have_attribute("data-square", "b3")
+        pia.select_option("#dd-attack-target", "goblin")
+        expect(pia.locator("#dd-attack-odds")).to_contain_text("P(hit) 55.0 %")
+        pia.locator("#dd-attack").click()
+        expect(pia.locator("#dd-last")).to_contain_text("Ada attacks Goblin with Longsword")
+        if gm.locator("#dd-f-goblin-hp").text_content() != "dead":
+            gm.fill("#dd-f-goblin-amount", "7")
+            gm.locator("#dd-f-goblin-damage").click()
+        for page in (gm, *players):
+            expect(page.locator("#dd-round")).to_have_text("The fight is over: side party stands.")
+        gm.screenshot(path=str(screenshots / "dnd5e-fight-over.png"), full_page=True)
+
+        # The secret ogre stood on the GM's map all along, never on a player's page.
+        expect(gm.locator("#dd-token-ogre")).to_have_count(1)
+        for page in players:
+            expect(page.locator("#dd-token-ogre")).to_have_count(0)
+            assert "Ogre" not in page.content()
+            page.reload()
+            expect(page.locator("#dd-round")).to_have_text("The fight is over: side party stands.")
+            assert "Ogre" not in page.content()
+        assert errors == []
+    finally:
+        for context in contexts:
+            context.close()
