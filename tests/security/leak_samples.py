@@ -298,6 +298,13 @@ KREISWANDERER = Samples(
         "foe": [_KW_HIDDEN],
         "check": [{"kind": "check", "being": "gob", "attribute": "geschick", "skill": "schwerter"}],
         "undo": [_KW_HIDDEN, UNDO_LAST],
+        # An ambush: the secret foe fights Ada in secret and has the turn in the GM's fold.
+        "ambush": [
+            _KW_HIDDEN,
+            {"kind": "start_combat", "combatants": ["ada", f"{CANARY}-foe"]},
+            {"kind": "assign_dice", "being": "ada", "dodge": 0},
+            {"kind": "assign_dice", "being": f"{CANARY}-foe", "dodge": 0},
+        ],
     },
     player={
         "create_being": _kw_being("lu", "Lu"),
