@@ -16,6 +16,7 @@ from spieltisch.engine.economy import PendingAction
 from spieltisch.engine.effects import Effect
 from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.kreiswanderer.decide import dodge_value
+from spieltisch.systems.kreiswanderer.edit import sheet_of
 from spieltisch.systems.kreiswanderer.evolve import BURNING
 from spieltisch.systems.kreiswanderer.sheet import Being, KreisState
 
@@ -43,6 +44,7 @@ def _being(being: Being) -> dict[str, Any]:
         "active_haltungen": list(being.active_haltungen),
         "magic_cost": being.magic_cost,
         "defeated": creature.tracks["tp"].at_floor,
+        "sheet": sheet_of(being).model_dump(mode="json"),
     }
 
 
