@@ -311,6 +311,11 @@ KREISWANDERER = Samples(
         "check": {"kind": "check", "being": "ada", "attribute": "geschick", "skill": "schwerter"},
         "begabung": {"kind": "use_begabung", "being": "ada", "begabung": "funke"},
         "rest": {"kind": "rest", "being": "ada", "sleep_halfhours": 2},
+        "edit_being": {
+            "kind": "edit_being",
+            "being": "ada",
+            "sheet": {**_kw_being("ada", "Ada")["sheet"], "hp": 21},
+        },
     },
     probes=[
         Probe(

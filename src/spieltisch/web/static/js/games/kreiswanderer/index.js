@@ -190,8 +190,9 @@ function attackForm(ctx, c) {
     cachedOdds(ctx, command).then((odds) => {
       if (!odds) return;
       const miss = odds.outcomes.find((o) => o.value === "miss")?.probability ?? 0;
+      const shown = { ...odds, outcomes: odds.outcomes.filter((o) => o.probability >= 0.0005) };
       oddsBox.replaceChildren(el("p", { id: "kw-attack-hit" }, t("web.kw.hit_chance", { p: percent(1 - miss) })),
-        oddsChart(odds, { labeler: (v) => (v === "miss" ? t("web.kw.miss") : t("web.kw.damage_n", { n: v })), caption: t("web.kw.attack_odds_caption") }));
+        details("kw-damage-details", t("web.kw.attack_odds_caption"), oddsChart(shown, { labeler: (v) => (v === "miss" ? t("web.kw.miss") : t("web.kw.damage_n", { n: v })), caption: t("web.kw.attack_odds_caption") })));
     }).catch((error) => oddsBox.replaceChildren(el("p", { class: "muted" }, error.message)));
   }
   const left = apLeft(c);
