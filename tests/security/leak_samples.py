@@ -298,12 +298,24 @@ KREISWANDERER = Samples(
         "foe": [_KW_HIDDEN],
         "check": [{"kind": "check", "being": "gob", "attribute": "geschick", "skill": "schwerter"}],
         "undo": [_KW_HIDDEN, UNDO_LAST],
+        # An ambush: the secret foe fights Ada in secret and has the turn in the GM's fold.
+        "ambush": [
+            _KW_HIDDEN,
+            {"kind": "start_combat", "combatants": ["ada", f"{CANARY}-foe"]},
+            {"kind": "assign_dice", "being": "ada", "dodge": 0},
+            {"kind": "assign_dice", "being": f"{CANARY}-foe", "dodge": 0},
+        ],
     },
     player={
         "create_being": _kw_being("lu", "Lu"),
         "check": {"kind": "check", "being": "ada", "attribute": "geschick", "skill": "schwerter"},
         "begabung": {"kind": "use_begabung", "being": "ada", "begabung": "funke"},
         "rest": {"kind": "rest", "being": "ada", "sleep_halfhours": 2},
+        "edit_being": {
+            "kind": "edit_being",
+            "being": "ada",
+            "sheet": {**_kw_being("ada", "Ada")["sheet"], "hp": 21},
+        },
     },
     probes=[
         Probe(

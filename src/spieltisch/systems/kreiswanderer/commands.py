@@ -37,6 +37,7 @@ __all__ = [
     "Comparative",
     "CreateBeing",
     "Dodge",
+    "EditBeing",
     "EndCombat",
     "EndTurn",
     "Extinguish",
@@ -84,6 +85,18 @@ class CreateBeing(_Command):
     id: Ref
     sheet: BeingSheet
     secret: Annotated[StrictBool, GmOnly("kreiswanderer.field.secret"), Secret()] = False
+
+
+class EditBeing(_Command):
+    """Edit a being's sheet (its GM or its owner): ``sheet`` replaces the sheet as a whole.
+
+    Current hit and magic points stay (lowered to a smaller maximum); the log records every
+    entry that changed, old → new.
+    """
+
+    kind: Literal["edit_being"] = "edit_being"
+    being: Ref
+    sheet: BeingSheet
 
 
 class Check(_Command):
@@ -245,6 +258,7 @@ class AdjustTrack(_Command):
 
 Command = Annotated[
     CreateBeing
+    | EditBeing
     | Check
     | CombinedCheck
     | Comparative

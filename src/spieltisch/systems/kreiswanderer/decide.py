@@ -11,13 +11,14 @@ from decimal import Decimal
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine.creatures import Creature, Tag, Track
 from spieltisch.engine.errors import RuleError
-from spieltisch.systems.kreiswanderer import rules
+from spieltisch.systems.kreiswanderer import edit, rules
 from spieltisch.systems.kreiswanderer.commands import (
     AccumulateRoll,
     AccumulateStart,
     AdjustTrack,
     AssignDice,
     Attack,
+    BeingSheet,
     CarryOut,
     Check,
     CombinedCheck,
@@ -25,6 +26,7 @@ from spieltisch.systems.kreiswanderer.commands import (
     Comparative,
     CreateBeing,
     Dodge,
+    EditBeing,
     EndCombat,
     EndTurn,
     Extinguish,
@@ -40,6 +42,7 @@ from spieltisch.systems.kreiswanderer.events import (
     ApSpent,
     Attacked,
     BeingCreated,
+    BeingEdited,
     CheckRolled,
     CombatEnded,
     CombatStarted,
@@ -290,8 +293,7 @@ def _in_fight(state: KreisState, being: str) -> bool:
     return state.fight is not None and being in state.fight.budgets
 
 
-def _new_being(state: KreisState, command: CreateBeing) -> Being:
-    sheet = command.sheet
+def _new_being(state: KreisState, being_id: str, sheet: BeingSheet, secret: bool) -> Being:
     missing = [a for a in state.options.attributes if a not in sheet.attributes]
     unknown = [a for a in sheet.attributes if a not in state.options.attributes]
     if missing or unknown:
@@ -303,10 +305,10 @@ def _new_being(state: KreisState, command: CreateBeing) -> Being:
     tags = [m.tag() for m in sheet.markings]
     tags += [_resistance(t, v) for t, v in sorted(sheet.resistances.items()) if v]
     creature = Creature(
-        id=command.id,
+        id=being_id,
         name=sheet.name,
         side=sheet.side,
-        secret=command.secret,
+        secret=secret,
         stats={k: Decimal(v) for k, v in sheet.attributes.items()},
         tracks={
             "tp": Track(current=sheet.hp, maximum=sheet.hp),
@@ -323,6 +325,26 @@ def _new_being(state: KreisState, command: CreateBeing) -> Being:
         haltungen=sheet.haltungen,
         magic_cost=sheet.magic_cost,
     )
+
+
+def _edited(state: KreisState, command: EditBeing) -> BeingEdited:
+    """The new being: the new sheet with the old current points (at most the new maxima),
+    the old owner and secrecy, the active Haltungen the sheet still has."""
+    old = being_of(state, command.being)
+    changed = edit.changes(edit.sheet_of(old), command.sheet)
+    if not changed:
+        raise RuleError("kreiswanderer.nothing_changed", value=old.creature.name)
+    fresh = _new_being(state, command.being, command.sheet, old.creature.secret)
+    tracks = {
+        name: track.model_copy(
+            update={"current": min(track.maximum, old.creature.track(name).current)}
+        )
+        for name, track in fresh.creature.tracks.items()
+    }
+    creature = fresh.creature.model_copy(update={"tracks": tracks, "owner": old.creature.owner})
+    active = tuple(h for h in old.active_haltungen if h in fresh.haltungen)
+    being = fresh.model_copy(update={"creature": creature, "active_haltungen": active})
+    return BeingEdited(being=being, changes=changed)
 
 
 def _resistance(damage_type: str, value: int) -> Tag:
@@ -354,7 +376,11 @@ def events_of(state: KreisState, command: Command, dice: DiceSource) -> list[Eve
     """The events of ``command`` in ``state``, rolling what it needs (not yet checked)."""
     match command:
         case CreateBeing():
-            return [BeingCreated(being=_new_being(state, command))]
+            return [
+                BeingCreated(being=_new_being(state, command.id, command.sheet, command.secret))
+            ]
+        case EditBeing():
+            return [_edited(state, command)]
         case Check():
             value, target = check_value(state, command)
             events: list[Event] = []

@@ -9,7 +9,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter
 
 from spieltisch.systems.kreiswanderer.sheet import Accumulation, Being
 
@@ -21,6 +21,7 @@ __all__ = [
     "ApSpent",
     "Attacked",
     "BeingCreated",
+    "BeingEdited",
     "CheckRolled",
     "CombatEnded",
     "CombatStarted",
@@ -32,6 +33,7 @@ __all__ = [
     "HaltungSwitched",
     "MagicUsed",
     "Rested",
+    "SheetChange",
     "Side",
     "TrackAdjusted",
     "TurnEnded",
@@ -47,6 +49,23 @@ class BeingCreated(_Event):
 
     kind: Literal["being_created"] = "being_created"
     being: Being
+
+
+class SheetChange(_Event):
+    """One entry of a sheet an edit changed: ``old`` → ``new`` (``None``: absent)."""
+
+    field: str
+    """The entry: ``hp``, ``attributes.agilitaet``, ``weapons.Schwert`` …"""
+    old: JsonValue = None
+    new: JsonValue = None
+
+
+class BeingEdited(_Event):
+    """A being's sheet was edited: its new sheet and every entry that changed."""
+
+    kind: Literal["being_edited"] = "being_edited"
+    being: Being
+    changes: tuple[SheetChange, ...]
 
 
 class MagicUsed(_Event):
@@ -234,6 +253,7 @@ class TrackAdjusted(_Event):
 
 Event = Annotated[
     BeingCreated
+    | BeingEdited
     | MagicUsed
     | CheckRolled
     | ComparativeRolled

@@ -24,6 +24,7 @@ from spieltisch.systems.kreiswanderer.events import (
     ApSpent,
     Attacked,
     BeingCreated,
+    BeingEdited,
     CheckRolled,
     CombatEnded,
     CombatStarted,
@@ -295,6 +296,9 @@ def evolve(state: KreisState, event: Event) -> KreisState:
         case BeingCreated():
             if event.being.id in state.beings:
                 raise RuleError("kreiswanderer.duplicate_being", value=event.being.id)
+            return _with_being(state, event.being)
+        case BeingEdited():
+            being_of(state, event.being.id)
             return _with_being(state, event.being)
         case MagicUsed():
             return _magic(state, event)

@@ -1,7 +1,10 @@
 """What a viewer sees of a Kreiswanderer table: every number a table page shows.
 
 Secret beings (an ambush the GM prepared) are absent for players and spectators who do not own
-them; everything else at the table is open.
+them — with their place in the order, whose turn it is, the effects they caused and the
+targets of techniques aimed at them: the toolkit's one rule,
+:func:`~spieltisch.engine.creatures.visible_to`, decides every id the view names. Everything
+else at the table is open.
 """
 
 from __future__ import annotations
@@ -9,7 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from spieltisch.engine.creatures import visible_to
+from spieltisch.engine.economy import PendingAction
+from spieltisch.engine.effects import Effect
 from spieltisch.engine.visibility import Viewer
+from spieltisch.systems.kreiswanderer.decide import dodge_value
+from spieltisch.systems.kreiswanderer.edit import sheet_of
 from spieltisch.systems.kreiswanderer.evolve import BURNING
 from spieltisch.systems.kreiswanderer.sheet import Being, KreisState
 
@@ -37,6 +44,34 @@ def _being(being: Being) -> dict[str, Any]:
         "active_haltungen": list(being.active_haltungen),
         "magic_cost": being.magic_cost,
         "defeated": creature.tracks["tp"].at_floor,
+        "sheet": sheet_of(being).model_dump(mode="json"),
+    }
+
+
+def _effect(effect: Effect, seen: set[str]) -> dict[str, Any]:
+    shown = effect.model_dump(mode="json")
+    if effect.source not in seen:
+        shown["source"] = None
+    return shown
+
+
+def _action(action: PendingAction, seen: set[str]) -> dict[str, Any]:
+    shown = action.model_dump(mode="json")
+    target = action.detail.get("target")
+    if target is not None and target not in seen:
+        shown["detail"] = {**shown["detail"], "target": None}
+    return shown
+
+
+def _defense(state: KreisState, who: str) -> dict[str, int] | None:
+    """The parts of the target of an attack on ``who`` that are the defender's."""
+    being = state.beings.get(who)
+    if being is None or state.fight is None or who not in state.fight.dodge:
+        return None
+    return {
+        "dodge": dodge_value(state, who),
+        "defensive": being.creature.tag_total("defensive"),
+        "thresholds": sum(w.fuehrungsschwelle for w in being.weapons if w.wielded),
     }
 
 
@@ -59,19 +94,20 @@ def _fight(state: KreisState, seen: set[str]) -> dict[str, Any] | None:
                 "initiative": fight.initiative.get(who),
                 "disoriented": fight.initiative.get(who, 1) <= 0,
                 "ap": None if budgets is None else str(budgets.left.get("ap")),
-                "pending": []
-                if budgets is None
-                else [p.model_dump(mode="json") for p in budgets.pending],
-                "ready": [p.model_dump(mode="json") for p in fight.ready.get(who, ())],
+                "pending": [] if budgets is None else [_action(p, seen) for p in budgets.pending],
+                "ready": [_action(p, seen) for p in fight.ready.get(who, ())],
+                "defense": _defense(state, who),
                 "burning": any(e.kind == BURNING for e in fight.effects.on(who)),
-                "effects": [e.model_dump(mode="json") for e in fight.effects.on(who)],
+                "effects": [_effect(e, seen) for e in fight.effects.on(who)],
             }
         )
     return {
         "started": encounter is not None,
         "round": None if encounter is None else encounter.round,
         "order": [] if encounter is None else [w for w in encounter.order if w in seen],
-        "current": None if encounter is None else encounter.current,
+        "current": None
+        if encounter is None or encounter.current not in seen
+        else encounter.current,
         "combatants": combatants,
         "last_ticks": [{"being": b, "damage": d} for b, d in fight.last_ticks if b in seen],
     }

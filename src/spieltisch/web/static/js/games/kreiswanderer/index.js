@@ -1,0 +1,688 @@
+// Kreiswanderer: sheets (create, edit; markings and weapons as data), the check builder with
+// exact odds (single, combined, comparative, accumulated), the fight: 2d10 assignment, tracker
+// with Ap and begun techniques, the attack with its target broken down, magic, rest.
+import { details, el, showAlert, t, tFirst } from "../../core.js";
+import { renderDice } from "../../dice.js";
+import { oddsChart } from "../../odds.js";
+
+const TYPES = ["PH", "BR", "EN", "TR"];
+
+// What the person is typing or choosing; kept across re-renders.
+const draft = {
+  check: { mode: "single", being: "", attribute: "", skill: "", skills: "", tools: 0, modifier: 0, target: "", sf: "", opponent: "", oppAttr: "", oppSkill: "", accKind: "rolls", accCount: 3 },
+  attack: { weapon: "", target: "", cost: 1, modifier: 0 },
+  combat: new Set(),
+  sheets: {},
+  rest: {},
+  focus: null,
+};
+const oddsCache = new Map();
+
+/** The odds of `command` on the state as it is now, asked once per command and state. */
+function cachedOdds(ctx, command) {
+  const key = JSON.stringify(command) + "|" + JSON.stringify(ctx.state.beings) + JSON.stringify(ctx.state.fight);
+  if (!oddsCache.has(key)) {
+    if (oddsCache.size > 30) oddsCache.delete(oddsCache.keys().next().value);
+    const asked = ctx.odds(command);
+    asked.catch(() => oddsCache.delete(key));
+    oddsCache.set(key, asked);
+  }
+  return oddsCache.get(key);
+}
+
+const beingsOf = (ctx) => ctx.state.beings;
+const beingOf = (ctx, id) => ctx.state.beings.find((b) => b.id === id);
+const nameOf = (ctx, id) => (id == null ? t("web.kw.someone") : beingOf(ctx, id)?.name ?? t("web.kw.someone"));
+const mayAct = (ctx, id) => ctx.isGm || (ctx.me.pieces || []).includes(id);
+const mine = (ctx) => beingsOf(ctx).filter((b) => mayAct(ctx, b.id));
+const attrName = (a) => tFirst(["web.kw.attr." + a], {}, a);
+const fieldLabel = (f) => {
+  const [head, ...rest] = f.split(".");
+  const base = tFirst(["web.kw.field." + head], {}, head);
+  if (!rest.length) return base;
+  const key = rest.join(".");
+  return `${base} ${head === "attributes" ? attrName(key) : key}`;
+};
+
+function field(id, label, control, hint) {
+  return el("div", { class: "field" }, el("label", { for: id }, label), control, hint ? el("span", { class: "muted small-print" }, hint) : null);
+}
+
+function select(id, value, options, onchange, attrs = {}) {
+  return el("select", { id, onchange: (e) => onchange(e.target.value), ...attrs },
+    options.map(([v, label]) => el("option", { value: v, selected: String(v) === String(value) }, label)));
+}
+
+function input(id, value, oninput, attrs = {}) {
+  return el("input", { id, value: value ?? "", autocomplete: "off", oninput: (e) => oninput(e.target.value), ...attrs });
+}
+
+function num(id, value, oninput, attrs = {}) {
+  return input(id, value, oninput, { type: "number", inputmode: "numeric", ...attrs });
+}
+
+function button(id, label, onclick, { reason = null, primary = false } = {}) {
+  return el("button", { type: "button", id, class: primary ? "primary" : null, disabled: !!reason, title: reason || null, "aria-description": reason || null, onclick }, label);
+}
+
+function percent(p) {
+  return (100 * p).toLocaleString(document.documentElement.lang, { maximumFractionDigits: 1, minimumFractionDigits: 1 }) + " %";
+}
+
+function send(ctx, command, focus = null) {
+  return ctx.send(command).then((ok) => {
+    if (ok && focus) { draft.focus = focus; ctx.rerender(); }
+    return ok;
+  });
+}
+
+// -- the fight ---------------------------------------------------------------------------------
+
+function fightOf(ctx) {
+  return ctx.state.fight;
+}
+
+function combatant(ctx, id) {
+  return fightOf(ctx)?.combatants.find((c) => c.id === id);
+}
+
+function apLeft(c) {
+  return c?.ap == null ? 0 : Number(c.ap);
+}
+
+function startSection(ctx) {
+  if (!ctx.isGm) return el("p", { class: "muted" }, t("web.kw.no_fight"));
+  const all = beingsOf(ctx).filter((b) => !b.defeated);
+  const chosen = draft.combat;
+  return el("div", { class: "form" },
+    el("fieldset", { class: "options" }, el("legend", {}, t("web.kw.combatants")),
+      all.map((b) => el("div", { class: "field check" },
+        el("input", { type: "checkbox", id: "kw-join-" + b.id, checked: chosen.has(b.id), onchange: (e) => { if (e.target.checked) chosen.add(b.id); else chosen.delete(b.id); ctx.rerender(); } }),
+        el("label", { for: "kw-join-" + b.id }, b.name)))),
+    button("kw-start-combat", t("web.kw.start_combat"), () => send(ctx, { kind: "start_combat", combatants: all.filter((b) => chosen.has(b.id)).map((b) => b.id) }).then((ok) => { if (ok) draft.combat = new Set(); }),
+      { reason: chosen.size ? null : t("web.kw.choose_combatants"), primary: true }));
+}
+
+function assignRow(ctx, c) {
+  const being = beingOf(ctx, c.id);
+  const agility = being.attributes[ctx.state.options.agility] ?? 0;
+  if (c.dodge != null) {
+    return el("li", {}, t("web.kw.assigned", { name: being.name, dodge: c.dodge, initiative: c.initiative }));
+  }
+  const [a, b] = c.dice;
+  const choices = mayAct(ctx, c.id)
+    ? [0, 1].map((i) => button(`kw-assign-${c.id}-${i}`, t("web.kw.assign_choice", { die: c.dice[i], dodge: c.dice[i] + agility, initiative: c.dice[1 - i] + agility }),
+      () => send(ctx, { kind: "assign_dice", being: c.id, dodge: i })))
+    : [el("span", { class: "muted" }, t("web.kw.assign_waits"))];
+  return el("li", {}, el("p", {}, t("web.kw.rolled_pair", { name: being.name, a, b, agility })), el("div", { class: "row" }, choices));
+}
+
+function techniqueLine(ctx, p, ready, c) {
+  const target = p.detail?.target;
+  const text = t(ready ? "web.kw.ready" : "web.kw.pending", { weapon: p.detail?.weapon ?? "", target: nameOf(ctx, target), paid: Number(p.paid), cost: Number(p.cost) });
+  const parts = [el("span", {}, text)];
+  if (ready && mayAct(ctx, c.id)) {
+    const turn = fightOf(ctx).current === c.id;
+    parts.push(button(`kw-carry-${c.id}-${p.id}`, t("web.kw.carry_out"), () => send(ctx, { kind: "carry_out", being: c.id, action: p.id }, "kw-last-attack"), { reason: turn ? null : t("web.kw.not_your_turn"), primary: true }));
+  }
+  return el("li", { class: "row" }, parts);
+}
+
+function trackerRow(ctx, c) {
+  const being = beingOf(ctx, c.id);
+  const fight = fightOf(ctx);
+  const current = fight.current === c.id;
+  const cells = [
+    el("th", { scope: "row" }, being.name, current ? el("span", { class: "badge" }, " ", t("web.kw.acting")) : null,
+      c.disoriented ? el("span", { class: "badge undone-badge" }, " ", t("web.kw.disoriented")) : null,
+      c.burning ? el("span", { class: "badge kw-burning" }, " ", t("web.kw.burning")) : null,
+      being.defeated ? el("span", { class: "badge undone-badge" }, " ", t("web.kw.defeated")) : null),
+    el("td", { class: "num" }, c.initiative),
+    el("td", { class: "num" }, c.defense ? c.defense.dodge : "–"),
+    el("td", { class: "num", id: `kw-ap-${c.id}` }, c.ap == null ? "–" : String(Number(c.ap))),
+    el("td", { class: "num", id: `kw-tp-${c.id}` }, `${being.tp.current} / ${being.tp.maximum}`),
+    el("td", { class: "num", id: `kw-mp-${c.id}` }, `${being.mp.current} / ${being.mp.maximum}`),
+  ];
+  const techniques = [...c.pending.map((p) => techniqueLine(ctx, p, false, c)), ...c.ready.map((p) => techniqueLine(ctx, p, true, c))];
+  const rows = [el("tr", { id: `kw-row-${c.id}`, class: current ? "is-current" : null }, cells)];
+  if (techniques.length) rows.push(el("tr", {}, el("td", { colspan: 6 }, el("ul", { class: "kw-techniques", id: `kw-techniques-${c.id}` }, techniques))));
+  return rows;
+}
+
+function tracker(ctx) {
+  const fight = fightOf(ctx);
+  const head = ["web.kw.col.name", "web.kw.col.initiative", "web.kw.col.dodge", "web.kw.col.ap", "web.kw.col.tp", "web.kw.col.mp"];
+  const byOrder = fight.order.map((id) => combatant(ctx, id)).filter(Boolean);
+  return el("table", { class: "kw-tracker", id: "kw-tracker" },
+    el("thead", {}, el("tr", {}, head.map((k) => el("th", { scope: "col" }, t(k))))),
+    el("tbody", {}, byOrder.map((c) => trackerRow(ctx, c))));
+}
+
+function attackForm(ctx, c) {
+  const being = beingOf(ctx, c.id);
+  const d = draft.attack;
+  const foes = fightOf(ctx).combatants.filter((x) => x.id !== c.id && !beingOf(ctx, x.id)?.defeated);
+  if (!being.weapons.some((w) => w.name === d.weapon)) d.weapon = being.weapons[0]?.name ?? "";
+  if (!foes.some((f) => f.id === d.target)) d.target = (foes.find((f) => beingOf(ctx, f.id).side !== being.side) || foes[0])?.id ?? "";
+  const weapon = being.weapons.find((w) => w.name === d.weapon);
+  const foe = combatant(ctx, d.target);
+  const foeBeing = beingOf(ctx, d.target);
+  const oddsBox = el("div", { id: "kw-attack-odds", class: "odds", "aria-live": "polite" });
+  const parts = [
+    el("div", { class: "grid-2" },
+      field("kw-attack-weapon", t("web.kw.weapon"), select("kw-attack-weapon", d.weapon, being.weapons.map((w) => [w.name, w.name]), (v) => { d.weapon = v; ctx.rerender(); })),
+      field("kw-attack-target", t("web.kw.target_being"), select("kw-attack-target", d.target, foes.map((f) => [f.id, beingOf(ctx, f.id).name]), (v) => { d.target = v; ctx.rerender(); })),
+      field("kw-attack-cost", t("web.kw.cost"), num("kw-attack-cost", d.cost, (v) => { d.cost = v; ctx.rerender(); }, { min: 1, max: 9 }), t("web.kw.cost_hint")),
+      ctx.isGm ? field("kw-attack-modifier", t("web.kw.gm_modifier"), num("kw-attack-modifier", d.modifier, (v) => { d.modifier = v; ctx.rerender(); }, { min: -10, max: 10 })) : null),
+  ];
+  if (weapon && foe?.defense) {
+    const def = foe.defense;
+    const total = def.dodge + def.defensive + def.thresholds - weapon.durchdringend;
+    const resistance = foeBeing.sheet.resistances[weapon.damage_type] ?? 0;
+    parts.push(el("p", { id: "kw-attack-breakdown" }, t("web.kw.breakdown", { dodge: def.dodge, defensive: def.defensive, thresholds: def.thresholds, durchdringend: weapon.durchdringend, total })));
+    parts.push(el("p", { id: "kw-attack-damage" }, t("web.kw.damage_rule", { bonus: weapon.damage_bonus, type: weapon.damage_type, resistance })));
+  }
+  const cost = Number(d.cost) || 1;
+  const command = { kind: "attack", being: c.id, target: d.target, weapon: d.weapon };
+  if (cost !== 1) command.cost = cost;
+  if (ctx.isGm && Number(d.modifier)) command.modifier = Number(d.modifier);
+  if (weapon && foe) {
+    cachedOdds(ctx, command).then((odds) => {
+      if (!odds) return;
+      const miss = odds.outcomes.find((o) => o.value === "miss")?.probability ?? 0;
+      const shown = { ...odds, outcomes: odds.outcomes.filter((o) => o.probability >= 0.0005) };
+      oddsBox.replaceChildren(el("p", { id: "kw-attack-hit" }, t("web.kw.hit_chance", { p: percent(1 - miss) })),
+        details("kw-damage-details", t("web.kw.attack_odds_caption"), oddsChart(shown, { labeler: (v) => (v === "miss" ? t("web.kw.miss") : t("web.kw.damage_n", { n: v })), caption: t("web.kw.attack_odds_caption") })));
+    }).catch((error) => oddsBox.replaceChildren(el("p", { class: "muted" }, error.message)));
+  }
+  const left = apLeft(c);
+  const label = cost > left ? t("web.kw.begin_technique", { cost }) : t("web.kw.attack");
+  return el("form", { class: "form", id: "kw-attack-form", onsubmit: (e) => { e.preventDefault(); send(ctx, command, cost > left ? "kw-techniques-" + c.id : "kw-last-attack"); } },
+    el("h3", {}, t("web.kw.attack_heading", { name: being.name })), ...parts, oddsBox,
+    el("button", { type: "submit", class: "primary", id: "kw-attack-submit", disabled: !weapon || !foe || left <= 0, title: left <= 0 ? t("web.kw.no_ap") : null }, label));
+}
+
+function reactions(ctx) {
+  const fight = fightOf(ctx);
+  const rows = [];
+  for (const c of fight.combatants) {
+    if (!mayAct(ctx, c.id)) continue;
+    const being = beingOf(ctx, c.id);
+    const left = apLeft(c);
+    const noAp = left < 1 ? t("web.kw.no_ap") : null;
+    rows.push(el("div", { class: "row" }, el("strong", {}, being.name, ":"),
+      button(`kw-dodge-${c.id}`, t("web.kw.dodge"), () => send(ctx, { kind: "dodge", being: c.id }), { reason: noAp }),
+      c.burning ? button(`kw-extinguish-${c.id}`, t("web.kw.extinguish"), () => send(ctx, { kind: "extinguish", being: c.id }), { reason: noAp }) : null,
+      c.dodge_bonus ? el("span", { class: "muted" }, t("web.kw.dodge_bonus", { bonus: c.dodge_bonus })) : null));
+  }
+  return rows.length ? el("div", { class: "kw-reactions" }, el("h3", {}, t("web.kw.reactions")), rows) : null;
+}
+
+function fightSection(ctx) {
+  const fight = fightOf(ctx);
+  const parts = [];
+  if (!fight) parts.push(startSection(ctx));
+  else if (!fight.started) {
+    parts.push(el("p", {}, t("web.kw.assign_heading")), el("ul", { class: "people", id: "kw-assign" }, fight.combatants.map((c) => assignRow(ctx, c))));
+  } else {
+    const current = fight.current;
+    parts.push(el("p", { class: "status-line", id: "kw-round" }, t("web.kw.round", { round: fight.round, name: nameOf(ctx, current) })));
+    parts.push(tracker(ctx));
+    if (fight.last_ticks.length) parts.push(el("p", { class: "muted" }, fight.last_ticks.map((x) => t("web.kw.tick", { name: nameOf(ctx, x.being), damage: x.damage })).join(" ")));
+    const c = combatant(ctx, current);
+    if (c && mayAct(ctx, current)) {
+      parts.push(attackForm(ctx, c));
+      parts.push(el("div", { class: "row" }, button("kw-end-turn", t("web.kw.end_turn"), () => send(ctx, { kind: "end_turn" }))));
+    } else if (ctx.isGm && current == null) {
+      parts.push(el("div", { class: "row" }, button("kw-end-turn", t("web.kw.end_turn"), () => send(ctx, { kind: "end_turn" }))));
+    } else parts.push(el("p", { class: "muted", id: "kw-waiting" }, t("web.kw.waiting", { name: nameOf(ctx, current) })));
+    parts.push(reactions(ctx));
+  }
+  if (fight && ctx.isGm) parts.push(el("div", { class: "row" }, button("kw-end-combat", t("web.kw.end_combat"), () => send(ctx, { kind: "end_combat" }))));
+  return el("section", { class: "card", id: "kw-fight", "aria-labelledby": "kw-fight-heading" }, el("h2", { id: "kw-fight-heading" }, t("web.kw.fight")), parts);
+}
+
+function lastAttack(ctx) {
+  const records = ctx.records.filter((r) => (r.events || []).some((e) => e.kind === "attacked")).sort((a, b) => b.seq - a.seq);
+  const event = records[0]?.events.find((e) => e.kind === "attacked");
+  if (!event || !fightOf(ctx)) return null;
+  return el("div", { class: "kw-result", id: "kw-last-attack", tabindex: "-1", role: "status" },
+    renderDice(event.rolls.map((v) => ({ die: "d10", sides: 10, face: v }))),
+    el("p", {}, describe(event, ctx)));
+}
+
+// -- checks ------------------------------------------------------------------------------------
+
+function checkCommand(ctx) {
+  const d = draft.check;
+  const gm = (c) => {
+    if (ctx.isGm && Number(d.modifier)) c.modifier = Number(d.modifier);
+    if (ctx.isGm && d.target !== "" && d.mode !== "comparative") c.target = Number(d.target);
+    return c;
+  };
+  if (d.mode === "combined") {
+    return gm({ kind: "combined_check", being: d.being, attribute: d.attribute, skills: d.skills.split(",").map((s) => s.trim()).filter(Boolean) });
+  }
+  if (d.mode === "comparative") {
+    return gm({ kind: "comparative", being: d.being, attribute: d.attribute, skill: d.skill, opponent: d.opponent, opponent_attribute: d.oppAttr, opponent_skill: d.oppSkill });
+  }
+  const c = { being: d.being, attribute: d.attribute, skill: d.skill };
+  if (Number(d.tools)) c.tools = Number(d.tools);
+  if (d.mode === "accumulated") {
+    const taken = new Set(ctx.state.accumulations.map((a) => a.id));
+    let n = taken.size + 1;
+    while (taken.has("acc-" + n)) n++;
+    return gm({ kind: "accumulate_start", id: "acc-" + n, ...c, [d.accKind]: Number(d.accCount) });
+  }
+  if (d.sf) c.sonderfertigkeit = d.sf;
+  return gm({ kind: "check", ...c });
+}
+
+function skillChoices(being) {
+  return Object.entries(being?.skills || {}).map(([id, s]) => [id, t("web.kw.skill_choice", { skill: id, depth: s.depth, value: s.value })]);
+}
+
+function checkSummary(odds) {
+  let pass = 0, hi = 0, lo = 0;
+  for (const o of odds.outcomes) {
+    if (o.value >= 0) pass += o.probability;
+    if (o.value >= 10) hi += o.probability;
+    if (o.value <= -10) lo += o.probability;
+  }
+  return el("ul", { class: "kw-odds-summary", id: "kw-check-summary" },
+    el("li", {}, t("web.kw.p_pass", { p: percent(pass) })),
+    el("li", {}, t("web.kw.p_crit_success", { p: percent(hi) })),
+    el("li", {}, t("web.kw.p_crit_failure", { p: percent(lo) })),
+    el("li", { class: "muted small-print" }, t("web.kw.truncated", { p: odds.truncated.toExponential(1) })));
+}
+
+function refreshCheckOdds(ctx, box, command) {
+  if (command.kind === "accumulate_start") {
+    box.replaceChildren(el("p", { class: "muted" }, t("web.kw.acc_odds_hint")));
+    return;
+  }
+  cachedOdds(ctx, command).then((odds) => {
+    if (!odds) return;
+    if (command.kind === "comparative") {
+      const p = Object.fromEntries(odds.outcomes.map((o) => [o.value, o.probability]));
+      box.replaceChildren(el("p", { id: "kw-check-summary" }, t("web.kw.p_win", { active: nameOf(ctx, command.being), pa: percent(p.active ?? 0), passive: nameOf(ctx, command.opponent), pp: percent(p.passive ?? 0) })));
+      return;
+    }
+    const shown = { ...odds, outcomes: odds.outcomes.filter((o) => o.probability >= 0.0005) };
+    box.replaceChildren(checkSummary(odds), details("kw-quality-details", t("web.kw.quality_distribution"),
+      oddsChart(shown, { labeler: (v) => (v >= 0 ? t("web.kw.quality_n", { n: v }) : t("web.kw.fail_n", { n: -v })), caption: t("web.kw.check_odds_caption") })));
+  }).catch((error) => box.replaceChildren(el("p", { class: "muted", role: "status" }, error.message)));
+}
+
+function checkBuilder(ctx) {
+  const beings = mine(ctx);
+  if (!beings.length) return null;
+  const d = draft.check;
+  const attrs = ctx.state.options.attributes;
+  if (!beings.some((b) => b.id === d.being)) d.being = beings[0].id;
+  const being = beingOf(ctx, d.being);
+  if (!attrs.includes(d.attribute)) d.attribute = attrs.includes("geschick") ? "geschick" : attrs[0];
+  const skills = skillChoices(being);
+  if (!d.skill) d.skill = skills[0]?.[0] ?? "";
+  const others = beingsOf(ctx).filter((b) => b.id !== d.being);
+  if (!others.some((b) => b.id === d.opponent)) d.opponent = others[0]?.id ?? "";
+  if (!attrs.includes(d.oppAttr)) d.oppAttr = d.attribute;
+  const opp = beingOf(ctx, d.opponent);
+  if (!d.oppSkill || (opp && !opp.skills[d.oppSkill])) d.oppSkill = skillChoices(opp)[0]?.[0] ?? d.skill;
+  const sfs = Object.entries(being.sonderfertigkeiten).filter(([, s]) => !s.skills.length || s.skills.includes(d.skill));
+  if (d.sf && !sfs.some(([id]) => id === d.sf)) d.sf = "";
+  const re = () => ctx.rerender();
+  const oddsBox = el("div", { id: "kw-check-odds", class: "odds", "aria-live": "polite" });
+  const skillField = (id, value, choices, set) => field(id, t("web.kw.skill"), input(id, value, set, { list: id + "-list", required: true }),
+    null);
+  const lists = [el("datalist", { id: "kw-check-skill-list" }, skills.map(([v, l]) => el("option", { value: v }, l)))];
+  const mode = d.mode;
+  const form = el("form", {
+    class: "form", id: "kw-check-form",
+    onsubmit: async (e) => {
+      e.preventDefault();
+      const command = checkCommand(ctx);
+      const need = command.kind === "combined_check" ? command.skills.length : command.skill;
+      if (!need) { showAlert(t("web.error.required", { field: t("web.kw.skill") })); return; }
+      send(ctx, command, "kw-last-check");
+    },
+  },
+  el("div", { class: "grid-2" },
+    field("kw-check-mode", t("web.kw.check_mode"), select("kw-check-mode", mode, ["single", "combined", "comparative", "accumulated"].map((m) => [m, t("web.kw.mode." + m)]), (v) => { d.mode = v; re(); })),
+    field("kw-check-being", t("web.kw.being"), select("kw-check-being", d.being, beings.map((b) => [b.id, b.name]), (v) => { d.being = v; d.skill = ""; re(); })),
+    field("kw-check-attribute", t("web.kw.attribute"), select("kw-check-attribute", d.attribute, attrs.map((a) => [a, `${attrName(a)} (${being.attributes[a]})`]), (v) => { d.attribute = v; re(); })),
+    mode === "combined"
+      ? field("kw-check-skills", t("web.kw.skills_combined"), input("kw-check-skills", d.skills, (v) => { d.skills = v; }, { required: true, onchange: re }), t("web.kw.comma_hint"))
+      : skillField("kw-check-skill", d.skill, skills, (v) => { d.skill = v; }),
+    mode === "single" || mode === "accumulated" ? field("kw-check-tools", t("web.kw.tools"), num("kw-check-tools", d.tools, (v) => { d.tools = v; }, { min: -10, max: 10, onchange: re })) : null,
+    mode === "single" && sfs.length ? field("kw-check-sf", t("web.kw.sonderfertigkeit"), select("kw-check-sf", d.sf, [["", t("web.kw.none")], ...sfs.map(([id, s]) => [id, t("web.kw.sf_choice", { name: id, bonus: s.bonus })])], (v) => { d.sf = v; re(); })) : null,
+    ctx.isGm ? field("kw-check-modifier", t("web.kw.gm_modifier"), num("kw-check-modifier", d.modifier, (v) => { d.modifier = v; }, { min: -10, max: 10, onchange: re }), t("web.kw.gm_modifier_hint")) : null,
+    ctx.isGm && mode !== "comparative" ? field("kw-check-target", t("web.kw.target"), num("kw-check-target", d.target, (v) => { d.target = v; }, { min: 0, placeholder: String(ctx.state.options.default_target), onchange: re })) : null),
+  mode === "comparative" ? el("fieldset", { class: "options" }, el("legend", {}, t("web.kw.opponent")), el("div", { class: "grid-2" },
+    field("kw-check-opponent", t("web.kw.being"), select("kw-check-opponent", d.opponent, others.map((b) => [b.id, b.name]), (v) => { d.opponent = v; d.oppSkill = ""; re(); })),
+    field("kw-check-opp-attribute", t("web.kw.attribute"), select("kw-check-opp-attribute", d.oppAttr, attrs.map((a) => [a, attrName(a)]), (v) => { d.oppAttr = v; re(); })),
+    field("kw-check-opp-skill", t("web.kw.skill"), input("kw-check-opp-skill", d.oppSkill, (v) => { d.oppSkill = v; }, { onchange: re, list: "kw-check-opp-list" })),
+    el("datalist", { id: "kw-check-opp-list" }, skillChoices(opp).map(([v, l]) => el("option", { value: v }, l))))) : null,
+  mode === "accumulated" ? el("div", { class: "grid-2" },
+    field("kw-acc-kind", t("web.kw.acc_kind"), select("kw-acc-kind", d.accKind, [["rolls", t("web.kw.acc_rolls")], ["quality", t("web.kw.acc_quality")]], (v) => { d.accKind = v; re(); })),
+    field("kw-acc-count", t("web.kw.acc_count"), num("kw-acc-count", d.accCount, (v) => { d.accCount = v; }, { min: d.accKind === "rolls" ? 1 : 0 }))) : null,
+  lists, oddsBox,
+  el("button", { type: "submit", class: "primary", id: "kw-check-submit" }, mode === "accumulated" ? t("web.kw.acc_start") : t("web.kw.roll")));
+  const input_ = form.querySelector("#kw-check-skill");
+  if (input_) input_.addEventListener("change", re);
+  refreshCheckOdds(ctx, oddsBox, checkCommand(ctx));
+  return el("section", { class: "card", "aria-labelledby": "kw-check-heading" }, el("h2", { id: "kw-check-heading" }, t("web.kw.check_builder")), form, accumulations(ctx));
+}
+
+function accumulations(ctx) {
+  const open = ctx.state.accumulations;
+  if (!open.length) return null;
+  return el("div", { id: "kw-accumulations" }, el("h3", {}, t("web.kw.accumulations")), el("ul", { class: "people" }, open.map((a) => {
+    const goal = a.rolls != null ? t("web.kw.acc_goal_rolls", { done: a.done_rolls, rolls: a.rolls }) : t("web.kw.acc_goal_quality", { quality: a.quality });
+    const box = el("span", { class: "muted", id: `kw-acc-odds-${a.id}` });
+    if (!a.finished && mayAct(ctx, a.being)) {
+      cachedOdds(ctx, { kind: "accumulate_roll", id: a.id }).then((odds) => {
+        const reach = odds?.outcomes.find((o) => o.value === "reach")?.probability;
+        if (reach != null) box.textContent = t("web.kw.acc_reach", { p: percent(reach) });
+      }).catch(() => {});
+    }
+    return el("li", { id: `kw-acc-${a.id}` }, t("web.kw.acc_line", { name: nameOf(ctx, a.being), skill: a.skill, tw: a.talent_value, total: a.total, target: a.target, goal }), " ",
+      a.finished ? el("span", { class: "badge" }, t("web.kw.acc_done", { quality: a.total - a.target })) : box,
+      !a.finished && mayAct(ctx, a.being) ? button(`kw-acc-roll-${a.id}`, t("web.kw.acc_roll"), () => send(ctx, { kind: "accumulate_roll", id: a.id }, "kw-last-check")) : null);
+  })));
+}
+
+function lastCheck(ctx) {
+  const kinds = new Set(["check_rolled", "comparative_rolled", "accumulation_rolled"]);
+  const records = ctx.records.filter((r) => (r.events || []).some((e) => kinds.has(e.kind))).sort((a, b) => b.seq - a.seq);
+  const event = records[0]?.events.find((e) => kinds.has(e.kind));
+  if (!event) return null;
+  const dice = diceOf(event);
+  return el("section", { class: "card kw-result", id: "kw-last-check", tabindex: "-1", role: "status", "aria-labelledby": "kw-last-heading" },
+    el("h2", { id: "kw-last-heading" }, t("web.kw.last_check")), dice.length ? renderDice(dice) : null, el("p", { id: "kw-last-text" }, describe(event, ctx)));
+}
+
+// -- sheets ------------------------------------------------------------------------------------
+
+function parseLines(text, parse) {
+  return text.split("\n").map((s) => s.trim()).filter(Boolean).map(parse);
+}
+
+function skillsText(skills) {
+  return Object.entries(skills || {}).map(([id, s]) => `${id} ${s.depth} ${s.value}`).join("\n");
+}
+
+function markingsText(markings) {
+  return (markings || []).map((m) => [m.name, m.value ?? "", m.detail ?? ""].join(" ").trim().replace(/\s+/g, " ")).join("\n");
+}
+
+function emptySheet(ctx) {
+  return {
+    name: "", side: "party", hp: "20", mp: "0", magic_cost: "1",
+    attributes: Object.fromEntries(ctx.state.options.attributes.map((a) => [a, "2"])),
+    resistances: Object.fromEntries(TYPES.map((x) => [x, "0"])),
+    skills: "", markings: "", weapons: "[]", sonderfertigkeiten: "{}", begabungen: "", haltungen: "{}",
+  };
+}
+
+function sheetDraft(sheet) {
+  return {
+    name: sheet.name, side: sheet.side, hp: String(sheet.hp), mp: String(sheet.mp), magic_cost: String(sheet.magic_cost),
+    attributes: Object.fromEntries(Object.entries(sheet.attributes).map(([k, v]) => [k, String(v)])),
+    resistances: Object.fromEntries(TYPES.map((x) => [x, String(sheet.resistances[x] ?? 0)])),
+    skills: skillsText(sheet.skills), markings: markingsText(sheet.markings),
+    weapons: JSON.stringify(sheet.weapons, null, 1), sonderfertigkeiten: JSON.stringify(sheet.sonderfertigkeiten), begabungen: sheet.begabungen.join(", "),
+    haltungen: JSON.stringify(sheet.haltungen),
+  };
+}
+
+/** The sheet a form describes, or null after showing what is wrong. */
+function readSheet(d) {
+  const problem = (name, value) => { showAlert(t("web.error.bad_number", { name, value })); return null; };
+  if (!d.name.trim()) { showAlert(t("web.error.required", { field: t("web.kw.name") })); return null; }
+  const sheet = { name: d.name.trim(), side: d.side.trim() || "party", attributes: {}, resistances: {} };
+  for (const key of ["hp", "mp", "magic_cost"]) {
+    const n = Number(d[key]);
+    if (d[key] === "" || !Number.isInteger(n)) return problem(t("web.kw.field." + key), d[key]);
+    sheet[key] = n;
+  }
+  for (const [a, v] of Object.entries(d.attributes)) {
+    const n = Number(v);
+    if (v === "" || !Number.isInteger(n)) return problem(attrName(a), v);
+    sheet.attributes[a] = n;
+  }
+  for (const [x, v] of Object.entries(d.resistances)) {
+    const n = Number(v);
+    if (!Number.isInteger(n)) return problem(t("web.kw.resistance", { type: x }), v);
+    if (n) sheet.resistances[x] = n;
+  }
+  try {
+    sheet.skills = Object.fromEntries(parseLines(d.skills, (line) => {
+      const [id, depth, value] = line.split(/\s+/);
+      if (!id || !Number.isInteger(Number(depth)) || !Number.isInteger(Number(value ?? 0))) throw new Error(line);
+      return [id, { depth: Number(depth), value: Number(value ?? 0) }];
+    }));
+  } catch (e) { showAlert(t("web.kw.bad_line", { field: t("web.kw.field.skills"), line: e.message })); return null; }
+  try {
+    sheet.markings = parseLines(d.markings, (line) => {
+      const [name, ...rest] = line.split(/\s+/);
+      const m = { name };
+      for (const part of rest) {
+        if (/^-?\d+$/.test(part)) m.value = Number(part); else m.detail = part;
+      }
+      return m;
+    });
+  } catch (e) { showAlert(t("web.kw.bad_line", { field: t("web.kw.field.markings"), line: e.message })); return null; }
+  for (const key of ["weapons", "sonderfertigkeiten", "haltungen"]) {
+    try { sheet[key] = JSON.parse(d[key] || (key === "weapons" ? "[]" : "{}")); } catch { showAlert(t("web.kw.bad_json", { field: t("web.kw.field." + key) })); return null; }
+  }
+  sheet.begabungen = d.begabungen.split(",").map((s) => s.trim()).filter(Boolean);
+  return sheet;
+}
+
+function slug(name, taken) {
+  let base = name.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/ß/g, "ss")
+    .replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 24) || "wesen";
+  if (!/^[a-z0-9]/.test(base)) base = "w" + base;
+  let id = base;
+  for (let n = 2; taken.has(id); n++) id = base + "-" + n;
+  return id;
+}
+
+function sheetForm(ctx, key, d, submitLabel, onsubmit) {
+  const attrs = ctx.state.options.attributes;
+  const set = (k) => (v) => { d[k] = v; };
+  const area = (k, rows, hint) => field(`${key}-${k}`, t("web.kw.field." + k), el("textarea", { id: `${key}-${k}`, rows, oninput: (e) => { d[k] = e.target.value; } }, d[k]), hint);
+  return el("form", { class: "form", id: key, onsubmit: (e) => { e.preventDefault(); onsubmit(); } },
+    el("div", { class: "grid-2" },
+      field(`${key}-name`, t("web.kw.name") + " *", input(`${key}-name`, d.name, set("name"), { required: true, maxlength: 60, "aria-required": "true" })),
+      field(`${key}-side`, t("web.kw.field.side"), input(`${key}-side`, d.side, set("side"))),
+      field(`${key}-hp`, t("web.kw.field.hp"), num(`${key}-hp`, d.hp, set("hp"), { min: 1 })),
+      field(`${key}-mp`, t("web.kw.field.mp"), num(`${key}-mp`, d.mp, set("mp"), { min: 0 })),
+      field(`${key}-magic_cost`, t("web.kw.field.magic_cost"), num(`${key}-magic_cost`, d.magic_cost, set("magic_cost"), { min: 0, max: 9 }))),
+    el("fieldset", { class: "options" }, el("legend", {}, t("web.kw.field.attributes")), el("div", { class: "grid-4" },
+      attrs.map((a) => field(`${key}-attr-${a}`, attrName(a), num(`${key}-attr-${a}`, d.attributes[a], (v) => { d.attributes[a] = v; })))) ),
+    el("fieldset", { class: "options" }, el("legend", {}, t("web.kw.field.resistances")), el("div", { class: "grid-4" },
+      TYPES.map((x) => field(`${key}-res-${x}`, t("web.kw.resistance", { type: x }), num(`${key}-res-${x}`, d.resistances[x], (v) => { d.resistances[x] = v; }, { min: 0 }))))),
+    area("skills", 4, t("web.kw.skills_hint")),
+    area("markings", 2, t("web.kw.markings_hint")),
+    area("weapons", 4, t("web.kw.weapons_hint")),
+    area("sonderfertigkeiten", 2, t("web.kw.sf_hint")),
+    field(`${key}-begabungen`, t("web.kw.field.begabungen"), input(`${key}-begabungen`, d.begabungen, set("begabungen")), t("web.kw.comma_hint")),
+    area("haltungen", 2, t("web.kw.haltungen_hint")),
+    el("button", { type: "submit", class: "primary" }, submitLabel));
+}
+
+function createSection(ctx) {
+  if (ctx.me.role === "spectator") return null;
+  const d = (draft.sheets.new ||= emptySheet(ctx));
+  const secret = (draft.sheets.secret ??= false);
+  const form = sheetForm(ctx, "kw-new", d, t("web.kw.create_submit"), () => {
+    const sheet = readSheet(d);
+    if (!sheet) return;
+    const command = { kind: "create_being", id: slug(sheet.name, new Set(beingsOf(ctx).map((b) => b.id))), sheet };
+    if (ctx.isGm && draft.sheets.secret) command.secret = true;
+    ctx.send(command, { hidden: ctx.isGm && draft.sheets.secret ? true : undefined }).then((ok) => { if (ok) { draft.sheets.new = emptySheet(ctx); draft.sheets.secret = false; ctx.rerender(); } });
+  });
+  if (ctx.isGm) {
+    form.insertBefore(el("div", { class: "field check" }, el("input", { type: "checkbox", id: "kw-new-secret", checked: secret, onchange: (e) => { draft.sheets.secret = e.target.checked; } }), el("label", { for: "kw-new-secret" }, t("web.kw.secret"))), form.lastChild);
+  }
+  return details("kw-create-details", t("web.kw.create"), form, { open: !mine(ctx).length && !ctx.isGm, attrs: { class: "card" } });
+}
+
+function sheetCard(ctx, b) {
+  const can = mayAct(ctx, b.id);
+  const fighting = !!combatant(ctx, b.id);
+  const skills = Object.entries(b.skills).map(([id, s]) => t("web.kw.skill_choice", { skill: id, depth: s.depth, value: s.value })).join(", ");
+  const res = Object.entries(b.sheet.resistances).map(([x, v]) => `${x} ${v}`).join(", ");
+  const marks = b.sheet.markings.map((m) => [m.name, m.value, m.detail].filter((x) => x != null).join(" ")).join(", ");
+  const weapons = b.weapons.map((w) => t("web.kw.weapon_line", { name: w.name, skill: w.skill, bonus: w.damage_bonus, fs: w.fuehrungsschwelle, dd: w.durchdringend, type: w.damage_type })
+    + (w.markings.length ? " [" + w.markings.map((m) => [m.name, m.value, m.detail].filter((x) => x != null).join(" ")).join(", ") + "]" : "")).join("; ");
+  const facts = [
+    [t("web.kw.field.tp"), `${b.tp.current} / ${b.tp.maximum}`, `kw-sheet-tp-${b.id}`],
+    [t("web.kw.field.mp"), `${b.mp.current} / ${b.mp.maximum}`, `kw-sheet-mp-${b.id}`],
+    [t("web.kw.field.attributes"), Object.entries(b.attributes).map(([a, v]) => `${attrName(a)} ${v}`).join(", ")],
+    [t("web.kw.field.skills"), skills || "–"],
+    [t("web.kw.field.resistances"), res || "–"],
+    [t("web.kw.field.markings"), marks || "–"],
+    [t("web.kw.field.weapons"), weapons || "–"],
+    [t("web.kw.field.sonderfertigkeiten"), Object.entries(b.sonderfertigkeiten).map(([id, s]) => t("web.kw.sf_choice", { name: id, bonus: s.bonus })).join(", ") || "–"],
+  ];
+  const magic = [];
+  if (can) {
+    const overload = b.mp.current < b.magic_cost;
+    const cost = overload ? t("web.kw.overload_warning", { cost: b.magic_cost }) : t("web.kw.magic_cost", { cost: b.magic_cost });
+    for (const g of b.begabungen) magic.push(button(`kw-begabung-${b.id}-${g}`, t("web.kw.use_begabung", { name: g, cost }), () => send(ctx, { kind: "use_begabung", being: b.id, begabung: g })));
+    const c = combatant(ctx, b.id);
+    const halfAp = Number(ctx.state.options.haltung_switch_ap);
+    for (const [h, spec] of Object.entries(b.haltungen)) {
+      const active = b.active_haltungen.includes(h);
+      const reason = c && apLeft(c) < halfAp ? t("web.kw.no_ap") : null;
+      const mods = Object.entries(spec.modifiers).map(([k, v]) => `${k === "dodge" ? t("web.kw.col.dodge") : k} ${v > 0 ? "+" : ""}${v}`).join(", ");
+      magic.push(button(`kw-haltung-${b.id}-${h}`, t(active ? "web.kw.haltung_off" : "web.kw.haltung_on", { name: h, mods, cost }), () => send(ctx, { kind: "switch_haltung", being: b.id, haltung: h, active: !active }), { reason }));
+    }
+  } else if (b.begabungen.length) facts.push([t("web.kw.field.begabungen"), b.begabungen.join(", ")]);
+  if (b.active_haltungen.length) facts.push([t("web.kw.active_haltungen"), b.active_haltungen.join(", ")]);
+  return el("article", { class: "sheet", id: `kw-being-${b.id}`, "aria-labelledby": `kw-sheet-${b.id}` },
+    el("h3", { id: `kw-sheet-${b.id}` }, b.name, " ", el("span", { class: "badge" }, b.side), b.secret ? el("span", { class: "badge hidden-badge" }, t("web.kw.secret_badge")) : null,
+      b.defeated ? el("span", { class: "badge undone-badge" }, t("web.kw.defeated")) : null),
+    el("dl", {}, facts.flatMap(([k, v, id]) => [el("dt", {}, k), el("dd", { id: id || null }, v)])),
+    magic.length ? el("div", { class: "row kw-magic" }, magic) : null,
+    can ? restForm(ctx, b, fighting) : null,
+    ctx.isGm ? trackForm(ctx, b) : null,
+    can ? editForm(ctx, b) : null);
+}
+
+function restForm(ctx, b, fighting) {
+  const d = (draft.rest[b.id] ||= { rest: "0", sleep: "0" });
+  const reason = fighting ? t("web.kw.no_rest_in_fight") : null;
+  return details(`kw-rest-${b.id}-details`, t("web.kw.rest"),
+    el("form", { class: "form inline", onsubmit: (e) => { e.preventDefault(); send(ctx, { kind: "rest", being: b.id, rest_halfhours: Number(d.rest) || 0, sleep_halfhours: Number(d.sleep) || 0 }); } },
+      field(`kw-rest-${b.id}-rest`, t("web.kw.rest_halfhours"), num(`kw-rest-${b.id}-rest`, d.rest, (v) => { d.rest = v; }, { min: 0, max: 480 })),
+      field(`kw-rest-${b.id}-sleep`, t("web.kw.sleep_halfhours"), num(`kw-rest-${b.id}-sleep`, d.sleep, (v) => { d.sleep = v; }, { min: 0, max: 480 })),
+      el("p", { class: "muted small-print" }, t("web.kw.rest_rule")),
+      el("button", { type: "submit", id: `kw-rest-${b.id}-submit`, disabled: !!reason, title: reason }, t("web.kw.rest_submit"))));
+}
+
+function trackForm(ctx, b) {
+  const key = `kw-track-${b.id}`;
+  const d = (draft.rest[key] ||= { track: "tp", value: "" });
+  return details(`${key}-details`, t("web.kw.adjust"),
+    el("form", { class: "form inline", onsubmit: (e) => { e.preventDefault(); const n = Number(d.value); if (d.value === "" || !Number.isInteger(n)) { showAlert(t("web.error.bad_number", { name: t("web.kw.field." + d.track), value: d.value })); return; } send(ctx, { kind: "adjust_track", being: b.id, track: d.track, value: n }); } },
+      field(`${key}-track`, t("web.kw.track"), select(`${key}-track`, d.track, [["tp", t("web.kw.field.tp")], ["mp", t("web.kw.field.mp")]], (v) => { d.track = v; })),
+      field(`${key}-value`, t("web.kw.value"), num(`${key}-value`, d.value, (v) => { d.value = v; }, { min: 0 })),
+      el("button", { type: "submit" }, t("web.kw.save"))));
+}
+
+function editForm(ctx, b) {
+  const key = `kw-edit-${b.id}`;
+  const d = (draft.sheets[key] ||= sheetDraft(b.sheet));
+  return details(`${key}-details`, t("web.kw.edit"), sheetForm(ctx, key, d, t("web.kw.save"), () => {
+    const sheet = readSheet(d);
+    if (sheet) ctx.send({ kind: "edit_being", being: b.id, sheet }).then((ok) => { if (ok) delete draft.sheets[key]; });
+  }));
+}
+
+// -- the panel ---------------------------------------------------------------------------------
+
+/** Render the whole Kreiswanderer panel from the viewer's state. */
+export function render(body, ctx) {
+  body.dataset.game = "kreiswanderer";
+  const beings = beingsOf(ctx);
+  body.replaceChildren(...[
+    fightSection(ctx),
+    lastAttack(ctx),
+    lastCheck(ctx),
+    checkBuilder(ctx),
+    el("section", { class: "card", "aria-labelledby": "kw-sheets-heading" }, el("h2", { id: "kw-sheets-heading" }, t("web.kw.sheets")),
+      beings.length ? el("div", { class: "sheets" }, beings.map((b) => sheetCard(ctx, b))) : el("p", { class: "muted" }, t("web.kw.no_beings"))),
+    createSection(ctx),
+  ].filter(Boolean));
+  if (draft.focus) {
+    // After the table page put the keyboard back where it was: the result takes it.
+    const id = draft.focus;
+    draft.focus = null;
+    queueMicrotask(() => document.getElementById(id)?.focus());
+  }
+}
+
+function show(value) {
+  if (value == null) return "–";
+  if (typeof value !== "object") return String(value);
+  if (Array.isArray(value)) return value.length ? value.map(show).join(", ") : "–";
+  return Object.entries(value).filter(([, v]) => v != null && !(Array.isArray(v) && !v.length)).map(([k, v]) => `${k} ${show(v)}`).join(", ");
+}
+
+function outcome(event) {
+  if (event.critical) return t("web.kw.critical_" + event.critical, { quality: Math.abs(event.quality) });
+  return event.passed ? t("web.kw.passed", { quality: event.quality }) : t("web.kw.failed", { quality: -event.quality });
+}
+
+/** One line per event for the log. */
+export function describe(event, ctx) {
+  const name = (id) => nameOf(ctx, id);
+  switch (event.kind) {
+    case "being_created": return t("web.kw.ev.being_created", { name: event.being.creature.name });
+    case "being_edited": return t("web.kw.ev.being_edited", { name: event.being.creature.name, changes: event.changes.map((c) => t("web.kw.change", { field: fieldLabel(c.field), old: show(c.old), new: show(c.new) })).join("; ") });
+    case "check_rolled": return t("web.kw.ev.check_rolled", { name: name(event.being), skill: event.skills.join(" / "), tw: event.talent_value, result: event.result, target: event.target, outcome: outcome(event) });
+    case "comparative_rolled": return t("web.kw.ev.comparative_rolled", { active: name(event.active.being), ra: event.active.result, passive: name(event.passive.being), rp: event.passive.result, winner: name(event[event.winner].being), quality: event.quality });
+    case "accumulation_started": return t("web.kw.ev.accumulation_started", { name: name(event.accumulation.being), skill: event.accumulation.skill, tw: event.accumulation.talent_value });
+    case "accumulation_rolled": return t(event.finished ? "web.kw.ev.accumulation_finished" : "web.kw.ev.accumulation_rolled", { result: event.result, total: event.total, quality: event.quality });
+    case "combat_started": return t("web.kw.ev.combat_started", { names: Object.keys(event.dice).map(name).join(", ") });
+    case "dice_assigned": return t("web.kw.ev.dice_assigned", { name: name(event.being), dodge: event.dodge, initiative: event.initiative });
+    case "ap_spent": return t("web.kw.ev.ap_spent", { name: name(event.being), amount: Number(event.amount) });
+    case "action_begun": return t("web.kw.ev.action_begun", { name: name(event.being), cost: event.cost });
+    case "attacked": return t(event.passed ? "web.kw.ev.hit" : "web.kw.ev.missed", { name: name(event.being), target: name(event.target), weapon: event.weapon, result: event.result, tv: event.target_value, damage: event.damage, type: event.damage_type, outcome: outcome(event) }) + (event.ignites ? " " + t("web.kw.ev.ignites", { target: name(event.target) }) : "");
+    case "magic_used": return event.overload.length
+      ? t("web.kw.ev.overload", { name: name(event.being), act: event.act, damage: event.overload.reduce((a, b) => a + b, 0) })
+      : t("web.kw.ev.magic_used", { name: name(event.being), act: event.act, cost: event.cost });
+    case "dodged": return t("web.kw.ev.dodged", { name: name(event.being), bonus: event.bonus });
+    case "haltung_switched": return t(event.active ? "web.kw.ev.haltung_on" : "web.kw.ev.haltung_off", { name: name(event.being), haltung: event.haltung });
+    case "extinguished": return t("web.kw.ev.extinguished", { name: name(event.being) });
+    case "turn_ended": return t("web.kw.ev.turn_ended");
+    case "combat_ended": return t("web.kw.ev.combat_ended");
+    case "rested": return t("web.kw.ev.rested", { name: name(event.being), tp: event.tp, mp: event.mp });
+    case "track_adjusted": return t("web.kw.ev.track_adjusted", { name: name(event.being), track: t("web.kw.field." + event.track), value: event.value });
+    default: return null;
+  }
+}
+
+/** The dice of an event: d10 of checks and attacks, the two d10 of a fight's start, overloads. */
+export function diceOf(event) {
+  const d10 = (values) => values.map((v) => ({ die: "d10", sides: 10, face: v }));
+  switch (event.kind) {
+    case "check_rolled": case "attacked": case "accumulation_rolled": return d10(event.rolls);
+    case "comparative_rolled": return d10([...event.active.rolls, ...event.passive.rolls]);
+    case "combat_started": return d10(Object.values(event.dice).flat());
+    case "magic_used": return d10(event.overload);
+    default: return [];
+  }
+}
+
+/** The log line of a record: who did what, by display names. */
+export function summary(record, ctx) {
+  const c = record.command;
+  if (!c) return null;
+  const key = "web.kw.cmd." + c.kind;
+  return tFirst([key], { who: ctx.actorName(record.actor), name: c.being ? nameOf(ctx, c.being) : (c.sheet?.name ?? "") }, null);
+}

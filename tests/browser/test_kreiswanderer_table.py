@@ -1,0 +1,177 @@
+"""Kreiswanderer in two browsers: a GM and a player fight to the end.
+
+The player's Ada checks with the odds shown before the roll, edits her sheet, overloads a
+Begabung with no magic points left, begins a 2-Ap technique in round 1 and carries it out in
+round 2; the GM's goblin falls. The GM's secret being never reaches the player's page.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_helpers import join, new_context, open_table, watch_errors
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+# Ada: Geschick 2, Schwerter depth 2 value 10: TW 2 × 2 + 10 = 14, so every attack hits a
+# target of at most 10 + 2 (a d10 and Agilität 2) and deals at least 15 − 12 + 3 = 6.
+ADA_WEAPONS = [{"name": "Schwert", "skill": "schwerter", "damage_bonus": 3}]
+
+
+def _create(page: Page, name: str, hp: int, *, mp: int = 0, secret: bool = False) -> None:
+    details = page.locator("#kw-create-details")
+    if details.get_attribute("open") is None:
+        details.locator("summary").click()
+    page.fill("#kw-new-name", name)
+    page.fill("#kw-new-hp", str(hp))
+    page.fill("#kw-new-mp", str(mp))
+    if name == "Ada":
+        page.fill("#kw-new-skills", "schwerter 2 10")
+        page.fill("#kw-new-weapons", json.dumps(ADA_WEAPONS))
+        page.fill("#kw-new-begabungen", "funke")
+    else:
+        page.fill("#kw-new-side", "foes")
+        page.fill("#kw-new-markings", "defensive 0")
+    if secret:
+        page.locator("#kw-new-secret").check()
+    page.get_by_role("button", name="Create the being").click()
+    expect(page.locator(f"#kw-being-{name.lower()}")).to_be_visible()
+    expect(page.locator("#kw-new-name")).to_have_value("")
+
+
+def _until_ada_acts(gm: Page, player: Page) -> None:
+    """The GM ends the goblin's turns until it is Ada's."""
+    for _ in range(3):
+        text = player.locator("#kw-round").inner_text()
+        if "Ada is acting" in text:
+            return
+        gm.locator("#kw-end-turn").click()
+        expect(player.locator("#kw-round")).not_to_have_text(text)
+    expect(player.locator("#kw-round")).to_contain_text("Ada is acting")
+
+
+def test_gm_and_player_fight_to_the_end_and_the_secret_stays_secret(
+    browser: Any, server: Any, screenshots: Path
+) -> None:
+    gm_context = new_context(browser, viewport={"width": 1280, "height": 1000})
+    player_context = new_context(browser, viewport={"width": 1280, "height": 1000})
+    gm, player = gm_context.new_page(), player_context.new_page()
+    errors = watch_errors(gm) + watch_errors(player)
+    try:
+        links = open_table(gm, server.url, "kreiswanderer", "Am Kreis", "Gisela")
+        gm.locator("#open-table").click()
+        expect(gm.locator("#conn")).to_have_attribute("data-state", "live")
+        join(player, links["player"], "Ben")
+
+        # Sheets: the player's Ada, the GM's goblin and a secret lurker.
+        _create(player, "Ada", 30)
+        expect(gm.locator("#kw-being-ada")).to_be_visible()
+        _create(gm, "Goblin", 3)
+        _create(gm, "Lauerer", 40, secret=True)
+        expect(gm.locator("#kw-being-lauerer")).to_contain_text("secret")
+        expect(player.locator("#kw-being-goblin")).to_be_visible()
+        expect(player.locator("#kw-being-lauerer")).to_have_count(0)
+
+        # A check with the odds before the roll: Klettern (not on the sheet: basic, 0) with
+        # Geschick 2 → TW 2; a pass needs 8 on the d10 (30 %), a critical success 18 (3 %).
+        player.select_option("#kw-check-attribute", "geschick")
+        player.fill("#kw-check-skill", "klettern")
+        player.locator("#kw-check-skill").dispatch_event("change")
+        summary = player.locator("#kw-check-summary")
+        expect(summary).to_contain_text("Passes: 30.0 %")
+        expect(summary).to_contain_text("Critical success: 3.0 %")
+        expect(summary).to_contain_text("Critical failure: 0.0 %")
+        player.screenshot(path=str(screenshots / "kreiswanderer-check-odds.png"), full_page=True)
+        player.locator("#kw-check-submit").click()
+        expect(player.locator("#kw-last-check")).to_be_focused()
+        expect(player.locator("#kw-last-check .die")).not_to_have_count(0)
+        expect(gm.locator("#log > li").first).to_contain_text("Ada, klettern: TW 2")
+
+        # The player edits her sheet; both logs say what changed, old → new.
+        player.locator("#kw-edit-ada-details summary").click()
+        player.fill("#kw-edit-ada-hp", "32")
+        player.locator("#kw-edit-ada").get_by_role("button", name="Save").click()
+        change = "Sheet of Ada changed: Hit points (maximum): 30 → 32"
+        expect(gm.locator("#log > li").first).to_contain_text(change)
+        expect(player.locator("#kw-sheet-tp-ada")).to_have_text("30 / 32")
+
+        # Overload: no magic points, the Begabung still works and costs 1d10 hit points.
+        begabung = player.locator("#kw-begabung-ada-funke")
+        expect(begabung).to_contain_text("overload: 1d10 damage")
+        begabung.click()
+        expect(gm.locator("#log > li").first).to_contain_text("Overload! Ada casts funke")
+        expect(player.locator("#log > li").first).to_contain_text("no resistance")
+        hp_after = player.locator("#kw-sheet-tp-ada").inner_text()
+        assert hp_after != "30 / 32"
+        expect(gm.locator("#kw-sheet-tp-ada")).to_have_text(hp_after)
+
+        # The fight: the GM starts it, each side chooses which die becomes the dodge.
+        gm.locator("#kw-join-ada").check()
+        gm.locator("#kw-join-goblin").check()
+        gm.locator("#kw-start-combat").click()
+        choice = player.locator("#kw-assign-ada-0")
+        expect(choice).to_contain_text("to dodge")
+        expect(gm.locator("#kw-assign-goblin-0")).to_be_visible()
+        expect(player.locator("#kw-assign-goblin-0")).to_have_count(0)  # not the player's
+        choice.click()
+        gm.locator("#kw-assign-goblin-1").click()
+        expect(player.locator("#kw-tracker")).to_be_visible()
+        expect(player.locator("#kw-round")).to_contain_text("Round 1")
+        _until_ada_acts(gm, player)
+
+        # Round 1: a technique for 2 Ap with 1 Ap left is begun, the target broken down.
+        gm_dodge = gm.locator("#kw-row-goblin td").nth(1).inner_text()
+        breakdown = player.locator("#kw-attack-breakdown")
+        expect(breakdown).to_contain_text(
+            f"dodge {gm_dodge} + markings 0 + Führungsschwellen 0 − Durchdringend 0 = {gm_dodge}"
+        )
+        expect(player.locator("#kw-attack-hit")).to_contain_text("Chance to hit: 100.0 %")
+        player.fill("#kw-attack-cost", "2")
+        submit = player.locator("#kw-attack-submit")
+        expect(submit).to_have_text("Begin a technique for 2 Ap")
+        player.screenshot(path=str(screenshots / "kreiswanderer-fight.png"), full_page=True)
+        submit.click()
+        expect(gm.locator("#kw-techniques-ada")).to_contain_text("1 of 2 Ap paid")
+        expect(player.locator("#kw-ap-ada")).to_have_text("0")
+        player.locator("#kw-end-turn").click()
+        expect(player.locator("#kw-round")).not_to_contain_text("Ada is acting")
+
+        # Round 2: the round start paid the rest; Ada carries the technique out.
+        for _ in range(2):
+            if "Round 2" in player.locator("#kw-round").inner_text():
+                break
+            gm.locator("#kw-end-turn").click()
+            expect(player.locator("#kw-round")).to_contain_text("Round 2")
+        _until_ada_acts(gm, player)
+        ready = player.locator("#kw-techniques-ada")
+        expect(ready).to_contain_text("Ready: Schwert against Goblin (2 Ap paid)")
+        ready.get_by_role("button", name="Carry out").click()
+        expect(player.locator("#kw-last-attack")).to_be_focused()
+        expect(player.locator("#kw-last-attack")).to_contain_text("Ada hits Goblin with Schwert")
+        expect(gm.locator("#log > li").first).to_contain_text("Ada hits Goblin")
+        expect(gm.locator("#kw-sheet-tp-goblin")).to_have_text("0 / 3")
+        expect(player.locator("#kw-row-goblin")).to_contain_text("defeated")
+        gm.screenshot(path=str(screenshots / "kreiswanderer-gm.png"), full_page=True)
+
+        # The GM ends the fight; Ada rests (not allowed while fighting, now allowed).
+        gm.locator("#kw-end-combat").click()
+        expect(player.locator("#kw-fight")).to_contain_text("No fight")
+        player.locator("#kw-rest-ada-details summary").click()
+        player.fill("#kw-rest-ada-sleep", "4")
+        player.locator("#kw-rest-ada-submit").click()
+        expect(gm.locator("#log > li").first).to_contain_text("Ada rests")
+
+        # Nothing of the secret being reached the player: not its name, not its id.
+        for text in (player.locator("body").inner_text(), player.content()):
+            assert "Lauerer" not in text and "lauerer" not in text
+        expect(gm.locator("#kw-being-lauerer")).to_be_visible()
+        # GM-only controls stay with the GM.
+        expect(player.locator("#kw-end-combat, #kw-start-combat, #reveal-button")).to_have_count(0)
+        assert not errors, errors
+    finally:
+        gm_context.close()
+        player_context.close()
