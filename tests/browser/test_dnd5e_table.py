@@ -2,7 +2,7 @@
 to the end — difficult terrain painted by the GM, standing up from prone, the route previewed
 with its cost and a refused step with its reason, an opportunity attack offered to the GM (the
 goblin's reactor) while the players wait, a Dodge that the GM's attack odds show as
-disadvantage, attacks with their odds before the roll, and a secret monster that never
+disadvantage, a saving throw with P(save) before the roll, attacks with their odds before the roll, and a secret monster that never
 appears on a player's page."""
 
 from __future__ import annotations
@@ -90,6 +90,28 @@ def test_a_dnd5e_fight_on_the_map(browser: Any, server: Any, screenshots: Path) 
         for page in (gm, *players):
             expect(page.locator("#dd-round")).to_have_text("Round 1 · Ada's turn")
         expect(pia.locator("#dd-f-ada-economy")).to_contain_text("Movement 9 of 9 m left")
+
+        # The GM calls for a saving throw: the goblin's Dexterity (14, +2) against DC 12
+        # succeeds on a d20 of 10 or more, 11/20, shown before the roll; the result is logged.
+        expect(pia.locator("#dd-save-form")).to_have_count(0)
+        expect(gm.locator("#dd-save-roll")).to_be_disabled()
+        gm.select_option("#dd-save-creature", "goblin")
+        gm.select_option("#dd-save-ability", "dex")
+        gm.fill("#dd-save-dc", "12")
+        expect(gm.locator("#dd-save-odds")).to_have_text("P(save) 55.0 % (11/20)")
+        gm.fill("#dd-save-bonus", "5")
+        expect(gm.locator("#dd-save-odds")).to_have_text("P(save) 70.0 % (7/10)")
+        gm.fill("#dd-save-bonus", "")
+        expect(gm.locator("#dd-save-odds")).to_have_text("P(save) 55.0 % (11/20)")
+        gm.locator("#dd-save-roll").click()
+        expect(gm.locator("#dd-save-result")).to_be_focused()
+        expect(gm.locator("#dd-save-result")).to_contain_text(
+            "Goblin's Dexterity save against DC 12"
+        )
+        for page in players:
+            expect(page.locator("#log")).to_contain_text(
+                "Goblin rolls a Dexterity save against DC 12"
+            )
 
         # Ada stands up (4 m) and plans b3 (difficult, 3 m) and a4 (1.5 m): 8.5 m, leaving
         # the goblin's reach; one more step is refused with the reason.

@@ -22,7 +22,9 @@ const ui = {
   hero: { name: "", ac: "15", hp: "12", speed: "9", str: "14", dex: "12", attacks: "Longsword: +5, 7 (1d8+3) slashing", bonus: "", at: "" },
   initiative: {}, damage: {}, condition: {},
   oddsKey: null, odds: null, reactOdds: {}, lastShown: null,
+  save: { creature: "", ability: "dex", dc: "", bonus: "" }, saveKey: null, saveOdds: null,
 };
+const ABILITIES = ["str", "dex", "con", "int", "wis", "cha"];
 
 function fighters(ctx) { return ctx.state.fighters || []; }
 function byId(ctx) { return new Map(fighters(ctx).map((f) => [f.id, f])); }
@@ -459,6 +461,69 @@ function turnPanel(ctx) {
     el("button", { type: "button", id: "dd-end-turn", disabled: Boolean(endWhy), title: endWhy, onclick: () => { ui.selected = null; clearRoute(); sendFor(ctx, now, { kind: "end_turn" }); } }, t("web.dnd5e.end_turn")));
 }
 
+// -- the GM's saving throw -------------------------------------------------------------------
+
+function saveCommand(ctx) {
+  const s = ui.save;
+  const dc = Number(s.dc);
+  if (!s.creature || !Number.isInteger(dc) || dc < 1 || dc > 40) return null;
+  const command = { kind: "save", creature: s.creature, ability: s.ability, dc };
+  if (s.bonus.trim() !== "") {
+    const bonus = Number(s.bonus);
+    if (!Number.isInteger(bonus)) return null;
+    command.bonus = bonus;
+  }
+  return command;
+}
+
+function loadSaveOdds(ctx, command) {
+  const key = command ? JSON.stringify(command) + "|" + ctx.records.length : null;
+  if (ui.saveKey === key) return ui.saveOdds;
+  ui.saveKey = key; ui.saveOdds = null;
+  if (command) ctx.odds(command).then((odds) => { if (ui.saveKey === key) { ui.saveOdds = odds; ctx.rerender(); } }).catch(() => {});
+  return null;
+}
+
+function lastSave(ctx) {
+  const last = ctx.state.last_save;
+  if (!last) return el("p", { id: "dd-save-result", tabindex: "-1", class: "muted small-print" }, t("web.dnd5e.no_save_yet"));
+  const kept = last.d20.length ? (last.mode === "advantage" ? Math.max(...last.d20) : last.mode === "disadvantage" ? Math.min(...last.d20) : last.d20[0]) : null;
+  const text = kept === null
+    ? t("web.dnd5e.save_auto_fail", { name: nameOf(ctx, last.creature), ability: t("web.dnd5e.ability." + last.ability), dc: last.dc })
+    : t("web.dnd5e.save_result", { name: nameOf(ctx, last.creature), ability: t("web.dnd5e.ability." + last.ability), dc: last.dc, natural: kept, total: kept + last.bonus, result: t(last.succeeded ? "web.dnd5e.save_ok" : "web.dnd5e.save_fail") });
+  return el("p", { id: "dd-save-result", tabindex: "-1", "aria-live": "polite", class: "dd-save-result " + (last.succeeded ? "is-ok" : "is-fail"), dataset: { succeeded: String(last.succeeded) } }, text);
+}
+
+function saveForm(ctx) {
+  const s = ui.save;
+  const able = fighters(ctx).filter((f) => !f.dead);
+  if (!able.length) return null;
+  if (!able.some((f) => f.id === s.creature)) s.creature = able[0].id;
+  const f = byId(ctx).get(s.creature);
+  const command = saveCommand(ctx);
+  const odds = loadSaveOdds(ctx, command);
+  const p = odds?.outcomes?.find((o) => o.value === "save");
+  const set = (key) => (e) => { s[key] = e.target.value; ctx.rerender(); };
+  const modifier = f ? Math.floor(((f.abilities?.[s.ability] ?? 10) - 10) / 2) : 0;
+  const reason = command ? null : t("web.dnd5e.save_dc_missing");
+  const roll = async (e) => {
+    e.preventDefault();
+    if (!command) { showAlert(reason); document.getElementById("dd-save-dc")?.focus(); return; }
+    const answer = await sendFor(ctx, f, command);
+    if (answer) document.getElementById("dd-save-result")?.focus();
+  };
+  return el("form", { class: "form", id: "dd-save-form", onsubmit: roll },
+    el("h3", {}, t("web.dnd5e.save_heading")),
+    el("div", { class: "row" },
+      field(t("web.dnd5e.save_creature"), select("dd-save-creature", able.map((x) => [x.id, x.name]), s.creature, { onchange: set("creature") })),
+      field(t("web.dnd5e.save_ability"), select("dd-save-ability", ABILITIES.map((a) => [a, t("web.dnd5e.ability." + a)]), s.ability, { onchange: set("ability") })),
+      field(t("web.dnd5e.save_dc") + " *", numberInput("dd-save-dc", s.dc, { min: 1, max: 40, required: true, "aria-required": "true", oninput: set("dc") })),
+      field(t("web.dnd5e.save_bonus"), numberInput("dd-save-bonus", s.bonus, { min: -20, max: 30, placeholder: (modifier >= 0 ? "+" : "") + modifier, oninput: set("bonus") }))),
+    p ? el("p", { id: "dd-save-odds" }, t("web.dnd5e.save_odds", { p: percent(p.probability) }), " ", el("span", { class: "exact" }, `(${p.exact})`)) : null,
+    el("button", { type: "submit", class: "primary", id: "dd-save-roll", disabled: Boolean(reason), title: reason }, t("web.dnd5e.save_roll")),
+    lastSave(ctx));
+}
+
 // -- adding creatures, starting the fight ------------------------------------------------------
 
 function monsterForm(ctx) {
@@ -554,7 +619,7 @@ function startForm(ctx) {
 
 function toolsPanel(ctx) {
   const parts = [];
-  if (ctx.isGm) parts.push(startForm(ctx), monsterForm(ctx));
+  if (ctx.isGm) parts.push(startForm(ctx), saveForm(ctx), monsterForm(ctx));
   else if (ctx.me.role === "player") parts.push(heroForm(ctx));
   if (!parts.length) return null;
   return el("section", { class: "card dd-tools", id: "dd-tools" }, el("h2", {}, t("web.dnd5e.tools")), ...parts);
