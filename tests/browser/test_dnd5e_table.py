@@ -2,8 +2,8 @@
 to the end — difficult terrain painted by the GM, standing up from prone, the route previewed
 with its cost and a refused step with its reason, an opportunity attack offered to the GM (the
 goblin's reactor) while the players wait, a Dodge that the GM's attack odds show as
-disadvantage, a saving throw with P(save) before the roll, attacks with their odds before the roll, and a secret monster that never
-appears on a player's page."""
+disadvantage, a saving throw with P(save) before the roll, attacks with their odds before the
+roll, and a secret monster that never appears on a player's page."""
 
 from __future__ import annotations
 

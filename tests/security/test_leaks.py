@@ -33,6 +33,7 @@ MAY_CONFLICT = {
     ("free-dice", "turns"),  # the GM moved the fight on in secret: the player's turn is over
     ("free-dice", "ending"),  # the GM ended the fight in secret
     ("dnd5e", "turn_and_attack"),  # the GM ended Ada's turn in secret: it is the goblin's
+    ("dnd5e", "ready_fired"),  # Ada readied in secret: her action is used
 }
 """Hidden samples after which a player's command may be refused as ``table.hidden_conflict``
 (the answer names nothing hidden; see docs/architecture.md on what a player can infer)."""

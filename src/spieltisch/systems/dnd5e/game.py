@@ -43,6 +43,7 @@ from spieltisch.systems.dnd5e.state import (
     Fighter,
     LastAttack,
     PendingMove,
+    ReadiedAction,
     Weapon,
 )
 
@@ -54,6 +55,7 @@ __all__ = [
     "kinds_on",
     "may_react",
     "preview_move",
+    "readied_attack",
     "save_bonus",
     "save_mode",
     "square_distance",
@@ -464,6 +466,12 @@ def _events(state: DndState, command: c.Command, dice: DiceSource) -> list[e.Eve
                 creature=fighter.id, action=command.action, target=command.target, help=command.help
             )
         ]
+    if isinstance(command, c.Ready):
+        fighter = _require_turn(state, command.creature)
+        _require_able(state, fighter)
+        return [e.Readied(creature=fighter.id, readied=_readied(state, fighter, command))]
+    if isinstance(command, c.Trigger):
+        return _trigger_events(state, command.creature, dice)
     if isinstance(command, c.BonusAction):
         fighter = _require_turn(state, command.creature)
         _require_able(state, fighter)
@@ -523,6 +531,57 @@ def _events(state: DndState, command: c.Command, dice: DiceSource) -> list[e.Eve
             raise RuleError("dnd5e.no_death_save", creature=fighter.id)
         return [e.DeathSaved(creature=fighter.id, d20=dice.roll(20))]
     raise RuleError("dnd5e.unknown_command")
+
+
+def _readied(state: DndState, fighter: Fighter, command: c.Ready) -> ReadiedAction:
+    """The readied action of a Ready command: one attack on a creature, or another action."""
+    if (command.attack is None) == (command.action is None):
+        raise RuleError("dnd5e.ready_attack_or_action", creature=fighter.id)
+    if command.attack is None:
+        return ReadiedAction(trigger=command.trigger, action=command.action)
+    if command.target is None:
+        raise RuleError("dnd5e.ready_needs_target", creature=fighter.id)
+    weapon = fighter.weapon(command.attack)
+    if weapon is None:
+        raise RuleError("dnd5e.unknown_attack", creature=fighter.id, attack=command.attack)
+    target = _fighter(state, command.target)
+    if target.id == fighter.id:
+        raise RuleError("dnd5e.bad_target", target=target.id)
+    return ReadiedAction(
+        trigger=command.trigger, attack=weapon.name, target=target.id, action=command.action
+    )
+
+
+def readied_attack(state: DndState, creature: str) -> tuple[Fighter, Fighter, Weapon] | None:
+    """The attacker, target and weapon of ``creature``'s readied attack (None: no attack)."""
+    readied = state.readied.get(creature)
+    if readied is None or readied.attack is None or readied.target is None:
+        return None
+    attacker = _fighter(state, creature)
+    weapon = attacker.weapon(readied.attack)
+    if weapon is None:
+        raise RuleError("dnd5e.unknown_attack", creature=creature, attack=readied.attack)
+    return attacker, _fighter(state, readied.target), weapon
+
+
+def _trigger_events(state: DndState, creature: str, dice: DiceSource) -> list[e.Event]:
+    """The trigger happened: the reaction is spent, then the readied action (an attack rolls)."""
+    readier = _fighter(state, creature)
+    if creature not in state.readied:
+        raise RuleError("dnd5e.nothing_readied", creature=creature)
+    if state.pending is not None:
+        raise RuleError("dnd5e.reaction_pending", creature=state.pending.reactors[0])
+    _require_able(state, readier)
+    if not economy.can_spend(state.budgets[creature], "reaction", 1):
+        raise RuleError("dnd5e.no_reaction_left", creature=creature)
+    fired = e.ReadyFired(creature=creature)
+    found = readied_attack(state, creature)
+    if found is None:
+        return [fired]
+    _, target, weapon = found
+    after = _fold(state, [fired])
+    attack = _attack_event(after, readier, target.id, weapon.name, (False, False), dice)
+    return [fired, attack.model_copy(update={"readied": True})]
 
 
 def preview_move(state: DndState, command: c.Move) -> dict[str, object]:
@@ -674,6 +733,8 @@ def _hooks(state: DndState, markers: list[PhaseEvent]) -> DndState:
                 update={
                     "budgets": {**state.budgets, who: budgets},
                     "movement": {**state.movement, who: TurnMovement()},
+                    # A readied action lapses at the readier's next turn start.
+                    "readied": {k: v for k, v in state.readied.items() if k != who},
                 }
             )
     return state
@@ -747,7 +808,7 @@ def evolve(state: DndState, event: e.Event) -> DndState:
         if event.opportunity:
             state = _pay(state, attacker.id, "reaction")
             state = _after_reaction(state, attacker.id)
-        else:
+        elif not event.readied:
             if state.budgets[attacker.id].amount("attacks") == 0:
                 state = _pay(state, attacker.id, "action")
                 budgets = economy.grant(
@@ -806,14 +867,26 @@ def evolve(state: DndState, event: e.Event) -> DndState:
             return _add_effect(state, "disengaged", who, Duration.until_turn_end(who))
         if event.action == "hide":
             return _add_effect(state, "hidden", who)
-        if event.action == "ready":
-            return _add_effect(state, "readied", who, Duration.until_turn_start(who))
         if event.action == "help" and event.target is not None:
             kind = "helped_attack" if event.help == "attack" else "helped_check"
             return _add_effect(
                 state, kind, event.target, Duration.until_turn_start(who), source=who
             )
         return state
+    if isinstance(event, e.Readied):
+        who = event.creature
+        state = _pay(state, who, "action")
+        state = state.model_copy(update={"readied": {**state.readied, who: event.readied}})
+        return _add_effect(state, "readied", who, Duration.until_turn_start(who))
+    if isinstance(event, e.ReadyFired):
+        who = event.creature
+        if who not in state.readied:
+            raise RuleError("dnd5e.nothing_readied", creature=who)
+        state = _pay(state, who, "reaction")
+        left = {k: v for k, v in state.readied.items() if k != who}
+        return state.model_copy(
+            update={"readied": left, "effects": effects.remove_kind(state.effects, "readied", who)}
+        )
     if isinstance(event, e.BonusTaken):
         state = _pay(state, event.creature, "bonus")
         if event.feature in ("disengage", "hide", "dash"):

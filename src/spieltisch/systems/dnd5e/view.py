@@ -102,6 +102,26 @@ def _attack_options(state: DndState, attacker: Fighter, targets: list[Fighter]) 
     return out
 
 
+def _readied(state: DndState, fighter: Fighter, seen: set[str]) -> dict[str, Any] | None:
+    """A creature's readied action, with the hit odds of a readied attack (a target the
+    viewer does not see is left out)."""
+    readied = state.readied.get(fighter.id)
+    if readied is None:
+        return None
+    data: dict[str, Any] = readied.model_dump(mode="json")
+    data["odds"] = None
+    if readied.target is not None and readied.target not in seen:
+        data["target"] = None
+        return data
+    if readied.target is not None:
+        target = state.fighters[readied.target]
+        options = [
+            o for o in _attack_options(state, fighter, [target]) if o["attack"] == readied.attack
+        ]
+        data["odds"] = options[0] if options else None
+    return data
+
+
 def _over(state: DndState, order: list[str]) -> dict[str, Any] | None:
     """Whether the fight is decided: at most one side still has a creature standing."""
     standing = {
@@ -144,6 +164,9 @@ def view(state: DndState, viewer: Viewer) -> dict[str, Any]:
             ],
         }
     visible = [f for f in state.fighters.values() if f.id in seen]
+    shown = [_fighter(state, f) for f in visible]
+    for data in shown:
+        data["readied"] = _readied(state, state.fighters[data["id"]], seen)
     attacks: list[Any] = []
     current = fight.current if fight is not None else None
     if current in seen and pending is None and current is not None:
@@ -158,7 +181,7 @@ def view(state: DndState, viewer: Viewer) -> dict[str, Any]:
             "diagonal": state.options.diagonal,
             "terrain": {sq: sorted(kinds)[0] for sq, kinds in state.grid.terrain.items() if kinds},
         },
-        "fighters": [_fighter(state, f) for f in visible],
+        "fighters": shown,
         "attack_options": attacks,
         "conditions": list(CONDITIONS),
         "bestiary": [

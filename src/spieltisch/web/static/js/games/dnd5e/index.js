@@ -9,7 +9,7 @@ import { battleMap, mapFrame, parseSquare, squareName, terrainLegend, tokenLabel
 
 const TERRAIN = ["difficult", "water", "wall"];
 const MODES = ["walk", "fly", "climb", "swim", "crawl"];
-const ACTIONS = ["dodge", "dash", "disengage", "help", "hide", "ready", "search", "use_object", "use_magic_item", "cast_spell", "improvised"];
+const ACTIONS = ["dodge", "dash", "disengage", "help", "hide", "search", "use_object", "use_magic_item", "cast_spell", "improvised"];
 const COLOURS = { party: "#2a6fdb", foes: "#a33a2f" };
 
 // What the person is choosing or typing; kept across re-renders.
@@ -23,6 +23,7 @@ const ui = {
   initiative: {}, damage: {}, condition: {},
   oddsKey: null, odds: null, reactOdds: {}, lastShown: null,
   save: { creature: "", ability: "dex", dc: "", bonus: "" }, saveKey: null, saveOdds: null,
+  ready: { trigger: "", what: "attack", attack: "", target: "", action: "" }, fireOdds: {},
 };
 const ABILITIES = ["str", "dex", "con", "int", "wis", "cha"];
 
@@ -446,6 +447,67 @@ function actionBox(ctx, f) {
     }, t("web.dnd5e.bonus", { feature: tFirst(["web.dnd5e.action." + feature], {}, feature) })))) : null);
 }
 
+function readyBox(ctx, f) {
+  const r = ui.ready;
+  const left = Number(f.budgets?.action || 0) > 0;
+  const weapons = (f.attacks || []).map((w) => w.name);
+  const targets = fighters(ctx).filter((x) => x.id !== f.id && !x.dead && x.position);
+  if (!weapons.includes(r.attack)) r.attack = weapons[0] || "";
+  if (!targets.some((x) => x.id === r.target)) r.target = (targets.find((x) => x.side !== f.side) || targets[0])?.id || "";
+  const attack = r.what === "attack" && weapons.length;
+  const command = { kind: "ready", creature: f.id, trigger: r.trigger.trim() };
+  if (attack) Object.assign(command, { attack: r.attack, target: r.target }); else command.action = r.action.trim();
+  const reason = !left ? t("web.dnd5e.no_action_left") : !command.trigger ? t("web.dnd5e.ready_trigger_missing")
+    : attack && !command.target ? t("web.dnd5e.ready_target_missing") : !attack && !command.action ? t("web.dnd5e.ready_action_missing") : null;
+  const set = (key, redraw) => (e) => { r[key] = e.target.value; if (redraw) ctx.rerender(); };
+  return el("div", { class: "dd-ready-form", id: "dd-ready-form" },
+    el("h3", {}, t("web.dnd5e.action.ready")),
+    el("p", { class: "muted small-print" }, t("web.dnd5e.action_fx.ready")),
+    field(t("web.dnd5e.ready_trigger") + " *", textInput("dd-ready-trigger", r.trigger, { required: true, "aria-required": "true", maxlength: 2000, oninput: set("trigger", true) })),
+    el("div", { class: "row" },
+      field(t("web.dnd5e.ready_what"), select("dd-ready-what", [["attack", t("web.dnd5e.ready_what_attack")], ["other", t("web.dnd5e.ready_what_other")]], r.what, { onchange: set("what", true) })),
+      attack ? field(t("web.dnd5e.attack_with"), select("dd-ready-attack", weapons.map((w) => [w, w]), r.attack, { onchange: set("attack") })) : null,
+      attack ? field(t("web.dnd5e.attack_target"), select("dd-ready-target", targets.map((x) => [x.id, x.name]), r.target, { onchange: set("target") })) : null,
+      attack ? null : field(t("web.dnd5e.ready_action") + " *", textInput("dd-ready-action", r.action, { required: true, "aria-required": "true", maxlength: 2000, oninput: set("action", true) }))),
+    el("button", { type: "button", id: "dd-ready-go", disabled: Boolean(reason), title: reason, onclick: async () => {
+      const answer = await sendFor(ctx, f, command);
+      if (answer) { r.trigger = ""; r.action = ""; ctx.rerender(); }
+    } }, t("web.dnd5e.ready_go")));
+}
+
+function loadFireOdds(ctx, f) {
+  const key = f.id + "|" + ctx.records.length;
+  if (key in ui.fireOdds) return ui.fireOdds[key];
+  ui.fireOdds[key] = null;
+  ctx.odds({ kind: "trigger", creature: f.id }).then((odds) => { ui.fireOdds[key] = odds; ctx.rerender(); }).catch(() => {});
+  return null;
+}
+
+function readiedPanel(ctx) {
+  const ready = fighters(ctx).filter((f) => f.readied);
+  if (!ready.length) return null;
+  const items = ready.map((f) => {
+    const r = f.readied;
+    const what = r.attack ? t("web.dnd5e.readied_attack", { attack: r.attack, target: r.target ? nameOf(ctx, r.target) : t("web.dnd5e.someone") }) : r.action;
+    const parts = [el("p", { id: `dd-ready-${f.id}-text` }, t("web.dnd5e.readied_line", { name: f.name, what, trigger: r.trigger }))];
+    if (ctx.isGm) {
+      const noReaction = Number(f.budgets?.reaction || 0) <= 0;
+      const pending = Boolean(ctx.state.pending_reaction);
+      const reason = noReaction ? t("web.dnd5e.no_reaction_left_now", { name: f.name }) : pending ? t("web.dnd5e.wait_reaction") : r.odds && !r.odds.in_reach ? t("web.dnd5e.out_of_reach", { target: nameOf(ctx, r.target), distance: metres(r.odds.distance_m), reach: metres(r.odds.reach_m) }) : null;
+      if (r.odds) {
+        const odds = loadFireOdds(ctx, f);
+        parts.push(el("p", { id: `dd-ready-${f.id}-odds` }, attackOddsLine(r.odds)));
+        if (odds) parts.push(oddsChart(odds, { caption: t("web.dnd5e.damage_caption"), labeler: (v) => (v === 0 ? t("web.dnd5e.no_damage") : t("web.dnd5e.damage_value", { n: v })) }));
+      }
+      if (reason) parts.push(el("p", { class: "muted small-print", id: `dd-ready-${f.id}-why` }, reason));
+      parts.push(el("button", { type: "button", class: "primary", id: `dd-ready-${f.id}-fire`, disabled: Boolean(reason), title: reason, onclick: () => sendFor(ctx, f, { kind: "trigger", creature: f.id }).then(r.attack ? focusResult : () => {}) }, t("web.dnd5e.ready_fire")));
+    }
+    return el("li", { class: "dd-readied", id: `dd-ready-${f.id}` }, ...parts);
+  });
+  return el("section", { class: "card", id: "dd-readied-box", "aria-labelledby": "dd-readied-h" },
+    el("h2", { id: "dd-readied-h" }, t("web.dnd5e.readied_heading")), el("ul", { class: "dd-readied-list" }, items));
+}
+
 function turnPanel(ctx) {
   const fight = ctx.state.combat;
   const now = fight && !fight.over && fight.current ? byId(ctx).get(fight.current) : null;
@@ -458,6 +520,7 @@ function turnPanel(ctx) {
     dying ? el("button", { type: "button", class: "primary", id: "dd-death-save", onclick: () => sendFor(ctx, now, { kind: "death_save", creature: now.id }) }, t("web.dnd5e.death_save")) : null,
     dying || pending ? null : attackBox(ctx, now),
     dying || pending ? null : actionBox(ctx, now),
+    dying || pending ? null : readyBox(ctx, now),
     el("button", { type: "button", id: "dd-end-turn", disabled: Boolean(endWhy), title: endWhy, onclick: () => { ui.selected = null; clearRoute(); sendFor(ctx, now, { kind: "end_turn" }); } }, t("web.dnd5e.end_turn")));
 }
 
@@ -634,7 +697,7 @@ export function render(body, ctx) {
   if (ui.selected && !movable(ctx, byId(ctx).get(ui.selected))) { ui.selected = null; clearRoute(); }
   refreshPreview(ctx);
   body.replaceChildren(el("div", { class: "dd-table" },
-    status(ctx), reactionPanel(ctx), lastAttack(ctx), mapPanel(ctx), turnPanel(ctx), fightersPanel(ctx), toolsPanel(ctx)));
+    status(ctx), reactionPanel(ctx), readiedPanel(ctx), lastAttack(ctx), mapPanel(ctx), turnPanel(ctx), fightersPanel(ctx), toolsPanel(ctx)));
 }
 
 /** A log line for one event. */
@@ -649,9 +712,11 @@ export function describe(event, ctx) {
       const base = t("web.dnd5e.ev.moved", { name: n(event.creature), path: event.path.join(" → "), spent: metres(event.movement.spent) });
       return (event.stood_up ? t("web.dnd5e.ev.stood_up", { name: n(event.creature) }) + " " : "") + base + (event.pending ? " " + t("web.dnd5e.ev.provoked", { names: event.pending.reactors.map(n).join(", ") }) : "");
     }
-    case "attacked": return t(event.opportunity ? "web.dnd5e.ev.opportunity" : "web.dnd5e.ev.attacked", { attacker: n(event.attacker), target: n(event.target), attack: event.attack, mode: t("web.dnd5e.mode." + event.mode) });
+    case "attacked": return t(event.opportunity ? "web.dnd5e.ev.opportunity" : event.readied ? "web.dnd5e.ev.readied_attack" : "web.dnd5e.ev.attacked", { attacker: n(event.attacker), target: n(event.target), attack: event.attack, mode: t("web.dnd5e.mode." + event.mode) });
     case "declined": return t("web.dnd5e.ev.declined", { name: n(event.creature) });
     case "action_taken": return t("web.dnd5e.ev.action_taken", { name: n(event.creature), action: t("web.dnd5e.action." + event.action) });
+    case "readied": return t("web.dnd5e.ev.readied", { name: n(event.creature), trigger: event.readied.trigger });
+    case "ready_fired": return t("web.dnd5e.ev.ready_fired", { name: n(event.creature) });
     case "bonus_taken": return t("web.dnd5e.ev.bonus_taken", { name: n(event.creature), feature: tFirst(["web.dnd5e.action." + event.feature], {}, event.feature) });
     case "turn_ended": return t("web.dnd5e.ev.turn_ended");
     case "damaged": return t("web.dnd5e.ev.damaged", { name: n(event.target), amount: event.amount, type: event.type });
