@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from spieltisch.systems.dnd5e.movement import TurnMovement
+from spieltisch.systems.dnd5e.movement import JumpCheck, TurnMovement
 from spieltisch.systems.dnd5e.state import Fighter, PendingMove, ReadiedAction
 
 __all__ = ["EVENTS", "Event"]
@@ -53,6 +53,8 @@ class Moved(_Event):
     dropped_prone: bool = False
     airborne: bool = False
     pending: PendingMove | None = None
+    checks: tuple[JumpCheck, ...] = ()
+    """DC 10 checks the move's jumps call for (the GM rolls or rules on them)."""
 
 
 class Attacked(_Event):

@@ -21,6 +21,7 @@ from spieltisch.systems.dnd5e.data import CONDITIONS, catalog, condition_tags, m
 from spieltisch.systems.dnd5e.movement import (
     SPEED_ZERO,
     Body,
+    JumpCheck,
     MoveStep,
     TurnMovement,
     check_move,
@@ -87,6 +88,7 @@ def _body(state: DndState, fighter: Fighter) -> Body:
         reach_m=max((w.reach_m for w in fighter.attacks if not w.ranged), default=fighter.reach_m),
         conditions=kinds_on(state, fighter.id),
         hover=fighter.hover,
+        strength=fighter.abilities.get("str", 10),
     )
 
 
@@ -323,7 +325,9 @@ def _move_events(
         if who not in offered and may_react(state, who)
     ]
     if not can_react:
-        return [_moved(fighter, result.path, result.movement, result.stood_up, steps, result.path)]
+        return [
+            _moved(fighter, result.path, result.movement, result.stood_up, steps, result.checks)
+        ]
     first = can_react[0][1]
     reactors = tuple(who for who, step in can_react if step == first)
     prefix = check_move(
@@ -336,7 +340,7 @@ def _move_events(
         offered=(*offered, *reactors),
     )
     moved = _moved(
-        fighter, prefix.path, prefix.movement, prefix.stood_up, steps[:first], prefix.path
+        fighter, prefix.path, prefix.movement, prefix.stood_up, steps[:first], prefix.checks
     )
     return [moved.model_copy(update={"pending": pending})]
 
@@ -347,7 +351,7 @@ def _moved(
     movement: TurnMovement,
     stood: bool,
     steps: tuple[MoveStep, ...] | list[MoveStep],
-    _: tuple[Square, ...],
+    checks: tuple[JumpCheck, ...],
 ) -> e.Moved:
     airborne = fighter.airborne
     if steps:
@@ -358,6 +362,7 @@ def _moved(
         movement=movement,
         stood_up=stood,
         airborne=airborne,
+        checks=checks,
     )
 
 
@@ -617,6 +622,7 @@ def preview_move(state: DndState, command: c.Move) -> dict[str, object]:
         "remaining_m": str(result.remaining_m),
         "path": [square_name(sq) for sq in result.path],
         "stood_up": result.stood_up,
+        "checks": [check.model_dump(mode="json") for check in result.checks],
         "opportunity_attacks": [
             who for who, _ in result.opportunity_attacks if may_react(state, who)
         ],

@@ -24,7 +24,7 @@ from spieltisch.systems.dnd5e.game import (
 from spieltisch.systems.dnd5e.movement import TurnMovement, speed_for
 from spieltisch.systems.dnd5e.odds import AttackOdds
 from spieltisch.systems.dnd5e.odds import attack_odds as _attack_odds
-from spieltisch.systems.dnd5e.rules import Mode
+from spieltisch.systems.dnd5e.rules import Mode, high_jump_m, long_jump_m
 from spieltisch.systems.dnd5e.state import DndState, Fighter
 
 __all__ = ["view"]
@@ -48,6 +48,13 @@ def _fighter(state: DndState, fighter: Fighter) -> dict[str, Any]:
     data["budgets"] = {k: str(v) for k, v in budgets.left.items()} if budgets else {}
     movement = state.movement.get(fighter.id, TurnMovement())
     data["movement"] = movement.model_dump(mode="json")
+    strength = fighter.abilities.get("str", 10)
+    data["jump"] = {
+        "long_m": str(long_jump_m(strength)),
+        "long_standing_m": str(long_jump_m(strength, standing=True)),
+        "high_m": str(high_jump_m(strength)),
+        "high_standing_m": str(high_jump_m(strength, standing=True)),
+    }
     from spieltisch.systems.dnd5e.game import _body  # the body the rules see
 
     if fighter.position is not None:

@@ -16,7 +16,7 @@ const COLOURS = { party: "#2a6fdb", foes: "#a33a2f" };
 let lastCtx = null;
 
 const ui = {
-  selected: null, route: [], mode: "walk", standUp: false, preview: null, previewKey: null,
+  selected: null, route: [], mode: "walk", jump: "", jumpHeight: "", obstacle: false, standUp: false, preview: null, previewKey: null,
   paint: "", attack: "", target: "", action: "dodge", helpTarget: "", helpFoe: "",
   monster: { kind: "goblin", at: "", secret: false, name: "", ac: "12", hp: "10", speed: "9", size: "medium", attacks: "" },
   hero: { name: "", ac: "15", hp: "12", speed: "9", str: "14", dex: "12", attacks: "Longsword: +5, 7 (1d8+3) slashing", bonus: "", at: "" },
@@ -267,6 +267,14 @@ function onSquare(ctx, name) {
     const from = routeEnd(ctx);
     const steps = line(from, name).map((to) => ({ to, mode: ui.mode }));
     if (!steps.length) return;
+    if (ui.jump === "long") steps.forEach((s) => (s.jump = "long"));
+    if (ui.jump === "high") {
+      const height = Number(ui.jumpHeight);
+      if (!(height > 0)) { showAlert(t("web.dnd5e.jump_height")); document.getElementById("dd-jump-height")?.focus(); return; }
+      Object.assign(steps[0], { jump: "high", height_m: String(height) });
+    }
+    if (ui.jump && ui.obstacle) steps[0].obstacle = true;
+    if (ui.jump) { ui.jump = ""; ui.obstacle = false; }
     ui.route = [...ui.route, ...steps];
     refreshPreview(ctx);
     ctx.rerender();
@@ -340,6 +348,7 @@ function routePanel(ctx) {
   if (preview) {
     lines.push(el("p", { id: "dd-route-cost" }, t("web.dnd5e.route_cost", { path: preview.path.join(" → "), cost: metres(preview.cost_m), left: metres(preview.remaining_m) })));
     if (preview.stood_up) lines.push(el("p", { class: "small-print" }, t("web.dnd5e.route_stands")));
+    (preview.checks || []).forEach((check, i) => lines.push(el("p", { class: "dd-warning", id: `dd-route-check-${i}` }, t("web.dnd5e.check." + check.reason, { step: check.step + 1, dc: check.dc, name: f.name }))));
     if (preview.error) lines.push(el("p", { class: "dd-refused", id: "dd-route-error" }, errorText(ctx, preview.error)));
     if (preview.opportunity_attacks.length) {
       lines.push(el("p", { class: "dd-warning", id: "dd-route-oa" }, t("web.dnd5e.route_provokes", { names: preview.opportunity_attacks.map((id) => nameOf(ctx, id)).join(", ") })));
@@ -351,7 +360,11 @@ function routePanel(ctx) {
     el("p", {}, t("web.dnd5e.route_for", { name: f.name }), " ", el("span", { class: "muted small-print" }, t("web.dnd5e.route_how"))),
     el("div", { class: "row" },
       field(t("web.dnd5e.mode_label"), select("dd-mode", modes.map((m) => [m, t("web.dnd5e.speed." + m)]), ui.mode, { onchange: (e) => (ui.mode = e.target.value) })),
+      field(t("web.dnd5e.jump_label"), select("dd-jump", ["", "long", "high"].map((j) => [j, t("web.dnd5e.jump." + (j || "none"))]), ui.jump, { onchange: (e) => { ui.jump = e.target.value; ctx.rerender(); } })),
+      ui.jump === "high" ? field(t("web.dnd5e.jump_height") + " *", numberInput("dd-jump-height", ui.jumpHeight, { min: 0.3, max: 30, step: 0.3, required: true, "aria-required": "true", oninput: (e) => (ui.jumpHeight = e.target.value) })) : null,
+      ui.jump ? checkField("dd-jump-obstacle", t("web.dnd5e.jump_obstacle"), ui.obstacle, { onchange: (e) => (ui.obstacle = e.target.checked) }) : null,
       prone ? checkField("dd-stand-up", t("web.dnd5e.stand_up", { cost: metres(Math.floor(Number(f.speeds?.walk || 0) / 2)) }), ui.standUp, { onchange: (e) => { ui.standUp = e.target.checked; refreshPreview(ctx); ctx.rerender(); } }) : null),
+    f.jump ? el("p", { class: "muted small-print", id: "dd-jump-reach" }, t("web.dnd5e.jump_reach", { long: metres(f.jump.long_m), long_standing: metres(f.jump.long_standing_m), high: metres(f.jump.high_m), high_standing: metres(f.jump.high_standing_m) })) : null,
     ...lines,
     el("div", { class: "row" },
       el("button", { type: "button", class: "primary", id: "dd-move", disabled: !canMove, title: canMove ? null : why || t("web.dnd5e.route_illegal"), onclick: async () => {
@@ -710,7 +723,8 @@ export function describe(event, ctx) {
     case "moved": {
       if (event.path.length < 2 && !event.stood_up) return null;
       const base = t("web.dnd5e.ev.moved", { name: n(event.creature), path: event.path.join(" → "), spent: metres(event.movement.spent) });
-      return (event.stood_up ? t("web.dnd5e.ev.stood_up", { name: n(event.creature) }) + " " : "") + base + (event.pending ? " " + t("web.dnd5e.ev.provoked", { names: event.pending.reactors.map(n).join(", ") }) : "");
+      const checks = (event.checks || []).map((c) => " " + t("web.dnd5e.check." + c.reason, { step: c.step + 1, dc: c.dc, name: n(event.creature) })).join("");
+      return (event.stood_up ? t("web.dnd5e.ev.stood_up", { name: n(event.creature) }) + " " : "") + base + (event.pending ? " " + t("web.dnd5e.ev.provoked", { names: event.pending.reactors.map(n).join(", ") }) : "") + checks;
     }
     case "attacked": return t(event.opportunity ? "web.dnd5e.ev.opportunity" : event.readied ? "web.dnd5e.ev.readied_attack" : "web.dnd5e.ev.attacked", { attacker: n(event.attacker), target: n(event.target), attack: event.attack, mode: t("web.dnd5e.mode." + event.mode) });
     case "declined": return t("web.dnd5e.ev.declined", { name: n(event.creature) });
