@@ -479,8 +479,8 @@ function readyBox(ctx, f) {
     field(t("web.dnd5e.ready_trigger") + " *", textInput("dd-ready-trigger", r.trigger, { required: true, "aria-required": "true", maxlength: 2000, oninput: set("trigger", true) })),
     el("div", { class: "row" },
       field(t("web.dnd5e.ready_what"), select("dd-ready-what", [["attack", t("web.dnd5e.ready_what_attack")], ["other", t("web.dnd5e.ready_what_other")]], r.what, { onchange: set("what", true) })),
-      attack ? field(t("web.dnd5e.attack_with"), select("dd-ready-attack", weapons.map((w) => [w, w]), r.attack, { onchange: set("attack") })) : null,
-      attack ? field(t("web.dnd5e.attack_target"), select("dd-ready-target", targets.map((x) => [x.id, x.name]), r.target, { onchange: set("target") })) : null,
+      attack ? field(t("web.dnd5e.attack_with"), select("dd-ready-attack", weapons.map((w) => [w, w]), r.attack, { onchange: set("attack", true) })) : null,
+      attack ? field(t("web.dnd5e.attack_target"), select("dd-ready-target", targets.map((x) => [x.id, x.name]), r.target, { onchange: set("target", true) })) : null,
       attack ? null : field(t("web.dnd5e.ready_action") + " *", textInput("dd-ready-action", r.action, { required: true, "aria-required": "true", maxlength: 2000, oninput: set("action", true) }))),
     el("button", { type: "button", id: "dd-ready-go", disabled: Boolean(reason), title: reason, onclick: async () => {
       const answer = await sendFor(ctx, f, command);
