@@ -55,6 +55,7 @@ __all__ = [
     "evolve",
     "kinds_on",
     "may_react",
+    "named_params",
     "preview_move",
     "readied_attack",
     "save_bonus",
@@ -628,7 +629,11 @@ def preview_move(state: DndState, command: c.Move) -> dict[str, object]:
         ],
         "error": None
         if error is None
-        else {"code": error.code, "params": dict(error.params), "step": result.error_step},
+        else {
+            "code": error.code,
+            "params": named_params(state, error.code, dict(error.params)),
+            "step": result.error_step,
+        },
     }
 
 
@@ -659,10 +664,37 @@ def _fold(state: DndState, events: list[e.Event]) -> DndState:
     return state
 
 
+NAMED_PARAMS = ("creature", "target", "current", "mover")
+"""Error params that name a creature: the table's errors carry its display name."""
+ID_CODES = frozenset({"dnd5e.duplicate_id"})
+"""Errors about an id itself (they keep it)."""
+
+
+def named_params(state: DndState, code: str, params: dict[str, object]) -> dict[str, object]:
+    """``params`` with each creature id replaced by the creature's display name.
+
+    A secret creature keeps its id (its name is the GM's secret, and an answer naming it must
+    look like one naming an id nobody made), and so does an id no creature has.
+    """
+    if code in ID_CODES:
+        return params
+    out = dict(params)
+    for key in NAMED_PARAMS:
+        found = state.fighters.get(str(out.get(key, "")))
+        if found is not None and not found.secret:
+            out[key] = found.name
+    return out
+
+
 def decide(state: DndState, command: c.Command, dice: DiceSource) -> list[e.Event]:
-    """The events of ``command``; every rule is checked by folding them on a copy."""
-    events = _events(state, command, dice)
-    _fold(state, events)
+    """The events of ``command``; every rule is checked by folding them on a copy. A refusal's
+    params name creatures by their display names (:func:`named_params`)."""
+    try:
+        events = _events(state, command, dice)
+        _fold(state, events)
+    except RuleError as error:
+        params = named_params(state, error.code, dict(error.params))
+        raise RuleError(error.code, **params) from None
     return events
 
 

@@ -43,7 +43,10 @@ function sendFor(ctx, f, command) {
 /** A server error's text with creature ids replaced by their names (issue #16). */
 function errorText(ctx, error) {
   const params = { ...error.params };
-  for (const key of ["creature", "target", "current"]) if (params[key]) params[key] = nameOf(ctx, params[key]);
+  // The server names creatures by their display names; a secret creature's id (the GM's
+  // page knows it) is named here.
+  const fs = byId(ctx);
+  for (const key of ["creature", "target", "current", "mover"]) if (params[key] && fs.has(params[key])) params[key] = fs.get(params[key]).name;
   if (params.mode) params.mode = t("web.dnd5e.speed." + params.mode);
   if (typeof params.step === "number") params.step += 1;
   return t(error.code, params);
