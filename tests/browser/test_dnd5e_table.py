@@ -1,9 +1,10 @@
 """A D&D 5e fight in three browsers: a GM and two players fight SRD monsters on the battle map
 to the end — difficult terrain painted by the GM, standing up from prone, the route previewed
 with its cost and a refused step with its reason, an opportunity attack offered to the GM (the
-goblin's reactor) while the players wait, a Dodge that the GM's attack odds show as
-disadvantage, attacks with their odds before the roll, and a secret monster that never
-appears on a player's page."""
+goblin's reactor) while the players wait and one offered to a player (Bo's reactor) while the other
+player waits, a Ready whose trigger the GM confirms with the odds in view, a Dodge that the GM's
+attack odds show as disadvantage, a saving throw with P(save) before the roll, attacks with
+their odds before the roll, and a secret monster that never appears on a player's page."""
 
 from __future__ import annotations
 
@@ -91,6 +92,28 @@ def test_a_dnd5e_fight_on_the_map(browser: Any, server: Any, screenshots: Path) 
             expect(page.locator("#dd-round")).to_have_text("Round 1 · Ada's turn")
         expect(pia.locator("#dd-f-ada-economy")).to_contain_text("Movement 9 of 9 m left")
 
+        # The GM calls for a saving throw: the goblin's Dexterity (14, +2) against DC 12
+        # succeeds on a d20 of 10 or more, 11/20, shown before the roll; the result is logged.
+        expect(pia.locator("#dd-save-form")).to_have_count(0)
+        expect(gm.locator("#dd-save-roll")).to_be_disabled()
+        gm.select_option("#dd-save-creature", "goblin")
+        gm.select_option("#dd-save-ability", "dex")
+        gm.fill("#dd-save-dc", "12")
+        expect(gm.locator("#dd-save-odds")).to_have_text("P(save) 55.0 % (11/20)")
+        gm.fill("#dd-save-bonus", "5")
+        expect(gm.locator("#dd-save-odds")).to_have_text("P(save) 70.0 % (7/10)")
+        gm.fill("#dd-save-bonus", "")
+        expect(gm.locator("#dd-save-odds")).to_have_text("P(save) 55.0 % (11/20)")
+        gm.locator("#dd-save-roll").click()
+        expect(gm.locator("#dd-save-result")).to_be_focused()
+        expect(gm.locator("#dd-save-result")).to_contain_text(
+            "Goblin's Dexterity save against DC 12"
+        )
+        for page in players:
+            expect(page.locator("#log")).to_contain_text(
+                "Goblin rolls a Dexterity save against DC 12"
+            )
+
         # Ada stands up (4 m) and plans b3 (difficult, 3 m) and a4 (1.5 m): 8.5 m, leaving
         # the goblin's reach; one more step is refused with the reason.
         route(pia, "ada", "b3")
@@ -144,32 +167,49 @@ def test_a_dnd5e_fight_on_the_map(browser: Any, server: Any, screenshots: Path) 
         expect(pia.locator("#dd-action-go")).to_be_disabled()
         pia.locator("#dd-end-turn").click()
 
-        # Bo attacks the rat: +4 against AC 10 hits on 6-20, 75 %, shown before the roll.
+        # Bo readies his mace against the rat next to him, triggered when it moves; everyone
+        # reads the readied action, only the GM may confirm the trigger.
         expect(ben.locator("#dd-round")).to_have_text("Round 1 · Bo's turn")
         expect(pia.locator("#dd-turn")).to_have_count(0)
-        ben.select_option("#dd-attack-target", "rat")
-        expect(ben.locator("#dd-attack-odds")).to_contain_text("P(hit) 75.0 %")
-        expect(ben.locator("#dd-attack-odds")).to_contain_text("(3/4, 1/20)")
-        expect(ben.locator("#dd-damage-odds .odds-chart")).to_be_visible()
-        ben.locator("#dd-attack").click()
-        expect(ben.locator("#dd-last")).to_be_focused()
-        expect(ben.locator("#dd-last")).to_contain_text("Bo attacks Rat with Mace")
-        if ben.locator("#dd-last").get_attribute("data-outcome") == "miss":
-            gm.fill("#dd-f-rat-amount", "1")
-            gm.locator("#dd-f-rat-damage").click()
+        expect(ben.locator("#dd-ready-go")).to_be_disabled()
+        ben.fill("#dd-ready-trigger", "the rat moves")
+        ben.select_option("#dd-ready-attack", "Mace")
+        ben.select_option("#dd-ready-target", "rat")
+        ben.locator("#dd-ready-go").click()
         for page in (gm, *players):
-            expect(page.locator("#dd-token-rat")).to_have_count(0)
-            expect(page.locator("#dd-f-rat-hp")).to_have_text("dead")
+            expect(page.locator("#dd-ready-bo-text")).to_have_text(
+                "Bo readies Mace against Rat — when: the rat moves"
+            )
+        for page in players:
+            expect(page.locator("#dd-ready-bo-fire")).to_have_count(0)
+        expect(ben.locator("#dd-f-bo-economy [data-slot=action]")).to_contain_text("used")
         ben.locator("#dd-end-turn").click()
+
+        # The goblin steps into Bo's reach and out again: the opportunity attack is offered
+        # to Bo's player, with its odds (+4 against AC 15: 11-20, 1/2); Pia waits; Bo passes.
+        expect(gm.locator("#dd-round")).to_have_text("Round 1 · Goblin's turn")
+        route(gm, "goblin", "d1", "c1")
+        expect(gm.locator("#dd-route-oa")).to_contain_text("Leaves the reach of Bo")
+        gm.locator("#dd-move").click()
+        expect(ben.locator("#dd-react-bo")).to_contain_text(
+            "Goblin leaves the reach of Bo: Bo may make an opportunity attack."
+        )
+        expect(ben.locator("#dd-react-bo")).to_contain_text("P(hit) 50.0 %")
+        expect(ben.locator("#dd-react-bo-attack")).to_be_visible()
+        expect(pia.locator("#dd-react-bo-wait")).to_contain_text("Waiting for Bo's decision.")
+        expect(pia.locator("#dd-react-bo-attack")).to_have_count(0)
+        ben.locator("#dd-react-bo-pass").click()
+        for page in (gm, *players):
+            expect(page.locator("#dd-token-goblin")).to_have_attribute("data-square", "c1")
+        expect(ben.locator("#dd-f-bo-economy [data-slot=reaction]")).to_contain_text("available")
 
         # The goblin's turn: Ada is out of the scimitar's reach, and the shortbow is at
         # disadvantage against the dodging Ada: both d20 at 12 or more, (9/20)² = 81/400.
-        expect(gm.locator("#dd-round")).to_have_text("Round 1 · Goblin's turn")
         gm.select_option("#dd-attack-target", "ada")
         gm.select_option("#dd-attack-name", "Scimitar")
         expect(gm.locator("#dd-attack")).to_be_disabled()
         expect(gm.locator("#dd-attack-why")).to_have_text(
-            "Ada is 3 m away; this attack reaches 1.5 m."
+            "Ada is 4.5 m away; this attack reaches 1.5 m."
         )
         gm.select_option("#dd-attack-name", "Shortbow")
         expect(gm.locator("#dd-attack-odds")).to_contain_text("with disadvantage")
@@ -177,16 +217,35 @@ def test_a_dnd5e_fight_on_the_map(browser: Any, server: Any, screenshots: Path) 
         gm.locator("#dd-attack").click()
         expect(pia.locator("#dd-last")).to_contain_text("Goblin attacks Ada with Shortbow")
         gm.locator("#dd-end-turn").click()
+
+        # The rat's turn: it moves, the GM confirms Bo's trigger with the odds in view
+        # (+4 against AC 10 hits on 6-20, 75 %); Bo's reaction is spent on the readied attack.
         expect(gm.locator("#dd-round")).to_have_text("Round 1 · Rat's turn")
+        expect(gm.locator("#dd-ready-bo-odds")).to_contain_text("P(hit) 75.0 %")
+        expect(gm.locator("#dd-ready-bo-odds")).to_contain_text("(3/4, 1/20)")
+        expect(gm.locator("#dd-ready-bo .odds-chart")).to_be_visible()
+        gm.locator("#dd-ready-bo-fire").click()
+        expect(gm.locator("#dd-last")).to_be_focused()
+        for page in (gm, *players):
+            expect(page.locator("#dd-last")).to_contain_text("Bo attacks Rat with Mace")
+            expect(page.locator("#dd-ready-bo")).to_have_count(0)
+        expect(ben.locator("#log")).to_contain_text("Readied attack: Bo attacks Rat with Mace")
+        expect(ben.locator("#dd-f-bo-economy [data-slot=reaction]")).to_contain_text("used")
+        if gm.locator("#dd-last").get_attribute("data-outcome") == "miss":
+            gm.fill("#dd-f-rat-amount", "1")
+            gm.locator("#dd-f-rat-damage").click()
+        for page in (gm, *players):
+            expect(page.locator("#dd-token-rat")).to_have_count(0)
+            expect(page.locator("#dd-f-rat-hp")).to_have_text("dead")
         gm.locator("#dd-end-turn").click()
 
         # Round 2: Ada's Dodge ends; she walks back into reach and attacks the goblin.
         expect(pia.locator("#dd-round")).to_have_text("Round 2 · Ada's turn")
         expect(pia.locator("#dd-f-ada-conditions [data-condition=dodging]")).to_have_count(0)
-        route(pia, "ada", "b3")
-        expect(pia.locator("#dd-route-cost")).to_have_text("a4 → b3: costs 3 m, 6 m left.")
+        route(pia, "ada", "b3", "b2")
+        expect(pia.locator("#dd-route-cost")).to_have_text("a4 → b3 → b2: costs 4.5 m, 4.5 m left.")
         pia.locator("#dd-move").click()
-        expect(ben.locator("#dd-token-ada")).to_have_attribute("data-square", "b3")
+        expect(ben.locator("#dd-token-ada")).to_have_attribute("data-square", "b2")
         pia.select_option("#dd-attack-target", "goblin")
         expect(pia.locator("#dd-attack-odds")).to_contain_text("P(hit) 55.0 %")
         pia.locator("#dd-attack").click()

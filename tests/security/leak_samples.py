@@ -481,6 +481,15 @@ DND5E = Samples(
             _DND_SPY,
             {"kind": "save", "creature": f"{CANARY}-spy", "ability": "wis", "dc": 30, "bonus": 2},
         ],
+        "ready_fired": [
+            {
+                "kind": "ready",
+                "creature": "ada",
+                "trigger": f"{CANARY} the door opens",
+                "action": f"{CANARY} shout",
+            },
+            {"kind": "trigger", "creature": "ada"},
+        ],
     },
     player={
         "add_character": {**_DND_ADA, "id": "lu", "name": "Lu", "position": "a3"},
@@ -493,6 +502,13 @@ DND5E = Samples(
             "action": "help",
             "target": "ada",
             "help": "check",
+        },
+        "ready": {
+            "kind": "ready",
+            "creature": "ada",
+            "trigger": "the goblin comes close",
+            "attack": "Longsword",
+            "target": "gob",
         },
         "bonus_action": {"kind": "bonus_action", "creature": "ada", "feature": "Second Wind"},
         "react": {"kind": "react", "creature": "ada"},
@@ -513,6 +529,17 @@ DND5E = Samples(
         Probe(
             "monster",
             {"kind": "action", "creature": "ada", "action": "help", "target": f"{CANARY}-spy"},
+            f"{CANARY}-spy",
+        ),
+        Probe(
+            "monster",
+            {
+                "kind": "ready",
+                "creature": "ada",
+                "trigger": "it comes",
+                "attack": "Longsword",
+                "target": f"{CANARY}-spy",
+            },
             f"{CANARY}-spy",
         ),
         Probe(

@@ -34,6 +34,7 @@ MAY_CONFLICT = {
     ("free-dice", "ending"),  # the GM ended the fight in secret
     ("dnd5e", "turn_and_attack"),  # the GM ended Ada's turn in secret: it is the goblin's
     ("kreiswanderer", "ambush"),  # Ada fights in the GM's fold: she may not rest there
+    ("dnd5e", "ready_fired"),  # Ada readied in secret: her action is used
 }
 """Hidden samples after which a player's command may be refused as ``table.hidden_conflict``
 (the answer names nothing hidden; see docs/architecture.md on what a player can infer)."""

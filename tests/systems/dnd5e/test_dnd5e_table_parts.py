@@ -80,6 +80,7 @@ def test_the_preview_of_a_move_is_the_route_check() -> None:
         "remaining_m": "3.0",
         "path": ["a1", "a2", "a3"],
         "stood_up": False,
+        "checks": [],
         "opportunity_attacks": [],
         "error": None,
     }

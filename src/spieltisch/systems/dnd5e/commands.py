@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAd
 
 from spieltisch.engine.grid import Size
 from spieltisch.engine.permissions import GmOnly, Secret
-from spieltisch.engine.text import Name, Ref
+from spieltisch.engine.text import Name, Note, Ref
 from spieltisch.systems.dnd5e.movement import MoveStep
 
 __all__ = ["ACTIONS", "COMMANDS", "Command"]
@@ -28,13 +28,12 @@ ACTIONS = (
     "dodge",
     "help",
     "hide",
-    "ready",
     "search",
     "use_object",
     "use_magic_item",
     "improvised",
 )
-"""Actions besides Attack (which is the command ``attack``)."""
+"""Actions besides Attack (the command ``attack``) and Ready (the command ``ready``)."""
 
 ActionName = Literal[
     "cast_spell",
@@ -43,7 +42,6 @@ ActionName = Literal[
     "dodge",
     "help",
     "hide",
-    "ready",
     "search",
     "use_object",
     "use_magic_item",
@@ -163,6 +161,26 @@ class TakeAction(_Command):
     help: Literal["attack", "check"] = "attack"
 
 
+class Ready(_Command):
+    """The Ready action: a perceivable ``trigger`` and the reaction to it, either one attack
+    (``attack`` against ``target``) or another action described in ``action``."""
+
+    kind: Literal["ready"] = "ready"
+    creature: Ref
+    trigger: Note
+    attack: Name | None = None
+    target: Ref | None = None
+    action: Note | None = None
+
+
+class Trigger(_Command):
+    """The GM confirms that the trigger of ``creature``'s readied action happened: its
+    reaction is spent and the readied action happens."""
+
+    kind: Literal["trigger"] = "trigger"
+    creature: Ref
+
+
 class BonusAction(_Command):
     """A bonus action a feature of the creature grants (named as on its sheet)."""
 
@@ -232,6 +250,8 @@ Command = Annotated[
     | React
     | Attack
     | TakeAction
+    | Ready
+    | Trigger
     | BonusAction
     | EndTurn
     | Damage

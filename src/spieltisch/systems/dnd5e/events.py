@@ -10,8 +10,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from spieltisch.systems.dnd5e.movement import TurnMovement
-from spieltisch.systems.dnd5e.state import Fighter, PendingMove
+from spieltisch.systems.dnd5e.movement import JumpCheck, TurnMovement
+from spieltisch.systems.dnd5e.state import Fighter, PendingMove, ReadiedAction
 
 __all__ = ["EVENTS", "Event"]
 
@@ -53,6 +53,8 @@ class Moved(_Event):
     dropped_prone: bool = False
     airborne: bool = False
     pending: PendingMove | None = None
+    checks: tuple[JumpCheck, ...] = ()
+    """DC 10 checks the move's jumps call for (the GM rolls or rules on them)."""
 
 
 class Attacked(_Event):
@@ -70,6 +72,8 @@ class Attacked(_Event):
     d20: tuple[int, ...]
     dice: tuple[tuple[int, ...], ...]
     opportunity: bool = False
+    readied: bool = False
+    """The attack of a readied action (its reaction is paid by :class:`ReadyFired`)."""
 
 
 class Declined(_Event):
@@ -88,6 +92,21 @@ class ActionTaken(_Event):
     target: str | None = None
     foe: str | None = None
     help: Literal["attack", "check"] = "attack"
+
+
+class Readied(_Event):
+    """The Ready action: the creature's action is spent, the readied action stored."""
+
+    kind: Literal["readied"] = "readied"
+    creature: str
+    readied: ReadiedAction
+
+
+class ReadyFired(_Event):
+    """The trigger happened: the readier's reaction is spent, its readied action used up."""
+
+    kind: Literal["ready_fired"] = "ready_fired"
+    creature: str
 
 
 class BonusTaken(_Event):
@@ -161,6 +180,8 @@ Event = Annotated[
     | Attacked
     | Declined
     | ActionTaken
+    | Readied
+    | ReadyFired
     | BonusTaken
     | TurnEnded
     | Damaged

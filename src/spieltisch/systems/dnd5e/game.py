@@ -21,6 +21,7 @@ from spieltisch.systems.dnd5e.data import CONDITIONS, catalog, condition_tags, m
 from spieltisch.systems.dnd5e.movement import (
     SPEED_ZERO,
     Body,
+    JumpCheck,
     MoveStep,
     TurnMovement,
     check_move,
@@ -43,6 +44,7 @@ from spieltisch.systems.dnd5e.state import (
     Fighter,
     LastAttack,
     PendingMove,
+    ReadiedAction,
     Weapon,
 )
 
@@ -53,7 +55,9 @@ __all__ = [
     "evolve",
     "kinds_on",
     "may_react",
+    "named_params",
     "preview_move",
+    "readied_attack",
     "save_bonus",
     "save_mode",
     "square_distance",
@@ -85,6 +89,7 @@ def _body(state: DndState, fighter: Fighter) -> Body:
         reach_m=max((w.reach_m for w in fighter.attacks if not w.ranged), default=fighter.reach_m),
         conditions=kinds_on(state, fighter.id),
         hover=fighter.hover,
+        strength=fighter.abilities.get("str", 10),
     )
 
 
@@ -321,7 +326,9 @@ def _move_events(
         if who not in offered and may_react(state, who)
     ]
     if not can_react:
-        return [_moved(fighter, result.path, result.movement, result.stood_up, steps, result.path)]
+        return [
+            _moved(fighter, result.path, result.movement, result.stood_up, steps, result.checks)
+        ]
     first = can_react[0][1]
     reactors = tuple(who for who, step in can_react if step == first)
     prefix = check_move(
@@ -334,7 +341,7 @@ def _move_events(
         offered=(*offered, *reactors),
     )
     moved = _moved(
-        fighter, prefix.path, prefix.movement, prefix.stood_up, steps[:first], prefix.path
+        fighter, prefix.path, prefix.movement, prefix.stood_up, steps[:first], prefix.checks
     )
     return [moved.model_copy(update={"pending": pending})]
 
@@ -345,7 +352,7 @@ def _moved(
     movement: TurnMovement,
     stood: bool,
     steps: tuple[MoveStep, ...] | list[MoveStep],
-    _: tuple[Square, ...],
+    checks: tuple[JumpCheck, ...],
 ) -> e.Moved:
     airborne = fighter.airborne
     if steps:
@@ -356,6 +363,7 @@ def _moved(
         movement=movement,
         stood_up=stood,
         airborne=airborne,
+        checks=checks,
     )
 
 
@@ -464,6 +472,12 @@ def _events(state: DndState, command: c.Command, dice: DiceSource) -> list[e.Eve
                 creature=fighter.id, action=command.action, target=command.target, help=command.help
             )
         ]
+    if isinstance(command, c.Ready):
+        fighter = _require_turn(state, command.creature)
+        _require_able(state, fighter)
+        return [e.Readied(creature=fighter.id, readied=_readied(state, fighter, command))]
+    if isinstance(command, c.Trigger):
+        return _trigger_events(state, command.creature, dice)
     if isinstance(command, c.BonusAction):
         fighter = _require_turn(state, command.creature)
         _require_able(state, fighter)
@@ -525,6 +539,57 @@ def _events(state: DndState, command: c.Command, dice: DiceSource) -> list[e.Eve
     raise RuleError("dnd5e.unknown_command")
 
 
+def _readied(state: DndState, fighter: Fighter, command: c.Ready) -> ReadiedAction:
+    """The readied action of a Ready command: one attack on a creature, or another action."""
+    if (command.attack is None) == (command.action is None):
+        raise RuleError("dnd5e.ready_attack_or_action", creature=fighter.id)
+    if command.attack is None:
+        return ReadiedAction(trigger=command.trigger, action=command.action)
+    if command.target is None:
+        raise RuleError("dnd5e.ready_needs_target", creature=fighter.id)
+    weapon = fighter.weapon(command.attack)
+    if weapon is None:
+        raise RuleError("dnd5e.unknown_attack", creature=fighter.id, attack=command.attack)
+    target = _fighter(state, command.target)
+    if target.id == fighter.id:
+        raise RuleError("dnd5e.bad_target", target=target.id)
+    return ReadiedAction(
+        trigger=command.trigger, attack=weapon.name, target=target.id, action=command.action
+    )
+
+
+def readied_attack(state: DndState, creature: str) -> tuple[Fighter, Fighter, Weapon] | None:
+    """The attacker, target and weapon of ``creature``'s readied attack (None: no attack)."""
+    readied = state.readied.get(creature)
+    if readied is None or readied.attack is None or readied.target is None:
+        return None
+    attacker = _fighter(state, creature)
+    weapon = attacker.weapon(readied.attack)
+    if weapon is None:
+        raise RuleError("dnd5e.unknown_attack", creature=creature, attack=readied.attack)
+    return attacker, _fighter(state, readied.target), weapon
+
+
+def _trigger_events(state: DndState, creature: str, dice: DiceSource) -> list[e.Event]:
+    """The trigger happened: the reaction is spent, then the readied action (an attack rolls)."""
+    readier = _fighter(state, creature)
+    if creature not in state.readied:
+        raise RuleError("dnd5e.nothing_readied", creature=creature)
+    if state.pending is not None:
+        raise RuleError("dnd5e.reaction_pending", creature=state.pending.reactors[0])
+    _require_able(state, readier)
+    if not economy.can_spend(state.budgets[creature], "reaction", 1):
+        raise RuleError("dnd5e.no_reaction_left", creature=creature)
+    fired = e.ReadyFired(creature=creature)
+    found = readied_attack(state, creature)
+    if found is None:
+        return [fired]
+    _, target, weapon = found
+    after = _fold(state, [fired])
+    attack = _attack_event(after, readier, target.id, weapon.name, (False, False), dice)
+    return [fired, attack.model_copy(update={"readied": True})]
+
+
 def preview_move(state: DndState, command: c.Move) -> dict[str, object]:
     """What ``command`` would do, without doing it: the route check of :func:`check_move`.
 
@@ -558,12 +623,17 @@ def preview_move(state: DndState, command: c.Move) -> dict[str, object]:
         "remaining_m": str(result.remaining_m),
         "path": [square_name(sq) for sq in result.path],
         "stood_up": result.stood_up,
+        "checks": [check.model_dump(mode="json") for check in result.checks],
         "opportunity_attacks": [
             who for who, _ in result.opportunity_attacks if may_react(state, who)
         ],
         "error": None
         if error is None
-        else {"code": error.code, "params": dict(error.params), "step": result.error_step},
+        else {
+            "code": error.code,
+            "params": named_params(state, error.code, dict(error.params)),
+            "step": result.error_step,
+        },
     }
 
 
@@ -594,10 +664,37 @@ def _fold(state: DndState, events: list[e.Event]) -> DndState:
     return state
 
 
+NAMED_PARAMS = ("creature", "target", "current", "mover")
+"""Error params that name a creature: the table's errors carry its display name."""
+ID_CODES = frozenset({"dnd5e.duplicate_id"})
+"""Errors about an id itself (they keep it)."""
+
+
+def named_params(state: DndState, code: str, params: dict[str, object]) -> dict[str, object]:
+    """``params`` with each creature id replaced by the creature's display name.
+
+    A secret creature keeps its id (its name is the GM's secret, and an answer naming it must
+    look like one naming an id nobody made), and so does an id no creature has.
+    """
+    if code in ID_CODES:
+        return params
+    out = dict(params)
+    for key in NAMED_PARAMS:
+        found = state.fighters.get(str(out.get(key, "")))
+        if found is not None and not found.secret:
+            out[key] = found.name
+    return out
+
+
 def decide(state: DndState, command: c.Command, dice: DiceSource) -> list[e.Event]:
-    """The events of ``command``; every rule is checked by folding them on a copy."""
-    events = _events(state, command, dice)
-    _fold(state, events)
+    """The events of ``command``; every rule is checked by folding them on a copy. A refusal's
+    params name creatures by their display names (:func:`named_params`)."""
+    try:
+        events = _events(state, command, dice)
+        _fold(state, events)
+    except RuleError as error:
+        params = named_params(state, error.code, dict(error.params))
+        raise RuleError(error.code, **params) from None
     return events
 
 
@@ -674,6 +771,8 @@ def _hooks(state: DndState, markers: list[PhaseEvent]) -> DndState:
                 update={
                     "budgets": {**state.budgets, who: budgets},
                     "movement": {**state.movement, who: TurnMovement()},
+                    # A readied action lapses at the readier's next turn start.
+                    "readied": {k: v for k, v in state.readied.items() if k != who},
                 }
             )
     return state
@@ -747,7 +846,7 @@ def evolve(state: DndState, event: e.Event) -> DndState:
         if event.opportunity:
             state = _pay(state, attacker.id, "reaction")
             state = _after_reaction(state, attacker.id)
-        else:
+        elif not event.readied:
             if state.budgets[attacker.id].amount("attacks") == 0:
                 state = _pay(state, attacker.id, "action")
                 budgets = economy.grant(
@@ -806,14 +905,26 @@ def evolve(state: DndState, event: e.Event) -> DndState:
             return _add_effect(state, "disengaged", who, Duration.until_turn_end(who))
         if event.action == "hide":
             return _add_effect(state, "hidden", who)
-        if event.action == "ready":
-            return _add_effect(state, "readied", who, Duration.until_turn_start(who))
         if event.action == "help" and event.target is not None:
             kind = "helped_attack" if event.help == "attack" else "helped_check"
             return _add_effect(
                 state, kind, event.target, Duration.until_turn_start(who), source=who
             )
         return state
+    if isinstance(event, e.Readied):
+        who = event.creature
+        state = _pay(state, who, "action")
+        state = state.model_copy(update={"readied": {**state.readied, who: event.readied}})
+        return _add_effect(state, "readied", who, Duration.until_turn_start(who))
+    if isinstance(event, e.ReadyFired):
+        who = event.creature
+        if who not in state.readied:
+            raise RuleError("dnd5e.nothing_readied", creature=who)
+        state = _pay(state, who, "reaction")
+        left = {k: v for k, v in state.readied.items() if k != who}
+        return state.model_copy(
+            update={"readied": left, "effects": effects.remove_kind(state.effects, "readied", who)}
+        )
     if isinstance(event, e.BonusTaken):
         state = _pay(state, event.creature, "bonus")
         if event.feature in ("disengage", "hide", "dash"):

@@ -30,12 +30,20 @@ from spieltisch.engine.grid import (
     reach_exits,
     square_name,
 )
-from spieltisch.systems.dnd5e.rules import size_steps, stand_up_cost
+from spieltisch.systems.dnd5e.rules import (
+    RUN_UP_M,
+    high_jump_m,
+    long_jump_m,
+    size_steps,
+    stand_up_cost,
+)
 
 __all__ = [
     "CANNOT_REACT",
+    "JUMP_DC",
     "SPEED_ZERO",
     "Body",
+    "JumpCheck",
     "MoveResult",
     "MoveStep",
     "TurnMovement",
@@ -51,6 +59,8 @@ SPEED_ZERO = frozenset(
 """Conditions that set a creature's speed to 0."""
 CANNOT_REACT = frozenset({"incapacitated", "paralyzed", "petrified", "stunned", "unconscious"})
 """Conditions under which a creature takes no actions or reactions."""
+JUMP_DC = 10
+"""The DC of the Athletics check over a low obstacle and the Acrobatics check of a landing."""
 TINY_PER_SQUARE = 4
 """Tiny creatures that fit into one square (0.75 m × 0.75 m each)."""
 
@@ -70,6 +80,8 @@ class Body(_Frozen):
     reach_m: Decimal = Decimal("1.5")
     conditions: frozenset[str] = frozenset()
     hover: bool = False
+    strength: int = 10
+    """The Strength score (for jumps)."""
 
     @property
     def token(self) -> Token:
@@ -82,6 +94,22 @@ class MoveStep(_Frozen):
 
     to: str
     mode: MoveMode = "walk"
+    jump: Literal["long", "high"] | None = None
+    """Part of a jump: consecutive ``long`` steps are one long jump; a ``high`` step jumps
+    ``height_m`` up on its way to the next square."""
+    height_m: Decimal | None = Field(default=None, gt=0, le=30)
+    obstacle: bool = False
+    """The jump clears a low obstacle (the GM may ask for a DC 10 Strength (Athletics) check)."""
+
+
+class JumpCheck(_Frozen):
+    """A DC 10 check a jump calls for, reported to the GM (who rolls or rules on it)."""
+
+    step: int
+    ability: Literal["str", "dex"]
+    skill: Literal["athletics", "acrobatics"]
+    dc: int = JUMP_DC
+    reason: Literal["obstacle", "difficult_landing"]
 
 
 class TurnMovement(_Frozen):
@@ -112,6 +140,8 @@ class MoveResult(_Frozen):
     error: RuleError | None = None
     error_step: int | None = None
     stood_up: bool = False
+    checks: tuple[JumpCheck, ...] = ()
+    """The DC 10 checks the jumps of the legal prefix call for."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
 
@@ -180,10 +210,15 @@ def check_move(
         else:
             spent += cost
             stood, prone = True, False
+    run_up = Decimal(0)
+    jumped = Decimal(0)
+    checks: list[JumpCheck] = []
     for index, step in enumerate(steps):
         if error is not None:
             break
         error = _step_error(grid, mover, others, step, index, position, prone)
+        if error is None and step.jump is not None:
+            error = _jump_error(step, index)
         if error is not None:
             break
         target = grid.square(step.to)
@@ -193,7 +228,13 @@ def check_move(
             break
         occupied = _occupied(footprint(target, mover.size), others)
 
-        def price(s: Step, extra: bool = extra, occupied: bool = occupied) -> Decimal:
+        jumping = step.jump is not None
+
+        def price(
+            s: Step, extra: bool = extra, occupied: bool = occupied, jumping: bool = jumping
+        ) -> Decimal:
+            if jumping:  # in the air: each jumped metre costs one metre
+                return s.base
             difficult = "difficult" in s.terrain or occupied
             per_metre = 1 + (2 if extra and difficult else 1 if extra or difficult else 0)
             return s.base * per_metre
@@ -206,17 +247,65 @@ def check_move(
             size=mover.size,
             diagonals_before=diagonals,
         )
+        total = paid.total
+        if step.jump is not None:
+            standing = run_up < RUN_UP_M
+            if step.jump == "long":
+                jumped += paid.total
+                limit = long_jump_m(mover.strength, standing=standing)
+                if jumped > limit:
+                    error = _refuse(
+                        "dnd5e.move.jump_too_far", index, limit=str(limit), length=str(jumped)
+                    )
+                    break
+            else:
+                height = step.height_m or Decimal(0)
+                limit = high_jump_m(mover.strength, standing=standing)
+                if height > limit:
+                    error = _refuse(
+                        "dnd5e.move.jump_too_high", index, limit=str(limit), height=str(height)
+                    )
+                    break
+                total += height
+            landing = index + 1 == len(steps) or steps[index + 1].jump != step.jump
+            if step.jump == "high":
+                landing = True
+            if step.obstacle:
+                checks.append(
+                    JumpCheck(step=index, ability="str", skill="athletics", reason="obstacle")
+                )
+            if landing:
+                land = frozenset().union(
+                    *(grid.terrain_at(sq) for sq in footprint(target, mover.size))
+                )
+                if "water" in land:
+                    error = _refuse("dnd5e.move.needs_swim", index, to=step.to)
+                    break
+                if "difficult" in land:
+                    checks.append(
+                        JumpCheck(
+                            step=index,
+                            ability="dex",
+                            skill="acrobatics",
+                            reason="difficult_landing",
+                        )
+                    )
+                run_up, jumped = Decimal(0), Decimal(0)
+        elif step.mode == "walk":
+            run_up += paid.total
+        else:
+            run_up = Decimal(0)
         if not forced:
             left = speed * factor - spent
             if left <= 0:
                 error = _refuse("dnd5e.move.no_movement_left", index, mode=name)
                 break
-            if paid.total > left:
+            if total > left:
                 error = _refuse(
-                    "dnd5e.move.too_far", index, cost=str(paid.total), left=str(left), mode=name
+                    "dnd5e.move.too_far", index, cost=str(total), left=str(left), mode=name
                 )
                 break
-            spent += paid.total
+            spent += total
         mode_in_use = name
         diagonals = paid.diagonals
         position = target
@@ -246,7 +335,16 @@ def check_move(
         error=None if error is None else error[0],
         error_step=None if error is None else error[1],
         stood_up=stood,
+        checks=tuple(c for c in checks if c.step < len(path) - 1),
     )
+
+
+def _jump_error(step: MoveStep, index: int) -> tuple[RuleError, int] | None:
+    if step.mode != "walk":
+        return _refuse("dnd5e.move.jump_on_foot", index, mode=step.mode)
+    if step.jump == "high" and step.height_m is None:
+        return _refuse("dnd5e.move.jump_height_missing", index)
+    return None
 
 
 def _prefix_cost(
@@ -302,7 +400,7 @@ def _step_error(
     terrain = frozenset().union(*(grid.terrain_at(sq) for sq in squares))
     if "wall" in terrain:
         return _refuse("dnd5e.move.wall", index, to=step.to)
-    if "water" in terrain and step.mode not in ("swim", "fly"):
+    if "water" in terrain and step.mode not in ("swim", "fly") and step.jump is None:
         return _refuse("dnd5e.move.needs_swim", index, to=step.to)
     if step.mode == "swim" and "water" not in terrain:
         return _refuse("dnd5e.move.no_water", index, to=step.to)

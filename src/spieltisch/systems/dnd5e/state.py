@@ -21,7 +21,16 @@ from spieltisch.engine.grid import Diagonal, Grid, Size, Square
 from spieltisch.systems.dnd5e.movement import MoveStep, TurnMovement
 from spieltisch.systems.dnd5e.statblock import DamagePart
 
-__all__ = ["BUDGETS", "DndOptions", "DndState", "Fighter", "LastAttack", "PendingMove", "Weapon"]
+__all__ = [
+    "BUDGETS",
+    "DndOptions",
+    "DndState",
+    "Fighter",
+    "LastAttack",
+    "PendingMove",
+    "ReadiedAction",
+    "Weapon",
+]
 
 BUDGETS = (
     BudgetRule(name="action", amount=Decimal(1)),
@@ -105,6 +114,15 @@ class PendingMove(_Frozen):
     """Every reactor offered an attack during this move (each is offered once)."""
 
 
+class ReadiedAction(_Frozen):
+    """A readied action: its trigger and the reaction, an attack or another action."""
+
+    trigger: str
+    attack: str | None = None
+    target: str | None = None
+    action: str | None = None
+
+
 class LastAttack(_Frozen):
     """The latest attack roll and what came of it (for the table to show after the roll)."""
 
@@ -131,6 +149,8 @@ class DndState(_Frozen):
     movement: dict[str, TurnMovement] = Field(default_factory=dict)
     effects: Effects = Effects()
     pending: PendingMove | None = None
+    readied: dict[str, ReadiedAction] = Field(default_factory=dict)
+    """Readied actions by creature; each lapses at its creature's next turn start."""
     stack: InterruptStack = InterruptStack()
     last_attack: LastAttack | None = None
     last_save: dict[str, object] | None = None

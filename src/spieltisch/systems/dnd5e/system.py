@@ -18,7 +18,7 @@ from spieltisch.systems.dnd5e import view as viewing
 from spieltisch.systems.dnd5e.events import EVENTS, Event
 from spieltisch.systems.dnd5e.odds import attack_damage, attack_odds, mean, save_odds
 from spieltisch.systems.dnd5e.rules import Mode
-from spieltisch.systems.dnd5e.state import DndOptions, DndState
+from spieltisch.systems.dnd5e.state import DndOptions, DndState, Fighter, Weapon
 
 __all__ = ["SYSTEM_ID", "Dnd5e"]
 
@@ -83,6 +83,11 @@ class Dnd5e:
                     for v, q in (("save", p), ("fail", 1 - p))
                 ]
             )
+        if isinstance(command, c.Trigger):
+            found = game.readied_attack(state, command.creature)
+            if found is None:
+                return None
+            return _attack_odds(state, *found, (False, False))
         if not isinstance(command, c.Attack):
             return None
         attacker = state.fighters.get(command.creature)
@@ -95,17 +100,8 @@ class Dnd5e:
         weapon = attacker.weapon(command.attack)
         if weapon is None:
             raise RuleError("dnd5e.unknown_attack", creature=attacker.id, attack=command.attack)
-        mode = game.attack_mode(
+        return _attack_odds(
             state, attacker, target, weapon, (command.advantage, command.disadvantage)
-        )
-        hit = attack_odds(weapon.bonus, target.ac, Mode(mode))
-        pmf = attack_damage([p.dice for p in weapon.damage], hit)
-        return Odds(
-            outcomes=[
-                OddsOutcome(value=k, probability=float(v), exact=f"{v.numerator}/{v.denominator}")
-                for k, v in pmf.items()
-            ],
-            mean=float(mean(pmf)),
         )
 
     def access(self, state: DndState, command: c.Command) -> Access:
@@ -113,7 +109,8 @@ class Dnd5e:
         if isinstance(command, c.AddCharacter):
             return Access(piece=command.id, claims=True)
         if isinstance(
-            command, c.Move | c.React | c.Attack | c.TakeAction | c.BonusAction | c.DeathSave
+            command,
+            c.Move | c.React | c.Attack | c.TakeAction | c.Ready | c.BonusAction | c.DeathSave,
         ):
             return Access(piece=command.creature)
         if isinstance(command, c.EndTurn):
@@ -132,3 +129,19 @@ class Dnd5e:
     def view(self, state: DndState, viewer: Viewer) -> dict[str, Any]:
         """What ``viewer`` sees of ``state``."""
         return viewing.view(state, viewer)
+
+
+def _attack_odds(
+    state: DndState, attacker: Fighter, target: Fighter, weapon: Weapon, extra: tuple[bool, bool]
+) -> Odds:
+    """The damage distribution of one attack (0 = miss), the mode from every tracked source."""
+    mode = game.attack_mode(state, attacker, target, weapon, extra)
+    hit = attack_odds(weapon.bonus, target.ac, Mode(mode))
+    pmf = attack_damage([p.dice for p in weapon.damage], hit)
+    return Odds(
+        outcomes=[
+            OddsOutcome(value=k, probability=float(v), exact=f"{v.numerator}/{v.denominator}")
+            for k, v in pmf.items()
+        ],
+        mean=float(mean(pmf)),
+    )

@@ -24,7 +24,7 @@ from spieltisch.systems.dnd5e.game import (
 from spieltisch.systems.dnd5e.movement import TurnMovement, speed_for
 from spieltisch.systems.dnd5e.odds import AttackOdds
 from spieltisch.systems.dnd5e.odds import attack_odds as _attack_odds
-from spieltisch.systems.dnd5e.rules import Mode
+from spieltisch.systems.dnd5e.rules import Mode, high_jump_m, long_jump_m
 from spieltisch.systems.dnd5e.state import DndState, Fighter
 
 __all__ = ["view"]
@@ -48,6 +48,13 @@ def _fighter(state: DndState, fighter: Fighter) -> dict[str, Any]:
     data["budgets"] = {k: str(v) for k, v in budgets.left.items()} if budgets else {}
     movement = state.movement.get(fighter.id, TurnMovement())
     data["movement"] = movement.model_dump(mode="json")
+    strength = fighter.abilities.get("str", 10)
+    data["jump"] = {
+        "long_m": str(long_jump_m(strength)),
+        "long_standing_m": str(long_jump_m(strength, standing=True)),
+        "high_m": str(high_jump_m(strength)),
+        "high_standing_m": str(high_jump_m(strength, standing=True)),
+    }
     from spieltisch.systems.dnd5e.game import _body  # the body the rules see
 
     if fighter.position is not None:
@@ -102,6 +109,26 @@ def _attack_options(state: DndState, attacker: Fighter, targets: list[Fighter]) 
     return out
 
 
+def _readied(state: DndState, fighter: Fighter, seen: set[str]) -> dict[str, Any] | None:
+    """A creature's readied action, with the hit odds of a readied attack (a target the
+    viewer does not see is left out)."""
+    readied = state.readied.get(fighter.id)
+    if readied is None:
+        return None
+    data: dict[str, Any] = readied.model_dump(mode="json")
+    data["odds"] = None
+    if readied.target is not None and readied.target not in seen:
+        data["target"] = None
+        return data
+    if readied.target is not None:
+        target = state.fighters[readied.target]
+        options = [
+            o for o in _attack_options(state, fighter, [target]) if o["attack"] == readied.attack
+        ]
+        data["odds"] = options[0] if options else None
+    return data
+
+
 def _over(state: DndState, order: list[str]) -> dict[str, Any] | None:
     """Whether the fight is decided: at most one side still has a creature standing."""
     standing = {
@@ -144,6 +171,9 @@ def view(state: DndState, viewer: Viewer) -> dict[str, Any]:
             ],
         }
     visible = [f for f in state.fighters.values() if f.id in seen]
+    shown = [_fighter(state, f) for f in visible]
+    for data in shown:
+        data["readied"] = _readied(state, state.fighters[data["id"]], seen)
     attacks: list[Any] = []
     current = fight.current if fight is not None else None
     if current in seen and pending is None and current is not None:
@@ -158,7 +188,7 @@ def view(state: DndState, viewer: Viewer) -> dict[str, Any]:
             "diagonal": state.options.diagonal,
             "terrain": {sq: sorted(kinds)[0] for sq, kinds in state.grid.terrain.items() if kinds},
         },
-        "fighters": [_fighter(state, f) for f in visible],
+        "fighters": shown,
         "attack_options": attacks,
         "conditions": list(CONDITIONS),
         "bestiary": [

@@ -9,20 +9,23 @@ import { battleMap, mapFrame, parseSquare, squareName, terrainLegend, tokenLabel
 
 const TERRAIN = ["difficult", "water", "wall"];
 const MODES = ["walk", "fly", "climb", "swim", "crawl"];
-const ACTIONS = ["dodge", "dash", "disengage", "help", "hide", "ready", "search", "use_object", "use_magic_item", "cast_spell", "improvised"];
+const ACTIONS = ["dodge", "dash", "disengage", "help", "hide", "search", "use_object", "use_magic_item", "cast_spell", "improvised"];
 const COLOURS = { party: "#2a6fdb", foes: "#a33a2f" };
 
 // What the person is choosing or typing; kept across re-renders.
 let lastCtx = null;
 
 const ui = {
-  selected: null, route: [], mode: "walk", standUp: false, preview: null, previewKey: null,
+  selected: null, route: [], mode: "walk", jump: "", jumpHeight: "", obstacle: false, standUp: false, preview: null, previewKey: null,
   paint: "", attack: "", target: "", action: "dodge", helpTarget: "", helpFoe: "",
   monster: { kind: "goblin", at: "", secret: false, name: "", ac: "12", hp: "10", speed: "9", size: "medium", attacks: "" },
   hero: { name: "", ac: "15", hp: "12", speed: "9", str: "14", dex: "12", attacks: "Longsword: +5, 7 (1d8+3) slashing", bonus: "", at: "" },
   initiative: {}, damage: {}, condition: {},
   oddsKey: null, odds: null, reactOdds: {}, lastShown: null,
+  save: { creature: "", ability: "dex", dc: "", bonus: "" }, saveKey: null, saveOdds: null,
+  ready: { trigger: "", what: "attack", attack: "", target: "", action: "" }, fireOdds: {},
 };
+const ABILITIES = ["str", "dex", "con", "int", "wis", "cha"];
 
 function fighters(ctx) { return ctx.state.fighters || []; }
 function byId(ctx) { return new Map(fighters(ctx).map((f) => [f.id, f])); }
@@ -40,7 +43,10 @@ function sendFor(ctx, f, command) {
 /** A server error's text with creature ids replaced by their names (issue #16). */
 function errorText(ctx, error) {
   const params = { ...error.params };
-  for (const key of ["creature", "target", "current"]) if (params[key]) params[key] = nameOf(ctx, params[key]);
+  // The server names creatures by their display names; a secret creature's id (the GM's
+  // page knows it) is named here.
+  const fs = byId(ctx);
+  for (const key of ["creature", "target", "current", "mover"]) if (params[key] && fs.has(params[key])) params[key] = fs.get(params[key]).name;
   if (params.mode) params.mode = t("web.dnd5e.speed." + params.mode);
   if (typeof params.step === "number") params.step += 1;
   return t(error.code, params);
@@ -264,6 +270,14 @@ function onSquare(ctx, name) {
     const from = routeEnd(ctx);
     const steps = line(from, name).map((to) => ({ to, mode: ui.mode }));
     if (!steps.length) return;
+    if (ui.jump === "long") steps.forEach((s) => (s.jump = "long"));
+    if (ui.jump === "high") {
+      const height = Number(ui.jumpHeight);
+      if (!(height > 0)) { showAlert(t("web.dnd5e.jump_height")); document.getElementById("dd-jump-height")?.focus(); return; }
+      Object.assign(steps[0], { jump: "high", height_m: String(height) });
+    }
+    if (ui.jump && ui.obstacle) steps[0].obstacle = true;
+    if (ui.jump) { ui.jump = ""; ui.obstacle = false; }
     ui.route = [...ui.route, ...steps];
     refreshPreview(ctx);
     ctx.rerender();
@@ -337,6 +351,7 @@ function routePanel(ctx) {
   if (preview) {
     lines.push(el("p", { id: "dd-route-cost" }, t("web.dnd5e.route_cost", { path: preview.path.join(" → "), cost: metres(preview.cost_m), left: metres(preview.remaining_m) })));
     if (preview.stood_up) lines.push(el("p", { class: "small-print" }, t("web.dnd5e.route_stands")));
+    (preview.checks || []).forEach((check, i) => lines.push(el("p", { class: "dd-warning", id: `dd-route-check-${i}` }, t("web.dnd5e.check." + check.reason, { step: check.step + 1, dc: check.dc, name: f.name }))));
     if (preview.error) lines.push(el("p", { class: "dd-refused", id: "dd-route-error" }, errorText(ctx, preview.error)));
     if (preview.opportunity_attacks.length) {
       lines.push(el("p", { class: "dd-warning", id: "dd-route-oa" }, t("web.dnd5e.route_provokes", { names: preview.opportunity_attacks.map((id) => nameOf(ctx, id)).join(", ") })));
@@ -348,7 +363,11 @@ function routePanel(ctx) {
     el("p", {}, t("web.dnd5e.route_for", { name: f.name }), " ", el("span", { class: "muted small-print" }, t("web.dnd5e.route_how"))),
     el("div", { class: "row" },
       field(t("web.dnd5e.mode_label"), select("dd-mode", modes.map((m) => [m, t("web.dnd5e.speed." + m)]), ui.mode, { onchange: (e) => (ui.mode = e.target.value) })),
+      field(t("web.dnd5e.jump_label"), select("dd-jump", ["", "long", "high"].map((j) => [j, t("web.dnd5e.jump." + (j || "none"))]), ui.jump, { onchange: (e) => { ui.jump = e.target.value; ctx.rerender(); } })),
+      ui.jump === "high" ? field(t("web.dnd5e.jump_height") + " *", numberInput("dd-jump-height", ui.jumpHeight, { min: 0.3, max: 30, step: 0.3, required: true, "aria-required": "true", oninput: (e) => (ui.jumpHeight = e.target.value) })) : null,
+      ui.jump ? checkField("dd-jump-obstacle", t("web.dnd5e.jump_obstacle"), ui.obstacle, { onchange: (e) => (ui.obstacle = e.target.checked) }) : null,
       prone ? checkField("dd-stand-up", t("web.dnd5e.stand_up", { cost: metres(Math.floor(Number(f.speeds?.walk || 0) / 2)) }), ui.standUp, { onchange: (e) => { ui.standUp = e.target.checked; refreshPreview(ctx); ctx.rerender(); } }) : null),
+    f.jump ? el("p", { class: "muted small-print", id: "dd-jump-reach" }, t("web.dnd5e.jump_reach", { long: metres(f.jump.long_m), long_standing: metres(f.jump.long_standing_m), high: metres(f.jump.high_m), high_standing: metres(f.jump.high_standing_m) })) : null,
     ...lines,
     el("div", { class: "row" },
       el("button", { type: "button", class: "primary", id: "dd-move", disabled: !canMove, title: canMove ? null : why || t("web.dnd5e.route_illegal"), onclick: async () => {
@@ -444,6 +463,67 @@ function actionBox(ctx, f) {
     }, t("web.dnd5e.bonus", { feature: tFirst(["web.dnd5e.action." + feature], {}, feature) })))) : null);
 }
 
+function readyBox(ctx, f) {
+  const r = ui.ready;
+  const left = Number(f.budgets?.action || 0) > 0;
+  const weapons = (f.attacks || []).map((w) => w.name);
+  const targets = fighters(ctx).filter((x) => x.id !== f.id && !x.dead && x.position);
+  if (!weapons.includes(r.attack)) r.attack = weapons[0] || "";
+  if (!targets.some((x) => x.id === r.target)) r.target = (targets.find((x) => x.side !== f.side) || targets[0])?.id || "";
+  const attack = r.what === "attack" && weapons.length;
+  const command = { kind: "ready", creature: f.id, trigger: r.trigger.trim() };
+  if (attack) Object.assign(command, { attack: r.attack, target: r.target }); else command.action = r.action.trim();
+  const reason = !left ? t("web.dnd5e.no_action_left") : !command.trigger ? t("web.dnd5e.ready_trigger_missing")
+    : attack && !command.target ? t("web.dnd5e.ready_target_missing") : !attack && !command.action ? t("web.dnd5e.ready_action_missing") : null;
+  const set = (key, redraw) => (e) => { r[key] = e.target.value; if (redraw) ctx.rerender(); };
+  return el("div", { class: "dd-ready-form", id: "dd-ready-form" },
+    el("h3", {}, t("web.dnd5e.action.ready")),
+    el("p", { class: "muted small-print" }, t("web.dnd5e.action_fx.ready")),
+    field(t("web.dnd5e.ready_trigger") + " *", textInput("dd-ready-trigger", r.trigger, { required: true, "aria-required": "true", maxlength: 2000, oninput: set("trigger", true) })),
+    el("div", { class: "row" },
+      field(t("web.dnd5e.ready_what"), select("dd-ready-what", [["attack", t("web.dnd5e.ready_what_attack")], ["other", t("web.dnd5e.ready_what_other")]], r.what, { onchange: set("what", true) })),
+      attack ? field(t("web.dnd5e.attack_with"), select("dd-ready-attack", weapons.map((w) => [w, w]), r.attack, { onchange: set("attack", true) })) : null,
+      attack ? field(t("web.dnd5e.attack_target"), select("dd-ready-target", targets.map((x) => [x.id, x.name]), r.target, { onchange: set("target", true) })) : null,
+      attack ? null : field(t("web.dnd5e.ready_action") + " *", textInput("dd-ready-action", r.action, { required: true, "aria-required": "true", maxlength: 2000, oninput: set("action", true) }))),
+    el("button", { type: "button", id: "dd-ready-go", disabled: Boolean(reason), title: reason, onclick: async () => {
+      const answer = await sendFor(ctx, f, command);
+      if (answer) { r.trigger = ""; r.action = ""; ctx.rerender(); }
+    } }, t("web.dnd5e.ready_go")));
+}
+
+function loadFireOdds(ctx, f) {
+  const key = f.id + "|" + ctx.records.length;
+  if (key in ui.fireOdds) return ui.fireOdds[key];
+  ui.fireOdds[key] = null;
+  ctx.odds({ kind: "trigger", creature: f.id }).then((odds) => { ui.fireOdds[key] = odds; ctx.rerender(); }).catch(() => {});
+  return null;
+}
+
+function readiedPanel(ctx) {
+  const ready = fighters(ctx).filter((f) => f.readied);
+  if (!ready.length) return null;
+  const items = ready.map((f) => {
+    const r = f.readied;
+    const what = r.attack ? t("web.dnd5e.readied_attack", { attack: r.attack, target: r.target ? nameOf(ctx, r.target) : t("web.dnd5e.someone") }) : r.action;
+    const parts = [el("p", { id: `dd-ready-${f.id}-text` }, t("web.dnd5e.readied_line", { name: f.name, what, trigger: r.trigger }))];
+    if (ctx.isGm) {
+      const noReaction = Number(f.budgets?.reaction || 0) <= 0;
+      const pending = Boolean(ctx.state.pending_reaction);
+      const reason = noReaction ? t("web.dnd5e.no_reaction_left_now", { name: f.name }) : pending ? t("web.dnd5e.wait_reaction") : r.odds && !r.odds.in_reach ? t("web.dnd5e.out_of_reach", { target: nameOf(ctx, r.target), distance: metres(r.odds.distance_m), reach: metres(r.odds.reach_m) }) : null;
+      if (r.odds) {
+        const odds = loadFireOdds(ctx, f);
+        parts.push(el("p", { id: `dd-ready-${f.id}-odds` }, attackOddsLine(r.odds)));
+        if (odds) parts.push(oddsChart(odds, { caption: t("web.dnd5e.damage_caption"), labeler: (v) => (v === 0 ? t("web.dnd5e.no_damage") : t("web.dnd5e.damage_value", { n: v })) }));
+      }
+      if (reason) parts.push(el("p", { class: "muted small-print", id: `dd-ready-${f.id}-why` }, reason));
+      parts.push(el("button", { type: "button", class: "primary", id: `dd-ready-${f.id}-fire`, disabled: Boolean(reason), title: reason, onclick: () => sendFor(ctx, f, { kind: "trigger", creature: f.id }).then(r.attack ? focusResult : () => {}) }, t("web.dnd5e.ready_fire")));
+    }
+    return el("li", { class: "dd-readied", id: `dd-ready-${f.id}` }, ...parts);
+  });
+  return el("section", { class: "card", id: "dd-readied-box", "aria-labelledby": "dd-readied-h" },
+    el("h2", { id: "dd-readied-h" }, t("web.dnd5e.readied_heading")), el("ul", { class: "dd-readied-list" }, items));
+}
+
 function turnPanel(ctx) {
   const fight = ctx.state.combat;
   const now = fight && !fight.over && fight.current ? byId(ctx).get(fight.current) : null;
@@ -456,7 +536,71 @@ function turnPanel(ctx) {
     dying ? el("button", { type: "button", class: "primary", id: "dd-death-save", onclick: () => sendFor(ctx, now, { kind: "death_save", creature: now.id }) }, t("web.dnd5e.death_save")) : null,
     dying || pending ? null : attackBox(ctx, now),
     dying || pending ? null : actionBox(ctx, now),
+    dying || pending ? null : readyBox(ctx, now),
     el("button", { type: "button", id: "dd-end-turn", disabled: Boolean(endWhy), title: endWhy, onclick: () => { ui.selected = null; clearRoute(); sendFor(ctx, now, { kind: "end_turn" }); } }, t("web.dnd5e.end_turn")));
+}
+
+// -- the GM's saving throw -------------------------------------------------------------------
+
+function saveCommand(ctx) {
+  const s = ui.save;
+  const dc = Number(s.dc);
+  if (!s.creature || !Number.isInteger(dc) || dc < 1 || dc > 40) return null;
+  const command = { kind: "save", creature: s.creature, ability: s.ability, dc };
+  if (s.bonus.trim() !== "") {
+    const bonus = Number(s.bonus);
+    if (!Number.isInteger(bonus)) return null;
+    command.bonus = bonus;
+  }
+  return command;
+}
+
+function loadSaveOdds(ctx, command) {
+  const key = command ? JSON.stringify(command) + "|" + ctx.records.length : null;
+  if (ui.saveKey === key) return ui.saveOdds;
+  ui.saveKey = key; ui.saveOdds = null;
+  if (command) ctx.odds(command).then((odds) => { if (ui.saveKey === key) { ui.saveOdds = odds; ctx.rerender(); } }).catch(() => {});
+  return null;
+}
+
+function lastSave(ctx) {
+  const last = ctx.state.last_save;
+  if (!last) return el("p", { id: "dd-save-result", tabindex: "-1", class: "muted small-print" }, t("web.dnd5e.no_save_yet"));
+  const kept = last.d20.length ? (last.mode === "advantage" ? Math.max(...last.d20) : last.mode === "disadvantage" ? Math.min(...last.d20) : last.d20[0]) : null;
+  const text = kept === null
+    ? t("web.dnd5e.save_auto_fail", { name: nameOf(ctx, last.creature), ability: t("web.dnd5e.ability." + last.ability), dc: last.dc })
+    : t("web.dnd5e.save_result", { name: nameOf(ctx, last.creature), ability: t("web.dnd5e.ability." + last.ability), dc: last.dc, natural: kept, total: kept + last.bonus, result: t(last.succeeded ? "web.dnd5e.save_ok" : "web.dnd5e.save_fail") });
+  return el("p", { id: "dd-save-result", tabindex: "-1", "aria-live": "polite", class: "dd-save-result " + (last.succeeded ? "is-ok" : "is-fail"), dataset: { succeeded: String(last.succeeded) } }, text);
+}
+
+function saveForm(ctx) {
+  const s = ui.save;
+  const able = fighters(ctx).filter((f) => !f.dead);
+  if (!able.length) return null;
+  if (!able.some((f) => f.id === s.creature)) s.creature = able[0].id;
+  const f = byId(ctx).get(s.creature);
+  const command = saveCommand(ctx);
+  const odds = loadSaveOdds(ctx, command);
+  const p = odds?.outcomes?.find((o) => o.value === "save");
+  const set = (key) => (e) => { s[key] = e.target.value; ctx.rerender(); };
+  const modifier = f ? Math.floor(((f.abilities?.[s.ability] ?? 10) - 10) / 2) : 0;
+  const reason = command ? null : t("web.dnd5e.save_dc_missing");
+  const roll = async (e) => {
+    e.preventDefault();
+    if (!command) { showAlert(reason); document.getElementById("dd-save-dc")?.focus(); return; }
+    const answer = await sendFor(ctx, f, command);
+    if (answer) document.getElementById("dd-save-result")?.focus();
+  };
+  return el("form", { class: "form", id: "dd-save-form", onsubmit: roll },
+    el("h3", {}, t("web.dnd5e.save_heading")),
+    el("div", { class: "row" },
+      field(t("web.dnd5e.save_creature"), select("dd-save-creature", able.map((x) => [x.id, x.name]), s.creature, { onchange: set("creature") })),
+      field(t("web.dnd5e.save_ability"), select("dd-save-ability", ABILITIES.map((a) => [a, t("web.dnd5e.ability." + a)]), s.ability, { onchange: set("ability") })),
+      field(t("web.dnd5e.save_dc") + " *", numberInput("dd-save-dc", s.dc, { min: 1, max: 40, required: true, "aria-required": "true", oninput: set("dc") })),
+      field(t("web.dnd5e.save_bonus"), numberInput("dd-save-bonus", s.bonus, { min: -20, max: 30, placeholder: (modifier >= 0 ? "+" : "") + modifier, oninput: set("bonus") }))),
+    p ? el("p", { id: "dd-save-odds" }, t("web.dnd5e.save_odds", { p: percent(p.probability) }), " ", el("span", { class: "exact" }, `(${p.exact})`)) : null,
+    el("button", { type: "submit", class: "primary", id: "dd-save-roll", disabled: Boolean(reason), title: reason }, t("web.dnd5e.save_roll")),
+    lastSave(ctx));
 }
 
 // -- adding creatures, starting the fight ------------------------------------------------------
@@ -554,7 +698,7 @@ function startForm(ctx) {
 
 function toolsPanel(ctx) {
   const parts = [];
-  if (ctx.isGm) parts.push(startForm(ctx), monsterForm(ctx));
+  if (ctx.isGm) parts.push(startForm(ctx), saveForm(ctx), monsterForm(ctx));
   else if (ctx.me.role === "player") parts.push(heroForm(ctx));
   if (!parts.length) return null;
   return el("section", { class: "card dd-tools", id: "dd-tools" }, el("h2", {}, t("web.dnd5e.tools")), ...parts);
@@ -569,7 +713,7 @@ export function render(body, ctx) {
   if (ui.selected && !movable(ctx, byId(ctx).get(ui.selected))) { ui.selected = null; clearRoute(); }
   refreshPreview(ctx);
   body.replaceChildren(el("div", { class: "dd-table" },
-    status(ctx), reactionPanel(ctx), lastAttack(ctx), mapPanel(ctx), turnPanel(ctx), fightersPanel(ctx), toolsPanel(ctx)));
+    status(ctx), reactionPanel(ctx), readiedPanel(ctx), lastAttack(ctx), mapPanel(ctx), turnPanel(ctx), fightersPanel(ctx), toolsPanel(ctx)));
 }
 
 /** A log line for one event. */
@@ -582,11 +726,14 @@ export function describe(event, ctx) {
     case "moved": {
       if (event.path.length < 2 && !event.stood_up) return null;
       const base = t("web.dnd5e.ev.moved", { name: n(event.creature), path: event.path.join(" → "), spent: metres(event.movement.spent) });
-      return (event.stood_up ? t("web.dnd5e.ev.stood_up", { name: n(event.creature) }) + " " : "") + base + (event.pending ? " " + t("web.dnd5e.ev.provoked", { names: event.pending.reactors.map(n).join(", ") }) : "");
+      const checks = (event.checks || []).map((c) => " " + t("web.dnd5e.check." + c.reason, { step: c.step + 1, dc: c.dc, name: n(event.creature) })).join("");
+      return (event.stood_up ? t("web.dnd5e.ev.stood_up", { name: n(event.creature) }) + " " : "") + base + (event.pending ? " " + t("web.dnd5e.ev.provoked", { names: event.pending.reactors.map(n).join(", ") }) : "") + checks;
     }
-    case "attacked": return t(event.opportunity ? "web.dnd5e.ev.opportunity" : "web.dnd5e.ev.attacked", { attacker: n(event.attacker), target: n(event.target), attack: event.attack, mode: t("web.dnd5e.mode." + event.mode) });
+    case "attacked": return t(event.opportunity ? "web.dnd5e.ev.opportunity" : event.readied ? "web.dnd5e.ev.readied_attack" : "web.dnd5e.ev.attacked", { attacker: n(event.attacker), target: n(event.target), attack: event.attack, mode: t("web.dnd5e.mode." + event.mode) });
     case "declined": return t("web.dnd5e.ev.declined", { name: n(event.creature) });
     case "action_taken": return t("web.dnd5e.ev.action_taken", { name: n(event.creature), action: t("web.dnd5e.action." + event.action) });
+    case "readied": return t("web.dnd5e.ev.readied", { name: n(event.creature), trigger: event.readied.trigger });
+    case "ready_fired": return t("web.dnd5e.ev.ready_fired", { name: n(event.creature) });
     case "bonus_taken": return t("web.dnd5e.ev.bonus_taken", { name: n(event.creature), feature: tFirst(["web.dnd5e.action." + event.feature], {}, event.feature) });
     case "turn_ended": return t("web.dnd5e.ev.turn_ended");
     case "damaged": return t("web.dnd5e.ev.damaged", { name: n(event.target), amount: event.amount, type: event.type });
