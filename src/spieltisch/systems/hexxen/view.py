@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from spieltisch.dice.faces import symbol_die
 from spieltisch.engine.visibility import Role, Viewer
 from spieltisch.systems.hexxen import rules
 from spieltisch.systems.hexxen.decide import defense_choices
 from spieltisch.systems.hexxen.evolve import effect_catalog, modifiers, ongoing
-from spieltisch.systems.hexxen.sheet import HexxenState, Npc
+from spieltisch.systems.hexxen.sheet import HexxenState, Npc, default_skills
 
 __all__ = ["view"]
 
@@ -49,6 +50,17 @@ def _legal(state: HexxenState) -> list[dict[str, Any]]:
     for power in npc.powers:
         if wanted in power.range and power.hex <= npc.hex.current:
             out.append({"kind": "npc_power", "npc": npc.id, "power": power.name})
+    return out
+
+
+def faces() -> dict[str, list[Any]]:
+    """Each die's six faces (index 0 is a rolled 1): symbol counts, or the Elixier number,
+    so a page draws the d6 values of the events as the symbols they show."""
+    out: dict[str, list[Any]] = {}
+    for letter in ("H", "M", "J", "B", "E"):
+        kind = symbol_die(letter)
+        rolled = (kind.face(roll) for roll in range(1, 7))
+        out[letter] = [face if isinstance(face, int) else dict(face) for face in rolled]
     return out
 
 
@@ -133,4 +145,6 @@ def view(state: HexxenState, viewer: Viewer) -> dict[str, Any]:
         "map": {"width": state.grid.width, "height": state.grid.height},
         "last": last,
         "checks": state.checks,
+        "skill_list": default_skills(),
+        "faces": faces(),
     }
