@@ -296,9 +296,11 @@ function pendingCard(ctx) {
   const npcMod = pending.npc_modifier;
   const parts = [head];
   if (npcMod.bonus || npcMod.malus) parts.push(el("p", { class: "muted" }, t("web.hexxen.npc_modifier", { name: nameOf(ctx, pending.npc), ...npcMod })));
+  const owner = ctx.me.role === "player" && pieces(ctx).has(hunter.id);
+  const answer = [];
   if (mayAct(ctx, hunter)) {
-    parts.push(el("p", {}, t("web.hexxen.pending_ask", { name: hunter.name, ap: pending.choices[1]?.ap ?? 1, left: pending.choices[1]?.ap_left ?? 0 })));
-    parts.push(el("div", { class: "row" },
+    answer.push(el("p", {}, t("web.hexxen.pending_ask", { name: hunter.name, ap: pending.choices[1]?.ap ?? 1, left: pending.choices[1]?.ap_left ?? 0 })));
+    answer.push(el("div", { class: "row" },
       field(t("web.hexxen.bonus"), numIn("hx-def-bonus", draft.defend.bonus, (v) => { draft.defend.bonus = v; ctx.rerender(); }, { min: 0, max: 5 })),
       field(t("web.hexxen.malus"), numIn("hx-def-malus", draft.defend.malus, (v) => { draft.defend.malus = v; ctx.rerender(); }, { min: 0, max: 5 }))));
     const choices = pending.choices.map((choice) => {
@@ -315,9 +317,13 @@ function pendingCard(ctx) {
         el("p", { class: "hx-choice-odds", id: `hx-choice-odds-${choice.defense}` }, summary || reason),
         answer && !answer.error ? details(`hx-choice-chart-${choice.defense}`, t("web.hexxen.margin_chart"), oddsChart(answer, { caption: t("web.hexxen.margin_caption"), labeler: (v) => t("web.hexxen.margin_value", { n: v }) })) : null);
     });
-    parts.push(el("div", { class: "hx-choices" }, choices));
-  } else {
+    answer.push(el("div", { class: "hx-choices" }, choices));
+  }
+  if (owner) parts.push(...answer);
+  else {
     parts.push(el("p", { class: "muted", id: "hx-pending-wait" }, t("web.hexxen.pending_wait", { name: hunter.name })));
+    // The GM may answer for a hunter whose player is away.
+    if (answer.length) parts.push(details("hx-gm-answer", t("web.hexxen.answer_for", { name: hunter.name }), el("div", {}, answer)));
   }
   return el("section", { class: "card hx-pending", id: "hx-pending", "aria-labelledby": "hx-pending-heading", role: "region" },
     el("h2", { id: "hx-pending-heading" }, t("web.hexxen.pending_heading")), ...parts);
@@ -415,16 +421,16 @@ function hunterSheet(ctx, hunter) {
   const canAct = mayAct(ctx, hunter);
   const skills = Object.entries(hunter.skills).filter(([, v]) => v > 0).sort((a, b) => a[0].localeCompare(b[0]));
   const facts = [
-    [t("web.hexxen.lep"), `${hunter.lep.current} / ${hunter.lep.maximum}`],
-    [t("web.hexxen.ini"), String(hunter.ini)],
-    [t("web.hexxen.armour"), String(hunter.armour)],
-    [t("web.hexxen.ap_round"), String(hunter.ap_per_round)],
-    [t("web.hexxen.resources"), t("web.hexxen.resources_value", { ideen: hunter.ideen, coups: hunter.coups, esprit: hunter.esprit })],
+    ["lep", t("web.hexxen.lep"), `${hunter.lep.current} / ${hunter.lep.maximum}`],
+    ["ini", t("web.hexxen.ini"), String(hunter.ini)],
+    ["armour", t("web.hexxen.armour"), String(hunter.armour)],
+    ["ap", t("web.hexxen.ap_round"), String(hunter.ap_per_round)],
+    ["resources", t("web.hexxen.resources"), t("web.hexxen.resources_value", { ideen: hunter.ideen, coups: hunter.coups, esprit: hunter.esprit })],
   ];
   return el("article", { class: "sheet hx-sheet", id: `hx-hunter-${hunter.id}`, "aria-labelledby": `hx-hunter-name-${hunter.id}` },
     el("h3", { id: `hx-hunter-name-${hunter.id}` }, hunter.name),
     el("div", { class: "attrs" }, ATTRIBUTES.map((a) => el("div", { class: "attr" }, el("b", { id: `hx-attr-${hunter.id}-${a}` }, hunter.attributes[a]), el("span", {}, t("web.hexxen.attr." + a))))),
-    el("dl", {}, facts.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)])),
+    el("dl", {}, facts.flatMap(([key, k, v]) => [el("dt", {}, k), el("dd", { id: `hx-fact-${hunter.id}-${key}` }, v)])),
     el("p", { class: "small-print", id: `hx-skills-${hunter.id}` }, t("web.hexxen.skills"), ": ", skills.map(([s, v]) => `${s} ${v}`).join(", ") || "–"),
     canAct ? editForm(ctx, hunter) : null);
 }
