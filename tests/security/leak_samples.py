@@ -368,6 +368,7 @@ HEXXEN = Samples(
             },
         ],
         "undo": [_HIDDEN_NPC, UNDO_LAST],
+        "map": [_HIDDEN_NPC, {"kind": "place", "target": f"{CANARY}-npc", "to": "c3"}],
     },
     player={
         "create_hunter": {**_HUNTER, "id": "bo", "name": "Bo"},
@@ -386,6 +387,9 @@ HEXXEN = Samples(
             "delta": -1,
         },
         "set_bound": {"kind": "set_bound", "target": "ada", "bound": True},
+        "edit_hunter": {"kind": "edit_hunter", "hunter": "ada", "armour": 2},
+        "place": {"kind": "place", "target": "ada", "to": "b2"},
+        "defend": {"kind": "defend", "hunter": "ada", "defense": "parry"},
     },
     probes=[
         Probe(

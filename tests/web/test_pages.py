@@ -29,6 +29,11 @@ FAMILIES = {
     "web.dice.symbol.": ("successes", "stars", "drops", "janus"),
     "web.invite.": ("player", "spectator"),
     "web.lang.": ("de", "en"),
+    "web.hexxen.attr.": ("KKR", "ATH", "GES", "SIN", "WIS", "WIL"),
+    "web.hexxen.defense.": ("none", "parry", "dodge"),
+    "web.hexxen.effect.": ("outer_damage", "inner_damage", "malus", "paralysis", "lep"),
+    "web.hexxen.resource.": ("ideen", "coups", "esprit"),
+    "web.hexxen.janus_": ("bonus", "malus"),
 }
 
 
@@ -89,7 +94,7 @@ def test_every_module_the_scripts_import_exists() -> None:
     for script in scripts:
         for target in re.findall(r"""from\s+["'](\.\.?/[\w./-]+)["']""", script.read_text()):
             assert (script.parent / target).resolve().is_file(), f"{script} imports {target}"
-    for game in ("free-dice", "kilkenny", "magical-kitties"):  # loaded by system id
+    for game in ("free-dice", "kilkenny", "magical-kitties", "hexxen"):  # loaded by system id
         assert (WEB / "static" / "js" / "games" / game / "index.js").is_file(), game
 
 

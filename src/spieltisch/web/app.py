@@ -125,10 +125,16 @@ def status_of(error: SpieltischError) -> int:
 
 
 def _error(
-    code: str, message: str, status: int, headers: dict[str, str] | None = None
+    code: str,
+    message: str,
+    status: int,
+    headers: dict[str, str] | None = None,
+    position: int | None = None,
 ) -> JSONResponse:
-    body = {"error": {"code": code, "message": message}}
-    return JSONResponse(body, status_code=status, headers=headers)
+    error: dict[str, Any] = {"code": code, "message": message}
+    if position is not None:
+        error["position"] = position
+    return JSONResponse({"error": error}, status_code=status, headers=headers)
 
 
 async def _language(request: Request) -> str:
@@ -154,7 +160,11 @@ async def _language(request: Request) -> str:
 async def _on_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, SpieltischError)
     lang = await _language(request)
-    return _error(error.code, error_message(error, lang), status_of(error))
+    # A text parser's error (a stat line) says where in the text it stopped: the page
+    # puts the cursor there.
+    position = error.params.get("position")
+    at = position if isinstance(position, int) and not isinstance(position, bool) else None
+    return _error(error.code, error_message(error, lang), status_of(error), position=at)
 
 
 async def _on_rate_limited(request: Request, error: Exception) -> JSONResponse:

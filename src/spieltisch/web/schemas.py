@@ -88,6 +88,8 @@ class ErrorBody(BaseModel):
 
     code: str
     message: str
+    position: int | None = None
+    """Where in the text a parser stopped (stat lines), when the error has one."""
 
 
 class ErrorResponse(BaseModel):

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter
 
 from spieltisch.engine.permissions import GmOnly, Secret
-from spieltisch.engine.text import Name, Note, Ref
+from spieltisch.engine.text import Name, Note, Ref, text_rule
 
 __all__ = [
     "COMMANDS",
@@ -22,14 +22,19 @@ __all__ = [
     "Command",
     "CreateHunter",
     "CreateNpc",
+    "DeclareAttack",
+    "Defend",
+    "EditHunter",
     "EndFight",
     "HunterCheck",
     "HunterContest",
     "NextTurn",
     "NpcAttack",
     "NpcPower",
+    "Place",
     "RemoveEffect",
     "SetBound",
+    "SetMap",
     "SetModifier",
     "SetSkill",
     "StartFight",
@@ -41,6 +46,8 @@ MAX_ITEMS = 40
 Small = Annotated[StrictInt, Field(ge=0, le=20)]
 Modifier = Annotated[StrictInt, Field(ge=0, le=5)]
 Level = Annotated[StrictInt, Field(ge=1, le=10)]
+SquareRef = Annotated[StrictStr, Field(min_length=2, max_length=8), text_rule(8)]
+Attribute = Literal["KKR", "ATH", "GES", "SIN", "WIS", "WIL"]
 EffectId = Literal["outer_damage", "inner_damage", "malus", "paralysis"]
 
 
@@ -65,6 +72,19 @@ class CreateHunter(_Command):
     ideen: Small = 0
     coups: Small = 0
     esprit: Small = 0
+
+
+class EditHunter(_Command):
+    """Correct a hunter's sheet: name, attributes (only those given), armour and the
+    values LeP and INI derive from; LeP and INI are derived again."""
+
+    kind: Literal["edit_hunter"] = "edit_hunter"
+    hunter: Ref
+    name: Name | None = None
+    attributes: dict[Attribute, Small] = Field(default_factory=dict)
+    armour: Small | None = None
+    unempfindlichkeit: Small | None = None
+    reflexe: Small | None = None
 
 
 class SetSkill(_Command):
@@ -206,6 +226,46 @@ class NpcAttack(_Command):
     hunter_malus: Modifier = 0
 
 
+class DeclareAttack(_Command):
+    """An NSC announces an attack line against a hunter; the hunter's player then chooses
+    his defence (:class:`Defend`) and the attack is rolled."""
+
+    kind: Literal["declare_attack"] = "declare_attack"
+    npc: Ref
+    attack: Name
+    target: Ref
+    bonus: Modifier = 0
+    malus: Modifier = 0
+
+
+class Defend(_Command):
+    """The hunter's answer to the declared attack: no reaction, parry or dodge (for Ap);
+    rolls the attack and the defence."""
+
+    kind: Literal["defend"] = "defend"
+    hunter: Ref
+    defense: Literal["none", "parry", "dodge"] = "none"
+    defense_skill: Name | None = None
+    bonus: Modifier = 0
+    malus: Modifier = 0
+
+
+class Place(_Command):
+    """Put a hunter's or an NSC's token on a square of the battle map."""
+
+    kind: Literal["place"] = "place"
+    target: Ref
+    to: SquareRef
+
+
+class SetMap(_Command):
+    """The battle map's size in squares (every token must stay on it)."""
+
+    kind: Literal["set_map"] = "set_map"
+    width: Annotated[StrictInt, Field(ge=2, le=40)]
+    height: Annotated[StrictInt, Field(ge=2, le=40)]
+
+
 class NpcPower(_Command):
     """An NSC's Handlungskraft: one comparative check against each target's skill."""
 
@@ -219,6 +279,7 @@ class NpcPower(_Command):
 
 Command = Annotated[
     CreateHunter
+    | EditHunter
     | SetSkill
     | CreateNpc
     | SetBound
@@ -233,7 +294,11 @@ Command = Annotated[
     | HunterCheck
     | HunterContest
     | NpcAttack
-    | NpcPower,
+    | NpcPower
+    | DeclareAttack
+    | Defend
+    | Place
+    | SetMap,
     Field(discriminator="kind"),
 ]
 """Any HeXXen command."""

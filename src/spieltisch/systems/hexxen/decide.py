@@ -6,7 +6,7 @@ from decimal import Decimal
 from typing import Any
 
 from spieltisch.dice.fair import DiceSource
-from spieltisch.engine import economy, effects, encounter
+from spieltisch.engine import economy, effects, encounter, grid
 from spieltisch.engine.creatures import Track
 from spieltisch.engine.encounter import Combatant, Start
 from spieltisch.engine.errors import RuleError
@@ -19,19 +19,25 @@ from spieltisch.systems.hexxen.commands import (
     Command,
     CreateHunter,
     CreateNpc,
+    DeclareAttack,
+    Defend,
+    EditHunter,
     EndFight,
     HunterCheck,
     HunterContest,
     NextTurn,
     NpcAttack,
     NpcPower,
+    Place,
     RemoveEffect,
     SetBound,
+    SetMap,
     SetModifier,
     SetSkill,
     StartFight,
 )
 from spieltisch.systems.hexxen.events import (
+    AttackDeclared,
     AttackRolled,
     BoundSet,
     CheckRolled,
@@ -43,9 +49,12 @@ from spieltisch.systems.hexxen.events import (
     FightEnded,
     FightStarted,
     HunterCreated,
+    HunterEdited,
     LepChanged,
+    MapSet,
     ModifierSet,
     NpcCreated,
+    Placed,
     PowerUsed,
     ResourceChanged,
     Roll,
@@ -67,6 +76,7 @@ from spieltisch.systems.hexxen.sheet import (
     Hunter,
     Npc,
     NpcKind,
+    PendingAttack,
     PowerLine,
     Range,
     default_skills,
@@ -74,7 +84,16 @@ from spieltisch.systems.hexxen.sheet import (
 )
 from spieltisch.systems.hexxen.statblock import parse_block
 
-__all__ = ["SYSTEM_ID", "decide", "hunter_pool", "npc_from_statblock", "roll_check"]
+__all__ = [
+    "SYSTEM_ID",
+    "attack_of",
+    "decide",
+    "defense_choices",
+    "edited_hunter",
+    "hunter_pool",
+    "npc_from_statblock",
+    "roll_check",
+]
 
 SYSTEM_ID = "hexxen"
 """The registry id of HeXXen 1733."""
@@ -207,20 +226,34 @@ def _npc_turn(state: HexxenState, npc: Npc) -> None:
     if state.encounter is None or npc.id not in state.budgets:
         raise RuleError("hexxen.no_fight", value=npc.id)
     if state.encounter.current != npc.id:
-        raise RuleError("hexxen.not_your_turn", value=npc.id, current=state.encounter.current)
+        current = state.encounter.current or ""
+        now = state.hunters.get(current) or state.npcs.get(current)
+        raise RuleError(
+            "hexxen.not_your_turn", value=npc.name, current=now.name if now else current
+        )
     economy.spend(state.budgets[npc.id], "handlungen", 1)
 
 
 def _check_range(npc: Npc, line: AttackLine | PowerLine) -> None:
     if npc.bound and Range.N not in line.range:
-        raise RuleError("hexxen.needs_free", npc=npc.id, value=line.name)
+        raise RuleError("hexxen.needs_free", npc=npc.name, value=line.name)
     if not npc.bound and Range.F not in line.range:
-        raise RuleError("hexxen.needs_bound", npc=npc.id, value=line.name)
+        raise RuleError("hexxen.needs_bound", npc=npc.name, value=line.name)
+
+
+def _no_pending(state: HexxenState) -> None:
+    if state.pending is not None:
+        hunter = state.hunters.get(state.pending.target)
+        raise RuleError(
+            "hexxen.attack_pending",
+            value=hunter.name if hunter else state.pending.target,
+        )
 
 
 def _next_turn(state: HexxenState) -> list[Event]:
     if state.encounter is None:
         raise RuleError("hexxen.no_fight", value="")
+    _no_pending(state)
     fight, markers = encounter.next_turn(state.encounter)
     events: list[Event] = [TurnAdvanced()]
     found = effect_catalog(state)
@@ -277,7 +310,7 @@ def _attack(state: HexxenState, command: NpcAttack, dice: DiceSource) -> list[Ev
         if budgets is None:
             raise RuleError("hexxen.no_fight", value=hunter.id)
         if not economy.can_spend(budgets, "ap", defense_ap):
-            raise RuleError("hexxen.no_ap_for_defense", hunter=hunter.id, cost=defense_ap)
+            raise RuleError("hexxen.no_ap_for_defense", hunter=hunter.name, cost=defense_ap)
     bonus, malus = modifiers(state, npc.id, command.bonus, command.malus)
     roll = roll_check(dice, line.attack, bonus, malus, gm=True, state=state)
     defense_roll = None
@@ -310,6 +343,127 @@ def _attack(state: HexxenState, command: NpcAttack, dice: DiceSource) -> list[Ev
             lep_lost=lost,
         )
     ]
+
+
+def attack_of(state: HexxenState, command: Defend) -> NpcAttack:
+    """The attack a defence answers: the declared attack with the hunter's choice."""
+    pending = state.pending
+    if pending is None:
+        raise RuleError("hexxen.no_attack_pending")
+    if pending.target != command.hunter:
+        target = state.hunters.get(pending.target)
+        raise RuleError("hexxen.not_attacked", value=target.name if target else pending.target)
+    return NpcAttack(
+        npc=pending.npc,
+        attack=pending.attack,
+        target=pending.target,
+        bonus=pending.bonus,
+        malus=pending.malus,
+        defense=command.defense,
+        defense_skill=command.defense_skill,
+        hunter_bonus=command.bonus,
+        hunter_malus=command.malus,
+    )
+
+
+def _declare(state: HexxenState, command: DeclareAttack) -> list[Event]:
+    _no_pending(state)
+    npc = find_npc(state, command.npc)
+    line = next((a for a in npc.attacks if a.name == command.attack), None)
+    if line is None:
+        raise RuleError("hexxen.unknown_attack", npc=npc.name, value=command.attack)
+    find_hunter(state, command.target)
+    _check_range(npc, line)
+    _npc_turn(state, npc)
+    pending = PendingAttack(
+        npc=npc.id,
+        attack=line.name,
+        target=command.target,
+        bonus=command.bonus,
+        malus=command.malus,
+    )
+    return [AttackDeclared(pending=pending)]
+
+
+def defense_choices(state: HexxenState, hunter: Hunter) -> list[dict[str, Any]]:
+    """Each defence the hunter may choose now: its skill, dice, Ap and whether (or why not)
+    it is allowed."""
+    cost = state.options.defense_ap
+    budgets = state.budgets.get(hunter.id)
+    left = int(budgets.left.get("ap", 0)) if budgets is not None else 0
+    out: list[dict[str, Any]] = [
+        {"defense": "none", "skill": None, "dice": 0, "ap": 0, "allowed": True, "reason": None}
+    ]
+    for defense, skill in _DEFENSE_SKILLS.items():
+        dice = hunter_pool(state, hunter, skill, None)[1] if skill in hunter.skills else 0
+        reason = None
+        if skill not in hunter.skills:
+            reason = "hexxen.unknown_skill"
+        elif budgets is None or not economy.can_spend(budgets, "ap", cost):
+            reason = "hexxen.no_ap_for_defense"
+        out.append(
+            {
+                "defense": defense,
+                "skill": skill,
+                "dice": dice,
+                "ap": cost,
+                "ap_left": left,
+                "allowed": reason is None,
+                "reason": reason,
+            }
+        )
+    return out
+
+
+def edited_hunter(state: HexxenState, command: EditHunter) -> Hunter:
+    """The hunter's corrected sheet, LeP and INI derived again (damage taken stays)."""
+    hunter = find_hunter(state, command.hunter)
+    attributes = {**hunter.attributes, **{str(k): v for k, v in command.attributes.items()}}
+    armour = hunter.armour if command.armour is None else command.armour
+    tough = (
+        hunter.unempfindlichkeit if command.unempfindlichkeit is None else command.unempfindlichkeit
+    )
+    reflexe = hunter.reflexe if command.reflexe is None else command.reflexe
+    maximum = rules.derived_lep(attributes, tough, state.options)
+    current = hunter.lep.current + maximum - hunter.lep.maximum
+    lep = Track(
+        current=max(state.options.lep_floor, min(maximum, current)),
+        maximum=maximum,
+        floor=state.options.lep_floor,
+    )
+    return hunter.model_copy(
+        update={
+            "name": command.name or hunter.name,
+            "attributes": attributes,
+            "armour": armour,
+            "unempfindlichkeit": tough,
+            "reflexe": reflexe,
+            "lep": lep,
+            "ini": rules.derived_ini(attributes, reflexe),
+        }
+    )
+
+
+def _place(state: HexxenState, command: Place) -> list[Event]:
+    who = find_any(state, command.target)
+    square = grid.square_name(state.grid.square(command.to))
+    for other, at in state.positions.items():
+        if at == square and other != who.id:
+            taken = state.hunters.get(other) or state.npcs.get(other)
+            raise RuleError(
+                "hexxen.square_taken", value=square, name=taken.name if taken else other
+            )
+    return [Placed(target=who.id, to=square)]
+
+
+def _set_map(state: HexxenState, command: SetMap) -> list[Event]:
+    for at in state.positions.values():
+        square = grid.parse_square(at)
+        if square.x >= command.width or square.y >= command.height:
+            raise RuleError(
+                "hexxen.map_too_small", value=at, width=command.width, height=command.height
+            )
+    return [MapSet(width=command.width, height=command.height)]
 
 
 def power_cost(npc: Npc, line: PowerLine, targets: int) -> int:
@@ -476,7 +630,18 @@ def _events(state: HexxenState, command: Command, dice: DiceSource) -> list[Even
     if isinstance(command, HunterContest):
         return _contest(state, command, dice)
     if isinstance(command, NpcAttack):
+        _no_pending(state)
         return _attack(state, command, dice)
+    if isinstance(command, DeclareAttack):
+        return _declare(state, command)
+    if isinstance(command, Defend):
+        return _attack(state, attack_of(state, command), dice)
+    if isinstance(command, EditHunter):
+        return [HunterEdited(hunter=edited_hunter(state, command))]
+    if isinstance(command, Place):
+        return _place(state, command)
+    if isinstance(command, SetMap):
+        return _set_map(state, command)
     assert isinstance(command, NpcPower)
     return _power(state, command, dice)
 

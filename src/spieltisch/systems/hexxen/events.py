@@ -7,10 +7,11 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from spieltisch.engine.encounter import Start
-from spieltisch.systems.hexxen.sheet import Hunter, Npc
+from spieltisch.systems.hexxen.sheet import Hunter, Npc, PendingAttack
 
 __all__ = [
     "EVENTS",
+    "AttackDeclared",
     "AttackRolled",
     "BoundSet",
     "CheckRolled",
@@ -22,9 +23,12 @@ __all__ = [
     "FightEnded",
     "FightStarted",
     "HunterCreated",
+    "HunterEdited",
     "LepChanged",
+    "MapSet",
     "ModifierSet",
     "NpcCreated",
+    "Placed",
     "PowerUsed",
     "ResourceChanged",
     "Roll",
@@ -57,6 +61,13 @@ class HunterCreated(_Event):
     """A hunter joined the table."""
 
     kind: Literal["hunter_created"] = "hunter_created"
+    hunter: Hunter
+
+
+class HunterEdited(_Event):
+    """A hunter's sheet was corrected: the whole new sheet (LeP and INI derived again)."""
+
+    kind: Literal["hunter_edited"] = "hunter_edited"
     hunter: Hunter
 
 
@@ -215,6 +226,29 @@ class AttackRolled(_Event):
     lep_lost: int = 0
 
 
+class AttackDeclared(_Event):
+    """An NSC declared an attack; the hunter is asked for his defence."""
+
+    kind: Literal["attack_declared"] = "attack_declared"
+    pending: PendingAttack
+
+
+class Placed(_Event):
+    """A token stands on a new square."""
+
+    kind: Literal["placed"] = "placed"
+    target: str
+    to: str
+
+
+class MapSet(_Event):
+    """The battle map got a new size."""
+
+    kind: Literal["map_set"] = "map_set"
+    width: int
+    height: int
+
+
 class TargetResult(_Event):
     """One target of a Handlungskraft: his roll and what the Differenzerfolge did."""
 
@@ -256,7 +290,11 @@ Event = Annotated[
     | CheckRolled
     | ContestRolled
     | AttackRolled
-    | PowerUsed,
+    | PowerUsed
+    | HunterEdited
+    | AttackDeclared
+    | Placed
+    | MapSet,
     Field(discriminator="kind"),
 ]
 """Any HeXXen event."""

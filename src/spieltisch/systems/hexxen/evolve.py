@@ -12,6 +12,7 @@ from spieltisch.engine.encounter import PhaseEvent
 from spieltisch.engine.errors import RuleError
 from spieltisch.systems.hexxen import rules
 from spieltisch.systems.hexxen.events import (
+    AttackDeclared,
     AttackRolled,
     BoundSet,
     CheckRolled,
@@ -23,9 +24,12 @@ from spieltisch.systems.hexxen.events import (
     FightEnded,
     FightStarted,
     HunterCreated,
+    HunterEdited,
     LepChanged,
+    MapSet,
     ModifierSet,
     NpcCreated,
+    Placed,
     PowerUsed,
     ResourceChanged,
     SkillSet,
@@ -218,7 +222,24 @@ def evolve(state: HexxenState, event: Event) -> HexxenState:
     if isinstance(event, EffectTicked):
         return _lep(state, event.target, -event.amount)
     if isinstance(event, FightEnded):
-        return state.model_copy(update={"encounter": None, "budgets": {}})
+        return state.model_copy(update={"encounter": None, "budgets": {}, "pending": None})
+    if isinstance(event, HunterEdited):
+        find_hunter(state, event.hunter.id)
+        return _put(state, event.hunter)
+    if isinstance(event, AttackDeclared):
+        find_npc(state, event.pending.npc)
+        find_hunter(state, event.pending.target)
+        return state.model_copy(update={"pending": event.pending})
+    if isinstance(event, Placed):
+        find_any(state, event.target)
+        taken = {at: who for who, at in state.positions.items() if who != event.target}
+        if event.to in taken:
+            raise RuleError("hexxen.square_taken", value=event.to, name=taken[event.to])
+        state.grid.square(event.to)
+        return state.model_copy(update={"positions": {**state.positions, event.target: event.to}})
+    if isinstance(event, MapSet):
+        grid = state.grid.model_copy(update={"width": event.width, "height": event.height})
+        return state.model_copy(update={"grid": grid})
     return _rolled(state, event)
 
 
@@ -244,6 +265,7 @@ def _rolled(state: HexxenState, event: Event) -> HexxenState:
         state = _spend(state, event.target, "ap", event.defense_ap)
         if event.lep_lost:
             state = _lep(state, event.target, -event.lep_lost)
+        state = state.model_copy(update={"pending": None})
         actor = event.npc
     else:
         assert isinstance(event, PowerUsed)

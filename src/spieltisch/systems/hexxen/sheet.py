@@ -14,6 +14,7 @@ from spieltisch.engine.creatures import Track
 from spieltisch.engine.economy import Budgets
 from spieltisch.engine.effects import Catalog, Effects, load_catalog
 from spieltisch.engine.encounter import Encounter
+from spieltisch.engine.grid import Grid
 
 __all__ = [
     "ATTRIBUTES",
@@ -25,6 +26,7 @@ __all__ = [
     "LastRoll",
     "Npc",
     "NpcKind",
+    "PendingAttack",
     "PerDifference",
     "PowerLine",
     "Range",
@@ -180,6 +182,16 @@ class LastRoll(_Frozen):
     detail: dict[str, Any]
 
 
+class PendingAttack(_Frozen):
+    """An attack an NSC declared; it is rolled when the hunter has chosen his defence."""
+
+    npc: str
+    attack: str
+    target: str
+    bonus: int = 0
+    malus: int = 0
+
+
 class HexxenState(_Frozen):
     """The folded state of a HeXXen table."""
 
@@ -192,6 +204,12 @@ class HexxenState(_Frozen):
     last: LastRoll | None = None
     checks: int = 0
     """How many checks were rolled at this table."""
+    pending: PendingAttack | None = None
+    """The attack waiting for the hunter's defence."""
+    grid: Grid = Grid(width=12, height=8)
+    """The battle map."""
+    positions: dict[str, str] = Field(default_factory=dict)
+    """Hunter or NSC id → the square of its token."""
 
 
 @cache

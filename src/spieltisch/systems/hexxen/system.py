@@ -25,15 +25,24 @@ from spieltisch.systems.hexxen.commands import (
     ChangeResource,
     Command,
     CreateHunter,
+    DeclareAttack,
+    Defend,
+    EditHunter,
     HunterCheck,
     HunterContest,
     NextTurn,
     NpcAttack,
     NpcPower,
+    Place,
     SetBound,
     SetSkill,
 )
-from spieltisch.systems.hexxen.decide import SYSTEM_ID, contest_npc_dice, hunter_pool
+from spieltisch.systems.hexxen.decide import (
+    SYSTEM_ID,
+    attack_of,
+    contest_npc_dice,
+    hunter_pool,
+)
 from spieltisch.systems.hexxen.events import EVENTS, Event
 from spieltisch.systems.hexxen.sheet import HexxenOptions, HexxenState
 
@@ -73,6 +82,16 @@ class Hexxen:
         """Exact odds: a hunter's total; for attacks, powers and contests the margin
         (active − defence) with both sides' modifiers and the chosen defence."""
         opts = state.options
+        if isinstance(command, Defend):
+            command = attack_of(state, command)
+        if isinstance(command, DeclareAttack):
+            command = NpcAttack(
+                npc=command.npc,
+                attack=command.attack,
+                target=command.target,
+                bonus=command.bonus,
+                malus=command.malus,
+            )
         if isinstance(command, HunterCheck):
             hunter = evolving.find_hunter(state, command.hunter)
             _, pool = hunter_pool(state, hunter, command.skill, command.attribute)
@@ -132,9 +151,11 @@ class Hexxen:
         """Players create hunters and act for theirs; NSC, effects and the fight are the GM's."""
         if isinstance(command, CreateHunter):
             return Access(piece=command.id, claims=True)
-        if isinstance(command, HunterCheck | HunterContest | SetSkill | ChangeResource):
+        if isinstance(
+            command, HunterCheck | HunterContest | SetSkill | ChangeResource | EditHunter | Defend
+        ):
             return Access(piece=command.hunter)
-        if isinstance(command, SetBound) and command.target in state.hunters:
+        if isinstance(command, SetBound | Place) and command.target in state.hunters:
             return Access(piece=command.target)
         if isinstance(command, NextTurn) and state.encounter is not None:
             current = state.encounter.current

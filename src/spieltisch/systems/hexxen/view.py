@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from spieltisch.dice.faces import symbol_die
 from spieltisch.engine.visibility import Role, Viewer
-from spieltisch.systems.hexxen.evolve import modifiers
-from spieltisch.systems.hexxen.sheet import HexxenState, Npc
+from spieltisch.systems.hexxen import rules
+from spieltisch.systems.hexxen.decide import defense_choices
+from spieltisch.systems.hexxen.evolve import effect_catalog, modifiers, ongoing
+from spieltisch.systems.hexxen.sheet import HexxenState, Npc, default_skills
 
 __all__ = ["view"]
 
@@ -50,6 +53,49 @@ def _legal(state: HexxenState) -> list[dict[str, Any]]:
     return out
 
 
+def faces() -> dict[str, list[Any]]:
+    """Each die's six faces (index 0 is a rolled 1): symbol counts, or the Elixier number,
+    so a page draws the d6 values of the events as the symbols they show."""
+    out: dict[str, list[Any]] = {}
+    for letter in ("H", "M", "J", "B", "E"):
+        kind = symbol_die(letter)
+        rolled = (kind.face(roll) for roll in range(1, 7))
+        out[letter] = [face if isinstance(face, int) else dict(face) for face in rolled]
+    return out
+
+
+def _ini0(state: HexxenState, shown: set[str]) -> list[dict[str, Any]]:
+    """The ticks the next INI-0 phase brings: each damage effect's level and its LeP."""
+    found = effect_catalog(state)
+    out = []
+    for item in state.effects.items:
+        tick = found.kinds[item.kind].tick if item.kind in found.kinds else None
+        if item.target not in shown or tick is None:
+            continue
+        amount = int(tick.amount + tick.per_level * item.level)
+        out.append(
+            {"target": item.target, "effect": item.kind, "level": item.level, "amount": amount}
+        )
+    return out
+
+
+def _pending(state: HexxenState, shown: set[str]) -> dict[str, Any] | None:
+    pending = state.pending
+    if pending is None or pending.npc not in shown or pending.target not in shown:
+        return None
+    npc = state.npcs[pending.npc]
+    hunter = state.hunters[pending.target]
+    line = next(a for a in npc.attacks if a.name == pending.attack)
+    bonus, malus = modifiers(state, npc.id, pending.bonus, pending.malus)
+    return {
+        **pending.model_dump(mode="json"),
+        "dice": line.attack,
+        "damage": line.damage,
+        "npc_modifier": {"bonus": bonus, "malus": malus},
+        "choices": defense_choices(state, hunter),
+    }
+
+
 def view(state: HexxenState, viewer: Viewer) -> dict[str, Any]:
     """The JSON the clients render for ``viewer``."""
     hunters = []
@@ -58,6 +104,10 @@ def view(state: HexxenState, viewer: Viewer) -> dict[str, Any]:
         bonus, malus = modifiers(state, hunter.id)
         data.update(effects=_effects(state, hunter.id), budgets=_budgets(state, hunter.id))
         data["check_modifier"] = {"bonus": bonus, "malus": malus}
+        paralysis = ongoing(state, hunter.id, "paralysis")
+        data["ap_per_round"] = rules.round_ap(paralysis, hunter.armour, state.options)
+        data["position"] = state.positions.get(hunter.id)
+        data["defeated"] = hunter.lep.current <= 0
         hunters.append(data)
     npcs = []
     for npc in state.npcs.values():
@@ -67,6 +117,8 @@ def view(state: HexxenState, viewer: Viewer) -> dict[str, Any]:
         bonus, malus = modifiers(state, npc.id)
         data.update(effects=_effects(state, npc.id), budgets=_budgets(state, npc.id))
         data["check_modifier"] = {"bonus": bonus, "malus": malus}
+        data["position"] = state.positions.get(npc.id)
+        data["defeated"] = npc.lep.current <= 0
         npcs.append(data)
     shown = {h["id"] for h in hunters} | {n["id"] for n in npcs}
     fight = None
@@ -78,6 +130,8 @@ def view(state: HexxenState, viewer: Viewer) -> dict[str, Any]:
             "current": enc.current if enc.current in shown else None,
             "jz": sum(1 for c in enc.combatants if c.side == "hunters"),
             "legal": _legal(state) if viewer.role is Role.GM else [],
+            "pending": _pending(state, shown),
+            "ini0": _ini0(state, shown),
         }
     last = None
     if state.last is not None and state.last.actor in shown:
@@ -88,6 +142,9 @@ def view(state: HexxenState, viewer: Viewer) -> dict[str, Any]:
         "hunters": hunters,
         "npcs": npcs,
         "fight": fight,
+        "map": {"width": state.grid.width, "height": state.grid.height},
         "last": last,
         "checks": state.checks,
+        "skill_list": default_skills(),
+        "faces": faces(),
     }

@@ -71,10 +71,11 @@ export function forgetTable(id) {
 
 /** An error answered by the server: its stable code and the localized message. */
 export class ApiError extends Error {
-  constructor(code, message, status) {
+  constructor(code, message, status, position = null) {
     super(message);
     this.code = code;
     this.status = status;
+    this.position = position;
   }
 }
 
@@ -102,7 +103,7 @@ export async function api(method, path, { token = null, body = undefined } = {})
   }
   if (!response.ok) {
     const err = data && data.error;
-    if (err && err.message) throw new ApiError(err.code, err.message, response.status);
+    if (err && err.message) throw new ApiError(err.code, err.message, response.status, err.position ?? null);
     const detail = data && data.detail;
     const text = typeof detail === "string" ? detail : t("web.error.http", { status: response.status });
     throw new ApiError("web.http", text, response.status);

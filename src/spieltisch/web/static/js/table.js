@@ -17,6 +17,7 @@ const view = {
   retry: 0,
   verification: null,
   game: null,
+  lastError: null,
 };
 
 function entry() {
@@ -61,15 +62,18 @@ const ctx = {
   get records() { return [...view.records.values()]; },
   get table() { return TABLE; },
   get token() { return token(); },
+  /** The error of the last `send` that failed (its `code`, `message`, `position`), or null. */
+  get lastError() { return view.lastError; },
   actorName,
   rerender: () => renderGame(),
   /** Send a command; resolves to the answer or null (the error is shown, nothing changed). */
   send: async (command, options = {}) => {
     clearAlert();
     const hidden = options.hidden ?? (isGm() && view.hidden);
+    view.lastError = null;
     const answer = await guarded(() => api("POST", `/api/tables/${TABLE}/commands`, {
       token: token(), body: { command, hidden, expected_seq: null },
-    }));
+    }).catch((error) => { view.lastError = error; throw error; }));
     if (answer) applyAnswer(answer);
     return answer;
   },
