@@ -61,6 +61,8 @@ const ctx = {
   get records() { return [...view.records.values()]; },
   get table() { return TABLE; },
   get token() { return token(); },
+  /** The region bodies a game may fill itself (`scene` is the body `render` gets). */
+  get regions() { return regionBodies(); },
   actorName,
   rerender: () => renderGame(),
   /** Send a command; resolves to the answer or null (the error is shown, nothing changed). */
@@ -188,12 +190,100 @@ function focusables(body) {
   return [...body.querySelectorAll(FOCUSABLE)].filter((e) => e.getClientRects().length > 0);
 }
 
+// -- the regions of the table: scene, sheets, tools (the game's), side (chat and log), table
+// (people and fair dice). Side by side on a wide screen, tabs on a narrow one.
+
+const REGIONS = ["scene", "sheets", "tools", "side", "table"];
+const GAME_REGIONS = { scene: "game-body", sheets: "sheets-body", tools: "tools-body" };
+const TABS = window.matchMedia("(max-width: 760px)");
+const layout = { tab: "scene" };
+
+/** The bodies of the regions a game fills, by name. */
+function regionBodies() {
+  return Object.fromEntries(Object.entries(GAME_REGIONS).map(([name, id]) => [name, document.getElementById(id)]));
+}
+
+/** Put what a game's `render` returned into its regions: `{sheets, tools}`, nodes or lists. */
+function placeParts(parts) {
+  if (!parts || typeof parts !== "object" || parts instanceof Node) return;
+  const bodies = regionBodies();
+  for (const name of ["sheets", "tools"]) {
+    if (name in parts) bodies[name].replaceChildren(...[parts[name]].flat(Infinity).filter(Boolean));
+  }
+}
+
+/** Whether a game's region body shows nothing (no text, no control, no picture). */
+function blank(body) {
+  return !body.textContent.trim() && !body.querySelector("svg, img, input, button, select, textarea");
+}
+
+function regionEmpty(name) {
+  if (name === "tools") return blank(document.getElementById("tools-body")) && document.getElementById("gm-tools").hidden;
+  const body = GAME_REGIONS[name] && document.getElementById(GAME_REGIONS[name]);
+  return body ? blank(body) : false;
+}
+
+/** Show the regions with content; on a narrow screen as tabs, one region at a time. */
+function updateRegions() {
+  const root = document.getElementById("table");
+  const tabs = TABS.matches;
+  const present = REGIONS.filter((name) => !regionEmpty(name));
+  if (!present.includes(layout.tab)) layout.tab = present[0];
+  root.dataset.mode = tabs ? "tabs" : "wide";
+  for (const name of REGIONS) {
+    const region = document.getElementById("region-" + name);
+    region.classList.toggle("is-empty", !present.includes(name));
+    region.classList.toggle("is-active", name === layout.tab);
+    if (tabs) {
+      region.setAttribute("role", "tabpanel");
+      region.setAttribute("aria-labelledby", "tab-" + name);
+    } else {
+      region.removeAttribute("role");
+      region.setAttribute("aria-labelledby", region.querySelector("h2").id);
+    }
+  }
+  const list = document.getElementById("table-tabs");
+  list.hidden = !tabs;
+  const shown = [...list.children].map((tab) => tab.dataset.region).join();
+  if (shown !== present.join()) {
+    list.replaceChildren(...present.map((name) => el("button", {
+      type: "button", role: "tab", id: "tab-" + name, class: "tab", dataset: { region: name },
+      "aria-controls": "region-" + name, onclick: () => selectTab(name),
+      onkeydown: (e) => tabKey(e, name),
+    }, t("web.layout.tab." + name))));
+  }
+  for (const tab of list.children) {
+    const active = tab.dataset.region === layout.tab;
+    tab.setAttribute("aria-selected", String(active));
+    tab.tabIndex = active ? 0 : -1;
+  }
+}
+
+function selectTab(name, focus = false) {
+  layout.tab = name;
+  updateRegions();
+  if (focus) document.getElementById("tab-" + name)?.focus();
+}
+
+function tabKey(event, name) {
+  const names = [...document.getElementById("table-tabs").children].map((tab) => tab.dataset.region);
+  const at = names.indexOf(name);
+  const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: names.length - 1 }[event.key];
+  if (to === undefined) return;
+  event.preventDefault();
+  selectTab(names[(to + names.length) % names.length], true);
+}
+
+TABS.addEventListener("change", () => { if (view.info) updateRegions(); });
+
 function renderGame() {
-  const body = document.getElementById("game-body");
-  const active = document.activeElement && body.contains(document.activeElement) ? document.activeElement : null;
+  const bodies = Object.values(regionBodies());
+  const body = bodies.find((b) => document.activeElement && b.contains(document.activeElement)) || null;
+  const active = body ? document.activeElement : null;
   const id = active?.id || null;
   const position = active ? focusables(body).indexOf(active) : -1;
-  game().render(body, ctx);
+  placeParts(game().render(regionBodies().scene, ctx));
+  updateRegions();
   if (!active) return;
   // Keep the keyboard where it was: the same control, or (when it is gone, such as a roll
   // button after rolling) the control now at its place, never the top of the page.
@@ -348,16 +438,25 @@ function renderFair() {
       },
     }, el("label", { for: "player-seed" }, t("web.fair.player_seed")), el("div", { class: "row" }, input, el("button", { type: "submit" }, t("web.fair.add_seed")))));
   }
-  if (isGm()) {
-    const hidden = el("input", { type: "checkbox", id: "hidden-toggle", checked: view.hidden, onchange: (e) => { view.hidden = e.target.checked; } });
-    parts.push(el("div", { class: "gm-tools" },
-      el("h3", {}, t("web.gm.heading")),
-      el("div", { class: "field check" }, hidden, el("label", { for: "hidden-toggle" }, t("web.gm.hidden"))),
-      el("button", { type: "button", id: "reveal-button", onclick: reveal }, t("web.gm.reveal")),
-    ));
-  }
   parts.push(el("button", { type: "button", class: "link", onclick: download }, t("web.fair.export")));
   box.replaceChildren(...parts);
+  renderGmTools();
+}
+
+/** The GM's table tools (hidden rolls, revealing the seed), in the tools region. */
+function renderGmTools() {
+  const panel = document.getElementById("gm-tools");
+  panel.hidden = !isGm();
+  if (!isGm()) return;
+  const body = document.getElementById("gm-tools-body");
+  if (body.childElementCount) {
+    document.getElementById("hidden-toggle").checked = view.hidden;
+    return;
+  }
+  const hidden = el("input", { type: "checkbox", id: "hidden-toggle", checked: view.hidden, onchange: (e) => { view.hidden = e.target.checked; } });
+  body.replaceChildren(
+    el("div", { class: "field check" }, hidden, el("label", { for: "hidden-toggle" }, t("web.gm.hidden"))),
+    el("button", { type: "button", id: "reveal-button", onclick: reveal }, t("web.gm.reveal")));
 }
 
 async function reveal() {
