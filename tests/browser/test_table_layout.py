@@ -96,3 +96,59 @@ def test_a_phone_switches_regions_by_tabs(browser: Any, server: Any) -> None:
     finally:
         gm_context.close()
         phone_context.close()
+
+
+def square_size(page: Page, selector: str) -> tuple[float, float]:
+    """Width and height in page pixels of the first square matching ``selector``."""
+    found = box(page, selector)
+    return found["width"], found["height"]
+
+
+def test_boards_and_maps_have_fingertip_squares_on_a_phone(browser: Any, server: Any) -> None:
+    gm_context = new_context(browser, viewport={"width": 1280, "height": 900})
+    phone_context = new_context(
+        browser, viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True
+    )
+    gm, phone = gm_context.new_page(), phone_context.new_page()
+    errors = watch_errors(gm) + watch_errors(phone)
+    try:
+        # Kilkenny Cats: 14 × 14 squares were 20 px at this width.
+        gm.goto(server.url + "/")
+        gm.select_option("#new-system", "kilkenny")
+        gm.select_option("#opt-seat-N", "greedy")
+        board = open_table(gm, server.url, "kilkenny", "Pocket cats", "Gina", keep_options=True)
+        join(phone, board["player"], "Pia")
+        width, height = square_size(phone, "#kk-board rect.sq-dark")
+        assert width >= 44 and height >= 44, (width, height)
+        # The board pans inside its frame; the page itself is no wider than the phone.
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 375
+        frame = "document.getElementById('kk-board-frame')"
+        assert phone.evaluate(f"{frame}.scrollWidth > {frame}.clientWidth")
+        # A move is still two taps, on squares of fingertip size.
+        phone.locator("#take-seat-S").tap()
+        phone.locator("#kk-roll").tap()
+        expect(phone.locator("#kk-turn")).to_be_visible()
+        cells = phone.locator("#kk-board .cell-hit")
+        if cells.count():
+            cell = cells.first.bounding_box()
+            assert cell is not None and min(cell["width"], cell["height"]) >= 44, cell
+        # "Whole board" shows it all at once (smaller squares), and back.
+        phone.locator("#kk-board-frame-zoom").tap()
+        expect(phone.locator("#kk-board-frame-zoom")).to_have_attribute("aria-pressed", "true")
+        width, _ = square_size(phone, "#kk-board rect.sq-dark")
+        assert width < 44, width
+        assert phone.evaluate(f"{frame}.scrollWidth <= {frame}.clientWidth + 1")
+        phone.locator("#kk-board-frame-zoom").tap()
+        width, _ = square_size(phone, "#kk-board rect.sq-dark")
+        assert width >= 44, width
+
+        # The shared battle map of the free table: the same size for its squares.
+        links = open_table(gm, server.url, "free-dice", "Pocket crypt", "Gina")
+        join(phone, links["player"], "Pia")
+        width, height = square_size(phone, "#fd-map .map-square")
+        assert width >= 44 and height >= 44, (width, height)
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 375
+        assert not errors, errors
+    finally:
+        gm_context.close()
+        phone_context.close()
