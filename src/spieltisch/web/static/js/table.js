@@ -1,6 +1,7 @@
 // The table page: join by invite, the game panel, the live log, people, fair dice, GM tools.
 import { ApiError, PAGE, api, clearAlert, copyText, el, guarded, initLanguageSwitch, inviteFromFragment, inviteUrl, myTable, saveTable, showAlert, systemName, t, tFirst } from "./core.js";
-import { renderDice } from "./dice.js";
+import { animateRoll, renderDice } from "./dice.js";
+import { initSoundToggle, rattle } from "./sound.js";
 import { verifyExport } from "./verify.js";
 import { loadGame } from "./games.js";
 import * as chat from "./chat.js";
@@ -17,6 +18,8 @@ const view = {
   retry: 0,
   verification: null,
   game: null,
+  loaded: false,       // the first load is done: records from now on are news
+  announced: new Set(),  // the records already known (shown in a toast or there before)
 };
 
 function entry() {
@@ -88,7 +91,50 @@ function addRecords(records) {
     view.records.set(record.seq, record);
     view.seq = Math.max(view.seq, record.seq);
   }
+  announce(records);
   return added;
+}
+
+// -- the dice moment: who rolled what, to everyone, without moving the page -------------------
+
+let toastTimer = null;
+
+/** The dice a record rolled, flat, for the toast (a chat roll's dice, the events', the draws). */
+function rolledDice(record) {
+  const chatDice = (record.events || []).flatMap((event) => event.roll?.dice || []);
+  return chatDice.length ? chatDice : recordDice(record).flat();
+}
+
+/** Show each new record that rolled dice in the toast, once; the first load only takes note. */
+function announce(records) {
+  for (const record of records || []) {
+    if (view.announced.has(record.seq)) continue;
+    view.announced.add(record.seq);
+    if (!view.loaded || record.undoes != null || !view.game) continue;
+    const dice = rolledDice(record);
+    if (dice.length) showRoll(record, dice);
+  }
+}
+
+function showRoll(record, dice) {
+  const toast = document.getElementById("toast");
+  const texts = (record.events || []).map(eventText).filter(Boolean);
+  const what = texts[0] || dice.map((d) => d.face ?? d.value).join(" ");
+  const row = renderDice(dice.slice(0, 12), { size: 40 });
+  row.setAttribute("aria-hidden", "true");  // the line says it; the passing faces stay silent
+  toast.replaceChildren(el("p", { class: "toast-text" }, t("web.toast.rolled", { who: actorName(record.actor), what })), row);
+  toast.dataset.seq = record.seq;
+  toast.classList.add("is-shown");
+  toast.dataset.animated = String(animateRoll(row, dice, { size: 40 }));
+  if (rattle(dice.length)) {
+    const box = document.getElementById("sound-toggle");
+    box.dataset.played = String(Number(box.dataset.played || 0) + 1);
+  }
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => {
+    toast.classList.remove("is-shown");
+    toastTimer = setTimeout(() => toast.replaceChildren(), 400);
+  }, 6000);
 }
 
 function claims(records) {
@@ -514,6 +560,7 @@ async function join(code) {
 
 async function init() {
   initLanguageSwitch();
+  initSoundToggle(document.getElementById("sound-toggle"));
   // Opening another invite link on this page changes only the fragment: start again.
   window.addEventListener("hashchange", () => { if (inviteFromFragment()) location.reload(); });
   const code = inviteFromFragment();
@@ -532,6 +579,7 @@ async function init() {
     showAlert(error.message);
     return;
   }
+  view.loaded = true;
   document.getElementById("table").hidden = false;
   connect();
 }
