@@ -17,6 +17,8 @@ export function zoomFrame(id, picture, cells, { extraClass = "", label = "web.la
   picture.classList.add("zoomable");
   const frame = el("div", {
     class: ["zoom-frame", extraClass, memory.fit ? "is-fit" : ""].filter(Boolean).join(" "), id,
+    // A frame that scrolls is reachable by the keyboard (arrow keys pan it once focused).
+    tabindex: 0, role: "region", "aria-label": picture.getAttribute("aria-label") || null,
     onscroll: (e) => { memory.left = e.target.scrollLeft; memory.top = e.target.scrollTop; },
   }, picture);
   const toggle = el("button", {
