@@ -78,12 +78,12 @@ def test_the_tumble_is_running_when_motion_is_welcome(browser: Any, server: Any)
         expect(page.locator("#conn")).to_have_attribute("data-state", "live")
         # Count the animations the moment the notice is filled, before they can end.
         page.evaluate(
-            """() => new MutationObserver(() => {
+            """() => (window.__observer = new MutationObserver(() => {
                  const t = document.getElementById('toast');
                  if (!t.dataset.animated) return;
                  const dice = [...t.querySelectorAll('.die')];
                  window.__running = dice.filter((d) => d.getAnimations().length).length;
-               }).observe(document.getElementById('toast'), {attributes: true})"""
+               })).observe(document.getElementById('toast'), {attributes: true})"""
         )
         roll(page, "2d6")
         page.wait_for_function("window.__running !== undefined")
