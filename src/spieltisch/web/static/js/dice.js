@@ -128,3 +128,39 @@ export function renderDie(raw, { sides = 6, size = 40, extraClass = "" } = {}) {
 export function renderDice(list, options = {}) {
   return el("span", { class: "dice" }, list.map((d) => renderDie(d, options)));
 }
+
+// -- the dice moment: a short tumble of the rolled dice --------------------------------------
+
+const ROLL_MS = 700;
+
+/** Whether the person asked their system for less motion. */
+export function reducedMotion() {
+  return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+/**
+ * Roll the dice drawn in `row` (the elements `renderDice` made from `list`): each tumbles and
+ * shows passing faces for a moment, then settles on its real face. Nothing moves when the
+ * person prefers reduced motion. Returns the number of dice animated.
+ */
+export function animateRoll(row, list, options = {}) {
+  if (reducedMotion()) return 0;
+  const dice = [...row.querySelectorAll(":scope > .die")];
+  dice.forEach((node, i) => {
+    const die = normalizeDie(list[i]);
+    const duration = ROLL_MS + i * 60;
+    node.animate([
+      { transform: "translateY(-14px) rotate(-240deg) scale(.8)" },
+      { transform: "translateY(0) rotate(-60deg) scale(1.05)", offset: 0.6 },
+      { transform: "none" },
+    ], { duration, easing: "cubic-bezier(.2, .7, .3, 1)" });
+    if (typeof die.face !== "number" || die.sides < 2) return;
+    const real = node.firstChild;
+    const passing = setInterval(() => {
+      const face = 1 + Math.floor(Math.random() * die.sides);
+      node.replaceChildren(renderDie({ ...list[i], face, value: face }, options).firstChild);
+    }, 90);
+    setTimeout(() => { clearInterval(passing); node.replaceChildren(real); }, duration - 150);
+  });
+  return dice.length;
+}

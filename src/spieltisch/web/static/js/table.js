@@ -1,6 +1,7 @@
 // The table page: join by invite, the game panel, the live log, people, fair dice, GM tools.
 import { ApiError, PAGE, api, clearAlert, copyText, el, guarded, initLanguageSwitch, inviteFromFragment, inviteUrl, myTable, saveTable, showAlert, systemName, t, tFirst } from "./core.js";
-import { renderDice } from "./dice.js";
+import { animateRoll, renderDice } from "./dice.js";
+import { initSoundToggle, rattle } from "./sound.js";
 import { verifyExport } from "./verify.js";
 import { loadGame } from "./games.js";
 import * as chat from "./chat.js";
@@ -18,6 +19,8 @@ const view = {
   verification: null,
   game: null,
   lastError: null,
+  loaded: false,       // the first load is done: records from now on are news
+  announced: new Set(),  // the records already known (shown in a toast or there before)
 };
 
 function entry() {
@@ -64,6 +67,8 @@ const ctx = {
   get token() { return token(); },
   /** The error of the last `send` that failed (its `code`, `message`, `position`), or null. */
   get lastError() { return view.lastError; },
+  /** The region bodies a game may fill itself (`scene` is the body `render` gets). */
+  get regions() { return regionBodies(); },
   actorName,
   rerender: () => renderGame(),
   /** Send a command; resolves to the answer or null (the error is shown, nothing changed). */
@@ -90,7 +95,50 @@ function addRecords(records) {
     view.records.set(record.seq, record);
     view.seq = Math.max(view.seq, record.seq);
   }
+  announce(records);
   return added;
+}
+
+// -- the dice moment: who rolled what, to everyone, without moving the page -------------------
+
+let toastTimer = null;
+
+/** The dice a record rolled, flat, for the toast (a chat roll's dice, the events', the draws). */
+function rolledDice(record) {
+  const chatDice = (record.events || []).flatMap((event) => event.roll?.dice || []);
+  return chatDice.length ? chatDice : recordDice(record).flat();
+}
+
+/** Show each new record that rolled dice in the toast, once; the first load only takes note. */
+function announce(records) {
+  for (const record of records || []) {
+    if (view.announced.has(record.seq)) continue;
+    view.announced.add(record.seq);
+    if (!view.loaded || record.undoes != null || !view.game) continue;
+    const dice = rolledDice(record);
+    if (dice.length) showRoll(record, dice);
+  }
+}
+
+function showRoll(record, dice) {
+  const toast = document.getElementById("toast");
+  const texts = (record.events || []).map(eventText).filter(Boolean);
+  const what = texts[0] || dice.map((d) => d.face ?? d.value).join(" ");
+  const row = renderDice(dice.slice(0, 12), { size: 40 });
+  row.setAttribute("aria-hidden", "true");  // the line says it; the passing faces stay silent
+  toast.replaceChildren(el("p", { class: "toast-text" }, t("web.toast.rolled", { who: actorName(record.actor), what })), row);
+  toast.dataset.seq = record.seq;
+  toast.classList.add("is-shown");
+  toast.dataset.animated = String(animateRoll(row, dice, { size: 40 }));
+  if (rattle(dice.length)) {
+    const box = document.getElementById("sound-toggle");
+    box.dataset.played = String(Number(box.dataset.played || 0) + 1);
+  }
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => {
+    toast.classList.remove("is-shown");
+    toastTimer = setTimeout(() => toast.replaceChildren(), 400);
+  }, 6000);
 }
 
 function claims(records) {
@@ -192,12 +240,100 @@ function focusables(body) {
   return [...body.querySelectorAll(FOCUSABLE)].filter((e) => e.getClientRects().length > 0);
 }
 
+// -- the regions of the table: scene, sheets, tools (the game's), side (chat and log), table
+// (people and fair dice). Side by side on a wide screen, tabs on a narrow one.
+
+const REGIONS = ["scene", "sheets", "tools", "side", "table"];
+const GAME_REGIONS = { scene: "game-body", sheets: "sheets-body", tools: "tools-body" };
+const TABS = window.matchMedia("(max-width: 760px)");
+const layout = { tab: "scene" };
+
+/** The bodies of the regions a game fills, by name. */
+function regionBodies() {
+  return Object.fromEntries(Object.entries(GAME_REGIONS).map(([name, id]) => [name, document.getElementById(id)]));
+}
+
+/** Put what a game's `render` returned into its regions: `{sheets, tools}`, nodes or lists. */
+function placeParts(parts) {
+  if (!parts || typeof parts !== "object" || parts instanceof Node) return;
+  const bodies = regionBodies();
+  for (const name of ["sheets", "tools"]) {
+    if (name in parts) bodies[name].replaceChildren(...[parts[name]].flat(Infinity).filter(Boolean));
+  }
+}
+
+/** Whether a game's region body shows nothing (no text, no control, no picture). */
+function blank(body) {
+  return !body.textContent.trim() && !body.querySelector("svg, img, input, button, select, textarea");
+}
+
+function regionEmpty(name) {
+  if (name === "tools") return blank(document.getElementById("tools-body")) && document.getElementById("gm-tools").hidden;
+  const body = GAME_REGIONS[name] && document.getElementById(GAME_REGIONS[name]);
+  return body ? blank(body) : false;
+}
+
+/** Show the regions with content; on a narrow screen as tabs, one region at a time. */
+function updateRegions() {
+  const root = document.getElementById("table");
+  const tabs = TABS.matches;
+  const present = REGIONS.filter((name) => !regionEmpty(name));
+  if (!present.includes(layout.tab)) layout.tab = present[0];
+  root.dataset.mode = tabs ? "tabs" : "wide";
+  for (const name of REGIONS) {
+    const region = document.getElementById("region-" + name);
+    region.classList.toggle("is-empty", !present.includes(name));
+    region.classList.toggle("is-active", name === layout.tab);
+    if (tabs) {
+      region.setAttribute("role", "tabpanel");
+      region.setAttribute("aria-labelledby", "tab-" + name);
+    } else {
+      region.removeAttribute("role");
+      region.setAttribute("aria-labelledby", region.querySelector("h2").id);
+    }
+  }
+  const list = document.getElementById("table-tabs");
+  list.hidden = !tabs;
+  const shown = [...list.children].map((tab) => tab.dataset.region).join();
+  if (shown !== present.join()) {
+    list.replaceChildren(...present.map((name) => el("button", {
+      type: "button", role: "tab", id: "tab-" + name, class: "tab", dataset: { region: name },
+      "aria-controls": "region-" + name, onclick: () => selectTab(name),
+      onkeydown: (e) => tabKey(e, name),
+    }, t("web.layout.tab." + name))));
+  }
+  for (const tab of list.children) {
+    const active = tab.dataset.region === layout.tab;
+    tab.setAttribute("aria-selected", String(active));
+    tab.tabIndex = active ? 0 : -1;
+  }
+}
+
+function selectTab(name, focus = false) {
+  layout.tab = name;
+  updateRegions();
+  if (focus) document.getElementById("tab-" + name)?.focus();
+}
+
+function tabKey(event, name) {
+  const names = [...document.getElementById("table-tabs").children].map((tab) => tab.dataset.region);
+  const at = names.indexOf(name);
+  const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: names.length - 1 }[event.key];
+  if (to === undefined) return;
+  event.preventDefault();
+  selectTab(names[(to + names.length) % names.length], true);
+}
+
+TABS.addEventListener("change", () => { if (view.info) updateRegions(); });
+
 function renderGame() {
-  const body = document.getElementById("game-body");
-  const active = document.activeElement && body.contains(document.activeElement) ? document.activeElement : null;
+  const bodies = Object.values(regionBodies());
+  const body = bodies.find((b) => document.activeElement && b.contains(document.activeElement)) || null;
+  const active = body ? document.activeElement : null;
   const id = active?.id || null;
   const position = active ? focusables(body).indexOf(active) : -1;
-  game().render(body, ctx);
+  placeParts(game().render(regionBodies().scene, ctx));
+  updateRegions();
   if (!active) return;
   // Keep the keyboard where it was: the same control, or (when it is gone, such as a roll
   // button after rolling) the control now at its place, never the top of the page.
@@ -352,16 +488,25 @@ function renderFair() {
       },
     }, el("label", { for: "player-seed" }, t("web.fair.player_seed")), el("div", { class: "row" }, input, el("button", { type: "submit" }, t("web.fair.add_seed")))));
   }
-  if (isGm()) {
-    const hidden = el("input", { type: "checkbox", id: "hidden-toggle", checked: view.hidden, onchange: (e) => { view.hidden = e.target.checked; } });
-    parts.push(el("div", { class: "gm-tools" },
-      el("h3", {}, t("web.gm.heading")),
-      el("div", { class: "field check" }, hidden, el("label", { for: "hidden-toggle" }, t("web.gm.hidden"))),
-      el("button", { type: "button", id: "reveal-button", onclick: reveal }, t("web.gm.reveal")),
-    ));
-  }
   parts.push(el("button", { type: "button", class: "link", onclick: download }, t("web.fair.export")));
   box.replaceChildren(...parts);
+  renderGmTools();
+}
+
+/** The GM's table tools (hidden rolls, revealing the seed), in the tools region. */
+function renderGmTools() {
+  const panel = document.getElementById("gm-tools");
+  panel.hidden = !isGm();
+  if (!isGm()) return;
+  const body = document.getElementById("gm-tools-body");
+  if (body.childElementCount) {
+    document.getElementById("hidden-toggle").checked = view.hidden;
+    return;
+  }
+  const hidden = el("input", { type: "checkbox", id: "hidden-toggle", checked: view.hidden, onchange: (e) => { view.hidden = e.target.checked; } });
+  body.replaceChildren(
+    el("div", { class: "field check" }, hidden, el("label", { for: "hidden-toggle" }, t("web.gm.hidden"))),
+    el("button", { type: "button", id: "reveal-button", onclick: reveal }, t("web.gm.reveal")));
 }
 
 async function reveal() {
@@ -419,6 +564,7 @@ async function join(code) {
 
 async function init() {
   initLanguageSwitch();
+  initSoundToggle(document.getElementById("sound-toggle"));
   // Opening another invite link on this page changes only the fragment: start again.
   window.addEventListener("hashchange", () => { if (inviteFromFragment()) location.reload(); });
   const code = inviteFromFragment();
@@ -437,6 +583,7 @@ async function init() {
     showAlert(error.message);
     return;
   }
+  view.loaded = true;
   document.getElementById("table").hidden = false;
   connect();
 }

@@ -3,6 +3,7 @@
 // tokens by footprint. It knows no rules: a game hands in the squares, tokens and overlays
 // from its view and gets the clicks, drags and arrow keys back as square names.
 import { el, svg, t } from "../core.js";
+import { zoomFrame } from "../zoom.js";
 
 /** Pixels per square. */
 export const CELL = 40;
@@ -112,9 +113,10 @@ export function terrainLegend(kinds, text) {
   return el("ul", { class: "map-legend" }, ...kinds.map((kind) => el("li", {}, el("span", { class: "map-key terrain-" + kind, "aria-hidden": "true" }), text(kind))));
 }
 
-/** A map in its scrolling frame. */
+/** A map in its scrolling frame: on a phone each square is at least 44 px and the frame pans. */
 export function mapFrame(map) {
-  return el("div", { class: "map-wrap" }, map);
+  const cells = Number(map.getAttribute("viewBox").split(" ")[2]) / CELL;
+  return zoomFrame(map.id + "-frame", map, cells, { extraClass: "map-wrap", label: "web.layout.zoom_whole_map" });
 }
 
 /** The words for a token's square, shared by the games. */

@@ -37,22 +37,25 @@ function rollForm(ctx) {
     chart);
 }
 
-/** Render the roll form, the last roll, the tracker, the map and the tools. */
+/** Render the roll form, the last roll and the map (the scene), the tracker (sheets) and the
+ * tools, each in its region (see docs/web-table.md, "Regions"). */
 export function render(body, ctx) {
   const spectator = ctx.me.role === "spectator";
+  const { sheets, tools } = ctx.regions;
   if (body.dataset.game !== "free-dice") {
     body.dataset.game = "free-dice";
     body.replaceChildren(
-      spectator ? null : rollForm(ctx),
-      el("section", { class: "card" }, el("h2", {}, t("web.freedice.last")), el("div", { id: "fd-last" })),
-      el("div", { id: "fd-fight" }),
-      el("div", { id: "fd-map-box" }),
-      el("div", { id: "fd-tools" }));
+      el("div", { class: "fd-roll-row" },
+        spectator ? null : rollForm(ctx),
+        el("section", { class: "card" }, el("h2", {}, t("web.freedice.last")), el("div", { id: "fd-last" }))),
+      el("div", { id: "fd-map-box" }));
+    sheets.replaceChildren(el("div", { id: "fd-fight" }));
+    tools.replaceChildren(el("div", { id: "fd-tools" }));
   }
   body.querySelector("#fd-last").replaceWith(lastRoll(ctx));
-  body.querySelector("#fd-fight").replaceWith(renderTracker(ctx));
   body.querySelector("#fd-map-box").replaceWith(renderMap(ctx));
-  body.querySelector("#fd-tools").replaceWith(renderTools(ctx));
+  sheets.querySelector("#fd-fight").replaceWith(renderTracker(ctx));
+  tools.querySelector("#fd-tools").replaceWith(renderTools(ctx));
 }
 
 function resultText(result) {

@@ -2,6 +2,7 @@
 // seats for humans (hot seat or online) and AI seats; the end of the game.
 import { details, el, svg, t, tFirst } from "../../core.js";
 import { renderDie } from "../../dice.js";
+import { zoomFrame } from "../../zoom.js";
 
 const FILES = "abcdefghijklmnopqrstuvwxyz";
 const SEAT_ORDER = ["S", "W", "N", "E"];
@@ -247,7 +248,7 @@ export function render(body, ctx) {
     el("h2", { id: "kk-heading" }, t("web.kilkenny.heading")),
     el("div", { class: "seat-list" }, seatChips),
     ...controls,
-    el("div", { class: "board-wrap" }, board(state, ctx, mySeats))));
+    el("div", { class: "board-wrap" }, zoomFrame("kk-board-frame", board(state, ctx, mySeats), (state.size ?? 14) + 2.8))));
 }
 
 function outcomeText(outcome) {

@@ -472,7 +472,8 @@ function hometown(ctx) {
     el("button", { type: "submit" }, t("web.kitties.add_problem_submit")))));
 }
 
-/** Render the whole Magical Kitties panel from the public state. */
+/** Render the Magical Kitties table: the scene and the check in the middle, the sheets and
+ * the foes in their regions (see docs/web-table.md, "Regions"). */
 export function render(body, ctx) {
   body.dataset.game = "magical-kitties";
   const s = ctx.state;
@@ -480,12 +481,16 @@ export function render(body, ctx) {
     statusSection(ctx),
     lastCheck(ctx),
     s.scene.running ? checkBuilder(ctx) : (mine(ctx).length ? el("p", { class: "card muted" }, t("web.kitties.no_scene")) : null),
-    el("section", { class: "card", "aria-labelledby": "sheets-heading" },
-      el("h2", { id: "sheets-heading" }, t("web.kitties.sheets")),
-      s.kitties.length ? el("div", { class: "sheets" }, s.kitties.map((k) => sheet(k, ctx))) : el("p", { class: "muted" }, t("web.kitties.no_kitties"))),
-    ctx.me.role === "spectator" ? null : createForm(ctx),
-    foesSection(ctx),
   ].filter(Boolean));
+  return {
+    sheets: [
+      el("section", { class: "card", "aria-labelledby": "sheets-heading" },
+        el("h2", { id: "sheets-heading" }, t("web.kitties.sheets")),
+        s.kitties.length ? el("div", { class: "sheets" }, s.kitties.map((k) => sheet(k, ctx))) : el("p", { class: "muted" }, t("web.kitties.no_kitties"))),
+      ctx.me.role === "spectator" ? null : createForm(ctx),
+    ],
+    tools: foesSection(ctx),
+  };
 }
 
 /** One line per event for the log. */
