@@ -7,7 +7,6 @@ round 2; the GM's goblin falls. The GM's secret being never reaches the player's
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,6 @@ pytestmark = pytest.mark.browser
 
 # Ada: Geschick 2, Schwerter depth 2 value 10: TW 2 × 2 + 10 = 14, so every attack hits a
 # target of at most 10 + 2 (a d10 and Agilität 2) and deals at least 15 − 12 + 3 = 6.
-ADA_WEAPONS = [{"name": "Schwert", "skill": "schwerter", "damage_bonus": 3}]
 
 
 def _create(page: Page, name: str, hp: int, *, mp: int = 0, secret: bool = False) -> None:
@@ -31,11 +29,32 @@ def _create(page: Page, name: str, hp: int, *, mp: int = 0, secret: bool = False
     page.fill("#kw-new-mp", str(mp))
     if name == "Ada":
         page.fill("#kw-new-skills", "schwerter 2 10")
-        page.fill("#kw-new-weapons", json.dumps(ADA_WEAPONS))
+        # Weapons as rows: a first one, a second one removed again, the first one filled.
+        page.locator("#kw-new-weapons-add").click()
+        page.locator("#kw-new-weapons-add").click()
+        expect(page.locator("#kw-new-weapons-1-name")).to_be_focused()
+        page.locator("#kw-new-weapons-1-remove").click()
+        expect(page.locator("#kw-new-weapons-1")).to_have_count(0)
+        page.fill("#kw-new-weapons-0-name", "Schwert")
+        page.fill("#kw-new-weapons-0-skill", "schwerter")
+        page.fill("#kw-new-weapons-0-damage_bonus", "3")
         page.fill("#kw-new-begabungen", "funke")
+        # A Haltung with one modifier, a Sonderfertigkeit, both as rows.
+        page.locator("#kw-new-haltungen-add").click()
+        page.fill("#kw-new-haltungen-0-name", "sturm")
+        page.locator("#kw-new-haltungen-0-mods-add").click()
+        page.select_option("#kw-new-haltungen-0-mods-0-target", "dodge")
+        expect(page.locator("#kw-new-haltungen-0-mods-0-skill")).to_be_disabled()
+        page.fill("#kw-new-haltungen-0-mods-0-value", "-2")
+        page.locator("#kw-new-sonderfertigkeiten-add").click()
+        page.fill("#kw-new-sonderfertigkeiten-0-name", "klingenfluss")
+        page.fill("#kw-new-sonderfertigkeiten-0-bonus", "2")
+        page.fill("#kw-new-sonderfertigkeiten-0-skills", "schwerter")
     else:
         page.fill("#kw-new-side", "foes")
-        page.fill("#kw-new-markings", "defensive 0")
+        page.locator("#kw-new-markings-add").click()
+        page.fill("#kw-new-markings-0-name", "defensive")
+        page.fill("#kw-new-markings-0-value", "0")
     if secret:
         page.locator("#kw-new-secret").check()
     page.get_by_role("button", name="Create the being").click()
@@ -91,8 +110,16 @@ def test_gm_and_player_fight_to_the_end_and_the_secret_stays_secret(
         expect(player.locator("#kw-last-check .die")).not_to_have_count(0)
         expect(gm.locator("#log > li").first).to_contain_text("Ada, klettern: TW 2")
 
-        # The player edits her sheet; both logs say what changed, old → new.
+        # The rows reached the sheet.
+        ada_sheet = gm.locator("#kw-being-ada")
+        expect(ada_sheet).to_contain_text("Schwert (schwerter; damage +3")
+        expect(ada_sheet).to_contain_text("klingenfluss (+2)")
+        expect(player.locator("#kw-haltung-ada-sturm")).to_contain_text("Dodge -2")
+
+        # The player edits her sheet (its rows come filled in); both logs say what changed.
         player.locator("#kw-edit-ada-details summary").click()
+        expect(player.locator("#kw-edit-ada-weapons-0-name")).to_have_value("Schwert")
+        expect(player.locator("#kw-edit-ada-haltungen-0-mods-0-value")).to_have_value("-2")
         player.fill("#kw-edit-ada-hp", "32")
         player.locator("#kw-edit-ada").get_by_role("button", name="Save").click()
         change = "Sheet of Ada changed: Hit points (maximum): 30 → 32"
