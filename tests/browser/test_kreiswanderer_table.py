@@ -2,7 +2,8 @@
 
 The player's Ada checks with the odds shown before the roll, edits her sheet, overloads a
 Begabung with no magic points left, begins a 2-Ap technique in round 1 and carries it out in
-round 2; the GM's goblin falls. The GM's secret being never reaches the player's page.
+round 2; the GM's goblin falls; in round 3 she dodges with another skill than Akrobatik.
+The GM's secret being never reaches the player's page.
 """
 
 from __future__ import annotations
@@ -183,6 +184,22 @@ def test_gm_and_player_fight_to_the_end_and_the_secret_stays_secret(
         expect(gm.locator("#kw-sheet-tp-goblin")).to_have_text("0 / 3")
         expect(player.locator("#kw-row-goblin")).to_contain_text("defeated")
         gm.screenshot(path=str(screenshots / "kreiswanderer-gm.png"), full_page=True)
+
+        # Round 3: Ada dodges with Schwerter instead of Akrobatik (2 × 2 + 10 = 14, not 2).
+        for _ in range(3):
+            if "Round 3" in player.locator("#kw-round").inner_text():
+                break
+            text = player.locator("#kw-round").inner_text()
+            gm.locator("#kw-end-turn").click()
+            expect(player.locator("#kw-round")).not_to_have_text(text)
+        expect(player.locator("#kw-round")).to_contain_text("Round 3")
+        dodge = player.locator("#kw-dodge-ada")
+        expect(dodge).to_contain_text("Dodge with akrobatik: +2")
+        player.select_option("#kw-dodge-skill-ada", "schwerter")
+        expect(dodge).to_contain_text("Dodge with schwerter: +14")
+        dodge.click()
+        expect(gm.locator("#log > li").first).to_contain_text("Ada dodges with schwerter: +14")
+        expect(player.locator(".kw-reactions")).to_contain_text("dodge +14 until the next round")
 
         # The GM ends the fight; Ada rests (not allowed while fighting, now allowed).
         gm.locator("#kw-end-combat").click()

@@ -73,6 +73,8 @@ __all__ = [
     "attack_plan",
     "check_value",
     "decide",
+    "dodge_choices",
+    "dodge_value",
     "events_of",
     "skill_value",
 ]
@@ -225,6 +227,24 @@ def dodge_value(state: KreisState, being_id: str) -> int:
     return (
         fight.dodge[being_id] + fight.dodge_bonus.get(being_id, 0) + being.haltung_modifier("dodge")
     )
+
+
+def dodge_choices(state: KreisState, being_id: str) -> list[tuple[str, int]]:
+    """The skills ``being_id`` may dodge with and the bonus each gives: (skill, bonus).
+
+    The table's dodge skill (Akrobatik) first, then every other skill on the sheet, each
+    with the table's dodge attribute (attribute × depth + value + Haltungen); a depth-2
+    skill at 0 cannot be used and is left out.
+    """
+    being = being_of(state, being_id)
+    attribute = state.options.dodge_attribute
+    choices: list[tuple[str, int]] = []
+    for skill in dict.fromkeys((state.options.dodge_skill, *being.skills)):
+        try:
+            choices.append((skill, skill_value(state, being, attribute, skill)))
+        except RuleError:
+            continue
+    return choices
 
 
 def attack_plan(
@@ -504,7 +524,7 @@ def events_of(state: KreisState, command: Command, dice: DiceSource) -> list[Eve
             bonus = skill_value(state, being, attribute, skill)
             return [
                 ApSpent(being=command.being, amount=Decimal(1), purpose="dodge"),
-                Dodged(being=command.being, bonus=bonus),
+                Dodged(being=command.being, bonus=bonus, skill=skill),
             ]
         case SwitchHaltung():
             being = being_of(state, command.being)

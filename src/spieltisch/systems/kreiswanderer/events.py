@@ -201,6 +201,8 @@ class Dodged(_Event):
     kind: Literal["dodged"] = "dodged"
     being: str
     bonus: int
+    skill: str | None = None
+    """The skill dodged with (Akrobatik or another fitting one)."""
 
 
 class HaltungSwitched(_Event):

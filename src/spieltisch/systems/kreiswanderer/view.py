@@ -15,7 +15,7 @@ from spieltisch.engine.creatures import visible_to
 from spieltisch.engine.economy import PendingAction
 from spieltisch.engine.effects import Effect
 from spieltisch.engine.visibility import Viewer
-from spieltisch.systems.kreiswanderer.decide import dodge_value
+from spieltisch.systems.kreiswanderer.decide import dodge_choices, dodge_value
 from spieltisch.systems.kreiswanderer.edit import sheet_of
 from spieltisch.systems.kreiswanderer.evolve import BURNING
 from spieltisch.systems.kreiswanderer.sheet import Being, KreisState
@@ -97,6 +97,9 @@ def _fight(state: KreisState, seen: set[str]) -> dict[str, Any] | None:
                 "pending": [] if budgets is None else [_action(p, seen) for p in budgets.pending],
                 "ready": [_action(p, seen) for p in fight.ready.get(who, ())],
                 "defense": _defense(state, who),
+                "dodge_choices": [
+                    {"skill": skill, "bonus": bonus} for skill, bonus in dodge_choices(state, who)
+                ],
                 "burning": any(e.kind == BURNING for e in fight.effects.on(who)),
                 "effects": [_effect(e, seen) for e in fight.effects.on(who)],
             }

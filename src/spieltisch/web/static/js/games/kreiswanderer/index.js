@@ -13,6 +13,7 @@ const draft = {
   check: { mode: "single", being: "", attribute: "", skill: "", skills: "", tools: 0, modifier: 0, target: "", sf: "", opponent: "", oppAttr: "", oppSkill: "", accKind: "rolls", accCount: 3 },
   attack: { weapon: "", target: "", cost: 1, modifier: 0 },
   combat: new Set(),
+  dodge: {},
   sheets: {},
   rest: {},
   focus: null,
@@ -211,8 +212,16 @@ function reactions(ctx) {
     const being = beingOf(ctx, c.id);
     const left = apLeft(c);
     const noAp = left < 1 ? t("web.kw.no_ap") : null;
+    // Akrobatik or another fitting skill: the view lists each with the bonus it gives.
+    const choices = c.dodge_choices || [];
+    if (!choices.some((x) => x.skill === draft.dodge[c.id])) draft.dodge[c.id] = choices[0]?.skill ?? "";
+    const chosen = draft.dodge[c.id];
+    const dodge = { kind: "dodge", being: c.id };
+    if (chosen && chosen !== ctx.state.options.dodge_skill) dodge.skill = chosen;
     rows.push(el("div", { class: "row" }, el("strong", {}, being.name, ":"),
-      button(`kw-dodge-${c.id}`, t("web.kw.dodge"), () => send(ctx, { kind: "dodge", being: c.id }), { reason: noAp }),
+      choices.length > 1 ? field(`kw-dodge-skill-${c.id}`, t("web.kw.dodge_with"), select(`kw-dodge-skill-${c.id}`, chosen,
+        choices.map((x) => [x.skill, t("web.kw.dodge_choice", { skill: x.skill, bonus: x.bonus })]), (v) => { draft.dodge[c.id] = v; ctx.rerender(); })) : null,
+      button(`kw-dodge-${c.id}`, t("web.kw.dodge_using", { skill: chosen, bonus: choices.find((x) => x.skill === chosen)?.bonus ?? 0 }), () => send(ctx, dodge), { reason: noAp }),
       c.burning ? button(`kw-extinguish-${c.id}`, t("web.kw.extinguish"), () => send(ctx, { kind: "extinguish", being: c.id }), { reason: noAp }) : null,
       c.dodge_bonus ? el("span", { class: "muted" }, t("web.kw.dodge_bonus", { bonus: c.dodge_bonus })) : null));
   }
@@ -782,7 +791,7 @@ export function describe(event, ctx) {
     case "magic_used": return event.overload.length
       ? t("web.kw.ev.overload", { name: name(event.being), act: event.act, damage: event.overload.reduce((a, b) => a + b, 0) })
       : t("web.kw.ev.magic_used", { name: name(event.being), act: event.act, cost: event.cost });
-    case "dodged": return t("web.kw.ev.dodged", { name: name(event.being), bonus: event.bonus });
+    case "dodged": return t("web.kw.ev.dodged", { name: name(event.being), bonus: event.bonus, skill: event.skill ?? ctx.state.options.dodge_skill });
     case "haltung_switched": return t(event.active ? "web.kw.ev.haltung_on" : "web.kw.ev.haltung_off", { name: name(event.being), haltung: event.haltung });
     case "extinguished": return t("web.kw.ev.extinguished", { name: name(event.being) });
     case "turn_ended": return t("web.kw.ev.turn_ended");
