@@ -39,6 +39,11 @@ def _create(page: Page, name: str, hp: int, *, mp: int = 0, secret: bool = False
         page.fill("#kw-new-weapons-0-name", "Schwert")
         page.fill("#kw-new-weapons-0-skill", "schwerter")
         page.fill("#kw-new-weapons-0-damage_bonus", "3")
+        # A marking of the weapon, as a row inside the weapon's row: 1 extra trauma damage.
+        page.locator("#kw-new-weapons-0-markings-add").click()
+        page.fill("#kw-new-weapons-0-markings-0-name", "zusatzschaden")
+        page.fill("#kw-new-weapons-0-markings-0-value", "1")
+        page.fill("#kw-new-weapons-0-markings-0-detail", "TR")
         page.fill("#kw-new-begabungen", "funke")
         # A Haltung with one modifier, a Sonderfertigkeit, both as rows.
         page.locator("#kw-new-haltungen-add").click()
@@ -114,6 +119,7 @@ def test_gm_and_player_fight_to_the_end_and_the_secret_stays_secret(
         # The rows reached the sheet.
         ada_sheet = gm.locator("#kw-being-ada")
         expect(ada_sheet).to_contain_text("Schwert (schwerter; damage +3")
+        expect(ada_sheet).to_contain_text("[zusatzschaden 1 TR]")
         expect(ada_sheet).to_contain_text("klingenfluss (+2)")
         expect(player.locator("#kw-haltung-ada-sturm")).to_contain_text("Dodge -2")
 
@@ -158,6 +164,9 @@ def test_gm_and_player_fight_to_the_end_and_the_secret_stays_secret(
             f"dodge {gm_dodge} + markings 0 + Führungsschwellen 0 − Durchdringend 0 = {gm_dodge}"
         )
         expect(player.locator("#kw-attack-hit")).to_contain_text("Chance to hit: 100.0 %")
+        expect(player.locator("#kw-attack-secondary")).to_contain_text(
+            "Zusatzschaden 1 TR → 1 after resistance"
+        )
         player.fill("#kw-attack-cost", "2")
         submit = player.locator("#kw-attack-submit")
         expect(submit).to_have_text("Begin a technique for 2 Ap")

@@ -11,7 +11,7 @@ from decimal import Decimal
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine.creatures import Creature, Tag, Track
 from spieltisch.engine.errors import RuleError
-from spieltisch.systems.kreiswanderer import edit, rules
+from spieltisch.systems.kreiswanderer import edit, rules, secondary
 from spieltisch.systems.kreiswanderer.commands import (
     AccumulateRoll,
     AccumulateStart,
@@ -51,6 +51,7 @@ from spieltisch.systems.kreiswanderer.events import (
     Dodged,
     Event,
     Extinguished,
+    ExtraDamage,
     HaltungSwitched,
     MagicUsed,
     Rested,
@@ -204,11 +205,28 @@ def accumulation_of(state: KreisState, command: AccumulateStart) -> Accumulation
 class AttackPlan:
     """An attack's numbers before rolling: Talentwert, target, weapon, resistance."""
 
-    def __init__(self, value: int, target: int, weapon: Weapon, resistance: int) -> None:
+    def __init__(
+        self,
+        value: int,
+        target: int,
+        weapon: Weapon,
+        resistance: int,
+        protection: int = 0,
+        extras: tuple[tuple[str, int, int], ...] = (),
+    ) -> None:
         self.value = value
         self.target = target
         self.weapon = weapon
         self.resistance = resistance
+        self.protection = protection
+        """The foe's ``schutz`` against the weapon's class."""
+        self.extras = extras
+        """Zusatzschaden: (damage type, value, damage after resistance) each."""
+
+    @property
+    def extra_damage(self) -> int:
+        """All extra damage a hit adds."""
+        return sum(e[2] for e in self.extras)
 
 
 def _weapon(being: Being, name: str) -> Weapon:
@@ -262,7 +280,14 @@ def attack_plan(
         thresholds,
         used.durchdringend,
     )
-    return AttackPlan(value, goal, used, foe.resistance(used.damage_type))
+    return AttackPlan(
+        value,
+        goal,
+        used,
+        foe.resistance(used.damage_type),
+        secondary.protection(used, foe),
+        secondary.extras(used, foe),
+    )
 
 
 def _attack(
@@ -272,12 +297,18 @@ def _attack(
     rolls = _roll(state, dice)
     outcome = rules.evaluate(plan.value + sum(rolls), plan.target)
     damage = (
-        rules.damage_after_resistance(outcome.quality, plan.weapon.damage_bonus, plan.resistance)
+        rules.damage_after_resistance(
+            outcome.quality, plan.weapon.damage_bonus, plan.resistance, plan.protection
+        )
+        + plan.extra_damage
         if outcome.passed
         else 0
     )
-    ignites = outcome.passed and any(
-        m.name == "langzeiteffekt" and m.detail == "feuer" for m in plan.weapon.markings
+    ignites = outcome.passed and BURNING in secondary.lasting(plan.weapon)
+    extra = (
+        tuple(ExtraDamage(damage_type=t, value=v, damage=d) for t, v, d in plan.extras)
+        if outcome.passed
+        else ()
     )
     return Attacked(
         being=attacker,
@@ -292,6 +323,8 @@ def _attack(
         critical=outcome.critical,
         damage=damage,
         damage_type=plan.weapon.damage_type,
+        protection=plan.protection if outcome.passed else 0,
+        extra=extra,
         ignites=ignites,
     )
 

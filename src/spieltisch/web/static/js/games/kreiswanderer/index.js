@@ -183,6 +183,13 @@ function attackForm(ctx, c) {
     const resistance = foeBeing.sheet.resistances[weapon.damage_type] ?? 0;
     parts.push(el("p", { id: "kw-attack-breakdown" }, t("web.kw.breakdown", { dodge: def.dodge, defensive: def.defensive, thresholds: def.thresholds, durchdringend: weapon.durchdringend, total })));
     parts.push(el("p", { id: "kw-attack-damage" }, t("web.kw.damage_rule", { bonus: weapon.damage_bonus, type: weapon.damage_type, resistance })));
+    // Secondary effects of the weapon's markings against this foe, as the view computed them.
+    const hit = (c.hits || []).find((h) => h.weapon === weapon.name && h.target === d.target);
+    const secondary = [];
+    if (hit?.protection) secondary.push(t("web.kw.protection", { value: hit.protection }));
+    for (const x of hit?.extra || []) secondary.push(t("web.kw.extra_damage", { value: x.value, type: x.damage_type, damage: x.damage }));
+    if (hit?.ignites) secondary.push(t("web.kw.sets_burning"));
+    if (secondary.length) parts.push(el("p", { id: "kw-attack-secondary" }, t("web.kw.secondary", { effects: secondary.join("; ") })));
   }
   const cost = Number(d.cost) || 1;
   const command = { kind: "attack", being: c.id, target: d.target, weapon: d.weapon };
@@ -787,7 +794,8 @@ export function describe(event, ctx) {
     case "dice_assigned": return t("web.kw.ev.dice_assigned", { name: name(event.being), dodge: event.dodge, initiative: event.initiative });
     case "ap_spent": return t("web.kw.ev.ap_spent", { name: name(event.being), amount: Number(event.amount) });
     case "action_begun": return t("web.kw.ev.action_begun", { name: name(event.being), cost: event.cost });
-    case "attacked": return t(event.passed ? "web.kw.ev.hit" : "web.kw.ev.missed", { name: name(event.being), target: name(event.target), weapon: event.weapon, result: event.result, tv: event.target_value, damage: event.damage, type: event.damage_type, outcome: outcome(event) }) + (event.ignites ? " " + t("web.kw.ev.ignites", { target: name(event.target) }) : "");
+    case "attacked": return t(event.passed ? "web.kw.ev.hit" : "web.kw.ev.missed", { name: name(event.being), target: name(event.target), weapon: event.weapon, result: event.result, tv: event.target_value, damage: event.damage, type: event.damage_type, outcome: outcome(event) }) + (event.passed && (event.protection || event.extra?.length) ? " " + t("web.kw.ev.secondary", { effects: [event.protection ? t("web.kw.protection", { value: event.protection }) : null, ...(event.extra || []).map((x) => t("web.kw.extra_damage", { value: x.value, type: x.damage_type, damage: x.damage }))].filter(Boolean).join("; ") }) : "")
+      + (event.ignites ? " " + t("web.kw.ev.ignites", { target: name(event.target) }) : "");
     case "magic_used": return event.overload.length
       ? t("web.kw.ev.overload", { name: name(event.being), act: event.act, damage: event.overload.reduce((a, b) => a + b, 0) })
       : t("web.kw.ev.magic_used", { name: name(event.being), act: event.act, cost: event.cost });
