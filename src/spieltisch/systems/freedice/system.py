@@ -246,8 +246,9 @@ class FreeDice:
         if isinstance(command, c.AddCombatant | c.AddCharacter):
             return [_added(state, command)]
         if isinstance(command, c.Claim):
-            if not state.fighter(command.combatant).claimable:
-                raise RuleError("freedice.not_claimable", combatant=command.combatant)
+            wanted = state.fighter(command.combatant)
+            if not wanted.claimable:
+                raise RuleError("freedice.not_claimable", combatant=wanted.creature.name)
             return [e.Claimed(combatant=command.combatant)]
         if isinstance(command, c.RemoveCombatant):
             fighter = state.fighter(command.combatant)

@@ -107,7 +107,9 @@ def check_problems(problems: tuple[Problem, ...]) -> None:
         rules.check_id(problem.id, "problem")
         rules.check_name(problem.text, "problem")
         if problem.id in seen:
-            raise RuleError("kitties.duplicate_id", what="problem", value=problem.id)
+            raise RuleError(
+                "kitties.duplicate_id", what=rules.what_label("problem"), value=problem.id
+            )
         seen.add(problem.id)
 
 
@@ -118,7 +120,7 @@ def pool_of(state: KittiesState, event: CheckRolled | Check, difficulty: int) ->
     if kitty.incapacitated:
         raise RuleError(
             "kitties.incapacitated",
-            kitty=kitty.id,
+            kitty=kitty.name,
             value=kitty.injuries,
             highest=kitty.attributes.highest,
         )
@@ -157,7 +159,7 @@ def _kitty_created(state: KittiesState, event: KittyCreated) -> KittiesState:
     kitty = event.kitty
     rules.check_id(kitty.id, "kitty")
     if kitty.id in state.kitties:
-        raise RuleError("kitties.duplicate_id", what="kitty", value=kitty.id)
+        raise RuleError("kitties.duplicate_id", what=rules.what_label("kitty"), value=kitty.id)
     rules.check_name(kitty.name, "kitty")
     rules.validate_creation(
         kitty.attributes, kitty.talents, kitty.powers, kitty.flaw, state.options
@@ -201,7 +203,7 @@ def _foe_created(state: KittiesState, event: FoeCreated) -> KittiesState:
     foe = event.foe
     rules.check_id(foe.id, "foe")
     if foe.id in state.foes:
-        raise RuleError("kitties.duplicate_id", what="foe", value=foe.id)
+        raise RuleError("kitties.duplicate_id", what=rules.what_label("foe"), value=foe.id)
     rules.check_name(foe.name, "foe")
     rules.check_difficulty(foe.difficulty)
     check_range("aua_limit", foe.aua_limit, 1, 20)

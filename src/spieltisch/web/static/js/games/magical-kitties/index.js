@@ -2,6 +2,7 @@
 // treat rerolls, Auas and injuries, scenes and episodes, end-of-episode questions, level-ups.
 import { details, el, showAlert, t, tFirst } from "../../core.js";
 import { renderDie } from "../../dice.js";
+import { fieldLabel } from "../../forms.js";
 import { oddsChart } from "../../odds.js";
 
 const ATTRIBUTES = ["cute", "cunning", "fierce"];
@@ -45,7 +46,7 @@ function slug(name, taken) {
 }
 
 function field(id, label, control, hint) {
-  return el("div", { class: "field" }, el("label", { for: id }, label), control, hint ? el("span", { class: "muted small-print" }, hint) : null);
+  return el("div", { class: "field" }, fieldLabel(control, label), control, hint ? el("span", { class: "muted small-print" }, hint) : null);
 }
 
 function select(id, value, options, onchange) {
@@ -175,12 +176,12 @@ function createForm(ctx) {
   };
   return details("create-kitty-details", t("web.kitties.create"),
     el("form", { class: "form", onsubmit: submit, id: "create-kitty" },
-      field("kc-name", t("web.kitties.name"), input("kc-name", d.name, (v) => (d.name = v), { maxlength: 60 })),
+      field("kc-name", t("web.kitties.name"), input("kc-name", d.name, (v) => (d.name = v), { maxlength: 60, required: true })),
       el("div", { class: "grid-2" }, ATTRIBUTES.map((a) => field("kc-" + a, attrName(a), select("kc-" + a, d[a], values.map((v) => [v, String(v)]), (v) => (d[a] = v))))),
       el("p", { class: "muted small-print" }, t("web.kitties.create_hint", { values: values.join(", ") })),
-      field("kc-talent", t("web.kitties.talents"), input("kc-talent", d.talent, (v) => (d.talent = v)), t("web.kitties.comma_hint")),
-      field("kc-power", t("web.kitties.powers"), input("kc-power", d.power, (v) => (d.power = v)), t("web.kitties.comma_hint")),
-      field("kc-flaw", t("web.kitties.flaw"), input("kc-flaw", d.flaw, (v) => (d.flaw = v))),
+      field("kc-talent", t("web.kitties.talents"), input("kc-talent", d.talent, (v) => (d.talent = v), { required: true }), t("web.kitties.comma_hint")),
+      field("kc-power", t("web.kitties.powers"), input("kc-power", d.power, (v) => (d.power = v), { required: true }), t("web.kitties.comma_hint")),
+      field("kc-flaw", t("web.kitties.flaw"), input("kc-flaw", d.flaw, (v) => (d.flaw = v), { required: true })),
       field("kc-human", t("web.kitties.human"), input("kc-human", d.human, (v) => (d.human = v))),
       el("button", { type: "submit", class: "primary" }, t("web.kitties.create_submit"))),
     { open: ctx.state.kitties.length === 0 && !ctx.isGm, attrs: { class: "card" } });
@@ -387,7 +388,7 @@ function foesSection(ctx) {
         ctx.send(c).then((ok) => { if (ok) draft.foe = { name: "", difficulty: "", aua_limit: "" }; });
       },
     },
-    field("foe-name", t("web.kitties.name"), input("foe-name", d.name, (v) => (d.name = v))),
+    field("foe-name", t("web.kitties.name"), input("foe-name", d.name, (v) => (d.name = v), { required: true })),
     el("div", { class: "grid-2" },
       field("foe-difficulty", t("web.kitties.foe_difficulty"), input("foe-difficulty", d.difficulty, (v) => (d.difficulty = v), { inputmode: "numeric", placeholder: String(ctx.state.options.foe_difficulty) })),
       field("foe-aua_limit", t("web.kitties.foe_aua_limit"), input("foe-aua_limit", d.aua_limit, (v) => (d.aua_limit = v), { inputmode: "numeric", placeholder: String(ctx.state.options.foe_aua_limit) }))),
@@ -465,7 +466,7 @@ function hometown(ctx) {
         ctx.send({ kind: "add_problem", kitty: d.kitty || null, id: slug(text, taken), text, rank }).then((ok) => { if (ok) draft.problem = { text: "", rank: 1, kitty: "" }; });
       },
     },
-    field("problem-text", t("web.kitties.problem_text"), input("problem-text", d.text, (v) => (d.text = v))),
+    field("problem-text", t("web.kitties.problem_text"), input("problem-text", d.text, (v) => (d.text = v), { required: true })),
     el("div", { class: "grid-2" },
       field("problem-rank", t("web.kitties.problem_rank"), el("input", { id: "problem-rank", type: "number", min: 1, max: 10, value: d.rank, oninput: (e) => (d.rank = e.target.value) })),
       field("problem-kitty", t("web.kitties.problem_of"), select("problem-kitty", d.kitty, [["", t("web.kitties.hometown")], ...ctx.state.kitties.map((k) => [k.id, k.name])], (v) => (d.kitty = v)))),

@@ -1,0 +1,41 @@
+"""The table's rough edges, kept smooth: required fields, disabled buttons with reasons,
+correction diffs, focus after a roll and drafts that survive a reload (Magical Kitties)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from browser_helpers import join, log_count, new_context, open_table, watch_errors
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+
+def _kitties_table(browser: Any, server: Any, language: str = "en") -> tuple[Any, Page, Page]:
+    """A Magical Kitties table with its GM and one joined player, both live."""
+    context = new_context(browser, viewport={"width": 1280, "height": 900})
+    gm, player = context.new_page(), new_context(browser).new_page()
+    links = open_table(gm, server.url, "magical-kitties", "Polish", "Anna", language)
+    gm.locator("#open-table").click()
+    expect(gm.locator("#conn")).to_have_attribute("data-state", "live")
+    join(player, links["player"], "Ben")
+    return links, gm, player
+
+
+def test_required_fields_are_marked_and_block_an_empty_submit(browser: Any, server: Any) -> None:
+    _links, _gm, player = _kitties_table(browser, server)
+    errors = watch_errors(player)
+    details = player.locator("details:has(#create-kitty)")
+    if details.get_attribute("open") is None:
+        details.locator("summary").click()
+    for control in ("#kc-name", "#kc-talent", "#kc-power", "#kc-flaw"):
+        expect(player.locator(control)).to_have_attribute("required", "")
+        label = player.locator(f"label[for={control[1:]}]")
+        expect(label.locator(".required-mark")).to_have_text("*")
+    expect(player.locator("label[for=kc-human] .required-mark")).to_have_count(0)
+    before = log_count(player)
+    player.get_by_role("button", name="Create the kitty").click()
+    assert player.evaluate("document.querySelector('#kc-name').validity.valueMissing")
+    assert log_count(player) == before  # nothing was sent
+    assert errors == []
