@@ -39,3 +39,45 @@ def test_required_fields_are_marked_and_block_an_empty_submit(browser: Any, serv
     assert player.evaluate("document.querySelector('#kc-name').validity.valueMissing")
     assert log_count(player) == before  # nothing was sent
     assert errors == []
+
+
+def _spend_treat(player: Page, purpose: str) -> None:
+    details = player.locator("#treat-mochi-details")
+    if details.get_attribute("open") is None:
+        details.locator("summary").click()
+    player.select_option("#treat-mochi-purpose", purpose)
+    player.fill("#treat-mochi-detail", "A trick")
+    before = log_count(player)
+    player.locator("#treat-mochi-details button[type=submit]").click()
+    expect(player.locator("#log > li")).to_have_count(before + 1)
+
+
+def test_a_button_that_cannot_work_is_disabled_with_the_reason(browser: Any, server: Any) -> None:
+    _links, gm, player = _kitties_table(browser, server)
+    errors = watch_errors(player) + watch_errors(gm)
+    gm.get_by_role("button", name="Start an episode").click()
+    expect(gm.locator("#start-scene")).to_be_visible()
+    # Starting an episode again is no command the GM has: the page offers only what works.
+    expect(gm.locator("#start-scene")).to_be_enabled()
+    gm.locator("#start-scene").click()
+    expect(gm.get_by_text("Scene 1 running")).to_be_visible()
+    details = player.locator("details:has(#create-kitty)")
+    if details.get_attribute("open") is None:
+        details.locator("summary").click()
+    player.fill("#kc-name", "Mochi")
+    player.fill("#kc-talent", "Climbing")
+    player.fill("#kc-power", "Shadow step")
+    player.fill("#kc-flaw", "Curious")
+    player.get_by_role("button", name="Create the kitty").click()
+    expect(player.locator("#sheet-mochi")).to_be_visible()
+    _spend_treat(player, "feature")
+    _spend_treat(player, "story")  # two treats spent: none left
+    for _ in range(3):  # two Auas fill the limit, the third is an injury
+        before = log_count(gm)
+        gm.locator("#aua-mochi").click()
+        expect(gm.locator("#log > li")).to_have_count(before + 1)
+    avoid = player.locator("#avoid-mochi")
+    expect(avoid).to_be_disabled()
+    expect(avoid).to_have_attribute("data-reason", "kitties.no_treats")
+    expect(avoid).to_have_attribute("title", "Mochi has no treat left (0).")
+    assert errors == []

@@ -3,6 +3,7 @@
 import { details, el, showAlert, t, tFirst } from "../../core.js";
 import { renderDie } from "../../dice.js";
 import { fieldLabel } from "../../forms.js";
+import { legal } from "../../legal.js";
 import { oddsChart } from "../../odds.js";
 
 const ATTRIBUTES = ["cute", "cunning", "fierce"];
@@ -83,10 +84,12 @@ function sheet(kitty, ctx) {
   if (problems.length) facts.push([t("web.kitties.problems"), problems.map((p) => `${p.text} (${p.rank})`).join("; ")]);
   const actions = [];
   if (canAct && kitty.avoidable_injuries > 0) {
-    actions.push(el("button", { type: "button", id: `avoid-${kitty.id}`, onclick: () => ctx.send({ kind: "avoid_injury", kitty: kitty.id }) }, t("web.kitties.avoid_injury")));
+    const avoid = { kind: "avoid_injury", kitty: kitty.id };
+    actions.push(legal(ctx, el("button", { type: "button", id: `avoid-${kitty.id}`, onclick: () => ctx.send(avoid) }, t("web.kitties.avoid_injury")), avoid));
   }
   if (ctx.isGm) {
-    actions.push(el("button", { type: "button", id: `aua-${kitty.id}`, "aria-label": t("web.kitties.give_aua_label", { name: kitty.name }), onclick: () => ctx.send({ kind: "give_aua", kitty: kitty.id, count: 1 }) }, t("web.kitties.give_aua")));
+    const aua = { kind: "give_aua", kitty: kitty.id, count: 1 };
+    actions.push(legal(ctx, el("button", { type: "button", id: `aua-${kitty.id}`, "aria-label": t("web.kitties.give_aua_label", { name: kitty.name }), onclick: () => ctx.send(aua) }, t("web.kitties.give_aua")), aua));
     actions.push(el("button", { type: "button", id: `award-${kitty.id}`, "aria-label": t("web.kitties.award_label", { name: kitty.name }), onclick: () => ctx.send({ kind: "award_treat", kitty: kitty.id, reason: "" }) }, t("web.kitties.award")));
   }
   return el("article", { class: "sheet", id: `kitty-${kitty.id}`, "aria-labelledby": `sheet-${kitty.id}` },
@@ -316,7 +319,7 @@ function lastCheck(ctx) {
     parts.push(box);
   }
   if (mayAct && check.can_accept) {
-    parts.push(el("button", { type: "button", id: "accept-failure", onclick: () => ctx.send({ kind: "accept_failure" }) }, t("web.kitties.accept")));
+    parts.push(legal(ctx, el("button", { type: "button", id: "accept-failure", onclick: () => ctx.send({ kind: "accept_failure" }) }, t("web.kitties.accept")), { kind: "accept_failure" }));
   }
   const menu = check.menu;
   if (menu) {
@@ -406,9 +409,9 @@ function statusSection(ctx) {
   ];
   const controls = [];
   if (ctx.isGm) {
-    if (!s.episode.running) controls.push(el("button", { type: "button", id: "start-episode", onclick: () => ctx.send({ kind: "start_episode" }) }, t("web.kitties.start_episode")));
-    if (s.episode.running && !s.scene.running) controls.push(el("button", { type: "button", id: "start-scene", onclick: () => ctx.send({ kind: "start_scene" }) }, t("web.kitties.start_scene")));
-    if (s.scene.running) controls.push(el("button", { type: "button", id: "end-scene", onclick: () => ctx.send({ kind: "end_scene" }) }, t("web.kitties.end_scene")));
+    if (!s.episode.running) controls.push(legal(ctx, el("button", { type: "button", id: "start-episode", onclick: () => ctx.send({ kind: "start_episode" }) }, t("web.kitties.start_episode")), { kind: "start_episode" }));
+    if (s.episode.running && !s.scene.running) controls.push(legal(ctx, el("button", { type: "button", id: "start-scene", onclick: () => ctx.send({ kind: "start_scene" }) }, t("web.kitties.start_scene")), { kind: "start_scene" }));
+    if (s.scene.running) controls.push(legal(ctx, el("button", { type: "button", id: "end-scene", onclick: () => ctx.send({ kind: "end_scene" }) }, t("web.kitties.end_scene")), { kind: "end_scene" }));
   }
   return el("section", { class: "card" }, el("div", { class: "status-line" }, chips, controls),
     ctx.isGm && s.episode.running ? endEpisodeForm(ctx) : null,
