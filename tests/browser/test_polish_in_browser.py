@@ -52,9 +52,8 @@ def _spend_treat(player: Page, purpose: str) -> None:
     expect(player.locator("#log > li")).to_have_count(before + 1)
 
 
-def test_a_button_that_cannot_work_is_disabled_with_the_reason(browser: Any, server: Any) -> None:
-    _links, gm, player = _kitties_table(browser, server)
-    errors = watch_errors(player) + watch_errors(gm)
+def _scene_with_mochi(gm: Page, player: Page) -> None:
+    """The GM starts an episode and a scene; the player creates Mochi (2 treats, limit 2)."""
     gm.get_by_role("button", name="Start an episode").click()
     expect(gm.locator("#start-scene")).to_be_visible()
     # Starting an episode again is no command the GM has: the page offers only what works.
@@ -70,6 +69,13 @@ def test_a_button_that_cannot_work_is_disabled_with_the_reason(browser: Any, ser
     player.fill("#kc-flaw", "Curious")
     player.get_by_role("button", name="Create the kitty").click()
     expect(player.locator("#sheet-mochi")).to_be_visible()
+    expect(gm.locator("#sheet-mochi")).to_be_visible()
+
+
+def test_a_button_that_cannot_work_is_disabled_with_the_reason(browser: Any, server: Any) -> None:
+    _links, gm, player = _kitties_table(browser, server)
+    errors = watch_errors(player) + watch_errors(gm)
+    _scene_with_mochi(gm, player)
     _spend_treat(player, "feature")
     _spend_treat(player, "story")  # two treats spent: none left
     for _ in range(3):  # two Auas fill the limit, the third is an injury
@@ -80,4 +86,23 @@ def test_a_button_that_cannot_work_is_disabled_with_the_reason(browser: Any, ser
     expect(avoid).to_be_disabled()
     expect(avoid).to_have_attribute("data-reason", "kitties.no_treats")
     expect(avoid).to_have_attribute("title", "Mochi has no treat left (0).")
+    assert errors == []
+
+
+def test_a_correction_shows_old_and_new_values_to_the_table(browser: Any, server: Any) -> None:
+    _links, gm, player = _kitties_table(browser, server)
+    errors = watch_errors(player) + watch_errors(gm)
+    _scene_with_mochi(gm, player)
+    details = gm.locator("#edit-mochi-details")
+    if details.get_attribute("open") is None:
+        details.locator("summary").click()
+    gm.fill("#edit-mochi-treats", "0")
+    gm.fill("#edit-mochi-aua_limit", "3")
+    gm.fill("#edit-mochi-xp", "0")  # the same value as before: no change to report
+    before = log_count(player)
+    details.locator("button[type=submit]").click()
+    expect(player.locator("#log > li")).to_have_count(before + 1)
+    line = "Mochi's sheet corrected: Treats 2 → 0; Owie limit 2 → 3."
+    for page in (gm, player):
+        expect(page.locator("#log .log-event", has_text="sheet corrected").first).to_have_text(line)
     assert errors == []

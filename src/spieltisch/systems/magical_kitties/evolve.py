@@ -174,10 +174,14 @@ def _kitty_created(state: KittiesState, event: KittyCreated) -> KittiesState:
 
 def _kitty_edited(state: KittiesState, event: KittyEdited) -> KittiesState:
     kitty = kitty_of(state, event.kitty)
-    changes = event.changes.model_dump(exclude_none=True)
+    edit = event.changes
+    changes = {
+        name: getattr(edit, name)
+        for name in type(edit).model_fields
+        if getattr(edit, name) is not None
+    }
     if not changes:
         raise RuleError("kitties.nothing_to_edit", value=event.kitty)
-    edit = event.changes
     for field in ("name", "flaw"):
         value = getattr(edit, field)
         if value is not None:

@@ -490,6 +490,36 @@ export function render(body, ctx) {
     ctx.me.role === "spectator" ? null : createForm(ctx),
     foesSection(ctx),
   ].filter(Boolean));
+  keepDrafts();
+}
+
+// -- corrections in the log --------------------------------------------------------------------
+
+const CHANGE_LABELS = { treats_value: "treats_value_label" };
+
+function shownValue(field, value) {
+  if (value === null || value === undefined) return t("web.kitties.change_none");
+  if (field === "powers") return value.map((p) => p.features?.length ? `${p.name} (${p.features.join(", ")})` : p.name).join(", ") || t("web.kitties.change_none");
+  if (field === "human") return [value.name, ...(value.problems || []).map((p) => `${p.text} (${p.rank})`)].filter(Boolean).join(", ") || t("web.kitties.change_none");
+  if (Array.isArray(value)) return value.join(", ") || t("web.kitties.change_none");
+  return String(value);
+}
+
+/** The fields a correction changed, in words: "Treats 2 → 0"; attributes one by one. */
+export function sheetChanges(before, after) {
+  const lines = [];
+  const item = (label, old, now) => lines.push(t("web.kitties.change_item", { field: label, old, new: now }));
+  for (const [field, now] of Object.entries(after)) {
+    if (now === null || now === undefined || !(field in before)) continue;
+    const old = before[field];
+    if (field === "attributes") {
+      for (const a of ATTRIBUTES) if (old?.[a] !== now[a]) item(attrName(a), String(old?.[a] ?? "–"), String(now[a]));
+      continue;
+    }
+    const was = shownValue(field, old), is = shownValue(field, now);
+    if (was !== is) item(t("web.kitties." + (CHANGE_LABELS[field] || field)), was, is);
+  }
+  return lines;
 }
 
 /** One line per event for the log. */
@@ -499,6 +529,12 @@ export function describe(event, ctx) {
   const foeName = (id) => s.foes.find((f) => f.id === id)?.name ?? id;
   switch (event.kind) {
     case "kitty_created": return t("web.kitties.ev.kitty_created", { name: event.kitty.name });
+    case "kitty_edited": {
+      const changes = sheetChanges(event.before || {}, event.changes);
+      return changes.length
+        ? t("web.kitties.ev.kitty_edited_diff", { name: kittyName(event.kitty), changes: changes.join("; ") })
+        : t("web.kitties.ev.kitty_edited", { name: kittyName(event.kitty) });
+    }
     case "foe_created": return t("web.kitties.ev.foe_created", { name: event.foe.name, difficulty: event.foe.difficulty, limit: event.foe.aua_limit });
     case "check_rolled": {
       const hits = event.dice.filter((v) => v >= event.difficulty).length;
