@@ -106,3 +106,66 @@ def test_a_correction_shows_old_and_new_values_to_the_table(browser: Any, server
     for page in (gm, player):
         expect(page.locator("#log .log-event", has_text="sheet corrected").first).to_have_text(line)
     assert errors == []
+
+
+def test_after_a_roll_the_focus_is_on_the_result_and_the_dice_are_one_tab_away(
+    browser: Any, server: Any
+) -> None:
+    _links, gm, player = _kitties_table(browser, server)
+    errors = watch_errors(player) + watch_errors(gm)
+    _scene_with_mochi(gm, player)
+    player.locator("#check-roll").focus()
+    before = log_count(player)
+    player.keyboard.press("Enter")
+    expect(player.locator("#log > li")).to_have_count(before + 1)
+    result = player.locator("#check-result")
+    expect(result).to_be_focused()
+    expect(result).to_have_attribute("tabindex", "-1")
+    player.keyboard.press("Tab")
+    expect(player.locator("#reroll-die-0")).to_be_focused()
+    player.keyboard.press("Space")  # choose the first die for a reroll
+    expect(player.locator("#reroll-die-0")).to_have_attribute("aria-pressed", "true")
+    expect(player.locator("#reroll-die-0")).to_be_focused()
+    # A reroll moves the focus to the new result as well.
+    before = log_count(player)
+    player.locator("#reroll-submit").click()
+    expect(player.locator("#log > li")).to_have_count(before + 1)
+    expect(player.locator("#check-result")).to_be_focused()
+    assert errors == []
+
+
+def test_a_half_built_check_and_the_reroll_choice_survive_a_reload(
+    browser: Any, server: Any
+) -> None:
+    _links, gm, player = _kitties_table(browser, server)
+    errors = watch_errors(player) + watch_errors(gm)
+    _scene_with_mochi(gm, player)
+    player.locator("#check-attr-fierce").check()  # Fierce 3: three dice
+    before = log_count(player)
+    player.locator("#check-roll").click()
+    expect(player.locator("#log > li")).to_have_count(before + 1)
+    player.locator("#reroll-die-1").click()
+    expect(player.locator("#reroll-die-1")).to_have_attribute("aria-pressed", "true")
+    # Now half build the next check: another attribute, the talent, a difficulty to preview.
+    player.locator("#check-attr-cunning").check()
+    player.select_option("#check-talent", "Climbing")
+    player.select_option("#check-difficulty", "5")
+    player.reload()
+    expect(player.locator("#conn")).to_have_attribute("data-state", "live")
+    expect(player.locator("#check-attr-cunning")).to_be_checked()
+    expect(player.locator("#check-talent")).to_have_value("Climbing")
+    expect(player.locator("#check-difficulty")).to_have_value("5")
+    expect(player.locator("#reroll-die-1")).to_have_attribute("aria-pressed", "true")
+    expect(player.locator("#reroll-die-0")).to_have_attribute("aria-pressed", "false")
+    # The GM's page at the same table keeps its own drafts: nothing of the player's.
+    gm.reload()
+    expect(gm.locator("#conn")).to_have_attribute("data-state", "live")
+    expect(gm.locator("#check-talent")).to_have_value("")
+    # A new roll makes the old reroll choice stale: it is dropped, not carried over.
+    before = log_count(player)
+    player.locator("#check-roll").click()
+    expect(player.locator("#log > li")).to_have_count(before + 1)
+    player.reload()
+    expect(player.locator("#conn")).to_have_attribute("data-state", "live")
+    expect(player.locator("#reroll-die-1")).to_have_attribute("aria-pressed", "false")
+    assert errors == []

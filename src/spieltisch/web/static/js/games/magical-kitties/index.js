@@ -2,6 +2,7 @@
 // treat rerolls, Auas and injuries, scenes and episodes, end-of-episode questions, level-ups.
 import { details, el, showAlert, t, tFirst } from "../../core.js";
 import { renderDie } from "../../dice.js";
+import { drafts } from "../../drafts.js";
 import { fieldLabel } from "../../forms.js";
 import { legal } from "../../legal.js";
 import { oddsChart } from "../../odds.js";
@@ -23,6 +24,35 @@ const draft = {
 };
 let oddsKey = null;
 let oddsBox = null;
+let store = null;
+let storeFor = null;
+
+// The half-built check and the dice chosen for a reroll are kept per table and person, so a
+// reload brings them back (the reroll choice only while that same roll is the last check).
+function restoreDrafts(ctx) {
+  const owner = ctx.table + "/" + (ctx.me.participant || "");
+  if (owner === storeFor) return;
+  storeFor = owner;
+  store = drafts(ctx.table, ctx.me.participant);
+  const check = store.load("kitties.check");
+  if (check && typeof check === "object") Object.assign(draft.check, check);
+  const reroll = store.load("kitties.reroll");
+  if (reroll && typeof reroll.check === "string" && Array.isArray(reroll.dice)) {
+    draft.rerollCheck = reroll.check;
+    draft.reroll = new Set(reroll.dice.filter(Number.isInteger));
+  }
+}
+
+function keepDrafts() {
+  if (!store) return;
+  store.save("kitties.check", draft.check);
+  store.save("kitties.reroll", { check: draft.rerollCheck, dice: [...draft.reroll] });
+}
+
+/** After a roll the keyboard goes to its result; the reroll dice are the next Tab stops. */
+function focusResult() {
+  document.getElementById("check-result")?.focus();
+}
 
 function mine(ctx) {
   const pieces = new Set(ctx.me.pieces || []);
@@ -240,7 +270,7 @@ function checkBuilder(ctx) {
   if (d.power && (kitty.power_bonus_used || !kitty.powers.some((p) => p.name === d.power))) d.power = "";
   const foes = ctx.state.foes.filter((f) => !f.defeated);
   if (d.foe && !foes.some((f) => f.id === d.foe)) d.foe = "";
-  const changed = () => { refreshOdds(ctx); };
+  const changed = () => { keepDrafts(); refreshOdds(ctx); };
   oddsBox = el("div", { id: "check-odds", class: "odds", "aria-live": "polite" });
   oddsKey = null;
   const attrRadios = el("fieldset", { class: "options" }, el("legend", {}, t("web.kitties.attribute")),
@@ -249,7 +279,7 @@ function checkBuilder(ctx) {
       " ", attrName(a), " (", kitty.attributes[a], ")"))));
   const form = el("form", {
     class: "form", id: "check-form",
-    onsubmit: async (e) => { e.preventDefault(); const ok = await ctx.send(checkCommand(ctx)); if (ok) { draft.reroll = new Set(); } },
+    onsubmit: async (e) => { e.preventDefault(); const ok = await ctx.send(checkCommand(ctx)); if (ok) { draft.reroll = new Set(); keepDrafts(); focusResult(); } },
   },
   el("div", { class: "grid-2" },
     field("check-kitty", t("web.kitties.kitty"), select("check-kitty", d.kitty, kitties.map((k) => [k.id, k.name]), (v) => { d.kitty = v; ctx.rerender(); })),
@@ -289,13 +319,14 @@ function lastCheck(ctx) {
       onclick: () => { if (draft.reroll.has(i)) draft.reroll.delete(i); else draft.reroll.add(i); ctx.rerender(); },
     }, die);
   }));
-  const parts = [
+  // The result is one focus target (tabindex -1): after a roll the keyboard lands here, and
+  // the first Tab reaches the reroll dice inside it.
+  const parts = [el("div", { id: "check-result", class: "check-result", tabindex: "-1" },
     el("p", {}, t("web.kitties.check_line", {
       name: kitty?.name ?? check.kitty, attribute: attrName(check.attribute), pool: check.pool, difficulty: check.difficulty, successes: check.successes,
     })),
     diceRow,
-    el("p", {}, el("span", { class: "tier tier-" + check.tier, id: "check-tier" }, t("web.kitties.tier." + check.tier))),
-  ];
+    el("p", {}, el("span", { class: "tier tier-" + check.tier, id: "check-tier" }, t("web.kitties.tier." + check.tier))))];
   if (check.foe) {
     const foe = ctx.state.foes.find((f) => f.id === check.foe);
     parts.push(el("p", { class: "muted" }, t("web.kitties.foe_auas", { foe: foe?.name ?? check.foe, auas: check.foe_auas })));
@@ -307,7 +338,7 @@ function lastCheck(ctx) {
       el("button", { type: "button", id: "reroll-misses", onclick: () => { draft.reroll = new Set(check.dice.map((_, i) => i).filter((i) => !check.hits[i])); ctx.rerender(); } }, t("web.kitties.select_misses")),
       el("button", {
         type: "button", class: "primary", id: "reroll-submit", disabled: draft.reroll.size === 0,
-        onclick: () => ctx.send({ kind: "reroll", dice: [...draft.reroll].sort((a, b) => a - b) }),
+        onclick: async () => { if (await ctx.send({ kind: "reroll", dice: [...draft.reroll].sort((a, b) => a - b) })) focusResult(); },
       }, t("web.kitties.reroll", { n: draft.reroll.size }))));
   }
   if (mayAct && check.can_reroll && draft.reroll.size) {
@@ -479,6 +510,7 @@ function hometown(ctx) {
 /** Render the whole Magical Kitties panel from the public state. */
 export function render(body, ctx) {
   body.dataset.game = "magical-kitties";
+  restoreDrafts(ctx);
   const s = ctx.state;
   body.replaceChildren(...[
     statusSection(ctx),
