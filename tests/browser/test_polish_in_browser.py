@@ -20,6 +20,11 @@ def _kitties_table(browser: Any, server: Any, language: str = "en") -> tuple[Any
     gm.locator("#open-table").click()
     expect(gm.locator("#conn")).to_have_attribute("data-state", "live")
     join(player, links["player"], "Ben")
+    if language != "en":  # each browser chooses its language (a cookie); the page reloads
+        for page in (gm, player):
+            page.select_option("#lang-select", language)
+            expect(page.locator("html")).to_have_attribute("lang", language)
+            expect(page.locator("#conn")).to_have_attribute("data-state", "live")
     return links, gm, player
 
 
@@ -52,24 +57,24 @@ def _spend_treat(player: Page, purpose: str) -> None:
     expect(player.locator("#log > li")).to_have_count(before + 1)
 
 
-def _scene_with_mochi(gm: Page, player: Page) -> None:
+def _scene_with_mochi(gm: Page, player: Page, name: str = "Mochi", kitty: str = "mochi") -> None:
     """The GM starts an episode and a scene; the player creates Mochi (2 treats, limit 2)."""
-    gm.get_by_role("button", name="Start an episode").click()
+    gm.locator("#start-episode").click()
     expect(gm.locator("#start-scene")).to_be_visible()
     # Starting an episode again is no command the GM has: the page offers only what works.
     expect(gm.locator("#start-scene")).to_be_enabled()
     gm.locator("#start-scene").click()
-    expect(gm.get_by_text("Scene 1 running")).to_be_visible()
+    expect(gm.locator("#end-scene")).to_be_visible()
     details = player.locator("details:has(#create-kitty)")
     if details.get_attribute("open") is None:
         details.locator("summary").click()
-    player.fill("#kc-name", "Mochi")
+    player.fill("#kc-name", name)
     player.fill("#kc-talent", "Climbing")
     player.fill("#kc-power", "Shadow step")
     player.fill("#kc-flaw", "Curious")
-    player.get_by_role("button", name="Create the kitty").click()
-    expect(player.locator("#sheet-mochi")).to_be_visible()
-    expect(gm.locator("#sheet-mochi")).to_be_visible()
+    player.locator("#create-kitty button[type=submit]").click()
+    expect(player.locator(f"#sheet-{kitty}")).to_be_visible()
+    expect(gm.locator(f"#sheet-{kitty}")).to_be_visible()
 
 
 def test_a_button_that_cannot_work_is_disabled_with_the_reason(browser: Any, server: Any) -> None:
@@ -169,3 +174,68 @@ def test_a_half_built_check_and_the_reroll_choice_survive_a_reload(
     expect(player.locator("#conn")).to_have_attribute("data-state", "live")
     expect(player.locator("#reroll-die-1")).to_have_attribute("aria-pressed", "false")
     assert errors == []
+
+
+LONG_NAME = "Mochi vom alten Mühlenweg, Schatten der Dächer"
+
+
+def test_the_cosmetics_read_as_words_in_german(browser: Any, server: Any) -> None:
+    _links, gm, player = _kitties_table(browser, server, "de")
+    errors = watch_errors(player) + watch_errors(gm)
+    _scene_with_mochi(gm, player, LONG_NAME, "mochi-vom-alten-muhlenwe")
+    sheet = player.locator("#kitty-mochi-vom-alten-muhlenwe")
+    # The level badge stays on one line beside a long name.
+    badge = sheet.locator(".level-badge")
+    expect(badge).to_have_text("Stufe 1")
+    lines = badge.evaluate(
+        "b => { const r = document.createRange(); r.selectNodeContents(b);"
+        " return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size; }"
+    )
+    assert lines == 1
+    # Treats in words, without "(+0 frei)".
+    expect(sheet.locator("dd").nth(3)).to_have_text("noch 2 von 2 in dieser Episode")
+    # Cute 1 is one die: two successes and more cannot happen and say so.
+    odds = player.locator("#check-odds")
+    expect(odds.locator(".impossible").first).to_have_text("unmöglich")
+    expect(odds).not_to_contain_text("0/1")
+    # Undo messages use one form of the entry number everywhere.
+    seq = log_count(gm)
+    gm.locator("#aua-mochi-vom-alten-muhlenwe").click()
+    expect(gm.locator("#log > li")).to_have_count(seq + 1)
+    newest = gm.locator("#log > li", has=gm.locator(".log-seq", has_text=f"Nr. {seq + 1}"))
+    expect(newest).to_have_count(1)
+    newest.locator("button", has_text="Rückgängig").click()
+    expect(gm.locator("#alert")).to_contain_text(f"Eintrag Nr. {seq + 1} ist zurückgenommen.")
+    expect(player.locator("#log")).to_contain_text(f"Anna nahm Eintrag Nr. {seq + 1} zurück.")
+    expect(gm.locator("#log")).not_to_contain_text("#")
+    assert errors == []
+
+
+def test_the_level_up_power_field_has_its_own_label(browser: Any, server: Any) -> None:
+    _links, gm, player = _kitties_table(browser, server)
+    errors = watch_errors(player) + watch_errors(gm)
+    _scene_with_mochi(gm, player)
+    details = gm.locator("#edit-mochi-details")
+    if details.get_attribute("open") is None:
+        details.locator("summary").click()
+    gm.fill("#edit-mochi-xp", "99")
+    details.locator("button[type=submit]").click()
+    expect(player.locator("#level-mochi-entry")).to_be_visible()
+    player.select_option("#level-mochi-entry", "bonus_feature")
+    expect(player.locator("label[for=level-mochi-power]")).to_have_text(
+        "Power that gets the feature"
+    )
+    expect(player.locator("label[for=check-power]")).to_have_text(
+        "Magical power (+2, once per scene)"
+    )
+    assert errors == []
+
+
+def test_a_gm_without_a_name_is_named_once_by_the_role(browser: Any, server: Any) -> None:
+    context = new_context(browser)
+    gm = context.new_page()
+    open_table(gm, server.url, "magical-kitties", "Nameless", "")
+    gm.locator("#open-table").click()
+    expect(gm.locator("#conn")).to_have_attribute("data-state", "live")
+    expect(gm.locator("#people > li").first).to_have_text("Game master (you)")
+    expect(gm.locator("#people")).not_to_contain_text("Game master Game master")

@@ -104,7 +104,7 @@ function sheet(kitty, ctx) {
     [t("web.kitties.talents"), kitty.talents.join(", ") || "–"],
     [t("web.kitties.powers"), powers || "–"],
     [t("web.kitties.flaw"), kitty.flaw || "–"],
-    [t("web.kitties.treats"), t("web.kitties.treats_value", { treats: kitty.treats, value: kitty.treats_value, free: kitty.free_treats || 0 })],
+    [t("web.kitties.treats"), [t("web.kitties.treats_value", { treats: kitty.treats, value: kitty.treats_value }), kitty.free_treats ? "; " + t("web.kitties.treats_free", { free: kitty.free_treats }) : ""].join("")],
     [t("web.kitties.auas"), `${kitty.auas} / ${kitty.aua_limit}`],
     [t("web.kitties.injuries"), String(kitty.injuries)],
     [t("web.kitties.xp"), kitty.xp_needed == null ? String(kitty.xp) : `${kitty.xp} / ${kitty.xp_needed}`],
@@ -123,7 +123,7 @@ function sheet(kitty, ctx) {
     actions.push(el("button", { type: "button", id: `award-${kitty.id}`, "aria-label": t("web.kitties.award_label", { name: kitty.name }), onclick: () => ctx.send({ kind: "award_treat", kitty: kitty.id, reason: "" }) }, t("web.kitties.award")));
   }
   return el("article", { class: "sheet", id: `kitty-${kitty.id}`, "aria-labelledby": `sheet-${kitty.id}` },
-    el("h3", { id: `sheet-${kitty.id}` }, kitty.name, el("span", { class: "badge" }, t("web.kitties.level", { level: kitty.level }))),
+    el("h3", { id: `sheet-${kitty.id}` }, el("span", { class: "sheet-name" }, kitty.name), el("span", { class: "badge level-badge" }, t("web.kitties.level", { level: kitty.level }))),
     attrs,
     kitty.incapacitated ? el("p", { class: "badge undone-badge" }, t("web.kitties.incapacitated")) : null,
     el("dl", {}, facts.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)])),
@@ -161,7 +161,7 @@ function levelForm(kitty, ctx) {
       field(`${key}-list`, t("web.kitties.level_list"), select(`${key}-list`, d.list, lists.map((l) => [l.id, tFirst([`web.kitties.list.${l.id}`], {}, l.id)]), (v) => { d.list = v; ctx.rerender(); })),
       field(`${key}-entry`, t("web.kitties.level_entry"), select(`${key}-entry`, d.entry, (list?.entries || []).map((e) => [e, tFirst([`web.kitties.pick.${e}`], {}, e)]), (v) => { d.entry = v; ctx.rerender(); })),
       d.entry === "attribute" ? field(`${key}-attr`, t("web.kitties.attribute"), select(`${key}-attr`, d.attribute, ATTRIBUTES.map((a) => [a, attrName(a)]), (v) => (d.attribute = v))) : null,
-      d.entry === "bonus_feature" ? field(`${key}-power`, t("web.kitties.power"), select(`${key}-power`, d.power, kitty.powers.map((p) => [p.name, p.name]), (v) => (d.power = v))) : null,
+      d.entry === "bonus_feature" ? field(`${key}-power`, t("web.kitties.level_power"), select(`${key}-power`, d.power, kitty.powers.map((p) => [p.name, p.name]), (v) => (d.power = v))) : null,
       ["bonus_feature", "talent", "power"].includes(d.entry) ? field(`${key}-name`, t("web.kitties.new_name"), input(`${key}-name`, d.name, (v) => (d.name = v))) : null,
       el("button", { type: "submit", class: "primary" }, t("web.kitties.level_up_submit"))),
     { open: true });
