@@ -243,13 +243,13 @@ def _episode_started(state: KittiesState, event: EpisodeStarted) -> KittiesState
             "bonus_dice": 0,
             "penalty_dice": 0,
             "power_bonus_used": False,
-            "injuries_this_scene": 0,
-            "avoidable_injuries": 0,
         }
         if event.reset_auas:
             update["auas"] = 0
         if event.reset_injuries:
-            update["injuries"] = 0
+            # Nothing is left to heal or to avoid. Kept injuries taken outside a scene stay
+            # marked: they belong to the coming scene (see _scene_started).
+            update.update(injuries=0, injuries_this_scene=0, avoidable_injuries=0)
         return kitty.model_copy(update=update)
 
     state = map_kitties(state, refresh)
@@ -313,12 +313,10 @@ def _scene_started(state: KittiesState, event: SceneStarted) -> KittiesState:
         raise RuleError("kitties.scene_open", value=state.scene)
     if event.scene != state.scene + 1:
         raise RuleError("kitties.out_of_order", value=event.scene, expected=state.scene + 1)
-    state = map_kitties(
-        state,
-        lambda k: k.model_copy(
-            update={"power_bonus_used": False, "injuries_this_scene": 0, "avoidable_injuries": 0}
-        ),
-    )
+    # The markers of injuries are not cleared here: every scene end clears them, so what is
+    # marked now was taken while no scene ran, and that time counts as part of this scene.
+    # Its end heals one injury, and the kitty can still avoid the fresh ones.
+    state = map_kitties(state, lambda k: k.model_copy(update={"power_bonus_used": False}))
     return state.model_copy(update={"scene": event.scene, "in_scene": True, **_NO_CHECK})
 
 
