@@ -43,9 +43,9 @@ def test_epochs_are_shown_and_verified_and_the_table_rolls_on(browser: Any, serv
 
         epochs = player.locator("#epochs > li")
         expect(epochs).to_have_count(3)
-        expect(epochs.nth(0)).to_contain_text("Epoch 1 · draws 0–1 · entries #1–#1")
-        expect(epochs.nth(1)).to_contain_text("Epoch 2 · draws 2–5 · entries #2–#3")
-        expect(epochs.nth(2)).to_contain_text("Epoch 3 · draws from 6 on · entries #4–#4")
+        expect(epochs.nth(0)).to_contain_text("Epoch 1 · draws 0–1 · entries no. 1–1")
+        expect(epochs.nth(1)).to_contain_text("Epoch 2 · draws 2–5 · entries no. 2–3")
+        expect(epochs.nth(2)).to_contain_text("Epoch 3 · draws from 6 on · entries no. 4–4")
         expect(epochs.nth(2)).to_have_attribute("data-status", "open")
         expect(epochs.nth(2)).to_contain_text("stays secret")
         expect(epochs.nth(0).locator("code")).to_have_count(2)  # commitment and seed

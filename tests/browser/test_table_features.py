@@ -70,12 +70,12 @@ def test_the_table_for_everyone(browser: Any, server: Any, screenshots: Path) ->
         expect(gm.locator("#log > li")).to_have_count(before[1] + 2)
 
         # Undo (GM only): the player's roll is struck out for everyone.
-        expect(player.get_by_role("button", name="Undo entry #1")).to_have_count(0)
-        gm.get_by_role("button", name="Undo entry #1").click()
+        expect(player.get_by_role("button", name="Undo entry no. 1")).to_have_count(0)
+        gm.get_by_role("button", name="Undo entry no. 1").click()
         expect(player.locator('#log > li[data-seq="1"]')).to_have_class(r_undone())
 
         # A reload keeps everything: the log, the undone mark, the token.
-        expect(player.locator("#log > li").first).to_contain_text("#1")  # the undo record
+        expect(player.locator("#log > li").first).to_contain_text("entry no. 1")  # the undo record
         count = log_count(player)
         player.reload()
         expect(player.locator("#log > li")).to_have_count(count)
@@ -172,7 +172,7 @@ def test_spectators_watch_and_cannot_act(browser: Any, server: Any) -> None:
         expect(watcher.locator("#fd-last .die")).to_have_count(2)
         for control in ("#fd-expression", "#player-seed", "#hidden-toggle", "#reveal-button"):
             expect(watcher.locator(control)).to_have_count(0)
-        expect(watcher.get_by_role("button", name="Undo entry #1")).to_have_count(0)
+        expect(watcher.get_by_role("button", name="Undo entry no. 1")).to_have_count(0)
         expect(gm.locator("#people")).to_contain_text("Sam")
         assert not errors, errors
     finally:

@@ -185,7 +185,9 @@ def environment(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
         (["--lang", "de_DE.UTF-8", "tour"], "de"),
         (["--lang", "EN", "tour"], "en"),
         (["--lang", "fr"], "en"),
-        (["roll", "--lang", "de"], "en"),  # not a top-level option there
+        (["roll", "--lang", "de"], "de"),  # accepted after the command too
+        (["--lang", "en", "roll", "--lang", "de"], "de"),  # the last one wins
+        (["say", "--", "--lang", "de"], "en"),  # after -- it is a value
         (["table", "new", "x", "--language", "de"], "en"),
         (["--lang"], "en"),
         ([], "en"),

@@ -37,7 +37,7 @@ def test_an_unknown_option_is_named() -> None:
     result = runner.invoke(app, ["--lang", "de", "roll", "--sed", "1", "3d6"])
     assert result.exit_code == 2
     assert result.output.strip() == "Fehler: " + translate(
-        "cli.usage.no_such_option", "de", value="--sed"
+        "cli.usage.no_such_option_hint", "de", value="--sed", suggestions="'--seed'"
     )
 
 

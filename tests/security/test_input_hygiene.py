@@ -84,6 +84,11 @@ def _texts() -> list[tuple[str, dict[str, Any], str]]:
     ]
 
 
+def _label(where: str) -> Label:
+    """The display name of the field at ``where``: its last named part (not a list index)."""
+    return Label("text.field." + [part for part in where.split(".") if not part.isdigit()][-1])
+
+
 def _fill(value: Any, bad: str) -> Any:
     if isinstance(value, str):
         return bad if value == "{bad}" else value
@@ -105,7 +110,7 @@ def test_control_characters_in_command_texts_are_refused(
     assert error.code == "rule.bad_command"
     detail = error.params["detail"]
     assert isinstance(detail, TextError) and detail.code == "text.control_character"
-    assert detail.params["field"] == where
+    assert detail.params["field"] == _label(where)
     assert detail.params["position"] == 2
     assert "control characters" in error_message(error, "en")
     assert "Steuerzeichen" in error_message(error, "de")
@@ -119,7 +124,7 @@ def test_too_long_command_texts_are_refused(
         parse_command(get_system(system_id), _fill(command, "x" * 501))
     detail = caught.value.params["detail"]
     assert isinstance(detail, TextError) and detail.code == "text.too_long"
-    assert detail.params["field"] == where and detail.params["length"] == 501
+    assert detail.params["field"] == _label(where) and detail.params["length"] == 501
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,8 @@ spectator, on any channel.
 For every system in :data:`leak_samples.SAMPLES`, every hidden sample (GM commands issued
 hidden, carrying a canary in each text and id) is followed by every kind of player command.
 Then every channel a player or a spectator has is read — the table (state and participants),
-the records, the replies to their commands (errors included), odds previews, the WebSocket
+the records, the replies to their commands (errors included), odds previews, command checks
+(``POST /check``), the WebSocket
 frames, and the export before and after the seed is revealed — and none may hold the canary
 or a hidden record. The hidden commands must leave what they see unchanged (seq aside), the
 odds included; and a command or an odds preview naming a hidden id gets exactly the answer
@@ -119,6 +120,15 @@ class Run:
         )
         return reply.status_code, reply.text
 
+    def check(self, who: Seen, command: dict[str, Any]) -> dict[str, Any]:
+        """The answer of ``POST /check`` for ``command`` (without the sequence number)."""
+        reply = who.keep(
+            self.client.post(f"{self.url}/check", headers=who.headers, json={"commands": [command]})
+        )
+        assert reply.status_code == 200, reply.text
+        result: dict[str, Any] = reply.json()["results"][0]
+        return result
+
     def what(self, who: Seen, odds_of: dict[str, Any]) -> dict[str, Any]:
         """What ``who`` sees now, but the sequence number (which counts hidden records too)."""
         table = who.keep(self.client.get(self.url, headers=who.headers)).json()
@@ -169,10 +179,16 @@ def play_case(
     ):
         command = run.resolve(samples.player[kind], party.player)
         before = {seen.name: run.what(seen, command) for seen in (run.player, run.spectator)}
+        checked = {seen.name: run.check(seen, command) for seen in (run.player, run.spectator)}
         secret = run.hide(samples.hidden[hidden])
         # The hidden commands change nothing a player or a spectator sees, their odds included.
         for seen in (run.player, run.spectator):
             assert run.what(seen, command) == before[seen.name]
+            # Nor what a check answers, unless it may conflict (which names nothing hidden).
+            now = run.check(seen, command)
+            conflict = (now.get("error") or {}).get("code") == "table.hidden_conflict"
+            if not (conflict and (samples.system, hidden) in MAY_CONFLICT):
+                assert now == checked[seen.name]
 
         reply = run.player.keep(party.do(party.player, command))
         if reply.status_code != 200 and (samples.system, hidden) not in MAY_CONFLICT:
@@ -233,13 +249,16 @@ def test_a_hidden_id_answers_like_an_unknown_one(
     run = Run(client, make_party, samples)
     run.hide(samples.hidden[probe.after])
     twin = json.loads(json.dumps(probe.command).replace(probe.hidden_id, UNKNOWN))
-    for path in ("odds", "commands"):
+    for path in ("odds", "commands", "check"):
         for headers in (run.party.player, run.party.spectator):
             url = f"{run.url}/{path}"
-            unknown = client.post(url, headers=headers, json={"command": twin})
-            named = client.post(url, headers=headers, json={"command": probe.command})
-            assert unknown.status_code != 200 or path == "odds"
+            body = (lambda c: {"commands": [c]}) if path == "check" else (lambda c: {"command": c})
+            unknown = client.post(url, headers=headers, json=body(twin))
+            named = client.post(url, headers=headers, json=body(probe.command))
+            assert unknown.status_code != 200 or path in ("odds", "check")
             assert _answer(named, probe.hidden_id) == _answer(unknown, UNKNOWN)
+            if path == "check":
+                assert unknown.json()["results"][0]["ok"] is False
 
 
 @pytest.mark.postgres

@@ -14,7 +14,15 @@ import typer
 from typer._click import exceptions as click
 from typer.core import TyperGroup
 
-from spieltisch.cli.context import fail, help_text, language_from_args, localize_help, settings
+from spieltisch.cli.context import (
+    fail,
+    help_text,
+    language_from_args,
+    lift_lang,
+    localize_help,
+    settings,
+)
+from spieltisch.cli.words import localize_words, usage_error
 from spieltisch.errors import InputError
 from spieltisch.i18n import LANGUAGES, normalize_language
 
@@ -28,8 +36,10 @@ class SpieltischGroup(TyperGroup):
         self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any
     ) -> Any:
         """Set the invocation's language from ``args``, localize the help, then parse."""
+        args = lift_lang(args)
         settings.lang = language_from_args(args)
         localize_help(self, settings.lang)
+        localize_words(self, settings.lang)
         self._args = list(args)
         try:
             return super().make_context(info_name, args, parent, **extra)
@@ -44,40 +54,11 @@ class SpieltischGroup(TyperGroup):
             _usage_failure(error, getattr(self, "_args", []))
 
 
-def _given_value(param: Any, args: list[str]) -> str | None:
-    """The text given on the command line for option ``param`` (``None``: not found)."""
-    for index, token in enumerate(args):
-        for name in getattr(param, "opts", ()):
-            if token == name and index + 1 < len(args):
-                return args[index + 1]
-            if token.startswith(name + "="):
-                return token.partition("=")[2]
-    return None
-
-
 def _usage_failure(error: click.UsageError, args: list[str]) -> NoReturn:
     """Report a command line the parser refused as one localized line (JSON with --json)."""
     if isinstance(error, click.NoArgsIsHelpError):
         raise error  # a bare group shows its help, as asked for with no_args_is_help
-    as_json = "--json" in args
-    if isinstance(error, click.NoSuchOption):
-        fail(InputError("cli.usage.no_such_option", value=error.option_name), as_json=as_json)
-    param = getattr(error, "param", None)
-    name = (
-        getattr(error, "param_hint", None)
-        or (param.get_error_hint() if param is not None else None)
-        or getattr(param, "name", None)
-        or "?"
-    )
-    if not isinstance(name, str):
-        name = " / ".join(name)
-    if isinstance(error, click.MissingParameter):
-        fail(InputError("cli.usage.missing", name=name), as_json=as_json)
-    if isinstance(error, click.BadParameter) and param is not None:
-        value = _given_value(param, args)
-        if value is not None:
-            fail(InputError("cli.usage.bad_value", name=name, value=value), as_json=as_json)
-    fail(InputError("cli.usage.other", detail=error.format_message()), as_json=as_json)
+    fail(usage_error(error, args), as_json="--json" in args)
 
 
 app = typer.Typer(

@@ -29,6 +29,7 @@ __all__ = [
     "fail",
     "help_text",
     "language_from_args",
+    "lift_lang",
     "localize_help",
     "settings",
     "t",
@@ -93,22 +94,45 @@ def help_text(key: str) -> str:
     return key
 
 
-def language_from_args(args: Sequence[str]) -> str:
-    """The language of an invocation: ``--lang X`` among the top-level options, else the
-    environment (:func:`~spieltisch.i18n.default_language`).
+def lift_lang(args: Sequence[str]) -> list[str]:
+    """``args`` with every ``--lang X`` (or ``--lang=X``) moved to the front.
 
-    Only the options before the command's name are read, as the top-level command does.
+    ``--lang`` is a top-level option, yet a user may give it anywhere on the command line
+    (``spieltisch roll 3d6 --lang de``); moved before the command's name, the top-level
+    command reads it as its own. Nothing after ``--`` moves (there it is a value). The last
+    one given wins, as with any option.
     """
+    lifted: list[str] = []
+    rest: list[str] = []
     tokens = iter(args)
     for token in tokens:
+        if token == "--":
+            rest += [token, *tokens]
+            break
         if token == _LANG_OPTION:
             value = next(tokens, None)
-            return normalize_language(value) if value else default_language()
-        if token.startswith(_LANG_OPTION + "="):
-            return normalize_language(token.partition("=")[2])
-        if not token.startswith("-") or token == "--":
+            lifted += [token] if value is None else [token, value]
+        elif token.startswith(_LANG_OPTION + "="):
+            lifted.append(token)
+        else:
+            rest.append(token)
+    return [*lifted, *rest]
+
+
+def language_from_args(args: Sequence[str]) -> str:
+    """The language of an invocation: the last ``--lang X`` anywhere before ``--``, else the
+    environment (:func:`~spieltisch.i18n.default_language`)."""
+    found: str | None = None
+    tokens = iter(args)
+    for token in tokens:
+        if token == "--":
             break
-    return default_language()
+        if token == _LANG_OPTION:
+            value = next(tokens, None)
+            found = normalize_language(value) if value else None
+        elif token.startswith(_LANG_OPTION + "="):
+            found = normalize_language(token.partition("=")[2])
+    return found or default_language()
 
 
 def _tree(command: Any) -> Iterator[Any]:

@@ -23,12 +23,13 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from spieltisch.dice.fair import DiceSource, Draw, RecordingSource, ReplaySource
+from spieltisch.dice.fair import DiceSource, Draw, RecordingSource, ReplaySource, SeededSource
 from spieltisch.engine import chat
 from spieltisch.engine.errors import EngineError, RuleError
 from spieltisch.engine.permissions import check_fields, makes_secret
 from spieltisch.engine.system import GameSystem, parse_command
 from spieltisch.engine.visibility import Actor, Role, Viewer, sees
+from spieltisch.errors import SpieltischError
 
 __all__ = [
     "AUTO_ACTOR",
@@ -199,6 +200,42 @@ class Table:
         except RuleError:
             pass  # an automatic command that fails leaves the human's record standing
         return records
+
+    def check(self, command: Any, actor: Actor, *, hidden: bool = False) -> SpieltischError | None:
+        """Whether :meth:`execute` would accept ``command`` from ``actor`` now: ``None``, or
+        the error it would raise. Nothing is written and no state changes.
+
+        The same rules decide as for executing: the caller's permissions, the fold the record
+        would be decided on (the shared one unless hidden, so a player's answer never depends
+        on a hidden record: a hidden id answers as an unknown one) and, for a visible record,
+        whether it also applies to the GM's fold. The dice are a fixed probe source: whether a
+        command is legal never depends on what its dice will show. Automatic follow-ups are
+        not tried (they never make a human's command fail). A chat command is checked for who
+        may write (the recipient of a whisper is checked on sending).
+        """
+        try:
+            if chat.is_chat_command(command):
+                said = chat.parse_chat(command)
+                if actor.role is Role.SPECTATOR or (hidden and actor.role is not Role.GM):
+                    raise RuleError("rule.forbidden", action=said.kind)
+                return None
+            parsed = parse_command(self.system, command)
+            hidden = hidden or makes_secret(parsed)
+            self._authorize(parsed, actor, hidden)
+            basis = self._state if hidden else self._shared
+            try:
+                events = self.system.decide(basis, parsed, SeededSource(0))
+            except RuleError:
+                gm = actor.role is Role.GM
+                if gm and basis is not self._state and self._decides(parsed, SeededSource(0)):
+                    raise RuleError("table.hidden_conflict") from None
+                raise
+            self._evolve(hidden, events)  # pure: the folds it returns are dropped
+        except SpieltischError as error:
+            if not isinstance(error, ValueError):
+                raise  # not the command's fault (a broken store, a bug): as when executing
+            return error
+        return None
 
     def undo(self, seq: int, actor: Actor) -> Record:
         """Revert record ``seq`` (GM only). Refused if a later record depends on it."""

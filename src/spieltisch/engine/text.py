@@ -28,6 +28,7 @@ __all__ = [
     "Note",
     "Ref",
     "TextError",
+    "field_label",
     "text_error",
     "text_problem",
     "text_rule",
@@ -105,8 +106,19 @@ Ref = Annotated[StrictStr, Field(max_length=MAX_REF), text_rule(MAX_REF)]
 """A reference by id or name: a kitty, a foe, a seat, a square (at most :data:`MAX_REF`)."""
 
 
+def field_label(loc: tuple[int | str, ...]) -> Label:
+    """The display name of the field at pydantic location ``loc``: ``text.field.<name>``.
+
+    ``<name>`` is the last named part of the location (``sheet.talents.0`` → ``talents``), so
+    one catalog entry per field name serves every command that has that field.
+    """
+    names = [str(part) for part in loc if isinstance(part, str)]
+    return Label(f"text.field.{names[-1] if names else 'text'}")
+
+
 def text_error(error: ValidationError, tag: object = None) -> TextError | None:
-    """The first text-rule error in ``error``, with ``field`` set to its location, else None.
+    """The first text-rule error in ``error``, with ``field`` the field's display name (a
+    :class:`Label`, see :func:`field_label`), else None.
 
     ``tag``: the ``kind`` of the command, which a discriminated union puts first in every
     location (left out of ``field``). A text that is too long may fail pydantic's own
@@ -116,7 +128,7 @@ def text_error(error: ValidationError, tag: object = None) -> TextError | None:
         loc = problem["loc"]
         if tag is not None and loc and loc[0] == tag:
             loc = loc[1:]
-        where = ".".join(str(part) for part in loc)
+        where = field_label(tuple(loc))
         cause = problem.get("ctx", {}).get("error")
         if isinstance(cause, TextError):
             return TextError(cause.code, field=where, **cause.params)

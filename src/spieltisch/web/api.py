@@ -14,11 +14,16 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 
 from spieltisch.engine.chat import is_chat_command
 from spieltisch.engine.system import Odds, parse_command
+from spieltisch.i18n import error_message
 from spieltisch.store import Participant, StoredTable, TableInfo
 from spieltisch.systems.registry import get_system, system_ids
-from spieltisch.web.deps import CurrentParticipant, StoreDep
+from spieltisch.web.deps import CurrentParticipant, StoreDep, request_language
 from spieltisch.web.limits import parse_import, rate_limit, read_body
 from spieltisch.web.schemas import (
+    CheckError,
+    CheckRequest,
+    CheckResponse,
+    CheckResult,
     CommandRequest,
     CommandResponse,
     EpochPublic,
@@ -226,6 +231,29 @@ def post_command(
         table_id, me, body.command, hidden=body.hidden, expected_seq=body.expected_seq
     )
     return CommandResponse(records=done.records, seq=done.table.seq, state=_state(done.table, me))
+
+
+@router.post(
+    "/tables/{table_id}/check", response_model=CheckResponse, dependencies=[rate_limit("odds")]
+)
+def check_commands(
+    table_id: str, body: CheckRequest, request: Request, me: CurrentParticipant, store: StoreDep
+) -> CheckResponse:
+    """Whether each candidate command would be accepted now from the caller, and if not why
+    (localized); decided on the caller's own fold, writing nothing (``Table.check``)."""
+    table = store.table(table_id)
+    lang = request_language(request)
+    results = []
+    for command in body.commands:
+        error = table.check(command, me.actor, hidden=body.hidden)
+        results.append(
+            CheckResult(ok=True)
+            if error is None
+            else CheckResult(
+                ok=False, error=CheckError(code=error.code, message=error_message(error, lang))
+            )
+        )
+    return CheckResponse(results=results, seq=table.seq)
 
 
 @router.post(

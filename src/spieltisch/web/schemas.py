@@ -235,6 +235,39 @@ class CommandResponse(BaseModel):
     state: dict[str, Any]
 
 
+MAX_CHECKS = 64
+"""Most commands one check request may ask about."""
+
+
+class CheckRequest(_Request):
+    """Candidate commands: would each be accepted now, from the caller?"""
+
+    commands: list[AnyCommand] = Field(max_length=MAX_CHECKS)
+    hidden: StrictBool = False
+    """Ask as for a hidden record (GM only; for anyone else every answer is a refusal)."""
+
+
+class CheckError(BaseModel):
+    """Why a command would be refused: the error's code and its localized message."""
+
+    code: str
+    message: str
+
+
+class CheckResult(BaseModel):
+    """The answer for one candidate command."""
+
+    ok: bool
+    error: CheckError | None = None
+
+
+class CheckResponse(BaseModel):
+    """One answer per candidate command, in order; the log's sequence number they hold for."""
+
+    results: list[CheckResult]
+    seq: int
+
+
 class OddsRequest(_Request):
     """A command to preview."""
 

@@ -11,6 +11,7 @@ from spieltisch.dice.fair import SeededSource
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import parse_command
 from spieltisch.engine.table import Actor, Role, Table
+from spieltisch.engine.text import Label
 from spieltisch.engine.visibility import GM_VIEWER
 from spieltisch.systems.kilkenny.system import KilkennyState, KilkennySystem
 from spieltisch.systems.registry import get_system
@@ -161,7 +162,7 @@ def test_illegal_move_and_second_roll_are_refused() -> None:
     with pytest.raises(RuleError) as caught:
         run(state, {"kind": "move", "from": "f4", "to": "f7"}, Faces())
     assert caught.value.code == "kilkenny.illegal_move"
-    assert caught.value.params == {"value": "f4-f7", "roll": 2, "seat": "S"}
+    assert caught.value.params == {"value": "f4-f7", "roll": 2, "seat": Label("kilkenny.seat.S")}
     with pytest.raises(RuleError) as again:
         run(state, {"kind": "roll"}, Faces(5))
     assert again.value.code == "kilkenny.already_rolled"

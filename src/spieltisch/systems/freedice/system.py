@@ -246,8 +246,9 @@ class FreeDice:
         if isinstance(command, c.AddCombatant | c.AddCharacter):
             return [_added(state, command)]
         if isinstance(command, c.Claim):
-            if not state.fighter(command.combatant).claimable:
-                raise RuleError("freedice.not_claimable", combatant=command.combatant)
+            wanted = state.fighter(command.combatant)
+            if not wanted.claimable:
+                raise RuleError("freedice.not_claimable", combatant=wanted.creature.name)
             return [e.Claimed(combatant=command.combatant)]
         if isinstance(command, c.RemoveCombatant):
             fighter = state.fighter(command.combatant)
@@ -387,6 +388,7 @@ class FreeDice:
             creature = creature.model_copy(
                 update={"tracks": {**creature.tracks, command.track: track}}
             )
+        _refuse_no_change(fighter.creature.name, creature.track(command.track), command)
         if command.change == "damage":
             creature = cr.damage(creature, command.track, command.amount)
         elif command.change == "heal":
@@ -499,3 +501,18 @@ class FreeDice:
     def view(self, state: FreeDiceState, viewer: Viewer) -> dict[str, Any]:
         """The rolls, the map and the fight as ``viewer`` may see them (see :func:`.view.view`)."""
         return view(state, viewer)
+
+
+def _refuse_no_change(name: str, track: Track, command: c.ChangeTrack) -> None:
+    """Damage to a track at its floor, or healing of a full one, would change nothing: refused,
+    so the button for it can say why (a new maximum in the same command is a change)."""
+    if command.maximum is not None or command.amount <= 0:
+        return
+    if command.change == "damage" and track.current <= track.floor:
+        raise RuleError(
+            "freedice.track_at_floor", combatant=name, track=command.track, floor=track.floor
+        )
+    if command.change == "heal" and track.current >= track.maximum:
+        raise RuleError(
+            "freedice.track_full", combatant=name, track=command.track, maximum=track.maximum
+        )

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from spieltisch.engine.errors import RuleError
+from spieltisch.engine.text import Label
 from spieltisch.systems.kilkenny.board import MAX_ROLL, Geometry, Move, geometry
 from spieltisch.systems.kilkenny.layout import Layout, get_layout
 from spieltisch.systems.kilkenny.rules import Board
@@ -143,7 +144,10 @@ class Position:
             if move[0] == start and move[1] == end:
                 return move
         raise RuleError(
-            "kilkenny.illegal_move", value=f"{origin}-{target}", roll=roll, seat=self.seat
+            "kilkenny.illegal_move",
+            value=f"{origin}-{target}",
+            roll=roll,
+            seat=Label(f"kilkenny.seat.{self.seat}"),
         )
 
     def is_capture(self, move: Move) -> bool:

@@ -20,6 +20,7 @@ from spieltisch.dice.dist import Dist
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import Access, Odds, OddsOutcome
+from spieltisch.engine.text import Label
 from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.kilkenny.ai import PLAYER_NAMES, make_player
 from spieltisch.systems.kilkenny.board import MAX_ROLL, Move
@@ -185,7 +186,15 @@ class KilkennyState:
         return self.seats[self.position.seats.index(seat)]
 
 
+_SEAT_VALUES = frozenset({"seat_is_ai", "seat_taken", "out_of_turn"})
+"""Errors whose ``value`` is a seat (known to exist), named like ``seat``."""
+
+
 def _fail(code: str, **params: Any) -> RuleError:
+    """A Kilkenny error; a seat in it is named by its display name (``kilkenny.seat.<id>``)."""
+    for key in ("seat", "value") if code in _SEAT_VALUES else ("seat",):
+        if isinstance(params.get(key), str):
+            params[key] = Label(f"kilkenny.seat.{params[key]}")
     return RuleError(f"kilkenny.{code}", **params)
 
 

@@ -25,6 +25,7 @@ from spieltisch.systems.magical_kitties.commands import (
     EndEpisode,
     EndScene,
     GiveAua,
+    KittyChanges,
     LevelUp,
     Reroll,
     SpendTreat,
@@ -99,7 +100,11 @@ def events_of(state: KittiesState, command: Command, dice: DiceSource) -> list[E
             )
             return [KittyCreated(kitty=kitty)]
         case EditKitty():
-            return [KittyEdited(kitty=command.kitty, changes=command.changes)]
+            return [
+                KittyEdited(
+                    kitty=command.kitty, changes=command.changes, before=_before(state, command)
+                )
+            ]
         case CreateFoe():
             foe = Foe(
                 id=command.id,
@@ -226,3 +231,12 @@ def _choose(state: KittiesState, command: ChooseOutcome) -> OutcomeChosen:
     if entry.target is Target.FOE and foe is None:
         foe = check.foe
     return OutcomeChosen(check=check.number, entry=command.entry, kitty=kitty, foe=foe)
+
+
+def _before(state: KittiesState, command: EditKitty) -> KittyChanges:
+    """The fields a correction names, as the sheet has them now (nothing for an unknown kitty)."""
+    kitty = state.kitties.get(command.kitty)
+    if kitty is None:
+        return KittyChanges()
+    named = command.changes.model_dump(exclude_none=True)
+    return KittyChanges.model_validate({field: getattr(kitty, field) for field in named})

@@ -123,10 +123,10 @@ def spend_treat(kitty: Kitty, free: bool) -> Kitty:
     """``kitty`` after spending a treat (a free one if ``free``); refused without one."""
     if free:
         if kitty.free_treats <= 0:
-            raise RuleError("kitties.no_treats", kitty=kitty.id, value=kitty.free_treats)
+            raise RuleError("kitties.no_treats", kitty=kitty.name, value=kitty.free_treats)
         return kitty.model_copy(update={"free_treats": kitty.free_treats - 1})
     if kitty.treats <= 0:
-        raise RuleError("kitties.no_treats", kitty=kitty.id, value=kitty.treats)
+        raise RuleError("kitties.no_treats", kitty=kitty.name, value=kitty.treats)
     return kitty.model_copy(update={"treats": kitty.treats - 1})
 
 
@@ -195,7 +195,9 @@ def apply_effect(
         case Effect.HEAL_AUA:
             target = kitty_of(state, event.kitty or check.kitty)
             if target.auas == 0:
-                raise RuleError("kitties.nothing_to_heal", kitty=target.id, value="auas")
+                raise RuleError(
+                    "kitties.nothing_to_heal", kitty=target.name, value=rules.what_label("auas")
+                )
             return with_kitty(
                 state, target.model_copy(update={"auas": rules.heal_auas(target.auas)})
             )
@@ -205,7 +207,9 @@ def apply_effect(
             )
         case Effect.SELF_HEAL_INJURY:
             if own.injuries == 0:
-                raise RuleError("kitties.nothing_to_heal", kitty=own.id, value="injuries")
+                raise RuleError(
+                    "kitties.nothing_to_heal", kitty=own.name, value=rules.what_label("injuries")
+                )
             healed = own.model_copy(update={"injuries": rules.heal_injury(own.injuries)})
             return with_kitty(state, healed)
         case Effect.ALL_HEAL_AUA:

@@ -54,6 +54,8 @@ class KittyEdited(_Event):
     kind: Literal["kitty_edited"] = "kitty_edited"
     kitty: str
     changes: KittyChanges
+    before: KittyChanges = KittyChanges()
+    """The corrected fields as they were before, so that the log can show old → new."""
 
 
 class FoeCreated(_Event):

@@ -107,7 +107,9 @@ def check_problems(problems: tuple[Problem, ...]) -> None:
         rules.check_id(problem.id, "problem")
         rules.check_name(problem.text, "problem")
         if problem.id in seen:
-            raise RuleError("kitties.duplicate_id", what="problem", value=problem.id)
+            raise RuleError(
+                "kitties.duplicate_id", what=rules.what_label("problem"), value=problem.id
+            )
         seen.add(problem.id)
 
 
@@ -118,7 +120,7 @@ def pool_of(state: KittiesState, event: CheckRolled | Check, difficulty: int) ->
     if kitty.incapacitated:
         raise RuleError(
             "kitties.incapacitated",
-            kitty=kitty.id,
+            kitty=kitty.name,
             value=kitty.injuries,
             highest=kitty.attributes.highest,
         )
@@ -157,7 +159,7 @@ def _kitty_created(state: KittiesState, event: KittyCreated) -> KittiesState:
     kitty = event.kitty
     rules.check_id(kitty.id, "kitty")
     if kitty.id in state.kitties:
-        raise RuleError("kitties.duplicate_id", what="kitty", value=kitty.id)
+        raise RuleError("kitties.duplicate_id", what=rules.what_label("kitty"), value=kitty.id)
     rules.check_name(kitty.name, "kitty")
     rules.validate_creation(
         kitty.attributes, kitty.talents, kitty.powers, kitty.flaw, state.options
@@ -172,10 +174,14 @@ def _kitty_created(state: KittiesState, event: KittyCreated) -> KittiesState:
 
 def _kitty_edited(state: KittiesState, event: KittyEdited) -> KittiesState:
     kitty = kitty_of(state, event.kitty)
-    changes = event.changes.model_dump(exclude_none=True)
+    edit = event.changes
+    changes = {
+        name: getattr(edit, name)
+        for name in type(edit).model_fields
+        if getattr(edit, name) is not None
+    }
     if not changes:
         raise RuleError("kitties.nothing_to_edit", value=event.kitty)
-    edit = event.changes
     for field in ("name", "flaw"):
         value = getattr(edit, field)
         if value is not None:
@@ -201,7 +207,7 @@ def _foe_created(state: KittiesState, event: FoeCreated) -> KittiesState:
     foe = event.foe
     rules.check_id(foe.id, "foe")
     if foe.id in state.foes:
-        raise RuleError("kitties.duplicate_id", what="foe", value=foe.id)
+        raise RuleError("kitties.duplicate_id", what=rules.what_label("foe"), value=foe.id)
     rules.check_name(foe.name, "foe")
     rules.check_difficulty(foe.difficulty)
     check_range("aua_limit", foe.aua_limit, 1, 20)
@@ -237,13 +243,13 @@ def _episode_started(state: KittiesState, event: EpisodeStarted) -> KittiesState
             "bonus_dice": 0,
             "penalty_dice": 0,
             "power_bonus_used": False,
-            "injuries_this_scene": 0,
-            "avoidable_injuries": 0,
         }
         if event.reset_auas:
             update["auas"] = 0
         if event.reset_injuries:
-            update["injuries"] = 0
+            # Nothing is left to heal or to avoid. Kept injuries taken outside a scene stay
+            # marked: they belong to the coming scene (see _scene_started).
+            update.update(injuries=0, injuries_this_scene=0, avoidable_injuries=0)
         return kitty.model_copy(update=update)
 
     state = map_kitties(state, refresh)
@@ -307,12 +313,10 @@ def _scene_started(state: KittiesState, event: SceneStarted) -> KittiesState:
         raise RuleError("kitties.scene_open", value=state.scene)
     if event.scene != state.scene + 1:
         raise RuleError("kitties.out_of_order", value=event.scene, expected=state.scene + 1)
-    state = map_kitties(
-        state,
-        lambda k: k.model_copy(
-            update={"power_bonus_used": False, "injuries_this_scene": 0, "avoidable_injuries": 0}
-        ),
-    )
+    # The markers of injuries are not cleared here: every scene end clears them, so what is
+    # marked now was taken while no scene ran, and that time counts as part of this scene.
+    # Its end heals one injury, and the kitty can still avoid the fresh ones.
+    state = map_kitties(state, lambda k: k.model_copy(update={"power_bonus_used": False}))
     return state.model_copy(update={"scene": event.scene, "in_scene": True, **_NO_CHECK})
 
 

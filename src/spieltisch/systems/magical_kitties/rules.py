@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from spieltisch.engine.errors import RuleError
+from spieltisch.engine.text import Label
 from spieltisch.systems.magical_kitties.data import LevelEntry, LevelList, level_lists
 from spieltisch.systems.magical_kitties.sheet import (
     ID_PATTERN,
@@ -61,10 +62,15 @@ MAX_NAME = 80
 _ID = re.compile(ID_PATTERN)
 
 
+def what_label(what: str) -> Label:
+    """The display name of a kind of thing on a sheet (``kitties.what.<what>``) for errors."""
+    return Label(f"kitties.what.{what}")
+
+
 def check_id(value: str, what: str) -> str:
     """``value`` if it is a valid id for ``what`` (kitty, foe, problem), else ``kitties.bad_id``."""
     if not _ID.match(value):
-        raise RuleError("kitties.bad_id", what=what, value=value)
+        raise RuleError("kitties.bad_id", what=what_label(what), value=value)
     return value
 
 
@@ -72,7 +78,7 @@ def check_name(value: str, what: str) -> str:
     """``value`` stripped, if it is a non-empty text of at most :data:`MAX_NAME` characters."""
     text = value.strip()
     if not text or len(text) > MAX_NAME:
-        raise RuleError("kitties.bad_name", what=what, value=value, max=MAX_NAME)
+        raise RuleError("kitties.bad_name", what=what_label(what), value=value, max=MAX_NAME)
     return text
 
 
@@ -118,7 +124,7 @@ def validate_creation(
         ([p.name.casefold() for p in powers], "power"),
     ):
         if len(set(names)) != len(names):
-            raise RuleError("kitties.duplicate_name", what=what, value=names)
+            raise RuleError("kitties.duplicate_name", what=what_label(what), value=names)
 
 
 def count_successes(dice: Iterable[int], difficulty: int) -> int:
@@ -150,14 +156,14 @@ def pool_parts(
     talent_dice = 0
     if talent is not None:
         if talent.casefold() not in {t.casefold() for t in kitty.talents}:
-            raise RuleError("kitties.unknown_talent", kitty=kitty.id, value=talent)
+            raise RuleError("kitties.unknown_talent", kitty=kitty.name, value=talent)
         talent_dice = 1
     power_dice = 0
     if power is not None:
         if power.casefold() not in {p.name.casefold() for p in kitty.powers}:
-            raise RuleError("kitties.unknown_power", kitty=kitty.id, value=power)
+            raise RuleError("kitties.unknown_power", kitty=kitty.name, value=power)
         if kitty.power_bonus_used and options.power_bonus_once_per_scene:
-            raise RuleError("kitties.power_bonus_used", kitty=kitty.id, value=power)
+            raise RuleError("kitties.power_bonus_used", kitty=kitty.name, value=power)
         power_dice = 2
     parts = PoolParts(
         attribute=kitty.attributes.get(attribute),
@@ -168,7 +174,7 @@ def pool_parts(
         penalty=-kitty.penalty_dice,
         modifier=modifier,
     )
-    return check_pool(parts, options.max_pool, kitty.id)
+    return check_pool(parts, options.max_pool, kitty.name)
 
 
 def build_pool(
@@ -287,9 +293,9 @@ def validate_level_up(
     """
     needed = xp_needed(kitty.level, options)
     if needed is None:
-        raise RuleError("kitties.max_level", kitty=kitty.id, value=kitty.level)
+        raise RuleError("kitties.max_level", kitty=kitty.name, value=kitty.level)
     if kitty.xp < needed:
-        raise RuleError("kitties.not_enough_xp", kitty=kitty.id, value=kitty.xp, needed=needed)
+        raise RuleError("kitties.not_enough_xp", kitty=kitty.name, value=kitty.xp, needed=needed)
     level_list, entry = find_level_entry(list_id, entry_id)
     new_level = kitty.level + 1
     if level_list.min_level > new_level:
@@ -312,10 +318,10 @@ def validate_level_up(
             raise RuleError("kitties.level_needs_feature", value=entry_id)
         owned = {p.name.casefold(): p for p in kitty.powers}
         if power.casefold() not in owned:
-            raise RuleError("kitties.unknown_power", kitty=kitty.id, value=power)
+            raise RuleError("kitties.unknown_power", kitty=kitty.name, value=power)
         feature = check_name(name, "feature")
         if feature.casefold() in {f.casefold() for f in owned[power.casefold()].features}:
-            raise RuleError("kitties.duplicate_name", what="feature", value=feature)
+            raise RuleError("kitties.duplicate_name", what=what_label("feature"), value=feature)
     elif entry.id in ("talent", "power"):
         if name is None:
             raise RuleError("kitties.level_needs_name", value=entry_id)
@@ -326,4 +332,4 @@ def validate_level_up(
             else {p.name.casefold() for p in kitty.powers}
         )
         if new in known:
-            raise RuleError("kitties.duplicate_name", what=entry.id, value=name)
+            raise RuleError("kitties.duplicate_name", what=what_label(entry.id), value=name)

@@ -1,9 +1,20 @@
 // Shared form helpers: labelled fields, selects, number inputs and checkboxes, built as data.
-import { el } from "./core.js";
+import { el, t } from "./core.js";
+
+/** The visible marker of a required field, after its label (the control itself carries the
+ * HTML `required` attribute, which assistive technology announces). */
+export function requiredMark() {
+  return el("span", { class: "required-mark", "aria-hidden": "true", title: t("web.form.required") }, "*");
+}
+
+/** A field's label: its text, and the required marker when `control` is required. */
+export function fieldLabel(control, text) {
+  return el("label", { for: control.id }, text, control.required ? [" ", requiredMark()] : null);
+}
 
 /** A labelled field: `<div class="field"><label for=id>text</label>control</div>`. */
 export function field(text, control, extra = "") {
-  return el("div", { class: "field" + (extra ? " " + extra : "") }, el("label", { for: control.id }, text), control);
+  return el("div", { class: "field" + (extra ? " " + extra : "") }, fieldLabel(control, text), control);
 }
 
 /** A checkbox with its label after it. */

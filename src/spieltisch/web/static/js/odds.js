@@ -5,6 +5,15 @@ function percent(p) {
   return (100 * p).toLocaleString(document.documentElement.lang, { maximumFractionDigits: 1, minimumFractionDigits: 1 }) + " %";
 }
 
+/** A chance in words where the number misleads: "impossible" for 0, "below 0.1 %" for a sliver. */
+function chance(outcome) {
+  const p = outcome.probability;
+  if (p <= 0) return el("span", { class: "impossible" }, t("web.odds.impossible"));
+  const exact = outcome.exact ? el("span", { class: "exact" }, " (" + outcome.exact + ")") : null;
+  if (p < 0.0005) return [t("web.odds.below", { percent: percent(0.001) }), exact];
+  return [percent(p), exact];
+}
+
 /** The label of an outcome value (numbers, labels, symbol counts). */
 export function outcomeLabel(value, labeler) {
   if (labeler) {
@@ -24,7 +33,7 @@ export function oddsChart(odds, { labeler = null, caption = null } = {}) {
     el("th", { scope: "row" }, outcomeLabel(o.value, labeler)),
     el("td", { class: "bar-cell" },
       el("span", { class: "bar", style: `width:${((100 * o.probability) / max).toFixed(1)}%` })),
-    el("td", { class: "num" }, percent(o.probability), o.exact ? el("span", { class: "exact" }, " (" + o.exact + ")") : null)));
+    el("td", { class: "num" }, chance(o))));
   const table = el("table", { class: "odds-chart" },
     el("caption", {}, caption || t("web.odds.caption")),
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("web.odds.outcome")), el("th", { scope: "col" }, el("span", { class: "visually-hidden" }, t("web.odds.bar"))), el("th", { scope: "col" }, t("web.odds.chance")))),

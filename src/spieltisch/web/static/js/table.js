@@ -394,7 +394,7 @@ function renderLog() {
       class: "log-entry" + (undone.has(record.seq) ? " is-undone" : "") + (record.hidden ? " is-hidden" : ""),
       dataset: { seq: record.seq },
     },
-    el("div", { class: "log-head" }, el("span", { class: "log-seq" }, "#" + record.seq), el("span", { class: "log-who" }, who), ...badges, ...tools),
+    el("div", { class: "log-head" }, el("span", { class: "log-seq" }, t("web.log.seq", { seq: record.seq })), el("span", { class: "log-who" }, who), ...badges, ...tools),
     ...items);
   }));
   document.getElementById("log-empty").hidden = records.length > 0;
@@ -413,8 +413,9 @@ function renderPeople() {
   const list = document.getElementById("people");
   const people = view.info.participants || [];
   list.replaceChildren(...people.map((p) => el("li", {},
-    el("span", { class: "person" }, p.name || t("web.role." + p.role)),
-    " ", el("span", { class: "badge role-" + p.role }, t("web.role." + p.role)),
+    // Without a name the role badge alone names the person (never "GM GM").
+    p.name ? [el("span", { class: "person" }, p.name), " "] : null,
+    el("span", { class: "badge role-" + p.role }, t("web.role." + p.role)),
     participantId(p) === me().participant ? el("span", { class: "muted" }, " ", t("web.people.you")) : null)));
   const box = document.getElementById("invites");
   const invites = entry()?.invites;

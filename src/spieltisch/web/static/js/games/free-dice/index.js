@@ -2,6 +2,7 @@
 // a combat tracker and a battle map — for any game.
 import { el, guarded, t } from "../../core.js";
 import { renderDice } from "../../dice.js";
+import { fieldLabel } from "../../forms.js";
 import { oddsChart } from "../../odds.js";
 import { renderMap } from "./map.js";
 import { renderTools } from "./tools.js";
@@ -26,7 +27,7 @@ function rollForm(ctx) {
   return el("section", { class: "card", id: "fd-roll" },
     el("h2", {}, t("web.freedice.heading")),
     el("form", { class: "form", onsubmit: async (e) => { e.preventDefault(); await ctx.send(command()); } },
-      el("div", { class: "field" }, el("label", { for: "fd-expression" }, t("web.freedice.expression")), expr),
+      el("div", { class: "field" }, fieldLabel(expr, t("web.freedice.expression")), expr),
       el("div", { class: "field" }, el("label", { for: "fd-label" }, t("web.freedice.label")), label),
       el("div", { class: "row" },
         el("button", { type: "button", onclick: async () => {

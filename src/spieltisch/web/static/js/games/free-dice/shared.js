@@ -1,3 +1,5 @@
+import { legal } from "../../legal.js";
+
 // What the free table's panels share: who may act for a combatant, and sending for it.
 
 /** The combatants by id. */
@@ -13,4 +15,9 @@ export function mayAct(ctx, c) {
 /** Send a command about combatant `c`: a secret combatant's commands stay hidden. */
 export function sendFor(ctx, c, command) {
   return ctx.send(command, c && c.secret ? { hidden: true } : {});
+}
+
+/** `legal()` for a command about combatant `c`, asked as `sendFor` would send it. */
+export function legalFor(ctx, c, button, command) {
+  return legal(ctx, button, command, { hidden: Boolean(c && c.secret) });
 }

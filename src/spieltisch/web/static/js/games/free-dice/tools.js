@@ -41,7 +41,7 @@ function bind(input, key, read = (e) => e.target.value) {
 function addForm(ctx) {
   const gm = ctx.isGm;
   const fields = [
-    field(t("web.freedice.f.name"), bind(textInput("fd-add-name", draft.name, { maxlength: 80 }), "name")),
+    field(t("web.freedice.f.name"), bind(textInput("fd-add-name", draft.name, { maxlength: 80, required: true }), "name")),
     gm ? field(t("web.freedice.f.side"), bind(textInput("fd-add-side", draft.side, { maxlength: 80 }), "side")) : null,
     field(t("web.freedice.f.initiative"), bind(textInput("fd-add-ini", draft.initiative, { maxlength: 100 }), "initiative")),
     field(t("web.freedice.f.tracks"), bind(textInput("fd-add-tracks", draft.tracks, { maxlength: 200 }), "tracks")),
@@ -85,7 +85,7 @@ function effectForm(ctx) {
   const set = (key) => (ev) => { e[key] = ev.target.value; if (key === "until") ctx.rerender(); };
   const fields = [
     field(t("web.freedice.f.target"), select("fd-eff-target", mine.map((c) => [c.id, c.name]), e.target, { onchange: set("target") })),
-    field(t("web.freedice.f.effect"), textInput("fd-eff-name", e.name, { maxlength: 80, oninput: set("name") })),
+    field(t("web.freedice.f.effect"), textInput("fd-eff-name", e.name, { maxlength: 80, required: true, oninput: set("name") })),
     field(t("web.freedice.f.until"), select("fd-eff-until", ["rounds", "turn_start", "turn_end", "removed"].map((u) => [u, t("web.freedice.duration." + u)]), e.until, { onchange: set("until") })),
     e.until === "rounds" ? field(t("web.freedice.f.rounds"), numberInput("fd-eff-rounds", e.rounds, { min: 1, max: 1000, oninput: set("rounds") })) : null,
     e.until === "turn_start" || e.until === "turn_end"

@@ -1,7 +1,8 @@
 // The combat tracker: the initiative order, whose turn it is, the round, each combatant's
 // tracks and effects with what remains of them; the GM's turn buttons, an owner's "end turn".
 import { el, t } from "../../core.js";
-import { byId, mayAct, sendFor } from "./shared.js";
+import { legal } from "../../legal.js";
+import { byId, legalFor, mayAct, sendFor } from "./shared.js";
 
 function effectText(ctx, effect) {
   const who = effect.who ? (byId(ctx).get(effect.who)?.name || effect.who) : "";
@@ -26,12 +27,12 @@ function trackRow(ctx, c, track, index) {
       id: `fd-amt-${c.id}-${index}`, type: "number", min: 0, step: 1, value: 1, class: "fd-amount",
       "aria-label": t("web.freedice.amount", { track: track.name, name: c.name }),
     });
-    const change = (kind) => () => sendFor(ctx, c, {
-      kind: "change_track", combatant: c.id, track: track.name, change: kind, amount: Math.max(0, Number(amount.value) || 0),
-    });
+    const command = (kind, value) => ({ kind: "change_track", combatant: c.id, track: track.name, change: kind, amount: value });
+    const change = (kind) => () => sendFor(ctx, c, command(kind, Math.max(0, Number(amount.value) || 0)));
+    // Asked with one point: at the floor no damage, at the maximum no healing changes anything.
     parts.push(amount,
-      el("button", { type: "button", class: "small", id: `fd-dmg-${c.id}-${index}`, onclick: change("damage") }, t("web.freedice.damage")),
-      el("button", { type: "button", class: "small", id: `fd-heal-${c.id}-${index}`, onclick: change("heal") }, t("web.freedice.heal")));
+      legalFor(ctx, c, el("button", { type: "button", class: "small", id: `fd-dmg-${c.id}-${index}`, onclick: change("damage") }, t("web.freedice.damage")), command("damage", 1)),
+      legalFor(ctx, c, el("button", { type: "button", class: "small", id: `fd-heal-${c.id}-${index}`, onclick: change("heal") }, t("web.freedice.heal")), command("heal", 1)));
   }
   return el("div", { class: "fd-track" }, ...parts);
 }
@@ -42,8 +43,10 @@ function row(ctx, c, fight) {
   swatch.style.background = c.colour;
   const tools = [];
   if (current && mayAct(ctx, c)) {
-    tools.push(el("button", { type: "button", class: "small", id: `fd-end-turn-${c.id}`, onclick: () => sendFor(ctx, c, { kind: "end_turn", combatant: c.id }) }, t("web.freedice.end_turn")));
-    tools.push(el("button", { type: "button", class: "small", id: `fd-delay-${c.id}`, onclick: () => sendFor(ctx, c, { kind: "delay", combatant: c.id }) }, t("web.freedice.delay")));
+    const end = { kind: "end_turn", combatant: c.id };
+    const delay = { kind: "delay", combatant: c.id };
+    tools.push(legalFor(ctx, c, el("button", { type: "button", class: "small", id: `fd-end-turn-${c.id}`, onclick: () => sendFor(ctx, c, end) }, t("web.freedice.end_turn")), end));
+    tools.push(legalFor(ctx, c, el("button", { type: "button", class: "small", id: `fd-delay-${c.id}`, onclick: () => sendFor(ctx, c, delay) }, t("web.freedice.delay")), delay));
   }
   if (ctx.me.role === "player" && c.claimable && !c.mine) {
     tools.push(el("button", { type: "button", class: "small", id: `fd-claim-${c.id}`, onclick: () => ctx.send({ kind: "claim", combatant: c.id }) }, t("web.freedice.claim")));
@@ -82,11 +85,11 @@ export function renderTracker(ctx) {
     : el("p", { id: "fd-round", class: "muted" }, t("web.freedice.no_fight"));
   const buttons = [];
   if (ctx.isGm) {
-    const b = (id, text, command) => el("button", { type: "button", id, onclick: () => ctx.send(command) }, text);
+    const b = (id, text, command, attrs = {}) => legal(ctx, el("button", { type: "button", id, onclick: () => ctx.send(command), ...attrs }, text), command);
     buttons.push(b("fd-roll-init", t("web.freedice.roll_init"), { kind: "roll_initiative" }));
     if (!fight) buttons.push(b("fd-start-fight", t("web.freedice.start_fight"), { kind: "start_fight" }));
     else {
-      buttons.push(el("button", { type: "button", id: "fd-next-turn", class: "primary", onclick: () => ctx.send({ kind: "next_turn" }) }, t("web.freedice.next_turn")));
+      buttons.push(b("fd-next-turn", t("web.freedice.next_turn"), { kind: "next_turn" }, { class: "primary" }));
       buttons.push(b("fd-next-round", t("web.freedice.next_round"), { kind: "next_round" }));
       buttons.push(b("fd-end-fight", t("web.freedice.end_fight"), { kind: "end_fight" }));
     }

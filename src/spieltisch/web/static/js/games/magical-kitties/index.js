@@ -2,6 +2,9 @@
 // treat rerolls, Auas and injuries, scenes and episodes, end-of-episode questions, level-ups.
 import { details, el, showAlert, t, tFirst } from "../../core.js";
 import { renderDie } from "../../dice.js";
+import { drafts } from "../../drafts.js";
+import { fieldLabel } from "../../forms.js";
+import { legal } from "../../legal.js";
 import { oddsChart } from "../../odds.js";
 
 const ATTRIBUTES = ["cute", "cunning", "fierce"];
@@ -21,6 +24,35 @@ const draft = {
 };
 let oddsKey = null;
 let oddsBox = null;
+let store = null;
+let storeFor = null;
+
+// The half-built check and the dice chosen for a reroll are kept per table and person, so a
+// reload brings them back (the reroll choice only while that same roll is the last check).
+function restoreDrafts(ctx) {
+  const owner = ctx.table + "/" + (ctx.me.participant || "");
+  if (owner === storeFor) return;
+  storeFor = owner;
+  store = drafts(ctx.table, ctx.me.participant);
+  const check = store.load("kitties.check");
+  if (check && typeof check === "object") Object.assign(draft.check, check);
+  const reroll = store.load("kitties.reroll");
+  if (reroll && typeof reroll.check === "string" && Array.isArray(reroll.dice)) {
+    draft.rerollCheck = reroll.check;
+    draft.reroll = new Set(reroll.dice.filter(Number.isInteger));
+  }
+}
+
+function keepDrafts() {
+  if (!store) return;
+  store.save("kitties.check", draft.check);
+  store.save("kitties.reroll", { check: draft.rerollCheck, dice: [...draft.reroll] });
+}
+
+/** After a roll the keyboard goes to its result; the reroll dice are the next Tab stops. */
+function focusResult() {
+  document.getElementById("check-result")?.focus();
+}
 
 function mine(ctx) {
   const pieces = new Set(ctx.me.pieces || []);
@@ -45,7 +77,7 @@ function slug(name, taken) {
 }
 
 function field(id, label, control, hint) {
-  return el("div", { class: "field" }, el("label", { for: id }, label), control, hint ? el("span", { class: "muted small-print" }, hint) : null);
+  return el("div", { class: "field" }, fieldLabel(control, label), control, hint ? el("span", { class: "muted small-print" }, hint) : null);
 }
 
 function select(id, value, options, onchange) {
@@ -72,7 +104,7 @@ function sheet(kitty, ctx) {
     [t("web.kitties.talents"), kitty.talents.join(", ") || "–"],
     [t("web.kitties.powers"), powers || "–"],
     [t("web.kitties.flaw"), kitty.flaw || "–"],
-    [t("web.kitties.treats"), t("web.kitties.treats_value", { treats: kitty.treats, value: kitty.treats_value, free: kitty.free_treats || 0 })],
+    [t("web.kitties.treats"), [t("web.kitties.treats_value", { treats: kitty.treats, value: kitty.treats_value }), kitty.free_treats ? "; " + t("web.kitties.treats_free", { free: kitty.free_treats }) : ""].join("")],
     [t("web.kitties.auas"), `${kitty.auas} / ${kitty.aua_limit}`],
     [t("web.kitties.injuries"), String(kitty.injuries)],
     [t("web.kitties.xp"), kitty.xp_needed == null ? String(kitty.xp) : `${kitty.xp} / ${kitty.xp_needed}`],
@@ -82,14 +114,16 @@ function sheet(kitty, ctx) {
   if (problems.length) facts.push([t("web.kitties.problems"), problems.map((p) => `${p.text} (${p.rank})`).join("; ")]);
   const actions = [];
   if (canAct && kitty.avoidable_injuries > 0) {
-    actions.push(el("button", { type: "button", id: `avoid-${kitty.id}`, onclick: () => ctx.send({ kind: "avoid_injury", kitty: kitty.id }) }, t("web.kitties.avoid_injury")));
+    const avoid = { kind: "avoid_injury", kitty: kitty.id };
+    actions.push(legal(ctx, el("button", { type: "button", id: `avoid-${kitty.id}`, onclick: () => ctx.send(avoid) }, t("web.kitties.avoid_injury")), avoid));
   }
   if (ctx.isGm) {
-    actions.push(el("button", { type: "button", id: `aua-${kitty.id}`, "aria-label": t("web.kitties.give_aua_label", { name: kitty.name }), onclick: () => ctx.send({ kind: "give_aua", kitty: kitty.id, count: 1 }) }, t("web.kitties.give_aua")));
+    const aua = { kind: "give_aua", kitty: kitty.id, count: 1 };
+    actions.push(legal(ctx, el("button", { type: "button", id: `aua-${kitty.id}`, "aria-label": t("web.kitties.give_aua_label", { name: kitty.name }), onclick: () => ctx.send(aua) }, t("web.kitties.give_aua")), aua));
     actions.push(el("button", { type: "button", id: `award-${kitty.id}`, "aria-label": t("web.kitties.award_label", { name: kitty.name }), onclick: () => ctx.send({ kind: "award_treat", kitty: kitty.id, reason: "" }) }, t("web.kitties.award")));
   }
   return el("article", { class: "sheet", id: `kitty-${kitty.id}`, "aria-labelledby": `sheet-${kitty.id}` },
-    el("h3", { id: `sheet-${kitty.id}` }, kitty.name, el("span", { class: "badge" }, t("web.kitties.level", { level: kitty.level }))),
+    el("h3", { id: `sheet-${kitty.id}` }, el("span", { class: "sheet-name" }, kitty.name), el("span", { class: "badge level-badge" }, t("web.kitties.level", { level: kitty.level }))),
     attrs,
     kitty.incapacitated ? el("p", { class: "badge undone-badge" }, t("web.kitties.incapacitated")) : null,
     el("dl", {}, facts.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)])),
@@ -127,7 +161,7 @@ function levelForm(kitty, ctx) {
       field(`${key}-list`, t("web.kitties.level_list"), select(`${key}-list`, d.list, lists.map((l) => [l.id, tFirst([`web.kitties.list.${l.id}`], {}, l.id)]), (v) => { d.list = v; ctx.rerender(); })),
       field(`${key}-entry`, t("web.kitties.level_entry"), select(`${key}-entry`, d.entry, (list?.entries || []).map((e) => [e, tFirst([`web.kitties.pick.${e}`], {}, e)]), (v) => { d.entry = v; ctx.rerender(); })),
       d.entry === "attribute" ? field(`${key}-attr`, t("web.kitties.attribute"), select(`${key}-attr`, d.attribute, ATTRIBUTES.map((a) => [a, attrName(a)]), (v) => (d.attribute = v))) : null,
-      d.entry === "bonus_feature" ? field(`${key}-power`, t("web.kitties.power"), select(`${key}-power`, d.power, kitty.powers.map((p) => [p.name, p.name]), (v) => (d.power = v))) : null,
+      d.entry === "bonus_feature" ? field(`${key}-power`, t("web.kitties.level_power"), select(`${key}-power`, d.power, kitty.powers.map((p) => [p.name, p.name]), (v) => (d.power = v))) : null,
       ["bonus_feature", "talent", "power"].includes(d.entry) ? field(`${key}-name`, t("web.kitties.new_name"), input(`${key}-name`, d.name, (v) => (d.name = v))) : null,
       el("button", { type: "submit", class: "primary" }, t("web.kitties.level_up_submit"))),
     { open: true });
@@ -175,12 +209,12 @@ function createForm(ctx) {
   };
   return details("create-kitty-details", t("web.kitties.create"),
     el("form", { class: "form", onsubmit: submit, id: "create-kitty" },
-      field("kc-name", t("web.kitties.name"), input("kc-name", d.name, (v) => (d.name = v), { maxlength: 60 })),
+      field("kc-name", t("web.kitties.name"), input("kc-name", d.name, (v) => (d.name = v), { maxlength: 60, required: true })),
       el("div", { class: "grid-2" }, ATTRIBUTES.map((a) => field("kc-" + a, attrName(a), select("kc-" + a, d[a], values.map((v) => [v, String(v)]), (v) => (d[a] = v))))),
       el("p", { class: "muted small-print" }, t("web.kitties.create_hint", { values: values.join(", ") })),
-      field("kc-talent", t("web.kitties.talents"), input("kc-talent", d.talent, (v) => (d.talent = v)), t("web.kitties.comma_hint")),
-      field("kc-power", t("web.kitties.powers"), input("kc-power", d.power, (v) => (d.power = v)), t("web.kitties.comma_hint")),
-      field("kc-flaw", t("web.kitties.flaw"), input("kc-flaw", d.flaw, (v) => (d.flaw = v))),
+      field("kc-talent", t("web.kitties.talents"), input("kc-talent", d.talent, (v) => (d.talent = v), { required: true }), t("web.kitties.comma_hint")),
+      field("kc-power", t("web.kitties.powers"), input("kc-power", d.power, (v) => (d.power = v), { required: true }), t("web.kitties.comma_hint")),
+      field("kc-flaw", t("web.kitties.flaw"), input("kc-flaw", d.flaw, (v) => (d.flaw = v), { required: true })),
       field("kc-human", t("web.kitties.human"), input("kc-human", d.human, (v) => (d.human = v))),
       el("button", { type: "submit", class: "primary" }, t("web.kitties.create_submit"))),
     { open: ctx.state.kitties.length === 0 && !ctx.isGm, attrs: { class: "card" } });
@@ -236,7 +270,7 @@ function checkBuilder(ctx) {
   if (d.power && (kitty.power_bonus_used || !kitty.powers.some((p) => p.name === d.power))) d.power = "";
   const foes = ctx.state.foes.filter((f) => !f.defeated);
   if (d.foe && !foes.some((f) => f.id === d.foe)) d.foe = "";
-  const changed = () => { refreshOdds(ctx); };
+  const changed = () => { keepDrafts(); refreshOdds(ctx); };
   oddsBox = el("div", { id: "check-odds", class: "odds", "aria-live": "polite" });
   oddsKey = null;
   const attrRadios = el("fieldset", { class: "options" }, el("legend", {}, t("web.kitties.attribute")),
@@ -245,7 +279,7 @@ function checkBuilder(ctx) {
       " ", attrName(a), " (", kitty.attributes[a], ")"))));
   const form = el("form", {
     class: "form", id: "check-form",
-    onsubmit: async (e) => { e.preventDefault(); const ok = await ctx.send(checkCommand(ctx)); if (ok) { draft.reroll = new Set(); } },
+    onsubmit: async (e) => { e.preventDefault(); const ok = await ctx.send(checkCommand(ctx)); if (ok) { draft.reroll = new Set(); keepDrafts(); focusResult(); } },
   },
   el("div", { class: "grid-2" },
     field("check-kitty", t("web.kitties.kitty"), select("check-kitty", d.kitty, kitties.map((k) => [k.id, k.name]), (v) => { d.kitty = v; ctx.rerender(); })),
@@ -285,13 +319,14 @@ function lastCheck(ctx) {
       onclick: () => { if (draft.reroll.has(i)) draft.reroll.delete(i); else draft.reroll.add(i); ctx.rerender(); },
     }, die);
   }));
-  const parts = [
+  // The result is one focus target (tabindex -1): after a roll the keyboard lands here, and
+  // the first Tab reaches the reroll dice inside it.
+  const parts = [el("div", { id: "check-result", class: "check-result", tabindex: "-1" },
     el("p", {}, t("web.kitties.check_line", {
       name: kitty?.name ?? check.kitty, attribute: attrName(check.attribute), pool: check.pool, difficulty: check.difficulty, successes: check.successes,
     })),
     diceRow,
-    el("p", {}, el("span", { class: "tier tier-" + check.tier, id: "check-tier" }, t("web.kitties.tier." + check.tier))),
-  ];
+    el("p", {}, el("span", { class: "tier tier-" + check.tier, id: "check-tier" }, t("web.kitties.tier." + check.tier))))];
   if (check.foe) {
     const foe = ctx.state.foes.find((f) => f.id === check.foe);
     parts.push(el("p", { class: "muted" }, t("web.kitties.foe_auas", { foe: foe?.name ?? check.foe, auas: check.foe_auas })));
@@ -303,7 +338,7 @@ function lastCheck(ctx) {
       el("button", { type: "button", id: "reroll-misses", onclick: () => { draft.reroll = new Set(check.dice.map((_, i) => i).filter((i) => !check.hits[i])); ctx.rerender(); } }, t("web.kitties.select_misses")),
       el("button", {
         type: "button", class: "primary", id: "reroll-submit", disabled: draft.reroll.size === 0,
-        onclick: () => ctx.send({ kind: "reroll", dice: [...draft.reroll].sort((a, b) => a - b) }),
+        onclick: async () => { if (await ctx.send({ kind: "reroll", dice: [...draft.reroll].sort((a, b) => a - b) })) focusResult(); },
       }, t("web.kitties.reroll", { n: draft.reroll.size }))));
   }
   if (mayAct && check.can_reroll && draft.reroll.size) {
@@ -315,7 +350,7 @@ function lastCheck(ctx) {
     parts.push(box);
   }
   if (mayAct && check.can_accept) {
-    parts.push(el("button", { type: "button", id: "accept-failure", onclick: () => ctx.send({ kind: "accept_failure" }) }, t("web.kitties.accept")));
+    parts.push(legal(ctx, el("button", { type: "button", id: "accept-failure", onclick: () => ctx.send({ kind: "accept_failure" }) }, t("web.kitties.accept")), { kind: "accept_failure" }));
   }
   const menu = check.menu;
   if (menu) {
@@ -387,7 +422,7 @@ function foesSection(ctx) {
         ctx.send(c).then((ok) => { if (ok) draft.foe = { name: "", difficulty: "", aua_limit: "" }; });
       },
     },
-    field("foe-name", t("web.kitties.name"), input("foe-name", d.name, (v) => (d.name = v))),
+    field("foe-name", t("web.kitties.name"), input("foe-name", d.name, (v) => (d.name = v), { required: true })),
     el("div", { class: "grid-2" },
       field("foe-difficulty", t("web.kitties.foe_difficulty"), input("foe-difficulty", d.difficulty, (v) => (d.difficulty = v), { inputmode: "numeric", placeholder: String(ctx.state.options.foe_difficulty) })),
       field("foe-aua_limit", t("web.kitties.foe_aua_limit"), input("foe-aua_limit", d.aua_limit, (v) => (d.aua_limit = v), { inputmode: "numeric", placeholder: String(ctx.state.options.foe_aua_limit) }))),
@@ -405,9 +440,9 @@ function statusSection(ctx) {
   ];
   const controls = [];
   if (ctx.isGm) {
-    if (!s.episode.running) controls.push(el("button", { type: "button", id: "start-episode", onclick: () => ctx.send({ kind: "start_episode" }) }, t("web.kitties.start_episode")));
-    if (s.episode.running && !s.scene.running) controls.push(el("button", { type: "button", id: "start-scene", onclick: () => ctx.send({ kind: "start_scene" }) }, t("web.kitties.start_scene")));
-    if (s.scene.running) controls.push(el("button", { type: "button", id: "end-scene", onclick: () => ctx.send({ kind: "end_scene" }) }, t("web.kitties.end_scene")));
+    if (!s.episode.running) controls.push(legal(ctx, el("button", { type: "button", id: "start-episode", onclick: () => ctx.send({ kind: "start_episode" }) }, t("web.kitties.start_episode")), { kind: "start_episode" }));
+    if (s.episode.running && !s.scene.running) controls.push(legal(ctx, el("button", { type: "button", id: "start-scene", onclick: () => ctx.send({ kind: "start_scene" }) }, t("web.kitties.start_scene")), { kind: "start_scene" }));
+    if (s.scene.running) controls.push(legal(ctx, el("button", { type: "button", id: "end-scene", onclick: () => ctx.send({ kind: "end_scene" }) }, t("web.kitties.end_scene")), { kind: "end_scene" }));
   }
   return el("section", { class: "card" }, el("div", { class: "status-line" }, chips, controls),
     ctx.isGm && s.episode.running ? endEpisodeForm(ctx) : null,
@@ -465,7 +500,7 @@ function hometown(ctx) {
         ctx.send({ kind: "add_problem", kitty: d.kitty || null, id: slug(text, taken), text, rank }).then((ok) => { if (ok) draft.problem = { text: "", rank: 1, kitty: "" }; });
       },
     },
-    field("problem-text", t("web.kitties.problem_text"), input("problem-text", d.text, (v) => (d.text = v))),
+    field("problem-text", t("web.kitties.problem_text"), input("problem-text", d.text, (v) => (d.text = v), { required: true })),
     el("div", { class: "grid-2" },
       field("problem-rank", t("web.kitties.problem_rank"), el("input", { id: "problem-rank", type: "number", min: 1, max: 10, value: d.rank, oninput: (e) => (d.rank = e.target.value) })),
       field("problem-kitty", t("web.kitties.problem_of"), select("problem-kitty", d.kitty, [["", t("web.kitties.hometown")], ...ctx.state.kitties.map((k) => [k.id, k.name])], (v) => (d.kitty = v)))),
@@ -476,12 +511,14 @@ function hometown(ctx) {
  * the foes in their regions (see docs/web-table.md, "Regions"). */
 export function render(body, ctx) {
   body.dataset.game = "magical-kitties";
+  restoreDrafts(ctx);
   const s = ctx.state;
   body.replaceChildren(...[
     statusSection(ctx),
     lastCheck(ctx),
     s.scene.running ? checkBuilder(ctx) : (mine(ctx).length ? el("p", { class: "card muted" }, t("web.kitties.no_scene")) : null),
   ].filter(Boolean));
+  keepDrafts();
   return {
     sheets: [
       el("section", { class: "card", "aria-labelledby": "sheets-heading" },
@@ -493,6 +530,35 @@ export function render(body, ctx) {
   };
 }
 
+// -- corrections in the log --------------------------------------------------------------------
+
+const CHANGE_LABELS = { treats_value: "treats_value_label" };
+
+function shownValue(field, value) {
+  if (value === null || value === undefined) return t("web.kitties.change_none");
+  if (field === "powers") return value.map((p) => p.features?.length ? `${p.name} (${p.features.join(", ")})` : p.name).join(", ") || t("web.kitties.change_none");
+  if (field === "human") return [value.name, ...(value.problems || []).map((p) => `${p.text} (${p.rank})`)].filter(Boolean).join(", ") || t("web.kitties.change_none");
+  if (Array.isArray(value)) return value.join(", ") || t("web.kitties.change_none");
+  return String(value);
+}
+
+/** The fields a correction changed, in words: "Treats 2 → 0"; attributes one by one. */
+export function sheetChanges(before, after) {
+  const lines = [];
+  const item = (label, old, now) => lines.push(t("web.kitties.change_item", { field: label, old, new: now }));
+  for (const [field, now] of Object.entries(after)) {
+    if (now === null || now === undefined || !(field in before)) continue;
+    const old = before[field];
+    if (field === "attributes") {
+      for (const a of ATTRIBUTES) if (old?.[a] !== now[a]) item(attrName(a), String(old?.[a] ?? "–"), String(now[a]));
+      continue;
+    }
+    const was = shownValue(field, old), is = shownValue(field, now);
+    if (was !== is) item(t("web.kitties." + (CHANGE_LABELS[field] || field)), was, is);
+  }
+  return lines;
+}
+
 /** One line per event for the log. */
 export function describe(event, ctx) {
   const s = ctx.state;
@@ -500,6 +566,12 @@ export function describe(event, ctx) {
   const foeName = (id) => s.foes.find((f) => f.id === id)?.name ?? id;
   switch (event.kind) {
     case "kitty_created": return t("web.kitties.ev.kitty_created", { name: event.kitty.name });
+    case "kitty_edited": {
+      const changes = sheetChanges(event.before || {}, event.changes);
+      return changes.length
+        ? t("web.kitties.ev.kitty_edited_diff", { name: kittyName(event.kitty), changes: changes.join("; ") })
+        : t("web.kitties.ev.kitty_edited", { name: kittyName(event.kitty) });
+    }
     case "foe_created": return t("web.kitties.ev.foe_created", { name: event.foe.name, difficulty: event.foe.difficulty, limit: event.foe.aua_limit });
     case "check_rolled": {
       const hits = event.dice.filter((v) => v >= event.difficulty).length;

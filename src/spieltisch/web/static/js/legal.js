@@ -1,0 +1,59 @@
+// Buttons that cannot work now are disabled, with the reason as their title.
+//
+// A game page hands each button the command it would send (`legal(ctx, button, command)`);
+// the buttons of one render are asked about together in one `POST /api/tables/{id}/check`,
+// which the server decides on the caller's own fold with the same rules as executing. A
+// refused command disables its button and puts the localized reason in its `title` (and in
+// `data-reason`, for tests and styles). The answers are kept per log position, so a re-render
+// without a new record asks nothing again.
+import { api } from "./core.js";
+
+let pending = [];          // [button, key] of the render being built
+let answers = new Map();   // key of a command -> its answer, for `answeredAt`
+let answeredAt = -1;       // the log position `answers` hold for
+
+// A command is asked about as an open or as a hidden record (a secret combatant's commands
+// are hidden ones): the key keeps both apart.
+function keyOf(command, hidden) {
+  return (hidden ? "hidden:" : "open:") + JSON.stringify(command);
+}
+
+function apply(button, answer) {
+  if (!answer || answer.ok) return;
+  button.disabled = true;
+  button.title = answer.error.message;
+  button.dataset.reason = answer.error.code;
+}
+
+async function ask(ctx, keys, hidden) {
+  const commands = keys.map((key) => JSON.parse(key.slice(key.indexOf(":") + 1)));
+  const reply = await api("POST", `/api/tables/${ctx.table}/check`, { token: ctx.token, body: { commands, hidden } });
+  keys.forEach((key, i) => answers.set(key, reply.results[i]));
+}
+
+async function flush(ctx) {
+  const batch = pending;
+  pending = [];
+  // The records the person sees: a new one may change the answers, nothing else can.
+  const seq = ctx.records.reduce((last, record) => Math.max(last, record.seq), 0);
+  if (seq !== answeredAt) { answers = new Map(); answeredAt = seq; }
+  const unknown = [...new Set(batch.map(([, key]) => key))].filter((key) => !answers.has(key));
+  try {
+    for (const hidden of [false, true]) {
+      const keys = unknown.filter((key) => key.startsWith(hidden ? "hidden:" : "open:"));
+      if (keys.length) await ask(ctx, keys, hidden);
+    }
+  } catch {
+    return;  // offline or refused: the buttons stay as they are, sending explains
+  }
+  for (const [button, key] of batch) apply(button, answers.get(key));
+}
+
+/** Disable `button` (with the reason as its title) if `command` would be refused now;
+ * returns the button, so it can stand inside `el(...)`. With `{ hidden: true }` the command
+ * is asked about as a hidden record (the GM's commands for a secret piece). */
+export function legal(ctx, button, command, { hidden = false } = {}) {
+  if (!pending.length) queueMicrotask(() => flush(ctx));
+  pending.push([button, keyOf(command, hidden)]);
+  return button;
+}

@@ -1,0 +1,59 @@
+"""The free table asks the server which of its buttons can work: start a fight before anyone
+has initiative, damage on a track at 0 and healing of a full track are disabled with the
+reason; a secret combatant's buttons are asked about as hidden records, so they stay usable."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from browser_helpers import new_context, open_table, watch_errors
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+
+def _add(page: Page, name: str, tracks: str, at: str, *, secret: bool = False) -> None:
+    page.fill("#fd-add-name", name)
+    page.fill("#fd-add-ini", "10")
+    page.fill("#fd-add-tracks", tracks)
+    page.fill("#fd-add-at", at)
+    if secret:
+        page.locator("#fd-add-secret").check()
+    page.locator("#fd-add-submit").click()
+    expect(page.locator("#fd-tracker")).to_contain_text(name)
+
+
+def test_free_table_buttons_that_cannot_work_are_disabled(browser: Any, server: Any) -> None:
+    gm = new_context(browser).new_page()
+    errors = watch_errors(gm)
+    open_table(gm, server.url, "free-dice", "Legal", "Greta")
+    gm.locator("#open-table").click()
+    expect(gm.locator("#conn")).to_have_attribute("data-state", "live")
+    _add(gm, "Rat", "HP 1", "a1")
+    # Nobody has rolled initiative: no fight can start.
+    start = gm.locator("#fd-start-fight")
+    expect(start).to_be_disabled()
+    expect(start).to_have_attribute("data-reason", "freedice.nobody_has_initiative")
+    # HP 1 of 1: healing changes nothing, damage works.
+    heal, damage = gm.locator("#fd-heal-rat-0"), gm.locator("#fd-dmg-rat-0")
+    expect(heal).to_be_disabled()
+    full = "Rat: HP is already full (1), healing would change nothing."
+    expect(heal).to_have_attribute("title", full)
+    expect(damage).to_be_enabled()
+    damage.click()
+    expect(gm.locator("#fd-track-rat-0")).to_have_text("HP 0/1")
+    # 1 − 1 = 0: now damage changes nothing and healing works.
+    expect(gm.locator("#fd-dmg-rat-0")).to_be_disabled()
+    expect(gm.locator("#fd-dmg-rat-0")).to_have_attribute(
+        "title", "Rat: HP is already at 0, damage would change nothing."
+    )
+    expect(gm.locator("#fd-heal-rat-0")).to_be_enabled()
+    # A secret ghost exists on the GM's fold only: asked as hidden, its damage is legal.
+    _add(gm, "Ghost", "HP 3", "c3", secret=True)
+    expect(gm.locator("#fd-dmg-ghost-0")).to_be_enabled()
+    expect(gm.locator("#fd-heal-ghost-0")).to_be_disabled()
+    gm.locator("#fd-roll-init").click()
+    expect(gm.locator("#fd-c-rat")).to_contain_text("Ini 10")
+    expect(gm.locator("#fd-start-fight")).to_be_enabled()
+    assert errors == []
