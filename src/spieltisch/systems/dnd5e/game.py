@@ -51,6 +51,7 @@ from spieltisch.systems.dnd5e.state import (
 __all__ = [
     "CLOSE_M",
     "attack_mode",
+    "body_of",
     "decide",
     "evolve",
     "kinds_on",
@@ -78,7 +79,8 @@ def _fighter(state: DndState, creature: str) -> Fighter:
     return found
 
 
-def _body(state: DndState, fighter: Fighter) -> Body:
+def body_of(state: DndState, fighter: Fighter) -> Body:
+    """The creature as the movement rules see it (it must be on the map)."""
     assert fighter.position is not None
     return Body(
         id=fighter.id,
@@ -95,7 +97,7 @@ def _body(state: DndState, fighter: Fighter) -> Body:
 
 def _others(state: DndState, fighter: Fighter) -> list[Body]:
     return [
-        _body(state, f)
+        body_of(state, f)
         for f in state.fighters.values()
         if f.id != fighter.id and f.position is not None and not f.dead
     ]
@@ -313,7 +315,7 @@ def _move_events(
         raise RuleError("dnd5e.not_placed", creature=fighter.id)
     before = state.movement.get(fighter.id, TurnMovement())
     disengaged = "disengaged" in kinds_on(state, fighter.id)
-    body = _body(state, fighter)
+    body = body_of(state, fighter)
     others = _others(state, fighter)
     result = check_move(
         state.grid, body, others, steps, before=before, stand_up=stand_up, disengage=disengaged
@@ -609,7 +611,7 @@ def preview_move(state: DndState, command: c.Move) -> dict[str, object]:
         fighter = state.fighters[fighter.id]
     result = check_move(
         state.grid,
-        _body(state, fighter),
+        body_of(state, fighter),
         _others(state, fighter),
         command.steps,
         before=state.movement.get(fighter.id, TurnMovement()),
@@ -795,7 +797,7 @@ def evolve(state: DndState, event: e.Event) -> DndState:
             raise RuleError("dnd5e.duplicate_id", creature=fighter.id)
         if fighter.position is not None:
             state.grid.square(square_name(fighter.position))
-            body = _body(state, fighter)
+            body = body_of(state, fighter)
             result = check_move(state.grid, body, _others(state, fighter), [], forced=True)
             del result
         state = _set(state, fighter)

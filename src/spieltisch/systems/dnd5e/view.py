@@ -17,6 +17,7 @@ from spieltisch.systems.dnd5e.data import CONDITIONS, bestiary, condition_tags
 from spieltisch.systems.dnd5e.game import (
     CLOSE_M,
     attack_mode,
+    body_of,
     kinds_on,
     may_react,
     square_distance,
@@ -55,10 +56,8 @@ def _fighter(state: DndState, fighter: Fighter) -> dict[str, Any]:
         "high_m": str(high_jump_m(strength)),
         "high_standing_m": str(high_jump_m(strength, standing=True)),
     }
-    from spieltisch.systems.dnd5e.game import _body  # the body the rules see
-
     if fighter.position is not None:
-        body = _body(state, fighter)
+        body = body_of(state, fighter)
         left = {}
         for mode in fighter.speeds:
             _, speed, _ = speed_for(body, mode)
