@@ -259,6 +259,9 @@ def test_no_serious_or_critical_violation(state: tuple[Any, ...], tables: Tables
     ]
     FOUND[name] = minor
     print(f"\naxe {name}: " + ("; ".join(minor) if minor else "no minor or moderate findings"))
+    if state[0] != "phone":
+        height = page.evaluate("document.documentElement.scrollHeight")
+        print(f"page {name}: {height} px high at 1280 px")
     detail = [
         f"{v['impact']} {v['id']}: {v['help']} at {[n['target'] for n in v['nodes']][:5]}"
         for v in blocking
