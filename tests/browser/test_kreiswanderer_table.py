@@ -2,12 +2,12 @@
 
 The player's Ada checks with the odds shown before the roll, edits her sheet, overloads a
 Begabung with no magic points left, begins a 2-Ap technique in round 1 and carries it out in
-round 2; the GM's goblin falls. The GM's secret being never reaches the player's page.
+round 2; the GM's goblin falls; in round 3 she dodges with another skill than Akrobatik.
+The GM's secret being never reaches the player's page.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,6 @@ pytestmark = pytest.mark.browser
 
 # Ada: Geschick 2, Schwerter depth 2 value 10: TW 2 × 2 + 10 = 14, so every attack hits a
 # target of at most 10 + 2 (a d10 and Agilität 2) and deals at least 15 − 12 + 3 = 6.
-ADA_WEAPONS = [{"name": "Schwert", "skill": "schwerter", "damage_bonus": 3}]
 
 
 def _create(page: Page, name: str, hp: int, *, mp: int = 0, secret: bool = False) -> None:
@@ -31,11 +30,37 @@ def _create(page: Page, name: str, hp: int, *, mp: int = 0, secret: bool = False
     page.fill("#kw-new-mp", str(mp))
     if name == "Ada":
         page.fill("#kw-new-skills", "schwerter 2 10")
-        page.fill("#kw-new-weapons", json.dumps(ADA_WEAPONS))
+        # Weapons as rows: a first one, a second one removed again, the first one filled.
+        page.locator("#kw-new-weapons-add").click()
+        page.locator("#kw-new-weapons-add").click()
+        expect(page.locator("#kw-new-weapons-1-name")).to_be_focused()
+        page.locator("#kw-new-weapons-1-remove").click()
+        expect(page.locator("#kw-new-weapons-1")).to_have_count(0)
+        page.fill("#kw-new-weapons-0-name", "Schwert")
+        page.fill("#kw-new-weapons-0-skill", "schwerter")
+        page.fill("#kw-new-weapons-0-damage_bonus", "3")
+        # A marking of the weapon, as a row inside the weapon's row: 1 extra trauma damage.
+        page.locator("#kw-new-weapons-0-markings-add").click()
+        page.fill("#kw-new-weapons-0-markings-0-name", "zusatzschaden")
+        page.fill("#kw-new-weapons-0-markings-0-value", "1")
+        page.fill("#kw-new-weapons-0-markings-0-detail", "TR")
         page.fill("#kw-new-begabungen", "funke")
+        # A Haltung with one modifier, a Sonderfertigkeit, both as rows.
+        page.locator("#kw-new-haltungen-add").click()
+        page.fill("#kw-new-haltungen-0-name", "sturm")
+        page.locator("#kw-new-haltungen-0-mods-add").click()
+        page.select_option("#kw-new-haltungen-0-mods-0-target", "dodge")
+        expect(page.locator("#kw-new-haltungen-0-mods-0-skill")).to_be_disabled()
+        page.fill("#kw-new-haltungen-0-mods-0-value", "-2")
+        page.locator("#kw-new-sonderfertigkeiten-add").click()
+        page.fill("#kw-new-sonderfertigkeiten-0-name", "klingenfluss")
+        page.fill("#kw-new-sonderfertigkeiten-0-bonus", "2")
+        page.fill("#kw-new-sonderfertigkeiten-0-skills", "schwerter")
     else:
         page.fill("#kw-new-side", "foes")
-        page.fill("#kw-new-markings", "defensive 0")
+        page.locator("#kw-new-markings-add").click()
+        page.fill("#kw-new-markings-0-name", "defensive")
+        page.fill("#kw-new-markings-0-value", "0")
     if secret:
         page.locator("#kw-new-secret").check()
     page.get_by_role("button", name="Create the being").click()
@@ -91,8 +116,17 @@ def test_gm_and_player_fight_to_the_end_and_the_secret_stays_secret(
         expect(player.locator("#kw-last-check .die")).not_to_have_count(0)
         expect(gm.locator("#log > li").first).to_contain_text("Ada, klettern: TW 2")
 
-        # The player edits her sheet; both logs say what changed, old → new.
+        # The rows reached the sheet.
+        ada_sheet = gm.locator("#kw-being-ada")
+        expect(ada_sheet).to_contain_text("Schwert (schwerter; damage +3")
+        expect(ada_sheet).to_contain_text("[zusatzschaden 1 TR]")
+        expect(ada_sheet).to_contain_text("klingenfluss (+2)")
+        expect(player.locator("#kw-haltung-ada-sturm")).to_contain_text("Dodge -2")
+
+        # The player edits her sheet (its rows come filled in); both logs say what changed.
         player.locator("#kw-edit-ada-details summary").click()
+        expect(player.locator("#kw-edit-ada-weapons-0-name")).to_have_value("Schwert")
+        expect(player.locator("#kw-edit-ada-haltungen-0-mods-0-value")).to_have_value("-2")
         player.fill("#kw-edit-ada-hp", "32")
         player.locator("#kw-edit-ada").get_by_role("button", name="Save").click()
         change = "Sheet of Ada changed: Hit points (maximum): 30 → 32"
@@ -130,6 +164,9 @@ def test_gm_and_player_fight_to_the_end_and_the_secret_stays_secret(
             f"dodge {gm_dodge} + markings 0 + Führungsschwellen 0 − Durchdringend 0 = {gm_dodge}"
         )
         expect(player.locator("#kw-attack-hit")).to_contain_text("Chance to hit: 100.0 %")
+        expect(player.locator("#kw-attack-secondary")).to_contain_text(
+            "Zusatzschaden 1 TR → 1 after resistance"
+        )
         player.fill("#kw-attack-cost", "2")
         submit = player.locator("#kw-attack-submit")
         expect(submit).to_have_text("Begin a technique for 2 Ap")
@@ -156,6 +193,22 @@ def test_gm_and_player_fight_to_the_end_and_the_secret_stays_secret(
         expect(gm.locator("#kw-sheet-tp-goblin")).to_have_text("0 / 3")
         expect(player.locator("#kw-row-goblin")).to_contain_text("defeated")
         gm.screenshot(path=str(screenshots / "kreiswanderer-gm.png"), full_page=True)
+
+        # Round 3: Ada dodges with Schwerter instead of Akrobatik (2 × 2 + 10 = 14, not 2).
+        for _ in range(3):
+            if "Round 3" in player.locator("#kw-round").inner_text():
+                break
+            text = player.locator("#kw-round").inner_text()
+            gm.locator("#kw-end-turn").click()
+            expect(player.locator("#kw-round")).not_to_have_text(text)
+        expect(player.locator("#kw-round")).to_contain_text("Round 3")
+        dodge = player.locator("#kw-dodge-ada")
+        expect(dodge).to_contain_text("Dodge with akrobatik: +2")
+        player.select_option("#kw-dodge-skill-ada", "schwerter")
+        expect(dodge).to_contain_text("Dodge with schwerter: +14")
+        dodge.click()
+        expect(gm.locator("#log > li").first).to_contain_text("Ada dodges with schwerter: +14")
+        expect(player.locator(".kw-reactions")).to_contain_text("dodge +14 until the next round")
 
         # The GM ends the fight; Ada rests (not allowed while fighting, now allowed).
         gm.locator("#kw-end-combat").click()

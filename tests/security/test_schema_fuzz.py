@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, seed, settings
 from schemathesis.checks import not_a_server_error, response_schema_conformance
 
 from spieltisch.store import EventStore
+from spieltisch.systems.registry import system_ids
 from spieltisch.web.app import create_app
 
 _STORE = EventStore(f"sqlite:///{Path(tempfile.mkdtemp()) / 'fuzz.sqlite3'}")
@@ -27,10 +28,14 @@ APP = create_app(_STORE)
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 
 
+SYSTEMS = tuple(system_ids())
+"""Every system gets a real table the generated commands may reach."""
+
+
 def _tables() -> list[tuple[str, str]]:
     with TestClient(APP) as client:
         made = []
-        for system in ("magical-kitties", "kilkenny", "free-dice"):
+        for system in SYSTEMS:
             created = client.post("/api/tables", json={"system": system}).json()
             made.append((created["table"], created["token"]))
         return made

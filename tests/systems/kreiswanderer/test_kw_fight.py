@@ -10,7 +10,7 @@ from kw_helpers import goblin, hero, source_at
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.replay import replay_log
 from spieltisch.engine.table import Table
-from spieltisch.engine.visibility import Actor, Role
+from spieltisch.engine.visibility import Actor, Role, Viewer
 from spieltisch.systems.kreiswanderer import Kreiswanderer
 
 GM = Actor(id="gm", role=Role.GM)
@@ -87,6 +87,43 @@ def test_scripted_fight_replays_from_its_events() -> None:
     assert result.mismatch is None and result.records == len(table.records)
     folded = Table(Kreiswanderer(), {}, table.records)
     assert folded.state == table.state
+
+
+def test_dodging_with_another_skill_adds_its_talent_value() -> None:
+    table = _table()
+    table.execute(
+        {"kind": "start_combat", "combatants": ["ada", "gob"]}, GM, source_at([7, 4, 2, 9])
+    )
+    table.execute({"kind": "assign_dice", "being": "ada", "dodge": 1}, GM, source_at([]))
+    table.execute({"kind": "assign_dice", "being": "gob", "dodge": 1}, GM, source_at([]))
+    # Agilität 2: Akrobatik 2 × 1 + 3 = 5, Schwerter 2 × 2 + 4 = 8, Schmieden 2 × 3 + 2 = 8,
+    # Klettern 2 × 1 + 0 = 2; Reiten (depth 2 at 0) cannot be used.
+    (ada,) = [
+        c
+        for c in Kreiswanderer().view(table.state, Viewer(role=Role.GM))["fight"]["combatants"]
+        if c["id"] == "ada"
+    ]
+    assert ada["dodge_choices"] == [
+        {"skill": "akrobatik", "bonus": 5},
+        {"skill": "schwerter", "bonus": 8},
+        {"skill": "schmieden", "bonus": 8},
+        {"skill": "klettern", "bonus": 2},
+    ]
+    with pytest.raises(RuleError) as untrained:
+        table.execute({"kind": "dodge", "being": "ada", "skill": "reiten"}, GM, source_at([]))
+    assert untrained.value.code == "kreiswanderer.untrained"
+    (dodged,) = table.execute(
+        {"kind": "dodge", "being": "ada", "skill": "schwerter"}, GM, source_at([])
+    )
+    assert dodged.events[-1] == {"kind": "dodged", "being": "ada", "bonus": 8, "skill": "schwerter"}
+    # Dodge 4 + 2 = 6, now 6 + 8 = 14 for attacks on Ada until the next round.
+    assert table.state.fight.dodge_bonus == {"ada": 8}
+    (ada,) = [
+        c
+        for c in Kreiswanderer().view(table.state, Viewer(role=Role.GM))["fight"]["combatants"]
+        if c["id"] == "ada"
+    ]
+    assert ada["defense"]["dodge"] == 14
 
 
 def test_haltung_costs_half_an_ap_and_a_magic_point_and_overload_hurts() -> None:

@@ -111,3 +111,21 @@ def test_pass_and_fail_cover_everything(value: int, target: int) -> None:
     found = odds.check_odds(value, target)
     failed = sum(o["probability"] for o in found["outcomes"] if not o["passed"])
     assert found["pass"] + failed + found["truncated"] == 1
+
+
+def test_a_chain_of_explosions_decides_a_check_and_its_odds() -> None:
+    # Talentwert 0 against 30: only a chain passes. ≥ 30 needs 10, 10, 10 (1/1000); a
+    # critical success (≥ 40) 10, 10, 10, 10 (1/10⁴); anything up to 20 fails critically:
+    # all but 10, 10, … (1/100). The cut-off tail (10⁻¹²) lies among the passes.
+    found = odds.check_odds(0, 30)
+    assert found["truncated"] == Fraction(1, 10**12)
+    assert found["pass"] + found["truncated"] == Fraction(1, 1000)
+    assert found["critical_success"] + found["truncated"] == Fraction(1, 10**4)
+    assert found["critical_failure"] == Fraction(99, 100)
+    # The same chain rolled: 10 + 10 + 10 + 4 = 34, quality 4 — no critical success.
+    rolls = rules.roll_exploding(Scripted([10, 10, 10, 4]).roll, 100)
+    outcome = rules.evaluate(sum(rolls), 30)
+    assert (outcome.passed, outcome.quality, outcome.critical) == (True, 4, None)
+    # One more 10 in the chain: 44, quality 14, a critical success.
+    rolls = rules.roll_exploding(Scripted([10, 10, 10, 10, 4]).roll, 100)
+    assert rules.evaluate(sum(rolls), 30).critical == "success"

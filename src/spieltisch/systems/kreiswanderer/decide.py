@@ -11,7 +11,7 @@ from decimal import Decimal
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine.creatures import Creature, Tag, Track
 from spieltisch.engine.errors import RuleError
-from spieltisch.systems.kreiswanderer import edit, rules
+from spieltisch.systems.kreiswanderer import edit, rules, secondary
 from spieltisch.systems.kreiswanderer.commands import (
     AccumulateRoll,
     AccumulateStart,
@@ -51,6 +51,7 @@ from spieltisch.systems.kreiswanderer.events import (
     Dodged,
     Event,
     Extinguished,
+    ExtraDamage,
     HaltungSwitched,
     MagicUsed,
     Rested,
@@ -73,6 +74,8 @@ __all__ = [
     "attack_plan",
     "check_value",
     "decide",
+    "dodge_choices",
+    "dodge_value",
     "events_of",
     "skill_value",
 ]
@@ -202,11 +205,28 @@ def accumulation_of(state: KreisState, command: AccumulateStart) -> Accumulation
 class AttackPlan:
     """An attack's numbers before rolling: Talentwert, target, weapon, resistance."""
 
-    def __init__(self, value: int, target: int, weapon: Weapon, resistance: int) -> None:
+    def __init__(
+        self,
+        value: int,
+        target: int,
+        weapon: Weapon,
+        resistance: int,
+        protection: int = 0,
+        extras: tuple[tuple[str, int, int], ...] = (),
+    ) -> None:
         self.value = value
         self.target = target
         self.weapon = weapon
         self.resistance = resistance
+        self.protection = protection
+        """The foe's ``schutz`` against the weapon's class."""
+        self.extras = extras
+        """Zusatzschaden: (damage type, value, damage after resistance) each."""
+
+    @property
+    def extra_damage(self) -> int:
+        """All extra damage a hit adds."""
+        return sum(e[2] for e in self.extras)
 
 
 def _weapon(being: Being, name: str) -> Weapon:
@@ -227,6 +247,24 @@ def dodge_value(state: KreisState, being_id: str) -> int:
     )
 
 
+def dodge_choices(state: KreisState, being_id: str) -> list[tuple[str, int]]:
+    """The skills ``being_id`` may dodge with and the bonus each gives: (skill, bonus).
+
+    The table's dodge skill (Akrobatik) first, then every other skill on the sheet, each
+    with the table's dodge attribute (attribute × depth + value + Haltungen); a depth-2
+    skill at 0 cannot be used and is left out.
+    """
+    being = being_of(state, being_id)
+    attribute = state.options.dodge_attribute
+    choices: list[tuple[str, int]] = []
+    for skill in dict.fromkeys((state.options.dodge_skill, *being.skills)):
+        try:
+            choices.append((skill, skill_value(state, being, attribute, skill)))
+        except RuleError:
+            continue
+    return choices
+
+
 def attack_plan(
     state: KreisState, attacker: str, target: str, weapon: str, modifier: int
 ) -> AttackPlan:
@@ -242,7 +280,14 @@ def attack_plan(
         thresholds,
         used.durchdringend,
     )
-    return AttackPlan(value, goal, used, foe.resistance(used.damage_type))
+    return AttackPlan(
+        value,
+        goal,
+        used,
+        foe.resistance(used.damage_type),
+        secondary.protection(used, foe),
+        secondary.extras(used, foe),
+    )
 
 
 def _attack(
@@ -252,12 +297,18 @@ def _attack(
     rolls = _roll(state, dice)
     outcome = rules.evaluate(plan.value + sum(rolls), plan.target)
     damage = (
-        rules.damage_after_resistance(outcome.quality, plan.weapon.damage_bonus, plan.resistance)
+        rules.damage_after_resistance(
+            outcome.quality, plan.weapon.damage_bonus, plan.resistance, plan.protection
+        )
+        + plan.extra_damage
         if outcome.passed
         else 0
     )
-    ignites = outcome.passed and any(
-        m.name == "langzeiteffekt" and m.detail == "feuer" for m in plan.weapon.markings
+    ignites = outcome.passed and BURNING in secondary.lasting(plan.weapon)
+    extra = (
+        tuple(ExtraDamage(damage_type=t, value=v, damage=d) for t, v, d in plan.extras)
+        if outcome.passed
+        else ()
     )
     return Attacked(
         being=attacker,
@@ -272,6 +323,8 @@ def _attack(
         critical=outcome.critical,
         damage=damage,
         damage_type=plan.weapon.damage_type,
+        protection=plan.protection if outcome.passed else 0,
+        extra=extra,
         ignites=ignites,
     )
 
@@ -504,7 +557,7 @@ def events_of(state: KreisState, command: Command, dice: DiceSource) -> list[Eve
             bonus = skill_value(state, being, attribute, skill)
             return [
                 ApSpent(being=command.being, amount=Decimal(1), purpose="dodge"),
-                Dodged(being=command.being, bonus=bonus),
+                Dodged(being=command.being, bonus=bonus, skill=skill),
             ]
         case SwitchHaltung():
             being = being_of(state, command.being)

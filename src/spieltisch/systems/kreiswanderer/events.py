@@ -30,6 +30,7 @@ __all__ = [
     "Dodged",
     "Event",
     "Extinguished",
+    "ExtraDamage",
     "HaltungSwitched",
     "MagicUsed",
     "Rested",
@@ -173,6 +174,14 @@ class ActionBegun(_Event):
     detail: dict[str, str | int]
 
 
+class ExtraDamage(_Event):
+    """A Zusatzschaden marking's part of a hit: its type, value and damage after resistance."""
+
+    damage_type: str
+    value: int
+    damage: int
+
+
 class Attacked(_Event):
     """An attack and what it did."""
 
@@ -188,7 +197,12 @@ class Attacked(_Event):
     quality: int
     critical: Literal["success", "failure"] | None
     damage: int
+    """Hit points lost in all: the weapon's part and every extra damage."""
     damage_type: str
+    protection: int = 0
+    """The target's ``schutz`` against the weapon's class, taken off the weapon's part."""
+    extra: tuple[ExtraDamage, ...] = ()
+    """Zusatzschaden markings of the weapon (included in ``damage``)."""
     ignites: bool = False
     """The weapon's Langzeiteffekt (Feuer) set the target burning."""
     action: int | None = None
@@ -201,6 +215,8 @@ class Dodged(_Event):
     kind: Literal["dodged"] = "dodged"
     being: str
     bonus: int
+    skill: str | None = None
+    """The skill dodged with (Akrobatik or another fitting one)."""
 
 
 class HaltungSwitched(_Event):

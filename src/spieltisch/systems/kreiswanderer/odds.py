@@ -66,10 +66,18 @@ def check_odds(value: int, target: int) -> dict[str, Any]:
     }
 
 
-def attack_odds(value: int, target: int, bonus: int, resistance: int) -> dict[str, Fraction]:
-    """An attack's outcomes: ``"miss"`` or the hit points lost after resistance."""
+def attack_odds(
+    value: int, target: int, bonus: int, resistance: int, protection: int = 0, extra: int = 0
+) -> dict[str, Fraction]:
+    """An attack's outcomes: ``"miss"`` or the hit points lost.
+
+    A hit loses quality + ``bonus`` − ``resistance`` − ``protection`` (not below 0) plus the
+    ``extra`` damage of the weapon's Zusatzschaden markings (after their resistances).
+    """
     damage = (_d10() + (value - target)).map(
-        lambda m: _MISS if m < 0 else damage_after_resistance(m, bonus, resistance)
+        lambda m: (
+            _MISS if m < 0 else damage_after_resistance(m, bonus, resistance, protection) + extra
+        )
     )
     return {("miss" if d == _MISS else str(d)): p for d, p in damage.fractions().items()}
 

@@ -19,6 +19,7 @@ __all__ = [
     "combined_skill",
     "damage_after_resistance",
     "evaluate",
+    "extra_damage",
     "regenerate",
     "roll_exploding",
     "talent_value",
@@ -110,9 +111,17 @@ def attack_target(dodge: int, defensive: int, thresholds: int, piercing: int) ->
     return dodge + defensive + thresholds - piercing
 
 
-def damage_after_resistance(quality: int, bonus: int, resistance: int) -> int:
-    """Hit-point damage of a hit: quality + weapon bonus − resistance, never below 0."""
-    return max(0, quality + bonus - resistance)
+def damage_after_resistance(quality: int, bonus: int, resistance: int, protection: int = 0) -> int:
+    """Hit-point damage of a hit: quality + weapon bonus − resistance − protection, not below 0.
+
+    ``protection``: the bearer's ``schutz`` markings against the weapon's class.
+    """
+    return max(0, quality + bonus - resistance - protection)
+
+
+def extra_damage(amount: int, resistance: int) -> int:
+    """A Zusatzschaden marking's damage: its value − the resistance to its type, not below 0."""
+    return max(0, amount - resistance)
 
 
 def regenerate(hp: int, hp_max: int, sleep_halfhours: int) -> int:

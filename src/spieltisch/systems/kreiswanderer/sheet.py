@@ -68,8 +68,9 @@ class Marking(_Frozen):
     """A marking (a data tag): a name, an optional value, an optional detail.
 
     Known names: ``defensive`` (adds its value to the target of attacks on the bearer),
-    ``resistance`` with a damage type as detail, ``langzeiteffekt`` with ``feuer`` as detail
-    (on a weapon: sets the target burning on a hit). Others are carried and shown.
+    ``resistance`` with a damage type as detail, ``schutz`` with a weapon class as detail;
+    on weapons the effect markings of :mod:`.secondary` (``langzeiteffekt``/``feuer``,
+    ``zusatzschaden``, ``waffenklasse``). Others are carried and shown.
     """
 
     name: Ref

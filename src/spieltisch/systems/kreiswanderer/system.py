@@ -93,7 +93,12 @@ class Kreiswanderer:
             )
             return kodds.as_odds(
                 kodds.attack_odds(
-                    plan.value, plan.target, plan.weapon.damage_bonus, plan.resistance
+                    plan.value,
+                    plan.target,
+                    plan.weapon.damage_bonus,
+                    plan.resistance,
+                    plan.protection,
+                    plan.extra_damage,
                 )
             )
         if isinstance(command, Comparative):

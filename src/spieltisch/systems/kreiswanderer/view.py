@@ -15,9 +15,11 @@ from spieltisch.engine.creatures import visible_to
 from spieltisch.engine.economy import PendingAction
 from spieltisch.engine.effects import Effect
 from spieltisch.engine.visibility import Viewer
-from spieltisch.systems.kreiswanderer.decide import dodge_value
+from spieltisch.systems.kreiswanderer import secondary
+from spieltisch.systems.kreiswanderer.decide import dodge_choices, dodge_value
 from spieltisch.systems.kreiswanderer.edit import sheet_of
 from spieltisch.systems.kreiswanderer.evolve import BURNING
+from spieltisch.systems.kreiswanderer.secondary import known_markings
 from spieltisch.systems.kreiswanderer.sheet import Being, KreisState
 
 __all__ = ["view"]
@@ -75,6 +77,34 @@ def _defense(state: KreisState, who: str) -> dict[str, int] | None:
     }
 
 
+def _attack_plans(state: KreisState, who: str, seen: set[str]) -> list[dict[str, Any]]:
+    """Per weapon of ``who`` and foe in the fight: the damage parts of a hit."""
+    being = state.beings.get(who)
+    fight = state.fight
+    if being is None or fight is None:
+        return []
+    plans = []
+    for weapon in being.weapons:
+        for foe_id in fight.dodge:
+            foe = state.beings.get(foe_id)
+            if foe_id == who or foe_id not in seen or foe is None:
+                continue
+            plans.append(
+                {
+                    "weapon": weapon.name,
+                    "target": foe_id,
+                    "resistance": foe.resistance(weapon.damage_type),
+                    "protection": secondary.protection(weapon, foe),
+                    "extra": [
+                        {"damage_type": t, "value": v, "damage": d}
+                        for t, v, d in secondary.extras(weapon, foe)
+                    ],
+                    "ignites": BURNING in secondary.lasting(weapon),
+                }
+            )
+    return plans
+
+
 def _fight(state: KreisState, seen: set[str]) -> dict[str, Any] | None:
     fight = state.fight
     if fight is None:
@@ -97,6 +127,10 @@ def _fight(state: KreisState, seen: set[str]) -> dict[str, Any] | None:
                 "pending": [] if budgets is None else [_action(p, seen) for p in budgets.pending],
                 "ready": [_action(p, seen) for p in fight.ready.get(who, ())],
                 "defense": _defense(state, who),
+                "hits": _attack_plans(state, who, seen),
+                "dodge_choices": [
+                    {"skill": skill, "bonus": bonus} for skill, bonus in dodge_choices(state, who)
+                ],
                 "burning": any(e.kind == BURNING for e in fight.effects.on(who)),
                 "effects": [_effect(e, seen) for e in fight.effects.on(who)],
             }
@@ -124,4 +158,5 @@ def view(state: KreisState, viewer: Viewer) -> dict[str, Any]:
         "accumulations": [a.model_dump() for a in state.accumulations.values() if a.being in seen],
         "fight": _fight(state, seen),
         "checks": state.checks,
+        "known_markings": known_markings(),
     }

@@ -33,3 +33,29 @@ export function readInt(input, fallback = null) {
   const value = Number(input.value);
   return input.value !== "" && Number.isInteger(value) ? value : fallback;
 }
+
+/**
+ * An editable list of rows, as a fieldset: every entry of `items` (an array, changed in
+ * place) is drawn by `row(item, index, rowId)` as its controls, each row with a remove
+ * button, the list with an add button that appends `blank()`. The list redraws itself after
+ * adding or removing (the rest of the form stays as typed) and calls `onchange(items)`.
+ * Ids: `${id}-${index}` per row, `${id}-${index}-remove`, `${id}-add`.
+ */
+export function rowList({ id, legend, items, blank, row, addLabel, removeLabel, empty = null, onchange = () => {} }) {
+  const list = el("div", { class: "row-list-rows", id: `${id}-rows` });
+  const draw = () => list.replaceChildren(...(items.length
+    ? items.map((item, index) => el("div", { class: "row-list-row", id: `${id}-${index}` },
+      row(item, index, `${id}-${index}`),
+      el("button", { type: "button", class: "row-list-remove", id: `${id}-${index}-remove`,
+        onclick: () => { items.splice(index, 1); draw(); onchange(items); } }, removeLabel(item, index))))
+    : [empty ? el("p", { class: "muted" }, empty) : null].filter(Boolean)));
+  draw();
+  const add = () => {
+    items.push(blank());
+    draw();
+    onchange(items);
+    list.lastElementChild?.querySelector("input, select, textarea")?.focus();
+  };
+  return el("fieldset", { class: "row-list", id }, el("legend", {}, legend), list,
+    el("button", { type: "button", class: "row-list-add", id: `${id}-add`, onclick: add }, addLabel));
+}

@@ -1,8 +1,9 @@
-// Kreiswanderer: sheets (create, edit; markings and weapons as data), the check builder with
+// Kreiswanderer: sheets (create, edit; markings, weapons, Sonderfertigkeiten, Haltungen as rows), the check builder with
 // exact odds (single, combined, comparative, accumulated), the fight: 2d10 assignment, tracker
 // with Ap and begun techniques, the attack with its target broken down, magic, rest.
 import { details, el, showAlert, t, tFirst } from "../../core.js";
 import { renderDice } from "../../dice.js";
+import { rowList } from "../../forms.js";
 import { oddsChart } from "../../odds.js";
 
 const TYPES = ["PH", "BR", "EN", "TR"];
@@ -12,6 +13,7 @@ const draft = {
   check: { mode: "single", being: "", attribute: "", skill: "", skills: "", tools: 0, modifier: 0, target: "", sf: "", opponent: "", oppAttr: "", oppSkill: "", accKind: "rolls", accCount: 3 },
   attack: { weapon: "", target: "", cost: 1, modifier: 0 },
   combat: new Set(),
+  dodge: {},
   sheets: {},
   rest: {},
   focus: null,
@@ -181,6 +183,13 @@ function attackForm(ctx, c) {
     const resistance = foeBeing.sheet.resistances[weapon.damage_type] ?? 0;
     parts.push(el("p", { id: "kw-attack-breakdown" }, t("web.kw.breakdown", { dodge: def.dodge, defensive: def.defensive, thresholds: def.thresholds, durchdringend: weapon.durchdringend, total })));
     parts.push(el("p", { id: "kw-attack-damage" }, t("web.kw.damage_rule", { bonus: weapon.damage_bonus, type: weapon.damage_type, resistance })));
+    // Secondary effects of the weapon's markings against this foe, as the view computed them.
+    const hit = (c.hits || []).find((h) => h.weapon === weapon.name && h.target === d.target);
+    const secondary = [];
+    if (hit?.protection) secondary.push(t("web.kw.protection", { value: hit.protection }));
+    for (const x of hit?.extra || []) secondary.push(t("web.kw.extra_damage", { value: x.value, type: x.damage_type, damage: x.damage }));
+    if (hit?.ignites) secondary.push(t("web.kw.sets_burning"));
+    if (secondary.length) parts.push(el("p", { id: "kw-attack-secondary" }, t("web.kw.secondary", { effects: secondary.join("; ") })));
   }
   const cost = Number(d.cost) || 1;
   const command = { kind: "attack", being: c.id, target: d.target, weapon: d.weapon };
@@ -210,8 +219,16 @@ function reactions(ctx) {
     const being = beingOf(ctx, c.id);
     const left = apLeft(c);
     const noAp = left < 1 ? t("web.kw.no_ap") : null;
+    // Akrobatik or another fitting skill: the view lists each with the bonus it gives.
+    const choices = c.dodge_choices || [];
+    if (!choices.some((x) => x.skill === draft.dodge[c.id])) draft.dodge[c.id] = choices[0]?.skill ?? "";
+    const chosen = draft.dodge[c.id];
+    const dodge = { kind: "dodge", being: c.id };
+    if (chosen && chosen !== ctx.state.options.dodge_skill) dodge.skill = chosen;
     rows.push(el("div", { class: "row" }, el("strong", {}, being.name, ":"),
-      button(`kw-dodge-${c.id}`, t("web.kw.dodge"), () => send(ctx, { kind: "dodge", being: c.id }), { reason: noAp }),
+      choices.length > 1 ? field(`kw-dodge-skill-${c.id}`, t("web.kw.dodge_with"), select(`kw-dodge-skill-${c.id}`, chosen,
+        choices.map((x) => [x.skill, t("web.kw.dodge_choice", { skill: x.skill, bonus: x.bonus })]), (v) => { draft.dodge[c.id] = v; ctx.rerender(); })) : null,
+      button(`kw-dodge-${c.id}`, t("web.kw.dodge_using", { skill: chosen, bonus: choices.find((x) => x.skill === chosen)?.bonus ?? 0 }), () => send(ctx, dodge), { reason: noAp }),
       c.burning ? button(`kw-extinguish-${c.id}`, t("web.kw.extinguish"), () => send(ctx, { kind: "extinguish", being: c.id }), { reason: noAp }) : null,
       c.dodge_bonus ? el("span", { class: "muted" }, t("web.kw.dodge_bonus", { bonus: c.dodge_bonus })) : null));
   }
@@ -412,8 +429,18 @@ function skillsText(skills) {
   return Object.entries(skills || {}).map(([id, s]) => `${id} ${s.depth} ${s.value}`).join("\n");
 }
 
-function markingsText(markings) {
-  return (markings || []).map((m) => [m.name, m.value ?? "", m.detail ?? ""].join(" ").trim().replace(/\s+/g, " ")).join("\n");
+// Rows of the sheet form: every entry a small object of strings (what is typed), read back
+// into the sheet's data on submit. Markings, weapons, Sonderfertigkeiten and Haltungen.
+const blankMarking = () => ({ name: "", value: "", detail: "" });
+const blankWeapon = () => ({ name: "", skill: "", attribute: "geschick", damage_bonus: "0", fuehrungsschwelle: "0", durchdringend: "0", damage_type: "PH", wielded: true, markings: [] });
+const blankSf = () => ({ name: "", bonus: "1", skills: "", markings: "" });
+const blankHaltung = () => ({ name: "", modifiers: [] });
+const blankModifier = () => ({ target: "skill", skill: "", value: "0" });
+const list = (xs) => (xs || []).join(", ");
+const words = (text) => text.split(",").map((s) => s.trim()).filter(Boolean);
+
+function markingRows(markings) {
+  return (markings || []).map((m) => ({ name: m.name, value: m.value == null ? "" : String(m.value), detail: m.detail ?? "" }));
 }
 
 function emptySheet(ctx) {
@@ -421,7 +448,7 @@ function emptySheet(ctx) {
     name: "", side: "party", hp: "20", mp: "0", magic_cost: "1",
     attributes: Object.fromEntries(ctx.state.options.attributes.map((a) => [a, "2"])),
     resistances: Object.fromEntries(TYPES.map((x) => [x, "0"])),
-    skills: "", markings: "", weapons: "[]", sonderfertigkeiten: "{}", begabungen: "", haltungen: "{}",
+    skills: "", markings: [], weapons: [], sonderfertigkeiten: [], begabungen: "", haltungen: [],
   };
 }
 
@@ -430,10 +457,40 @@ function sheetDraft(sheet) {
     name: sheet.name, side: sheet.side, hp: String(sheet.hp), mp: String(sheet.mp), magic_cost: String(sheet.magic_cost),
     attributes: Object.fromEntries(Object.entries(sheet.attributes).map(([k, v]) => [k, String(v)])),
     resistances: Object.fromEntries(TYPES.map((x) => [x, String(sheet.resistances[x] ?? 0)])),
-    skills: skillsText(sheet.skills), markings: markingsText(sheet.markings),
-    weapons: JSON.stringify(sheet.weapons, null, 1), sonderfertigkeiten: JSON.stringify(sheet.sonderfertigkeiten), begabungen: sheet.begabungen.join(", "),
-    haltungen: JSON.stringify(sheet.haltungen),
+    skills: skillsText(sheet.skills), markings: markingRows(sheet.markings),
+    weapons: sheet.weapons.map((w) => ({
+      name: w.name, skill: w.skill, attribute: w.attribute, damage_bonus: String(w.damage_bonus), fuehrungsschwelle: String(w.fuehrungsschwelle),
+      durchdringend: String(w.durchdringend), damage_type: w.damage_type, wielded: w.wielded, markings: markingRows(w.markings),
+    })),
+    sonderfertigkeiten: Object.entries(sheet.sonderfertigkeiten).map(([name, s]) => ({ name, bonus: String(s.bonus), skills: list(s.skills), markings: list(s.markings) })),
+    begabungen: sheet.begabungen.join(", "),
+    haltungen: Object.entries(sheet.haltungen).map(([name, h]) => ({
+      name, modifiers: Object.entries(h.modifiers).map(([k, v]) => (k === "dodge" ? { target: "dodge", skill: "", value: String(v) } : { target: "skill", skill: k, value: String(v) })),
+    })),
   };
+}
+
+/** Reads typed rows back; throws `{ field, value }` for a bad number, `{ field }` for a missing name. */
+function rowReader() {
+  const int = (field, value, { optional = false } = {}) => {
+    if (optional && String(value).trim() === "") return null;
+    const n = Number(value);
+    if (String(value).trim() === "" || !Number.isInteger(n)) throw { field, value };
+    return n;
+  };
+  const name = (field, value) => {
+    if (!String(value).trim()) throw { field };
+    return String(value).trim();
+  };
+  const markings = (rows, where) => rows.map((m, i) => {
+    const label = `${where} ${t("web.kw.row_marking", { n: i + 1 })}`;
+    const out = { name: name(`${label}: ${t("web.kw.marking.name")}`, m.name) };
+    const value = int(`${label}: ${t("web.kw.marking.value")}`, m.value, { optional: true });
+    if (value !== null) out.value = value;
+    if (m.detail.trim()) out.detail = m.detail.trim();
+    return out;
+  });
+  return { int, name, markings };
 }
 
 /** The sheet a form describes, or null after showing what is wrong. */
@@ -463,20 +520,37 @@ function readSheet(d) {
       return [id, { depth: Number(depth), value: Number(value ?? 0) }];
     }));
   } catch (e) { showAlert(t("web.kw.bad_line", { field: t("web.kw.field.skills"), line: e.message })); return null; }
+  const r = rowReader();
   try {
-    sheet.markings = parseLines(d.markings, (line) => {
-      const [name, ...rest] = line.split(/\s+/);
-      const m = { name };
-      for (const part of rest) {
-        if (/^-?\d+$/.test(part)) m.value = Number(part); else m.detail = part;
-      }
-      return m;
+    sheet.markings = r.markings(d.markings, t("web.kw.field.markings"));
+    sheet.weapons = d.weapons.map((w, i) => {
+      const label = t("web.kw.row_weapon", { n: i + 1 });
+      const at = (key) => `${label}: ${t("web.kw.weapon." + key)}`;
+      return {
+        name: r.name(at("name"), w.name), skill: r.name(at("skill"), w.skill), attribute: w.attribute,
+        damage_bonus: r.int(at("damage_bonus"), w.damage_bonus), fuehrungsschwelle: r.int(at("fuehrungsschwelle"), w.fuehrungsschwelle),
+        durchdringend: r.int(at("durchdringend"), w.durchdringend), damage_type: w.damage_type, wielded: !!w.wielded,
+        markings: r.markings(w.markings, label),
+      };
     });
-  } catch (e) { showAlert(t("web.kw.bad_line", { field: t("web.kw.field.markings"), line: e.message })); return null; }
-  for (const key of ["weapons", "sonderfertigkeiten", "haltungen"]) {
-    try { sheet[key] = JSON.parse(d[key] || (key === "weapons" ? "[]" : "{}")); } catch { showAlert(t("web.kw.bad_json", { field: t("web.kw.field." + key) })); return null; }
+    sheet.sonderfertigkeiten = Object.fromEntries(d.sonderfertigkeiten.map((s, i) => {
+      const at = (key) => `${t("web.kw.row_sf", { n: i + 1 })}: ${t("web.kw.sf." + key)}`;
+      return [r.name(at("name"), s.name), { bonus: r.int(at("bonus"), s.bonus), skills: words(s.skills), markings: words(s.markings) }];
+    }));
+    sheet.haltungen = Object.fromEntries(d.haltungen.map((h, i) => {
+      const label = t("web.kw.row_haltung", { n: i + 1 });
+      const modifiers = Object.fromEntries(h.modifiers.map((m, j) => {
+        const at = (key) => `${label}, ${t("web.kw.row_modifier", { n: j + 1 })}: ${t("web.kw.haltung." + key)}`;
+        return [m.target === "dodge" ? "dodge" : r.name(at("skill"), m.skill), r.int(at("value"), m.value)];
+      }));
+      return [r.name(`${label}: ${t("web.kw.haltung.name")}`, h.name), { modifiers }];
+    }));
+  } catch (e) {
+    if (e instanceof Error) throw e;
+    showAlert("value" in e ? t("web.error.bad_number", { name: e.field, value: e.value }) : t("web.error.required", { field: e.field }));
+    return null;
   }
-  sheet.begabungen = d.begabungen.split(",").map((s) => s.trim()).filter(Boolean);
+  sheet.begabungen = words(d.begabungen);
   return sheet;
 }
 
@@ -489,10 +563,77 @@ function slug(name, taken) {
   return id;
 }
 
+const typeName = (x) => t("web.kw.type." + x);
+
+/** Rows of markings (name, value, detail) under `id`; known names are offered. */
+function markingList(ctx, id, items, legend) {
+  return rowList({
+    id, legend, items, blank: blankMarking,
+    addLabel: t("web.kw.add_marking"), removeLabel: () => t("web.kw.remove"), empty: t("web.kw.no_rows"),
+    row: (m, i, rid) => el("div", { class: "grid-3" },
+      field(`${rid}-name`, t("web.kw.marking.name") + " *", input(`${rid}-name`, m.name, (v) => { m.name = v; }, { required: true, "aria-required": "true", list: "kw-known-markings" })),
+      field(`${rid}-value`, t("web.kw.marking.value"), num(`${rid}-value`, m.value, (v) => { m.value = v; })),
+      field(`${rid}-detail`, t("web.kw.marking.detail"), input(`${rid}-detail`, m.detail, (v) => { m.detail = v; }, { list: "kw-known-details" }))),
+  });
+}
+
+function weaponRow(ctx, w, rid) {
+  const attrs = ctx.state.options.attributes;
+  const set = (k) => (v) => { w[k] = v; };
+  const number = (k) => field(`${rid}-${k}`, t("web.kw.weapon." + k), num(`${rid}-${k}`, w[k], set(k)));
+  return el("div", { class: "kw-weapon-row" },
+    el("div", { class: "grid-4" },
+      field(`${rid}-name`, t("web.kw.weapon.name") + " *", input(`${rid}-name`, w.name, set("name"), { required: true, "aria-required": "true", maxlength: 60 })),
+      field(`${rid}-skill`, t("web.kw.weapon.skill") + " *", input(`${rid}-skill`, w.skill, set("skill"), { required: true, "aria-required": "true" })),
+      field(`${rid}-attribute`, t("web.kw.weapon.attribute"), select(`${rid}-attribute`, w.attribute, attrs.map((a) => [a, attrName(a)]), set("attribute"))),
+      field(`${rid}-damage_type`, t("web.kw.weapon.damage_type"), select(`${rid}-damage_type`, w.damage_type, TYPES.map((x) => [x, typeName(x)]), set("damage_type"))),
+      number("damage_bonus"), number("fuehrungsschwelle"), number("durchdringend"),
+      el("div", { class: "field check" }, el("input", { type: "checkbox", id: `${rid}-wielded`, checked: w.wielded, onchange: (e) => { w.wielded = e.target.checked; } }), el("label", { for: `${rid}-wielded` }, t("web.kw.weapon.wielded")))),
+    markingList(ctx, `${rid}-markings`, w.markings, t("web.kw.weapon.markings")));
+}
+
+function sfRow(s, rid) {
+  const set = (k) => (v) => { s[k] = v; };
+  return el("div", { class: "grid-4" },
+    field(`${rid}-name`, t("web.kw.sf.name") + " *", input(`${rid}-name`, s.name, set("name"), { required: true, "aria-required": "true" })),
+    field(`${rid}-bonus`, t("web.kw.sf.bonus"), num(`${rid}-bonus`, s.bonus, set("bonus"))),
+    field(`${rid}-skills`, t("web.kw.sf.skills"), input(`${rid}-skills`, s.skills, set("skills")), t("web.kw.comma_hint")),
+    field(`${rid}-markings`, t("web.kw.sf.markings"), input(`${rid}-markings`, s.markings, set("markings")), t("web.kw.sf_depth_hint")));
+}
+
+function haltungRow(ctx, d, h, rid) {
+  const cost = t("web.kw.haltung_cost", { mp: d.magic_cost || "1", ap: ctx.state.options.haltung_switch_ap });
+  const modifiers = rowList({
+    id: `${rid}-mods`, legend: t("web.kw.haltung.modifiers"), items: h.modifiers, blank: blankModifier,
+    addLabel: t("web.kw.add_modifier"), removeLabel: () => t("web.kw.remove"), empty: t("web.kw.no_rows"),
+    row: (m, j, mid) => {
+      const skill = input(`${mid}-skill`, m.skill, (v) => { m.skill = v; }, { disabled: m.target === "dodge", "aria-required": m.target === "dodge" ? null : "true" });
+      return el("div", { class: "grid-3" },
+        field(`${mid}-target`, t("web.kw.haltung.target"), select(`${mid}-target`, m.target, [["skill", t("web.kw.haltung.on_skill")], ["dodge", t("web.kw.col.dodge")]], (v) => { m.target = v; skill.disabled = v === "dodge"; })),
+        field(`${mid}-skill`, t("web.kw.haltung.skill"), skill),
+        field(`${mid}-value`, t("web.kw.haltung.value"), num(`${mid}-value`, m.value, (v) => { m.value = v; })));
+    },
+  });
+  return el("div", { class: "kw-haltung-row" },
+    field(`${rid}-name`, t("web.kw.haltung.name") + " *", input(`${rid}-name`, h.name, (v) => { h.name = v; }, { required: true, "aria-required": "true" }), cost),
+    modifiers);
+}
+
+/** The marking names and details the rules know, offered while typing a marking. */
+function knownMarkings(ctx) {
+  const known = ctx.state.known_markings ?? { names: [], details: [] };
+  return [el("datalist", { id: "kw-known-markings" }, known.names.map((n) => el("option", { value: n }))),
+    el("datalist", { id: "kw-known-details" }, [...TYPES, ...known.details].map((n) => el("option", { value: n })))];
+}
+
 function sheetForm(ctx, key, d, submitLabel, onsubmit) {
   const attrs = ctx.state.options.attributes;
   const set = (k) => (v) => { d[k] = v; };
   const area = (k, rows, hint) => field(`${key}-${k}`, t("web.kw.field." + k), el("textarea", { id: `${key}-${k}`, rows, oninput: (e) => { d[k] = e.target.value; } }, d[k]), hint);
+  const rows = (k, blank, addKey, row) => rowList({
+    id: `${key}-${k}`, legend: t("web.kw.field." + k), items: d[k], blank, row,
+    addLabel: t(addKey), removeLabel: () => t("web.kw.remove"), empty: t("web.kw.no_rows"),
+  });
   return el("form", { class: "form", id: key, onsubmit: (e) => { e.preventDefault(); onsubmit(); } },
     el("div", { class: "grid-2" },
       field(`${key}-name`, t("web.kw.name") + " *", input(`${key}-name`, d.name, set("name"), { required: true, maxlength: 60, "aria-required": "true" })),
@@ -505,11 +646,11 @@ function sheetForm(ctx, key, d, submitLabel, onsubmit) {
     el("fieldset", { class: "options" }, el("legend", {}, t("web.kw.field.resistances")), el("div", { class: "grid-4" },
       TYPES.map((x) => field(`${key}-res-${x}`, t("web.kw.resistance", { type: x }), num(`${key}-res-${x}`, d.resistances[x], (v) => { d.resistances[x] = v; }, { min: 0 }))))),
     area("skills", 4, t("web.kw.skills_hint")),
-    area("markings", 2, t("web.kw.markings_hint")),
-    area("weapons", 4, t("web.kw.weapons_hint")),
-    area("sonderfertigkeiten", 2, t("web.kw.sf_hint")),
+    markingList(ctx, `${key}-markings`, d.markings, t("web.kw.field.markings")),
+    rows("weapons", blankWeapon, "web.kw.add_weapon", (w, i, rid) => weaponRow(ctx, w, rid)),
+    rows("sonderfertigkeiten", blankSf, "web.kw.add_sf", (s, i, rid) => sfRow(s, rid)),
     field(`${key}-begabungen`, t("web.kw.field.begabungen"), input(`${key}-begabungen`, d.begabungen, set("begabungen")), t("web.kw.comma_hint")),
-    area("haltungen", 2, t("web.kw.haltungen_hint")),
+    rows("haltungen", blankHaltung, "web.kw.add_haltung", (h, i, rid) => haltungRow(ctx, d, h, rid)),
     el("button", { type: "submit", class: "primary" }, submitLabel));
 }
 
@@ -626,7 +767,7 @@ export function render(body, ctx) {
     sheets: el("div", { dataset: { game: "kreiswanderer" } },
       el("section", { class: "card", "aria-labelledby": "kw-sheets-heading" }, el("h2", { id: "kw-sheets-heading" }, t("web.kw.sheets")),
         beings.length ? el("div", { class: "sheets" }, beings.map((b) => sheetCard(ctx, b))) : el("p", { class: "muted" }, t("web.kw.no_beings"))),
-      createSection(ctx)),
+      createSection(ctx), ...knownMarkings(ctx)),
   };
 }
 
@@ -656,11 +797,12 @@ export function describe(event, ctx) {
     case "dice_assigned": return t("web.kw.ev.dice_assigned", { name: name(event.being), dodge: event.dodge, initiative: event.initiative });
     case "ap_spent": return t("web.kw.ev.ap_spent", { name: name(event.being), amount: Number(event.amount) });
     case "action_begun": return t("web.kw.ev.action_begun", { name: name(event.being), cost: event.cost });
-    case "attacked": return t(event.passed ? "web.kw.ev.hit" : "web.kw.ev.missed", { name: name(event.being), target: name(event.target), weapon: event.weapon, result: event.result, tv: event.target_value, damage: event.damage, type: event.damage_type, outcome: outcome(event) }) + (event.ignites ? " " + t("web.kw.ev.ignites", { target: name(event.target) }) : "");
+    case "attacked": return t(event.passed ? "web.kw.ev.hit" : "web.kw.ev.missed", { name: name(event.being), target: name(event.target), weapon: event.weapon, result: event.result, tv: event.target_value, damage: event.damage, type: event.damage_type, outcome: outcome(event) }) + (event.passed && (event.protection || event.extra?.length) ? " " + t("web.kw.ev.secondary", { effects: [event.protection ? t("web.kw.protection", { value: event.protection }) : null, ...(event.extra || []).map((x) => t("web.kw.extra_damage", { value: x.value, type: x.damage_type, damage: x.damage }))].filter(Boolean).join("; ") }) : "")
+      + (event.ignites ? " " + t("web.kw.ev.ignites", { target: name(event.target) }) : "");
     case "magic_used": return event.overload.length
       ? t("web.kw.ev.overload", { name: name(event.being), act: event.act, damage: event.overload.reduce((a, b) => a + b, 0) })
       : t("web.kw.ev.magic_used", { name: name(event.being), act: event.act, cost: event.cost });
-    case "dodged": return t("web.kw.ev.dodged", { name: name(event.being), bonus: event.bonus });
+    case "dodged": return t("web.kw.ev.dodged", { name: name(event.being), bonus: event.bonus, skill: event.skill ?? ctx.state.options.dodge_skill });
     case "haltung_switched": return t(event.active ? "web.kw.ev.haltung_on" : "web.kw.ev.haltung_off", { name: name(event.being), haltung: event.haltung });
     case "extinguished": return t("web.kw.ev.extinguished", { name: name(event.being) });
     case "turn_ended": return t("web.kw.ev.turn_ended");
