@@ -86,7 +86,7 @@ def test_the_tumble_is_running_when_motion_is_welcome(browser: Any, server: Any)
                })).observe(document.getElementById('toast'), {attributes: true})"""
         )
         roll(page, "2d6")
-        page.wait_for_function("window.__running !== undefined")
+        page.wait_for_function("() => window.__running !== undefined")
         assert page.evaluate("window.__running") == 2
     finally:
         context.close()

@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 
-GAMES = ("free-dice", "magical-kitties", "kilkenny")
+GAMES = ("free-dice", "magical-kitties", "kilkenny", "hexxen", "kreiswanderer", "dnd5e")
 MAX_DESKTOP_HEIGHT = 1300
 """Pixels: the whole page of a GM at 1280 × 900 (one long column was about 2,100)."""
 
@@ -148,6 +148,46 @@ def test_boards_and_maps_have_fingertip_squares_on_a_phone(browser: Any, server:
         width, height = square_size(phone, "#fd-map .map-square")
         assert width >= 44 and height >= 44, (width, height)
         assert phone.evaluate("document.documentElement.scrollWidth") <= 375
+        assert not errors, errors
+    finally:
+        gm_context.close()
+        phone_context.close()
+
+
+@pytest.mark.parametrize("system, prefix", [("dnd5e", "dd"), ("hexxen", "hx")])
+def test_the_battle_maps_of_dnd5e_and_hexxen_have_fingertip_squares_on_a_phone(
+    browser: Any, server: Any, system: str, prefix: str
+) -> None:
+    """The shared map frame (fight/map.js) in the two games that fight on it, at 375 px."""
+    gm_context = new_context(browser, viewport={"width": 1280, "height": 900})
+    phone_context = new_context(
+        browser, viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True
+    )
+    gm, phone = gm_context.new_page(), phone_context.new_page()
+    errors = watch_errors(gm) + watch_errors(phone)
+    try:
+        links = open_table(gm, server.url, system, "Pocket map", "Gina")
+        join(phone, links["player"], "Pia")
+        # The map is in the scene, the first tab.
+        expect(phone.locator("#tab-scene")).to_have_attribute("aria-selected", "true")
+        square = f"#{prefix}-map .map-square"
+        width, height = square_size(phone, square)
+        print(f"{system}: a map square at 375 px is {width:.0f} × {height:.0f} px")
+        assert width >= 44 and height >= 44, (width, height)
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 375
+        frame = f"document.getElementById('{prefix}-map-frame')"
+        assert phone.evaluate(f"{frame}.scrollWidth > {frame}.clientWidth")
+        # "Whole map" shows it all at once (smaller squares), and back.
+        toggle = phone.locator(f"#{prefix}-map-frame-zoom")
+        toggle.tap()
+        expect(toggle).to_have_attribute("aria-pressed", "true")
+        width, _ = square_size(phone, square)
+        assert width < 44, width
+        assert phone.evaluate(f"{frame}.scrollWidth <= {frame}.clientWidth + 1")
+        toggle.tap()
+        expect(toggle).to_have_attribute("aria-pressed", "false")
+        width, _ = square_size(phone, square)
+        assert width >= 44, width
         assert not errors, errors
     finally:
         gm_context.close()

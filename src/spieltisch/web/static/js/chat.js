@@ -118,7 +118,7 @@ export function render(ctx) {
     box.dataset.ready = "1";
     box.replaceChildren(
       el("h2", { id: "chat-heading" }, t("web.chat.heading")),
-      el("ol", { id: "chat-messages", class: "chat-messages", "aria-live": "polite", "aria-relevant": "additions" }),
+      el("ol", { id: "chat-messages", class: "chat-messages", tabindex: "0", "aria-labelledby": "chat-heading", "aria-live": "polite", "aria-relevant": "additions" }),
       el("p", { id: "chat-empty", class: "muted" }, t("web.chat.empty")));
   }
   const records = ctx.records.filter(isChat).sort((a, b) => a.seq - b.seq);

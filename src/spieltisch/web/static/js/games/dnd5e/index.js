@@ -713,7 +713,10 @@ export function render(body, ctx) {
   if (ui.selected && !movable(ctx, byId(ctx).get(ui.selected))) { ui.selected = null; clearRoute(); }
   refreshPreview(ctx);
   body.replaceChildren(el("div", { class: "dd-table" },
-    status(ctx), reactionPanel(ctx), readiedPanel(ctx), lastAttack(ctx), mapPanel(ctx), turnPanel(ctx), fightersPanel(ctx), toolsPanel(ctx)));
+    status(ctx), reactionPanel(ctx), readiedPanel(ctx), lastAttack(ctx), mapPanel(ctx), turnPanel(ctx)));
+  // The fight in the scene, the creatures' cards as the sheets, the forms as the tools.
+  const tools = toolsPanel(ctx);
+  return { sheets: el("div", { class: "dd-table" }, fightersPanel(ctx)), tools: tools && el("div", { class: "dd-table" }, tools) };
 }
 
 /** A log line for one event. */

@@ -622,16 +622,21 @@ export function render(body, ctx) {
     npcActions(ctx),
     lastView(ctx),
     checkCard(ctx),
-    mapCard(ctx),
-    gmTools(ctx),
-    el("section", { class: "card", id: "hx-sheets", "aria-labelledby": "hx-sheets-heading" },
-      el("h2", { id: "hx-sheets-heading" }, t("web.hexxen.hunters")),
-      hunters.length ? el("div", { class: "sheets" }, hunters) : el("p", { class: "muted" }, t("web.hexxen.no_hunters")),
-      createForm(ctx)),
-    el("section", { class: "card", id: "hx-npcs", "aria-labelledby": "hx-npcs-heading" },
-      el("h2", { id: "hx-npcs-heading" }, t("web.hexxen.npcs")),
-      npcs.length ? el("div", { class: "sheets" }, npcs) : el("p", { class: "muted" }, t("web.hexxen.no_npcs")),
-      npcForm(ctx))));
+    mapCard(ctx)));
+  // The fight in the scene, hunters and NSC as the sheets, the GM's effects and LeP as the tools.
+  const tools = gmTools(ctx);
+  return {
+    sheets: el("div", { class: "hx-table" },
+      el("section", { class: "card", id: "hx-sheets", "aria-labelledby": "hx-sheets-heading" },
+        el("h2", { id: "hx-sheets-heading" }, t("web.hexxen.hunters")),
+        hunters.length ? el("div", { class: "sheets" }, hunters) : el("p", { class: "muted" }, t("web.hexxen.no_hunters")),
+        createForm(ctx)),
+      el("section", { class: "card", id: "hx-npcs", "aria-labelledby": "hx-npcs-heading" },
+        el("h2", { id: "hx-npcs-heading" }, t("web.hexxen.npcs")),
+        npcs.length ? el("div", { class: "sheets" }, npcs) : el("p", { class: "muted" }, t("web.hexxen.no_npcs")),
+        npcForm(ctx))),
+    tools: tools && el("div", { class: "hx-table" }, tools),
+  };
 }
 
 function names(ctx) {

@@ -755,10 +755,6 @@ export function render(body, ctx) {
     lastAttack(ctx),
     lastCheck(ctx),
     checkBuilder(ctx),
-    el("section", { class: "card", "aria-labelledby": "kw-sheets-heading" }, el("h2", { id: "kw-sheets-heading" }, t("web.kw.sheets")),
-      beings.length ? el("div", { class: "sheets" }, beings.map((b) => sheetCard(ctx, b))) : el("p", { class: "muted" }, t("web.kw.no_beings"))),
-    createSection(ctx),
-    ...knownMarkings(ctx),
   ].filter(Boolean));
   if (draft.focus) {
     // After the table page put the keyboard back where it was: the result takes it.
@@ -766,6 +762,13 @@ export function render(body, ctx) {
     draft.focus = null;
     queueMicrotask(() => document.getElementById(id)?.focus());
   }
+  // The fight and the checks in the scene, the sheets (and a new one) in the sheets region.
+  return {
+    sheets: el("div", { dataset: { game: "kreiswanderer" } },
+      el("section", { class: "card", "aria-labelledby": "kw-sheets-heading" }, el("h2", { id: "kw-sheets-heading" }, t("web.kw.sheets")),
+        beings.length ? el("div", { class: "sheets" }, beings.map((b) => sheetCard(ctx, b))) : el("p", { class: "muted" }, t("web.kw.no_beings"))),
+      createSection(ctx), ...knownMarkings(ctx)),
+  };
 }
 
 function show(value) {
