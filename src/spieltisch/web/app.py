@@ -198,12 +198,12 @@ def _freeze_startup_objects() -> None:
     process; a full collection traversed them all every time, holding the interpreter lock
     for tens of milliseconds (up to a hundred on a loaded machine) while every request and
     WebSocket of every table waited: the largest part of the fan-out tail in
-    ``bench/table_load.py``. After one collection the survivors are moved to the
-    collector's permanent generation (:func:`gc.freeze`); later collections only look at
-    what was created since. Shutting down puts them back (:func:`gc.unfreeze`), so an
+    ``bench/table_load.py``. At start-up every object there is moved to the collector's
+    permanent generation (:func:`gc.freeze`, no collection first: that would cost a full
+    pass, and the little start-up garbage stays until shutdown); later collections only look
+    at what was created since. Shutting down puts them back (:func:`gc.unfreeze`), so an
     application started and stopped in a longer process (tests) leaves nothing pinned.
     """
-    gc.collect()
     gc.freeze()
 
 
