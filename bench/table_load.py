@@ -6,7 +6,10 @@ WebSocket clients (the GM and players) and posts roll commands from several send
 For every command it measures
 
 * ack: from sending the HTTP request to its response, and
-* fan-out: from sending until *every* client of that table has received the record.
+* fan-out: from sending until *every* client of that table has received the record,
+
+and the CPU time the server process spent per command (``cpu/cmd``: every thread, from
+``/proc``; it moves much less with the machine's other load than the latencies do).
 
 Scenarios: one table with all clients, and many tables sharing the clients. Everything is
 bounded (count and time); clients and server share this machine's CPUs, so the figures are a
@@ -16,6 +19,9 @@ floor for a dedicated server.
     .venv/bin/python bench/table_load.py --db sqlite --clients 50 --commands 400
     .venv/bin/python bench/table_load.py --cold-load 2000      # snapshot vs full fold
     .venv/bin/python bench/table_load.py --db sqlite --scenario many --repeat 3
+
+To compare with other code side by side, run the same script with ``PYTHONPATH`` pointing at
+that checkout's ``src`` (the server is started with the same interpreter and environment).
 """
 
 from __future__ import annotations
@@ -52,9 +58,25 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+@dataclass
+class Server:
+    """A running ``spieltisch serve``: its base URL and process id."""
+
+    base: str
+    pid: int
+
+    def cpu_seconds(self) -> float:
+        """CPU time (user + system, every thread) the server process used so far (Linux)."""
+        try:
+            fields_ = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return float("nan")
+        return (int(fields_[11]) + int(fields_[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @contextmanager
-def serve(database_url: str) -> Iterator[str]:
-    """A ``spieltisch serve`` child process on a free port; yields its base URL."""
+def serve(database_url: str) -> Iterator[Server]:
+    """A ``spieltisch serve`` child process on a free port."""
     port = _free_port()
     # A load test is not abuse: the per-token and per-address rate limits are switched off.
     limits = {f"SPIELTISCH_RATE_{f.name.upper()}": "" for f in fields(RateLimits)}
@@ -75,7 +97,7 @@ def serve(database_url: str) -> Iterator[str]:
             if process.poll() is not None or time.monotonic() > deadline:
                 raise SystemExit("the server did not start")
             time.sleep(0.1)
-        yield base
+        yield Server(base, process.pid)
     finally:
         process.terminate()
         try:
@@ -175,9 +197,10 @@ def _percentile(values: list[float], share: float) -> float:
 
 
 async def scenario(
-    base: str, tables: int, clients: int, commands: int, senders: int, limit: float
+    server: Server, tables: int, clients: int, commands: int, senders: int, limit: float
 ) -> dict[str, Any]:
     """Run one scenario; ``clients`` and ``commands`` are totals over all tables."""
+    base = server.base
     ws_base = base.replace("http://", "ws://")
     limits = httpx.Limits(max_connections=200)
     async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
@@ -191,7 +214,7 @@ async def scenario(
                 task = asyncio.create_task(follow(ws_base, table, token, ready, lambda: finished))
                 followers.append((task, ready))
         await asyncio.wait_for(asyncio.gather(*(ready.wait() for _, ready in followers)), 60)
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), server.cpu_seconds()
         jobs = []
         per_table_commands = max(1, commands // tables)
         for t, table in enumerate(opened):
@@ -209,7 +232,7 @@ async def scenario(
             ):
                 break
             await asyncio.sleep(0.01)
-        end = time.perf_counter()
+        end, cpu_end = time.perf_counter(), server.cpu_seconds()
         finished = True
         await asyncio.gather(*(task for task, _ in followers), return_exceptions=True)
     fanout, ack, lost = [], [], 0
@@ -233,6 +256,7 @@ async def scenario(
         "fanout_p99": _percentile(fanout, 0.99) * 1000 if fanout else float("nan"),
         "fanout_mean": statistics.fmean(fanout) * 1000 if fanout else float("nan"),
         "undelivered": lost,
+        "cpu_ms": (cpu_end - cpu_start) / total * 1000,
     }
 
 
@@ -340,10 +364,10 @@ def main() -> None:
                 url = stack.enter_context(postgres())
             if url is None:
                 continue
-            with serve(url) as base:
+            with serve(url) as server:
                 for name, tables, senders in chosen * args.repeat:
                     result = asyncio.run(
-                        scenario(base, tables, args.clients, args.commands, senders, args.limit)
+                        scenario(server, tables, args.clients, args.commands, senders, args.limit)
                     )
                     results.append((database, name, result))
 
@@ -355,7 +379,8 @@ def main() -> None:
         print(
             f"{database:9} {name:10} {r['tables']:>6} {r['clients']:>7} {r['commands']:>5} "
             f"{r['per_second']:>7.1f} {r['ack_p50']:>8.1f} {r['ack_p99']:>8.1f} "
-            f"{r['fanout_p50']:>8.1f} {r['fanout_p99']:>8.1f} {r['undelivered']:>4}"
+            f"{r['fanout_p50']:>8.1f} {r['fanout_p99']:>8.1f} {r['undelivered']:>4} "
+            f"{r['cpu_ms']:>7.2f}"
         )
     by = {(d, n): r for d, n, r in results}
     for name in ("one table", f"{args.tables} tables"):

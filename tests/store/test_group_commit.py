@@ -60,3 +60,30 @@ def test_a_writer_that_gets_no_turn_in_time_runs_nothing(tmp_path: Path) -> None
     assert commits.run(lambda conn: "after", writer.begin, timeout=5) == "after"
     engine.dispose()
     assert ran == []
+
+
+def test_a_lone_work_that_fails_half_way_leaves_nothing_written(tmp_path: Path) -> None:
+    engine = connect(f"sqlite:///{tmp_path / 'g.sqlite3'}")
+    writer = engine.execution_options(spieltisch_write=True)
+    with writer.begin() as conn:
+        conn.execute(text("CREATE TABLE t (n INTEGER PRIMARY KEY)"))
+    commits = GroupCommit()
+
+    def half(conn: Connection) -> None:
+        conn.execute(text("INSERT INTO t (n) VALUES (1)"))
+        raise ValueError("half way")
+
+    with pytest.raises(ValueError, match="half way"):
+        commits.run(half, writer.begin, timeout=5)
+    assert (
+        commits.run(
+            lambda conn: conn.execute(text("INSERT INTO t VALUES (2)")).rowcount,
+            writer.begin,
+            timeout=5,
+        )
+        == 1
+    )
+    with engine.connect() as conn:
+        stored = list(conn.execute(text("SELECT n FROM t")).scalars())
+    engine.dispose()
+    assert stored == [2]

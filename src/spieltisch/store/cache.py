@@ -1,14 +1,20 @@
 """The tables a process keeps in memory: a :class:`Table` that starts from a snapshot, absorbs
-the records other writers committed, and renders each viewer's view once per state."""
+the records other writers committed, and renders each viewer's view once per state.
+
+A cached table is shared by every request and WebSocket of its table, so what is derived from
+it is derived once: each viewer's view and its JSON text per state, and each record's JSON
+text (shared with the table's forks, so the text written to the database is the one sent).
+"""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from spieltisch.engine.system import GameSystem
 from spieltisch.engine.table import Record, Table
-from spieltisch.engine.visibility import Viewer
+from spieltisch.engine.visibility import Role, Viewer, sees
 
 __all__ = ["StoredTable"]
 
@@ -44,9 +50,87 @@ class StoredTable(Table):
         memo[viewer.key] = (state, view)
         return view
 
+    def view_json(self, viewer: Viewer) -> str:
+        """:meth:`view` as compact JSON text, encoded once per state and viewer."""
+        memo: dict[Any, tuple[Any, str]] = self.__dict__.setdefault("_view_texts", {})
+        state = self.state_for(viewer)
+        known = memo.get(viewer.key)
+        if known is not None and known[0] is state:
+            return known[1]
+        text = json.dumps(self.view(viewer), separators=(",", ":"))
+        memo[viewer.key] = (state, text)
+        return text
+
+    def record_json(self, record: Record) -> str:
+        """``record.model_dump_json()``, dumped once for this table and its forks.
+
+        Kept by ``seq`` together with the record itself and used only for that very object:
+        a fork that was thrown away may have had another record at the same ``seq``.
+        """
+        memo = self._record_texts()
+        known = memo.get(record.seq)
+        if known is not None and known[0] is record:
+            return known[1]
+        text = record.model_dump_json()
+        memo[record.seq] = (record, text)
+        return text
+
+    @property
+    def next_draw(self) -> int:
+        """As :attr:`Table.next_draw`, counting only the records added since the last ask."""
+        memo = self._since_memo("_draws")
+        count = 0 if memo is None else memo[0]
+        start = 0 if memo is None else memo[1]
+        count += sum(len(record.draws) for record in self.records[start:])
+        self._remember_at("_draws", count)
+        return count
+
+    def owners(self, viewer: Viewer | Role = Role.GM) -> dict[str, str]:
+        """As :meth:`Table.owners`; for a bare role kept per role and caught up with the
+        records added since (an undo among them: counted anew)."""
+        if not isinstance(viewer, Role):
+            return super().owners(viewer)
+        name = f"_owners_{viewer.value}"
+        memo = self._since_memo(name)
+        added = self.records[memo[1] :] if memo is not None else None
+        if memo is None or added is None or any(r.undoes is not None for r in added):
+            owners = super().owners(viewer)
+        else:
+            owners = dict(memo[0])
+            for record in added:
+                if record.claims is not None and sees(viewer, record):
+                    owners[record.claims] = record.actor
+        self._remember_at(name, owners)
+        return dict(owners)
+
+    def _since_memo(self, name: str) -> tuple[Any, int] | None:
+        """A value remembered for this log up to some record, and how many records that was.
+
+        Only valid while the log still holds the very record it was remembered at (the log
+        only grows; a table is never rewound, but a check costs nothing)."""
+        known: tuple[Any, int, Record | None] | None = self.__dict__.get(name)
+        if known is None:
+            return None
+        value, length, last = known
+        if length > len(self.records) or (length and self.records[length - 1] is not last):
+            return None
+        return value, length
+
+    def _remember_at(self, name: str, value: Any) -> None:
+        length = len(self.records)
+        self.__dict__[name] = (value, length, self.records[length - 1] if length else None)
+
+    def _record_texts(self) -> dict[int, tuple[Record, str]]:
+        memo: dict[int, tuple[Record, str]] = self.__dict__.setdefault("_texts", {})
+        return memo
+
     def fork(self) -> StoredTable:
         """A copy to decide on; the original stays unchanged if the copy is thrown away."""
         copy = StoredTable(self.system, self.options)
         copy.records = list(self.records)
         copy._state, copy._shared = self._state, self._shared
+        copy.__dict__["_texts"] = self._record_texts()
+        for name, value in self.__dict__.items():
+            if name == "_draws" or name.startswith("_owners_"):
+                copy.__dict__[name] = value  # the same records up to there
         return copy

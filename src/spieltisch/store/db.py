@@ -157,7 +157,8 @@ class GroupCommit:
     and only one writer commits at a time. A thread that has to wait therefore queues its
     work; one thread at a time leads: it takes ``turn``, runs every queued work in one
     transaction, each in a savepoint of its own (a work that raises is rolled back alone and
-    its thread gets the error), commits once, and wakes the threads whose work it committed.
+    its thread gets the error; a batch of one needs no savepoint), commits once, and wakes
+    the threads whose work it committed.
     Nobody's work is acknowledged before the commit that contains it. The others wait on a
     condition that wakes them as soon as their work is committed or nobody leads any more;
     they never queue for ``turn`` themselves, so a committed work does not wait for the lock
@@ -218,6 +219,9 @@ class GroupCommit:
     def _lead(self, begin: Callable[[], AbstractContextManager[Connection]]) -> None:
         with self._changed:
             batch, self._queue = self._queue, []
+        if len(batch) == 1:
+            self._lead_alone(batch[0], begin)
+            return
         try:
             with begin() as conn:
                 for job in batch:
@@ -235,6 +239,22 @@ class GroupCommit:
             with self._changed:
                 for job in batch:
                     job.done = True
+                self._changed.notify_all()
+
+    def _lead_alone(
+        self, job: _Job[Any], begin: Callable[[], AbstractContextManager[Connection]]
+    ) -> None:
+        """A batch of one: its own transaction, no savepoint (an error rolls it all back)."""
+        try:
+            with begin() as conn:
+                job.result = job.work(conn)
+        except BaseException as error:  # not committed: handed to the job's thread
+            job.error = error
+            if not isinstance(error, Exception):
+                raise
+        finally:
+            with self._changed:
+                job.done = True
                 self._changed.notify_all()
 
 

@@ -348,6 +348,16 @@ class EventStore:
             raise StoreError("table.bad_token", table=table_id)
         return found
 
+    def authenticate_cached(self, table_id: str, token: str | None) -> Participant | None:
+        """:meth:`authenticate` from memory alone (no I/O, for the event loop): the
+        participant if this process holds the table and the token matches one of its
+        participants, else ``None`` (then ask :meth:`authenticate`)."""
+        if not token:
+            return None
+        with self._guard:
+            cached = self._cache.get(table_id)
+        return None if cached is None else _match(cached, hash_secret(token))
+
     def participants(self, table_id: str) -> list[Participant]:
         """Everyone at the table: the GM first, then players and spectators by name."""
         cached = self._reload_participants(table_id, self._current(table_id))
@@ -750,7 +760,7 @@ class EventStore:
                     "table_id": info.id,
                     "seq": r.seq,
                     "hidden": r.hidden,
-                    "data": r.model_dump_json(),
+                    "data": work.record_json(r),  # the text the fan-out sends, dumped once
                 }
                 for r in records
             ],

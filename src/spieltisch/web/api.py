@@ -14,6 +14,7 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 
 from spieltisch.engine.chat import is_chat_command
 from spieltisch.engine.system import Odds, parse_command
+from spieltisch.engine.table import Record
 from spieltisch.i18n import error_message
 from spieltisch.store import Participant, StoredTable, TableInfo
 from spieltisch.systems.registry import get_system, system_ids
@@ -68,6 +69,20 @@ WorkersDep = Annotated[Workers | None, Depends(_workers)]
 
 def _state(table: StoredTable, me: Participant) -> dict[str, Any]:
     return table.view(table.viewer(me.actor))
+
+
+def _written(
+    table: StoredTable, me: Participant, records: list[Record], **first: Record
+) -> Response:
+    """The answer to a write (:class:`CommandResponse`, or :class:`UndoResponse` with its
+    ``record`` in ``first``) built from the texts the WebSocket fan-out sends too: each
+    record and ``me``'s view of the state are serialized once per table version
+    (:meth:`StoredTable.record_json`, :meth:`StoredTable.view_json`), not once more here."""
+    head = "".join(f'"{name}":{table.record_json(r)},' for name, r in first.items())
+    listed = ",".join(table.record_json(r) for r in records)
+    state = table.view_json(table.viewer(me.actor))
+    body = f'{{{head}"records":[{listed}],"seq":{table.seq},"state":{state}}}'
+    return Response(body.encode(), media_type="application/json")
 
 
 def _pieces(table: StoredTable, me: Participant) -> dict[str, list[str]]:
@@ -225,12 +240,12 @@ def renew_invites(table_id: str, me: CurrentParticipant, store: StoreDep) -> Inv
 )
 def post_command(
     table_id: str, body: CommandRequest, me: CurrentParticipant, store: StoreDep
-) -> CommandResponse:
+) -> Response:
     """Decide a command; returns its records (and automatic follow-ups) and the new state."""
     done = store.execute(
         table_id, me, body.command, hidden=body.hidden, expected_seq=body.expected_seq
     )
-    return CommandResponse(records=done.records, seq=done.table.seq, state=_state(done.table, me))
+    return _written(done.table, me, done.records)
 
 
 @router.post(
@@ -290,15 +305,10 @@ def get_records(
 
 
 @router.post("/tables/{table_id}/undo", response_model=UndoResponse)
-def undo(table_id: str, body: UndoRequest, me: CurrentParticipant, store: StoreDep) -> UndoResponse:
+def undo(table_id: str, body: UndoRequest, me: CurrentParticipant, store: StoreDep) -> Response:
     """Revert a record (GM only); refused when a later record depends on it."""
     done = store.undo(table_id, me, body.seq)
-    return UndoResponse(
-        record=done.records[0],
-        records=done.records,
-        seq=done.table.seq,
-        state=_state(done.table, me),
-    )
+    return _written(done.table, me, done.records, record=done.records[0])
 
 
 @router.post("/tables/{table_id}/player-seeds", response_model=PlayerSeedResponse)

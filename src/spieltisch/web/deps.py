@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
+import anyio
 from fastapi import Depends, Header, Request
 from fastapi.security.utils import get_authorization_scheme_param
 
@@ -37,13 +38,27 @@ def bearer_token(authorization: str | None) -> str | None:
     return token if scheme.lower() == "bearer" and token else None
 
 
-def current_participant(
+async def current_participant(
     table_id: str,
     store: StoreDep,
     authorization: Annotated[str | None, Header()] = None,
 ) -> Participant:
-    """The participant whose bearer token the request carries (401 without a valid one)."""
+    """The participant whose bearer token the request carries (401 without a valid one).
+
+    A token of a table this process holds in memory is checked right here
+    (:meth:`EventStore.authenticate_cached`, the same constant-time comparison); anything
+    else (a table not in memory, an unknown token, someone who joined through another
+    worker) goes to :meth:`EventStore.authenticate` in a thread, since it reads the database.
+    """
     token = bearer_token(authorization)
+    if token is not None:
+        known = store.authenticate_cached(table_id, token)
+        if known is not None:
+            return known
+    return await anyio.to_thread.run_sync(_authenticate, store, table_id, token)
+
+
+def _authenticate(store: EventStore, table_id: str, token: str | None) -> Participant:
     if token is None:
         store.info(table_id)  # an unknown table is a 404 before a missing token is a 401
         raise StoreError("table.bad_token", table=table_id)

@@ -54,6 +54,12 @@ ALLOWED_ORIGINS_VARIABLE = "SPIELTISCH_ALLOWED_ORIGINS"
 
 _DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 
+_Encoded = tuple[frozenset[bytes], list[tuple[bytes, bytes]]]
+_ENCODED = [(name.encode(), value.encode()) for name, value in HEADERS]
+_OTHERS: _Encoded = (frozenset(name for name, _ in _ENCODED), _ENCODED)
+_API: _Encoded = (_OTHERS[0] | {b"cache-control"}, [*_ENCODED, (b"cache-control", b"no-store")])
+"""(names replaced, headers added) for answers outside and under ``/api``, encoded once."""
+
 
 class SecurityHeaders:
     """ASGI middleware: :data:`HEADERS` on every answer, ``no-store`` on ``/api`` answers."""
@@ -69,14 +75,11 @@ class SecurityHeaders:
         path = str(scope.get("path", ""))
         api = path == "/api" or path.startswith("/api/")
 
+        names, added = _API if api else _OTHERS
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                names = {b"cache-control"} if api else set()
-                names.update(name.encode() for name, _ in HEADERS)
                 kept = [(k, v) for k, v in message.get("headers", []) if k.lower() not in names]
-                added = [(name.encode(), value.encode()) for name, value in HEADERS]
-                if api:
-                    added.append((b"cache-control", b"no-store"))
                 message = {**message, "headers": kept + added}
             await send(message)
 

@@ -65,11 +65,12 @@ def message_texts(
     Runs of ordinary records become one ``records`` message each, every undo its own
     ``undo`` message. With ``always`` an empty ``records`` message is sent when nothing is
     visible (the greeting after connecting). The state is the one ``viewer`` may see
-    (:meth:`StoredTable.view`), serialized once per table version and viewer and shared by
-    every message and connection of that viewer.
+    (:meth:`StoredTable.view_json`) and each record's text is :meth:`StoredTable.record_json`:
+    both serialized once per table version (and viewer) and shared by every message and
+    connection, and by the HTTP answer to the command.
     """
     visible = [r for r in records if sees(viewer, r)]
-    tail = f',"seq":{table.seq},"state":{_state_json(table, viewer)}}}'
+    tail = f',"seq":{table.seq},"state":{table.view_json(viewer)}}}'
     texts: list[str] = []
     run: list[str] = []
 
@@ -80,11 +81,11 @@ def message_texts(
 
     for record in visible:
         if record.undoes is None:
-            run.append(record.model_dump_json())
+            run.append(table.record_json(record))
             continue
         flush()
         texts.append(
-            f'{{"type":"undo","record":{record.model_dump_json()},"undoes":{record.undoes}' + tail
+            f'{{"type":"undo","record":{table.record_json(record)},"undoes":{record.undoes}' + tail
         )
     flush()
     if not texts and always:
@@ -93,18 +94,9 @@ def message_texts(
 
 
 _ViewerKey = tuple[str, str | None, frozenset[str]]
-_STATES: weakref.WeakKeyDictionary[StoredTable, dict[_ViewerKey, str]] = weakref.WeakKeyDictionary()
 _TEXTS: weakref.WeakKeyDictionary[StoredTable, dict[tuple[int, _ViewerKey], list[str]]] = (
     weakref.WeakKeyDictionary()
 )
-
-
-def _state_json(table: StoredTable, viewer: Viewer) -> str:
-    per_viewer = _STATES.setdefault(table, {})
-    text = per_viewer.get(viewer.key)
-    if text is None:
-        text = per_viewer[viewer.key] = json.dumps(table.view(viewer), separators=(",", ":"))
-    return text
 
 
 def _texts(table: StoredTable, sent: int, viewer: Viewer) -> list[str]:
