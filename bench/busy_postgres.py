@@ -105,7 +105,7 @@ def contention(servers: int, senders: int, commands: int, limit: float) -> None:
     try:
         url = server.create_database("bench")
         with ExitStack() as stack:
-            bases = [stack.enter_context(serve(url)) for _ in range(servers)]
+            bases = [stack.enter_context(serve(url)).base for _ in range(servers)]
             asyncio.run(run(bases, senders, commands, limit))
     finally:
         server.stop()
