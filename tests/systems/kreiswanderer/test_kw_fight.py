@@ -180,3 +180,26 @@ def test_accumulated_crafting_keeps_progress_across_evenings() -> None:
     assert evening.state.accumulations["klinge"].done_rolls == 2
     result = replay_log(Kreiswanderer(), {}, evening.records)
     assert result.mismatch is None
+
+
+def test_refusals_name_beings_by_their_names() -> None:
+    table = _table()
+    table.execute(
+        {"kind": "start_combat", "combatants": ["ada", "gob"]}, GM, source_at([7, 4, 2, 9])
+    )
+    table.execute({"kind": "assign_dice", "being": "ada", "dodge": 1}, GM, source_at([]))
+    table.execute({"kind": "assign_dice", "being": "gob", "dodge": 1}, GM, source_at([]))
+    knife = {"kind": "attack", "being": "gob", "target": "ada", "weapon": "Messer"}
+    with pytest.raises(RuleError) as out_of_turn:
+        table.execute(knife, GM, source_at([5]))
+    assert out_of_turn.value.code == "kreiswanderer.not_your_turn"
+    assert (out_of_turn.value.params["value"], out_of_turn.value.params["current"]) == (
+        "Goblin",
+        "Ada",
+    )
+    with pytest.raises(RuleError) as resting:
+        table.execute({"kind": "rest", "being": "ada"}, GM, source_at([]))
+    assert (resting.value.code, resting.value.params["value"]) == (
+        "kreiswanderer.resting_in_fight",
+        "Ada",
+    )

@@ -241,7 +241,7 @@ def dodge_value(state: KreisState, being_id: str) -> int:
     fight = fight_of(state)
     being = being_of(state, being_id)
     if being_id not in fight.dodge:
-        raise RuleError("kreiswanderer.not_in_fight", value=being_id)
+        raise RuleError("kreiswanderer.not_in_fight", value=_name(state, being_id))
     return (
         fight.dodge[being_id] + fight.dodge_bonus.get(being_id, 0) + being.haltung_modifier("dodge")
     )
@@ -329,16 +329,27 @@ def _attack(
     )
 
 
+def _name(state: KreisState, being_id: str | None) -> str:
+    """How a message names a being: its name where the deciding fold has it, else the id
+    as given (an id the caller does not see answers as an unknown one would)."""
+    found = state.beings.get(being_id or "")
+    return found.creature.name if found is not None else (being_id or "–")
+
+
 def _own_turn(state: KreisState, being: str) -> None:
     _, fight = running_fight(state)
     if fight.current != being:
-        raise RuleError("kreiswanderer.not_your_turn", value=being, current=fight.current)
+        raise RuleError(
+            "kreiswanderer.not_your_turn",
+            value=_name(state, being),
+            current=_name(state, fight.current),
+        )
 
 
 def _ap_left(state: KreisState, being: str) -> Decimal:
     fight, _ = running_fight(state)
     if being not in fight.budgets:
-        raise RuleError("kreiswanderer.not_in_fight", value=being)
+        raise RuleError("kreiswanderer.not_in_fight", value=_name(state, being))
     return fight.budgets[being].amount("ap")
 
 
@@ -407,7 +418,7 @@ def _resistance(damage_type: str, value: int) -> Tag:
 def _rest(state: KreisState, command: Rest) -> Rested:
     being = being_of(state, command.being)
     if _in_fight(state, command.being):
-        raise RuleError("kreiswanderer.resting_in_fight", value=command.being)
+        raise RuleError("kreiswanderer.resting_in_fight", value=being.creature.name)
     tp = being.creature.track("tp")
     mp = being.creature.track("mp")
     hp_now = rules.regenerate(tp.current, tp.maximum, command.sleep_halfhours)
@@ -499,7 +510,7 @@ def events_of(state: KreisState, command: Command, dice: DiceSource) -> list[Eve
         case AssignDice():
             fight = fight_of(state)
             if command.being not in fight.dice or command.being in fight.dodge:
-                raise RuleError("kreiswanderer.not_rolling", value=command.being)
+                raise RuleError("kreiswanderer.not_rolling", value=_name(state, command.being))
             agility = being_of(state, command.being).attribute(state.options.agility)
             pair = fight.dice[command.being]
             return [
@@ -551,7 +562,7 @@ def events_of(state: KreisState, command: Command, dice: DiceSource) -> list[Eve
             being = being_of(state, command.being)
             left = _ap_left(state, command.being)
             if left < 1:
-                raise RuleError("kreiswanderer.no_ap", value=command.being)
+                raise RuleError("kreiswanderer.no_ap", value=being.creature.name)
             skill = command.skill or state.options.dodge_skill
             attribute = command.attribute or state.options.dodge_attribute
             bonus = skill_value(state, being, attribute, skill)
@@ -590,7 +601,7 @@ def events_of(state: KreisState, command: Command, dice: DiceSource) -> list[Eve
             being_of(state, command.being)
             fight = fight_of(state)
             if not any(e.kind == BURNING for e in fight.effects.on(command.being)):
-                raise RuleError("kreiswanderer.not_burning", value=command.being)
+                raise RuleError("kreiswanderer.not_burning", value=_name(state, command.being))
             events = []
             if _in_fight(state, command.being):
                 events.append(ApSpent(being=command.being, amount=Decimal(1), purpose="extinguish"))
