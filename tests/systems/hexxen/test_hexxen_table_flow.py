@@ -237,3 +237,15 @@ def test_a_secret_nsc_and_its_attack_stay_out_of_the_players_view() -> None:
     assert "shade" not in str(shown) and "Schatten" not in str(shown)
     gm_view = system.view(table.state_for(Viewer(role=Role.GM)), Viewer(role=Role.GM))
     assert {n["id"] for n in gm_view["npcs"]} == {"wolf", "shade"}
+
+
+def test_refusals_name_hunters_and_nsc_by_their_names() -> None:
+    table = _fight(Script([]))
+    with pytest.raises(RuleError) as no_line:
+        table.execute({**DECLARE, "attack": "Biss"}, GM, Script([]).source_at)
+    assert no_line.value.code == "hexxen.unknown_attack"
+    assert (no_line.value.params["npc"], no_line.value.params["value"]) == ("Werwolf", "Biss")
+    remove = {"kind": "remove_effect", "target": "ada", "effect": "malus"}
+    with pytest.raises(RuleError) as no_effect:
+        table.execute(remove, GM, Script([]).source_at)
+    assert (no_effect.value.code, no_effect.value.params["target"]) == ("hexxen.no_effect", "Ada")

@@ -129,7 +129,7 @@ def hunter_pool(
 ) -> tuple[str, int]:
     """``(attribute, dice)`` of a hunter's check: attribute + skill, capped at ``max_pool``."""
     if skill not in hunter.skills:
-        raise RuleError("hexxen.unknown_skill", hunter=hunter.id, value=skill)
+        raise RuleError("hexxen.unknown_skill", hunter=hunter.name, value=skill)
     attr = attribute or hunter.skill_attributes[skill]
     return attr, min(hunter.attributes[attr] + hunter.skills[skill], state.options.max_pool)
 
@@ -296,7 +296,7 @@ def _attack(state: HexxenState, command: NpcAttack, dice: DiceSource) -> list[Ev
     npc = find_npc(state, command.npc)
     line = next((a for a in npc.attacks if a.name == command.attack), None)
     if line is None:
-        raise RuleError("hexxen.unknown_attack", npc=npc.id, value=command.attack)
+        raise RuleError("hexxen.unknown_attack", npc=npc.name, value=command.attack)
     hunter = find_hunter(state, command.target)
     _check_range(npc, line)
     _npc_turn(state, npc)
@@ -475,7 +475,7 @@ def _power(state: HexxenState, command: NpcPower, dice: DiceSource) -> list[Even
     npc = find_npc(state, command.npc)
     line = next((p for p in npc.powers if p.name == command.power), None)
     if line is None:
-        raise RuleError("hexxen.unknown_power", npc=npc.id, value=command.power)
+        raise RuleError("hexxen.unknown_power", npc=npc.name, value=command.power)
     if len(set(command.targets)) != len(command.targets):
         raise RuleError("hexxen.duplicate_target", value=command.targets[0])
     hunters = [find_hunter(state, who) for who in command.targets]
@@ -607,9 +607,9 @@ def _events(state: HexxenState, command: Command, dice: DiceSource) -> list[Even
     if isinstance(command, ApplyEffect):
         return [EffectApplied(target=command.target, effect=command.effect, level=command.level)]
     if isinstance(command, RemoveEffect):
-        find_any(state, command.target)
+        target = find_any(state, command.target)
         if not effects.level_of(state.effects, command.effect, command.target):
-            raise RuleError("hexxen.no_effect", target=command.target, effect=command.effect)
+            raise RuleError("hexxen.no_effect", target=target.name, effect=command.effect)
         return [EffectRemoved(target=command.target, effect=command.effect)]
     if isinstance(command, ChangeLep):
         return [LepChanged(target=command.target, amount=command.amount)]
