@@ -187,7 +187,7 @@ SOCKET_SHIM = """
   window.__sockets = [];
   window.__blocked = false;
   window.WebSocket = function (url, protocols) {
-    const socket = new Native(window.__blocked ? "ws://127.0.0.1:9/blocked" : url, protocols);
+    const socket = new Native(window.__blocked ? url.replace("/ws?", "/blocked?") : url, protocols);
     window.__sockets.push(socket);
     return socket;
   };

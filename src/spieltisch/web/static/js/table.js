@@ -178,7 +178,13 @@ function setConn(state) {
 function connect() {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   const url = `${scheme}//${location.host}/api/tables/${TABLE}/ws?lang=${PAGE.lang}`;
-  const socket = new WebSocket(url);
+  let socket;
+  try {
+    socket = new WebSocket(url);
+  } catch {
+    retryLater(null);  // refused before it started (a policy, a broken network): try again
+    return;
+  }
   view.socket = socket;
   // The token goes in the first message, never in the URL (server logs keep URLs).
   socket.addEventListener("open", () => {
@@ -209,11 +215,16 @@ function connect() {
     else render();
   });
   socket.addEventListener("close", () => {
-    if (view.socket !== socket) return;
-    setConn("off");
-    view.retry = Math.min(view.retry + 1, 6);
-    setTimeout(() => { if (view.socket === socket) connect(); }, 300 * 2 ** view.retry);
+    if (view.socket === socket) retryLater(socket);
   });
+}
+
+// Offline: connect again after a delay that doubles up to about 19 s.
+function retryLater(socket) {
+  view.socket = socket;
+  setConn("off");
+  view.retry = Math.min(view.retry + 1, 6);
+  setTimeout(() => { if (view.socket === socket) connect(); }, 300 * 2 ** view.retry);
 }
 
 // -- rendering -----------------------------------------------------------------------------
