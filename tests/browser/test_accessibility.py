@@ -267,6 +267,12 @@ def test_no_serious_or_critical_violation(state: tuple[Any, ...], tables: Tables
         for v in blocking
     ]
     assert not blocking, "\n".join(detail)
+    # A required field is marked once: by the shared marker, not also in its label's text.
+    doubled = page.evaluate(
+        "[...document.querySelectorAll('label')].map((l) => l.textContent)"
+        ".filter((text) => /\\*\\s*\\*|\\(required\\)|Pflichtfeld/.test(text))"
+    )
+    assert not doubled, doubled
 
 
 def test_axe_finds_what_it_should(tables: Tables) -> None:

@@ -364,7 +364,7 @@ function routePanel(ctx) {
     el("div", { class: "row" },
       field(t("web.dnd5e.mode_label"), select("dd-mode", modes.map((m) => [m, t("web.dnd5e.speed." + m)]), ui.mode, { onchange: (e) => (ui.mode = e.target.value) })),
       field(t("web.dnd5e.jump_label"), select("dd-jump", ["", "long", "high"].map((j) => [j, t("web.dnd5e.jump." + (j || "none"))]), ui.jump, { onchange: (e) => { ui.jump = e.target.value; ctx.rerender(); } })),
-      ui.jump === "high" ? field(t("web.dnd5e.jump_height") + " *", numberInput("dd-jump-height", ui.jumpHeight, { min: 0.3, max: 30, step: 0.3, required: true, "aria-required": "true", oninput: (e) => (ui.jumpHeight = e.target.value) })) : null,
+      ui.jump === "high" ? field(t("web.dnd5e.jump_height"), numberInput("dd-jump-height", ui.jumpHeight, { min: 0.3, max: 30, step: 0.3, required: true, "aria-required": "true", oninput: (e) => (ui.jumpHeight = e.target.value) })) : null,
       ui.jump ? checkField("dd-jump-obstacle", t("web.dnd5e.jump_obstacle"), ui.obstacle, { onchange: (e) => (ui.obstacle = e.target.checked) }) : null,
       prone ? checkField("dd-stand-up", t("web.dnd5e.stand_up", { cost: metres(Math.floor(Number(f.speeds?.walk || 0) / 2)) }), ui.standUp, { onchange: (e) => { ui.standUp = e.target.checked; refreshPreview(ctx); ctx.rerender(); } }) : null),
     f.jump ? el("p", { class: "muted small-print", id: "dd-jump-reach" }, t("web.dnd5e.jump_reach", { long: metres(f.jump.long_m), long_standing: metres(f.jump.long_standing_m), high: metres(f.jump.high_m), high_standing: metres(f.jump.high_standing_m) })) : null,
@@ -479,12 +479,12 @@ function readyBox(ctx, f) {
   return el("div", { class: "dd-ready-form", id: "dd-ready-form" },
     el("h3", {}, t("web.dnd5e.action.ready")),
     el("p", { class: "muted small-print" }, t("web.dnd5e.action_fx.ready")),
-    field(t("web.dnd5e.ready_trigger") + " *", textInput("dd-ready-trigger", r.trigger, { required: true, "aria-required": "true", maxlength: 2000, oninput: set("trigger", true) })),
+    field(t("web.dnd5e.ready_trigger"), textInput("dd-ready-trigger", r.trigger, { required: true, "aria-required": "true", maxlength: 2000, oninput: set("trigger", true) })),
     el("div", { class: "row" },
       field(t("web.dnd5e.ready_what"), select("dd-ready-what", [["attack", t("web.dnd5e.ready_what_attack")], ["other", t("web.dnd5e.ready_what_other")]], r.what, { onchange: set("what", true) })),
       attack ? field(t("web.dnd5e.attack_with"), select("dd-ready-attack", weapons.map((w) => [w, w]), r.attack, { onchange: set("attack", true) })) : null,
       attack ? field(t("web.dnd5e.attack_target"), select("dd-ready-target", targets.map((x) => [x.id, x.name]), r.target, { onchange: set("target", true) })) : null,
-      attack ? null : field(t("web.dnd5e.ready_action") + " *", textInput("dd-ready-action", r.action, { required: true, "aria-required": "true", maxlength: 2000, oninput: set("action", true) }))),
+      attack ? null : field(t("web.dnd5e.ready_action"), textInput("dd-ready-action", r.action, { required: true, "aria-required": "true", maxlength: 2000, oninput: set("action", true) }))),
     el("button", { type: "button", id: "dd-ready-go", disabled: Boolean(reason), title: reason, onclick: async () => {
       const answer = await sendFor(ctx, f, command);
       if (answer) { r.trigger = ""; r.action = ""; ctx.rerender(); }
@@ -596,7 +596,7 @@ function saveForm(ctx) {
     el("div", { class: "row" },
       field(t("web.dnd5e.save_creature"), select("dd-save-creature", able.map((x) => [x.id, x.name]), s.creature, { onchange: set("creature") })),
       field(t("web.dnd5e.save_ability"), select("dd-save-ability", ABILITIES.map((a) => [a, t("web.dnd5e.ability." + a)]), s.ability, { onchange: set("ability") })),
-      field(t("web.dnd5e.save_dc") + " *", numberInput("dd-save-dc", s.dc, { min: 1, max: 40, required: true, "aria-required": "true", oninput: set("dc") })),
+      field(t("web.dnd5e.save_dc"), numberInput("dd-save-dc", s.dc, { min: 1, max: 40, required: true, "aria-required": "true", oninput: set("dc") })),
       field(t("web.dnd5e.save_bonus"), numberInput("dd-save-bonus", s.bonus, { min: -20, max: 30, placeholder: (modifier >= 0 ? "+" : "") + modifier, oninput: set("bonus") }))),
     p ? el("p", { id: "dd-save-odds" }, t("web.dnd5e.save_odds", { p: percent(p.probability) }), " ", el("span", { class: "exact" }, `(${p.exact})`)) : null,
     el("button", { type: "submit", class: "primary", id: "dd-save-roll", disabled: Boolean(reason), title: reason }, t("web.dnd5e.save_roll")),
@@ -634,7 +634,7 @@ function monsterForm(ctx) {
     el("h3", {}, t("web.dnd5e.add_monster")),
     field(t("web.dnd5e.monster"), select("dd-monster", [...beasts, ["custom", t("web.dnd5e.custom")]], m.kind, { onchange: set("kind") })),
     custom ? [
-      field(t("web.dnd5e.f.name") + " *", textInput("dd-sheet-name", m.name, { required: true, maxlength: 80, "aria-required": "true", oninput: set("name") })),
+      field(t("web.dnd5e.f.name"), textInput("dd-sheet-name", m.name, { required: true, maxlength: 80, "aria-required": "true", oninput: set("name") })),
       el("div", { class: "row" },
         field(t("web.dnd5e.f.ac"), numberInput("dd-sheet-ac", m.ac, { min: 0, max: 40, oninput: set("ac") })),
         field(t("web.dnd5e.f.hp"), numberInput("dd-sheet-hp", m.hp, { min: 1, max: 2000, oninput: set("hp") })),
@@ -667,7 +667,7 @@ function heroForm(ctx) {
   };
   return el("form", { class: "form", id: "dd-hero-form", onsubmit: submit },
     el("h3", {}, t("web.dnd5e.add_character")),
-    field(t("web.dnd5e.f.name") + " *", textInput("dd-hero-name", h.name, { required: true, maxlength: 80, "aria-required": "true", oninput: set("name") })),
+    field(t("web.dnd5e.f.name"), textInput("dd-hero-name", h.name, { required: true, maxlength: 80, "aria-required": "true", oninput: set("name") })),
     el("div", { class: "row" },
       field(t("web.dnd5e.f.ac"), numberInput("dd-hero-ac", h.ac, { min: 0, max: 40, oninput: set("ac") })),
       field(t("web.dnd5e.f.hp"), numberInput("dd-hero-hp", h.hp, { min: 1, max: 2000, oninput: set("hp") })),

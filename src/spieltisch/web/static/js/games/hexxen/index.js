@@ -474,7 +474,7 @@ function createForm(ctx) {
   };
   return details("hx-create-details", t("web.hexxen.create_hunter"),
     el("form", { class: "form", id: "hx-create", onsubmit: submit },
-      field(t("web.hexxen.name_required"), input("hx-create-name", d.name, (v) => (d.name = v), { required: true, "aria-required": "true" })),
+      field(t("web.hexxen.name"), input("hx-create-name", d.name, (v) => (d.name = v), { required: true, "aria-required": "true" })),
       el("div", { class: "row hx-attr-inputs" }, ATTRIBUTES.map((a) => field(t("web.hexxen.attr." + a), numIn(`hx-create-${a}`, d.attrs[a], (v) => (d.attrs[a] = v), { min: 0, max: 20 })))),
       field(t("web.hexxen.armour"), numIn("hx-create-armour", d.armour, (v) => (d.armour = v), { min: 0, max: 20 })),
       el("fieldset", { class: "hx-skill-inputs" }, el("legend", {}, t("web.hexxen.skills")),
@@ -526,7 +526,7 @@ function npcForm(ctx) {
   return details("hx-npc-details", t("web.hexxen.create_npc"),
     el("form", { class: "form", id: "hx-npc-form", onsubmit: submit },
       el("div", { class: "row" },
-        field(t("web.hexxen.name_required"), input("hx-npc-name", d.name, (v) => (d.name = v), { required: true, "aria-required": "true" })),
+        field(t("web.hexxen.name"), input("hx-npc-name", d.name, (v) => (d.name = v), { required: true, "aria-required": "true" })),
         field(t("web.hexxen.npc_kind"), pick("hx-npc-kind", d.kind, [["anfuehrer", t("web.hexxen.anfuehrer")], ["bande", t("web.hexxen.bande")]], (v) => (d.kind = v))),
         field(t("web.hexxen.level"), numIn("hx-npc-level", d.level, (v) => (d.level = v), { min: 1, max: 99 }))),
       field(t("web.hexxen.statblock"), el("textarea", { id: "hx-npc-block", rows: 8, spellcheck: "false", "aria-describedby": "hx-npc-hint hx-npc-error", "aria-invalid": d.error ? "true" : null, oninput: (e) => { d.block = e.target.value; } }, d.block)),

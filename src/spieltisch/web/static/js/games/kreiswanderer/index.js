@@ -3,7 +3,7 @@
 // with Ap and begun techniques, the attack with its target broken down, magic, rest.
 import { details, el, showAlert, t, tFirst } from "../../core.js";
 import { renderDice } from "../../dice.js";
-import { rowList } from "../../forms.js";
+import { requiredMark, rowList } from "../../forms.js";
 import { oddsChart } from "../../odds.js";
 
 const TYPES = ["PH", "BR", "EN", "TR"];
@@ -47,7 +47,7 @@ const fieldLabel = (f) => {
 };
 
 function field(id, label, control, hint) {
-  return el("div", { class: "field" }, el("label", { for: id }, label), control, hint ? el("span", { class: "muted small-print" }, hint) : null);
+  return el("div", { class: "field" }, el("label", { for: id }, label, control.required ? [" ", requiredMark()] : null), control, hint ? el("span", { class: "muted small-print" }, hint) : null);
 }
 
 function select(id, value, options, onchange, attrs = {}) {
@@ -571,7 +571,7 @@ function markingList(ctx, id, items, legend) {
     id, legend, items, blank: blankMarking,
     addLabel: t("web.kw.add_marking"), removeLabel: () => t("web.kw.remove"), empty: t("web.kw.no_rows"),
     row: (m, i, rid) => el("div", { class: "grid-3" },
-      field(`${rid}-name`, t("web.kw.marking.name") + " *", input(`${rid}-name`, m.name, (v) => { m.name = v; }, { required: true, "aria-required": "true", list: "kw-known-markings" })),
+      field(`${rid}-name`, t("web.kw.marking.name"), input(`${rid}-name`, m.name, (v) => { m.name = v; }, { required: true, "aria-required": "true", list: "kw-known-markings" })),
       field(`${rid}-value`, t("web.kw.marking.value"), num(`${rid}-value`, m.value, (v) => { m.value = v; })),
       field(`${rid}-detail`, t("web.kw.marking.detail"), input(`${rid}-detail`, m.detail, (v) => { m.detail = v; }, { list: "kw-known-details" }))),
   });
@@ -583,8 +583,8 @@ function weaponRow(ctx, w, rid) {
   const number = (k) => field(`${rid}-${k}`, t("web.kw.weapon." + k), num(`${rid}-${k}`, w[k], set(k)));
   return el("div", { class: "kw-weapon-row" },
     el("div", { class: "grid-4" },
-      field(`${rid}-name`, t("web.kw.weapon.name") + " *", input(`${rid}-name`, w.name, set("name"), { required: true, "aria-required": "true", maxlength: 60 })),
-      field(`${rid}-skill`, t("web.kw.weapon.skill") + " *", input(`${rid}-skill`, w.skill, set("skill"), { required: true, "aria-required": "true" })),
+      field(`${rid}-name`, t("web.kw.weapon.name"), input(`${rid}-name`, w.name, set("name"), { required: true, "aria-required": "true", maxlength: 60 })),
+      field(`${rid}-skill`, t("web.kw.weapon.skill"), input(`${rid}-skill`, w.skill, set("skill"), { required: true, "aria-required": "true" })),
       field(`${rid}-attribute`, t("web.kw.weapon.attribute"), select(`${rid}-attribute`, w.attribute, attrs.map((a) => [a, attrName(a)]), set("attribute"))),
       field(`${rid}-damage_type`, t("web.kw.weapon.damage_type"), select(`${rid}-damage_type`, w.damage_type, TYPES.map((x) => [x, typeName(x)]), set("damage_type"))),
       number("damage_bonus"), number("fuehrungsschwelle"), number("durchdringend"),
@@ -595,7 +595,7 @@ function weaponRow(ctx, w, rid) {
 function sfRow(s, rid) {
   const set = (k) => (v) => { s[k] = v; };
   return el("div", { class: "grid-4" },
-    field(`${rid}-name`, t("web.kw.sf.name") + " *", input(`${rid}-name`, s.name, set("name"), { required: true, "aria-required": "true" })),
+    field(`${rid}-name`, t("web.kw.sf.name"), input(`${rid}-name`, s.name, set("name"), { required: true, "aria-required": "true" })),
     field(`${rid}-bonus`, t("web.kw.sf.bonus"), num(`${rid}-bonus`, s.bonus, set("bonus"))),
     field(`${rid}-skills`, t("web.kw.sf.skills"), input(`${rid}-skills`, s.skills, set("skills")), t("web.kw.comma_hint")),
     field(`${rid}-markings`, t("web.kw.sf.markings"), input(`${rid}-markings`, s.markings, set("markings")), t("web.kw.sf_depth_hint")));
@@ -615,7 +615,7 @@ function haltungRow(ctx, d, h, rid) {
     },
   });
   return el("div", { class: "kw-haltung-row" },
-    field(`${rid}-name`, t("web.kw.haltung.name") + " *", input(`${rid}-name`, h.name, (v) => { h.name = v; }, { required: true, "aria-required": "true" }), cost),
+    field(`${rid}-name`, t("web.kw.haltung.name"), input(`${rid}-name`, h.name, (v) => { h.name = v; }, { required: true, "aria-required": "true" }), cost),
     modifiers);
 }
 
@@ -636,7 +636,7 @@ function sheetForm(ctx, key, d, submitLabel, onsubmit) {
   });
   return el("form", { class: "form", id: key, onsubmit: (e) => { e.preventDefault(); onsubmit(); } },
     el("div", { class: "grid-2" },
-      field(`${key}-name`, t("web.kw.name") + " *", input(`${key}-name`, d.name, set("name"), { required: true, maxlength: 60, "aria-required": "true" })),
+      field(`${key}-name`, t("web.kw.name"), input(`${key}-name`, d.name, set("name"), { required: true, maxlength: 60, "aria-required": "true" })),
       field(`${key}-side`, t("web.kw.field.side"), input(`${key}-side`, d.side, set("side"))),
       field(`${key}-hp`, t("web.kw.field.hp"), num(`${key}-hp`, d.hp, set("hp"), { min: 1 })),
       field(`${key}-mp`, t("web.kw.field.mp"), num(`${key}-mp`, d.mp, set("mp"), { min: 0 })),
