@@ -32,10 +32,12 @@ __all__ = [
     "OddsOutcome",
     "StateT",
     "parse_command",
+    "parse_options",
 ]
 
 StateT = TypeVar("StateT")
 CommandT = TypeVar("CommandT", bound=BaseModel)
+OptionsT = TypeVar("OptionsT", bound=BaseModel)
 EventT = TypeVar("EventT", bound=BaseModel)
 
 
@@ -137,3 +139,15 @@ def parse_command(system: GameSystem[Any, CommandT, Any], data: Any) -> CommandT
         where = ".".join(str(part) for part in first["loc"])
         detail = f"{where}: {first['msg']}" if where else str(first["msg"])
         raise RuleError("rule.bad_command", system=system.id, detail=detail) from None
+
+
+def parse_options(model: type[OptionsT], code: str, options: Mapping[str, Any]) -> OptionsT:
+    """A system's table options validated by ``model``; the first problem raises ``code``
+    with the option's dotted path and the value given."""
+    try:
+        return model.model_validate(dict(options))
+    except ValidationError as error:
+        first = error.errors()[0]
+        raise RuleError(
+            code, option=".".join(str(p) for p in first["loc"]), value=first.get("input")
+        ) from None

@@ -6,11 +6,11 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import TypeAdapter
 
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine.errors import RuleError
-from spieltisch.engine.system import Access, Odds, OddsOutcome
+from spieltisch.engine.system import Access, Odds, OddsOutcome, parse_options
 from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.dnd5e import commands as c
 from spieltisch.systems.dnd5e import game
@@ -35,15 +35,7 @@ class Dnd5e:
 
     def new_state(self, options: Mapping[str, Any]) -> DndState:
         """An empty table; ``options`` override :class:`DndOptions` (validated)."""
-        try:
-            parsed = DndOptions.model_validate(dict(options))
-        except ValidationError as error:
-            first = error.errors()[0]
-            raise RuleError(
-                "dnd5e.bad_option",
-                option=".".join(str(p) for p in first["loc"]),
-                value=first.get("input"),
-            ) from None
+        parsed = parse_options(DndOptions, "dnd5e.bad_option", options)
         return DndState.fresh(parsed)
 
     def decide(self, state: DndState, command: c.Command, dice: DiceSource) -> list[Event]:

@@ -86,12 +86,14 @@ from spieltisch.systems.hexxen.statblock import parse_block
 
 __all__ = [
     "SYSTEM_ID",
+    "attack_line",
     "attack_of",
     "decide",
     "defense_choices",
     "edited_hunter",
     "hunter_pool",
     "npc_from_statblock",
+    "power_line",
     "roll_check",
 ]
 
@@ -292,11 +294,25 @@ def _start_fight(state: HexxenState, command: StartFight) -> list[Event]:
     return [FightStarted(step=step, jz=jz)]
 
 
+def attack_line(npc: Npc, name: str) -> AttackLine:
+    """The NSC's attack line called ``name``; ``hexxen.unknown_attack`` otherwise."""
+    line = next((a for a in npc.attacks if a.name == name), None)
+    if line is None:
+        raise RuleError("hexxen.unknown_attack", npc=npc.name, value=name)
+    return line
+
+
+def power_line(npc: Npc, name: str) -> PowerLine:
+    """The NSC's Handlungskraft called ``name``; ``hexxen.unknown_power`` otherwise."""
+    line = next((p for p in npc.powers if p.name == name), None)
+    if line is None:
+        raise RuleError("hexxen.unknown_power", npc=npc.name, value=name)
+    return line
+
+
 def _attack(state: HexxenState, command: NpcAttack, dice: DiceSource) -> list[Event]:
     npc = find_npc(state, command.npc)
-    line = next((a for a in npc.attacks if a.name == command.attack), None)
-    if line is None:
-        raise RuleError("hexxen.unknown_attack", npc=npc.name, value=command.attack)
+    line = attack_line(npc, command.attack)
     hunter = find_hunter(state, command.target)
     _check_range(npc, line)
     _npc_turn(state, npc)
@@ -369,9 +385,7 @@ def attack_of(state: HexxenState, command: Defend) -> NpcAttack:
 def _declare(state: HexxenState, command: DeclareAttack) -> list[Event]:
     _no_pending(state)
     npc = find_npc(state, command.npc)
-    line = next((a for a in npc.attacks if a.name == command.attack), None)
-    if line is None:
-        raise RuleError("hexxen.unknown_attack", npc=npc.name, value=command.attack)
+    line = attack_line(npc, command.attack)
     find_hunter(state, command.target)
     _check_range(npc, line)
     _npc_turn(state, npc)
@@ -473,9 +487,7 @@ def power_cost(npc: Npc, line: PowerLine, targets: int) -> int:
 
 def _power(state: HexxenState, command: NpcPower, dice: DiceSource) -> list[Event]:
     npc = find_npc(state, command.npc)
-    line = next((p for p in npc.powers if p.name == command.power), None)
-    if line is None:
-        raise RuleError("hexxen.unknown_power", npc=npc.name, value=command.power)
+    line = power_line(npc, command.power)
     if len(set(command.targets)) != len(command.targets):
         raise RuleError("hexxen.duplicate_target", value=command.targets[0])
     hunters = [find_hunter(state, who) for who in command.targets]

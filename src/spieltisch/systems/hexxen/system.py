@@ -9,11 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import TypeAdapter
 
 from spieltisch.dice.fair import DiceSource
-from spieltisch.engine.errors import RuleError
-from spieltisch.engine.system import Access, Odds
+from spieltisch.engine.system import Access, Odds, parse_options
 from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.hexxen import decide as deciding
 from spieltisch.systems.hexxen import evolve as evolving
@@ -39,9 +38,11 @@ from spieltisch.systems.hexxen.commands import (
 )
 from spieltisch.systems.hexxen.decide import (
     SYSTEM_ID,
+    attack_line,
     attack_of,
     contest_npc_dice,
     hunter_pool,
+    power_line,
 )
 from spieltisch.systems.hexxen.events import EVENTS, Event
 from spieltisch.systems.hexxen.sheet import HexxenOptions, HexxenState
@@ -59,15 +60,7 @@ class Hexxen:
 
     def new_state(self, options: Mapping[str, Any]) -> HexxenState:
         """An empty table; ``options`` override :class:`HexxenOptions` (validated)."""
-        try:
-            parsed = HexxenOptions.model_validate(dict(options))
-        except ValidationError as error:
-            first = error.errors()[0]
-            raise RuleError(
-                "hexxen.bad_option",
-                option=".".join(str(p) for p in first["loc"]),
-                value=first.get("input"),
-            ) from None
+        parsed = parse_options(HexxenOptions, "hexxen.bad_option", options)
         return HexxenState(options=parsed)
 
     def decide(self, state: HexxenState, command: Command, dice: DiceSource) -> list[Event]:
@@ -100,9 +93,7 @@ class Hexxen:
             return hexxen_odds.as_odds(hexxen_odds.pool(pool, net, stars_count=opts.stars_count))
         if isinstance(command, NpcAttack):
             npc = evolving.find_npc(state, command.npc)
-            line = next((a for a in npc.attacks if a.name == command.attack), None)
-            if line is None:
-                raise RuleError("hexxen.unknown_attack", npc=npc.id, value=command.attack)
+            line = attack_line(npc, command.attack)
             hunter = evolving.find_hunter(state, command.target)
             active = self._npc_pool(state, npc.id, line.attack, command.bonus, command.malus)
             defence: hexxen_odds.Distribution = (hexxen_odds.Fraction(1),)
@@ -115,9 +106,7 @@ class Hexxen:
             return hexxen_odds.as_odds(hexxen_odds.contest(active, defence).margins)
         if isinstance(command, NpcPower):
             npc = evolving.find_npc(state, command.npc)
-            power = next((p for p in npc.powers if p.name == command.power), None)
-            if power is None:
-                raise RuleError("hexxen.unknown_power", npc=npc.id, value=command.power)
+            power = power_line(npc, command.power)
             hunter = evolving.find_hunter(state, command.targets[0])
             _, pool = hunter_pool(state, hunter, power.against, None)
             active = self._npc_pool(state, npc.id, power.dice, command.bonus, command.malus)

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import TypeAdapter
 
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine.errors import RuleError
-from spieltisch.engine.system import Access, Odds
+from spieltisch.engine.system import Access, Odds, parse_options
 from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.kreiswanderer import decide as deciding
 from spieltisch.systems.kreiswanderer import odds as kodds
@@ -54,15 +54,7 @@ class Kreiswanderer:
 
     def new_state(self, options: Mapping[str, Any]) -> KreisState:
         """An empty table; ``options`` override :class:`KreisOptions` (validated)."""
-        try:
-            parsed = KreisOptions.model_validate(dict(options))
-        except ValidationError as error:
-            first = error.errors()[0]
-            raise RuleError(
-                "kreiswanderer.bad_option",
-                option=".".join(str(p) for p in first["loc"]),
-                value=str(first.get("input")),
-            ) from None
+        parsed = parse_options(KreisOptions, "kreiswanderer.bad_option", options)
         if parsed.agility not in parsed.attributes:
             raise RuleError("kreiswanderer.bad_option", option="agility", value=parsed.agility)
         return KreisState(options=parsed)

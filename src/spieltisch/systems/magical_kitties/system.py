@@ -11,11 +11,11 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import TypeAdapter
 
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine.errors import RuleError
-from spieltisch.engine.system import Access, Odds
+from spieltisch.engine.system import Access, Odds, parse_options
 from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.magical_kitties import decide as deciding
 from spieltisch.systems.magical_kitties import evolve as evolving
@@ -66,15 +66,7 @@ class MagicalKitties:
 
     def new_state(self, options: Mapping[str, Any]) -> KittiesState:
         """An empty table; ``options`` override :class:`KittiesOptions` (validated)."""
-        try:
-            parsed = KittiesOptions.model_validate(dict(options))
-        except ValidationError as error:
-            first = error.errors()[0]
-            raise RuleError(
-                "kitties.bad_option",
-                option=".".join(str(p) for p in first["loc"]),
-                value=first.get("input"),
-            ) from None
+        parsed = parse_options(KittiesOptions, "kitties.bad_option", options)
         values = parsed.creation_attributes
         if not values or any(not 1 <= v <= MAX_ATTRIBUTE for v in values) or len(values) != 3:
             raise RuleError("kitties.bad_option", option="creation_attributes", value=values)
