@@ -13,8 +13,8 @@ the files came about (each a real session through the real store, the path the w
 CLI use); to add a *new* frozen set later (say after a format bump), copy it, write files
 under new names, and keep the old ones.
 
-Run (once, on the day of freezing): ``python tests/frozen/make_frozen_exports.py OUT_DIR``.
-It refuses to write into an existing ``tests/frozen/exports`` directory.
+Run (once, on the day of freezing): ``python tests/frozen/make_frozen_exports.py OUT_DIR
+[NAME ...]`` (``NAME``: keys of :data:`PLAYS`; all by default). It never overwrites a file.
 """
 
 from __future__ import annotations
@@ -184,7 +184,9 @@ def play_kitties(s: Session) -> None:
     s.do("gm", {"kind": "check", "kitty": "tom", "attribute": "cunning"}, hidden=True)
     _kitties_resolve(s, "gm", "tom", hidden=True)
     s.rotate()
-    s.do("gm", {"kind": "check", "kitty": "mia", "attribute": "fierce", "foe": "ghost"}, hidden=True)
+    s.do(
+        "gm", {"kind": "check", "kitty": "mia", "attribute": "fierce", "foe": "ghost"}, hidden=True
+    )
     _kitties_resolve(s, "gm", "mia", hidden=True)
     s.do("gm", {"kind": "give_aua", "kitty": "mia"})
     s.do("gm", {"kind": "give_aua", "foe": "rat", "count": 2})
@@ -321,7 +323,9 @@ def play_freedice(s: Session) -> None:
     s.maybe("bert", {"kind": "delay", "combatant": "hero"})
     s.do("gm", {"kind": "move", "combatant": "rat", "to": "g6", "free": True})
     s.do("gm", {"kind": "move", "combatant": "spy", "to": "i7", "free": True}, hidden=True)
-    s.do("gm", {"kind": "change_track", "combatant": "spy", "track": "LeP", "amount": 2}, hidden=True)
+    s.do(
+        "gm", {"kind": "change_track", "combatant": "spy", "track": "LeP", "amount": 2}, hidden=True
+    )
     s.do("gm", {"kind": "next_round"})
     s.do("anna", {"kind": "roll", "expression": "4d6kh3", "label": "attack"})
     s.do("gm", {"kind": "roll", "expression": "1d20", "label": "oops"})
@@ -728,7 +732,11 @@ def play_dnd5e(s: Session) -> None:
     s.do("gm", {"kind": "terrain", "squares": ["f5"], "terrain": "wall"})
     s.do("gm", {"kind": "terrain", "squares": ["g7"], "terrain": "water"}, hidden=True)
     s.do("gm", {"kind": "save", "creature": "gob", "ability": "dex", "dc": 12})
-    s.do("gm", {"kind": "save", "creature": "spy", "ability": "wis", "dc": 14, "bonus": 2}, hidden=True)
+    s.do(
+        "gm",
+        {"kind": "save", "creature": "spy", "ability": "wis", "dc": 14, "bonus": 2},
+        hidden=True,
+    )
     s.player_seed("anna", "anna-dnd")
     s.do("gm", {"kind": "start_combat", "rolls": {"ada": 17}})
     for _ in range(3):
@@ -783,6 +791,121 @@ def play_dnd5e(s: Session) -> None:
         _dnd_turn(s)
 
 
+def _dnd_fight_turn(s: Session, foes: dict[str, list[tuple[str, str]]]) -> None:
+    """The creature whose turn it is attacks the first foe it reaches, else takes the Dodge
+    action, then ends its turn (its owner does, else the GM)."""
+    encounter = s.state.encounter
+    if encounter is None:
+        return
+    current = encounter.current
+    who = _DND_OWNER.get(current, "gm")
+    attacks = [
+        {"kind": "attack", "creature": current, "target": target, "attack": attack}
+        for target, attack in foes.get(current, [])
+    ]
+    s.first(who, *attacks, {"kind": "action", "creature": current, "action": "dodge"})
+    if current in _DND_OWNER:
+        s.maybe(who, {"kind": "bonus_action", "creature": current, "feature": "Second Wind"})
+    if not s.maybe(who, {"kind": "end_turn"}):
+        s.maybe("gm", {"kind": "end_turn"})
+
+
+def play_dnd5e_fight(s: Session) -> None:
+    """A longer D&D 5e fight: attacks every turn, an opportunity attack, a readied attack,
+    a secret monster that fights in hidden records, death saves."""
+    for who, creature, position, hp in (("anna", "ada", "a1", 40), ("bert", "lu", "a3", 30)):
+        s.do(
+            who,
+            {
+                "kind": "add_character",
+                "id": creature,
+                "name": creature.title(),
+                "ac": 15,
+                "hp": hp,
+                "abilities": {"str": 16, "dex": 14, "con": 14, "wis": 12},
+                "attacks": ["Longsword: +5, 7 (1d8+3) slashing", "Dagger: +4, 4 (1d4+2) piercing"],
+                "bonus_actions": ["Second Wind"],
+                "position": position,
+            },
+        )
+    s.do("gm", {"kind": "add_monster", "id": "zom", "monster": "zombie", "position": "b2"})
+    s.do("gm", {"kind": "add_monster", "id": "orc", "monster": "orc", "position": "b4"})
+    s.do(
+        "gm",
+        {
+            "kind": "add_monster",
+            "id": "bones",
+            "monster": "skeleton",
+            "position": "h8",
+            "secret": True,
+        },
+    )
+    s.do("gm", {"kind": "terrain", "squares": ["c1", "c2"], "terrain": "difficult"})
+    s.player_seed("bert", "bert-dnd-fight")
+    s.do("gm", {"kind": "start_combat", "rolls": {"lu": 12}})
+    foes = {
+        "ada": [("zom", "Longsword"), ("orc", "Longsword")],
+        "lu": [("orc", "Longsword"), ("zom", "Longsword"), ("orc", "Dagger")],
+        "zom": [("ada", "Slam"), ("lu", "Slam")],
+        "orc": [("lu", "Greataxe"), ("ada", "Greataxe")],
+    }
+    for _ in range(4):
+        _dnd_fight_turn(s, foes)
+    # Lu steps away from the orc: the move stops for its opportunity attack.
+    for _ in range(4):
+        if s.state.encounter.current == "lu":
+            break
+        _dnd_fight_turn(s, foes)
+    if s.state.encounter.current == "lu":
+        s.maybe("bert", {"kind": "move", "creature": "lu", "steps": [{"to": "a4"}, {"to": "a5"}]})
+        s.first(
+            "gm",
+            {"kind": "react", "creature": "orc", "attack": "Greataxe"},
+            {"kind": "react", "creature": "zom", "attack": "Slam"},
+        )
+        s.maybe("bert", {"kind": "action", "creature": "lu", "action": "dash"})
+        s.maybe("bert", {"kind": "end_turn"})
+    s.whisper("gm", "anna", "/r 1W20 # the bones rattle behind you")
+    s.rotate()
+    # Ada readies an attack for when the zombie moves; the GM fires it.
+    for _ in range(4):
+        if s.state.encounter.current == "ada":
+            break
+        _dnd_fight_turn(s, foes)
+    if s.state.encounter.current == "ada":
+        s.maybe(
+            "anna",
+            {
+                "kind": "ready",
+                "creature": "ada",
+                "trigger": "the zombie moves",
+                "attack": "Longsword",
+                "target": "zom",
+            },
+        )
+        s.maybe("anna", {"kind": "end_turn"})
+        s.maybe("gm", {"kind": "trigger", "creature": "ada"})
+    # The secret skeleton shoots from the dark, in hidden records.
+    s.do("gm", {"kind": "damage", "target": "bones", "amount": 2, "type": "radiant"}, hidden=True)
+    s.do("gm", {"kind": "save", "creature": "bones", "ability": "dex", "dc": 13}, hidden=True)
+    s.do("gm", {"kind": "condition", "target": "bones", "condition": "frightened"}, hidden=True)
+    for _ in range(6):
+        _dnd_fight_turn(s, foes)
+    s.do("gm", {"kind": "damage", "target": "ada", "amount": 60, "type": "necrotic"})
+    for _ in range(8):
+        if s.state.encounter is None:
+            break
+        if s.state.encounter.current == "ada":
+            s.maybe("anna", {"kind": "death_save", "creature": "ada"})
+            s.maybe("anna", {"kind": "end_turn"}) or s.maybe("gm", {"kind": "end_turn"})
+        else:
+            _dnd_fight_turn(s, foes)
+    s.do("gm", {"kind": "heal", "target": "ada", "amount": 5})
+    s.do("gm", {"kind": "damage", "target": "orc", "amount": 3, "type": "fire", "critical": True})
+    s.undo_last()
+    s.say("bert", "/r 2W6+2 # Beute")
+
+
 PLAYS: dict[str, tuple[Callable[[Session], None], dict[str, Any]]] = {
     "magical-kitties": (play_kitties, {}),
     "kilkenny": (
@@ -793,17 +916,19 @@ PLAYS: dict[str, tuple[Callable[[Session], None], dict[str, Any]]] = {
     "hexxen": (play_hexxen, {}),
     "kreiswanderer": (play_kreiswanderer, {}),
     "dnd5e": (play_dnd5e, {}),
+    "dnd5e-fight": (play_dnd5e_fight, {}),
 }
 
 
-def main(out: Path) -> None:
-    if out.resolve() == (Path(__file__).parent / "exports").resolve() and any(out.glob("*")):
-        raise SystemExit("the frozen exports exist: they must not be regenerated (see above)")
+def main(out: Path, only: list[str]) -> None:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         store = EventStore(db_path=str(Path(tmp) / "frozen.sqlite3"), snapshot_every=7)
         try:
-            for system, (play, options) in PLAYS.items():
+            for name, (play, options) in PLAYS.items():
+                if only and name not in only:
+                    continue
+                system = name.split("-fight")[0]
                 session = Session(store, system, options)
                 play(session)
                 gm_export, player_export = session.finish()
@@ -811,17 +936,24 @@ def main(out: Path) -> None:
                     (r["command"] or {}).get("kind", "undo" if r["undoes"] else "-")
                     for r in gm_export["records"]
                 )
-                print(system, len(gm_export["records"]), "records;", dict(kinds))
-                print("   hidden:", sum(r["hidden"] for r in gm_export["records"]),
-                      "epochs:", len(gm_export["fair"]["epochs"]))
+                print(name, len(gm_export["records"]), "records;", dict(kinds))
+                print(
+                    "   hidden:",
+                    sum(r["hidden"] for r in gm_export["records"]),
+                    "epochs:",
+                    len(gm_export["fair"]["epochs"]),
+                )
                 if session.skipped:
                     print("   skipped:", session.skipped)
-                for name, data in (("", gm_export), ("-player", player_export)):
-                    path = out / f"{system}-v2{name}.json"
+                stem = name.replace(system, f"{system}-v2")
+                for suffix, data in (("", gm_export), ("-player", player_export)):
+                    path = out / f"{stem}{suffix}.json"
+                    if path.exists():
+                        raise SystemExit(f"{path} exists: frozen files are never rewritten")
                     path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
         finally:
             store.close()
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]))
+    main(Path(sys.argv[1]), sys.argv[2:])

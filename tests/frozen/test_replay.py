@@ -16,8 +16,8 @@ the old event as documented), do not touch the files.
 from __future__ import annotations
 
 import json
-from contextlib import contextmanager
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -90,9 +90,7 @@ def test_spieltisch_verify_passes_on_the_file(path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
-def test_the_file_imports_folds_shows_undoes_and_exports_again(
-    path: Path, tmp_path: Path
-) -> None:
+def test_the_file_imports_folds_shows_undoes_and_exports_again(path: Path, tmp_path: Path) -> None:
     data = _load(path)
     database = str(tmp_path / "frozen.sqlite3")
     with _store(database) as store:
