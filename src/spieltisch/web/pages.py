@@ -23,11 +23,11 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from spieltisch.i18n import LANGUAGES, area_catalog, areas, normalize_language, translate
 
 __all__ = [
+    "GAME_AREAS",
     "LANG_COOKIE",
+    "PAGE_PART",
     "STATIC_DIR",
     "TEMPLATE_DIR",
-    "GAME_AREAS",
-    "PAGE_PART",
     "docs_page",
     "page_language",
     "router",
