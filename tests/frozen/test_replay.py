@@ -57,7 +57,8 @@ def test_a_gm_export_is_a_rich_session(path: Path) -> None:
     revealed (so every draw verifies)."""
     data = _load(path)
     records = data["records"]
-    assert len(records) >= 30
+    if path.name == f"{data['system']}-v2.json":  # the main session of each system
+        assert len(records) >= 30
     assert sum(len(r["draws"]) for r in records) >= 10
     assert any(r["hidden"] for r in records)
     assert any(r["undoes"] is not None for r in records)

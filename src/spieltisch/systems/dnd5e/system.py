@@ -11,6 +11,7 @@ from pydantic import TypeAdapter
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import Access, Odds, OddsOutcome, parse_options
+from spieltisch.engine.upcast import EventShapes
 from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.dnd5e import commands as c
 from spieltisch.systems.dnd5e import decide as deciding
@@ -21,6 +22,7 @@ from spieltisch.systems.dnd5e.events import EVENTS, Event
 from spieltisch.systems.dnd5e.odds import attack_damage, attack_odds, mean, save_odds
 from spieltisch.systems.dnd5e.rules import Mode
 from spieltisch.systems.dnd5e.state import DndOptions, DndState, Fighter, Weapon
+from spieltisch.systems.dnd5e.upcast import RULES_VERSION, UPCASTERS
 
 __all__ = ["SYSTEM_ID", "Dnd5e"]
 
@@ -33,6 +35,8 @@ class Dnd5e:
     id = SYSTEM_ID
     commands = c.COMMANDS
     events = EVENTS
+    shapes = EventShapes.of(Event, rules=RULES_VERSION, upcasters=UPCASTERS)
+    """Versions of the event shapes and rules, and the upcasters (``upcast.py``)."""
     options: TypeAdapter[Any] = TypeAdapter(DndOptions)
 
     def new_state(self, options: Mapping[str, Any]) -> DndState:
