@@ -10,14 +10,20 @@ frames, and the export before and after the seed is revealed — and none may ho
 or a hidden record. The hidden commands must leave what they see unchanged (seq aside), the
 odds included; and a command or an odds preview naming a hidden id gets exactly the answer
 an id nobody made gets. The matrix runs on SQLite; one case runs on PostgreSQL too.
+
+Every cell of the matrix opens its own table, but the cells of one system share one
+application and database (:func:`app_for`): building an app (its database, migrations and
+process pool) per cell was most of the suite's time. A table sees nothing of another, so
+sharing changes nothing a cell checks; the shared app switches the rate limits off (hundreds
+of tables and joins from one address), which a cell never relied on.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 import pytest
@@ -25,7 +31,8 @@ from fastapi.testclient import TestClient
 from leak_samples import CANARY, SAMPLES, UNDO_LAST, UNKNOWN, Probe, Samples, Step, Whisper
 
 from spieltisch.store import EventStore
-from spieltisch.web.app import create_app
+from spieltisch.web.app import Settings, create_app
+from spieltisch.web.limits import RateLimits
 
 MAY_CONFLICT = {
     ("magical-kitties", "scene"),  # the GM ended the scene in secret: open checks conflict
@@ -39,6 +46,38 @@ MAY_CONFLICT = {
 }
 """Hidden samples after which a player's command may be refused as ``table.hidden_conflict``
 (the answer names nothing hidden; see docs/architecture.md on what a player can infer)."""
+
+
+NO_RATE_LIMITS = RateLimits(**{f.name: "" for f in fields(RateLimits)})
+"""The shared app of a system opens hundreds of tables from one address."""
+
+
+@pytest.fixture(scope="module")
+def app_for(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[str], TestClient]]:
+    """``app_for(system)``: the application the cells of ``system`` share (running, on its own
+    SQLite file). The cells come grouped by system, so one app is open at a time: asking for
+    another system closes the previous one (its pool and store) first."""
+    current: dict[str, Any] = {}
+    stack = ExitStack()
+
+    def app(system: str) -> TestClient:
+        nonlocal stack
+        if current.get("system") != system:
+            stack.close()
+            stack = ExitStack()
+            folder = tmp_path_factory.mktemp(f"leaks-{system}")
+            store = EventStore(f"sqlite:///{folder / 'store.sqlite3'}")
+            stack.callback(store.close)
+            settings = replace(Settings.from_env(), rates=NO_RATE_LIMITS)
+            client = stack.enter_context(TestClient(create_app(store, settings=settings)))
+            current.update(system=system, client=client)
+        shared: TestClient = current["client"]
+        return shared
+
+    try:
+        yield app
+    finally:
+        stack.close()
 
 
 @contextmanager
@@ -163,7 +202,11 @@ def _cases() -> Iterator[Any]:
         for hidden in samples.hidden:
             for player in samples.player:
                 yield pytest.param(
-                    samples, hidden, player, id=f"{samples.system}-{hidden}-{player}"
+                    samples,
+                    hidden,
+                    player,
+                    id=f"{samples.system}-{hidden}-{player}",
+                    marks=pytest.mark.xdist_group(f"leaks-{samples.system}"),
                 )
 
 
@@ -226,15 +269,24 @@ def play_case(
 
 @pytest.mark.parametrize(("samples", "hidden", "kind"), list(_cases()))
 def test_hidden_records_never_reach_players_or_spectators(
-    client: TestClient, make_party: Any, samples: Samples, hidden: str, kind: str
+    app_for: Callable[[str], TestClient],
+    make_party: Any,
+    samples: Samples,
+    hidden: str,
+    kind: str,
 ) -> None:
-    play_case(client, make_party, samples, hidden, kind)
+    play_case(app_for(samples.system), make_party, samples, hidden, kind)
 
 
 def _probes() -> Iterator[Any]:
     for samples in SAMPLES:
         for n, probe in enumerate(samples.probes):
-            yield pytest.param(samples, probe, id=f"{samples.system}-{probe.after}-{n}")
+            yield pytest.param(
+                samples,
+                probe,
+                id=f"{samples.system}-{probe.after}-{n}",
+                marks=pytest.mark.xdist_group(f"leaks-{samples.system}"),
+            )
 
 
 def _answer(reply: Any, hidden_id: str) -> tuple[int, Any]:
@@ -244,8 +296,9 @@ def _answer(reply: Any, hidden_id: str) -> tuple[int, Any]:
 
 @pytest.mark.parametrize(("samples", "probe"), list(_probes()))
 def test_a_hidden_id_answers_like_an_unknown_one(
-    client: TestClient, make_party: Any, samples: Samples, probe: Probe
+    app_for: Callable[[str], TestClient], make_party: Any, samples: Samples, probe: Probe
 ) -> None:
+    client = app_for(samples.system)
     run = Run(client, make_party, samples)
     run.hide(samples.hidden[probe.after])
     twin = json.loads(json.dumps(probe.command).replace(probe.hidden_id, UNKNOWN))

@@ -14,6 +14,7 @@ reference, so a system registered at run time works too), the state and the comm
 
 from __future__ import annotations
 
+import atexit
 import multiprocessing
 import os
 import pickle
@@ -89,6 +90,11 @@ class Workers:
             # Start the fork server and a first process now, in the background: the first
             # preview or AI move should not wait for the game systems to be imported.
             self._pool.schedule(_start, args=(settings.odds_budget,))
+            # The pool's processes are not daemons: at exit, multiprocessing joins them. A pool
+            # nobody closed (an application whose shutdown never ran) is stopped first, so the
+            # exit never waits on its processes (exit hooks run last-in, first-out, and
+            # multiprocessing registered its own when the pool was made).
+            atexit.register(self.close)
 
     @property
     def pooled(self) -> bool:
@@ -112,6 +118,7 @@ class Workers:
     def close(self) -> None:
         """Stop the pool: running tasks are ended, the processes joined."""
         if self._pool is not None:
+            atexit.unregister(self.close)
             self._pool.stop()  # type: ignore[no-untyped-call]
             self._pool.join()
             self._pool = None

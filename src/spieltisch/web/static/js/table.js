@@ -155,7 +155,38 @@ function applyAnswer(answer) {
   else render();
 }
 
-async function reload() {
+// Reloads run one at a time: two in flight could finish in the wrong order and leave the
+// older answer on screen. A reload asked for while one runs starts again after it.
+let reloading = null;
+let reloadAgain = false;
+
+function reload() {
+  if (reloading) {
+    reloadAgain = true;
+    return reloading;
+  }
+  reloading = (async () => {
+    try {
+      do {
+        reloadAgain = false;
+        await reloadOnce();
+      } while (reloadAgain);
+    } finally {
+      reloading = null;
+    }
+  })();
+  return reloading;
+}
+
+// Who sits at the table, read again: someone who joined after the page loaded but before its
+// socket listened gets no "participants" message, so each (re)connection asks once.
+async function refreshPeople() {
+  const info = await api("GET", `/api/tables/${TABLE}`, { token: token() });
+  if (view.info) view.info = { ...view.info, participants: info.participants };
+  render();
+}
+
+async function reloadOnce() {
   const info = await api("GET", `/api/tables/${TABLE}`, { token: token() });
   if (!view.game) view.game = await loadGame(info.system);
   view.info = info;
@@ -196,6 +227,7 @@ function connect() {
     if (data.type !== "error" && document.getElementById("conn").dataset.state !== "live") {
       view.retry = 0;  // authenticated: the server answered with the table
       setConn("live");
+      guarded(refreshPeople);
     }
     if (data.type === "undo" || data.type === "table" || data.type === "participants") {
       await guarded(reload);
