@@ -2,7 +2,9 @@
 
 ``initdb`` refuses to run as root, so as root the server runs as the ``postgres`` user (via
 ``runuser``) in a temporary directory that user owns. It listens on 127.0.0.1 only, on a free
-port, with its socket in the data directory. Without the binaries the caller skips.
+port, with its socket in the data directory. Another process (a parallel test worker) may take
+that port before the server binds it: then the start is tried again on another port. Without
+the binaries the caller skips.
 """
 
 from __future__ import annotations
@@ -38,6 +40,10 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+_START_ATTEMPTS = 5
+"""Starts tried, each on a new free port, while the port was taken."""
+
+
 class PostgresServer:
     """One throw-away cluster; ``url(db)`` gives SQLAlchemy URLs for fresh databases."""
 
@@ -71,6 +77,21 @@ class PostgresServer:
             "UTF8",
             "--no-locale",
         )
+        for attempt in range(_START_ATTEMPTS):
+            if attempt:
+                self.port = _free_port()
+            try:
+                self._pg_ctl_start()
+                return self
+            except subprocess.CalledProcessError:
+                log = self.root / "log"
+                text = log.read_text(errors="replace") if log.exists() else ""
+                if "could not bind" not in text or attempt == _START_ATTEMPTS - 1:
+                    raise
+                log.unlink()
+        raise AssertionError("unreachable")
+
+    def _pg_ctl_start(self) -> None:
         options = (
             f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.data} "
             f"-c max_connections=200 -c fsync={'on' if self.fsync else 'off'}"
@@ -88,7 +109,6 @@ class PostgresServer:
             "60",
             "start",
         )
-        return self
 
     def stop(self) -> None:
         """Stop the server and remove its files."""

@@ -1,6 +1,8 @@
 """A real server and Debian's Chromium for the browser tests.
 
-The server is uvicorn on 127.0.0.1 at a free port, in a thread, over a temporary SQLite file.
+The server is uvicorn on 127.0.0.1, in a thread, over a temporary SQLite file. Its socket is
+bound here to port 0 (the kernel picks a free port) and handed to uvicorn, so no other
+process can take the port between choosing and listening (tests may run in parallel).
 Chromium is the system package at ``/usr/bin/chromium``; Playwright never downloads a browser.
 Without that binary the browser tests are skipped with the reason.
 """
@@ -10,7 +12,6 @@ from __future__ import annotations
 import os
 import socket
 import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,12 +36,6 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def build_app(db_path: Path) -> Any:
     """The real application over a fresh SQLite file, with the pages."""
     from spieltisch.web.app import create_app
@@ -55,30 +50,43 @@ class Server:
     url: str
     thread: threading.Thread
     server: Any
+    sock: socket.socket
 
     def stop(self) -> None:
-        """Stop the server and wait for its thread."""
+        """Stop the server, wait for its thread and close its socket."""
         self.server.should_exit = True
-        self.thread.join(timeout=10)
+        self.thread.join(timeout=30)
+        self.sock.close()
+        assert not self.thread.is_alive(), "the test server did not stop"
 
 
 def start_server(db_path: Path) -> Server:
-    """Start uvicorn on 127.0.0.1 at a free port and wait until it answers."""
+    """Start uvicorn on 127.0.0.1 at a free port and return once it listens."""
     import uvicorn
 
-    port = _free_port()
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    port = int(sock.getsockname()[1])
     config = uvicorn.Config(
         build_app(db_path), host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio"
     )
     server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
+    started = threading.Event()
+
+    def run() -> None:
+        try:
+            server.run(sockets=[sock])
+        finally:
+            started.set()  # also when it failed to start: the caller sees the thread gone
+
+    thread = threading.Thread(target=run, daemon=True, name=f"test-server-{port}")
     thread.start()
-    deadline = time.monotonic() + 20
+    # uvicorn tells it started by ``server.started``; it sets no event, so wait on the thread's
+    # end or on that flag, checking the flag each time the thread has had a chance to run.
     while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
+        if started.wait(0.05):
             raise RuntimeError("the test server did not start")
-        time.sleep(0.02)
-    return Server(f"http://127.0.0.1:{port}", thread, server)
+    return Server(f"http://127.0.0.1:{port}", thread, server, sock)
 
 
 @pytest.fixture(scope="module")
