@@ -427,6 +427,21 @@ def _multiattack(action: dict[str, Any]) -> tuple[list[list[str]], list[str]]:
     return [o for o in options if o], uses
 
 
+def _base(name: str) -> str:
+    return re.sub(r"\s*\(.*\)$", "", name).lower().removesuffix("s")
+
+
+def _attack_name(name: str, attacks: list[str], where: str) -> str | None:
+    """The attack a Multiattack names, as the stat line spells it (``Claws`` → ``Claw``,
+    ``Claw`` → ``Claw (Oni Form Only)``)."""
+    if name in attacks:
+        return name
+    match = [a for a in attacks if _base(a) == _base(name)]
+    if len(match) > 1:
+        raise SystemExit(f"{where}: multiattack names {name!r}, attacks are {attacks}")
+    return match[0] if match else None
+
+
 def convert_monster(m: dict[str, Any]) -> dict[str, Any]:
     where = m["index"]
     if m["size"] not in _SIZES:
@@ -518,6 +533,23 @@ def convert_monster(m: dict[str, Any]) -> dict[str, Any]:
         sline = save_line(name, action["desc"], action.get("usage"), f"{where}/{name}")
         if sline is not None:
             save_actions.append(sline)
+    if "multiattack" in out:
+        names = [ln.split(":", 1)[0] for ln in attacks]
+
+        def attack_mix(option: list[str]) -> list[str]:
+            mix = []
+            for n in option:
+                found = _attack_name(n, names, where)
+                if found is not None:
+                    mix.append(found)
+                elif n not in out.setdefault("multiattack_uses", []):
+                    # not an attack roll (the chuul's Tentacles): an action it may use
+                    out["multiattack_uses"].append(n)
+            return mix
+
+        out["multiattack"] = attack_mix(out["multiattack"])
+        if "multiattack_options" in out:
+            out["multiattack_options"] = [attack_mix(o) for o in out["multiattack_options"]]
     out["attacks"] = attacks
     legendary: list[dict[str, Any]] = []
     known = {line.split(":", 1)[0].lower() for line in attacks + save_actions}

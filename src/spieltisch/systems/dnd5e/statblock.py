@@ -254,9 +254,10 @@ class _Lines(Transformer[Token, Any]):
     def start(self, items: list[Any]) -> ActionLine:
         name_token, (kind, head), *rest = items
         name = str(name_token).strip()
-        rider = None
-        if rest and isinstance(rest[-1], SaveEffect):
-            rider = rest.pop()
+        rider: SaveEffect | None = None
+        rider_token: Token | None = None
+        if rest and rest[-1][0] == "rider":
+            _, rider, rider_token = rest.pop()
         clauses: list[tuple[str, Any, Token]] = rest
         seen: set[str] = set()
         for clause, _, token in clauses:
@@ -283,7 +284,7 @@ class _Lines(Transformer[Token, Any]):
                 recharge=recharge,
             )
         if rider is not None:
-            raise fail("dnd5e.statblock.clause", name_token)
+            raise fail("dnd5e.statblock.clause", rider_token)
         if "width" in values and values.get("area", ("", ""))[0] != "line":
             width_token = next(t for c, _, t in clauses if c == "width")
             raise fail("dnd5e.statblock.clause", width_token)
@@ -315,7 +316,7 @@ class _Lines(Transformer[Token, Any]):
     def save_head(self, items: list[Token]) -> tuple[str, tuple[int, str]]:
         return ("save", self._save(items))
 
-    def rider(self, items: list[Any]) -> SaveEffect:
+    def rider(self, items: list[Any]) -> tuple[str, SaveEffect, Token]:
         dc, ability = self._save(items[:3])
         clauses: list[tuple[str, Any, Token]] = items[3:]
         seen: set[str] = set()
@@ -324,13 +325,14 @@ class _Lines(Transformer[Token, Any]):
                 raise fail("dnd5e.statblock.clause", token)
             seen.add(clause)
         values = {c: v for c, v, _ in clauses if c != "condition"}
-        return SaveEffect(
+        effect = SaveEffect(
             dc=dc,
             ability=ability,
             damage=values.get("damages", ()),
             half=bool(values.get("half")),
             conditions=tuple(dict.fromkeys(v for c, v, _ in clauses if c == "condition")),
         )
+        return ("rider", effect, items[0])
 
     def damages(self, items: list[Any]) -> tuple[str, tuple[DamagePart, ...], Token]:
         parts = [p for p in items if isinstance(p, tuple)]
