@@ -576,11 +576,11 @@ def convert_monster(m: dict[str, Any]) -> dict[str, Any]:
     if save_actions:
         out["save_actions"] = save_actions
     traits = [_entry(t) for t in m.get("special_abilities", [])]
-    names = {t["name"] for t in traits}
+    trait_names = {t["name"] for t in traits}
     bonus = []
-    if "Nimble Escape" in names:
+    if "Nimble Escape" in trait_names:
         bonus += ["disengage", "hide"]
-    if "Aggressive" in names:
+    if "Aggressive" in trait_names:
         bonus.append("aggressive")
     if bonus:
         out["bonus_actions"] = bonus
