@@ -53,6 +53,7 @@ __all__ = [
     "DamagePart",
     "SaveEffect",
     "SaveLine",
+    "format_action",
     "parse_action",
     "parse_attack",
     "parse_save",
@@ -451,3 +452,66 @@ def parse_save(text: str) -> SaveLine:
             "dnd5e.statblock.not_save", value=text, position=at, found=text[at : at + 2]
         )
     return line
+
+
+def _number(metres: str, lang: str) -> str:
+    return metres.replace(".", ",") if lang == "de" else metres
+
+
+def _part(part: DamagePart, lang: str) -> str:
+    kind = DAMAGE_TYPES_DE[part.type] if lang == "de" else part.type
+    if part.count == 0:
+        return f"{part.modifier} {kind}"
+    dice = str(part.dice).replace("d", "W") if lang == "de" else str(part.dice)
+    return f"{max(part.dice.average, 1)} ({dice}) {kind}"
+
+
+def _condition(name: str, lang: str) -> str:
+    return CONDITIONS_DE[name] if lang == "de" else name
+
+
+def _save_text(save: SaveEffect, lang: str) -> list[str]:
+    de = lang == "de"
+    ability = ABILITIES_DE[save.ability] if de else save.ability
+    out = [f"{'SG' if de else 'DC'} {save.dc} {ability}"]
+    if save.damage:
+        out.append(" plus ".join(_part(p, lang) for p in save.damage))
+    if save.half:
+        out.append("halb" if de else "half")
+    out.extend(_condition(c, lang) for c in save.conditions)
+    return out
+
+
+def format_action(line: ActionLine, lang: str = "en") -> str:
+    """The stat line of a parsed action, in English (as entered) or German (``W`` for the
+    die, German damage types, ``SG``, ``Reichweite`` …); parsing it gives ``line`` back."""
+    de = lang == "de"
+    recharge = (f"Aufladung {line.recharge}-6" if de else f"recharge {line.recharge}") if (
+        line.recharge
+    ) else None
+    if isinstance(line, AttackLine):
+        clauses = [f"{line.bonus:+d}"]
+        if line.damage:
+            clauses.append(" plus ".join(_part(p, lang) for p in line.damage))
+        word = "Reichweite" if de else "reach"
+        if line.melee:
+            clauses.append(f"{word} {_number(line.reach_m, lang)} m")
+        if line.range_m is not None:
+            near, far = (_number(v, lang) for v in line.range_m)
+            clauses.append(f"{'Reichweite' if de else 'range'} {near}/{far} m")
+        clauses.extend(_condition(c, lang) for c in line.conditions)
+        if recharge:
+            clauses.append(recharge)
+        text = f"{line.name}: " + ", ".join(clauses)
+        if line.rider is not None:
+            text += "; " + ", ".join(_save_text(line.rider, lang))
+        return text
+    clauses = _save_text(line.save, lang)
+    if line.area is not None:
+        shape = SHAPES_DE[line.area.shape] if de else line.area.shape
+        clauses.append(f"{shape} {_number(line.area.size_m, lang)} m")
+        if line.area.width_m is not None:
+            clauses.append(f"{'Breite' if de else 'width'} {_number(line.area.width_m, lang)} m")
+    if recharge:
+        clauses.append(recharge)
+    return f"{line.name}: " + ", ".join(clauses)
