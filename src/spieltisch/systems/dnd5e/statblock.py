@@ -486,9 +486,11 @@ def format_action(line: ActionLine, lang: str = "en") -> str:
     """The stat line of a parsed action, in English (as entered) or German (``W`` for the
     die, German damage types, ``SG``, ``Reichweite`` …); parsing it gives ``line`` back."""
     de = lang == "de"
-    recharge = (f"Aufladung {line.recharge}-6" if de else f"recharge {line.recharge}") if (
-        line.recharge
-    ) else None
+    recharge = (
+        (f"Aufladung {line.recharge}-6" if de else f"recharge {line.recharge}")
+        if (line.recharge)
+        else None
+    )
     if isinstance(line, AttackLine):
         clauses = [f"{line.bonus:+d}"]
         if line.damage:
