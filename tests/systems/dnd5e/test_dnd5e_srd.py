@@ -17,8 +17,11 @@ from spieltisch.systems.dnd5e.data import bestiary, monster, spell, spells
 from spieltisch.systems.dnd5e.odds import DamageDice, attack_odds, save_damage
 from spieltisch.systems.dnd5e.rules import Mode, attack_outcome
 from spieltisch.systems.dnd5e.statblock import (
+    CONDITIONS_DE,
+    DAMAGE_TYPES_DE,
     AttackLine,
     SaveLine,
+    format_action,
     parse_action,
     parse_attack,
     parse_save,
@@ -304,3 +307,46 @@ def test_attack_odds_are_unchanged_for_a_plain_line() -> None:
     odds = action_odds(line, ac=13)
     plain = attack_odds(4, 13)
     assert (odds.hit, odds.critical, odds.miss) == (plain.hit, plain.critical, plain.miss)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_srd_line_reads_back_from_its_display(lang: str) -> None:
+    for stats in bestiary().values():
+        for text in stats["attacks"] + stats.get("save_actions", []):
+            line = parse_action(text)
+            assert parse_action(format_action(line, lang)) == line
+
+
+@given(
+    bonus=st.integers(-30, 30),
+    count=st.integers(1, 40),
+    sides=st.sampled_from([4, 6, 8, 10, 12, 20]),
+    modifier=st.integers(-5, 30),
+    kind=st.sampled_from(sorted(DAMAGE_TYPES_DE)),
+    reach=st.sampled_from(["1.5", "3", "4.5"]),
+    dc=st.integers(1, 40),
+    half=st.booleans(),
+    condition=st.sampled_from([None, *sorted(CONDITIONS_DE)]),
+    lang=st.sampled_from(["en", "de"]),
+)
+def test_display_reads_back(
+    bonus: int,
+    count: int,
+    sides: int,
+    modifier: int,
+    kind: str,
+    reach: str,
+    dc: int,
+    half: bool,
+    condition: str | None,
+    lang: str,
+) -> None:
+    dice = f"{count}d{sides}" + (f"{modifier:+d}" if modifier else "")
+    average = max((count * (sides + 1)) // 2 + modifier, 1)
+    text = f"Claw: {bonus:+d}, {average} ({dice}) {kind}, reach {reach} m; DC {dc} con"
+    if half:
+        text += f", 3 (1d6) {kind}, half"
+    if condition:
+        text += f", {condition}"
+    line = parse_action(text)
+    assert parse_action(format_action(line, lang)) == line
