@@ -4,6 +4,7 @@ action, with a sample of stat lines checked by hand against the SRD."""
 from __future__ import annotations
 
 import itertools
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -11,8 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from spieltisch.engine.errors import RuleError
 from spieltisch.engine.statblock import StatLineError
 from spieltisch.systems.dnd5e.actions import action_odds, monster_action, monster_lines
+from spieltisch.systems.dnd5e.bestiary import monster_fighter
 from spieltisch.systems.dnd5e.data import bestiary, monster, spell, spells
 from spieltisch.systems.dnd5e.odds import DamageDice, attack_odds, save_damage
 from spieltisch.systems.dnd5e.rules import Mode, attack_outcome
@@ -350,3 +353,15 @@ def test_display_reads_back(
         text += f", {condition}"
     line = parse_action(text)
     assert parse_action(format_action(line, lang)) == line
+
+
+def test_bestiary_fighter_reach_and_attacks_per_action() -> None:
+    red = monster_fighter("adult-red-dragon", "red", "foes")
+    assert red.reach_m == Decimal("4.5") and red.attacks_per_action == 3
+    armour = monster_fighter("animated-armor", "a", "foes")
+    assert armour.speeds == {"walk": Decimal("7.5")}
+    mole = monster_fighter("adult-blue-dragon", "b", "foes")
+    assert mole.speeds["burrow"] == Decimal(9)
+    with pytest.raises(RuleError) as unknown:
+        monster_fighter("owlbear-prime", "o", "foes")
+    assert unknown.value.code == "dnd5e.unknown_monster"
