@@ -265,9 +265,35 @@ def _conditions(text: str) -> list[str]:
     return found
 
 
-def _save_body(text: str, where: str) -> str | None:
+_SENTENCE_END = re.compile(r"(?<!ft)\.(?:\s+|$)")
+
+
+def _first_sentences(text: str, count: int) -> str:
+    """The first ``count`` sentences of ``text`` (``ft.`` ends none)."""
+    end = 0
+    for _ in range(count):
+        m = _SENTENCE_END.search(text, end)
+        if m is None:
+            return text
+        end = m.end()
+    return text[:end]
+
+
+def _target_save(text: str, owner: str) -> re.Match[str] | None:
+    """The first saving throw in ``text`` that a target makes (not the monster itself: the
+    kraken's own save to keep what it swallowed is no save of its bite)."""
+    for save in _SAVE.finditer(text):
+        start = max(text.rfind(". ", 0, save.start()), 0)
+        subject = rf"(?<!of )(?<!by )(?<!to )(?<!from )\b[Tt]he (?:\w+ )?{owner} must\b"
+        if owner and re.search(subject, text[start : save.start()]):
+            continue
+        return save
+    return None
+
+
+def _save_body(text: str, where: str, owner: str = "") -> str | None:
     """``DC 11 con, 9 (2d8) poison, half, prone`` from an SRD sentence with a saving throw."""
-    save = _SAVE.search(text)
+    save = _target_save(text, owner)
     if save is None:
         return None
     dc, ability = save.group(1), ABILITIES[save.group(2).lower()]
@@ -291,7 +317,7 @@ def _save_body(text: str, where: str) -> str | None:
     return body
 
 
-def attack_line(name: str, desc: str, where: str) -> str | None:
+def attack_line(name: str, desc: str, where: str, owner: str = "") -> str | None:
     """The stat line of an SRD attack (melee, ranged, weapon or spell), or None."""
     head = re.match(
         r"^\s*(Melee|Ranged|Melee or Ranged) (?:Weapon|Spell) Attack: ([+-]\d+) to hit"
@@ -304,6 +330,10 @@ def attack_line(name: str, desc: str, where: str) -> str | None:
     kind, bonus, reach, near, far = head.groups()
     hit = desc.split("Hit: ", 1)[1] if "Hit: " in desc else ""
     hit = re.sub(r"\s*\(escape DC \d+\)", "", hit)
+    # what a hit does is told in its first two sentences and in how long a grapple
+    # restrains; later ones tell of what follows (swallowing, regurgitating)
+    grapple = re.search(r"Until this grapple ends, [^.]*\.", hit)
+    hit = _first_sentences(hit, 2) + (" " + grapple.group(0) if grapple else "")
     damage = damage_parts(hit, where)
     line = f"{name}: {bonus}"
     if damage:
@@ -312,20 +342,22 @@ def attack_line(name: str, desc: str, where: str) -> str | None:
         line += f", reach {_m(reach or '5')} m"
     if near:
         line += f", range {_m(near)}/{_m(far or near)} m"
-    save = _SAVE.search(hit)
+    save = _target_save(hit, owner)
     direct = _conditions(hit[: save.start()] if save else hit)
     for condition in direct:
         line += f", {condition}"
     if save is not None:
-        body = _save_body(hit, where)
+        body = _save_body(hit, where, owner)
         if body is not None:
             line += f"; {body}"
     return line
 
 
-def save_line(name: str, desc: str, usage: dict[str, Any] | None, where: str) -> str | None:
+def save_line(
+    name: str, desc: str, usage: dict[str, Any] | None, where: str, owner: str = ""
+) -> str | None:
     """The stat line of an SRD action with a saving throw (a breath, a gaze …), or None."""
-    body = _save_body(desc, where)
+    body = _save_body(desc, where, owner)
     if body is None:
         return None
     line = f"{name}: {body}"
@@ -444,6 +476,7 @@ def _attack_name(name: str, attacks: list[str], where: str) -> str | None:
 
 def convert_monster(m: dict[str, Any]) -> dict[str, Any]:
     where = m["index"]
+    owner = re.sub(r"\s*\(.*\)$", "", m["name"]).split()[-1].lower()
     if m["size"] not in _SIZES:
         raise SystemExit(f"{where}: size {m['size']}")
     speeds, hover = _speeds(m["speed"])
@@ -511,7 +544,7 @@ def convert_monster(m: dict[str, Any]) -> dict[str, Any]:
             out["multiattack_text"] = text_in_metres(action["desc"])
             continue
         actions.append(_entry(action))
-        line = attack_line(name, action["desc"], f"{where}/{name}")
+        line = attack_line(name, action["desc"], f"{where}/{name}", owner)
         if line is not None:
             attacks.append(line)
             continue
@@ -526,11 +559,11 @@ def convert_monster(m: dict[str, Any]) -> dict[str, Any]:
                     ),
                     "",
                 )
-                sline = save_line(option["name"], text, action.get("usage"), where)
+                sline = save_line(option["name"], text, action.get("usage"), where, owner)
                 if sline is not None:
                     save_actions.append(sline)
             continue
-        sline = save_line(name, action["desc"], action.get("usage"), f"{where}/{name}")
+        sline = save_line(name, action["desc"], action.get("usage"), f"{where}/{name}", owner)
         if sline is not None:
             save_actions.append(sline)
     if "multiattack" in out:
@@ -566,7 +599,7 @@ def convert_monster(m: dict[str, Any]) -> dict[str, Any]:
                 if ln.split(":", 1)[0].lower() == attack.group(1).lower()
             )
         else:
-            sline = save_line(name, item["desc"], None, f"{where}/{name}")
+            sline = save_line(name, item["desc"], None, f"{where}/{name}", owner)
             if sline is not None:
                 if name.lower() not in known:
                     save_actions.append(sline)
