@@ -20,11 +20,14 @@ from spieltisch.systems.dnd5e.rules import Mode, attack_outcome
 from spieltisch.systems.dnd5e.spells import (
     SLOTS,
     CastingTurn,
+    area_odds,
     cantrip_tier,
     check_cast,
     check_slot,
+    concentrate,
     concentration_dc,
     concentration_odds,
+    keeps_concentration,
     spell_damage_dice,
     spell_heal_dice,
     spell_info,
@@ -273,3 +276,33 @@ def test_areas_match_a_float_oracle(
         if ok:
             expected.add(Square(x=x, y=y))
     assert squares_in(template, 10, 10) == expected
+
+
+def test_concentration_one_at_a_time() -> None:
+    bless, hold, fireball = spell_info("bless"), spell_info("hold-person"), spell_info("fireball")
+    assert concentrate(None, bless) == ("bless", None)
+    assert concentrate("bless", hold) == ("hold-person", "bless")
+    assert concentrate("bless", fireball) == ("bless", None)
+    assert keeps_concentration(10, 21) and not keeps_concentration(10, 22)
+
+
+def test_fireball_odds_for_each_creature_inside() -> None:
+    template = Template(shape="sphere", size_m=Decimal(6), origin=parse_square("k11"))
+    creatures = {
+        "ogre": (parse_square("k14"), Size.LARGE, -1),  # 3 squares south: inside
+        "rogue": (parse_square("n11"), Size.MEDIUM, 7),  # 3 east: inside
+        "far": (parse_square("k16"), Size.MEDIUM, 0),  # 5 north: outside
+    }
+    odds = area_odds(
+        spell_info("fireball"),
+        3,
+        template,
+        creatures,
+        30,
+        30,
+        dc=15,
+        modes={"rogue": Mode.ADVANTAGE},
+    )
+    assert sorted(odds) == ["ogre", "rogue"]
+    assert odds["ogre"].save_success == Fraction(5, 20)  # 16+ on the d20
+    assert odds["rogue"].save_success == 1 - Fraction(7, 20) ** 2  # 8+ with advantage

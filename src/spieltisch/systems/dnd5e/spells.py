@@ -27,12 +27,15 @@ The spells themselves are data (``data/spells.json``, made by ``scripts/srd_impo
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
 from spieltisch.engine.errors import RuleError
+from spieltisch.engine.grid import Size, Square
 from spieltisch.systems.dnd5e.actions import ActionOdds
+from spieltisch.systems.dnd5e.areas import Template, creatures_in
 from spieltisch.systems.dnd5e.data import spell
 from spieltisch.systems.dnd5e.odds import (
     AttackOdds,
@@ -49,11 +52,14 @@ __all__ = [
     "SLOTS",
     "CastingTurn",
     "Spell",
+    "area_odds",
     "cantrip_tier",
     "check_cast",
     "check_slot",
+    "concentrate",
     "concentration_dc",
     "concentration_odds",
+    "keeps_concentration",
     "spell_damage_dice",
     "spell_heal_dice",
     "spell_info",
@@ -340,3 +346,49 @@ def concentration_dc(damage: int) -> int:
 def concentration_odds(con_bonus: int, damage: int, mode: Mode = Mode.NORMAL) -> Fraction:
     """P(keeping concentration) after ``damage`` with ``con_bonus`` on the save."""
     return save_odds(con_bonus, concentration_dc(damage), mode)
+
+
+def concentrate(current: str | None, info: Spell) -> tuple[str | None, str | None]:
+    """Concentration after casting ``info`` while concentrating on ``current`` (a spell id or
+    None): the spell concentrated on now and the one that ends (one at a time; a spell
+    without concentration changes nothing)."""
+    if not info.concentration:
+        return current, None
+    return info.id, current
+
+
+def keeps_concentration(con_total: int, damage: int) -> bool:
+    """Whether a Constitution save of ``con_total`` keeps concentration after ``damage``."""
+    return con_total >= concentration_dc(damage)
+
+
+def area_odds(
+    info: Spell,
+    slot: int,
+    template: Template,
+    creatures: Mapping[str, tuple[Square, Size, int]],
+    width: int,
+    height: int,
+    *,
+    dc: int,
+    character_level: int = 1,
+    modifier: int = 0,
+    modes: Mapping[str, Mode] | None = None,
+) -> dict[str, ActionOdds]:
+    """The odds of every creature inside an area spell's template (by id; each creature is
+    ``(square, size, save bonus)``, its save mode from ``modes``, normal by default)."""
+    inside = creatures_in(
+        template, {k: (sq, size) for k, (sq, size, _) in creatures.items()}, width, height
+    )
+    return {
+        who: spell_odds(
+            info,
+            slot,
+            character_level=character_level,
+            modifier=modifier,
+            dc=dc,
+            save_bonus=creatures[who][2],
+            save_mode=(modes or {}).get(who, Mode.NORMAL),
+        )
+        for who in inside
+    }
