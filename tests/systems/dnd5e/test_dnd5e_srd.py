@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.statblock import StatLineError
+from spieltisch.engine.table import Actor, Role, Table
 from spieltisch.systems.dnd5e.actions import action_odds, monster_action, monster_lines
 from spieltisch.systems.dnd5e.bestiary import monster_fighter
 from spieltisch.systems.dnd5e.data import bestiary, monster, spell, spells
@@ -29,6 +30,7 @@ from spieltisch.systems.dnd5e.statblock import (
     parse_attack,
     parse_save,
 )
+from spieltisch.systems.registry import get_system
 
 KEYS = {"name", "size", "ac", "hp", "speeds", "abilities", "attacks", "actions", "cr"}
 
@@ -365,3 +367,25 @@ def test_bestiary_fighter_reach_and_attacks_per_action() -> None:
     with pytest.raises(RuleError) as unknown:
         monster_fighter("owlbear-prime", "o", "foes")
     assert unknown.value.code == "dnd5e.unknown_monster"
+
+
+def test_every_monster_goes_on_the_map() -> None:
+    gm = Actor(id="gm", role=Role.GM)
+    for monster_id in sorted(bestiary()):
+        table = Table(get_system("dnd5e"))
+        table.execute(
+            {"kind": "add_monster", "id": "m", "monster": monster_id, "position": "c3"},
+            gm,
+            lambda index: _NoDice(),
+        )
+        fighter = table.state.fighters["m"]
+        stats = bestiary()[monster_id]
+        assert (fighter.monster, fighter.hp, fighter.ac) == (monster_id, stats["hp"], stats["ac"])
+        assert {k: float(v) for k, v in fighter.speeds.items()} == stats["speeds"]
+        assert [w.name for w in fighter.attacks] == [a.split(":")[0] for a in stats["attacks"]]
+        assert str(fighter.position) == "c3"
+
+
+class _NoDice:
+    def roll(self, sides: int) -> int:
+        raise AssertionError("placing a monster rolls nothing")
