@@ -389,3 +389,49 @@ def test_every_monster_goes_on_the_map() -> None:
 class _NoDice:
     def roll(self, sides: int) -> int:
         raise AssertionError("placing a monster rolls nothing")
+
+
+_WORDS = [
+    "Bite",
+    ":",
+    "+5",
+    ",",
+    "7",
+    "(1d8+3)",
+    "(1W8+3)",
+    "piercing",
+    "Hieb",
+    ";",
+    "DC",
+    "SG",
+    "11",
+    "con",
+    "Kon",
+    "half",
+    "halb",
+    "reach",
+    "range",
+    "Reichweite",
+    "1,5",
+    "1.5",
+    "m",
+    "9/18",
+    "cone",
+    "Kegel",
+    "width",
+    "recharge",
+    "5-6",
+    "prone",
+    "liegend",
+    "plus",
+    "2d8",
+]
+
+
+@given(st.lists(st.sampled_from(_WORDS), max_size=20))
+def test_any_words_parse_or_fail_positioned(words: list[str]) -> None:
+    text = " ".join(words)
+    try:
+        parse_action(text)
+    except StatLineError as error:
+        assert 0 <= error.params["position"] <= len(text)
