@@ -33,29 +33,44 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-@contextmanager
-def _server(database_url: str, log: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    port = _free_port()
+def _start(database_url: str, log: Path) -> tuple[str, subprocess.Popen[bytes]]:
+    """A server answering on a free port. The port is free when chosen, but a parallel test
+    may bind it before the server does: then the server exits and another port is tried."""
     env = {**os.environ, DATABASE_URL_VARIABLE: database_url, "SPIELTISCH_LANG": "en"}
-    with log.open("ab") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-c", _START, "serve", "--host", "127.0.0.1", "--port", str(port)],
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    base = f"http://127.0.0.1:{port}"
-    try:
+    for _attempt in range(5):
+        port = _free_port()
+        start = log.stat().st_size if log.exists() else 0
+        with log.open("ab") as out:
+            process = subprocess.Popen(
+                [sys.executable, "-c", _START, "serve", "--host", "127.0.0.1", "--port", str(port)],
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        base = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 60
         while True:
             try:
                 if httpx.get(f"{base}/api/systems", timeout=2).status_code == 200:
-                    break
+                    return base, process
             except httpx.TransportError:
                 pass
             if process.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"server did not start: {log.read_text()[-2000:]}")
+                if process.poll() is None:
+                    process.kill()
+                process.wait(timeout=30)
+                said = log.read_bytes()[start:].decode(errors="replace")
+                if "address already in use" in said.lower():
+                    break  # try another port
+                raise AssertionError(f"server did not start: {said[-2000:]}")
             time.sleep(0.1)
+    raise AssertionError("no free port found for the server")
+
+
+@contextmanager
+def _server(database_url: str, log: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    base, process = _start(database_url, log)
+    try:
         yield base, process
     finally:
         if process.poll() is None:
