@@ -56,27 +56,40 @@ def first_port(process: subprocess.Popen[bytes]) -> int:
     return _PORTS[process.pid]
 
 
-@contextmanager
-def _serve(db: Path) -> Iterator[subprocess.Popen[bytes]]:
-    """A real ``spieltisch serve`` on ``db``, listening on a free port of 127.0.0.1."""
-    port = _free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-c", _CLI, "serve", "--db", str(db), "--port", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    _PORTS[process.pid] = port
-    try:
+def _start(db: Path) -> subprocess.Popen[bytes]:
+    """A real ``spieltisch serve`` on ``db`` answering on a free port. A parallel test may bind
+    the port between choosing and listening: then the server exits and another is tried."""
+    for _attempt in range(5):
+        port = _free_port()
+        process = subprocess.Popen(
+            [sys.executable, "-c", _CLI, "serve", "--db", str(db), "--port", str(port)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        _PORTS[process.pid] = port
         deadline = time.monotonic() + 60
         while True:
             try:
                 if httpx.get(f"http://127.0.0.1:{port}/api/systems", timeout=2).is_success:
-                    break
+                    return process
             except httpx.TransportError:
                 pass
             if process.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"server did not start: {process.communicate()[1]!r}")
+                if process.poll() is None:
+                    process.terminate()
+                said = process.communicate(timeout=30)[1]
+                if b"address already in use" in said.lower():
+                    break  # try another port
+                raise AssertionError(f"server did not start: {said!r}")
             time.sleep(0.1)
+    raise AssertionError("no free port found for the server")
+
+
+@contextmanager
+def _serve(db: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """A real ``spieltisch serve`` on ``db``, listening on a free port of 127.0.0.1."""
+    process = _start(db)
+    try:
         yield process
     finally:
         if process.poll() is None:
