@@ -224,6 +224,32 @@ def test_a_dropped_connection_catches_up(browser: Any, server: Any) -> None:
         player_context.close()
 
 
+def test_someone_who_joined_while_the_socket_was_away_shows_up(browser: Any, server: Any) -> None:
+    # A join sends a "participants" message only to the sockets listening at that moment; a
+    # page that (re)connects afterwards must read the people again.
+    gm_context = new_context(browser)
+    gm_context.add_init_script(SOCKET_SHIM)
+    watcher_context = new_context(browser)
+    gm, watcher = gm_context.new_page(), watcher_context.new_page()
+    errors = watch_errors(gm) + watch_errors(watcher)
+    try:
+        links = open_table(gm, server.url, "free-dice", "Late guest", "Gregor")
+        gm.locator("#open-table").click()
+        expect(gm.locator("#conn")).to_have_attribute("data-state", "live")
+        gm.evaluate("window.__blocked = true; window.__sockets.forEach(s => s.close())")
+        expect(gm.locator("#conn")).to_have_attribute("data-state", "off")
+        join(watcher, links["spectator"], "Sam")
+        expect(watcher.locator("#table-meta")).to_contain_text("Spectator")
+        expect(gm.locator("#people")).not_to_contain_text("Sam")
+        gm.evaluate("window.__blocked = false")
+        expect(gm.locator("#conn")).to_have_attribute("data-state", "live", timeout=30_000)
+        expect(gm.locator("#people")).to_contain_text("Sam")
+        assert not errors, errors
+    finally:
+        gm_context.close()
+        watcher_context.close()
+
+
 def r_hexxen() -> Any:
     import re
 
