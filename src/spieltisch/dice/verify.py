@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypeGuard
 
+from spieltisch import safejson
 from spieltisch.dice.fair import (
     MAX_SIDES,
     Epoch,
@@ -265,11 +266,11 @@ def parse_export(content: str | bytes) -> Mapping[str, Any]:
         except UnicodeDecodeError as error:
             raise VerifyError("verify.not_text", position=error.start) from None
     try:
-        data = json.loads(content)
+        data = safejson.loads(content)
+    except safejson.JsonLimitError as error:
+        raise VerifyError(error.code, **error.params) from None
     except json.JSONDecodeError as error:
         raise VerifyError("verify.not_json", line=error.lineno, column=error.colno) from None
-    except RecursionError:
-        raise VerifyError("verify.not_json", line=1, column=1) from None
     if not isinstance(data, Mapping):
         raise VerifyError("verify.bad_format", field="$", value=_short(data))
     return data
@@ -465,6 +466,13 @@ def _records(data: Mapping[str, Any]) -> list[_Record]:
             value = _field(item, "value", int, prefix=here)
             if not 1 <= sides <= MAX_SIDES:
                 raise VerifyError("verify.bad_format", field=f"{here}sides", value=sides)
+            if index < 0:
+                raise VerifyError("verify.bad_format", field=f"{here}index", value=index)
+            if not 1 <= value <= sides:
+                # Checked for every draw, revealed or not: no die shows 0, -1 or 7 of 6.
+                raise VerifyError(
+                    "verify.impossible_value", field=f"{here}value", value=_short(value), sides=sides
+                )
             draws.append(_Draw(seq, index, sides, value))
         redacted = (
             record.get("hidden") is True
