@@ -49,9 +49,7 @@ class _Refused:
         self.params = params
 
 
-def loads(
-    text: str | bytes, *, max_depth: int = MAX_DEPTH, max_digits: int = MAX_DIGITS
-) -> Any:
+def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH, max_digits: int = MAX_DIGITS) -> Any:
     """Parse ``text`` as JSON within the limits (see the module docs)."""
 
     def integer(digits: str) -> Any:

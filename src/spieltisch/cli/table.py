@@ -16,8 +16,8 @@ import typer
 from rich.markup import escape
 from rich.table import Table as RichTable
 
-from spieltisch.cli.app import app
 from spieltisch import safejson
+from spieltisch.cli.app import app
 from spieltisch.cli.context import emit_json, fail, help_text, settings, t
 from spieltisch.errors import InputError, SpieltischError
 from spieltisch.store import Created, EventStore, StoreError

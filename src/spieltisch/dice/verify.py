@@ -28,6 +28,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from itertools import pairwise
 from typing import Any, TypeGuard
 
 from spieltisch import safejson
@@ -42,6 +43,7 @@ from spieltisch.dice.fair import (
 __all__ = [
     "EXPORT_FORMAT",
     "EXPORT_FORMATS",
+    "ChainBreak",
     "EpochCheck",
     "EpochStatus",
     "Mismatch",
@@ -180,6 +182,38 @@ class EpochCheck:
 
 
 @dataclass(frozen=True)
+class ChainBreak:
+    """The chain of epochs does not close over the draws: a revealed epoch covers no draw of
+    the log while the epoch after it, not revealed yet, holds draws.
+
+    A table never closes an epoch with no draws (it reveals a seed only once something was
+    rolled with it, and a second reveal before the next draw answers the same epoch), so this
+    is what a boundary moved back over revealed draws looks like: it makes them unverifiable.
+    """
+
+    epoch: int
+    """The empty revealed epoch (from 1)."""
+    start: int
+    """Its start, which the pending epoch after it starts at too."""
+    pending: int
+    """How many draws the pending epoch after it holds."""
+
+    def error(self) -> VerifyError:
+        """This break as the error ``verify.chain_open``."""
+        return VerifyError(
+            "verify.chain_open",
+            epoch=self.epoch,
+            start=self.start,
+            next=self.epoch + 1,
+            pending=self.pending,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"epoch", "start", "pending"}``."""
+        return {"epoch": self.epoch, "start": self.start, "pending": self.pending}
+
+
+@dataclass(frozen=True)
 class Verification:
     """The verdict on an export's dice."""
 
@@ -195,6 +229,8 @@ class Verification:
     """The first draw that does not check out, in log order; ``None`` if all do."""
     mismatches: int
     """How many draws do not check out."""
+    chain: ChainBreak | None = None
+    """Where the chain of epochs does not close over the draws (``None``: it does)."""
 
     @property
     def commitment_ok(self) -> bool:
@@ -208,11 +244,13 @@ class Verification:
 
     @property
     def ok(self) -> bool:
-        """Everything that can be checked matches: every revealed commitment and every draw."""
-        return self.commitment_ok and self.mismatch is None
+        """Everything that can be checked matches: every revealed commitment, the chain of
+        epochs and every draw."""
+        return self.commitment_ok and self.chain is None and self.mismatch is None
 
     def error(self) -> VerifyError | None:
-        """The first problem as an error (a bad commitment before a bad draw), or ``None``."""
+        """The first problem as an error (a bad commitment, then an open chain, then a bad
+        draw), or ``None``."""
         for epoch in self.epochs:
             if epoch.status is EpochStatus.BAD:
                 return VerifyError(
@@ -221,6 +259,8 @@ class Verification:
                     computed=epoch.computed_commitment,
                     commitment=epoch.commitment,
                 )
+        if self.chain is not None:
+            return self.chain.error()
         return None if self.mismatch is None else self.mismatch.error()
 
     def to_json(self) -> dict[str, Any]:
@@ -233,6 +273,7 @@ class Verification:
             "mismatch": None if self.mismatch is None else self.mismatch.to_json(),
             "mismatches": self.mismatches,
             "commitment_ok": self.commitment_ok,
+            "chain": None if self.chain is None else self.chain.to_json(),
             "epochs": [e.to_json() for e in self.epochs],
             "table": self.table,
         }
@@ -385,7 +426,16 @@ def verify_export(data: Mapping[str, Any], *, require_revealed: bool = True) -> 
         withheld=withheld,
         mismatch=first,
         mismatches=count,
+        chain=_chain_break(epochs, [len(seqs) for seqs in covered]),
     )
+
+
+def _chain_break(epochs: Sequence[Epoch], covered: Sequence[int]) -> ChainBreak | None:
+    """The first revealed epoch without draws whose successor is pending and holds draws."""
+    for number, (epoch, after) in enumerate(pairwise(epochs)):
+        if epoch.revealed and not covered[number] and not after.revealed and covered[number + 1]:
+            return ChainBreak(number + 1, epoch.start, covered[number + 1])
+    return None
 
 
 def epochs_of(data: Mapping[str, Any]) -> list[Epoch]:
@@ -471,7 +521,10 @@ def _records(data: Mapping[str, Any]) -> list[_Record]:
             if not 1 <= value <= sides:
                 # Checked for every draw, revealed or not: no die shows 0, -1 or 7 of 6.
                 raise VerifyError(
-                    "verify.impossible_value", field=f"{here}value", value=_short(value), sides=sides
+                    "verify.impossible_value",
+                    field=f"{here}value",
+                    value=_short(value),
+                    sides=sides,
                 )
             draws.append(_Draw(seq, index, sides, value))
         redacted = (
