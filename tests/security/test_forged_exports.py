@@ -639,15 +639,16 @@ def test_the_same_in_a_later_epoch(played: Played) -> None:
     assert error.params["epoch"] == 2
 
 
-def test_a_table_reveals_nothing_before_its_first_roll(sqlite_store: EventStore) -> None:
+def test_a_first_seed_revealed_before_any_roll_verifies_after_the_next_reveal(
+    sqlite_store: EventStore,
+) -> None:
+    """The one honest table of the forged shape, and its way out."""
     created = sqlite_store.create_table("free-dice")
     gm = sqlite_store.authenticate(created.table, created.token)
-    sqlite_store.execute(created.table, gm, {"kind": "say", "text": "Hello"})
-    with pytest.raises(SpieltischError) as caught:
-        sqlite_store.reveal(created.table, gm)
-    assert caught.value.code == "table.nothing_rolled"
-    assert sqlite_store.info(created.table).seed is None
-    sqlite_store.execute(created.table, gm, {"kind": "roll", "expression": "1d6", "label": None})
-    done = sqlite_store.reveal(created.table, gm)
-    assert done.current.start == 1
-    assert sqlite_store.reveal(created.table, gm) == done  # again: the same answer
+    sqlite_store.reveal(created.table, gm)
+    roll = {"kind": "roll", "expression": "1d6", "label": None}
+    sqlite_store.execute(created.table, gm, roll)
+    error = verify_document(sqlite_store.export(created.table, gm)).error()
+    assert error is not None and error.code == "verify.chain_open"
+    sqlite_store.reveal(created.table, gm)
+    assert verify_document(sqlite_store.export(created.table, gm)).ok

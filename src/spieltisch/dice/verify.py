@@ -186,9 +186,10 @@ class ChainBreak:
     """The chain of epochs does not close over the draws: a revealed epoch covers no draw of
     the log while the epoch after it, not revealed yet, holds draws.
 
-    A table never closes an epoch with no draws (it reveals a seed only once something was
-    rolled with it, and a second reveal before the next draw answers the same epoch), so this
-    is what a boundary moved back over revealed draws looks like: it makes them unverifiable.
+    That is what a boundary moved back over revealed draws looks like: it makes them
+    unverifiable. A table closes an epoch without draws only when its first seed is revealed
+    before anything was rolled (a second reveal before the next draw answers the same epoch);
+    such a table looks the same until its next reveal.
     """
 
     epoch: int

@@ -499,10 +499,6 @@ class EventStore:
             start = write.cached.table.next_draw
             if len(info.epochs) > 1 and info.current.start == start:
                 return Revealed(info.epochs[-2], len(info.epochs) - 1, info.current)
-            if start == info.current.start:
-                # Nothing rolled with this seed yet: revealing it would prove nothing, and an
-                # epoch without draws is what a moved boundary looks like (verify.chain_open).
-                raise RuleError("table.nothing_rolled", table=table_id)
             seed = info._server_seed
             if seed is None:
                 raise StoreError("table.seed_unknown", table=table_id)

@@ -101,7 +101,6 @@ STATUS: dict[str, int] = {
     "table.busy": 409,
     "table.seed_unknown": 409,
     "table.dice_closed": 409,
-    "table.nothing_rolled": 409,
     "api.malformed_json": 400,
     "json.too_deep": 400,
     "json.number_too_long": 400,
