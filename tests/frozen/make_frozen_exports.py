@@ -906,6 +906,169 @@ def play_dnd5e_fight(s: Session) -> None:
     s.say("bert", "/r 2W6+2 # Beute")
 
 
+def _chat_and_undo(s: Session, to: str = "anna") -> None:
+    """What every frozen table has besides its game: a whisper, a GM's hidden note with an
+    inline roll, an undone roll and a said roll."""
+    s.whisper("gm", to, "/r 1W6 # for your eyes only")
+    s.do("gm", {"kind": "say", "text": "/r 2W6 # a note to self"}, hidden=True)
+    s.do("gm", {"kind": "say", "text": "/r 1W20 # oops"})
+    s.undo_last()
+    s.say(to, "/r 3W6 # luck")
+
+
+def play_hexxen_defend(s: Session) -> None:
+    """HeXXen: a declared NSC attack that the hunter answers with a defence, twice."""
+    s.do("anna", _hunter("ada", "Ada"))
+    s.do("bert", _hunter("bo", "Bo"))
+    s.do(
+        "gm",
+        {
+            "kind": "create_npc",
+            "id": "wolf",
+            "name": "Werwolf",
+            "level": 2,
+            "statblock": _WOLF_BLOCK,
+        },
+    )
+    s.do(
+        "gm",
+        {
+            "kind": "create_npc",
+            "id": "lurker",
+            "name": "Lauerer",
+            "statblock": "LeP 9\n(N) Biss Angriff 3, Schaden 2",
+            "secret": True,
+        },
+    )
+    s.do("gm", {"kind": "start_fight"})
+    s.do("gm", {"kind": "set_bound", "target": "wolf", "bound": True})
+    s.player_seed("bert", "bert-defend")
+    defences = [
+        ("anna", "ada", {"defense": "parry", "defense_skill": "Parieren"}),
+        ("bert", "bo", {"defense": "dodge", "defense_skill": "Ausweichen"}),
+        ("anna", "ada", {}),
+    ]
+    for number, (who, hunter, defence) in enumerate(defences):
+        for _ in range(4):
+            if s.state.encounter is not None and s.state.encounter.current == "wolf":
+                break
+            s.do("gm", {"kind": "next_turn"})
+        s.do(
+            "gm",
+            {"kind": "declare_attack", "npc": "wolf", "attack": "Klauenhieb", "target": hunter},
+        )
+        s.do(who, {"kind": "defend", "hunter": hunter, **defence})
+        s.do("gm", {"kind": "next_turn"})
+        if number == 0:
+            s.rotate()
+    s.do(
+        "gm",
+        {"kind": "hunter_contest", "hunter": "bo", "skill": "Nahkampf", "npc": "lurker"},
+        hidden=True,
+    )
+    _chat_and_undo(s)
+    s.do("gm", {"kind": "end_fight"})
+
+
+def play_kreiswanderer_dodge(s: Session) -> None:
+    """Kreiswanderer: dodging as an action (with the default and another skill), a burning
+    torch and its extinguishing."""
+    s.do("anna", _being("ada", "Ada"))
+    s.do("gm", _being("gob", "Goblin", "foes", hp=30, begabungen=[], haltungen={}))
+    s.do("gm", {**_being("shade", "Schatten", "foes", hp=10), "secret": True})
+    s.do("gm", {"kind": "start_combat", "combatants": ["ada", "gob"]})
+    s.do("anna", {"kind": "assign_dice", "being": "ada", "dodge": 1})
+    s.do("gm", {"kind": "assign_dice", "being": "gob", "dodge": 0})
+    s.player_seed("anna", "anna-dodge")
+    for turn in range(8):
+        fight = s.state.fight
+        if fight is None:
+            break
+        current = fight.encounter.current
+        who = "anna" if current == "ada" else "gm"
+        target = "gob" if current == "ada" else "ada"
+        if turn in (0, 1):
+            s.maybe(who, {"kind": "dodge", "being": current})
+        elif turn in (2, 3):
+            s.maybe(who, {"kind": "dodge", "being": current, "skill": "schwerter"})
+        else:
+            weapon = "Fackel" if current == "ada" else "Schwert"
+            s.maybe(who, {"kind": "attack", "being": current, "target": target, "weapon": weapon})
+        s.maybe(who, {"kind": "end_turn"}) or s.maybe("gm", {"kind": "end_turn"})
+        if turn == 3:
+            s.rotate()
+    s.maybe("gm", {"kind": "extinguish", "being": "gob"})
+    s.do(
+        "gm",
+        {"kind": "check", "being": "shade", "attribute": "wahrnehmung", "skill": "klettern"},
+        hidden=True,
+    )
+    _chat_and_undo(s)
+    s.maybe("gm", {"kind": "end_combat"})
+
+
+def play_kitties_injury(s: Session) -> None:
+    """Magical Kitties: a kitty hurt past her limit avoids the injury with a treat; bonus and
+    complication outcomes."""
+    s.do("anna", _kitty("mia", "Mia"))
+    s.do("gm", {"kind": "create_foe", "id": "dog", "name": "Big Dog", "difficulty": 3})
+    s.do("gm", {"kind": "create_foe", "id": "owl", "name": "Secret Owl"}, hidden=True)
+    s.do("gm", {"kind": "start_episode"})
+    s.do("gm", {"kind": "start_scene"})
+    s.do("gm", {"kind": "edit_kitty", "kitty": "mia", "changes": {"treats": 3}})
+    s.player_seed("anna", "anna-injury")
+    limit = s.state.kitties["mia"].aua_limit
+    s.do("gm", {"kind": "give_aua", "kitty": "mia", "count": min(10, limit + 1)})
+    s.do("anna", {"kind": "avoid_injury", "kitty": "mia"})
+    for attribute in ("fierce", "cute", "cunning"):
+        foe = {"foe": "dog"} if not s.state.foes["dog"].defeated else {}
+        if s.maybe("anna", {"kind": "check", "kitty": "mia", "attribute": attribute, **foe}):
+            _kitties_resolve(s, "anna", "mia")
+        if attribute == "cute":
+            s.rotate()
+    s.do("gm", {"kind": "check", "kitty": "mia", "attribute": "cute", "foe": "owl"}, hidden=True)
+    _kitties_resolve(s, "gm", "mia", hidden=True)
+    _chat_and_undo(s)
+    s.do("gm", {"kind": "end_scene"})
+
+
+def play_freedice_delay(s: Session) -> None:
+    """The free table: delaying a turn, behind another combatant, and the turns after."""
+    s.do("gm", {"kind": "set_map", "width": 6, "height": 6})
+    for who, combatant, initiative in (("anna", "mia", "30"), ("bert", "leo", "20")):
+        s.do(
+            who,
+            {
+                "kind": "add_character",
+                "id": combatant,
+                "name": combatant.title(),
+                "initiative": initiative,
+                "tracks": [{"name": "LeP", "maximum": 12}],
+            },
+        )
+    s.do("gm", {"kind": "add_combatant", "id": "orc", "name": "Orc", "initiative": "1d6"})
+    s.do("gm", {"kind": "add_combatant", "id": "spy", "name": "Spy", "secret": True})
+    s.do("gm", {"kind": "roll_initiative", "combatants": ["mia", "leo", "orc"]})
+    s.do("gm", {"kind": "roll_initiative", "combatants": ["spy"]}, hidden=True)
+    s.do("gm", {"kind": "start_fight"})
+    s.player_seed("anna", "anna-delay")
+    s.do("anna", {"kind": "delay", "combatant": "mia", "after": "leo"})
+    s.do("bert", {"kind": "roll", "expression": "1d20+4", "label": "Leo attacks"})
+    s.do("bert", {"kind": "end_turn", "combatant": "leo"})
+    s.maybe("anna", {"kind": "roll", "expression": "2d6", "label": "Mia, late"})
+    s.maybe("anna", {"kind": "end_turn", "combatant": "mia"})
+    s.rotate()
+    s.do("gm", {"kind": "roll", "expression": "1d8+2", "label": "Orc hits"})
+    s.do("gm", {"kind": "change_track", "combatant": "leo", "track": "LeP", "amount": 5})
+    s.maybe("gm", {"kind": "next_turn"})
+    s.maybe("bert", {"kind": "delay", "combatant": "leo"})
+    s.do("gm", {"kind": "next_round"})
+    _chat_and_undo(s)
+    s.do("gm", {"kind": "end_fight"})
+
+
+SYSTEMS = ("magical-kitties", "kilkenny", "free-dice", "hexxen", "kreiswanderer", "dnd5e")
+
 PLAYS: dict[str, tuple[Callable[[Session], None], dict[str, Any]]] = {
     "magical-kitties": (play_kitties, {}),
     "kilkenny": (
@@ -917,6 +1080,10 @@ PLAYS: dict[str, tuple[Callable[[Session], None], dict[str, Any]]] = {
     "kreiswanderer": (play_kreiswanderer, {}),
     "dnd5e": (play_dnd5e, {}),
     "dnd5e-fight": (play_dnd5e_fight, {}),
+    "hexxen-defend": (play_hexxen_defend, {}),
+    "kreiswanderer-dodge": (play_kreiswanderer_dodge, {}),
+    "magical-kitties-injury": (play_kitties_injury, {}),
+    "free-dice-delay": (play_freedice_delay, {}),
 }
 
 
@@ -928,7 +1095,7 @@ def main(out: Path, only: list[str]) -> None:
             for name, (play, options) in PLAYS.items():
                 if only and name not in only:
                     continue
-                system = name.split("-fight")[0]
+                system = next(known for known in SYSTEMS if name.startswith(known))
                 session = Session(store, system, options)
                 play(session)
                 gm_export, player_export = session.finish()

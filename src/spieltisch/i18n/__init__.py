@@ -22,6 +22,8 @@ from spieltisch.errors import SpieltischError
 
 __all__ = [
     "LANGUAGES",
+    "area_catalog",
+    "areas",
     "catalog",
     "default_language",
     "error_message",
@@ -99,14 +101,29 @@ def read_catalog(path: Path) -> tuple[dict[str, str], dict[str, tuple[str, ...]]
 
 
 @cache
+def _files(lang: str) -> dict[str, tuple[dict[str, str], dict[str, tuple[str, ...]]]]:
+    """Each catalog file of ``lang`` by its area (the file's name without ``.po``)."""
+    return {path.stem: read_catalog(path) for path in sorted((_ROOT / lang).glob("*.po"))}
+
+
+@cache
 def _messages(lang: str) -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
     singles: dict[str, str] = {}
     forms: dict[str, tuple[str, ...]] = {}
-    for path in sorted((_ROOT / lang).glob("*.po")):
-        one, many = read_catalog(path)
+    for one, many in _files(lang).values():
         singles.update(one)
         forms.update(many)
     return singles, forms
+
+
+def areas() -> tuple[str, ...]:
+    """The catalog areas (one ``.po`` file each in every language: ``core``, ``web`` …)."""
+    return tuple(_files("en"))
+
+
+def area_catalog(lang: str, area: str) -> Mapping[str, str]:
+    """The messages of one area of ``lang`` (:func:`areas`): key → text."""
+    return _files(lang)[area][0]
 
 
 def catalog(lang: str) -> Mapping[str, str]:
