@@ -105,9 +105,7 @@ def test_a_changed_number_of_sides_is_found() -> None:
     draw = data["records"][0]["draws"][1]
     dice = dice_with_seeds()
     # A die size for which the same logged value is not what the seed gives.
-    sides = next(
-        s for s in range(max(2, draw["value"]), 100) if dice.value(1, s) != draw["value"]
-    )
+    sides = next(s for s in range(max(2, draw["value"]), 100) if dice.value(1, s) != draw["value"])
     draw["sides"] = sides
     verdict = verify_export(data)
     assert verdict.mismatch is not None
