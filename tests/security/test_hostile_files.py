@@ -161,3 +161,31 @@ def test_verify_refuses_hostile_files_with_a_named_error(tmp_path: Path) -> None
     assert (
         error["code"] == "json.number_too_long" and "at table has 5000 digits" in error["message"]
     )
+
+
+FROZEN = sorted((Path(__file__).parent.parent / "frozen" / "exports").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", FROZEN, ids=[path.stem for path in FROZEN])
+def test_every_frozen_table_refuses_the_moved_epoch_and_impossible_values(path: Path) -> None:
+    """Every system's real session (tests/frozen): the open epoch moved back over the last
+    revealed epoch's draws, and one draw of each record made impossible, are refused."""
+    from spieltisch.dice.verify import verify_export
+
+    honest = json.loads(path.read_text(encoding="utf-8"))
+    assert verify_export(honest, require_revealed=False).ok
+    moved = copy.deepcopy(honest)
+    epochs = moved["fair"]["epochs"]
+    epochs[-1]["start"] = epochs[-2]["start"]
+    verdict = verify_export(moved, require_revealed=False)
+    assert verdict.chain is not None and verdict.chain.epoch == len(epochs) - 1
+    error = verdict.error()
+    assert error is not None and error.code == "verify.chain_open"
+    for number, record in enumerate(honest["records"]):
+        for value in (0, record["draws"][0]["sides"] + 1) if record["draws"] else ():
+            broken = copy.deepcopy(honest)
+            broken["records"][number]["draws"][0]["value"] = value
+            with pytest.raises(VerifyError) as caught:
+                verify_export(broken, require_revealed=False)
+            assert caught.value.code == "verify.impossible_value"
+            assert caught.value.params["field"] == f"records[{number}].draws[0].value"
