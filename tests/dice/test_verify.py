@@ -275,7 +275,7 @@ def test_parse_export_reads_text_and_bytes() -> None:
         ("{\n  'x': 1}", "verify.not_json", {"line": 2, "column": 3}),
         (b"\xff\xfe{}", "verify.not_text", {"position": 0}),
         ("[1, 2]", "verify.bad_format", {"field": "$", "value": [1, 2]}),
-        ("[" * 100_000, "verify.not_json", {"line": 1, "column": 1}),
+        ("[" * 100_000, "json.too_deep", {"field": "$", "limit": 64}),
     ],
 )
 def test_parse_export_names_where_the_file_breaks(
