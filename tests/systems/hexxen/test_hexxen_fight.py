@@ -23,7 +23,7 @@ FIGHT: list[tuple[Actor, dict[str, Any], list[int]]] = [
     (GM, {"kind": "set_bound", "target": "wolf", "bound": True}, []),
     # Wolf: 4 M dice 1,5,2,6 -> 3 (the star face counts for the GM). Ada parries with
     # GES 3 + Parieren 2 = 5 H dice 5,1,2,3,4 -> 1 success (the star does not count).
-    # Margin 2 -> hit: 3 + 2 - 1 - armour 1 = 3 LeP.
+    # Margin 2 -> hit: Schaden 3 + 2 - armour 1 = 4 LeP.
     (
         GM,
         {
@@ -74,7 +74,7 @@ def test_the_fight_comes_out_as_hand_computed() -> None:
     ada, wolf = state.hunters["ada"], state.npcs["wolf"]
     assert ada.lep.maximum == 12
     assert ada.ini == 5
-    assert ada.lep.current == 12 - 3 - 4 - 2
+    assert ada.lep.current == 12 - 4 - 4 - 2
     assert wolf.hex.maximum == 2  # 2 per Jz, one hunter
     assert wolf.hex.current == 1
     assert wolf.widernatuerlich and wolf.properties == ("Rudeltier",)
@@ -88,7 +88,7 @@ def test_the_fight_comes_out_as_hand_computed() -> None:
     assert [(t["amount"], t["level"], t["round"]) for t in ticks] == [(4, 2, 1), (2, 1, 2)]
     attack = next(e for e in events if e["kind"] == "attack_rolled")
     assert (attack["roll"]["total"], attack["defense_roll"]["total"]) == (3, 1)
-    assert (attack["margin"], attack["lep_lost"]) == (2, 3)
+    assert (attack["margin"], attack["lep_lost"]) == (2, 4)
     check = next(e for e in events if e["kind"] == "check_rolled")
     roll = check["roll"]
     assert (roll["successes"], roll["stars"], roll["janus_symbols"], roll["total"]) == (3, 1, 1, 2)

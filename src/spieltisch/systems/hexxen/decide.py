@@ -11,6 +11,7 @@ from spieltisch.engine.creatures import Track
 from spieltisch.engine.encounter import Combatant, Start
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.statblock import StatLineError
+from spieltisch.engine.text import Label
 from spieltisch.systems.hexxen import rules
 from spieltisch.systems.hexxen.commands import (
     ApplyEffect,
@@ -167,6 +168,26 @@ def _create_hunter(state: HexxenState, command: CreateHunter) -> Hunter:
     )
 
 
+def _level_line(state: HexxenState, command: CreateNpc, line: str) -> None:
+    """A Wertekasten gives the level of its own kind: ``Anführerstufe`` for an Anführer,
+    ``Bandenstufe`` for a Bande (edition 1 took either)."""
+    wanted = "leader_level" if command.npc_kind == "anfuehrer" else "band_level"
+    if state.options.edition >= 2 and line != wanted:
+        raise RuleError(
+            "hexxen.wrong_level_line",
+            npc=command.name,
+            value="Bandenstufe" if line == "band_level" else "Anführerstufe",
+            kind=Label(f"web.hexxen.{command.npc_kind}"),
+        )
+
+
+def _effect_applies(state: HexxenState, command: CreateNpc, power: PowerLine) -> None:
+    """Refuse a Handlungskraft whose effect the table cannot apply (edition 1 reported it)."""
+    word = power.per_difference.effect
+    if state.options.edition >= 2 and effect_kind(word) is None:
+        raise RuleError("hexxen.unknown_effect", npc=command.name, power=power.name, value=word)
+
+
 def npc_from_statblock(state: HexxenState, command: CreateNpc) -> Npc:
     """The NSC a Wertekasten describes (:class:`StatLineError` for a bad line)."""
     if command.npc_kind == "bande" and not 1 <= command.level <= 3:
@@ -184,11 +205,17 @@ def npc_from_statblock(state: HexxenState, command: CreateNpc) -> Npc:
                 AttackLine.model_validate({k: v for k, v in entry.items() if k != "kind"})
             )
         elif kind == "power":
-            powers.append(PowerLine.model_validate({k: v for k, v in entry.items() if k != "kind"}))
+            power = PowerLine.model_validate({k: v for k, v in entry.items() if k != "kind"})
+            _effect_applies(state, command, power)
+            powers.append(power)
         elif kind == "stat":
-            stats[entry["name"]] = entry["value"]
+            name = entry["name"]
+            if name in ("leader_level", "band_level"):
+                _level_line(state, command, name)
+                name = "level"
+            stats[name] = entry["value"]
             if entry["per_jz"]:
-                flags[f"{entry['name']}_per_jz"] = True
+                flags[f"{name}_per_jz"] = True
         elif kind == "flag":
             flags["widernatuerlich"] = True
         else:
@@ -490,6 +517,9 @@ def _power(state: HexxenState, command: NpcPower, dice: DiceSource) -> list[Even
     line = power_line(npc, command.power)
     if len(set(command.targets)) != len(command.targets):
         raise RuleError("hexxen.duplicate_target", value=command.targets[0])
+    most = line.max_targets
+    if state.options.edition >= 2 and most is not None and len(command.targets) > most:
+        raise RuleError("hexxen.too_many_targets", npc=npc.name, power=line.name, count=most)
     hunters = [find_hunter(state, who) for who in command.targets]
     pools = [hunter_pool(state, h, line.against, None)[1] for h in hunters]
     _check_range(npc, line)
@@ -499,7 +529,7 @@ def _power(state: HexxenState, command: NpcPower, dice: DiceSource) -> list[Even
         raise RuleError("hexxen.not_enough", resource="hex", cost=cost, left=npc.hex.current)
     bonus, malus = modifiers(state, npc.id, command.bonus, command.malus)
     roll = roll_check(dice, line.dice, bonus, malus, gm=True, state=state)
-    kind = effect_kind(line.per_difference.effect)
+    kind = effect_kind(line.per_difference.effect, state.options.edition)
     results = []
     for hunter, pool in zip(hunters, pools, strict=True):
         hb, hm = modifiers(state, hunter.id)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 from enum import StrEnum
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from spieltisch.engine.creatures import Track
 from spieltisch.engine.economy import Budgets
@@ -33,6 +34,7 @@ __all__ = [
     "catalog",
     "default_skills",
     "effect_kind",
+    "targets_of_note",
 ]
 
 ATTRIBUTES: tuple[str, ...] = ("KKR", "ATH", "GES", "SIN", "WIS", "WIL")
@@ -55,8 +57,20 @@ class HexxenOptions(_Frozen):
     """Most HeXXen dice a hunter's check rolls (attribute + skill, capped)."""
     stars_count: bool = False
     """House rule: every 2 Espritsterne of a hunter add 1 success."""
+    edition: Literal[1, 2] = 2
+    """How the table reads the rules where an earlier release read them otherwise: ``2`` the
+    seed's reading (the default); ``1`` the reading of tables made before it (their stored
+    options lack this field, see :meth:`.system.Hexxen.upgrade_options`): an effect word the
+    table cannot apply is only reported, a ``Bandenstufe`` line is taken in any Wertekasten,
+    a power takes any number of targets, an NSC without attributes defends a comparative
+    check with its strongest attack's dice, a bound NSC's melee line hits any hunter, and a
+    power's ``[tag]`` is not kept."""
     max_janus: int = Field(default=5, ge=1, le=10)
-    """Most Janus dice after netting bonus and malus."""
+    """Most bonus and most malus of a check (``modifier_cap``), so most Janus dice."""
+    modifier_cap: Literal["each_side", "net"] = "each_side"
+    """``each_side``: every source of bonus adds up and is capped at ``max_janus``, so is every
+    source of malus, then both are netted (the seed); ``net``: everything is netted first and
+    the net is capped (the reading of tables made before)."""
     base_ap: int = Field(default=6, ge=0, le=20)
     """A hunter's Ap per round before Lähmungsstufen."""
     ap_minus_armour: bool = False
@@ -65,8 +79,9 @@ class HexxenOptions(_Frozen):
     """Ap a defensive reaction (parry, dodge) costs."""
     hit_threshold: int = Field(default=1, ge=1, le=10)
     """Net successes an attack needs after the defence to hit."""
-    damage_offset: int = Field(default=-1, ge=-10, le=10)
-    """LeP lost = Schaden + net successes + this (default −1), minus armour."""
+    damage_offset: int = Field(default=0, ge=-10, le=10)
+    """LeP lost = Schaden + net successes + this (default 0, the published rule; −1 is the
+    reading of tables made before), minus armour."""
     armour_reduces: bool = True
     """Armour is subtracted from the LeP an attack costs."""
     max_level: int = Field(default=5, ge=1, le=10)
@@ -109,6 +124,12 @@ class PerDifference(_Frozen):
 
 class PowerLine(_Frozen):
     """A Handlungskraft: a comparative check against a hunter's skill, paid with Hex."""
+
+    @property
+    def max_targets(self) -> int | None:
+        """How many targets the power takes: any number for ``(Gruppe)``, ``n`` for a note
+        ``(1–n Ziele)``, else one (``None``: any number)."""
+        return targets_of_note(self.note)
 
     name: str
     range: tuple[Range, ...]
@@ -195,6 +216,16 @@ class PendingAttack(_Frozen):
 class HexxenState(_Frozen):
     """The folded state of a HeXXen table."""
 
+    @model_validator(mode="before")
+    @classmethod
+    def _edition_known(cls, data: Any) -> Any:
+        # A snapshot written before the options had an edition was folded with the reading of
+        # its time; refusing it makes the store fold the log again with the upgraded options.
+        options = data.get("options") if isinstance(data, dict) else None
+        if isinstance(options, dict) and "edition" not in options:
+            raise ValueError("a snapshot from before the rules edition: fold again")
+        return data
+
     options: HexxenOptions = HexxenOptions()
     hunters: dict[str, Hunter] = Field(default_factory=dict)
     npcs: dict[str, Npc] = Field(default_factory=dict)
@@ -238,11 +269,24 @@ def catalog(max_level: int = 5, per_level: int = 2) -> Catalog:
     return load_catalog(data)
 
 
-def effect_kind(word: str) -> str | None:
+def effect_kind(word: str, edition: int = 2) -> str | None:
     """The effect a power's ``per_difference.effect`` names: an effect id, ``"lep"`` for
-    plain LeP damage, or ``None`` when the word is no rule of the table (only reported)."""
-    words: dict[str, str] = _data()["effect_words"]
-    return words.get(word.strip().lower())
+    plain LeP damage, or ``None`` when the word is no rule of the table (refused when the NSC
+    is created; edition 1 only reports it, with the word list of its time)."""
+    key = "effect_words" if edition >= 2 else "effect_words_edition_1"
+    words: dict[str, str] = _data()[key]
+    return words.get(" ".join(word.strip().lower().split()))
 
 
 EffectTarget = Literal["hunter", "npc"]
+
+
+def targets_of_note(note: str | None) -> int | None:
+    """The number of targets a power's note allows (see :attr:`PowerLine.max_targets`)."""
+    text = (note or "").strip().lower()
+    if "gruppe" in text:
+        return None
+    found = re.search(r"(\d+)\s*[-–]\s*(\d+)\s*ziel", text) or re.search(r"(\d+)()\s*ziel", text)
+    if found:
+        return max(int(found.group(1)), int(found.group(2) or 0))
+    return 1

@@ -86,8 +86,8 @@ _STATS = {
     "LeP": "lep",
     "INI": "ini",
     "Handlungen": "handlungen",
-    "Anführerstufe": "level",
-    "Bandenstufe": "level",
+    "Anführerstufe": "leader_level",
+    "Bandenstufe": "band_level",
 }
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from spieltisch.dice.fair import DiceSource
-from spieltisch.engine.system import Access, Odds, parse_options
+from spieltisch.engine.system import Access, Odds, OddsPart, parse_options
 from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.hexxen import decide as deciding
 from spieltisch.systems.hexxen import evolve as evolving
@@ -47,7 +47,10 @@ from spieltisch.systems.hexxen.decide import (
 from spieltisch.systems.hexxen.events import EVENTS, Event
 from spieltisch.systems.hexxen.sheet import HexxenOptions, HexxenState
 
-__all__ = ["SYSTEM_ID", "Hexxen"]
+__all__ = ["LEGACY_OPTIONS", "SYSTEM_ID", "Hexxen"]
+
+LEGACY_OPTIONS: dict[str, Any] = {"modifier_cap": "net", "damage_offset": -1}
+"""The defaults of the options tables made before the rules edition were played with."""
 
 
 class Hexxen:
@@ -62,6 +65,19 @@ class Hexxen:
         """An empty table; ``options`` override :class:`HexxenOptions` (validated)."""
         parsed = parse_options(HexxenOptions, "hexxen.bad_option", options)
         return HexxenState(options=parsed)
+
+    def stamp_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """A new table stores its rules edition (2 unless given), so that its options are
+        never taken for those of a table made before the edition existed."""
+        return {"edition": 2, **options}
+
+    def upgrade_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Options stored without ``edition`` are a table made before: it keeps the reading
+        it was played with (edition 1, bonus and malus netted before the cap, damage − 1)
+        unless its options said otherwise."""
+        if "edition" in options:
+            return dict(options)
+        return {**LEGACY_OPTIONS, **options, "edition": 1}
 
     def decide(self, state: HexxenState, command: Command, dice: DiceSource) -> list[Event]:
         """The events of ``command`` (see :mod:`.decide`)."""
@@ -105,13 +121,7 @@ class Hexxen:
                 )
             return hexxen_odds.as_odds(hexxen_odds.contest(active, defence).margins)
         if isinstance(command, NpcPower):
-            npc = evolving.find_npc(state, command.npc)
-            power = power_line(npc, command.power)
-            hunter = evolving.find_hunter(state, command.targets[0])
-            _, pool = hunter_pool(state, hunter, power.against, None)
-            active = self._npc_pool(state, npc.id, power.dice, command.bonus, command.malus)
-            defence = self._hunter_pool(state, hunter.id, pool, 0, 0)
-            return hexxen_odds.as_odds(hexxen_odds.contest(active, defence).margins)
+            return self._power_odds(state, command)
         if isinstance(command, HunterContest):
             hunter = evolving.find_hunter(state, command.hunter)
             npc = evolving.find_npc(state, command.npc)
@@ -120,6 +130,27 @@ class Hexxen:
             defence = self._npc_pool(state, npc.id, contest_npc_dice(npc, command.npc_dice), 0, 0)
             return hexxen_odds.as_odds(hexxen_odds.contest(active, defence).margins)
         return None
+
+    def _power_odds(self, state: HexxenState, command: NpcPower) -> Odds:
+        """One target: the Differenzerfolge. Several: how many targets the power affects
+        (the NSC rolls once for all). Either way ``parts`` holds each target's margins."""
+        npc = evolving.find_npc(state, command.npc)
+        power = power_line(npc, command.power)
+        active = self._npc_pool(state, npc.id, power.dice, command.bonus, command.malus)
+        defences = []
+        parts = []
+        for target in command.targets:
+            hunter = evolving.find_hunter(state, target)
+            _, pool = hunter_pool(state, hunter, power.against, None)
+            defence = self._hunter_pool(state, hunter.id, pool, 0, 0)
+            defences.append(defence)
+            margins = hexxen_odds.contest(active, defence).margins
+            parts.append(OddsPart(key=hunter.id, odds=hexxen_odds.as_odds(margins)))
+        if len(defences) == 1:
+            main = parts[0].odds
+        else:
+            main = hexxen_odds.as_odds(hexxen_odds.affected(active, defences))
+        return main.model_copy(update={"parts": parts})
 
     @staticmethod
     def _npc_pool(

@@ -114,6 +114,8 @@ def view(state: HexxenState, viewer: Viewer) -> dict[str, Any]:
         if not _npc_visible(npc, viewer):
             continue
         data = npc.model_dump(mode="json")
+        for line, shown in zip(npc.powers, data["powers"], strict=True):
+            shown["max_targets"] = line.max_targets
         bonus, malus = modifiers(state, npc.id)
         data.update(effects=_effects(state, npc.id), budgets=_budgets(state, npc.id))
         data["check_modifier"] = {"bonus": bonus, "malus": malus}

@@ -355,14 +355,22 @@ function npcActions(ctx) {
       button(`hx-declare-${i}`, t("web.hexxen.declare"), () => sendFor(ctx, npc, command), reason, { class: "primary" }),
       !reason ? details(`hx-declare-odds-${i}`, t("web.hexxen.odds_undefended"), oddsBlock(ctx, command, { caption: t("web.hexxen.margin_caption"), margin: true, id: `hx-declare-chart-${i}` })) : null);
   });
-  const targets = [...draft.power.targets].filter((id) => hunters.some((h) => h.id === id));
+  const ticked = [...draft.power.targets].filter((id) => hunters.some((h) => h.id === id));
   const powers = npc.powers.map((line, i) => {
-    const command = { kind: "npc_power", npc: npc.id, power: line.name, targets: targets.length ? targets : [hunters[0]?.id].filter(Boolean) };
-    const reason = reasonFor(line, "npc_power") || (command.targets.length ? null : t("web.hexxen.reason.no_target"));
+    // Nothing ticked: a group power takes every hunter of the fight, any other none (the
+    // button then says why) — never silently the first hunter.
+    const targets = ticked.length ? ticked : line.max_targets === null ? hunters.map((h) => h.id) : [];
+    const command = { kind: "npc_power", npc: npc.id, power: line.name, targets };
+    const cost = line.hex * (line.hex_per_target ? Math.max(1, targets.length) : 1);
+    const reason = reasonFor(line, "npc_power")
+      || (targets.length ? null : t("web.hexxen.reason.no_target"))
+      || (line.max_targets !== null && targets.length > line.max_targets ? t("web.hexxen.reason.too_many_targets", { count: line.max_targets }) : null)
+      || (cost > npc.hex.current ? t("web.hexxen.reason.no_hex", { cost, left: npc.hex.current }) : null);
     return el("li", { class: "hx-line" },
       el("span", {}, t("web.hexxen.power_line", { range: line.range.join("|"), name: line.name, dice: line.dice, against: line.against, amount: line.per_difference.amount, effect: line.per_difference.effect, hex: line.hex })), " ",
+      el("span", { class: "muted small-print", id: `hx-power-cost-${i}` }, t("web.hexxen.power_cost", { hex: cost, targets: targets.length })), " ",
       button(`hx-power-${i}`, t("web.hexxen.use_power"), () => roll(ctx, npc, command), reason, { class: "primary" }),
-      !reason ? oddsBlock(ctx, command, { caption: t("web.hexxen.power_caption", { name: nameOf(ctx, command.targets[0]) }), margin: true, id: `hx-power-chart-${i}` }) : null);
+      !reason ? powerOdds(ctx, command, i) : null);
   });
   return el("section", { class: "card", id: "hx-npc-actions", "aria-labelledby": "hx-npc-actions-heading" },
     el("h2", { id: "hx-npc-actions-heading" }, t("web.hexxen.npc_turn", { name: npc.name })),
@@ -375,6 +383,22 @@ function npcActions(ctx) {
     powers.length ? el("fieldset", { class: "hx-power-targets" }, el("legend", {}, t("web.hexxen.power_targets")),
       hunters.map((h) => checkField(`hx-power-target-${h.id}`, h.name, targets.includes(h.id), { onchange: (e) => { if (e.target.checked) draft.power.targets.add(h.id); else draft.power.targets.delete(h.id); ctx.rerender(); } }))) : null,
     powers.length ? el("ul", { class: "hx-lines", id: "hx-powers" }, powers) : null);
+}
+
+/** The odds of a power: each target's Differenzerfolge (the NSC rolls once for all), and
+ * with several targets how many of them it affects. */
+function powerOdds(ctx, command, i) {
+  const answer = oddsOf(ctx, command);
+  if (!answer) return el("p", { class: "muted", id: `hx-power-chart-${i}` }, t("web.hexxen.odds_loading"));
+  if (answer.error) return el("p", { class: "muted", id: `hx-power-chart-${i}` }, answer.error);
+  const margin = (v) => t("web.hexxen.margin_value", { n: v });
+  const charts = (answer.parts || []).map((part) => el("div", { class: "hx-odds hx-target-odds", id: `hx-power-chart-${i}-${part.key}`, dataset: { target: part.key } },
+    oddsChart(part.odds, { caption: t("web.hexxen.power_caption", { name: nameOf(ctx, part.key) }), labeler: margin })));
+  if (command.targets.length > 1) {
+    charts.unshift(el("div", { class: "hx-odds", id: `hx-power-count-${i}` },
+      oddsChart(answer, { caption: t("web.hexxen.power_count_caption"), labeler: (v) => t("web.hexxen.targets_value", { n: v }) })));
+  }
+  return el("div", { id: `hx-power-chart-${i}` }, charts);
 }
 
 // -- checks and comparative checks ------------------------------------------------------------------
