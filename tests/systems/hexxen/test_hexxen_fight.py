@@ -51,11 +51,14 @@ FIGHT: list[tuple[Actor, dict[str, Any], list[int]]] = [
         {"kind": "hunter_check", "hunter": "ada", "skill": "Nahkampf", "ap": 2},
         [5, 6, 5, 1, 2, 3, 4, 1],
     ),
-    # Round end: outer damage 2 ticks 4 LeP in INI 0, falls to 1.
-    (ANNA, {"kind": "next_turn"}, []),
+    # Round end: outer damage 2 ticks 4 LeP in INI 0, falls to 1. The Malusstufen [Furcht]
+    # decay by an Abbau check: Ada's 5 Geistesstärke dice 1,2,3,4,2 -> 0, two Janus dice
+    # (malus 2) 1,1 -> nothing removed.
+    (ANNA, {"kind": "next_turn"}, [1, 2, 3, 4, 2, 1, 1]),
     (GM, {"kind": "next_turn"}, []),
-    # Second round end: 2 LeP, the effect ends.
-    (ANNA, {"kind": "next_turn"}, []),
+    # Second round end: 2 LeP, the effect ends; the Abbau check 5,2,3,4,2 -> 1 success,
+    # Janus 4,1 -> one symbol removed: 0 again.
+    (ANNA, {"kind": "next_turn"}, [5, 2, 3, 4, 2, 4, 1]),
 ]
 
 
@@ -79,7 +82,7 @@ def test_the_fight_comes_out_as_hand_computed() -> None:
     assert wolf.hex.current == 1
     assert wolf.widernatuerlich and wolf.properties == ("Rudeltier",)
     levels = {(e.kind, e.target): e.level for e in state.effects.items}
-    assert levels == {("malus", "ada"): 2}
+    assert levels == {("malus[Furcht]", "ada"): 2}  # the tag names the condition
     assert state.encounter is not None and state.encounter.round == 3
     assert state.encounter.current == "wolf"
     assert int(state.budgets["ada"].left["ap"]) == 6

@@ -216,7 +216,7 @@ def test_the_view_names_the_ticks_of_the_coming_ini0_phase() -> None:
     table.execute({"kind": "apply_effect", "target": "ada", "effect": "malus", "level": 1}, GM, run)
     shown = get_system("hexxen").view(table.state, Viewer(role=Role.PLAYER, participant="anna"))
     assert shown["fight"]["ini0"] == [
-        {"target": "ada", "effect": "outer_damage", "level": 3, "amount": 6}
+        {"target": "ada", "effect": "outer_damage", "level": 3, "amount": 6, "decay": "auto"}
     ]
     assert shown["hunters"][0]["ap_per_round"] == 6
     assert not shown["hunters"][0]["defeated"]

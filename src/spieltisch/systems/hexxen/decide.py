@@ -8,12 +8,14 @@ from typing import Any
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine import economy, effects, encounter, grid
 from spieltisch.engine.creatures import Track
+from spieltisch.engine.effects import Effects
 from spieltisch.engine.encounter import Combatant, Start
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.statblock import StatLineError
 from spieltisch.engine.text import Label
 from spieltisch.systems.hexxen import rules
 from spieltisch.systems.hexxen.commands import (
+    AddHex,
     ApplyEffect,
     ChangeLep,
     ChangeResource,
@@ -28,6 +30,7 @@ from spieltisch.systems.hexxen.commands import (
     HunterContest,
     NextTurn,
     NpcAttack,
+    NpcCheck,
     NpcPower,
     Place,
     RemoveEffect,
@@ -38,6 +41,7 @@ from spieltisch.systems.hexxen.commands import (
     StartFight,
 )
 from spieltisch.systems.hexxen.events import (
+    AbbauResult,
     AttackDeclared,
     AttackRolled,
     BoundSet,
@@ -49,11 +53,13 @@ from spieltisch.systems.hexxen.events import (
     Event,
     FightEnded,
     FightStarted,
+    HexGained,
     HunterCreated,
     HunterEdited,
     LepChanged,
     MapSet,
     ModifierSet,
+    NpcCheckRolled,
     NpcCreated,
     Placed,
     PowerUsed,
@@ -70,6 +76,7 @@ from spieltisch.systems.hexxen.evolve import (
     find_hunter,
     find_npc,
     modifiers,
+    ongoing,
 )
 from spieltisch.systems.hexxen.sheet import (
     AttackLine,
@@ -80,8 +87,11 @@ from spieltisch.systems.hexxen.sheet import (
     PendingAttack,
     PowerLine,
     Range,
+    decay_of,
     default_skills,
+    effect_id,
     effect_kind,
+    handlungen_of,
 )
 from spieltisch.systems.hexxen.statblock import parse_block
 
@@ -198,6 +208,9 @@ def npc_from_statblock(state: HexxenState, command: CreateNpc) -> Npc:
     powers: list[PowerLine] = []
     properties: list[str] = []
     flags: dict[str, Any] = {"widernatuerlich": False}
+    attributes: dict[str, int] = {}
+    pool: int | None = None
+    growth = 0
     for entry in entries:
         kind = entry["kind"]
         if kind == "attack":
@@ -218,6 +231,15 @@ def npc_from_statblock(state: HexxenState, command: CreateNpc) -> Npc:
                 flags[f"{name}_per_jz"] = True
         elif kind == "flag":
             flags["widernatuerlich"] = True
+        elif kind == "attributes":
+            attributes.update(entry["values"])
+        elif kind == "pool":
+            if command.npc_kind != "bande" and state.options.edition >= 2:
+                raise RuleError("hexxen.pool_for_bande", npc=command.name)
+            pool = int(entry["value"])
+        elif kind == "growth":
+            growth = int(entry["value"])
+            flags["growth_per_jz"] = bool(entry["per_jz"])
         else:
             properties.extend(entry["items"])
     level = stats.get("level", command.level)
@@ -241,6 +263,10 @@ def npc_from_statblock(state: HexxenState, command: CreateNpc) -> Npc:
         attacks=tuple(attacks),
         powers=tuple(powers),
         secret=command.secret,
+        attributes=attributes,
+        pool=pool,
+        hex_growth=growth,
+        hex_growth_per_jz=bool(flags.get("growth_per_jz")),
     )
 
 
@@ -251,7 +277,7 @@ def _costs_in_fight(state: HexxenState, who: str, ap: int) -> None:
         economy.spend(state.budgets[who], "ap", ap)
 
 
-def _npc_turn(state: HexxenState, npc: Npc) -> None:
+def _npc_turn(state: HexxenState, npc: Npc, cost: int = 1) -> None:
     if state.encounter is None or npc.id not in state.budgets:
         raise RuleError("hexxen.no_fight", value=npc.id)
     if state.encounter.current != npc.id:
@@ -260,14 +286,16 @@ def _npc_turn(state: HexxenState, npc: Npc) -> None:
         raise RuleError(
             "hexxen.not_your_turn", value=npc.name, current=now.name if now else current
         )
-    economy.spend(state.budgets[npc.id], "handlungen", 1)
+    economy.spend(state.budgets[npc.id], "handlungen", cost)
 
 
-def _check_range(npc: Npc, line: AttackLine | PowerLine) -> None:
+def _check_range(npc: Npc, line: AttackLine | PowerLine) -> int:
+    """Whether the line may be used now (melee bound, ranged free); the Handlungen it costs."""
     if npc.bound and Range.N not in line.range:
         raise RuleError("hexxen.needs_free", npc=npc.name, value=line.name)
     if not npc.bound and Range.F not in line.range:
         raise RuleError("hexxen.needs_bound", npc=npc.name, value=line.name)
+    return handlungen_of(line, Range.N if npc.bound else Range.F)
 
 
 def _no_pending(state: HexxenState) -> None:
@@ -279,18 +307,71 @@ def _no_pending(state: HexxenState) -> None:
         )
 
 
-def _next_turn(state: HexxenState) -> list[Event]:
+def abbau_pool(state: HexxenState, target: str, kind: str) -> tuple[str, int] | None:
+    """``(what is rolled, dice)`` of the Abbau check against the effect ``kind`` on
+    ``target``: a hunter rolls the decay's skill (attribute + skill), an NSC the attribute
+    that skill belongs to (a Bande its pool); ``None`` if the effect decays otherwise."""
+    decay = decay_of(state.options, kind)
+    if decay.mode != "check":
+        return None
+    skill = decay.skill or "Geistesstärke"
+    hunter = state.hunters.get(target)
+    if hunter is not None:
+        if skill not in hunter.skills:
+            return skill, 0
+        return skill, hunter_pool(state, hunter, skill, None)[1]
+    npc = find_npc(state, target)
+    if npc.kind is NpcKind.BANDE and npc.pool is not None:
+        return "pool", npc.pool
+    attribute = default_skills().get(skill, "WIL")
+    return attribute, npc.attributes.get(attribute, 0)
+
+
+def abbau_removed(total: int, level: int, decay_per_success: bool) -> int:
+    """Levels an Abbau check with ``total`` successes removes from ``level``."""
+    return min(level, total) if decay_per_success else min(level, 1 if total else 0)
+
+
+def _ini0(
+    state: HexxenState, current: Effects, round_: int, dice: DiceSource
+) -> tuple[list[AbbauResult], list[Event]]:
+    """The INI-0 phase after the ticks: every Abbau check (rolled), every NSC's Hex growth."""
+    probe = state.model_copy(update={"effects": current})
+    abbau = []
+    for item in current.items:
+        found = abbau_pool(probe, item.target, item.kind)
+        if found is None:
+            continue
+        _, pool = found
+        bonus, malus = modifiers(probe, item.target)
+        roll = roll_check(dice, pool, bonus, malus, gm=item.target in state.npcs, state=state)
+        per_success = decay_of(state.options, item.kind).per_success
+        removed = abbau_removed(roll.total, item.level, per_success)
+        abbau.append(AbbauResult(target=item.target, effect=item.kind, roll=roll, removed=removed))
+    growth: list[Event] = []
+    fighting = state.budgets
+    for npc in state.npcs.values():
+        if npc.id in fighting and npc.hex_growth and npc.lep.current > 0:
+            growth.append(
+                HexGained(npc=npc.id, amount=npc.hex_growth, reason="growth", round=round_)
+            )
+    return abbau, growth
+
+
+def _next_turn(state: HexxenState, dice: DiceSource) -> list[Event]:
     if state.encounter is None:
         raise RuleError("hexxen.no_fight", value="")
     _no_pending(state)
-    fight, markers = encounter.next_turn(state.encounter)
-    events: list[Event] = [TurnAdvanced()]
+    _, markers = encounter.next_turn(state.encounter)
+    ticks: list[Event] = []
     found = effect_catalog(state)
     current = state.effects
+    abbau: list[AbbauResult] = []
+    growth: list[Event] = []
     for marker in markers:
         current, report = effects.tick(current, found, marker)
         for ticked in report.ticks:
-            events.append(
+            ticks.append(
                 EffectTicked(
                     target=ticked.target,
                     effect=ticked.kind,
@@ -300,13 +381,16 @@ def _next_turn(state: HexxenState) -> list[Event]:
                     round=marker.round,
                 )
             )
-    del fight
-    return events
+        if marker.phase == "ini0":
+            abbau, growth = _ini0(state, current, marker.round, dice)
+    return [TurnAdvanced(abbau=tuple(abbau)), *ticks, *growth]
 
 
-def _start_fight(state: HexxenState, command: StartFight) -> list[Event]:
+def _start_fight(state: HexxenState, command: StartFight, dice: DiceSource) -> list[Event]:
     if state.encounter is not None:
         raise RuleError("hexxen.fight_running")
+    if command.roll_ini and not state.options.ini_roll:
+        raise RuleError("hexxen.no_ini_roll")
     ids = command.combatants or (*state.hunters, *state.npcs)
     if len(set(ids)) != len(ids):
         raise RuleError("toolkit.encounter.duplicate_combatant", value=ids[0])
@@ -314,7 +398,9 @@ def _start_fight(state: HexxenState, command: StartFight) -> list[Event]:
     for who in ids:
         found = find_any(state, who)
         side = "hunters" if isinstance(found, Hunter) else "npcs"
-        combatants.append(Combatant(id=who, side=side, initiative=Decimal(found.ini)))
+        ini = found.ini + (dice.roll(6) if command.roll_ini else 0)
+        tiebreak = (Decimal(found.ini),) if command.roll_ini else ()
+        combatants.append(Combatant(id=who, side=side, initiative=Decimal(ini), tiebreak=tiebreak))
     encounter.start(combatants, round_end_phases=("ini0",))
     jz = sum(1 for who in ids if who in state.hunters)
     step = Start(combatants=tuple(combatants), round_end_phases=("ini0",))
@@ -341,8 +427,8 @@ def _attack(state: HexxenState, command: NpcAttack, dice: DiceSource) -> list[Ev
     npc = find_npc(state, command.npc)
     line = attack_line(npc, command.attack)
     hunter = find_hunter(state, command.target)
-    _check_range(npc, line)
-    _npc_turn(state, npc)
+    cost = _check_range(npc, line)
+    _npc_turn(state, npc, cost)
     defense_ap = 0
     skill: str | None = None
     if command.defense != "none":
@@ -384,6 +470,7 @@ def _attack(state: HexxenState, command: NpcAttack, dice: DiceSource) -> list[Ev
             drops=drops,
             elixir=tuple(rules.elixir_values(elixir)),
             lep_lost=lost,
+            handlungen=cost,
         )
     ]
 
@@ -414,8 +501,7 @@ def _declare(state: HexxenState, command: DeclareAttack) -> list[Event]:
     npc = find_npc(state, command.npc)
     line = attack_line(npc, command.attack)
     find_hunter(state, command.target)
-    _check_range(npc, line)
-    _npc_turn(state, npc)
+    _npc_turn(state, npc, _check_range(npc, line))
     pending = PendingAttack(
         npc=npc.id,
         attack=line.name,
@@ -522,14 +608,16 @@ def _power(state: HexxenState, command: NpcPower, dice: DiceSource) -> list[Even
         raise RuleError("hexxen.too_many_targets", npc=npc.name, power=line.name, count=most)
     hunters = [find_hunter(state, who) for who in command.targets]
     pools = [hunter_pool(state, h, line.against, None)[1] for h in hunters]
-    _check_range(npc, line)
-    _npc_turn(state, npc)
+    handlungen = _check_range(npc, line)
+    _npc_turn(state, npc, handlungen)
     cost = power_cost(npc, line, len(hunters))
     if npc.hex.current < cost:
         raise RuleError("hexxen.not_enough", resource="hex", cost=cost, left=npc.hex.current)
     bonus, malus = modifiers(state, npc.id, command.bonus, command.malus)
     roll = roll_check(dice, line.dice, bonus, malus, gm=True, state=state)
     kind = effect_kind(line.per_difference.effect, state.options.edition)
+    if kind not in (None, "lep") and state.options.edition >= 2:
+        kind = effect_id(kind, line.per_difference.tag)  # the tag names the condition
     results = []
     for hunter, pool in zip(hunters, pools, strict=True):
         hb, hm = modifiers(state, hunter.id)
@@ -553,6 +641,7 @@ def _power(state: HexxenState, command: NpcPower, dice: DiceSource) -> list[Even
             roll=roll,
             hex=cost,
             results=tuple(results),
+            handlungen=handlungen,
         )
     ]
 
@@ -579,11 +668,65 @@ def _hunter_check(state: HexxenState, command: HunterCheck, dice: DiceSource) ->
     ]
 
 
-def contest_npc_dice(npc: Npc, given: int | None) -> int:
-    """The dice an NSC defends with: as given, else its strongest attack's dice."""
+def npc_check_dice(state: HexxenState, npc: Npc, attribute: str | None) -> tuple[str, int]:
+    """``(what, dice)`` of an NSC's check: a Bande rolls its fixed pool, an Anführer the
+    attribute (``hexxen.npc_no_pool`` / ``hexxen.npc_no_attribute`` when its Wertekasten
+    gives none)."""
+    if npc.kind is NpcKind.BANDE:
+        if npc.pool is None:
+            raise RuleError("hexxen.npc_no_pool", npc=npc.name)
+        return "pool", npc.pool
+    if attribute is None:
+        raise RuleError("hexxen.npc_no_attribute", npc=npc.name, value="—")
+    if attribute not in npc.attributes:
+        raise RuleError("hexxen.npc_no_attribute", npc=npc.name, value=attribute)
+    return attribute, npc.attributes[attribute]
+
+
+def contest_npc_dice(
+    state: HexxenState, npc: Npc, given: int | None, attribute: str | None
+) -> tuple[str | None, int]:
+    """``(what, dice)`` an NSC defends a hunter's comparative check with: the dice given
+    (the GM's), else its pool (a Bande) or ``attribute`` (an Anführer; by default the one
+    the hunter's check rolls). Edition 1 defended with the strongest attack's dice."""
     if given is not None:
-        return given
-    return max((a.attack for a in npc.attacks), default=0)
+        return None, given
+    if state.options.edition < 2:
+        return None, max((a.attack for a in npc.attacks), default=0)
+    return npc_check_dice(state, npc, attribute)
+
+
+def _npc_check(state: HexxenState, command: NpcCheck, dice: DiceSource) -> list[Event]:
+    npc = find_npc(state, command.npc)
+    if npc.kind is NpcKind.BANDE and command.attribute is not None:
+        raise RuleError("hexxen.bande_uses_pool", npc=npc.name)
+    what, count = npc_check_dice(state, npc, command.attribute)
+    hunter = find_hunter(state, command.against) if command.against else None
+    if hunter is not None and not command.skill:
+        raise RuleError("hexxen.unknown_skill", hunter=hunter.name, value="")
+    pool = hunter_pool(state, hunter, command.skill or "", None)[1] if hunter else 0
+    if command.handlungen:
+        _npc_turn(state, npc, command.handlungen)
+    bonus, malus = modifiers(state, npc.id, command.bonus, command.malus)
+    roll = roll_check(dice, count, bonus, malus, gm=True, state=state)
+    answer = None
+    if hunter is not None:
+        hb, hm = modifiers(state, hunter.id, command.hunter_bonus, command.hunter_malus)
+        answer = roll_check(dice, pool, hb, hm, gm=False, state=state)
+    return [
+        NpcCheckRolled(
+            number=state.checks + 1,
+            npc=npc.id,
+            attribute=None if what == "pool" else what,
+            dice=count,
+            roll=roll,
+            hunter=hunter.id if hunter else None,
+            skill=command.skill if hunter else None,
+            hunter_roll=answer,
+            margin=roll.total - answer.total if answer else None,
+            handlungen=command.handlungen,
+        )
+    ]
 
 
 def _contest(state: HexxenState, command: HunterContest, dice: DiceSource) -> list[Event]:
@@ -595,9 +738,8 @@ def _contest(state: HexxenState, command: HunterContest, dice: DiceSource) -> li
     bonus, malus = modifiers(state, hunter.id, command.bonus, command.malus)
     roll = roll_check(dice, pool, bonus, malus, gm=False, state=state)
     nb, nm = modifiers(state, npc.id)
-    npc_roll = roll_check(
-        dice, contest_npc_dice(npc, command.npc_dice), nb, nm, gm=True, state=state
-    )
+    what, count = contest_npc_dice(state, npc, command.npc_dice, command.npc_attribute or attr)
+    npc_roll = roll_check(dice, count, nb, nm, gm=True, state=state)
     return [
         ContestRolled(
             number=state.checks + 1,
@@ -611,6 +753,7 @@ def _contest(state: HexxenState, command: HunterContest, dice: DiceSource) -> li
             ap=command.ap,
             ideen=command.ideen,
             coups=command.coups,
+            npc_attribute=what,
         )
     ]
 
@@ -647,12 +790,14 @@ def _events(state: HexxenState, command: Command, dice: DiceSource) -> list[Even
         find_any(state, command.target)
         return [ModifierSet(target=command.target, bonus=command.bonus, malus=command.malus)]
     if isinstance(command, ApplyEffect):
-        return [EffectApplied(target=command.target, effect=command.effect, level=command.level)]
+        kind = effect_id(command.effect, command.tag)
+        return [EffectApplied(target=command.target, effect=kind, level=command.level)]
     if isinstance(command, RemoveEffect):
         target = find_any(state, command.target)
-        if not effects.level_of(state.effects, command.effect, command.target):
-            raise RuleError("hexxen.no_effect", target=target.name, effect=command.effect)
-        return [EffectRemoved(target=command.target, effect=command.effect)]
+        kind = effect_id(command.effect, command.tag)
+        if not effects.level_of(state.effects, kind, command.target):
+            raise RuleError("hexxen.no_effect", target=target.name, effect=kind)
+        return [EffectRemoved(target=command.target, effect=kind)]
     if isinstance(command, ChangeLep):
         return [LepChanged(target=command.target, amount=command.amount)]
     if isinstance(command, ChangeResource):
@@ -660,13 +805,25 @@ def _events(state: HexxenState, command: Command, dice: DiceSource) -> list[Even
             ResourceChanged(hunter=command.hunter, resource=command.resource, delta=command.delta)
         ]
     if isinstance(command, StartFight):
-        return _start_fight(state, command)
+        return _start_fight(state, command, dice)
     if isinstance(command, NextTurn):
-        return _next_turn(state)
+        return _next_turn(state, dice)
     if isinstance(command, EndFight):
         if state.encounter is None:
             raise RuleError("hexxen.no_fight", value="")
-        return [FightEnded()]
+        refilled: dict[str, int] = {}
+        if state.options.edition >= 2:  # after the fight every hunter has his Ap again
+            for who in state.budgets:
+                fighter = state.hunters.get(who)
+                if fighter is not None:
+                    paralysis = ongoing(state, who, "paralysis")
+                    refilled[who] = rules.round_ap(paralysis, fighter.armour, state.options)
+        return [FightEnded(refilled=refilled)]
+    if isinstance(command, AddHex):
+        npc = find_npc(state, command.npc)
+        return [HexGained(npc=npc.id, amount=command.amount)]
+    if isinstance(command, NpcCheck):
+        return _npc_check(state, command, dice)
     if isinstance(command, HunterCheck):
         return _hunter_check(state, command, dice)
     if isinstance(command, HunterContest):

@@ -7,9 +7,16 @@ import re
 from enum import StrEnum
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
 
 from spieltisch.engine.creatures import Track
 from spieltisch.engine.economy import Budgets
@@ -21,6 +28,7 @@ __all__ = [
     "ATTRIBUTES",
     "RESOURCES",
     "AttackLine",
+    "Decay",
     "HexxenOptions",
     "HexxenState",
     "Hunter",
@@ -31,9 +39,13 @@ __all__ = [
     "PerDifference",
     "PowerLine",
     "Range",
+    "base_effect",
     "catalog",
+    "decay_of",
     "default_skills",
+    "effect_id",
     "effect_kind",
+    "handlungen_of",
     "targets_of_note",
 ]
 
@@ -48,6 +60,43 @@ _DATA = Path(__file__).parent / "data"
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+    _added: ClassVar[frozenset[str]] = frozenset()
+    """Fields added after tables were recorded: left out of the JSON while they hold their
+    default, so an event of a table made before dumps exactly as it was recorded."""
+
+    @model_serializer(mode="wrap")
+    def _without_added_defaults(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        if self._added and isinstance(data, dict):
+            fields = type(self).model_fields
+            for name in self._added:
+                if name in data and getattr(self, name) == fields[name].get_default(
+                    call_default_factory=True
+                ):
+                    del data[name]
+        return data
+
+
+class Decay(_Frozen):
+    """How an ongoing effect loses its levels in the INI-0 phase."""
+
+    mode: Literal["auto", "check", "none"] = "none"
+    """``auto``: one level a round; ``check``: an Abbau check a round; ``none``: until removed."""
+    skill: str | None = None
+    """The skill a hunter rolls for the Abbau check (an NSC rolls its attribute)."""
+    per_success: bool = True
+    """Each success of the Abbau check removes a level (else one level on any success)."""
+
+
+def _default_decay() -> dict[str, Decay]:
+    return {
+        "outer_damage": Decay(mode="auto"),
+        "inner_damage": Decay(mode="auto"),
+        "malus": Decay(mode="none"),
+        "paralysis": Decay(mode="none"),
+        "Furcht": Decay(mode="check", skill="Geistesstärke"),
+    }
 
 
 class HexxenOptions(_Frozen):
@@ -94,6 +143,12 @@ class HexxenOptions(_Frozen):
     """How low a hunter's LeP may fall."""
     npc_handlungen: int = Field(default=1, ge=1, le=10)
     """An NSC's Handlungen per round when its stat block names none."""
+    decay: dict[str, Decay] = Field(default_factory=_default_decay, max_length=40)
+    """How ongoing effects lose levels at INI 0, by tag (``Furcht``) or by kind (``malus``);
+    a tag's rule wins over its kind's. Default: damage −1 a round, Malus- and Lähmungsstufen
+    until removed, ``[Furcht]`` by an Abbau check with Geistesstärke."""
+    ini_roll: bool = False
+    """House rule for ``start_fight`` with ``roll_ini``: INI + 1d6 (the seed rolls no INI)."""
 
 
 class Range(StrEnum):
@@ -103,8 +158,15 @@ class Range(StrEnum):
     F = "F"
 
 
+def handlungen_of(line: AttackLine | PowerLine, usage: Range) -> int:
+    """The Handlungen a line costs used in melee (``N``) or at range (``F``): ``NN`` two."""
+    return line.handlungen.get(usage, 1)
+
+
 class AttackLine(_Frozen):
     """``(N) Klauenhieb Angriff 10, Schaden 3``: an NSC's attack."""
+
+    _added = frozenset({"handlungen"})
 
     name: str
     range: tuple[Range, ...]
@@ -112,6 +174,8 @@ class AttackLine(_Frozen):
     damage: int = Field(ge=0, le=99)
     blood: int = Field(default=0, ge=0, le=99)
     elixir: int = Field(default=0, ge=0, le=99)
+    handlungen: dict[Range, int] = Field(default_factory=dict)
+    """Handlungen per use where more than one (``(NN)``: two in melee)."""
 
 
 class PerDifference(_Frozen):
@@ -124,6 +188,8 @@ class PerDifference(_Frozen):
 
 class PowerLine(_Frozen):
     """A Handlungskraft: a comparative check against a hunter's skill, paid with Hex."""
+
+    _added = frozenset({"handlungen"})
 
     @property
     def max_targets(self) -> int | None:
@@ -139,6 +205,8 @@ class PowerLine(_Frozen):
     hex: int = Field(ge=0, le=99)
     hex_per_target: bool = False
     note: str | None = None
+    handlungen: dict[Range, int] = Field(default_factory=dict)
+    """Handlungen per use where more than one (``NN|F``: two in melee, one at range)."""
 
 
 class NpcKind(StrEnum):
@@ -150,6 +218,8 @@ class NpcKind(StrEnum):
 
 class Npc(_Frozen):
     """An NSC with its Wertekasten and its state in the fight."""
+
+    _added = frozenset({"attributes", "pool", "hex_growth", "hex_growth_per_jz"})
 
     id: str
     name: str
@@ -171,6 +241,13 @@ class Npc(_Frozen):
     malus: int = 0
     """A malus that applies to every check of this NSC (besides its Malusstufen)."""
     secret: bool = False
+    attributes: dict[str, int] = Field(default_factory=dict)
+    """KKR, ATH, GES, SIN, WIS, WIL as the Wertekasten gives them: an Anführer's checks."""
+    pool: int | None = None
+    """A Bande's fixed dice pool for its checks (``Würfelpool 6``)."""
+    hex_growth: int = 0
+    """Hex the NSC gains in every INI-0 phase (``Hex +1 pro Runde``)."""
+    hex_growth_per_jz: bool = False
 
 
 class Hunter(_Frozen):
@@ -258,15 +335,50 @@ def default_skills() -> dict[str, str]:
     return loaded
 
 
+def effect_id(base: str, tag: str | None) -> str:
+    """The id of an ongoing effect on the table: its kind, with its tag (``malus[Furcht]``)."""
+    return f"{base}[{tag}]" if tag else base
+
+
+def base_effect(kind: str) -> tuple[str, str | None]:
+    """``(kind, tag)`` of an effect id (see :func:`effect_id`)."""
+    if kind.endswith("]") and "[" in kind:
+        base, tag = kind[:-1].split("[", 1)
+        return base, tag
+    return kind, None
+
+
+def decay_of(options: HexxenOptions, kind: str) -> Decay:
+    """How the effect ``kind`` loses levels: its tag's rule, else its kind's."""
+    base, tag = base_effect(kind)
+    if tag and tag in options.decay:
+        return options.decay[tag]
+    return options.decay.get(base, Decay())
+
+
 @cache
-def catalog(max_level: int = 5, per_level: int = 2) -> Catalog:
-    """The ongoing effects (data/effects.json) with the table's level cap and damage."""
-    data = json.loads(json.dumps(_data()["catalog"]))
-    for entry in data.values():
+def _catalog(max_level: int, per_level: int, kinds: tuple[tuple[str, str], ...]) -> Catalog:
+    base = _data()["catalog"]
+    data: dict[str, Any] = {}
+    for kind, mode in kinds:
+        entry = json.loads(json.dumps(base[base_effect(kind)[0]]))
         entry["max_level"] = max_level
-        if "tick" in entry:
-            entry["tick"]["per_level"] = per_level
+        tick = entry.get("tick")
+        if tick is not None:
+            tick["per_level"] = per_level
+            tick["level_change"] = -1 if mode == "auto" else 0
+        elif mode == "auto":
+            entry["tick"] = {"phase": "ini0", "level_change": -1, "whose": "any"}
+        data[kind] = entry
     return load_catalog(data)
+
+
+def catalog(options: HexxenOptions, kinds: tuple[str, ...] = ()) -> Catalog:
+    """The ongoing effects (data/effects.json) with the table's level cap, damage per level
+    and decay: the four kinds and every tagged one in ``kinds``."""
+    wanted = sorted({*_data()["catalog"], *kinds})
+    modes = tuple((kind, decay_of(options, kind).mode) for kind in wanted)
+    return _catalog(options.max_level, options.damage_per_level, modes)
 
 
 def effect_kind(word: str, edition: int = 2) -> str | None:

@@ -31,6 +31,7 @@ from spieltisch.systems.hexxen.commands import (
     HunterContest,
     NextTurn,
     NpcAttack,
+    NpcCheck,
     NpcPower,
     Place,
     SetBound,
@@ -42,6 +43,7 @@ from spieltisch.systems.hexxen.decide import (
     attack_of,
     contest_npc_dice,
     hunter_pool,
+    npc_check_dice,
     power_line,
 )
 from spieltisch.systems.hexxen.events import EVENTS, Event
@@ -127,9 +129,27 @@ class Hexxen:
             npc = evolving.find_npc(state, command.npc)
             _, pool = hunter_pool(state, hunter, command.skill, command.attribute)
             active = self._hunter_pool(state, hunter.id, pool, command.bonus, command.malus)
-            defence = self._npc_pool(state, npc.id, contest_npc_dice(npc, command.npc_dice), 0, 0)
+            attribute = command.npc_attribute or hunter.skill_attributes[command.skill]
+            _, dice = contest_npc_dice(state, npc, command.npc_dice, attribute)
+            defence = self._npc_pool(state, npc.id, dice, 0, 0)
             return hexxen_odds.as_odds(hexxen_odds.contest(active, defence).margins)
+        if isinstance(command, NpcCheck):
+            return self._npc_check_odds(state, command)
         return None
+
+    def _npc_check_odds(self, state: HexxenState, command: NpcCheck) -> Odds:
+        """An NSC's check: its total; against a hunter, the margin (NSC − hunter)."""
+        npc = evolving.find_npc(state, command.npc)
+        _, dice = npc_check_dice(state, npc, command.attribute)
+        active = self._npc_pool(state, npc.id, dice, command.bonus, command.malus)
+        if command.against is None:
+            return hexxen_odds.as_odds(active)
+        hunter = evolving.find_hunter(state, command.against)
+        _, pool = hunter_pool(state, hunter, command.skill or "", None)
+        defence = self._hunter_pool(
+            state, hunter.id, pool, command.hunter_bonus, command.hunter_malus
+        )
+        return hexxen_odds.as_odds(hexxen_odds.contest(active, defence).margins)
 
     def _power_odds(self, state: HexxenState, command: NpcPower) -> Odds:
         """One target: the Differenzerfolge. Several: how many targets the power affects
@@ -181,8 +201,6 @@ class Hexxen:
             current = state.encounter.current
             if current in state.hunters:
                 return Access(piece=current)
-        if isinstance(command, NpcAttack | NpcPower):
-            return Access(gm_only=True)
         return Access(gm_only=True)
 
     def automatic_is_heavy(self, state: HexxenState) -> bool:

@@ -12,10 +12,11 @@ from typing import Any
 
 from spieltisch.dice.faces import symbol_die
 from spieltisch.engine.visibility import Role, Viewer
+from spieltisch.systems.hexxen import odds as hexxen_odds
 from spieltisch.systems.hexxen import rules
-from spieltisch.systems.hexxen.decide import defense_choices
+from spieltisch.systems.hexxen.decide import abbau_pool, abbau_removed, defense_choices
 from spieltisch.systems.hexxen.evolve import effect_catalog, modifiers, ongoing
-from spieltisch.systems.hexxen.sheet import HexxenState, Npc, default_skills
+from spieltisch.systems.hexxen.sheet import HexxenState, Npc, decay_of, default_skills
 
 __all__ = ["view"]
 
@@ -65,17 +66,44 @@ def faces() -> dict[str, list[Any]]:
 
 
 def _ini0(state: HexxenState, shown: set[str]) -> list[dict[str, Any]]:
-    """The ticks the next INI-0 phase brings: each damage effect's level and its LeP."""
+    """What the next INI-0 phase brings to each ongoing effect: the LeP a damage level costs,
+    and how it decays (``auto``: one level; ``check``: the Abbau check's dice, netted
+    modifier and the exact chance of each number of levels removed; ``none``)."""
     found = effect_catalog(state)
     out = []
     for item in state.effects.items:
-        tick = found.kinds[item.kind].tick if item.kind in found.kinds else None
-        if item.target not in shown or tick is None:
+        if item.target not in shown:
             continue
-        amount = int(tick.amount + tick.per_level * item.level)
-        out.append(
-            {"target": item.target, "effect": item.kind, "level": item.level, "amount": amount}
-        )
+        tick = found.kinds[item.kind].tick
+        decay = decay_of(state.options, item.kind)
+        amount = int(tick.amount + tick.per_level * item.level) if tick is not None else 0
+        if tick is None and decay.mode != "check":
+            continue
+        entry: dict[str, Any] = {
+            "target": item.target,
+            "effect": item.kind,
+            "level": item.level,
+            "amount": amount,
+            "decay": decay.mode,
+        }
+        pool = abbau_pool(state, item.target, item.kind)
+        if pool is not None:
+            what, dice = pool
+            bonus, malus = modifiers(state, item.target)
+            net = rules.net_modifier(bonus, malus, state.options)
+            gm = item.target in state.npcs
+            totals = hexxen_odds.pool(dice, net, gm=gm, stars_count=state.options.stars_count)
+            removed: dict[int, Any] = {}
+            for total, chance in enumerate(totals):
+                gone = abbau_removed(total, item.level, decay.per_success)
+                removed[gone] = removed.get(gone, 0) + chance
+            entry.update(
+                roll=what,
+                dice=dice,
+                net=net,
+                removed={str(k): f"{p.numerator}/{p.denominator}" for k, p in removed.items()},
+            )
+        out.append(entry)
     return out
 
 
