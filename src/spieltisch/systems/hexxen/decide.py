@@ -61,6 +61,7 @@ from spieltisch.systems.hexxen.events import (
     ModifierSet,
     NpcCheckRolled,
     NpcCreated,
+    NpcRevealed,
     Placed,
     PowerUsed,
     ResourceChanged,
@@ -99,10 +100,12 @@ __all__ = [
     "SYSTEM_ID",
     "attack_line",
     "attack_of",
+    "contact",
     "decide",
     "defense_choices",
     "edited_hunter",
     "hunter_pool",
+    "line_between",
     "npc_from_statblock",
     "power_line",
     "roll_check",
@@ -581,6 +584,55 @@ def _place(state: HexxenState, command: Place) -> list[Event]:
                 "hexxen.square_taken", value=square, name=taken.name if taken else other
             )
     return [Placed(target=who.id, to=square)]
+
+
+def line_between(start: str, end: str) -> list[str]:
+    """The squares a token passes from ``start`` to ``end`` in a straight line, king's moves,
+    ``end`` included and ``start`` not (the squares nearest the ideal line)."""
+    a, b = grid.parse_square(start), grid.parse_square(end)
+    steps = max(abs(b.x - a.x), abs(b.y - a.y))
+    out = []
+    for step in range(1, steps + 1):
+        x = a.x + round((b.x - a.x) * step / steps)
+        y = a.y + round((b.y - a.y) * step / steps)
+        out.append(grid.square_name(grid.Square(x=x, y=y)))
+    return out
+
+
+def contact(state: HexxenState, command: Command, events: list[Event]) -> list[Event] | None:
+    """A hunter's ``place`` that runs onto or through a square held by a secret NSC.
+
+    ``state`` is the GM's full state before the command, ``events`` what the command gave on
+    the shared fold (where the NSC is unknown). ``None`` when the path touches nothing hidden;
+    else the move cut short on the square before the first hidden NSC on the way (nothing if
+    that is where the hunter stands or he had no square yet), then :class:`NpcRevealed` for
+    that NSC — so the player learns what a real table would show: someone is there."""
+    if not isinstance(command, Place) or command.target not in state.hunters:
+        return None
+    if not any(isinstance(event, Placed) for event in events):
+        return None
+    hidden = {
+        at: state.npcs[who]
+        for who, at in state.positions.items()
+        if who in state.npcs and state.npcs[who].secret
+    }
+    if not hidden:
+        return None
+    target = grid.square_name(state.grid.square(command.to))
+    start = state.positions.get(command.target)
+    path = line_between(start, target) if start is not None else [target]
+    for index, square in enumerate(path):
+        npc = hidden.get(square)
+        if npc is None:
+            continue
+        out: list[Event] = []
+        stop = path[index - 1] if index > 0 else None
+        if stop is not None and stop != start:
+            out.append(Placed(target=command.target, to=stop))
+        shown = npc.model_copy(update={"secret": False})
+        out.append(NpcRevealed(npc=shown, at=square, by=command.target))
+        return out
+    return None
 
 
 def _set_map(state: HexxenState, command: SetMap) -> list[Event]:

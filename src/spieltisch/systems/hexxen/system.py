@@ -187,6 +187,12 @@ class Hexxen:
         net = rules.net_modifier(b, m, state.options)
         return hexxen_odds.pool(dice, net, stars_count=state.options.stars_count)
 
+    def contact(
+        self, state: HexxenState, command: Command, events: list[Event]
+    ) -> list[Event] | None:
+        """Where a player's ``place`` meets a secret NSC (see :func:`.decide.contact`)."""
+        return deciding.contact(state, command, events)
+
     def access(self, state: HexxenState, command: Command) -> Access:
         """Players create hunters and act for theirs; NSC, effects and the fight are the GM's."""
         if isinstance(command, CreateHunter):
