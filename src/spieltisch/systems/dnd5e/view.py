@@ -14,7 +14,10 @@ from spieltisch.engine.creatures import Creature, visible_to
 from spieltisch.engine.grid import square_name
 from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.dnd5e.data import CONDITIONS, bestiary, condition_tags
-from spieltisch.systems.dnd5e.game import (
+from spieltisch.systems.dnd5e.movement import TurnMovement, speed_for
+from spieltisch.systems.dnd5e.odds import AttackOdds
+from spieltisch.systems.dnd5e.odds import attack_odds as _attack_odds
+from spieltisch.systems.dnd5e.queries import (
     CLOSE_M,
     attack_mode,
     body_of,
@@ -22,9 +25,6 @@ from spieltisch.systems.dnd5e.game import (
     may_react,
     square_distance,
 )
-from spieltisch.systems.dnd5e.movement import TurnMovement, speed_for
-from spieltisch.systems.dnd5e.odds import AttackOdds
-from spieltisch.systems.dnd5e.odds import attack_odds as _attack_odds
 from spieltisch.systems.dnd5e.rules import Mode, high_jump_m, long_jump_m
 from spieltisch.systems.dnd5e.state import DndState, Fighter
 
