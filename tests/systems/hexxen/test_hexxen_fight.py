@@ -20,7 +20,7 @@ FIGHT: list[tuple[Actor, dict[str, Any], list[int]]] = [
     (ANNA, ADA, []),
     (GM, WOLF, []),
     (GM, {"kind": "start_fight"}, []),
-    (GM, {"kind": "set_bound", "target": "wolf", "bound": True}, []),
+    (GM, {"kind": "set_bound", "target": "wolf", "bound": True, "other": "ada"}, []),
     # Wolf: 4 M dice 1,5,2,6 -> 3 (the star face counts for the GM). Ada parries with
     # GES 3 + Parieren 2 = 5 H dice 5,1,2,3,4 -> 1 success (the star does not count).
     # Margin 2 -> hit: Schaden 3 + 2 - armour 1 = 4 LeP.
@@ -131,7 +131,9 @@ def test_a_defence_without_ap_is_refused() -> None:
             ANNA,
             script.source_at,
         )
-    table.execute({"kind": "set_bound", "target": "wolf", "bound": True}, GM, script.source_at)
+    table.execute(
+        {"kind": "set_bound", "target": "wolf", "bound": True, "other": "ada"}, GM, script.source_at
+    )
     parry = {
         "kind": "npc_attack",
         "npc": "wolf",

@@ -229,3 +229,34 @@ def test_ap_are_refilled_after_the_fight_and_ini_may_be_rolled() -> None:
     rolled.execute(start, GM, at([6, 1]))
     assert rolled.state.encounter is not None
     assert rolled.state.encounter.order == ("ada", "hag")
+
+
+def test_binding_is_a_pairing_from_the_map_or_the_gm() -> None:
+    table = _table()
+    table.execute({"kind": "start_fight", "combatants": ["hag", "ada", "bo"]}, GM, NONE)
+    claw = {"kind": "npc_attack", "npc": "hag", "attack": "Kralle", "target": "bo"}
+    # Bound with Ada by the GM: the claw (melee) hits Ada only, not Bo standing free.
+    table.execute({"kind": "set_bound", "target": "hag", "bound": True, "other": "ada"}, GM, NONE)
+    view = SYSTEM.view(table.state, table.viewer(GM))
+    assert next(n for n in view["npcs"] if n["id"] == "hag")["bound_with"] == ["ada"]
+    with pytest.raises(RuleError) as refused:
+        table.execute(claw, GM, at([6] * 3))
+    assert (refused.value.code, refused.value.params["value"]) == ("hexxen.not_bound_with", "Bo")
+    # On the map: Bo next to the witch is bound with her too.
+    table.execute({"kind": "place", "target": "hag", "to": "c3"}, GM, NONE)
+    table.execute({"kind": "place", "target": "bo", "to": "d4"}, ANNA, NONE)
+    table.execute(claw, GM, at([6] * 3))
+    assert table.records[-1].events[0]["target"] == "bo"
+    # The GM's word wins over the map: Bo set free although he stands next to her.
+    table.execute({"kind": "set_bound", "target": "bo", "bound": False, "other": "hag"}, GM, NONE)
+    from spieltisch.systems.hexxen.sheet import bound_with
+
+    assert bound_with(table.state, "hag") == {"ada"}
+    # Moving lets the map speak again.
+    table.execute({"kind": "place", "target": "bo", "to": "d3"}, ANNA, NONE)
+    assert bound_with(table.state, "hag") == {"ada", "bo"}
+    with pytest.raises(RuleError) as same:
+        table.execute(
+            {"kind": "set_bound", "target": "ada", "bound": True, "other": "bo"}, GM, NONE
+        )
+    assert same.value.code == "hexxen.bind_same_side"

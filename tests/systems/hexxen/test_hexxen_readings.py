@@ -75,7 +75,7 @@ def _wolf_fight(options: dict[str, Any] | None = None) -> Table:
         (ANNA, ADA),
         (GM, WOLF),
         (GM, {"kind": "start_fight"}),
-        (GM, {"kind": "set_bound", "target": "wolf", "bound": True}),
+        (GM, {"kind": "set_bound", "target": "wolf", "bound": True, "other": "ada"}),
     ):
         table.execute(command, actor, NONE)
     return table
@@ -232,11 +232,13 @@ def test_old_tables_keep_their_reading() -> None:
         "edition": 1,
         "modifier_cap": "net",
         "damage_offset": -1,
+        "binding_from_map": False,
     }
     assert upgrade_options(SYSTEM, {"damage_offset": 0}) == {
         "edition": 1,
         "modifier_cap": "net",
         "damage_offset": 0,
+        "binding_from_map": False,
     }
     assert upgrade_options(SYSTEM, {"edition": 2}) == {"edition": 2}
     assert stamp_options(SYSTEM, {"max_pool": 8}) == {"edition": 2, "max_pool": 8}
@@ -283,7 +285,12 @@ def test_the_store_stamps_new_tables_and_reads_old_ones_as_made(tmp_path: Path) 
     fresh = EventStore(url)
     try:
         info = fresh.info(created.table)
-        assert info.options == {"edition": 1, "modifier_cap": "net", "damage_offset": -1}
+        assert info.options == {
+            "edition": 1,
+            "modifier_cap": "net",
+            "damage_offset": -1,
+            "binding_from_map": False,
+        }
         assert fresh.table(created.table).state.options.damage_offset == -1
     finally:
         fresh.close()

@@ -32,7 +32,7 @@ def _fight(script: Script) -> Table:
         (ANNA, ADA),
         (GM, WOLF),
         (GM, {"kind": "start_fight"}),
-        (GM, {"kind": "set_bound", "target": "wolf", "bound": True}),
+        (GM, {"kind": "set_bound", "target": "wolf", "bound": True, "other": "ada"}),
     ):
         table.execute(command, actor, script.source_at)
     return table

@@ -115,11 +115,16 @@ class CreateNpc(_Command):
 
 
 class SetBound(_Command):
-    """Gebunden (in melee) or freistehend."""
+    """Gebunden (in melee) or freistehend: with ``other``, the pair ``target``–``other``
+    (a hunter and an NSC; it wins over the map); without, a flag on ``target`` (``bound:
+    false`` also frees it from everyone it is bound with)."""
+
+    _added = frozenset({"other"})
 
     kind: Literal["set_bound"] = "set_bound"
     target: Ref
     bound: StrictBool
+    other: Ref | None = None
 
 
 class SetModifier(_Command):

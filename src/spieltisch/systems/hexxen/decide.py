@@ -88,11 +88,13 @@ from spieltisch.systems.hexxen.sheet import (
     PendingAttack,
     PowerLine,
     Range,
+    bound_with,
     decay_of,
     default_skills,
     effect_id,
     effect_kind,
     handlungen_of,
+    is_bound,
 )
 from spieltisch.systems.hexxen.statblock import parse_block
 
@@ -292,13 +294,30 @@ def _npc_turn(state: HexxenState, npc: Npc, cost: int = 1) -> None:
     economy.spend(state.budgets[npc.id], "handlungen", cost)
 
 
-def _check_range(npc: Npc, line: AttackLine | PowerLine) -> int:
-    """Whether the line may be used now (melee bound, ranged free); the Handlungen it costs."""
-    if npc.bound and Range.N not in line.range:
+def _check_range(
+    state: HexxenState, npc: Npc, line: AttackLine | PowerLine, targets: tuple[str, ...] = ()
+) -> int:
+    """Whether the line may be used now (melee bound, ranged free); the Handlungen it costs.
+
+    In melee (edition 2) an attack line, and a power that is melee only, hits only someone
+    bound with the NSC (bound as a pair, or flagged bound when the NSC has no pair)."""
+    bound = is_bound(state, npc.id)
+    if bound and Range.N not in line.range:
         raise RuleError("hexxen.needs_free", npc=npc.name, value=line.name)
-    if not npc.bound and Range.F not in line.range:
+    if not bound and Range.F not in line.range:
         raise RuleError("hexxen.needs_bound", npc=npc.name, value=line.name)
-    return handlungen_of(line, Range.N if npc.bound else Range.F)
+    melee = isinstance(line, AttackLine) or tuple(line.range) == (Range.N,)
+    if bound and melee and state.options.edition >= 2:
+        partners = bound_with(state, npc.id)
+        for target in targets:
+            if target not in partners and not (not partners and is_bound(state, target)):
+                hunter = state.hunters.get(target)
+                raise RuleError(
+                    "hexxen.not_bound_with",
+                    npc=npc.name,
+                    value=hunter.name if hunter else target,
+                )
+    return handlungen_of(line, Range.N if bound else Range.F)
 
 
 def _no_pending(state: HexxenState) -> None:
@@ -389,6 +408,19 @@ def _next_turn(state: HexxenState, dice: DiceSource) -> list[Event]:
     return [TurnAdvanced(abbau=tuple(abbau)), *ticks, *growth]
 
 
+def _set_bound(state: HexxenState, command: SetBound) -> BoundSet:
+    who = find_any(state, command.target)
+    if command.other is not None:
+        other = find_any(state, command.other)
+        if isinstance(who, Hunter) == isinstance(other, Hunter):
+            raise RuleError("hexxen.bind_same_side", value=who.name, other=other.name)
+        return BoundSet(target=who.id, bound=command.bound, other=other.id)
+    freed: tuple[str, ...] = ()
+    if not command.bound and state.options.edition >= 2:
+        freed = tuple(sorted(bound_with(state, who.id)))
+    return BoundSet(target=who.id, bound=command.bound, freed=freed)
+
+
 def _start_fight(state: HexxenState, command: StartFight, dice: DiceSource) -> list[Event]:
     if state.encounter is not None:
         raise RuleError("hexxen.fight_running")
@@ -430,7 +462,7 @@ def _attack(state: HexxenState, command: NpcAttack, dice: DiceSource) -> list[Ev
     npc = find_npc(state, command.npc)
     line = attack_line(npc, command.attack)
     hunter = find_hunter(state, command.target)
-    cost = _check_range(npc, line)
+    cost = _check_range(state, npc, line, (hunter.id,))
     _npc_turn(state, npc, cost)
     defense_ap = 0
     skill: str | None = None
@@ -504,7 +536,7 @@ def _declare(state: HexxenState, command: DeclareAttack) -> list[Event]:
     npc = find_npc(state, command.npc)
     line = attack_line(npc, command.attack)
     find_hunter(state, command.target)
-    _npc_turn(state, npc, _check_range(npc, line))
+    _npc_turn(state, npc, _check_range(state, npc, line, (command.target,)))
     pending = PendingAttack(
         npc=npc.id,
         attack=line.name,
@@ -660,7 +692,7 @@ def _power(state: HexxenState, command: NpcPower, dice: DiceSource) -> list[Even
         raise RuleError("hexxen.too_many_targets", npc=npc.name, power=line.name, count=most)
     hunters = [find_hunter(state, who) for who in command.targets]
     pools = [hunter_pool(state, h, line.against, None)[1] for h in hunters]
-    handlungen = _check_range(npc, line)
+    handlungen = _check_range(state, npc, line, tuple(command.targets))
     _npc_turn(state, npc, handlungen)
     cost = power_cost(npc, line, len(hunters))
     if npc.hex.current < cost:
@@ -836,8 +868,7 @@ def _events(state: HexxenState, command: Command, dice: DiceSource) -> list[Even
             )
         ]
     if isinstance(command, SetBound):
-        find_any(state, command.target)
-        return [BoundSet(target=command.target, bound=command.bound)]
+        return [_set_bound(state, command)]
     if isinstance(command, SetModifier):
         find_any(state, command.target)
         return [ModifierSet(target=command.target, bonus=command.bonus, malus=command.malus)]

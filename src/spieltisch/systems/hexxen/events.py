@@ -93,11 +93,16 @@ class NpcCreated(_Event):
 
 
 class BoundSet(_Event):
-    """Gebunden or freistehend."""
+    """Gebunden or freistehend: a flag, or with ``other`` the pair; ``freed``: the pairs a
+    flag set to free ended (so the map does not bind them again)."""
+
+    _added = frozenset({"other", "freed"})
 
     kind: Literal["bound_set"] = "bound_set"
     target: str
     bound: bool
+    other: str | None = None
+    freed: tuple[str, ...] = ()
 
 
 class ModifierSet(_Event):

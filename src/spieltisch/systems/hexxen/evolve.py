@@ -39,7 +39,14 @@ from spieltisch.systems.hexxen.events import (
     SkillSet,
     TurnAdvanced,
 )
-from spieltisch.systems.hexxen.sheet import HexxenState, Hunter, Npc, base_effect, catalog
+from spieltisch.systems.hexxen.sheet import (
+    Binding,
+    HexxenState,
+    Hunter,
+    Npc,
+    base_effect,
+    catalog,
+)
 
 __all__ = [
     "budget_rules",
@@ -216,7 +223,14 @@ def evolve(state: HexxenState, event: Event) -> HexxenState:
         attrs = {**hunter.skill_attributes, event.skill: event.attribute}
         return _put(state, hunter.model_copy(update={"skills": skills, "skill_attributes": attrs}))
     if isinstance(event, BoundSet):
-        return _put(state, find_any(state, event.target).model_copy(update={"bound": event.bound}))
+        who = find_any(state, event.target)
+        if event.other is None:
+            state = _put(state, who.model_copy(update={"bound": event.bound}))
+            for other in event.freed:
+                state = _pair(state, who.id, other, False)
+            return state
+        find_any(state, event.other)
+        return _pair(state, who.id, event.other, event.bound)
     if isinstance(event, ModifierSet):
         who = find_any(state, event.target)
         return _put(state, who.model_copy(update={"bonus": event.bonus, "malus": event.malus}))
@@ -282,11 +296,26 @@ def evolve(state: HexxenState, event: Event) -> HexxenState:
         if event.to in taken:
             raise RuleError("hexxen.square_taken", value=event.to, name=taken[event.to])
         state.grid.square(event.to)
-        return state.model_copy(update={"positions": {**state.positions, event.target: event.to}})
+        positions = {**state.positions, event.target: event.to}
+        bindings = state.bindings
+        if state.options.binding_from_map:  # a move lets the map speak again for its pairs
+            bindings = tuple(
+                p
+                for p in bindings
+                if event.target not in (p.a, p.b) or not {p.a, p.b} <= set(positions)
+            )
+        return state.model_copy(update={"positions": positions, "bindings": bindings})
     if isinstance(event, MapSet):
         grid = state.grid.model_copy(update={"width": event.width, "height": event.height})
         return state.model_copy(update={"grid": grid})
     return _rolled(state, event)
+
+
+def _pair(state: HexxenState, a: str, b: str, bound: bool) -> HexxenState:
+    first, second = sorted((a, b))
+    kept = tuple(p for p in state.bindings if {p.a, p.b} != {first, second})
+    pair = Binding(a=first, b=second, bound=bound)
+    return state.model_copy(update={"bindings": (*kept, pair)})
 
 
 def _per_jz(npc: Npc, jz: int) -> Npc:

@@ -28,6 +28,7 @@ __all__ = [
     "ATTRIBUTES",
     "RESOURCES",
     "AttackLine",
+    "Binding",
     "Decay",
     "HexxenOptions",
     "HexxenState",
@@ -40,12 +41,14 @@ __all__ = [
     "PowerLine",
     "Range",
     "base_effect",
+    "bound_with",
     "catalog",
     "decay_of",
     "default_skills",
     "effect_id",
     "effect_kind",
     "handlungen_of",
+    "is_bound",
     "targets_of_note",
 ]
 
@@ -147,6 +150,9 @@ class HexxenOptions(_Frozen):
     """How ongoing effects lose levels at INI 0, by tag (``Furcht``) or by kind (``malus``);
     a tag's rule wins over its kind's. Default: damage −1 a round, Malus- and Lähmungsstufen
     until removed, ``[Furcht]`` by an Abbau check with Geistesstärke."""
+    binding_from_map: bool = True
+    """Two opposing tokens on neighbouring squares of the battle map are bound (gebunden) —
+    unless the GM set that pair otherwise; tables made before read only ``set_bound``."""
     ini_roll: bool = False
     """House rule for ``start_fight`` with ``roll_ini``: INI + 1d6 (the seed rolls no INI)."""
 
@@ -290,8 +296,18 @@ class PendingAttack(_Frozen):
     malus: int = 0
 
 
+class Binding(_Frozen):
+    """The GM's (or a hunter's player's) word on one pair: bound with each other or not."""
+
+    a: str
+    b: str
+    bound: bool
+
+
 class HexxenState(_Frozen):
     """The folded state of a HeXXen table."""
+
+    _added = frozenset({"bindings"})
 
     @model_validator(mode="before")
     @classmethod
@@ -318,6 +334,8 @@ class HexxenState(_Frozen):
     """The battle map."""
     positions: dict[str, str] = Field(default_factory=dict)
     """Hunter or NSC id → the square of its token."""
+    bindings: tuple[Binding, ...] = ()
+    """Pairs set bound or free by command (they win over the map)."""
 
 
 @cache
@@ -402,3 +420,39 @@ def targets_of_note(note: str | None) -> int | None:
     if found:
         return max(int(found.group(1)), int(found.group(2) or 0))
     return 1
+
+
+def _adjacent(a: str, b: str) -> bool:
+    ax, ay, bx, by = _xy(a) + _xy(b)
+    return (ax, ay) != (bx, by) and max(abs(ax - bx), abs(ay - by)) <= 1
+
+
+def _xy(square: str) -> tuple[int, int]:
+    from spieltisch.engine.grid import parse_square
+
+    found = parse_square(square)
+    return found.x, found.y
+
+
+def bound_with(state: HexxenState, who: str) -> set[str]:
+    """Everyone ``who`` is bound with: the pairs set by command, and — with
+    ``binding_from_map`` — the opposing tokens on neighbouring squares not set free."""
+    said: dict[str, bool] = {}
+    for pair in state.bindings:
+        if who in (pair.a, pair.b):
+            said[pair.b if pair.a == who else pair.a] = pair.bound
+    found = {other for other, bound in said.items() if bound}
+    at = state.positions.get(who)
+    if state.options.binding_from_map and at is not None:
+        hunter = who in state.hunters
+        for other, square in state.positions.items():
+            opposing = (other in state.npcs) if hunter else (other in state.hunters)
+            if opposing and other not in said and _adjacent(at, square):
+                found.add(other)
+    return found
+
+
+def is_bound(state: HexxenState, who: str) -> bool:
+    """Gebunden: bound with someone, or flagged bound by ``set_bound`` without a partner."""
+    piece = state.hunters.get(who) or state.npcs.get(who)
+    return bool(piece is not None and piece.bound) or bool(bound_with(state, who))

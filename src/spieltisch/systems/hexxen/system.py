@@ -53,7 +53,11 @@ from spieltisch.systems.hexxen.upcast import RULES_VERSION, UPCASTERS
 
 __all__ = ["LEGACY_OPTIONS", "SYSTEM_ID", "Hexxen"]
 
-LEGACY_OPTIONS: dict[str, Any] = {"modifier_cap": "net", "damage_offset": -1}
+LEGACY_OPTIONS: dict[str, Any] = {
+    "modifier_cap": "net",
+    "damage_offset": -1,
+    "binding_from_map": False,
+}
 """The defaults of the options tables made before the rules edition were played with."""
 
 

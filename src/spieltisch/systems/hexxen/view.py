@@ -16,7 +16,14 @@ from spieltisch.systems.hexxen import odds as hexxen_odds
 from spieltisch.systems.hexxen import rules
 from spieltisch.systems.hexxen.decide import abbau_pool, abbau_removed, defense_choices
 from spieltisch.systems.hexxen.evolve import effect_catalog, modifiers, ongoing
-from spieltisch.systems.hexxen.sheet import HexxenState, Npc, decay_of, default_skills
+from spieltisch.systems.hexxen.sheet import (
+    HexxenState,
+    Npc,
+    bound_with,
+    decay_of,
+    default_skills,
+    is_bound,
+)
 
 __all__ = ["view"]
 
@@ -43,7 +50,7 @@ def _legal(state: HexxenState) -> list[dict[str, Any]]:
         return []
     if int(state.budgets[npc.id].left.get("handlungen", 0)) < 1:
         return []
-    wanted = "N" if npc.bound else "F"
+    wanted = "N" if is_bound(state, npc.id) else "F"
     out: list[dict[str, Any]] = []
     for attack in npc.attacks:
         if wanted in attack.range:
@@ -126,6 +133,7 @@ def _pending(state: HexxenState, shown: set[str]) -> dict[str, Any] | None:
 
 def view(state: HexxenState, viewer: Viewer) -> dict[str, Any]:
     """The JSON the clients render for ``viewer``."""
+    shown_ids = set(state.hunters) | {n.id for n in state.npcs.values() if _npc_visible(n, viewer)}
     hunters = []
     for hunter in state.hunters.values():
         data = hunter.model_dump(mode="json")
@@ -135,6 +143,8 @@ def view(state: HexxenState, viewer: Viewer) -> dict[str, Any]:
         paralysis = ongoing(state, hunter.id, "paralysis")
         data["ap_per_round"] = rules.round_ap(paralysis, hunter.armour, state.options)
         data["position"] = state.positions.get(hunter.id)
+        data["bound"] = is_bound(state, hunter.id)
+        data["bound_with"] = sorted(bound_with(state, hunter.id) & shown_ids)
         data["defeated"] = hunter.lep.current <= 0
         hunters.append(data)
     npcs = []
@@ -148,6 +158,8 @@ def view(state: HexxenState, viewer: Viewer) -> dict[str, Any]:
         data.update(effects=_effects(state, npc.id), budgets=_budgets(state, npc.id))
         data["check_modifier"] = {"bonus": bonus, "malus": malus}
         data["position"] = state.positions.get(npc.id)
+        data["bound"] = is_bound(state, npc.id)
+        data["bound_with"] = sorted(bound_with(state, npc.id) & shown_ids)
         data["defeated"] = npc.lep.current <= 0
         npcs.append(data)
     shown = {h["id"] for h in hunters} | {n["id"] for n in npcs}
