@@ -79,7 +79,12 @@ class Access:
 
 
 class GameSystem(Protocol[StateT, CommandT, EventT]):
-    """A rule set: the five games and the generic free-dice system implement this."""
+    """A rule set: the five games and the generic free-dice system implement this.
+
+    Optional: a method ``created_options(options) -> dict`` gives the options a *new* table
+    is stored with (the store calls it on creation only; Kreiswanderer stores the edition of
+    its rules there, so tables stored before keep theirs).
+    """
 
     id: str
     """Stable registry id, e.g. ``"magical-kitties"``."""

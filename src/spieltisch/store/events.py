@@ -203,6 +203,9 @@ class EventStore:
         """A new table with a fresh secret seed; the caller becomes its GM."""
         game = get_system(system)
         options = check_options(game, options)
+        created = getattr(game, "created_options", None)
+        if created is not None:  # a system may store what a new table is made with
+            options = check_options(game, created(options))
         language = check_language(language)
         title = check_text(title, "table.bad_title", MAX_TITLE, allow_empty=True)
         name = check_text(name, "table.bad_name", MAX_NAME, allow_empty=True)
