@@ -76,7 +76,7 @@ def create_npc(
 def test_a_hexxen_fight(browser: Any, server: Any, screenshots: Any) -> None:
     gm_context, player_context = new_context(browser), new_context(browser)
     gm, player = gm_context.new_page(), player_context.new_page()
-    errors = watch_errors(gm) + watch_errors(player)
+    gm_errors, player_errors = watch_errors(gm), watch_errors(player)
     try:
         links = open_table(gm, server.url, "hexxen", "Hexenjagd", "Greta", language="de")
         table = links["table"]
@@ -134,7 +134,7 @@ def test_a_hexxen_fight(browser: Any, server: Any, screenshots: Any) -> None:
         player.locator("#hx-sq-c2").click()
         expect(gm.locator("#hx-token-ada")).to_have_attribute("data-square", "c2")
         gm.locator("#hx-pick-werwolf").click()
-        gm.locator("#hx-sq-d2").click()
+        gm.locator("#hx-sq-e2").click()  # not next to Ada: the map does not bind them
         gm.locator("#hx-pick-ghule").click()
         gm.locator("#hx-sq-f4").click()
         gm.locator("#hx-pick-schattenmann").click()
@@ -158,7 +158,9 @@ def test_a_hexxen_fight(browser: Any, server: Any, screenshots: Any) -> None:
         gm.locator("#hx-toggle-bound-werwolf").click()
         expect(player.locator("#hx-bound-werwolf")).to_have_text("bound (gebunden)")
         expect(player.locator("#hx-token-werwolf")).to_have_class(re.compile("is-bound"))
-        expect(player.locator("#hx-token-ada")).to_have_class(re.compile("is-free"))
+        # Binding is a pair: the GM bound the wolf with Ada, so Ada is bound too.
+        expect(player.locator("#hx-token-ada")).to_have_class(re.compile("is-bound"))
+        expect(player.locator("#hx-facts-werwolf")).to_contain_text("bound with Ada")
 
         # The wolf attacks; the player sees the odds of each choice and parries.
         gm.select_option("#hx-att-target", "ada")
@@ -238,7 +240,7 @@ def test_a_hexxen_fight(browser: Any, server: Any, screenshots: Any) -> None:
         assert "Schattenmann" not in player.content()
         expect(player.locator("#hx-token-schattenmann")).to_have_count(0)
         expect(gm.locator("#hx-token-schattenmann")).to_have_count(1)
-        assert not errors, errors
+        assert not gm_errors and not player_errors, (gm_errors, player_errors)
     finally:
         gm_context.close()
         player_context.close()
