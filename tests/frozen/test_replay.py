@@ -91,9 +91,12 @@ def test_spieltisch_verify_passes_on_the_file(path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
-def test_the_file_imports_folds_shows_undoes_and_exports_again(path: Path, tmp_path: Path) -> None:
+def test_the_file_imports_folds_shows_undoes_and_exports_again(
+    path: Path, database_url: str
+) -> None:
+    """On SQLite and on PostgreSQL."""
     data = _load(path)
-    database = str(tmp_path / "frozen.sqlite3")
+    database = database_url
     with _store(database) as store:
         created = store.import_table(data, name="Importer")
         gm = store.authenticate(created.table, created.token)
@@ -122,7 +125,7 @@ def test_the_file_imports_folds_shows_undoes_and_exports_again(path: Path, tmp_p
 
 @contextmanager
 def _store(database: str) -> Iterator[EventStore]:
-    opened = EventStore(db_path=database, snapshot_every=5)
+    opened = EventStore(database, snapshot_every=5)
     try:
         yield opened
     finally:

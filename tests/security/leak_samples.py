@@ -293,6 +293,17 @@ KREISWANDERER = Samples(
     setup=[
         ("player", _kw_being("ada", "Ada")),
         ("gm", _kw_being("gob", "Goblin", "foes")),
+        (
+            "player",
+            {
+                "kind": "accumulate_start",
+                "id": "forge",
+                "being": "ada",
+                "attribute": "geschick",
+                "skill": "schwerter",
+                "rolls": 3,
+            },
+        ),
     ],
     hidden={
         "foe": [_KW_HIDDEN],
@@ -305,12 +316,59 @@ KREISWANDERER = Samples(
             {"kind": "assign_dice", "being": "ada", "dodge": 0},
             {"kind": "assign_dice", "being": f"{CANARY}-foe", "dodge": 0},
         ],
+        # Reinforcements: the secret foe joins a fight, a ritual is begun, then it is removed.
+        "join": [
+            _KW_HIDDEN,
+            {"kind": "start_combat", "combatants": ["ada", "gob"]},
+            {"kind": "assign_dice", "being": "ada", "dodge": 0},
+            {"kind": "assign_dice", "being": "gob", "dodge": 0},
+            {"kind": "join_fight", "being": f"{CANARY}-foe"},
+            {"kind": "assign_dice", "being": f"{CANARY}-foe", "dodge": 1},
+            {"kind": "leave_fight", "being": f"{CANARY}-foe", "how": "remove"},
+            {"kind": "leave_fight", "being": "gob", "how": "flee"},
+        ],
+        "act": [
+            {"kind": "start_combat", "combatants": ["gob"]},
+            {"kind": "assign_dice", "being": "gob", "dodge": 0},
+            {"kind": "act", "being": "gob", "name": f"{CANARY} Ritual", "cost": 2},
+        ],
+        "damage": [
+            _KW_HIDDEN,
+            {
+                "kind": "deal_damage",
+                "being": f"{CANARY}-foe",
+                "amount": 3,
+                "damage_type": "BR",
+                "markings": [{"name": "langzeiteffekt", "detail": "feuer"}],
+                "reason": f"{CANARY} Falle",
+            },
+            {"kind": "deal_damage", "being": "ada", "amount": 2, "reason": f"{CANARY} Gift"},
+            {"kind": "heal", "being": "ada", "amount": 1, "reason": f"{CANARY} Trank"},
+        ],
+        "catalogue": [
+            {"kind": "set_catalogue", "skills": {f"{CANARY}-skill": {"depth": 2}}},
+        ],
+        "abandon": [
+            {
+                "kind": "accumulate_start",
+                "id": f"{CANARY}-work",
+                "being": "gob",
+                "attribute": "geschick",
+                "skill": "schwerter",
+                "rolls": 2,
+            },
+            {"kind": "accumulate_abandon", "id": f"{CANARY}-work"},
+        ],
     },
     player={
         "create_being": _kw_being("lu", "Lu"),
         "check": {"kind": "check", "being": "ada", "attribute": "geschick", "skill": "schwerter"},
         "begabung": {"kind": "use_begabung", "being": "ada", "begabung": "funke"},
         "rest": {"kind": "rest", "being": "ada", "sleep_halfhours": 2},
+        "accumulate": {"kind": "accumulate_roll", "id": "forge"},
+        "abandon": {"kind": "accumulate_abandon", "id": "forge"},
+        "act": {"kind": "act", "being": "ada", "name": "Ritual", "cost": 2},
+        "flee": {"kind": "leave_fight", "being": "ada"},
         "edit_being": {
             "kind": "edit_being",
             "being": "ada",
@@ -331,6 +389,8 @@ KREISWANDERER = Samples(
             },
             f"{CANARY}-foe",
         ),
+        Probe("foe", {"kind": "leave_fight", "being": f"{CANARY}-foe"}, f"{CANARY}-foe"),
+        Probe("abandon", {"kind": "accumulate_abandon", "id": f"{CANARY}-work"}, f"{CANARY}-work"),
     ],
 )
 

@@ -179,7 +179,7 @@ def _kw_effect(kind: str, *path: str) -> Effect:
         if field == "target":
             where = (*path[:-1], "target")
             return bool(at(table, *where) == value != at(twin, *where))
-        if field == "opponent_modifier":
+        if field in ("opponent_modifier", "opponent_tools"):
             passive, active = ("passive", "talent_value"), ("active", "talent_value")
             return bool(at(table, *passive) == 10 + value and at(table, *active) == 10)
         return bool(at(table, *path) == 10 + value and at(twin, *path) == 10)
@@ -280,7 +280,7 @@ SCENARIOS: dict[tuple[str, str], Scenario] = {
             "opponent_attribute": "geschick",
             "opponent_skill": "schwerter",
         },
-        {"modifier": 2, "opponent_modifier": -3},
+        {"modifier": 2, "opponent_modifier": -3, "opponent_tools": 2},
         _kw_effect("comparative_rolled", "active", "talent_value"),
     ),
     ("kreiswanderer", "accumulate_start"): Scenario(

@@ -94,7 +94,12 @@ class Access:
 
 
 class GameSystem(Protocol[StateT, CommandT, EventT]):
-    """A rule set: the five games and the generic free-dice system implement this."""
+    """A rule set: the five games and the generic free-dice system implement this.
+
+    Optional: a method ``stamp_options(options) -> dict`` gives the options a *new* table
+    is stored with (the store calls it on creation only, :func:`stamp_options`; HeXXen and
+    Kreiswanderer store the edition of their rules there, so tables stored before keep theirs).
+    """
 
     id: str
     """Stable registry id, e.g. ``"magical-kitties"``."""

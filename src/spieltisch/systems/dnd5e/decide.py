@@ -17,7 +17,8 @@ from spieltisch.engine.errors import RuleError
 from spieltisch.engine.grid import Square, parse_square, square_name
 from spieltisch.systems.dnd5e import commands as c
 from spieltisch.systems.dnd5e import events as e
-from spieltisch.systems.dnd5e.data import CONDITIONS, monster
+from spieltisch.systems.dnd5e.bestiary import monster_fighter
+from spieltisch.systems.dnd5e.data import CONDITIONS
 from spieltisch.systems.dnd5e.evolve import evolve, fold
 from spieltisch.systems.dnd5e.movement import JumpCheck, MoveStep, TurnMovement, check_move
 from spieltisch.systems.dnd5e.queries import (
@@ -211,28 +212,7 @@ def _monster_fighter(command: c.AddMonster) -> Fighter:
     if command.sheet is not None:
         fighter = _sheet_fighter(command.sheet, command.side)
     else:
-        stats = monster(command.monster or "")
-        if stats is None:
-            raise RuleError("dnd5e.unknown_monster", monster=command.monster)
-        sheet = c.AddCharacter.model_validate(
-            {
-                "id": command.id,
-                "name": stats["name"],
-                "size": stats["size"],
-                "ac": stats["ac"],
-                "hp": stats["hp"],
-                "speeds": stats["speeds"],
-                "abilities": stats["abilities"],
-                "attacks": stats["attacks"],
-                "attacks_per_action": len(stats.get("multiattack", ())) or 1,
-                "bonus_actions": stats.get("bonus_actions", ()),
-                "vulnerabilities": stats.get("vulnerabilities", ()),
-                "immunities": stats.get("immunities", ()),
-                "resistances": stats.get("resistances", ()),
-            }
-        )
-        fighter = _sheet_fighter(sheet, command.side)
-        fighter = fighter.model_copy(update={"monster": command.monster})
+        fighter = monster_fighter(command.monster or "", command.id, command.side)
     update: dict[str, object] = {"id": command.id, "secret": command.secret}
     if fighter.monster is None:
         update["monster"] = "custom"
