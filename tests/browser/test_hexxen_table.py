@@ -76,7 +76,7 @@ def create_npc(
 def test_a_hexxen_fight(browser: Any, server: Any, screenshots: Any) -> None:
     gm_context, player_context = new_context(browser), new_context(browser)
     gm, player = gm_context.new_page(), player_context.new_page()
-    errors = watch_errors(gm) + watch_errors(player)
+    gm_errors, player_errors = watch_errors(gm), watch_errors(player)
     try:
         links = open_table(gm, server.url, "hexxen", "Hexenjagd", "Greta", language="de")
         table = links["table"]
@@ -134,7 +134,7 @@ def test_a_hexxen_fight(browser: Any, server: Any, screenshots: Any) -> None:
         player.locator("#hx-sq-c2").click()
         expect(gm.locator("#hx-token-ada")).to_have_attribute("data-square", "c2")
         gm.locator("#hx-pick-werwolf").click()
-        gm.locator("#hx-sq-d2").click()
+        gm.locator("#hx-sq-e2").click()  # not next to Ada: the map does not bind them
         gm.locator("#hx-pick-ghule").click()
         gm.locator("#hx-sq-f4").click()
         gm.locator("#hx-pick-schattenmann").click()
@@ -158,7 +158,9 @@ def test_a_hexxen_fight(browser: Any, server: Any, screenshots: Any) -> None:
         gm.locator("#hx-toggle-bound-werwolf").click()
         expect(player.locator("#hx-bound-werwolf")).to_have_text("bound (gebunden)")
         expect(player.locator("#hx-token-werwolf")).to_have_class(re.compile("is-bound"))
-        expect(player.locator("#hx-token-ada")).to_have_class(re.compile("is-free"))
+        # Binding is a pair: the GM bound the wolf with Ada, so Ada is bound too.
+        expect(player.locator("#hx-token-ada")).to_have_class(re.compile("is-bound"))
+        expect(player.locator("#hx-facts-werwolf")).to_contain_text("bound with Ada")
 
         # The wolf attacks; the player sees the odds of each choice and parries.
         gm.select_option("#hx-att-target", "ada")
@@ -238,7 +240,107 @@ def test_a_hexxen_fight(browser: Any, server: Any, screenshots: Any) -> None:
         assert "Schattenmann" not in player.content()
         expect(player.locator("#hx-token-schattenmann")).to_have_count(0)
         expect(gm.locator("#hx-token-schattenmann")).to_have_count(1)
-        assert not errors, errors
+        assert not gm_errors and not player_errors, (gm_errors, player_errors)
     finally:
         gm_context.close()
         player_context.close()
+
+
+HAG = "\n".join(
+    [
+        "INI 9",
+        "LeP 20",
+        "Hex 1",
+        "Hex +1 pro Runde",
+        "Handlungen 2",
+        "KKR 3, WIL 4",
+        "Bezauberung (NN|F: 3 gegen Geistesstärke, 1 Malusstufe pro Differenzerfolg [Furcht],"
+        " 1 Hex pro Ziel (Gruppe))",
+    ]
+)
+RATS = "Bandenstufe 1\nINI 2\nLeP 6\nWürfelpool 3\n(N) Biss Angriff 2, Schaden 1"
+
+
+def create_hunter(gm: Page, name: str) -> None:
+    gm.fill("#hx-create-name", name)
+    gm.fill("#hx-create-skill-geistesstarke", "2")
+    gm.locator("#hx-create-submit").click()
+    expect(gm.locator(f"#hx-hunter-{name.lower()}")).to_be_visible()
+
+
+def test_the_gms_side_of_a_fight(browser: Any, server: Any) -> None:
+    # Two hunters against an Anführer with attributes and growing Hex and a Bande with a
+    # fixed pool: a two-Handlungen power against both, an Abbau check at INI 0.
+    gm_context = new_context(browser)
+    gm = gm_context.new_page()
+    gm_errors = watch_errors(gm)
+    try:
+        links = open_table(gm, server.url, "hexxen", "Hexennacht", "Greta", language="de")
+        gm.goto(f"{server.url}/t/{links['table']}?lang=de")
+        expect(gm.locator("#conn")).to_have_attribute("data-state", "live")
+        gm.locator("#hx-create-details > summary").click()
+        create_hunter(gm, "Ada")
+        create_hunter(gm, "Bo")
+        create_npc(gm, "Hexe", "anfuehrer", "2", HAG)
+        expect(gm.locator("#hx-npc-hexe")).to_contain_text("Attribute: KKR 3, WIL 4")
+        expect(gm.locator("#hx-npc-hexe")).to_contain_text("+1 Hex pro Runde")
+        create_npc(gm, "Ratten", "bande", "1", RATS)
+        expect(gm.locator("#hx-npc-ratten")).to_contain_text("Würfelpool 3")
+
+        gm.locator("#hx-start-fight").click()
+        expect(gm.locator("#hx-round")).to_have_text("Runde 1 · Hexe ist am Zug")
+        # The GM adds Hex; the witch binds with Ada (melee: Bezauberung costs NN).
+        gm.select_option("#hx-gm-target", "hexe")
+        gm.fill("#hx-gm-hex", "3")
+        gm.locator("#hx-gm-add-hex").click()
+        expect(gm.locator("#hx-facts-hexe")).to_contain_text("Hex 4/4")
+        gm.select_option("#hx-bind-with-hexe", "ada")
+        gm.locator("#hx-toggle-bound-hexe").click()
+        expect(gm.locator("#hx-facts-hexe")).to_contain_text("gebunden mit Ada")
+        # A group power with nothing ticked takes both hunters: 2 Hex, each one's odds.
+        expect(gm.locator("#hx-power-cost-0")).to_have_text("kostet 2 Hex für 2 Ziel(e)")
+        expect(gm.locator("#hx-power-count-0 table")).to_be_visible()
+        expect(gm.locator("#hx-power-chart-0-ada table")).to_be_visible()
+        expect(gm.locator("#hx-power-chart-0-bo table")).to_be_visible()
+        gm.locator("#hx-power-0").click()
+        expect(gm.locator("#hx-last-target-ada")).to_be_visible()
+        expect(gm.locator("#hx-last-target-bo")).to_be_visible()
+        expect(gm.locator("#hx-facts-hexe")).to_contain_text("Handlungen 0/2")
+        expect(gm.locator("#hx-facts-hexe")).to_contain_text("Hex 2/4")
+
+        # The witch's own check: her WIL against Ada's Geistesstärke, with its odds.
+        gm.locator("#hx-npc-check > summary").click()
+        gm.select_option("#hx-npc-check-attr", "WIL")
+        gm.select_option("#hx-npc-check-against", "ada")
+        expect(gm.locator("#hx-npc-check-odds table")).to_be_visible()
+        gm.locator("#hx-npc-check-roll").click()
+        expect(gm.locator("#log")).to_contain_text("Hexe (WIL)")
+
+        # Bo's fear decays by an Abbau check at INI 0; the row says so before.
+        gm.select_option("#hx-gm-target", "bo")
+        gm.select_option("#hx-gm-effect", "malus")
+        gm.fill("#hx-gm-level", "2")
+        gm.fill("#hx-gm-tag", "Furcht")
+        gm.locator("#hx-gm-apply").click()
+        expect(gm.locator("#hx-effects-bo")).to_contain_text("Malusstufe [Furcht]")
+        expect(gm.locator("#hx-ini0-coming")).to_contain_text(
+            "Bo: Malusstufe [Furcht] 2 – Abbauprobe mit 4 Würfeln"
+        )
+        gm.locator("#hx-next-turn").click()  # Ada
+        gm.locator("#hx-next-turn").click()  # Bo
+        gm.locator("#hx-next-turn").click()  # the rats
+        expect(gm.locator("#hx-round")).to_have_text("Runde 1 · Ratten ist am Zug")
+        # The Bande rolls its fixed pool (the form kept Ada as the one it is against).
+        expect(gm.locator("#hx-npc-actions")).to_contain_text("Würfelpool 3")
+        if gm.locator("#hx-npc-check").get_attribute("open") is None:
+            gm.locator("#hx-npc-check > summary").click()
+        gm.locator("#hx-npc-check-roll").click()
+        expect(gm.locator("#log")).to_contain_text("Ratten (Pool)")  # still against Ada
+        gm.locator("#hx-next-turn").click()  # INI 0, round 2
+        expect(gm.locator("#hx-round")).to_have_text("Runde 2 · Hexe ist am Zug")
+        expect(gm.locator("#log")).to_contain_text("INI 0: Hexe gewinnt 1 Hex.")
+        expect(gm.locator("#log")).to_contain_text("Abbauprobe Bo gegen Malusstufe [Furcht]")
+        expect(gm.locator("#hx-facts-hexe")).to_contain_text("Hex 3/4")
+        assert not gm_errors, gm_errors
+    finally:
+        gm_context.close()

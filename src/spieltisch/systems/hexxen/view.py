@@ -19,9 +19,11 @@ from spieltisch.systems.hexxen.evolve import effect_catalog, modifiers, ongoing
 from spieltisch.systems.hexxen.sheet import (
     HexxenState,
     Npc,
+    Range,
     bound_with,
     decay_of,
     default_skills,
+    handlungen_of,
     is_bound,
 )
 
@@ -48,15 +50,17 @@ def _legal(state: HexxenState) -> list[dict[str, Any]]:
     npc = state.npcs.get(fight.current or "")
     if npc is None or not state.budgets.get(npc.id, None):
         return []
-    if int(state.budgets[npc.id].left.get("handlungen", 0)) < 1:
+    left = int(state.budgets[npc.id].left.get("handlungen", 0))
+    if left < 1:
         return []
-    wanted = "N" if is_bound(state, npc.id) else "F"
+    wanted = Range.N if is_bound(state, npc.id) else Range.F
     out: list[dict[str, Any]] = []
     for attack in npc.attacks:
-        if wanted in attack.range:
+        if wanted in attack.range and handlungen_of(attack, wanted) <= left:
             out.append({"kind": "npc_attack", "npc": npc.id, "attack": attack.name})
     for power in npc.powers:
-        if wanted in power.range and power.hex <= npc.hex.current:
+        affordable = power.hex <= npc.hex.current and handlungen_of(power, wanted) <= left
+        if wanted in power.range and affordable:
             out.append({"kind": "npc_power", "npc": npc.id, "power": power.name})
     return out
 

@@ -410,7 +410,7 @@ function npcActions(ctx) {
       field(t("web.hexxen.malus"), numIn("hx-att-malus", draft.declare.malus, (v) => { draft.declare.malus = v; ctx.rerender(); }, { min: 0, max: 5 }))),
     attacks.length ? el("ul", { class: "hx-lines", id: "hx-attacks" }, attacks) : null,
     powers.length ? el("fieldset", { class: "hx-power-targets" }, el("legend", {}, t("web.hexxen.power_targets")),
-      hunters.map((h) => checkField(`hx-power-target-${h.id}`, h.name, targets.includes(h.id), { onchange: (e) => { if (e.target.checked) draft.power.targets.add(h.id); else draft.power.targets.delete(h.id); ctx.rerender(); } }))) : null,
+      hunters.map((h) => checkField(`hx-power-target-${h.id}`, h.name, ticked.includes(h.id), { onchange: (e) => { if (e.target.checked) draft.power.targets.add(h.id); else draft.power.targets.delete(h.id); ctx.rerender(); } }))) : null,
     powers.length ? el("ul", { class: "hx-lines", id: "hx-powers" }, powers) : null);
 }
 
