@@ -486,7 +486,7 @@ function markingRows(markings) {
 
 function emptySheet(ctx) {
   return {
-    name: "", side: "party", hp: "20", mp: "0", magic_cost: "1",
+    name: "", side: "party", hp: "20", mp: "0", magic_cost: "1", ap: "", species: "", native_language: "",
     attributes: Object.fromEntries(ctx.state.options.attributes.map((a) => [a, "2"])),
     resistances: Object.fromEntries(TYPES.map((x) => [x, "0"])),
     skills: "", markings: [], weapons: [], sonderfertigkeiten: [], begabungen: "", haltungen: [],
@@ -496,6 +496,7 @@ function emptySheet(ctx) {
 function sheetDraft(sheet) {
   return {
     name: sheet.name, side: sheet.side, hp: String(sheet.hp), mp: String(sheet.mp), magic_cost: String(sheet.magic_cost),
+    ap: sheet.ap == null ? "" : String(sheet.ap), species: sheet.species ?? "", native_language: sheet.native_language ?? "",
     attributes: Object.fromEntries(Object.entries(sheet.attributes).map(([k, v]) => [k, String(v)])),
     resistances: Object.fromEntries(TYPES.map((x) => [x, String(sheet.resistances[x] ?? 0)])),
     skills: skillsText(sheet.skills), markings: markingRows(sheet.markings),
@@ -539,6 +540,12 @@ function readSheet(d) {
   const problem = (name, value) => { showAlert(t("web.error.bad_number", { name, value })); return null; };
   if (!d.name.trim()) { showAlert(t("web.error.required", { field: t("web.kw.name") })); return null; }
   const sheet = { name: d.name.trim(), side: d.side.trim() || "party", attributes: {}, resistances: {} };
+  if (String(d.ap ?? "").trim() !== "") {
+    const n = Number(d.ap);
+    if (!Number.isInteger(n)) return problem(t("web.kw.field.ap"), d.ap);
+    sheet.ap = n;
+  }
+  for (const key of ["species", "native_language"]) if ((d[key] ?? "").trim()) sheet[key] = d[key].trim();
   for (const key of ["hp", "mp", "magic_cost"]) {
     const n = Number(d[key]);
     if (d[key] === "" || !Number.isInteger(n)) return problem(t("web.kw.field." + key), d[key]);
@@ -681,7 +688,10 @@ function sheetForm(ctx, key, d, submitLabel, onsubmit) {
       field(`${key}-side`, t("web.kw.field.side"), input(`${key}-side`, d.side, set("side"))),
       field(`${key}-hp`, t("web.kw.field.hp"), num(`${key}-hp`, d.hp, set("hp"), { min: 1 })),
       field(`${key}-mp`, t("web.kw.field.mp"), num(`${key}-mp`, d.mp, set("mp"), { min: 0 })),
-      field(`${key}-magic_cost`, t("web.kw.field.magic_cost"), num(`${key}-magic_cost`, d.magic_cost, set("magic_cost"), { min: 0, max: 9 }))),
+      field(`${key}-magic_cost`, t("web.kw.field.magic_cost"), num(`${key}-magic_cost`, d.magic_cost, set("magic_cost"), { min: 0, max: 9 })),
+      field(`${key}-ap`, t("web.kw.field.ap"), num(`${key}-ap`, d.ap, set("ap"), { min: 1, max: 9, placeholder: String(ctx.state.options.ap_per_round) })),
+      field(`${key}-species`, t("web.kw.field.species"), input(`${key}-species`, d.species, set("species"), { maxlength: 40 })),
+      field(`${key}-native_language`, t("web.kw.field.native_language"), input(`${key}-native_language`, d.native_language, set("native_language"), { maxlength: 40 }))),
     el("fieldset", { class: "options" }, el("legend", {}, t("web.kw.field.attributes")), el("div", { class: "grid-4" },
       attrs.map((a) => field(`${key}-attr-${a}`, attrName(a), num(`${key}-attr-${a}`, d.attributes[a], (v) => { d.attributes[a] = v; })))) ),
     el("fieldset", { class: "options" }, el("legend", {}, t("web.kw.field.resistances")), el("div", { class: "grid-4" },
