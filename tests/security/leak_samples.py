@@ -404,7 +404,7 @@ _HIDDEN_NPC = {
     "kind": "create_npc",
     "id": f"{CANARY}-npc",
     "name": f"{CANARY} Wolf",
-    "statblock": f"(N) {CANARY} Biss Angriff 4, Schaden 2",
+    "statblock": f"KKR 3, WIL 4\nHex 2\n(N) {CANARY} Biss Angriff 4, Schaden 2",
 }
 
 HEXXEN = Samples(
@@ -429,6 +429,27 @@ HEXXEN = Samples(
         ],
         "undo": [_HIDDEN_NPC, UNDO_LAST],
         "map": [_HIDDEN_NPC, {"kind": "place", "target": f"{CANARY}-npc", "to": "c3"}],
+        "npc_check": [
+            _HIDDEN_NPC,
+            {"kind": "npc_check", "npc": f"{CANARY}-npc", "attribute": "WIL"},
+            {
+                "kind": "npc_check",
+                "npc": f"{CANARY}-npc",
+                "attribute": "KKR",
+                "against": "ada",
+                "skill": "Nahkampf",
+            },
+        ],
+        "hex": [_HIDDEN_NPC, {"kind": "add_hex", "npc": f"{CANARY}-npc", "amount": 3}],
+        "tagged_effect": [
+            {
+                "kind": "apply_effect",
+                "target": "ada",
+                "effect": "malus",
+                "level": 1,
+                "tag": CANARY,
+            }
+        ],
     },
     player={
         "create_hunter": {**_HUNTER, "id": "bo", "name": "Bo"},
@@ -459,6 +480,17 @@ HEXXEN = Samples(
                 "hunter": "ada",
                 "skill": "Nahkampf",
                 "npc": f"{CANARY}-npc",
+            },
+            f"{CANARY}-npc",
+        ),
+        Probe(
+            "npc",
+            {
+                "kind": "hunter_contest",
+                "hunter": "ada",
+                "skill": "Nahkampf",
+                "npc": f"{CANARY}-npc",
+                "bonus": 1,
             },
             f"{CANARY}-npc",
         ),

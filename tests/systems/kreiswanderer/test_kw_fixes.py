@@ -236,8 +236,8 @@ def test_a_first_edition_log_verifies_loads_and_undoes() -> None:
 
 
 def test_a_new_table_is_stored_with_the_current_edition() -> None:
-    assert Kreiswanderer().created_options({}) == {"edition": 2}
-    assert Kreiswanderer().created_options({"edition": 1}) == {"edition": 1}
+    assert Kreiswanderer().stamp_options({}) == {"edition": 2}
+    assert Kreiswanderer().stamp_options({"edition": 1}) == {"edition": 1}
     assert Kreiswanderer().new_state({}).options.accumulation == "every_roll"
     assert Kreiswanderer().new_state(SEED_RULES).options.accumulation == "dice"
 

@@ -69,7 +69,7 @@ class Kreiswanderer:
             raise RuleError("kreiswanderer.bad_option", option="agility", value=parsed.agility)
         return KreisState(options=parsed)
 
-    def created_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+    def stamp_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """The options a new table is stored with: the current edition of the rules unless
         given (a table stored without ``edition`` keeps the first edition's rules)."""
         return {"edition": EDITION, **options}
