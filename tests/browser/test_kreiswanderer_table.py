@@ -191,7 +191,9 @@ def test_gm_and_player_fight_to_the_end_and_the_secret_stays_secret(
         expect(player.locator("#kw-last-attack")).to_contain_text("Ada hits Goblin with Schwert")
         expect(gm.locator("#log > li").first).to_contain_text("Ada hits Goblin")
         expect(gm.locator("#kw-sheet-tp-goblin")).to_have_text("0 / 3")
-        expect(player.locator("#kw-row-goblin")).to_contain_text("defeated")
+        # Fallen: out of the order (no row in the tracker), named below it.
+        expect(player.locator("#kw-fallen")).to_contain_text("Goblin")
+        expect(player.locator("#kw-row-goblin")).to_have_count(0)
         gm.screenshot(path=str(screenshots / "kreiswanderer-gm.png"), full_page=True)
 
         # Round 3: Ada dodges with Schwerter instead of Akrobatik (2 × 2 + 10 = 14, not 2).
@@ -257,5 +259,86 @@ def test_the_log_shows_a_fehlqualitaet_as_a_positive_number(browser: Any, server
         assert "Fehlqualität 2" in lines[0] and "-2" not in lines[0]
         assert "Fehlqualität 3" in lines[1] and "-3" not in lines[1]
         assert "wins by 18" in lines[2] and "critical" in lines[2]
+    finally:
+        context.close()
+
+
+def _gm_until(gm: Page, text: str) -> None:
+    """The GM ends turns until the round line shows ``text``."""
+    for _ in range(8):
+        line = gm.locator("#kw-round").inner_text()
+        if text in line:
+            return
+        gm.locator("#kw-end-turn").click()
+        expect(gm.locator("#kw-round")).not_to_have_text(line)
+    expect(gm.locator("#kw-round")).to_contain_text(text)
+
+
+def test_the_gm_s_toolbox_trap_reinforcements_the_fallen_and_a_ritual(
+    browser: Any, server: Any
+) -> None:
+    """A trap deals typed damage outside the fight; in the fight a wolf joins, the goblin
+    falls and leaves the order, and Ada's ritual of 2 Ap takes two rounds."""
+    context = new_context(browser, viewport={"width": 1280, "height": 1000})
+    gm = context.new_page()
+    errors = watch_errors(gm)
+    try:
+        open_table(gm, server.url, "kreiswanderer", "Werkzeug", "Gisela")
+        gm.locator("#open-table").click()
+        expect(gm.locator("#conn")).to_have_attribute("data-state", "live")
+        _create(gm, "Ada", 30)
+        _create(gm, "Goblin", 3)
+        _create(gm, "Wolf", 10)
+        expect(gm.locator("#kw-options")).to_contain_text("edition 2")
+
+        # A fire trap outside the fight: 4 BR, Ada has no BR resistance, and she burns.
+        gm.locator("#kw-hurt-ada-details summary").click()
+        gm.fill("#kw-hurt-ada-amount", "4")
+        gm.select_option("#kw-hurt-ada-type", "BR")
+        gm.fill("#kw-hurt-ada-reason", "Feuerfalle")
+        gm.locator("#kw-hurt-ada-fire").check()
+        gm.locator("#kw-hurt-ada-submit").click()
+        expect(gm.locator("#log > li").first).to_contain_text("Ada takes 4 BR (Feuerfalle)")
+        expect(gm.locator("#kw-sheet-tp-ada")).to_have_text("26 / 30")
+        expect(gm.locator("#kw-being-ada")).to_contain_text("burning")
+
+        # The fight: Ada and the goblin; the wolf joins as reinforcement.
+        gm.locator("#kw-join-ada").check()
+        gm.locator("#kw-join-goblin").check()
+        gm.locator("#kw-start-combat").click()
+        gm.locator("#kw-assign-ada-0").click()
+        gm.locator("#kw-assign-goblin-0").click()
+        expect(gm.locator("#kw-tracker")).to_be_visible()
+        gm.select_option("#kw-join-being", "wolf")
+        gm.locator("#kw-join-fight").click()
+        expect(gm.locator("#log > li").first).to_contain_text("Wolf joins the fight")
+        gm.locator("#kw-assign-wolf-0").click()
+        expect(gm.locator("#kw-row-wolf")).to_be_visible()
+
+        # Ada begins a ritual of 2 Ap with her one Ap.
+        _gm_until(gm, "Ada is acting")
+        gm.fill("#kw-act-name", "Bannkreis")
+        gm.fill("#kw-act-cost", "2")
+        expect(gm.locator("#kw-act-submit")).to_have_text("Begin the action for 2 Ap")
+        gm.locator("#kw-act-submit").click()
+        expect(gm.locator("#kw-techniques-ada")).to_contain_text("Begun: Bannkreis, 1 of 2 Ap")
+
+        # A rockfall fells the goblin: it leaves the order, its turns are skipped.
+        gm.locator("#kw-hurt-goblin-details summary").click()
+        gm.fill("#kw-hurt-goblin-amount", "10")
+        gm.fill("#kw-hurt-goblin-reason", "Steinschlag")
+        gm.locator("#kw-hurt-goblin-submit").click()
+        expect(gm.locator("#kw-fallen")).to_contain_text("Goblin")
+        expect(gm.locator("#kw-row-goblin")).to_have_count(0)
+
+        # Round 2: the round start paid the second Ap; Ada carries the ritual out.
+        _gm_until(gm, "Round 2")
+        _gm_until(gm, "Ada is acting")
+        ready = gm.locator("#kw-techniques-ada")
+        expect(ready).to_contain_text("Ready: Bannkreis (2 Ap paid)")
+        ready.get_by_role("button", name="Carry out").click()
+        expect(gm.locator("#log > li").first).to_contain_text("Ada: Bannkreis (2 Ap) is done")
+        assert "Goblin is acting" not in gm.locator("#kw-round").inner_text()
+        assert not errors, errors
     finally:
         context.close()

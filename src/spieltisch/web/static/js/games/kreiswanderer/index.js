@@ -12,6 +12,10 @@ const TYPES = ["PH", "BR", "EN", "TR"];
 const draft = {
   check: { mode: "single", being: "", attribute: "", skill: "", skills: "", tools: 0, modifier: 0, target: "", sf: "", opponent: "", oppAttr: "", oppSkill: "", accKind: "rolls", accCount: 3 },
   attack: { weapon: "", target: "", cost: 1, modifier: 0 },
+  act: { name: "", cost: 2, magical: false },
+  join: "",
+  hurt: {},
+  catalogue: null,
   combat: new Set(),
   dodge: {},
   sheets: {},
@@ -121,7 +125,9 @@ function assignRow(ctx, c) {
 
 function techniqueLine(ctx, p, ready, c) {
   const target = p.detail?.target;
-  const text = t(ready ? "web.kw.ready" : "web.kw.pending", { weapon: p.detail?.weapon ?? "", target: nameOf(ctx, target), paid: Number(p.paid), cost: Number(p.cost) });
+  const text = p.action === "act"
+    ? t(ready ? "web.kw.ready_act" : "web.kw.pending_act", { name: p.detail?.name ?? "", paid: Number(p.paid), cost: Number(p.cost) })
+    : t(ready ? "web.kw.ready" : "web.kw.pending", { weapon: p.detail?.weapon ?? "", target: nameOf(ctx, target), paid: Number(p.paid), cost: Number(p.cost) });
   const parts = [el("span", {}, text)];
   if (ready && mayAct(ctx, c.id)) {
     const turn = fightOf(ctx).current === c.id;
@@ -145,6 +151,10 @@ function trackerRow(ctx, c) {
     el("td", { class: "num", id: `kw-tp-${c.id}` }, `${being.tp.current} / ${being.tp.maximum}`),
     el("td", { class: "num", id: `kw-mp-${c.id}` }, `${being.mp.current} / ${being.mp.maximum}`),
   ];
+  const leave = [];
+  if (mayAct(ctx, c.id)) leave.push(button(`kw-flee-${c.id}`, t("web.kw.flee"), () => send(ctx, { kind: "leave_fight", being: c.id })));
+  if (ctx.isGm) leave.push(button(`kw-remove-${c.id}`, t("web.kw.remove"), () => send(ctx, { kind: "leave_fight", being: c.id, how: "remove" })));
+  cells[0].append(" ", ...leave);
   const techniques = [...c.pending.map((p) => techniqueLine(ctx, p, false, c)), ...c.ready.map((p) => techniqueLine(ctx, p, true, c))];
   const rows = [el("tr", { id: `kw-row-${c.id}`, class: current ? "is-current" : null }, cells)];
   if (techniques.length) rows.push(el("tr", {}, el("td", { colspan: 6 }, el("ul", { class: "kw-techniques", id: `kw-techniques-${c.id}` }, techniques))));
@@ -211,6 +221,30 @@ function attackForm(ctx, c) {
     el("button", { type: "submit", class: "primary", id: "kw-attack-submit", disabled: !weapon || !foe || left <= 0, title: left <= 0 ? t("web.kw.no_ap") : null }, label));
 }
 
+function actForm(ctx, c) {
+  const d = draft.act;
+  const cost = Number(d.cost) || 1;
+  const left = apLeft(c);
+  const command = { kind: "act", being: c.id, name: d.name.trim(), cost };
+  if (d.magical) command.magical = true;
+  return el("form", { class: "form inline", id: "kw-act-form", onsubmit: (e) => { e.preventDefault(); if (!command.name) { showAlert(t("web.error.required", { field: t("web.kw.act_name") })); return; } send(ctx, command, cost > left ? "kw-techniques-" + c.id : null).then((ok) => { if (ok) { d.name = ""; ctx.rerender(); } }); } },
+    el("h3", {}, t("web.kw.act_heading", { name: beingOf(ctx, c.id).name })),
+    field("kw-act-name", t("web.kw.act_name"), input("kw-act-name", d.name, (v) => { d.name = v; }, { required: true, maxlength: 60 })),
+    field("kw-act-cost", t("web.kw.cost"), num("kw-act-cost", d.cost, (v) => { d.cost = v; ctx.rerender(); }, { min: 1, max: 9 })),
+    el("div", { class: "field check" }, el("input", { type: "checkbox", id: "kw-act-magical", checked: d.magical, onchange: (e) => { d.magical = e.target.checked; } }), el("label", { for: "kw-act-magical" }, t("web.kw.act_magical"))),
+    el("button", { type: "submit", id: "kw-act-submit", disabled: left <= 0, title: left <= 0 ? t("web.kw.no_ap") : null }, cost > left ? t("web.kw.begin_action", { cost }) : t("web.kw.act")));
+}
+
+function joinRow(ctx) {
+  const fight = fightOf(ctx);
+  const outside = beingsOf(ctx).filter((b) => !b.fallen && !fight.combatants.some((c) => c.id === b.id));
+  if (!ctx.isGm || !outside.length) return null;
+  if (!outside.some((b) => b.id === draft.join)) draft.join = outside[0].id;
+  return el("div", { class: "row", id: "kw-join-row" },
+    field("kw-join-being", t("web.kw.reinforcement"), select("kw-join-being", draft.join, outside.map((b) => [b.id, b.name]), (v) => { draft.join = v; })),
+    button("kw-join-fight", t("web.kw.join_fight"), () => send(ctx, { kind: "join_fight", being: draft.join })));
+}
+
 function reactions(ctx) {
   const fight = fightOf(ctx);
   const rows = [];
@@ -245,10 +279,15 @@ function fightSection(ctx) {
     const current = fight.current;
     parts.push(el("p", { class: "status-line", id: "kw-round" }, t("web.kw.round", { round: fight.round, name: nameOf(ctx, current) })));
     parts.push(tracker(ctx));
+    if (fight.fallen?.length) parts.push(el("p", { id: "kw-fallen", class: "muted" }, t("web.kw.fallen_list", { names: fight.fallen.map((id) => nameOf(ctx, id)).join(", ") })));
+    const joining = fight.combatants.filter((c) => c.joining);
+    if (joining.length) parts.push(el("ul", { class: "people", id: "kw-assign" }, joining.map((c) => assignRow(ctx, c))));
+    parts.push(joinRow(ctx));
     if (fight.last_ticks.length) parts.push(el("p", { class: "muted" }, fight.last_ticks.map((x) => t("web.kw.tick", { name: nameOf(ctx, x.being), damage: x.damage })).join(" ")));
     const c = combatant(ctx, current);
     if (c && mayAct(ctx, current)) {
       parts.push(attackForm(ctx, c));
+      parts.push(actForm(ctx, c));
       parts.push(el("div", { class: "row" }, button("kw-end-turn", t("web.kw.end_turn"), () => send(ctx, { kind: "end_turn" }))));
     } else if (ctx.isGm && current == null) {
       parts.push(el("div", { class: "row" }, button("kw-end-turn", t("web.kw.end_turn"), () => send(ctx, { kind: "end_turn" }))));
@@ -397,15 +436,17 @@ function accumulations(ctx) {
   return el("div", { id: "kw-accumulations" }, el("h3", {}, t("web.kw.accumulations")), el("ul", { class: "people" }, open.map((a) => {
     const goal = a.rolls != null ? t("web.kw.acc_goal_rolls", { done: a.done_rolls, rolls: a.rolls }) : t("web.kw.acc_goal_quality", { quality: a.quality });
     const box = el("span", { class: "muted", id: `kw-acc-odds-${a.id}` });
-    if (!a.finished && mayAct(ctx, a.being)) {
+    if (!a.finished && !a.abandoned && mayAct(ctx, a.being)) {
       cachedOdds(ctx, { kind: "accumulate_roll", id: a.id }).then((odds) => {
         const reach = odds?.outcomes.find((o) => o.value === "reach")?.probability;
         if (reach != null) box.textContent = t("web.kw.acc_reach", { p: percent(reach) });
       }).catch(() => {});
     }
     return el("li", { id: `kw-acc-${a.id}` }, t("web.kw.acc_line", { name: nameOf(ctx, a.being), skill: a.skill, tw: a.talent_value, total: a.total, target: a.target, goal }), " ",
-      a.finished ? el("span", { class: "badge" }, t("web.kw.acc_done", { quality: a.total - a.target })) : box,
-      !a.finished && mayAct(ctx, a.being) ? button(`kw-acc-roll-${a.id}`, t("web.kw.acc_roll"), () => send(ctx, { kind: "accumulate_roll", id: a.id }, "kw-last-check")) : null);
+      a.abandoned ? el("span", { class: "badge undone-badge" }, t("web.kw.acc_abandoned"))
+        : a.finished ? el("span", { class: "badge" }, t("web.kw.acc_done", { quality: a.total - a.target })) : box,
+      !a.finished && !a.abandoned && mayAct(ctx, a.being) ? button(`kw-acc-roll-${a.id}`, t("web.kw.acc_roll"), () => send(ctx, { kind: "accumulate_roll", id: a.id }, "kw-last-check")) : null,
+      !a.finished && !a.abandoned && mayAct(ctx, a.being) ? button(`kw-acc-abandon-${a.id}`, t("web.kw.acc_abandon"), () => send(ctx, { kind: "accumulate_abandon", id: a.id })) : null);
   })));
 }
 
@@ -445,7 +486,7 @@ function markingRows(markings) {
 
 function emptySheet(ctx) {
   return {
-    name: "", side: "party", hp: "20", mp: "0", magic_cost: "1",
+    name: "", side: "party", hp: "20", mp: "0", magic_cost: "1", ap: "", species: "", native_language: "",
     attributes: Object.fromEntries(ctx.state.options.attributes.map((a) => [a, "2"])),
     resistances: Object.fromEntries(TYPES.map((x) => [x, "0"])),
     skills: "", markings: [], weapons: [], sonderfertigkeiten: [], begabungen: "", haltungen: [],
@@ -455,6 +496,7 @@ function emptySheet(ctx) {
 function sheetDraft(sheet) {
   return {
     name: sheet.name, side: sheet.side, hp: String(sheet.hp), mp: String(sheet.mp), magic_cost: String(sheet.magic_cost),
+    ap: sheet.ap == null ? "" : String(sheet.ap), species: sheet.species ?? "", native_language: sheet.native_language ?? "",
     attributes: Object.fromEntries(Object.entries(sheet.attributes).map(([k, v]) => [k, String(v)])),
     resistances: Object.fromEntries(TYPES.map((x) => [x, String(sheet.resistances[x] ?? 0)])),
     skills: skillsText(sheet.skills), markings: markingRows(sheet.markings),
@@ -498,6 +540,12 @@ function readSheet(d) {
   const problem = (name, value) => { showAlert(t("web.error.bad_number", { name, value })); return null; };
   if (!d.name.trim()) { showAlert(t("web.error.required", { field: t("web.kw.name") })); return null; }
   const sheet = { name: d.name.trim(), side: d.side.trim() || "party", attributes: {}, resistances: {} };
+  if (String(d.ap ?? "").trim() !== "") {
+    const n = Number(d.ap);
+    if (!Number.isInteger(n)) return problem(t("web.kw.field.ap"), d.ap);
+    sheet.ap = n;
+  }
+  for (const key of ["species", "native_language"]) if ((d[key] ?? "").trim()) sheet[key] = d[key].trim();
   for (const key of ["hp", "mp", "magic_cost"]) {
     const n = Number(d[key]);
     if (d[key] === "" || !Number.isInteger(n)) return problem(t("web.kw.field." + key), d[key]);
@@ -640,7 +688,10 @@ function sheetForm(ctx, key, d, submitLabel, onsubmit) {
       field(`${key}-side`, t("web.kw.field.side"), input(`${key}-side`, d.side, set("side"))),
       field(`${key}-hp`, t("web.kw.field.hp"), num(`${key}-hp`, d.hp, set("hp"), { min: 1 })),
       field(`${key}-mp`, t("web.kw.field.mp"), num(`${key}-mp`, d.mp, set("mp"), { min: 0 })),
-      field(`${key}-magic_cost`, t("web.kw.field.magic_cost"), num(`${key}-magic_cost`, d.magic_cost, set("magic_cost"), { min: 0, max: 9 }))),
+      field(`${key}-magic_cost`, t("web.kw.field.magic_cost"), num(`${key}-magic_cost`, d.magic_cost, set("magic_cost"), { min: 0, max: 9 })),
+      field(`${key}-ap`, t("web.kw.field.ap"), num(`${key}-ap`, d.ap, set("ap"), { min: 1, max: 9, placeholder: String(ctx.state.options.ap_per_round) })),
+      field(`${key}-species`, t("web.kw.field.species"), input(`${key}-species`, d.species, set("species"), { maxlength: 40 })),
+      field(`${key}-native_language`, t("web.kw.field.native_language"), input(`${key}-native_language`, d.native_language, set("native_language"), { maxlength: 40 }))),
     el("fieldset", { class: "options" }, el("legend", {}, t("web.kw.field.attributes")), el("div", { class: "grid-4" },
       attrs.map((a) => field(`${key}-attr-${a}`, attrName(a), num(`${key}-attr-${a}`, d.attributes[a], (v) => { d.attributes[a] = v; })))) ),
     el("fieldset", { class: "options" }, el("legend", {}, t("web.kw.field.resistances")), el("div", { class: "grid-4" },
@@ -706,10 +757,13 @@ function sheetCard(ctx, b) {
   if (b.active_haltungen.length) facts.push([t("web.kw.active_haltungen"), b.active_haltungen.join(", ")]);
   return el("article", { class: "sheet", id: `kw-being-${b.id}`, "aria-labelledby": `kw-sheet-${b.id}` },
     el("h3", { id: `kw-sheet-${b.id}` }, b.name, " ", el("span", { class: "badge" }, b.side), b.secret ? el("span", { class: "badge hidden-badge" }, t("web.kw.secret_badge")) : null,
-      b.defeated ? el("span", { class: "badge undone-badge" }, t("web.kw.defeated")) : null),
+      b.defeated ? el("span", { class: "badge undone-badge" }, t("web.kw.defeated")) : null,
+      b.burning ? el("span", { class: "badge kw-burning" }, t("web.kw.burning")) : null),
     el("dl", {}, facts.flatMap(([k, v, id]) => [el("dt", {}, k), el("dd", { id: id || null }, v)])),
     magic.length ? el("div", { class: "row kw-magic" }, magic) : null,
+    b.burning && !fighting && (can || ctx.isGm) ? button(`kw-extinguish-${b.id}`, t("web.kw.extinguish"), () => send(ctx, { kind: "extinguish", being: b.id })) : null,
     can ? restForm(ctx, b, fighting) : null,
+    ctx.isGm ? hurtForm(ctx, b) : null,
     ctx.isGm ? trackForm(ctx, b) : null,
     can ? editForm(ctx, b) : null);
 }
@@ -723,6 +777,64 @@ function restForm(ctx, b, fighting) {
       field(`kw-rest-${b.id}-sleep`, t("web.kw.sleep_halfhours"), num(`kw-rest-${b.id}-sleep`, d.sleep, (v) => { d.sleep = v; }, { min: 0, max: 480 })),
       el("p", { class: "muted small-print" }, t("web.kw.rest_rule")),
       el("button", { type: "submit", id: `kw-rest-${b.id}-submit`, disabled: !!reason, title: reason }, t("web.kw.rest_submit"))));
+}
+
+function hurtForm(ctx, b) {
+  const key = `kw-hurt-${b.id}`;
+  const d = (draft.hurt[b.id] ||= { amount: "", type: "PH", reason: "", fire: false, heal: "", healReason: "" });
+  const damage = () => {
+    const n = Number(d.amount);
+    if (d.amount === "" || !Number.isInteger(n) || n < 0) { showAlert(t("web.error.bad_number", { name: t("web.kw.amount"), value: d.amount })); return; }
+    if (!d.reason.trim()) { showAlert(t("web.error.required", { field: t("web.kw.reason") })); return; }
+    const command = { kind: "deal_damage", being: b.id, amount: n, damage_type: d.type, reason: d.reason.trim() };
+    if (d.fire) command.markings = [{ name: "langzeiteffekt", detail: "feuer" }];
+    send(ctx, command).then((ok) => { if (ok) { draft.hurt[b.id] = null; ctx.rerender(); } });
+  };
+  const heal = () => {
+    const n = Number(d.heal);
+    if (!Number.isInteger(n) || n < 1) { showAlert(t("web.error.bad_number", { name: t("web.kw.amount"), value: d.heal })); return; }
+    if (!d.healReason.trim()) { showAlert(t("web.error.required", { field: t("web.kw.reason") })); return; }
+    send(ctx, { kind: "heal", being: b.id, amount: n, reason: d.healReason.trim() }).then((ok) => { if (ok) { draft.hurt[b.id] = null; ctx.rerender(); } });
+  };
+  return details(`${key}-details`, t("web.kw.hurt"), el("div", {},
+    el("form", { class: "form inline", id: key, onsubmit: (e) => { e.preventDefault(); damage(); } },
+      field(`${key}-amount`, t("web.kw.amount"), num(`${key}-amount`, d.amount, (v) => { d.amount = v; }, { min: 0 })),
+      field(`${key}-type`, t("web.kw.damage_type"), select(`${key}-type`, d.type, TYPES.map((x) => [x, x]), (v) => { d.type = v; })),
+      field(`${key}-reason`, t("web.kw.reason"), input(`${key}-reason`, d.reason, (v) => { d.reason = v; }, { maxlength: 60 })),
+      el("div", { class: "field check" }, el("input", { type: "checkbox", id: `${key}-fire`, checked: d.fire, onchange: (e) => { d.fire = e.target.checked; } }), el("label", { for: `${key}-fire` }, t("web.kw.sets_burning"))),
+      el("button", { type: "submit", id: `${key}-submit` }, t("web.kw.deal_damage"))),
+    el("form", { class: "form inline", id: `kw-heal-${b.id}`, onsubmit: (e) => { e.preventDefault(); heal(); } },
+      field(`kw-heal-${b.id}-amount`, t("web.kw.amount"), num(`kw-heal-${b.id}-amount`, d.heal, (v) => { d.heal = v; }, { min: 1 })),
+      field(`kw-heal-${b.id}-reason`, t("web.kw.reason"), input(`kw-heal-${b.id}-reason`, d.healReason, (v) => { d.healReason = v; }, { maxlength: 60 })),
+      el("button", { type: "submit", id: `kw-heal-${b.id}-submit` }, t("web.kw.heal")))));
+}
+
+function catalogueText(catalogue) {
+  return Object.entries(catalogue || {}).map(([name, s]) => [name, s.depth, s.attribute || "-", ...(s.species || [])].join(" ")).join("\n");
+}
+
+function catalogueSection(ctx) {
+  const entries = Object.entries(ctx.state.catalogue || {});
+  const shown = el("p", { id: "kw-catalogue-list" }, entries.length ? entries.map(([name, s]) => t("web.kw.catalogue_entry", { name, depth: s.depth, species: (s.species || []).join(", ") || t("web.kw.everyone") })).join("; ") : t("web.kw.catalogue_empty"));
+  const options = ctx.state.options;
+  const rules = el("p", { id: "kw-options", class: "muted small-print" }, t("web.kw.options_line", { edition: options.edition, accumulation: t("web.kw.accumulation." + options.accumulation), fs: t("web.kw.fs." + options.fuehrungsschwelle), tie: options.tie_goes_to, ap: options.ap_per_round }));
+  if (!ctx.isGm) return el("section", { class: "card", "aria-labelledby": "kw-catalogue-heading" }, el("h2", { id: "kw-catalogue-heading" }, t("web.kw.catalogue")), shown, rules);
+  if (draft.catalogue === null) draft.catalogue = catalogueText(ctx.state.catalogue);
+  const save = () => {
+    const skills = {};
+    for (const line of draft.catalogue.split("\n").map((x) => x.trim()).filter(Boolean)) {
+      const [name, depth, attribute, ...species] = line.split(/\s+/);
+      if (!name || !Number.isInteger(Number(depth ?? 1))) { showAlert(t("web.kw.bad_line", { field: t("web.kw.catalogue"), line })); return; }
+      skills[name] = { depth: Number(depth ?? 1), species };
+      if (attribute && attribute !== "-") skills[name].attribute = attribute;
+    }
+    send(ctx, { kind: "set_catalogue", skills }).then((ok) => { if (ok) { draft.catalogue = null; ctx.rerender(); } });
+  };
+  return el("section", { class: "card", "aria-labelledby": "kw-catalogue-heading" }, el("h2", { id: "kw-catalogue-heading" }, t("web.kw.catalogue")), shown, rules,
+    details("kw-catalogue-details", t("web.kw.catalogue_edit"),
+      el("form", { class: "form", id: "kw-catalogue-form", onsubmit: (e) => { e.preventDefault(); save(); } },
+        field("kw-catalogue-text", t("web.kw.catalogue"), el("textarea", { id: "kw-catalogue-text", rows: 4, oninput: (e) => { draft.catalogue = e.target.value; } }, draft.catalogue), t("web.kw.catalogue_hint")),
+        el("button", { type: "submit", id: "kw-catalogue-submit" }, t("web.kw.save")))));
 }
 
 function trackForm(ctx, b) {
@@ -767,7 +879,7 @@ export function render(body, ctx) {
     sheets: el("div", { dataset: { game: "kreiswanderer" } },
       el("section", { class: "card", "aria-labelledby": "kw-sheets-heading" }, el("h2", { id: "kw-sheets-heading" }, t("web.kw.sheets")),
         beings.length ? el("div", { class: "sheets" }, beings.map((b) => sheetCard(ctx, b))) : el("p", { class: "muted" }, t("web.kw.no_beings"))),
-      createSection(ctx), ...knownMarkings(ctx)),
+      createSection(ctx), catalogueSection(ctx), ...knownMarkings(ctx)),
   };
 }
 
@@ -812,6 +924,14 @@ export function describe(event, ctx) {
     case "haltung_switched": return t(event.active ? "web.kw.ev.haltung_on" : "web.kw.ev.haltung_off", { name: name(event.being), haltung: event.haltung });
     case "extinguished": return t("web.kw.ev.extinguished", { name: name(event.being) });
     case "turn_ended": return t("web.kw.ev.turn_ended");
+    case "fight_joined": return t("web.kw.ev.fight_joined", { name: name(event.being), a: event.dice[0], b: event.dice[1] });
+    case "fight_left": return t(event.how === "remove" ? "web.kw.ev.removed" : "web.kw.ev.fled", { name: name(event.being) });
+    case "damage_dealt": return t("web.kw.ev.damage_dealt", { name: name(event.being), amount: event.amount, type: event.damage_type, resistance: event.resistance, damage: event.damage, reason: event.reason })
+      + (event.ignites ? " " + t("web.kw.ev.ignites", { target: name(event.being) }) : "");
+    case "healed": return t("web.kw.ev.healed", { name: name(event.being), amount: event.amount, track: t("web.kw.field." + event.track), value: event.value, reason: event.reason });
+    case "action_done": return t("web.kw.ev.action_done", { name: name(event.being), action: event.name, cost: event.cost });
+    case "accumulation_abandoned": return t("web.kw.ev.accumulation_abandoned", { id: event.id });
+    case "catalogue_set": return t("web.kw.ev.catalogue_set", { n: Object.keys(event.skills).length });
     case "combat_ended": return t("web.kw.ev.combat_ended");
     case "rested": return t("web.kw.ev.rested", { name: name(event.being), tp: event.tp, mp: event.mp });
     case "track_adjusted": return t("web.kw.ev.track_adjusted", { name: name(event.being), track: t("web.kw.field." + event.track), value: event.value });
@@ -826,6 +946,7 @@ export function diceOf(event) {
     case "check_rolled": case "attacked": case "accumulation_rolled": return d10(event.rolls);
     case "comparative_rolled": return d10([...event.active.rolls, ...event.passive.rolls]);
     case "combat_started": return d10(Object.values(event.dice).flat());
+    case "fight_joined": return d10(event.dice);
     case "magic_used": return d10(event.overload);
     default: return [];
   }
