@@ -2,8 +2,8 @@
 
 Stable JSON with ``--json``:
 
-* ``odds --bonus B --ac AC [--advantage | --disadvantage]`` → ``{"hit": p, "critical": p,
-  "miss": p}`` (the critical is part of the hit);
+* ``odds --bonus B --ac AC [--advantage] [--disadvantage]`` → ``{"hit": p, "critical": p,
+  "miss": p}`` (the critical is part of the hit; both flags given cancel: a normal roll);
 * ``jump --strength S [--standing]`` → ``{"long_m": x, "high_m": y}``;
 * ``move --scenario FILE`` → ``{"legal", "cost_m", "remaining_m", "opportunity_attacks",
   "error"}`` (see :mod:`spieltisch.systems.dnd5e.scenario`).
@@ -22,7 +22,7 @@ from spieltisch.cli.context import emit_json, fail, help_text, settings, t
 from spieltisch.errors import InputError, SpieltischError
 from spieltisch.i18n import error_message
 from spieltisch.systems.dnd5e.odds import attack_odds
-from spieltisch.systems.dnd5e.rules import Mode, high_jump_m, long_jump_m
+from spieltisch.systems.dnd5e.rules import high_jump_m, long_jump_m, resolve_mode
 from spieltisch.systems.dnd5e.scenario import MAX_SCENARIO_BYTES, run_scenario
 
 __all__ = ["dnd5e_app", "jump_command", "move_command", "odds_command"]
@@ -61,15 +61,13 @@ def odds_command(
 ) -> None:
     """P(hit), P(critical) and P(miss) of an attack roll."""
     try:
-        if advantage and disadvantage:
-            raise InputError("dnd5e.cli.both_modes")
         if not -30 <= bonus <= 30:
             raise InputError("dnd5e.cli.bad_bonus", value=bonus)
         if not 0 <= ac <= 40:
             raise InputError("dnd5e.cli.bad_ac", value=ac)
     except SpieltischError as error:
         fail(error, as_json=as_json)
-    mode = Mode.ADVANTAGE if advantage else Mode.DISADVANTAGE if disadvantage else Mode.NORMAL
+    mode = resolve_mode(int(advantage), int(disadvantage))  # both given: they cancel
     odds = attack_odds(bonus, ac, mode)
     result = {"hit": float(odds.hit), "critical": float(odds.critical), "miss": float(odds.miss)}
     if as_json:

@@ -144,6 +144,8 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
             fighter = _require_turn(state, command.creature)
             if fighter.hp > 0 or fighter.stable or fighter.dead:
                 raise RuleError("dnd5e.no_death_save", creature=fighter.id)
+            if not fighter.death_save_due:
+                raise RuleError("dnd5e.death_save_taken", creature=fighter.id)
             return [e.DeathSaved(creature=fighter.id, d20=dice.roll(20))]
         case _:
             assert_never(command)
@@ -349,7 +351,14 @@ def _move_events(
     first = can_react[0][1]
     reactors = tuple(who for who, step in can_react if step == first)
     prefix = check_move(
-        state.grid, body, others, steps[:first], before=before, stand_up=stand_up, disengage=True
+        state.grid,
+        body,
+        others,
+        steps[:first],
+        before=before,
+        stand_up=stand_up,
+        disengage=True,
+        midway=True,
     )
     pending = PendingMove(
         mover=fighter.id,
@@ -470,9 +479,14 @@ def _take_action(state: DndState, command: c.TakeAction) -> list[e.Event]:
             foe = fighter_of(state, command.foe or "")
             if square_distance(state, fighter, foe) > CLOSE_M:
                 raise RuleError("dnd5e.help_too_far", target=foe.id)
+    helped_foe = command.foe if command.action == "help" and command.help == "attack" else None
     return [
         e.ActionTaken(
-            creature=fighter.id, action=command.action, target=command.target, help=command.help
+            creature=fighter.id,
+            action=command.action,
+            target=command.target,
+            foe=helped_foe,
+            help=command.help,
         )
     ]
 

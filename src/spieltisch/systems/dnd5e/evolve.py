@@ -16,7 +16,7 @@ from spieltisch.engine.encounter import Combatant, PhaseEvent
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.grid import parse_square, square_name
 from spieltisch.systems.dnd5e import events as e
-from spieltisch.systems.dnd5e.data import catalog
+from spieltisch.systems.dnd5e.data import catalog, condition_tags
 from spieltisch.systems.dnd5e.movement import SPEED_ZERO, TurnMovement, check_move
 from spieltisch.systems.dnd5e.queries import (
     body_of,
@@ -34,6 +34,7 @@ from spieltisch.systems.dnd5e.rules import (
     modify_damage,
     take_damage,
 )
+from spieltisch.systems.dnd5e.statblock import DAMAGE_TYPES
 from spieltisch.systems.dnd5e.state import BUDGETS, DndState, Fighter, LastAttack
 
 __all__ = ["evolve", "fold"]
@@ -117,10 +118,13 @@ def _falls(state: DndState, creature: str) -> DndState:
 
 
 def _hurt(state: DndState, target: Fighter, amount: int, kind: str, critical: bool) -> DndState:
+    resistances = target.resistances
+    if "resists_all" in condition_tags(kinds_on(state, target.id)):  # petrified
+        resistances = frozenset(DAMAGE_TYPES)
     dealt = modify_damage(
         amount,
         kind,
-        resistances=target.resistances,
+        resistances=resistances,
         vulnerabilities=target.vulnerabilities,
         immunities=target.immunities,
     )
@@ -140,7 +144,11 @@ def _hurt(state: DndState, target: Fighter, amount: int, kind: str, critical: bo
     fighter = target.model_copy(update={"hp": result.hp, "temp_hp": result.temp_hp, "dead": dead})
     state = _set(state, fighter)
     if result.hp == 0 and not dead and "unconscious" not in kinds_on(state, target.id):
+        # Falling unconscious drops the creature prone; regaining hit points ends the
+        # unconsciousness, not the prone condition.
         state = add_effect(state, "unconscious", target.id)
+        if "prone" not in kinds_on(state, target.id):
+            state = add_effect(state, "prone", target.id)
     return state
 
 
@@ -151,6 +159,10 @@ def _hooks(state: DndState, markers: list[PhaseEvent]) -> DndState:
         if marker.phase == "turn_start" and marker.combatant is not None:
             who = marker.combatant
             fighter = state.fighters[who]
+            dying = fighter.hp == 0 and not fighter.stable and not fighter.dead
+            if dying != fighter.death_save_due:
+                fighter = fighter.model_copy(update={"death_save_due": dying})
+                state = _set(state, fighter)
             budgets = economy.refresh(
                 state.budgets[who],
                 BUDGETS,
@@ -321,8 +333,13 @@ def _action_taken(state: DndState, event: e.ActionTaken) -> DndState:
     if event.action == "dodge":
         return add_effect(state, "dodging", who, Duration.until_turn_start(who))
     if event.action == "help" and event.target is not None:
-        kind = "helped_attack" if event.help == "attack" else "helped_check"
-        return add_effect(state, kind, event.target, Duration.until_turn_start(who), source=who)
+        # Attack help is keyed to the foe the helped ally attacks (the effect's source),
+        # check help to the helper.
+        if event.help == "attack":
+            kind, source = "helped_attack", event.foe
+        else:
+            kind, source = "helped_check", who
+        return add_effect(state, kind, event.target, Duration.until_turn_start(who), source=source)
     return state
 
 
@@ -390,6 +407,7 @@ def _death_saved(state: DndState, event: e.DeathSaved) -> DndState:
     saves, revived = death_save(
         DeathSaves(fighter.death_successes, fighter.death_failures), event.d20
     )
+    fighter = fighter.model_copy(update={"death_save_due": False})
     if revived:
         state = state.model_copy(
             update={"effects": effects.remove_kind(state.effects, "unconscious", fighter.id)}

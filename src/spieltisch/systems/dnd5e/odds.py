@@ -86,6 +86,8 @@ class DamageDice:
 
 
 def _dice(count: int, sides: int, modifier: int) -> Dist:
+    if count == 0:  # a fixed damage ("1 piercing"): no dice
+        return Dist.constant(max(modifier, 0))
     return (Dist.die(sides, exact=True).repeat(count) + modifier).clamp(low=0)
 
 

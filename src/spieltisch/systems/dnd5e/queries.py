@@ -91,9 +91,8 @@ def attack_mode(
     mine = condition_tags(kinds_on(state, attacker.id))
     theirs_kinds = kinds_on(state, target.id)
     theirs = condition_tags(theirs_kinds)
-    if "dodging" in theirs_kinds and (
-        "incapacitated" in theirs or theirs_kinds & SPEED_ZERO
-    ):  # Dodge is lost while incapacitated or at speed 0
+    mine_kinds = kinds_on(state, attacker.id)
+    if "dodging" in theirs_kinds and not dodge_counts(theirs_kinds, mine_kinds):
         theirs = condition_tags(theirs_kinds - {"dodging"})
     close = square_distance(state, attacker, target) <= CLOSE_M
     advantages = [extra[0], "attacks_advantage" in mine, "attacked_with_advantage" in theirs]
@@ -102,8 +101,8 @@ def attack_mode(
         "attacks_disadvantage" in mine,
         "attacked_with_disadvantage" in theirs,
     ]
-    if "prone" in theirs:
-        advantages.append(close and not weapon.ranged)
+    if "prone" in theirs:  # within 1.5 m any attack (a ranged one too) has advantage
+        advantages.append(close)
         disadvantages.append(not close)
     if any(
         x.source == target.id and x.kind == "helped_attack" for x in state.effects.on(attacker.id)
@@ -112,6 +111,20 @@ def attack_mode(
     if weapon.ranged:
         disadvantages.append(_hostile_close(state, attacker))
     return resolve_mode(sum(advantages), sum(disadvantages))
+
+
+UNSEEN = frozenset({"invisible", "hidden"})
+"""Effects that keep a creature from being seen."""
+
+
+def dodge_counts(dodger: frozenset[str], attacker: frozenset[str]) -> bool:
+    """Whether a dodger's Dodge imposes disadvantage on this attacker: it is lost while the
+    dodger is incapacitated or at speed 0, and works only against an attacker the dodger can
+    see (not while blinded, nor against an invisible or hidden attacker)."""
+    tags = condition_tags(dodger)
+    if "incapacitated" in tags or dodger & SPEED_ZERO:
+        return False
+    return "blinded" not in dodger and not attacker & UNSEEN
 
 
 def _hostile_close(state: DndState, attacker: Fighter) -> bool:

@@ -92,6 +92,9 @@ class Fighter(_Frozen):
     death_successes: int = 0
     death_failures: int = 0
     stable: bool = False
+    death_save_due: bool = False
+    """At 0 hit points: the death save of this turn is still to roll (one per turn, at its
+    start)."""
     dead: bool = False
     monster: str | None = None
 
