@@ -464,14 +464,14 @@ DND5E = Samples(
             {"kind": "attack", "creature": "gob", "target": "ada", "attack": "Scimitar"},
         ],
         "damage": [
-            {"kind": "damage", "target": "gob", "amount": 3, "type": CANARY},
+            {"kind": "damage", "target": "gob", "amount": 3, "type": "necrotic"},
             {"kind": "damage", "target": "ada", "amount": 2, "type": "slashing"},
             {"kind": "heal", "target": "ada", "amount": 1, "temporary": True},
         ],
         "condition": [{"kind": "condition", "target": "gob", "condition": "poisoned"}],
         "secret_monster_attacked": [
             _DND_SPY,
-            {"kind": "damage", "target": f"{CANARY}-spy", "amount": 4, "type": CANARY},
+            {"kind": "damage", "target": f"{CANARY}-spy", "amount": 4, "type": "Feuer"},
             {"kind": "condition", "target": f"{CANARY}-spy", "condition": "prone"},
         ],
         "undo": [_DND_SPY, UNDO_LAST],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 import pytest
@@ -139,3 +140,94 @@ def test_regaining_hit_points_from_0_leaves_the_creature_prone() -> None:
     state = play(state, {"kind": "heal", "target": "ada", "amount": 5})
     assert "unconscious" not in kinds_on(state, "ada")
     assert "prone" in kinds_on(state, "ada")
+
+
+def test_a_speed_of_7_5_m_is_taken() -> None:
+    state = fresh()
+    state = play(state, pc("dwarf", "a1", speeds={"walk": 7.5}))
+    state = play(state, foe("gob", "j10"))
+    state = start(state, "dwarf", "gob")
+    steps = [{"to": f"a{n}"} for n in range(2, 7)]  # five squares: 7.5 m
+    state = play(state, {"kind": "move", "creature": "dwarf", "steps": steps})
+    assert str(state.fighters["dwarf"].position) == "a6"
+    with pytest.raises(RuleError) as more:
+        play(state, {"kind": "move", "creature": "dwarf", "steps": [{"to": "a7"}]})
+    assert more.value.code == "dnd5e.move.no_movement_left"
+
+
+def test_the_harpys_multiattack_is_one_claws_and_one_club() -> None:
+    state = fresh()
+    state = play(state, pc("ada", "a1", ac=30))
+    state = play(
+        state, {"kind": "add_monster", "id": "harpy", "monster": "harpy", "position": "a2"}
+    )
+    state = start(state, "harpy", "ada")
+    claws = {"kind": "attack", "creature": "harpy", "target": "ada", "attack": "Claws"}
+    state = play(state, claws, 5)  # a miss against AC 30
+    with pytest.raises(RuleError) as twice:
+        play(state, claws, 5)
+    assert twice.value.code == "dnd5e.multiattack_mix"
+    state = play(state, {**claws, "attack": "Club"}, 5)
+    with pytest.raises(RuleError) as third:
+        play(state, {**claws, "attack": "Club"}, 5)
+    assert third.value.code == "toolkit.economy.not_enough"  # the action is spent
+
+
+def _spider_bites(save_d20: int) -> int:
+    state = fresh()
+    # Con 12: +1 to the save
+    state = play(state, pc("ada", "a1"))
+    state = play(
+        state, {"kind": "add_monster", "id": "spider", "monster": "giant-spider", "position": "a2"}
+    )
+    state = start(state, "spider", "ada")
+    bite = {"kind": "attack", "creature": "spider", "target": "ada", "attack": "Bite"}
+    # d20 15 hits AC 15; 1d8 = 4 (+3 = 7 piercing); 2d8 = 5 + 4 = 9 poison; then the save
+    state = play(state, bite, 15, 4, 5, 4, save_d20)
+    return 20 - state.fighters["ada"].hp
+
+
+def test_the_giant_spiders_poison_is_a_con_save_for_half() -> None:
+    assert _spider_bites(9) == 7 + 9  # 9 + 1 < 11: the whole poison
+    assert _spider_bites(10) == 7 + 4  # 10 + 1 = 11: half of 9, rounded down
+
+
+def test_the_odds_of_the_giant_spiders_bite_mix_the_save_in() -> None:
+    state = fresh()
+    state = play(state, pc("ada", "a1"))
+    state = play(
+        state, {"kind": "add_monster", "id": "spider", "monster": "giant-spider", "position": "a2"}
+    )
+    bite = command({"kind": "attack", "creature": "spider", "target": "ada", "attack": "Bite"})
+    odds = SYSTEM.odds(state, bite)
+    assert odds is not None
+    got = {o.value: Fraction(o.exact) for o in odds.outcomes}
+    # Brute force: every d20, d8 and 2d8 (4d8 and 2d8 on a critical) and save d20.
+    want: dict[int, Fraction] = {}
+
+    def add(value: int, weight: Fraction) -> None:
+        want[value] = want.get(value, Fraction(0)) + weight
+
+    for d20 in range(1, 21):
+        if d20 == 1 or (d20 < 20 and d20 + 5 < 15):
+            add(0, Fraction(1, 20))
+            continue
+        n = 2 if d20 == 20 else 1
+        for pierce in itertools.product(range(1, 9), repeat=n):
+            for poison in itertools.product(range(1, 9), repeat=2 * n):
+                w = Fraction(1, 20) / 8 ** (3 * n)
+                p = sum(poison)
+                add(sum(pierce) + 3 + p, w * Fraction(9, 20))  # save d20 + 1 < 11 on 1..9
+                add(sum(pierce) + 3 + p // 2, w * Fraction(11, 20))
+    assert got == want
+
+
+def test_damage_types_are_a_closed_list_in_english_or_german_any_case() -> None:
+    state = fresh()
+    state = play(state, pc("ada", "a1", resistances=["Fire"], immunities=["GIFT"]))
+    assert state.fighters["ada"].resistances == frozenset({"fire"})
+    state = play(state, {"kind": "damage", "target": "ada", "amount": 9, "type": "Feuer"})
+    state = play(state, {"kind": "damage", "target": "ada", "amount": 9, "type": "poison"})
+    assert state.fighters["ada"].hp == 16
+    with pytest.raises(ValueError, match="unknown damage type"):
+        command({"kind": "damage", "target": "ada", "amount": 1, "type": "hellfire"})

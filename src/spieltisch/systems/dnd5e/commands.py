@@ -10,13 +10,23 @@ ranged attacker) apply to everyone's attacks by themselves.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    TypeAdapter,
+)
 
 from spieltisch.engine.grid import Size
 from spieltisch.engine.permissions import GmOnly, Secret
 from spieltisch.engine.text import Name, Note, Ref
+from spieltisch.systems.dnd5e.data import damage_type
 from spieltisch.systems.dnd5e.movement import MoveStep
 
 __all__ = ["ACTIONS", "COMMANDS", "Command"]
@@ -47,14 +57,16 @@ ActionName = Literal[
     "use_magic_item",
     "improvised",
 ]
-Speed = Annotated[int, Field(ge=0, le=300)]
+Speed = Annotated[Decimal, Field(ge=0, le=300, multiple_of=Decimal("0.5"))]
+"""A speed in metres: a multiple of 0.5 m (7.5 m is 25 ft, 10.5 m 35 ft)."""
 SpeedName = Literal["walk", "fly", "climb", "swim"]
 Ability = Literal["str", "dex", "con", "int", "wis", "cha"]
-DamageType = Annotated[str, Field(max_length=20)]
+DamageType = Annotated[str, Field(max_length=20), AfterValidator(damage_type)]
+"""One of the closed list of damage types, in English or German, any case (kept as its id)."""
 
 
-def _walk_9() -> dict[SpeedName, int]:
-    return {"walk": 9}
+def _walk_9() -> dict[SpeedName, Decimal]:
+    return {"walk": Decimal(9)}
 
 
 class _Command(BaseModel):
@@ -72,6 +84,9 @@ class _Sheet(_Command):
     abilities: dict[Ability, Annotated[int, Field(ge=1, le=30)]] = Field(default_factory=dict)
     attacks: tuple[Annotated[str, Field(max_length=200)], ...] = Field(default=(), max_length=10)
     attacks_per_action: StrictInt = Field(default=1, ge=1, le=8)
+    multiattack: tuple[Name, ...] = Field(default=(), max_length=8)
+    """The attacks of the Multiattack action by name (a name twice: two such attacks); when
+    given, the Attack action is exactly this mix."""
     bonus_actions: tuple[Name, ...] = Field(default=(), max_length=10)
     hover: StrictBool = False
     resistances: tuple[DamageType, ...] = Field(default=(), max_length=13)

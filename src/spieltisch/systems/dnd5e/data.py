@@ -12,7 +12,15 @@ from typing import Any
 
 from spieltisch.engine.effects import Catalog, load_catalog
 
-__all__ = ["CONDITIONS", "bestiary", "catalog", "condition_tags", "monster"]
+__all__ = [
+    "CONDITIONS",
+    "DAMAGE_TYPE_NAMES",
+    "bestiary",
+    "catalog",
+    "condition_tags",
+    "damage_type",
+    "monster",
+]
 
 
 @cache
@@ -48,3 +56,21 @@ def bestiary() -> dict[str, Any]:
 def monster(monster_id: str) -> dict[str, Any] | None:
     """One monster's statistics, or None."""
     return bestiary().get(monster_id)
+
+
+DAMAGE_TYPE_NAMES: dict[str, dict[str, str]] = {
+    key: {"en": key, **names} for key, names in _load("damage_types.json")["damage_types"].items()
+}
+"""The closed list of damage types by id, with their names per language."""
+_BY_NAME = {
+    name.casefold(): key for key, names in DAMAGE_TYPE_NAMES.items() for name in names.values()
+}
+
+
+def damage_type(text: str) -> str:
+    """The damage type's id for a name in English or German, in any case (``Fire``, ``Feuer``
+    → ``fire``); :class:`ValueError` for a name not on the list."""
+    found = _BY_NAME.get(text.strip().casefold())
+    if found is None:
+        raise ValueError(f"unknown damage type {text!r}")
+    return found

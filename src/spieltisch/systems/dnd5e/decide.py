@@ -34,7 +34,7 @@ from spieltisch.systems.dnd5e.queries import (
     square_distance,
 )
 from spieltisch.systems.dnd5e.rules import Mode, kept_d20
-from spieltisch.systems.dnd5e.statblock import parse_attack
+from spieltisch.systems.dnd5e.statblock import DamagePart, parse_attack
 from spieltisch.systems.dnd5e.state import (
     DndState,
     Fighter,
@@ -90,6 +90,16 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
         case c.Attack():
             attacker = _require_turn(state, command.creature)
             require_able(state, attacker)
+            if attacker.multiattack:
+                left = multiattack_left(state, attacker)
+                weapon = attacker.weapon(command.attack)
+                if weapon is not None and left and weapon.name not in left:
+                    raise RuleError(
+                        "dnd5e.multiattack_mix",
+                        creature=attacker.id,
+                        attack=weapon.name,
+                        left=", ".join(left),
+                    )
             extra = (command.advantage, command.disadvantage)
             return [_attack_event(state, attacker, command.target, command.attack, extra, dice)]
         case c.TakeAction():
@@ -197,7 +207,8 @@ def _sheet_fighter(sheet: c._Sheet, side: str) -> Fighter:
         reach_m=Decimal(sheet.reach_m),
         abilities=dict(sheet.abilities),
         attacks=tuple(weapons),
-        attacks_per_action=sheet.attacks_per_action,
+        attacks_per_action=len(sheet.multiattack) or sheet.attacks_per_action,
+        multiattack=tuple(_attack_name(weapons, sheet.id, n) for n in sheet.multiattack),
         bonus_actions=sheet.bonus_actions,
         hover=sheet.hover,
         resistances=frozenset(sheet.resistances),
@@ -205,6 +216,25 @@ def _sheet_fighter(sheet: c._Sheet, side: str) -> Fighter:
         immunities=frozenset(sheet.immunities),
         position=parse_square(sheet.position) if sheet.position else None,
     )
+
+
+def _attack_name(weapons: list[Weapon], creature: str, name: str) -> str:
+    found = next((w.name for w in weapons if w.name.lower() == name.lower()), None)
+    if found is None:
+        raise RuleError("dnd5e.unknown_attack", creature=creature, attack=name)
+    return found
+
+
+def multiattack_left(state: DndState, fighter: Fighter) -> list[str]:
+    """The attacks of its Multiattack mix a creature may still make with its Attack action
+    (all of them before the action is taken)."""
+    left = list(fighter.multiattack)
+    if state.budgets.get(fighter.id) is None or not state.budgets[fighter.id].amount("attacks"):
+        return left
+    for used in state.multiattack_used.get(fighter.id, ()):
+        if used in left:
+            left.remove(used)
+    return left
 
 
 def _monster_fighter(command: c.AddMonster) -> Fighter:
@@ -226,7 +256,7 @@ def _monster_fighter(command: c.AddMonster) -> Fighter:
                 "speeds": stats["speeds"],
                 "abilities": stats["abilities"],
                 "attacks": stats["attacks"],
-                "attacks_per_action": len(stats.get("multiattack", ())) or 1,
+                "multiattack": stats.get("multiattack", ()),
                 "bonus_actions": stats.get("bonus_actions", ()),
                 "vulnerabilities": stats.get("vulnerabilities", ()),
                 "immunities": stats.get("immunities", ()),
@@ -289,11 +319,17 @@ def _attack_event(
     natural = kept_d20(rolled, mode)
     outcome = outcome_of(state, attacker, target, weapon, natural)
     parts: list[tuple[int, ...]] = []
+    saves: list[tuple[int, ...]] = []
     if outcome != "miss":
         for part in weapon.damage:
             count = part.count * (2 if outcome == "critical" else 1)
             parts.append(tuple(dice.roll(part.sides) for _ in range(count)))
+        for part in weapon.damage:
+            saves.append(
+                () if part.save_ability is None else _part_save_dice(state, target, part, dice)
+            )
     return e.Attacked(
+        saves=tuple(saves) if any(saves) else (),
         attacker=attacker.id,
         target=target.id,
         attack=weapon.name,
@@ -302,6 +338,13 @@ def _attack_event(
         dice=tuple(parts),
         opportunity=opportunity,
     )
+
+
+def _part_save_dice(
+    state: DndState, target: Fighter, part: DamagePart, dice: DiceSource
+) -> tuple[int, ...]:
+    mode, fails = save_mode(state, target, part.save_ability or "con")
+    return () if fails else _roll_d20(dice, mode)
 
 
 # ---------------------------------------------------------------- movement

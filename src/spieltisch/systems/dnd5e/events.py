@@ -71,6 +71,8 @@ class Attacked(_Event):
     mode: Literal["normal", "advantage", "disadvantage"]
     d20: tuple[int, ...]
     dice: tuple[tuple[int, ...], ...]
+    saves: tuple[tuple[int, ...], ...] = ()
+    """On a hit: by damage part, the d20s of the target's save against it (empty: no save)."""
     opportunity: bool = False
     readied: bool = False
     """The attack of a readied action (its reaction is paid by :class:`ReadyFired`)."""

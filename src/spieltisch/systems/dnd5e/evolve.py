@@ -24,6 +24,7 @@ from spieltisch.systems.dnd5e.queries import (
     kinds_on,
     others_of,
     outcome_of,
+    save_mode,
 )
 from spieltisch.systems.dnd5e.rules import (
     DeathSaves,
@@ -34,7 +35,7 @@ from spieltisch.systems.dnd5e.rules import (
     modify_damage,
     take_damage,
 )
-from spieltisch.systems.dnd5e.statblock import DAMAGE_TYPES
+from spieltisch.systems.dnd5e.statblock import DAMAGE_TYPES, DamagePart
 from spieltisch.systems.dnd5e.state import BUDGETS, DndState, Fighter, LastAttack
 
 __all__ = ["evolve", "fold"]
@@ -293,8 +294,18 @@ def _attacked(state: DndState, event: e.Attacked) -> DndState:
             budgets = economy.grant(
                 state.budgets[attacker.id], "attacks", attacker.attacks_per_action
             )
-            state = state.model_copy(update={"budgets": {**state.budgets, attacker.id: budgets}})
+            state = state.model_copy(
+                update={
+                    "budgets": {**state.budgets, attacker.id: budgets},
+                    "multiattack_used": {**state.multiattack_used, attacker.id: ()},
+                }
+            )
         state = _pay(state, attacker.id, "attacks")
+        if attacker.multiattack:
+            used = (*state.multiattack_used.get(attacker.id, ()), weapon.name)
+            state = state.model_copy(
+                update={"multiattack_used": {**state.multiattack_used, attacker.id: used}}
+            )
     state = state.model_copy(update={"effects": _use_help(state, attacker.id, target.id)})
     natural = kept_d20(event.d20, Mode(event.mode))
     outcome = outcome_of(state, attacker, target, weapon, natural)
@@ -320,9 +331,25 @@ def _attacked(state: DndState, event: e.Attacked) -> DndState:
     state = state.model_copy(update={"last_attack": last})
     if outcome == "miss":
         return state
-    for part, total in zip(weapon.damage, totals, strict=True):
-        state = _hurt(state, state.fighters[target.id], total, part.type, outcome == "critical")
+    saves = event.saves or tuple(() for _ in weapon.damage)
+    for part, total, rolled in zip(weapon.damage, totals, saves, strict=True):
+        dealt = total if part.save_dc is None else _after_save(state, target, part, total, rolled)
+        state = _hurt(state, state.fighters[target.id], dealt, part.type, outcome == "critical")
     return state
+
+
+def _after_save(
+    state: DndState, target: Fighter, part: DamagePart, total: int, rolled: tuple[int, ...]
+) -> int:
+    """The damage of a part the target saves against: halved or avoided on a success (no
+    d20 rolled: the save failed by itself)."""
+    if not rolled:
+        return total
+    mode, _ = save_mode(state, target, part.save_ability or "con")
+    kept = kept_d20(rolled, mode)
+    if kept + target.modifier(part.save_ability or "con") < (part.save_dc or 0):
+        return total
+    return total // 2 if part.save_half else 0
 
 
 def _action_taken(state: DndState, event: e.ActionTaken) -> DndState:

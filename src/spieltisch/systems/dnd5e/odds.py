@@ -18,6 +18,7 @@ from spieltisch.systems.dnd5e.rules import Mode, attack_outcome
 __all__ = [
     "AttackOdds",
     "DamageDice",
+    "PartSave",
     "attack_damage",
     "attack_odds",
     "d20",
@@ -96,10 +97,39 @@ def dice_sum(count: int, sides: int, modifier: int = 0) -> Pmf:
     return _dice(count, sides, modifier).fractions()
 
 
-def attack_damage(dice: list[DamageDice], odds: AttackOdds) -> Pmf:
-    """The damage of one attack: 0 on a miss, the dice on a hit, doubled dice on a critical."""
-    normal = sum((_dice(p.count, p.sides, p.modifier) for p in dice), Dist.constant(0))
-    critical = sum((_dice(p.count * 2, p.sides, p.modifier) for p in dice), Dist.constant(0))
+@dataclass(frozen=True)
+class PartSave:
+    """A saving throw against one damage part: its chance to succeed, and whether a success
+    halves the damage (rounded down) or avoids it."""
+
+    success: Fraction
+    half: bool
+
+
+def _saved(damage: Dist, save: PartSave | None) -> Dist:
+    if save is None or save.success == 0:
+        return damage
+    on_save = damage.map(lambda n: n // 2) if save.half else Dist.constant(0)
+    return Dist.mixture([(1 - save.success, damage), (save.success, on_save)])
+
+
+def attack_damage(
+    dice: list[DamageDice], odds: AttackOdds, saves: list[PartSave | None] | None = None
+) -> Pmf:
+    """The damage of one attack: 0 on a miss, the dice on a hit, doubled dice on a critical;
+    a part with a saving throw (``saves``, by part) is halved or avoided on a success."""
+    each = saves or [None] * len(dice)
+    normal = sum(
+        (_saved(_dice(p.count, p.sides, p.modifier), s) for p, s in zip(dice, each, strict=True)),
+        Dist.constant(0),
+    )
+    critical = sum(
+        (
+            _saved(_dice(p.count * 2, p.sides, p.modifier), s)
+            for p, s in zip(dice, each, strict=True)
+        ),
+        Dist.constant(0),
+    )
     plain = odds.hit - odds.critical
     mixed = Dist.mixture([(odds.miss, 0), (plain, normal), (odds.critical, critical)])
     return mixed.fractions()

@@ -3,8 +3,10 @@
 ``Scimitar: +4, 5 (1d6+2) slashing`` — a name, a colon, the attack bonus, then the damage as
 the average with the dice in brackets (or the dice alone) and the damage type; more damage
 may follow with ``plus`` (``plus 7 (2d6) poison``), and an optional ``, reach 3 m`` or
-``, range 24/96 m``. A fixed damage is a number alone (``1 piercing``). The average, when
-given, must be the dice's average rounded down.
+``, range 24/96 m``. A damage the target may save against names the save after it:
+``plus 9 (2d8) poison (DC 11 Con save for half)`` (without ``for half`` a save avoids it). A
+fixed damage is a number alone (``1 piercing``). The average, when given, must be the dice's
+average rounded down.
 """
 
 from __future__ import annotations
@@ -42,8 +44,11 @@ _GRAMMAR = (
     r"""
 start: name ":" BONUS "," damage ("plus" damage)* option*
 name: WORD+
-damage: (NUMBER "(" dice ")" | dice) TYPE
+damage: (NUMBER "(" dice ")" | dice) TYPE save?
       | NUMBER TYPE -> flat
+save: "(" "DC" NUMBER ABILITY "save" half? ")"
+half: "for" "half"
+ABILITY: /(str|dex|con|int|wis|cha)\b/i
 dice: NUMBER "d" NUMBER (SIGN NUMBER)?
 option: "," "reach" METRES "m"          -> reach
       | "," "range" METRES "/" METRES "m" -> range
@@ -67,6 +72,11 @@ class DamagePart(BaseModel):
     sides: int
     modifier: int = 0
     type: str
+    save_dc: int | None = None
+    """A saving throw against this damage (the target rolls it on a hit): its DC."""
+    save_ability: str | None = None
+    save_half: bool = False
+    """A successful save halves the damage (rounded down); else it avoids it."""
 
     @property
     def dice(self) -> DamageDice:
@@ -121,6 +131,9 @@ class _Attack(Transformer[Token, Any]):
         return DamageDice(int(count), int(sides), modifier), count
 
     def damage(self, items: list[Any]) -> DamagePart:
+        save: dict[str, Any] = {}
+        if isinstance(items[-1], dict):
+            save = items.pop()
         if len(items) == 3:
             average, (dice, _), kind = items
             if int(average) != max(dice.average, 1):
@@ -128,8 +141,17 @@ class _Attack(Transformer[Token, Any]):
         else:
             (dice, _), kind = items
         return DamagePart(
-            count=dice.count, sides=dice.sides, modifier=dice.modifier, type=str(kind)
+            count=dice.count, sides=dice.sides, modifier=dice.modifier, type=str(kind), **save
         )
+
+    def save(self, items: list[Any]) -> dict[str, Any]:
+        dc, ability, *half = items
+        if not 1 <= int(dc) <= 40:
+            raise fail("dnd5e.statblock.save_dc", dc, max=40)
+        return {"save_dc": int(dc), "save_ability": str(ability).lower(), "save_half": bool(half)}
+
+    def half(self, _: list[Token]) -> bool:
+        return True
 
     def flat(self, items: list[Token]) -> DamagePart:
         amount, kind = items
@@ -145,7 +167,13 @@ class _Attack(Transformer[Token, Any]):
 PARSER: StatParser[AttackLine] = make_parser(
     _GRAMMAR,
     _Attack,
-    names={"BONUS": "+N", "NUMBER": "0-999", "TYPE": "damage type", "WORD": "name"},
+    names={
+        "BONUS": "+N",
+        "NUMBER": "0-999",
+        "TYPE": "damage type",
+        "WORD": "name",
+        "ABILITY": "Str/Dex/Con/Int/Wis/Cha",
+    },
 )
 
 

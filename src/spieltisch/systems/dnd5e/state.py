@@ -82,6 +82,8 @@ class Fighter(_Frozen):
     abilities: dict[str, int] = Field(default_factory=dict)
     attacks: tuple[Weapon, ...] = ()
     attacks_per_action: int = 1
+    multiattack: tuple[str, ...] = ()
+    """The mix of the Multiattack action by attack name (empty: any attacks)."""
     bonus_actions: tuple[str, ...] = ()
     hover: bool = False
     resistances: frozenset[str] = frozenset()
@@ -155,6 +157,8 @@ class DndState(_Frozen):
     readied: dict[str, ReadiedAction] = Field(default_factory=dict)
     """Readied actions by creature; each lapses at its creature's next turn start."""
     stack: InterruptStack = InterruptStack()
+    multiattack_used: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    """The attacks of the Attack action a creature with a Multiattack mix made this turn."""
     last_attack: LastAttack | None = None
     last_save: dict[str, object] | None = None
     """The latest saving throw (its event's fields) for the table to show."""

@@ -18,7 +18,13 @@ from spieltisch.systems.dnd5e import evolve as evolving
 from spieltisch.systems.dnd5e import queries
 from spieltisch.systems.dnd5e import view as viewing
 from spieltisch.systems.dnd5e.events import EVENTS, Event
-from spieltisch.systems.dnd5e.odds import attack_damage, attack_odds, mean, save_odds
+from spieltisch.systems.dnd5e.odds import (
+    PartSave,
+    attack_damage,
+    attack_odds,
+    mean,
+    save_odds,
+)
 from spieltisch.systems.dnd5e.rules import Mode
 from spieltisch.systems.dnd5e.state import DndOptions, DndState, Fighter, Weapon
 
@@ -131,7 +137,16 @@ def _attack_odds(
     """The damage distribution of one attack (0 = miss), the mode from every tracked source."""
     mode = queries.attack_mode(state, attacker, target, weapon, extra)
     hit = attack_odds(weapon.bonus, target.ac, Mode(mode))
-    pmf = attack_damage([p.dice for p in weapon.damage], hit)
+    saves: list[PartSave | None] = []
+    for part in weapon.damage:
+        if part.save_ability is None or part.save_dc is None:
+            saves.append(None)
+            continue
+        save_as, fails = queries.save_mode(state, target, part.save_ability)
+        bonus = target.modifier(part.save_ability)
+        p = Fraction(0) if fails else save_odds(bonus, part.save_dc, save_as)
+        saves.append(PartSave(success=p, half=part.save_half))
+    pmf = attack_damage([p.dice for p in weapon.damage], hit, saves)
     return Odds(
         outcomes=[
             OddsOutcome(value=k, probability=float(v), exact=f"{v.numerator}/{v.denominator}")
