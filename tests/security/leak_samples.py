@@ -481,6 +481,14 @@ DND5E = Samples(
             {"kind": "terrain", "squares": ["e6"]},
         ],
         "save": [{"kind": "save", "creature": "gob", "ability": "dex", "dc": 12}],
+        "check": [
+            {"kind": "check", "creature": "gob", "skill": "athletics", "dc": 12, "modifier": 1}
+        ],
+        "secret_monster_check": [
+            _DND_SPY,
+            {"kind": "check", "creature": f"{CANARY}-spy", "ability": "wis", "dc": 30},
+            {"kind": "condition", "target": f"{CANARY}-spy", "condition": "hidden"},
+        ],
         "secret_monster_save": [
             _DND_SPY,
             {"kind": "save", "creature": f"{CANARY}-spy", "ability": "wis", "dc": 30, "bonus": 2},

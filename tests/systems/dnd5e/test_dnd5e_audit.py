@@ -231,3 +231,91 @@ def test_damage_types_are_a_closed_list_in_english_or_german_any_case() -> None:
     assert state.fighters["ada"].hp == 16
     with pytest.raises(ValueError, match="unknown damage type"):
         command({"kind": "damage", "target": "ada", "amount": 1, "type": "hellfire"})
+
+
+def _sneaky() -> object:
+    state = fresh()
+    # Ada: Stealth +6, hides as a bonus action too; the goblin: passive Perception 9 (Wis 8)
+    state = play(state, pc("ada", "a1", skills={"stealth": 6}, bonus_actions=["hide"]))
+    state = play(state, foe("gob", "f6", abilities={"dex": 10, "wis": 8}))
+    state = play(state, foe("orc", "f8", abilities={"dex": 10}, passive_perception=12))
+    return start(state, "ada", "gob", "orc")
+
+
+def test_hide_rolls_stealth_against_the_highest_passive_perception() -> None:
+    state = _sneaky()
+    hide = {"kind": "action", "creature": "ada", "action": "hide"}
+    failed = play(state, hide, 5)  # 5 + 6 = 11 < 12 (the orc's passive Perception)
+    assert "hidden" not in kinds_on(failed, "ada")
+    hidden = play(state, hide, 6)  # 12: hidden
+    assert "hidden" in kinds_on(hidden, "ada") and hidden.stealth["ada"] == 12
+    assert _mode(hidden, "ada", "gob", "Longbow") is Mode.ADVANTAGE
+
+
+def test_hidden_ends_on_attacking_on_being_found_and_by_the_gm() -> None:
+    state = play(_sneaky(), {"kind": "bonus_action", "creature": "ada", "feature": "hide"}, 10)
+    assert state.stealth["ada"] == 16
+    # attacking gives Ada away (the attack itself had advantage)
+    shot = play(
+        state,
+        {"kind": "attack", "creature": "ada", "target": "gob", "attack": "Longbow"},
+        1,
+        1,
+    )
+    assert shot.last_attack is not None and shot.last_attack.mode == "advantage"
+    assert "hidden" not in kinds_on(shot, "ada")
+    # the GM takes it off
+    gm = play(state, {"kind": "condition", "target": "ada", "condition": "hidden", "remove": True})
+    assert "hidden" not in kinds_on(gm, "ada") and "ada" not in gm.stealth
+    # a goblin's Search: Perception (Wis 8: -1) must reach 16
+    turn = end_turn(state)
+    search = {"kind": "action", "creature": "gob", "action": "search"}
+    missed = play(turn, search, 16)  # 15
+    assert "hidden" in kinds_on(missed, "ada")
+    found = play(turn, search, 17)  # 16
+    assert "hidden" not in kinds_on(found, "ada")
+
+
+def test_a_check_with_help_and_the_gms_advantage_modifier_and_odds() -> None:
+    state = fresh()
+    state = play(state, pc("ada", "a1", skills={"athletics": 4}))
+    state = play(state, pc("bo", "a2"))
+    state = play(state, foe("gob", "j10"))
+    state = start(state, "bo", "ada", "gob")
+    check = {"kind": "check", "creature": "ada", "skill": "athletics", "dc": 15}
+    odds = SYSTEM.odds(state, command(check))
+    assert odds is not None and Fraction(odds.outcomes[0].exact) == Fraction(10, 20)  # 11..20
+    state = play(
+        state,
+        {"kind": "action", "creature": "bo", "action": "help", "target": "ada", "help": "check"},
+    )
+    odds = SYSTEM.odds(state, command(check))
+    assert odds is not None and Fraction(odds.outcomes[0].exact) == 1 - Fraction(10 * 10, 400)
+    state = play(state, check, 3, 11)  # advantage: 11 + 4 = 15
+    assert state.last_check is not None and state.last_check["roll"]["succeeded"] is True
+    assert "helped_check" not in kinds_on(state, "ada")  # used up
+    # the GM's disadvantage and -2: 12 + 4 - 2 = 14 < 15
+    state = play(state, {**check, "disadvantage": True, "modifier": -2}, 12, 19)
+    assert state.last_check["roll"]["total"] == 14 and not state.last_check["roll"]["succeeded"]
+    # a plain ability check: Strength 14 (+2)
+    odds = SYSTEM.odds(
+        state, command({"kind": "check", "creature": "ada", "ability": "str", "dc": 12})
+    )
+    assert odds is not None and Fraction(odds.outcomes[0].exact) == Fraction(11, 20)
+
+
+def test_the_gm_sets_advantage_and_a_modifier_on_attacks_and_saves() -> None:
+    state = fresh()
+    state = play(state, pc("ada", "a1"))
+    state = play(state, foe("gob", "a2"))
+    attack = {"kind": "attack", "creature": "ada", "target": "gob", "attack": "Longsword"}
+    plain = SYSTEM.odds(state, command(attack))
+    better = SYSTEM.odds(state, command({**attack, "modifier": 2}))
+    assert plain is not None and better is not None
+    # +5 against AC 13: miss on 1..7 (7/20); +7: miss on 1..5 (5/20)
+    assert Fraction(plain.outcomes[0].exact) == Fraction(7, 20)
+    assert Fraction(better.outcomes[0].exact) == Fraction(5, 20)
+    save = {"kind": "save", "creature": "ada", "ability": "con", "dc": 12}  # Con 12: +1
+    odds = SYSTEM.odds(state, command({**save, "advantage": True, "modifier": 1}))
+    # d20 + 2 >= 12: 10..20 = 11/20 each; with advantage 1 - (9/20)^2
+    assert odds is not None and Fraction(odds.outcomes[0].exact) == 1 - Fraction(81, 400)

@@ -26,7 +26,7 @@ from pydantic import (
 from spieltisch.engine.grid import Size
 from spieltisch.engine.permissions import GmOnly, Secret
 from spieltisch.engine.text import Name, Note, Ref
-from spieltisch.systems.dnd5e.data import damage_type
+from spieltisch.systems.dnd5e.data import SKILLS, damage_type
 from spieltisch.systems.dnd5e.movement import MoveStep
 
 __all__ = ["ACTIONS", "COMMANDS", "Command"]
@@ -65,6 +65,18 @@ DamageType = Annotated[str, Field(max_length=20), AfterValidator(damage_type)]
 """One of the closed list of damage types, in English or German, any case (kept as its id)."""
 
 
+def _skill(text: str) -> str:
+    if text not in SKILLS:
+        raise ValueError(f"unknown skill {text!r}")
+    return text
+
+
+Skill = Annotated[str, Field(max_length=20), AfterValidator(_skill)]
+"""One of the SRD skills by id (``athletics``, ``stealth``, ``sleight_of_hand`` …)."""
+Situational = Annotated[StrictInt, Field(ge=-10, le=10)]
+"""A situational modifier the GM sets on a roll (added to its bonus)."""
+
+
 def _walk_9() -> dict[SpeedName, Decimal]:
     return {"walk": Decimal(9)}
 
@@ -82,6 +94,8 @@ class _Sheet(_Command):
     speeds: dict[SpeedName, Speed] = Field(default_factory=_walk_9)
     reach_m: Literal["1.5", "3", "4.5", "6"] = "1.5"
     abilities: dict[Ability, Annotated[int, Field(ge=1, le=30)]] = Field(default_factory=dict)
+    skills: dict[Skill, Annotated[int, Field(ge=-10, le=30)]] = Field(default_factory=dict)
+    passive_perception: StrictInt | None = Field(default=None, ge=0, le=50)
     attacks: tuple[Annotated[str, Field(max_length=200)], ...] = Field(default=(), max_length=10)
     attacks_per_action: StrictInt = Field(default=1, ge=1, le=8)
     multiattack: tuple[Name, ...] = Field(default=(), max_length=8)
@@ -162,6 +176,7 @@ class Attack(_Command):
     attack: Name
     advantage: Annotated[StrictBool, GmOnly("dnd5e.field.advantage")] = False
     disadvantage: Annotated[StrictBool, GmOnly("dnd5e.field.disadvantage")] = False
+    modifier: Annotated[Situational, GmOnly("dnd5e.field.modifier")] = 0
 
 
 class TakeAction(_Command):
@@ -247,6 +262,26 @@ class Save(_Command):
     ability: Ability
     dc: StrictInt = Field(ge=1, le=40)
     bonus: StrictInt | None = Field(default=None, ge=-20, le=30)
+    advantage: StrictBool = False
+    disadvantage: StrictBool = False
+    modifier: Situational = 0
+
+
+class Check(_Command):
+    """The GM has a creature make an ability check against a DC: a skill (its bonus from the
+    sheet, else its ability's modifier) or a plain ``ability``; Help on a check and the
+    conditions set the mode, the GM may grant advantage, impose disadvantage and add a
+    situational modifier."""
+
+    kind: Literal["check"] = "check"
+    creature: Ref
+    skill: Skill | None = None
+    ability: Ability | None = None
+    dc: StrictInt = Field(ge=1, le=40)
+    bonus: StrictInt | None = Field(default=None, ge=-20, le=30)
+    advantage: StrictBool = False
+    disadvantage: StrictBool = False
+    modifier: Situational = 0
 
 
 class DeathSave(_Command):
@@ -273,6 +308,7 @@ Command = Annotated[
     | Heal
     | Condition
     | Save
+    | Check
     | DeathSave,
     Field(discriminator="kind"),
 ]

@@ -15,6 +15,7 @@ from spieltisch.engine.effects import Catalog, load_catalog
 __all__ = [
     "CONDITIONS",
     "DAMAGE_TYPE_NAMES",
+    "SKILLS",
     "bestiary",
     "catalog",
     "condition_tags",
@@ -74,3 +75,7 @@ def damage_type(text: str) -> str:
     if found is None:
         raise ValueError(f"unknown damage type {text!r}")
     return found
+
+
+SKILLS: dict[str, str] = dict(_load("skills.json")["skills"])
+"""The SRD skills by id, each with the ability it belongs to."""

@@ -17,13 +17,14 @@ from spieltisch.engine.errors import RuleError
 from spieltisch.engine.grid import Square, parse_square, square_name
 from spieltisch.systems.dnd5e import commands as c
 from spieltisch.systems.dnd5e import events as e
-from spieltisch.systems.dnd5e.data import CONDITIONS, monster
+from spieltisch.systems.dnd5e.data import CONDITIONS, SKILLS, condition_tags, monster
 from spieltisch.systems.dnd5e.evolve import evolve, fold
 from spieltisch.systems.dnd5e.movement import JumpCheck, MoveStep, TurnMovement, check_move
 from spieltisch.systems.dnd5e.queries import (
     CLOSE_M,
     attack_mode,
     body_of,
+    check_mode,
     fighter_of,
     kinds_on,
     may_react,
@@ -36,6 +37,7 @@ from spieltisch.systems.dnd5e.queries import (
 from spieltisch.systems.dnd5e.rules import Mode, kept_d20
 from spieltisch.systems.dnd5e.statblock import DamagePart, parse_attack
 from spieltisch.systems.dnd5e.state import (
+    CheckRoll,
     DndState,
     Fighter,
     PendingMove,
@@ -101,9 +103,12 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
                         left=", ".join(left),
                     )
             extra = (command.advantage, command.disadvantage)
-            return [_attack_event(state, attacker, command.target, command.attack, extra, dice)]
+            attack = _attack_event(
+                state, attacker, command.target, command.attack, extra, dice, command.modifier
+            )
+            return [attack]
         case c.TakeAction():
-            return _take_action(state, command)
+            return _take_action(state, command, dice)
         case c.Ready():
             fighter = _require_turn(state, command.creature)
             require_able(state, fighter)
@@ -117,7 +122,8 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
                 raise RuleError(
                     "dnd5e.no_bonus_action", creature=fighter.id, feature=command.feature
                 )
-            return [e.BonusTaken(creature=fighter.id, feature=command.feature)]
+            check = _hide_check(state, fighter, dice) if command.feature == "hide" else None
+            return [e.BonusTaken(creature=fighter.id, feature=command.feature, check=check)]
         case c.EndTurn():
             if state.encounter is None:
                 raise RuleError("dnd5e.no_combat")
@@ -141,7 +147,7 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
             ]
         case c.Condition():
             fighter_of(state, command.target)
-            if command.condition not in CONDITIONS:
+            if command.condition not in GM_CONDITIONS:
                 raise RuleError("dnd5e.unknown_condition", condition=command.condition)
             return [
                 e.ConditionSet(
@@ -150,6 +156,8 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
             ]
         case c.Save():
             return [_save(state, command, dice)]
+        case c.Check():
+            return [_check(state, command, dice)]
         case c.DeathSave():
             fighter = _require_turn(state, command.creature)
             if fighter.hp > 0 or fighter.stable or fighter.dead:
@@ -160,6 +168,10 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
         case _:
             assert_never(command)
 
+
+GM_CONDITIONS = frozenset({*CONDITIONS, "hidden"})
+"""What the GM may put on a creature or take off with ``condition``: the SRD conditions and
+being hidden (the GM rules on being found)."""
 
 # ---------------------------------------------------------------- checks shared by handlers
 
@@ -206,6 +218,8 @@ def _sheet_fighter(sheet: c._Sheet, side: str) -> Fighter:
         speeds={k: Decimal(v) for k, v in sheet.speeds.items()},
         reach_m=Decimal(sheet.reach_m),
         abilities=dict(sheet.abilities),
+        skills=dict(sheet.skills),
+        passive_perception=sheet.passive_perception,
         attacks=tuple(weapons),
         attacks_per_action=len(sheet.multiattack) or sheet.attacks_per_action,
         multiattack=tuple(_attack_name(weapons, sheet.id, n) for n in sheet.multiattack),
@@ -301,6 +315,7 @@ def _attack_event(
     attack_name: str,
     extra: tuple[bool, bool],
     dice: DiceSource,
+    modifier: int = 0,
     opportunity: bool = False,
 ) -> e.Attacked:
     target = fighter_of(state, command_target)
@@ -317,7 +332,7 @@ def _attack_event(
     mode = attack_mode(state, attacker, target, weapon, extra)
     rolled = _roll_d20(dice, mode)
     natural = kept_d20(rolled, mode)
-    outcome = outcome_of(state, attacker, target, weapon, natural)
+    outcome = outcome_of(state, attacker, target, weapon, natural, modifier)
     parts: list[tuple[int, ...]] = []
     saves: list[tuple[int, ...]] = []
     if outcome != "miss":
@@ -336,6 +351,7 @@ def _attack_event(
         mode=mode.value,
         d20=rolled,
         dice=tuple(parts),
+        modifier=modifier,
         opportunity=opportunity,
     )
 
@@ -446,7 +462,9 @@ def _react(state: DndState, command: c.React, dice: DiceSource) -> list[e.Event]
         first = e.Declined(creature=reactor.id)
     else:
         mover = pending.mover
-        first = _attack_event(state, reactor, mover, command.attack, (False, False), dice, True)
+        first = _attack_event(
+            state, reactor, mover, command.attack, (False, False), dice, opportunity=True
+        )
     after = fold(state, [first])
     if after.pending is not None or not pending.steps:
         return [first]
@@ -511,7 +529,7 @@ def preview_move(state: DndState, command: c.Move) -> dict[str, object]:
 # ---------------------------------------------------------------- other actions
 
 
-def _take_action(state: DndState, command: c.TakeAction) -> list[e.Event]:
+def _take_action(state: DndState, command: c.TakeAction, dice: DiceSource) -> list[e.Event]:
     fighter = _require_turn(state, command.creature)
     require_able(state, fighter)
     if command.action == "help":
@@ -523,6 +541,12 @@ def _take_action(state: DndState, command: c.TakeAction) -> list[e.Event]:
             if square_distance(state, fighter, foe) > CLOSE_M:
                 raise RuleError("dnd5e.help_too_far", target=foe.id)
     helped_foe = command.foe if command.action == "help" and command.help == "attack" else None
+    check: CheckRoll | None = None
+    found: tuple[str, ...] = ()
+    if command.action == "hide":
+        check = _hide_check(state, fighter, dice)
+    elif command.action == "search":
+        check, found = _search(state, fighter, dice)
     return [
         e.ActionTaken(
             creature=fighter.id,
@@ -530,8 +554,99 @@ def _take_action(state: DndState, command: c.TakeAction) -> list[e.Event]:
             target=command.target,
             foe=helped_foe,
             help=command.help,
+            check=check,
+            found=found,
         )
     ]
+
+
+def roll_check(
+    state: DndState,
+    fighter: Fighter,
+    ability: str,
+    skill: str | None,
+    dc: int | None,
+    dice: DiceSource,
+    *,
+    bonus: int | None = None,
+    extra: tuple[bool, bool] = (False, False),
+    modifier: int = 0,
+) -> CheckRoll:
+    """Roll an ability check: d20 (two with advantage or disadvantage, :func:`check_mode`) +
+    the skill's bonus (or the ability's modifier, or ``bonus``) + ``modifier``."""
+    if bonus is None:
+        bonus = fighter.skill_bonus(skill, ability) if skill else fighter.modifier(ability)
+    bonus += modifier
+    mode = check_mode(state, fighter, extra)
+    rolled = _roll_d20(dice, mode)
+    total = kept_d20(rolled, mode) + bonus
+    return CheckRoll(
+        ability=ability,
+        skill=skill,
+        bonus=bonus,
+        mode=mode.value,
+        d20=rolled,
+        total=total,
+        dc=dc,
+        succeeded=dc is not None and total >= dc,
+    )
+
+
+def hide_dc(state: DndState, fighter: Fighter) -> int:
+    """What a Stealth check to hide must reach: the highest passive Perception of the hostile
+    creatures on the map that are conscious (10 when there is none)."""
+    watchers = [
+        f.passive()
+        for f in state.fighters.values()
+        if f.side != fighter.side
+        and f.position is not None
+        and not f.dead
+        and f.hp > 0
+        and "incapacitated" not in condition_tags(kinds_on(state, f.id))
+    ]
+    return max(watchers, default=10)
+
+
+def _hide_check(state: DndState, fighter: Fighter, dice: DiceSource) -> CheckRoll:
+    return roll_check(state, fighter, "dex", "stealth", hide_dc(state, fighter), dice)
+
+
+def _search(
+    state: DndState, fighter: Fighter, dice: DiceSource
+) -> tuple[CheckRoll, tuple[str, ...]]:
+    """Search: a Wisdom (Perception) check that finds each hidden hostile creature whose
+    Stealth total it reaches (one the GM hid, without a total, is found by any Search)."""
+    check = roll_check(state, fighter, "wis", "perception", None, dice)
+    found = tuple(
+        f.id
+        for f in state.fighters.values()
+        if f.side != fighter.side
+        and "hidden" in kinds_on(state, f.id)
+        and check.total >= state.stealth.get(f.id, 0)
+    )
+    return check, found
+
+
+def _check(state: DndState, command: c.Check, dice: DiceSource) -> e.CheckRolled:
+    fighter = fighter_of(state, command.creature)
+    if fighter.dead:
+        raise RuleError("dnd5e.dead", creature=fighter.id)
+    ability = command.ability or (SKILLS[command.skill] if command.skill else None)
+    if ability is None:
+        raise RuleError("dnd5e.check_needs_skill_or_ability")
+    roll = roll_check(
+        state,
+        fighter,
+        ability,
+        command.skill,
+        command.dc,
+        dice,
+        bonus=command.bonus,
+        extra=(command.advantage, command.disadvantage),
+        modifier=command.modifier,
+    )
+    helped = "helped_check" in kinds_on(state, fighter.id)
+    return e.CheckRolled(creature=fighter.id, roll=roll, helped=helped)
 
 
 def _readied(state: DndState, fighter: Fighter, command: c.Ready) -> ReadiedAction:
@@ -589,7 +704,9 @@ def _save(state: DndState, command: c.Save, dice: DiceSource) -> e.SaveRolled:
     fighter = fighter_of(state, command.creature)
     if fighter.dead:
         raise RuleError("dnd5e.dead", creature=fighter.id)
-    mode, fails = save_mode(state, fighter, command.ability)
+    mode, fails = save_mode(
+        state, fighter, command.ability, (command.advantage, command.disadvantage)
+    )
     bonus = save_bonus(fighter, command)
     rolled = () if fails else _roll_d20(dice, mode)
     succeeded = not fails and kept_d20(rolled, mode) + bonus >= command.dc
@@ -605,8 +722,10 @@ def _save(state: DndState, command: c.Save, dice: DiceSource) -> e.SaveRolled:
 
 
 def save_bonus(fighter: Fighter, command: c.Save) -> int:
-    """The bonus of a save: the one given, else the ability's modifier."""
-    return command.bonus if command.bonus is not None else fighter.modifier(command.ability)
+    """The bonus of a save: the one given, else the ability's modifier; plus the GM's
+    situational modifier."""
+    base = command.bonus if command.bonus is not None else fighter.modifier(command.ability)
+    return base + command.modifier
 
 
 # ---------------------------------------------------------------- refusals

@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from spieltisch.systems.dnd5e.movement import JumpCheck, TurnMovement
-from spieltisch.systems.dnd5e.state import Fighter, PendingMove, ReadiedAction
+from spieltisch.systems.dnd5e.state import CheckRoll, Fighter, PendingMove, ReadiedAction
 
 __all__ = ["EVENTS", "Event"]
 
@@ -71,6 +71,8 @@ class Attacked(_Event):
     mode: Literal["normal", "advantage", "disadvantage"]
     d20: tuple[int, ...]
     dice: tuple[tuple[int, ...], ...]
+    modifier: int = 0
+    """A situational modifier the GM set on the roll (added to the attack bonus)."""
     saves: tuple[tuple[int, ...], ...] = ()
     """On a hit: by damage part, the d20s of the target's save against it (empty: no save)."""
     opportunity: bool = False
@@ -94,6 +96,11 @@ class ActionTaken(_Event):
     target: str | None = None
     foe: str | None = None
     help: Literal["attack", "check"] = "attack"
+    check: CheckRoll | None = None
+    """Hide: the Stealth check (hidden when it reaches every hostile passive Perception);
+    Search: the Perception check (it finds each hidden foe whose Stealth it reaches)."""
+    found: tuple[str, ...] = ()
+    """Search: the hidden creatures it found."""
 
 
 class Readied(_Event):
@@ -117,6 +124,8 @@ class BonusTaken(_Event):
     kind: Literal["bonus_taken"] = "bonus_taken"
     creature: str
     feature: str
+    check: CheckRoll | None = None
+    """A bonus action ``hide``: its Stealth check."""
 
 
 class TurnEnded(_Event):
@@ -151,6 +160,16 @@ class ConditionSet(_Event):
     target: str
     condition: str
     remove: bool = False
+
+
+class CheckRolled(_Event):
+    """An ability check the GM called for (a skill or a plain ability) against a DC."""
+
+    kind: Literal["check_rolled"] = "check_rolled"
+    creature: str
+    roll: CheckRoll
+    helped: bool = False
+    """Help on this check was used up by it."""
 
 
 class SaveRolled(_Event):
@@ -189,6 +208,7 @@ Event = Annotated[
     | Damaged
     | Healed
     | ConditionSet
+    | CheckRolled
     | SaveRolled
     | DeathSaved,
     Field(discriminator="kind"),

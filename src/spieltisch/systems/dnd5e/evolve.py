@@ -36,7 +36,7 @@ from spieltisch.systems.dnd5e.rules import (
     take_damage,
 )
 from spieltisch.systems.dnd5e.statblock import DAMAGE_TYPES, DamagePart
-from spieltisch.systems.dnd5e.state import BUDGETS, DndState, Fighter, LastAttack
+from spieltisch.systems.dnd5e.state import BUDGETS, CheckRoll, DndState, Fighter, LastAttack
 
 __all__ = ["evolve", "fold"]
 
@@ -73,6 +73,17 @@ def evolve(state: DndState, event: e.Event) -> DndState:
             return _healed(state, event)
         case e.ConditionSet():
             return _condition_set(state, event)
+        case e.CheckRolled():
+            fighter_of(state, event.creature)
+            if event.helped:
+                state = state.model_copy(
+                    update={
+                        "effects": effects.remove_kind(
+                            state.effects, "helped_check", event.creature
+                        )
+                    }
+                )
+            return state.model_copy(update={"last_check": event.model_dump(mode="json")})
         case e.SaveRolled():
             fighter_of(state, event.creature)
             return state.model_copy(update={"last_save": event.model_dump(mode="json")})
@@ -308,7 +319,7 @@ def _attacked(state: DndState, event: e.Attacked) -> DndState:
             )
     state = state.model_copy(update={"effects": _use_help(state, attacker.id, target.id)})
     natural = kept_d20(event.d20, Mode(event.mode))
-    outcome = outcome_of(state, attacker, target, weapon, natural)
+    outcome = outcome_of(state, attacker, target, weapon, natural, event.modifier)
     totals = (
         []
         if outcome == "miss"
@@ -323,12 +334,14 @@ def _attacked(state: DndState, event: e.Attacked) -> DndState:
         attack=weapon.name,
         mode=event.mode,
         natural=natural,
-        total=natural + weapon.bonus,
+        total=natural + weapon.bonus + event.modifier,
         outcome=outcome,
         damage=sum(totals) if outcome != "miss" else 0,
         opportunity=event.opportunity,
     )
     state = state.model_copy(update={"last_attack": last})
+    if "hidden" in kinds_on(state, attacker.id):  # attacking gives the attacker away
+        state = _unhide(state, attacker.id)
     if outcome == "miss":
         return state
     saves = event.saves or tuple(() for _ in weapon.damage)
@@ -352,10 +365,36 @@ def _after_save(
     return total // 2 if part.save_half else 0
 
 
+def _unhide(state: DndState, creature: str) -> DndState:
+    return state.model_copy(
+        update={
+            "effects": effects.remove_kind(state.effects, "hidden", creature),
+            "stealth": {k: v for k, v in state.stealth.items() if k != creature},
+        }
+    )
+
+
+def _hidden(state: DndState, who: str, check: CheckRoll | None) -> DndState:
+    """Hide: hidden when the Stealth check succeeded (an older record without a check: the
+    GM's ruling, hidden)."""
+    if check is not None and not check.succeeded:
+        return state
+    state = add_effect(state, "hidden", who)
+    if check is None:
+        return state
+    return state.model_copy(update={"stealth": {**state.stealth, who: check.total}})
+
+
 def _action_taken(state: DndState, event: e.ActionTaken) -> DndState:
     state = _pay(state, event.creature, "action")
     who = event.creature
-    if event.action in ("dash", "disengage", "hide"):
+    if event.action == "hide":
+        return _hidden(state, who, event.check)
+    if event.action == "search":
+        for found in event.found:
+            state = _unhide(state, found)
+        return state
+    if event.action in ("dash", "disengage"):
         return _free_action(state, who, event.action)
     if event.action == "dodge":
         return add_effect(state, "dodging", who, Duration.until_turn_start(who))
@@ -390,7 +429,9 @@ def _ready_fired(state: DndState, event: e.ReadyFired) -> DndState:
 
 def _bonus_taken(state: DndState, event: e.BonusTaken) -> DndState:
     state = _pay(state, event.creature, "bonus")
-    if event.feature in ("disengage", "hide", "dash"):
+    if event.feature == "hide":
+        return _hidden(state, event.creature, event.check)
+    if event.feature in ("disengage", "dash"):
         return _free_action(state, event.creature, event.feature)
     return state
 
@@ -422,6 +463,8 @@ def _healed(state: DndState, event: e.Healed) -> DndState:
 
 
 def _condition_set(state: DndState, event: e.ConditionSet) -> DndState:
+    if event.remove and event.condition == "hidden":
+        return _unhide(state, event.target)
     if event.remove:
         return state.model_copy(
             update={"effects": effects.remove_kind(state.effects, event.condition, event.target)}

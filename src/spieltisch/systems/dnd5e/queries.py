@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from spieltisch.engine import economy
+from spieltisch.engine import economy, effects
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.grid import distance
 from spieltisch.systems.dnd5e.data import condition_tags
@@ -20,6 +20,8 @@ __all__ = [
     "CLOSE_M",
     "attack_mode",
     "body_of",
+    "check_mode",
+    "exhaustion_level",
     "fighter_of",
     "kinds_on",
     "may_react",
@@ -139,11 +141,16 @@ def _hostile_close(state: DndState, attacker: Fighter) -> bool:
 
 
 def outcome_of(
-    state: DndState, attacker: Fighter, target: Fighter, weapon: Weapon, natural: int
+    state: DndState,
+    attacker: Fighter,
+    target: Fighter,
+    weapon: Weapon,
+    natural: int,
+    modifier: int = 0,
 ) -> str:
-    """Miss, hit or critical of an attack with this kept d20 (a hit within 1.5 m of a
-    paralyzed or unconscious target is a critical)."""
-    outcome = attack_outcome(natural, weapon.bonus, target.ac)
+    """Miss, hit or critical of an attack with this kept d20 and a situational ``modifier``
+    (a hit within 1.5 m of a paralyzed or unconscious target is a critical)."""
+    outcome = attack_outcome(natural, weapon.bonus + modifier, target.ac)
     tags = condition_tags(kinds_on(state, target.id))
     if (
         outcome == "hit"
@@ -152,6 +159,21 @@ def outcome_of(
     ):
         return "critical"
     return outcome
+
+
+def check_mode(state: DndState, fighter: Fighter, extra: tuple[bool, bool]) -> Mode:
+    """The mode of an ability check: the GM's ``extra`` (advantage, disadvantage), Help on a
+    check, and conditions that give disadvantage on checks (poisoned, frightened, exhaustion)."""
+    kinds = kinds_on(state, fighter.id)
+    tags = condition_tags(kinds)
+    advantages = [extra[0], "helped_check" in kinds]
+    disadvantages = [
+        extra[1],
+        "checks_disadvantage" in tags,
+        "checks_disadvantage_in_sight" in tags,
+        "exhaustion" in kinds,
+    ]
+    return resolve_mode(sum(advantages), sum(disadvantages))
 
 
 def may_react(state: DndState, who: str) -> bool:
@@ -164,17 +186,26 @@ def may_react(state: DndState, who: str) -> bool:
     return has_melee and budgets is not None and economy.can_spend(budgets, "reaction", 1)
 
 
-def save_mode(state: DndState, fighter: Fighter, ability: str) -> tuple[Mode, bool]:
+def save_mode(
+    state: DndState, fighter: Fighter, ability: str, extra: tuple[bool, bool] = (False, False)
+) -> tuple[Mode, bool]:
     """The mode of a saving throw and whether it fails by itself (paralyzed, stunned, …
     fail Strength and Dexterity saves; Dodge gives advantage on Dexterity saves unless lost;
-    restrained gives disadvantage on them)."""
+    restrained gives disadvantage on them; exhaustion 3 and more on every save); ``extra`` is
+    the GM's advantage and disadvantage."""
     kinds = kinds_on(state, fighter.id)
     tags = condition_tags(kinds)
     if ability in ("str", "dex") and "fails_str_dex_saves" in tags:
         return Mode.NORMAL, True
-    if ability != "dex":
-        return Mode.NORMAL, False
-    dodge_lost = "incapacitated" in tags or bool(kinds & SPEED_ZERO)
-    advantages = int("dodging" in kinds and not dodge_lost)
-    disadvantages = int("dex_saves_disadvantage" in tags)
-    return resolve_mode(advantages, disadvantages), False
+    advantages = [extra[0]]
+    disadvantages = [extra[1], exhaustion_level(state, fighter.id) >= 3]
+    if ability == "dex":
+        dodge_lost = "incapacitated" in tags or bool(kinds & SPEED_ZERO)
+        advantages.append("dodging" in kinds and not dodge_lost)
+        disadvantages.append("dex_saves_disadvantage" in tags)
+    return resolve_mode(sum(advantages), sum(disadvantages)), False
+
+
+def exhaustion_level(state: DndState, creature: str) -> int:
+    """The creature's level of exhaustion (0 to 6)."""
+    return effects.level_of(state.effects, "exhaustion", creature)

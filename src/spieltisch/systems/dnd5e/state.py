@@ -23,6 +23,7 @@ from spieltisch.systems.dnd5e.statblock import DamagePart
 
 __all__ = [
     "BUDGETS",
+    "CheckRoll",
     "DndOptions",
     "DndState",
     "Fighter",
@@ -54,6 +55,20 @@ class DndOptions(_Frozen):
     """Uniform: every diagonal costs one square (the default); 5-10-5: every second two."""
 
 
+class CheckRoll(_Frozen):
+    """An ability check as rolled: d20 (two with advantage or disadvantage) + bonus."""
+
+    ability: str
+    skill: str | None = None
+    bonus: int
+    mode: Literal["normal", "advantage", "disadvantage"] = "normal"
+    d20: tuple[int, ...]
+    total: int
+    dc: int | None = None
+    """The DC, or None when the total is compared later (a Search against hidden creatures)."""
+    succeeded: bool = False
+
+
 class Weapon(_Frozen):
     """An attack of a creature (from a stat line)."""
 
@@ -80,6 +95,10 @@ class Fighter(_Frozen):
     speeds: dict[str, Decimal]
     reach_m: Decimal = Decimal("1.5")
     abilities: dict[str, int] = Field(default_factory=dict)
+    skills: dict[str, int] = Field(default_factory=dict)
+    """Skill bonuses as on the sheet (a skill not listed uses its ability's modifier)."""
+    passive_perception: int | None = None
+    """As on the sheet; default 10 + the Perception bonus."""
     attacks: tuple[Weapon, ...] = ()
     attacks_per_action: int = 1
     multiattack: tuple[str, ...] = ()
@@ -103,6 +122,16 @@ class Fighter(_Frozen):
     def modifier(self, ability: str) -> int:
         """The modifier of an ability score (10 when not given)."""
         return (self.abilities.get(ability, 10) - 10) // 2
+
+    def skill_bonus(self, skill: str, ability: str) -> int:
+        """The bonus of a check with this skill (its ability's modifier when not listed)."""
+        return self.skills.get(skill, self.modifier(ability))
+
+    def passive(self) -> int:
+        """Passive Wisdom (Perception): as on the sheet, else 10 + the Perception bonus."""
+        if self.passive_perception is not None:
+            return self.passive_perception
+        return 10 + self.skill_bonus("perception", "wis")
 
     def weapon(self, name: str) -> Weapon | None:
         """The attack of that name (any case)."""
@@ -160,6 +189,10 @@ class DndState(_Frozen):
     multiattack_used: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     """The attacks of the Attack action a creature with a Multiattack mix made this turn."""
     last_attack: LastAttack | None = None
+    stealth: dict[str, int] = Field(default_factory=dict)
+    """The Stealth total of each hidden creature (a Search must reach it)."""
+    last_check: dict[str, object] | None = None
+    """The latest ability check or contest (its event's fields) for the table to show."""
     last_save: dict[str, object] | None = None
     """The latest saving throw (its event's fields) for the table to show."""
 

@@ -17,6 +17,7 @@ from spieltisch.systems.dnd5e import decide as deciding
 from spieltisch.systems.dnd5e import evolve as evolving
 from spieltisch.systems.dnd5e import queries
 from spieltisch.systems.dnd5e import view as viewing
+from spieltisch.systems.dnd5e.data import SKILLS
 from spieltisch.systems.dnd5e.events import EVENTS, Event
 from spieltisch.systems.dnd5e.odds import (
     PartSave,
@@ -69,20 +70,26 @@ class Dnd5e:
             fighter = state.fighters.get(command.creature)
             if fighter is None:
                 raise RuleError("dnd5e.unknown_creature", creature=command.creature)
-            mode, fails = queries.save_mode(state, fighter, command.ability)
+            extra = (command.advantage, command.disadvantage)
+            mode, fails = queries.save_mode(state, fighter, command.ability, extra)
             p = (
                 Fraction(0)
                 if fails
                 else save_odds(deciding.save_bonus(fighter, command), command.dc, mode)
             )
-            return Odds(
-                outcomes=[
-                    OddsOutcome(
-                        value=v, probability=float(q), exact=f"{q.numerator}/{q.denominator}"
-                    )
-                    for v, q in (("save", p), ("fail", 1 - p))
-                ]
-            )
+            return _two(("save", p), ("fail", 1 - p))
+        if isinstance(command, c.Check):
+            fighter = queries.fighter_of(state, command.creature)
+            ability = command.ability or (SKILLS[command.skill] if command.skill else "str")
+            if command.bonus is not None:
+                bonus = command.bonus
+            elif command.skill:
+                bonus = fighter.skill_bonus(command.skill, ability)
+            else:
+                bonus = fighter.modifier(ability)
+            mode = queries.check_mode(state, fighter, (command.advantage, command.disadvantage))
+            p = save_odds(bonus + command.modifier, command.dc, mode)
+            return _two(("success", p), ("failure", 1 - p))
         if isinstance(command, c.Trigger):
             found = deciding.readied_attack(state, command.creature)
             if found is None:
@@ -101,7 +108,12 @@ class Dnd5e:
         if weapon is None:
             raise RuleError("dnd5e.unknown_attack", creature=attacker.id, attack=command.attack)
         return _attack_odds(
-            state, attacker, target, weapon, (command.advantage, command.disadvantage)
+            state,
+            attacker,
+            target,
+            weapon,
+            (command.advantage, command.disadvantage),
+            command.modifier,
         )
 
     def access(self, state: DndState, command: c.Command) -> Access:
@@ -131,12 +143,28 @@ class Dnd5e:
         return viewing.view(state, viewer)
 
 
+def _two(*pairs: tuple[str, Fraction]) -> Odds:
+    return Odds(
+        outcomes=[
+            OddsOutcome(value=v, probability=float(q), exact=f"{q.numerator}/{q.denominator}")
+            for v, q in pairs
+        ]
+    )
+
+
 def _attack_odds(
-    state: DndState, attacker: Fighter, target: Fighter, weapon: Weapon, extra: tuple[bool, bool]
+    state: DndState,
+    attacker: Fighter,
+    target: Fighter,
+    weapon: Weapon,
+    extra: tuple[bool, bool],
+    modifier: int = 0,
 ) -> Odds:
-    """The damage distribution of one attack (0 = miss), the mode from every tracked source."""
+    """The damage distribution of one attack (0 = miss), the mode from every tracked source
+    and the GM's ``extra`` advantage or disadvantage, the bonus with a situational
+    ``modifier``."""
     mode = queries.attack_mode(state, attacker, target, weapon, extra)
-    hit = attack_odds(weapon.bonus, target.ac, Mode(mode))
+    hit = attack_odds(weapon.bonus + modifier, target.ac, Mode(mode))
     saves: list[PartSave | None] = []
     for part in weapon.damage:
         if part.save_ability is None or part.save_dc is None:
