@@ -429,7 +429,9 @@ _DND_SPY = {
         "hp": 9,
         "attacks": [f"{CANARY} Bite: +4, 5 (1d6+2) piercing"],
         "bonus_actions": [f"{CANARY} trick"],
-        "resistances": [CANARY],
+        "resistances": ["psychic"],
+        "skills": {"stealth": 7},
+        "passive_perception": 17,
     },
 }
 _DND_RAT = {
@@ -525,6 +527,9 @@ DND5E = Samples(
         "bonus_action": {"kind": "bonus_action", "creature": "ada", "feature": "Second Wind"},
         "react": {"kind": "react", "creature": "ada"},
         "death_save": {"kind": "death_save", "creature": "ada"},
+        "grapple": {"kind": "grapple", "creature": "ada", "target": "gob"},
+        "shove": {"kind": "shove", "creature": "ada", "target": "gob", "effect": "push"},
+        "escape": {"kind": "escape", "creature": "ada"},
         "end_turn": {"kind": "end_turn"},
     },
     probes=[
@@ -537,6 +542,11 @@ DND5E = Samples(
             "bestiary_monster",
             {"kind": "attack", "creature": "ada", "target": f"{CANARY}-rat", "attack": "Longsword"},
             f"{CANARY}-rat",
+        ),
+        Probe(
+            "monster",
+            {"kind": "grapple", "creature": "ada", "target": f"{CANARY}-spy"},
+            f"{CANARY}-spy",
         ),
         Probe(
             "monster",

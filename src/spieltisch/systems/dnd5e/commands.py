@@ -284,6 +284,34 @@ class Check(_Command):
     modifier: Situational = 0
 
 
+class Grapple(_Command):
+    """Grapple (one attack of the Attack action): the creature's Strength (Athletics) against
+    the target's Strength (Athletics) or Dexterity (Acrobatics), the better of the two; a win
+    grapples the target (speed 0)."""
+
+    kind: Literal["grapple"] = "grapple"
+    creature: Ref
+    target: Ref
+
+
+class Shove(_Command):
+    """Shove (one attack of the Attack action): the same contest as a grapple; a win knocks
+    the target prone (``effect`` ``prone``) or pushes it 1.5 m away (``push``)."""
+
+    kind: Literal["shove"] = "shove"
+    creature: Ref
+    target: Ref
+    effect: Literal["prone", "push"] = "prone"
+
+
+class Escape(_Command):
+    """A grappled creature uses its action to escape: its Strength (Athletics) or Dexterity
+    (Acrobatics), the better, against the grappler's Strength (Athletics)."""
+
+    kind: Literal["escape"] = "escape"
+    creature: Ref
+
+
 class DeathSave(_Command):
     """The current creature, at 0 hit points, rolls its death save."""
 
@@ -309,6 +337,9 @@ Command = Annotated[
     | Condition
     | Save
     | Check
+    | Grapple
+    | Shove
+    | Escape
     | DeathSave,
     Field(discriminator="kind"),
 ]

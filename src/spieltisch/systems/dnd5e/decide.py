@@ -8,13 +8,14 @@ Every command kind has one handler; :func:`events_of` dispatches with ``match`` 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
-from typing import assert_never
+from typing import Literal, assert_never
 
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine import economy
 from spieltisch.engine.errors import RuleError
-from spieltisch.engine.grid import Square, parse_square, square_name
+from spieltisch.engine.grid import Square, footprint, parse_square, square_name
 from spieltisch.systems.dnd5e import commands as c
 from spieltisch.systems.dnd5e import events as e
 from spieltisch.systems.dnd5e.data import CONDITIONS, SKILLS, condition_tags, monster
@@ -34,7 +35,7 @@ from spieltisch.systems.dnd5e.queries import (
     save_mode,
     square_distance,
 )
-from spieltisch.systems.dnd5e.rules import Mode, kept_d20
+from spieltisch.systems.dnd5e.rules import SIZE_ORDER, Mode, kept_d20
 from spieltisch.systems.dnd5e.statblock import DamagePart, parse_attack
 from spieltisch.systems.dnd5e.state import (
     CheckRoll,
@@ -158,6 +159,8 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
             return [_save(state, command, dice)]
         case c.Check():
             return [_check(state, command, dice)]
+        case c.Grapple() | c.Shove() | c.Escape():
+            return [_contest(state, command, dice)]
         case c.DeathSave():
             fighter = _require_turn(state, command.creature)
             if fighter.hp > 0 or fighter.stable or fighter.dead:
@@ -625,6 +628,99 @@ def _search(
         and check.total >= state.stealth.get(f.id, 0)
     )
     return check, found
+
+
+ContestAction = Literal["grapple", "shove_prone", "shove_push", "escape"]
+
+
+@dataclass(frozen=True)
+class ContestPlan:
+    """Who contests what with which skill (checked against the rules, nothing rolled)."""
+
+    action: ContestAction
+    active: Fighter
+    active_skill: str
+    passive: Fighter
+    passive_skill: str
+    push_to: str | None = None
+
+
+def _better(fighter: Fighter, skills: tuple[str, ...]) -> str:
+    """The skill with the higher bonus (the first on a tie)."""
+    return max(skills, key=lambda s: (fighter.skill_bonus(s, SKILLS[s]), -skills.index(s)))
+
+
+def contest_plan(state: DndState, command: c.Grapple | c.Shove | c.Escape) -> ContestPlan:
+    """The contest a grapple, shove or escape makes; :class:`RuleError` when it cannot."""
+    fighter = _require_turn(state, command.creature)
+    require_able(state, fighter)
+    either = ("athletics", "acrobatics")
+    if isinstance(command, c.Escape):
+        hold = next((x for x in state.effects.on(fighter.id) if x.kind == "grappled"), None)
+        if hold is None or hold.source is None or hold.source not in state.fighters:
+            raise RuleError("dnd5e.not_grappled", creature=fighter.id)
+        grappler = state.fighters[hold.source]
+        return ContestPlan("escape", fighter, _better(fighter, either), grappler, "athletics")
+    target = fighter_of(state, command.target)
+    if target.id == fighter.id or target.dead:
+        raise RuleError("dnd5e.bad_target", target=target.id)
+    if SIZE_ORDER.index(target.size) - SIZE_ORDER.index(fighter.size) > 1:
+        raise RuleError("dnd5e.too_large", target=target.id)
+    reach = body_of(state, fighter).reach_m
+    if square_distance(state, fighter, target) > reach:
+        raise RuleError("dnd5e.out_of_reach", target=target.id, attack=command.kind)
+    action: ContestAction = "grapple"
+    push_to = None
+    if isinstance(command, c.Shove):
+        action = "shove_prone" if command.effect == "prone" else "shove_push"
+        if command.effect == "push":
+            push_to = _push_square(state, fighter, target)
+    elif any(x.kind == "grappled" and x.source == fighter.id for x in state.effects.on(target.id)):
+        raise RuleError("dnd5e.already_grappled", target=target.id)
+    return ContestPlan(
+        action, fighter, "athletics", target, _better(target, either), push_to=push_to
+    )
+
+
+def _push_square(state: DndState, shover: Fighter, target: Fighter) -> str:
+    """The square 1.5 m straight away from the shover; refused when it is off the map, a
+    wall or taken."""
+    assert shover.position is not None and target.position is not None
+    dx = (target.position.x > shover.position.x) - (target.position.x < shover.position.x)
+    dy = (target.position.y > shover.position.y) - (target.position.y < shover.position.y)
+    x, y = target.position.x + dx, target.position.y + dy
+    side = target.size.squares
+    if not (x >= 0 and y >= 0 and x + side <= state.grid.width and y + side <= state.grid.height):
+        raise RuleError("dnd5e.shove_blocked", target=target.id)
+    to = Square(x=x, y=y)
+    mine = set(footprint(to, target.size))
+    walls = any("wall" in state.grid.terrain_at(sq) for sq in mine)
+    taken = any(mine & set(footprint(o.position, o.size)) for o in others_of(state, target))
+    if walls or taken:
+        raise RuleError("dnd5e.shove_blocked", target=target.id)
+    return square_name(to)
+
+
+def _contest(
+    state: DndState, command: c.Grapple | c.Shove | c.Escape, dice: DiceSource
+) -> e.Contested:
+    plan = contest_plan(state, command)
+    active = roll_check(
+        state, plan.active, SKILLS[plan.active_skill], plan.active_skill, None, dice
+    )
+    passive = roll_check(
+        state, plan.passive, SKILLS[plan.passive_skill], plan.passive_skill, None, dice
+    )
+    won = active.total > passive.total
+    return e.Contested(
+        creature=plan.active.id,
+        target=plan.passive.id,
+        action=plan.action,
+        active=active,
+        passive=passive,
+        won=won,
+        push_to=plan.push_to if won else None,
+    )
 
 
 def _check(state: DndState, command: c.Check, dice: DiceSource) -> e.CheckRolled:

@@ -172,6 +172,22 @@ class CheckRolled(_Event):
     """Help on this check was used up by it."""
 
 
+class Contested(_Event):
+    """A contest of grapple, shove or escape: both checks as rolled; the active side wins
+    only with the higher total (a tie leaves things as they were)."""
+
+    kind: Literal["contested"] = "contested"
+    creature: str
+    target: str
+    action: Literal["grapple", "shove_prone", "shove_push", "escape"]
+    active: CheckRoll
+    passive: CheckRoll
+    won: bool
+    push_to: str | None = None
+    """A won push: the square the target is pushed to (forced movement: no opportunity
+    attacks, no movement spent)."""
+
+
 class SaveRolled(_Event):
     """A saving throw: the d20s rolled (none for an automatic failure) against the DC."""
 
@@ -209,6 +225,7 @@ Event = Annotated[
     | Healed
     | ConditionSet
     | CheckRolled
+    | Contested
     | SaveRolled
     | DeathSaved,
     Field(discriminator="kind"),

@@ -84,6 +84,8 @@ def evolve(state: DndState, event: e.Event) -> DndState:
                     }
                 )
             return state.model_copy(update={"last_check": event.model_dump(mode="json")})
+        case e.Contested():
+            return _contested(state, event)
         case e.SaveRolled():
             fighter_of(state, event.creature)
             return state.model_copy(update={"last_save": event.model_dump(mode="json")})
@@ -300,18 +302,7 @@ def _attacked(state: DndState, event: e.Attacked) -> DndState:
         state = _pay(state, attacker.id, "reaction")
         state = _after_reaction(state, attacker.id)
     elif not event.readied:
-        if state.budgets[attacker.id].amount("attacks") == 0:
-            state = _pay(state, attacker.id, "action")
-            budgets = economy.grant(
-                state.budgets[attacker.id], "attacks", attacker.attacks_per_action
-            )
-            state = state.model_copy(
-                update={
-                    "budgets": {**state.budgets, attacker.id: budgets},
-                    "multiattack_used": {**state.multiattack_used, attacker.id: ()},
-                }
-            )
-        state = _pay(state, attacker.id, "attacks")
+        state = _one_attack(state, attacker)
         if attacker.multiattack:
             used = (*state.multiattack_used.get(attacker.id, ()), weapon.name)
             state = state.model_copy(
@@ -383,6 +374,47 @@ def _hidden(state: DndState, who: str, check: CheckRoll | None) -> DndState:
     if check is None:
         return state
     return state.model_copy(update={"stealth": {**state.stealth, who: check.total}})
+
+
+def _one_attack(state: DndState, attacker: Fighter) -> DndState:
+    """One attack of the Attack action (the first takes the action)."""
+    if state.budgets[attacker.id].amount("attacks") == 0:
+        state = _pay(state, attacker.id, "action")
+        budgets = economy.grant(state.budgets[attacker.id], "attacks", attacker.attacks_per_action)
+        state = state.model_copy(
+            update={
+                "budgets": {**state.budgets, attacker.id: budgets},
+                "multiattack_used": {**state.multiattack_used, attacker.id: ()},
+            }
+        )
+    return _pay(state, attacker.id, "attacks")
+
+
+def _contested(state: DndState, event: e.Contested) -> DndState:
+    active = fighter_of(state, event.creature)
+    fighter_of(state, event.target)
+    if event.action == "escape":
+        state = _pay(state, active.id, "action")
+    else:
+        state = _one_attack(state, active)
+    state = state.model_copy(update={"last_check": event.model_dump(mode="json")})
+    if not event.won:
+        return state
+    match event.action:
+        case "grapple":
+            return add_effect(state, "grappled", event.target, source=active.id)
+        case "shove_prone":
+            return add_effect(state, "prone", event.target)
+        case "shove_push":
+            if event.push_to is None:
+                return state
+            target = state.fighters[event.target]
+            moved = target.model_copy(update={"position": parse_square(event.push_to)})
+            return _set(state, moved)
+        case "escape":
+            return state.model_copy(
+                update={"effects": effects.remove_kind(state.effects, "grappled", active.id)}
+            )
 
 
 def _action_taken(state: DndState, event: e.ActionTaken) -> DndState:

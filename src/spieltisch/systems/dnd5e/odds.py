@@ -21,6 +21,7 @@ __all__ = [
     "PartSave",
     "attack_damage",
     "attack_odds",
+    "contest_odds",
     "d20",
     "dice_sum",
     "save_odds",
@@ -57,6 +58,23 @@ def attack_odds(bonus: int, ac: int, mode: Mode = Mode.NORMAL, crit_from: int = 
     table = roll.fractions()
     hit = table.get(1, Fraction(0)) + table.get(2, Fraction(0))
     return AttackOdds(hit=hit, critical=table.get(2, Fraction(0)), miss=1 - hit)
+
+
+def contest_odds(
+    active_bonus: int, passive_bonus: int, active: Mode = Mode.NORMAL, passive: Mode = Mode.NORMAL
+) -> Fraction:
+    """P(the active side's d20 + bonus beats the passive side's): a tie keeps things as they
+    were, so the active side needs the higher total."""
+    mine, theirs = _d20(active).fractions(), _d20(passive).fractions()
+    return sum(
+        (
+            p * q
+            for a, p in mine.items()
+            for b, q in theirs.items()
+            if a + active_bonus > b + passive_bonus
+        ),
+        Fraction(0),
+    )
 
 
 def save_odds(bonus: int, dc: int, mode: Mode = Mode.NORMAL) -> Fraction:

@@ -23,6 +23,7 @@ from spieltisch.systems.dnd5e.odds import (
     PartSave,
     attack_damage,
     attack_odds,
+    contest_odds,
     mean,
     save_odds,
 )
@@ -90,6 +91,16 @@ class Dnd5e:
             mode = queries.check_mode(state, fighter, (command.advantage, command.disadvantage))
             p = save_odds(bonus + command.modifier, command.dc, mode)
             return _two(("success", p), ("failure", 1 - p))
+        if isinstance(command, c.Grapple | c.Shove | c.Escape):
+            plan = deciding.contest_plan(state, command)
+            active_skill, passive_skill = plan.active_skill, plan.passive_skill
+            p = contest_odds(
+                plan.active.skill_bonus(active_skill, SKILLS[active_skill]),
+                plan.passive.skill_bonus(passive_skill, SKILLS[passive_skill]),
+                queries.check_mode(state, plan.active, (False, False)),
+                queries.check_mode(state, plan.passive, (False, False)),
+            )
+            return _two(("win", p), ("lose", 1 - p))
         if isinstance(command, c.Trigger):
             found = deciding.readied_attack(state, command.creature)
             if found is None:
@@ -122,7 +133,16 @@ class Dnd5e:
             return Access(piece=command.id, claims=True)
         if isinstance(
             command,
-            c.Move | c.React | c.Attack | c.TakeAction | c.Ready | c.BonusAction | c.DeathSave,
+            c.Move
+            | c.React
+            | c.Attack
+            | c.TakeAction
+            | c.Ready
+            | c.BonusAction
+            | c.DeathSave
+            | c.Grapple
+            | c.Shove
+            | c.Escape,
         ):
             return Access(piece=command.creature)
         if isinstance(command, c.EndTurn):
