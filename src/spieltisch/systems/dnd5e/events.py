@@ -10,14 +10,19 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from spieltisch.engine.encounter import Combatant
 from spieltisch.systems.dnd5e.movement import JumpCheck, TurnMovement
 from spieltisch.systems.dnd5e.state import CheckRoll, Fighter, PendingMove, ReadiedAction
 
 __all__ = ["EVENTS", "Event"]
 
 
-class _Event(BaseModel):
+class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class _Event(_Frozen):
+    pass
 
 
 class FighterAdded(_Event):
@@ -188,6 +193,23 @@ class Contested(_Event):
     attacks, no movement spent)."""
 
 
+class RevealedCreature(_Frozen):
+    """A creature a move ran into, as the GM's fold has it (no longer secret)."""
+
+    fighter: Fighter
+    combatant: Combatant | None = None
+    """Its place in the GM's initiative (it joins the shared fight with it)."""
+
+
+class Revealed(_Event):
+    """A move ran into something hidden (see :mod:`.contact`): the creatures and walls it
+    touched become visible to the table."""
+
+    kind: Literal["revealed"] = "revealed"
+    creatures: tuple[RevealedCreature, ...] = ()
+    walls: tuple[str, ...] = ()
+
+
 class SaveRolled(_Event):
     """A saving throw: the d20s rolled (none for an automatic failure) against the DC."""
 
@@ -226,6 +248,7 @@ Event = Annotated[
     | ConditionSet
     | CheckRolled
     | Contested
+    | Revealed
     | SaveRolled
     | DeathSaved,
     Field(discriminator="kind"),

@@ -86,6 +86,8 @@ def evolve(state: DndState, event: e.Event) -> DndState:
             return state.model_copy(update={"last_check": event.model_dump(mode="json")})
         case e.Contested():
             return _contested(state, event)
+        case e.Revealed():
+            return _revealed(state, event)
         case e.SaveRolled():
             fighter_of(state, event.creature)
             return state.model_copy(update={"last_save": event.model_dump(mode="json")})
@@ -415,6 +417,26 @@ def _contested(state: DndState, event: e.Contested) -> DndState:
             return state.model_copy(
                 update={"effects": effects.remove_kind(state.effects, "grappled", active.id)}
             )
+
+
+def _revealed(state: DndState, event: e.Revealed) -> DndState:
+    """What a move ran into becomes visible: each creature as the GM's fold has it (on the
+    shared fold it enters, with its budgets, and joins the fight), each wall painted."""
+    for shown in event.creatures:
+        fighter = shown.fighter
+        if fighter.id not in state.budgets:
+            budgets = economy.new_budgets(BUDGETS)
+            state = state.model_copy(update={"budgets": {**state.budgets, fighter.id: budgets}})
+        state = _set(state, fighter.model_copy(update={"secret": False}))
+        fight = state.encounter
+        if fight is not None and shown.combatant is not None and fighter.id not in fight.ids:
+            fight, _ = encounter.join(fight, shown.combatant, _initiative_key)
+            state = state.model_copy(update={"encounter": fight})
+    grid = state.grid
+    for name in event.walls:
+        square = grid.square(name)
+        grid = grid.with_terrain(square, *sorted({*grid.terrain_at(square), "wall"}))
+    return state.model_copy(update={"grid": grid})
 
 
 def _action_taken(state: DndState, event: e.ActionTaken) -> DndState:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -13,6 +13,7 @@ from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import Access, Odds, OddsOutcome, parse_options
 from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.dnd5e import commands as c
+from spieltisch.systems.dnd5e import contact as touching
 from spieltisch.systems.dnd5e import decide as deciding
 from spieltisch.systems.dnd5e import evolve as evolving
 from spieltisch.systems.dnd5e import queries
@@ -126,6 +127,13 @@ class Dnd5e:
             (command.advantage, command.disadvantage),
             command.modifier,
         )
+
+    def contact(
+        self, state: DndState, command: c.Command, events: Sequence[Event]
+    ) -> list[Event] | None:
+        """A visible move that runs into something hidden on the GM's fold ``state``: cut
+        short, then what it touched revealed (see :mod:`.contact`); ``None`` otherwise."""
+        return touching.contact(state, command, events)
 
     def access(self, state: DndState, command: c.Command) -> Access:
         """GM-only commands, and the creature a player's command acts for."""
