@@ -278,12 +278,18 @@ def _fill(store: Any, system: str, records: int) -> str:
         store.execute(created.table, gm, {"kind": "sit", "seat": "S"})
         table = store.table(created.table)
         while table.state.outcome is None and table.seq < records:
-            table = store.execute(created.table, gm, {"kind": "roll"}).table
+            # The AI's turns follow by themselves; the human seat rolls, then moves as long as
+            # the roll it holds has a move (a roll may leave the turn with the same seat).
             state = table.view(Viewer(Role.GM))
-            if state["outcome"] is None and state["roll"] is not None and state["turn"] == "S":
-                table = store.execute(
-                    created.table, gm, {"kind": "move", **state["moves"][0]}
-                ).table
+            if state["turn"] != "S":
+                raise RuntimeError(f"the AI seat did not move: {state['turn']!r}")
+            if state["roll"] is None:
+                command: dict[str, Any] = {"kind": "roll"}
+            elif state["moves"]:
+                command = {"kind": "move", **state["moves"][0]}
+            else:
+                raise RuntimeError(f"a roll without a move stays with the seat: {state!r}")
+            table = store.execute(created.table, gm, command).table
         if table.seq >= records * 0.9:
             return str(created.table)
 

@@ -33,6 +33,7 @@ from spieltisch.engine.chat import is_chat_command
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import GameSystem
 from spieltisch.engine.table import Record, Role
+from spieltisch.engine.upcast import shapes_of
 from spieltisch.errors import SpieltischError
 from spieltisch.store.cache import StoredTable
 from spieltisch.store.db import connect, is_postgres, lock_writer, migrate, resolve_url
@@ -766,7 +767,7 @@ class EventStore:
             ],
         )
         if self._wants_snapshot(cached.table.seq, work.seq, records):
-            state = encode_states(work.state, work.shared_state)
+            state = encode_states(work.state, work.shared_state, shapes_of(work.system).stamp)
             if state is not None:
                 conn.execute(
                     delete(SnapshotRow).where(

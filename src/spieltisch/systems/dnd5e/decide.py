@@ -18,7 +18,8 @@ from spieltisch.engine.errors import RuleError
 from spieltisch.engine.grid import Square, footprint, parse_square, square_name
 from spieltisch.systems.dnd5e import commands as c
 from spieltisch.systems.dnd5e import events as e
-from spieltisch.systems.dnd5e.data import CONDITIONS, SKILLS, condition_tags, monster
+from spieltisch.systems.dnd5e.bestiary import monster_fighter, weapon_of
+from spieltisch.systems.dnd5e.data import CONDITIONS, SKILLS, condition_tags
 from spieltisch.systems.dnd5e.evolve import evolve, fold
 from spieltisch.systems.dnd5e.movement import JumpCheck, MoveStep, TurnMovement, check_move
 from spieltisch.systems.dnd5e.queries import (
@@ -36,7 +37,7 @@ from spieltisch.systems.dnd5e.queries import (
     square_distance,
 )
 from spieltisch.systems.dnd5e.rules import SIZE_ORDER, Mode, kept_d20
-from spieltisch.systems.dnd5e.statblock import DamagePart, parse_attack
+from spieltisch.systems.dnd5e.statblock import parse_attack
 from spieltisch.systems.dnd5e.state import (
     CheckRoll,
     DndState,
@@ -198,18 +199,7 @@ def _roll_d20(dice: DiceSource, mode: Mode) -> tuple[int, ...]:
 
 
 def _sheet_fighter(sheet: c._Sheet, side: str) -> Fighter:
-    weapons = []
-    for line in sheet.attacks:
-        parsed = parse_attack(line)
-        weapons.append(
-            Weapon(
-                name=parsed.name,
-                bonus=parsed.bonus,
-                damage=parsed.damage,
-                reach_m=Decimal(parsed.reach_m),
-                ranged=parsed.range_m is not None,
-            )
-        )
+    weapons = [weapon_of(parse_attack(line)) for line in sheet.attacks]
     return Fighter(
         id=sheet.id,
         name=sheet.name,
@@ -260,28 +250,7 @@ def _monster_fighter(command: c.AddMonster) -> Fighter:
     if command.sheet is not None:
         fighter = _sheet_fighter(command.sheet, command.side)
     else:
-        stats = monster(command.monster or "")
-        if stats is None:
-            raise RuleError("dnd5e.unknown_monster", monster=command.monster)
-        sheet = c.AddCharacter.model_validate(
-            {
-                "id": command.id,
-                "name": stats["name"],
-                "size": stats["size"],
-                "ac": stats["ac"],
-                "hp": stats["hp"],
-                "speeds": stats["speeds"],
-                "abilities": stats["abilities"],
-                "attacks": stats["attacks"],
-                "multiattack": stats.get("multiattack", ()),
-                "bonus_actions": stats.get("bonus_actions", ()),
-                "vulnerabilities": stats.get("vulnerabilities", ()),
-                "immunities": stats.get("immunities", ()),
-                "resistances": stats.get("resistances", ()),
-            }
-        )
-        fighter = _sheet_fighter(sheet, command.side)
-        fighter = fighter.model_copy(update={"monster": command.monster})
+        fighter = monster_fighter(command.monster or "", command.id, command.side)
     update: dict[str, object] = {"id": command.id, "secret": command.secret}
     if fighter.monster is None:
         update["monster"] = "custom"
@@ -337,17 +306,20 @@ def _attack_event(
     natural = kept_d20(rolled, mode)
     outcome = outcome_of(state, attacker, target, weapon, natural, modifier)
     parts: list[tuple[int, ...]] = []
-    saves: list[tuple[int, ...]] = []
+    rider: tuple[int, ...] = ()
+    rider_dice: list[tuple[int, ...]] = []
     if outcome != "miss":
+        times = 2 if outcome == "critical" else 1
         for part in weapon.damage:
-            count = part.count * (2 if outcome == "critical" else 1)
-            parts.append(tuple(dice.roll(part.sides) for _ in range(count)))
-        for part in weapon.damage:
-            saves.append(
-                () if part.save_ability is None else _part_save_dice(state, target, part, dice)
-            )
+            parts.append(tuple(dice.roll(part.sides) for _ in range(part.count * times)))
+        if weapon.rider is not None:
+            for part in weapon.rider.damage:
+                rider_dice.append(tuple(dice.roll(part.sides) for _ in range(part.count * times)))
+            mode_of_save, fails = save_mode(state, target, weapon.rider.ability)
+            rider = () if fails else _roll_d20(dice, mode_of_save)
     return e.Attacked(
-        saves=tuple(saves) if any(saves) else (),
+        rider=rider,
+        rider_dice=tuple(rider_dice),
         attacker=attacker.id,
         target=target.id,
         attack=weapon.name,
@@ -357,13 +329,6 @@ def _attack_event(
         modifier=modifier,
         opportunity=opportunity,
     )
-
-
-def _part_save_dice(
-    state: DndState, target: Fighter, part: DamagePart, dice: DiceSource
-) -> tuple[int, ...]:
-    mode, fails = save_mode(state, target, part.save_ability or "con")
-    return () if fails else _roll_d20(dice, mode)
 
 
 # ---------------------------------------------------------------- movement

@@ -78,8 +78,10 @@ class Attacked(_Event):
     dice: tuple[tuple[int, ...], ...]
     modifier: int = 0
     """A situational modifier the GM set on the roll (added to the attack bonus)."""
-    saves: tuple[tuple[int, ...], ...] = ()
-    """On a hit: by damage part, the d20s of the target's save against it (empty: no save)."""
+    rider: tuple[int, ...] = ()
+    """On a hit with a rider save: the target's d20s (none: it failed by itself)."""
+    rider_dice: tuple[tuple[int, ...], ...] = ()
+    """On a hit with a rider save: its damage dice by part (doubled on a critical)."""
     opportunity: bool = False
     readied: bool = False
     """The attack of a readied action (its reaction is paid by :class:`ReadyFired`)."""

@@ -35,8 +35,15 @@ from spieltisch.systems.dnd5e.rules import (
     modify_damage,
     take_damage,
 )
-from spieltisch.systems.dnd5e.statblock import DAMAGE_TYPES, DamagePart
-from spieltisch.systems.dnd5e.state import BUDGETS, CheckRoll, DndState, Fighter, LastAttack
+from spieltisch.systems.dnd5e.statblock import DAMAGE_TYPES
+from spieltisch.systems.dnd5e.state import (
+    BUDGETS,
+    CheckRoll,
+    DndState,
+    Fighter,
+    LastAttack,
+    Weapon,
+)
 
 __all__ = ["evolve", "fold"]
 
@@ -337,25 +344,31 @@ def _attacked(state: DndState, event: e.Attacked) -> DndState:
         state = _unhide(state, attacker.id)
     if outcome == "miss":
         return state
-    saves = event.saves or tuple(() for _ in weapon.damage)
-    for part, total, rolled in zip(weapon.damage, totals, saves, strict=True):
-        dealt = total if part.save_dc is None else _after_save(state, target, part, total, rolled)
-        state = _hurt(state, state.fighters[target.id], dealt, part.type, outcome == "critical")
+    critical = outcome == "critical"
+    saved = _rider_saved(state, target, weapon, event.rider)
+    for part, total in zip(weapon.damage, totals, strict=True):
+        state = _hurt(state, state.fighters[target.id], total, part.type, critical)
+    for condition in weapon.conditions:
+        state = add_effect(state, condition, target.id, source=attacker.id)
+    if weapon.rider is None or not event.rider_dice:
+        return state
+    for part, rolled in zip(weapon.rider.damage, event.rider_dice, strict=True):
+        total = max(sum(rolled) + part.modifier, 0)
+        if saved:
+            total = total // 2 if weapon.rider.half else 0
+        state = _hurt(state, state.fighters[target.id], total, part.type, critical)
+    if not saved:
+        for condition in weapon.rider.conditions:
+            state = add_effect(state, condition, target.id, source=attacker.id)
     return state
 
 
-def _after_save(
-    state: DndState, target: Fighter, part: DamagePart, total: int, rolled: tuple[int, ...]
-) -> int:
-    """The damage of a part the target saves against: halved or avoided on a success (no
-    d20 rolled: the save failed by itself)."""
-    if not rolled:
-        return total
-    mode, _ = save_mode(state, target, part.save_ability or "con")
-    kept = kept_d20(rolled, mode)
-    if kept + target.modifier(part.save_ability or "con") < (part.save_dc or 0):
-        return total
-    return total // 2 if part.save_half else 0
+def _rider_saved(state: DndState, target: Fighter, weapon: Weapon, rolled: tuple[int, ...]) -> bool:
+    """Whether the target made the save a hit forces (no d20: it failed by itself)."""
+    if weapon.rider is None or not rolled:
+        return False
+    mode, _ = save_mode(state, target, weapon.rider.ability)
+    return kept_d20(rolled, mode) + target.modifier(weapon.rider.ability) >= weapon.rider.dc
 
 
 def _unhide(state: DndState, creature: str) -> DndState:

@@ -19,7 +19,7 @@ from spieltisch.engine.effects import Effects
 from spieltisch.engine.encounter import Encounter
 from spieltisch.engine.grid import Diagonal, Grid, Size, Square
 from spieltisch.systems.dnd5e.movement import MoveStep, TurnMovement
-from spieltisch.systems.dnd5e.statblock import DamagePart
+from spieltisch.systems.dnd5e.statblock import DamagePart, SaveEffect
 
 __all__ = [
     "BUDGETS",
@@ -77,6 +77,10 @@ class Weapon(_Frozen):
     damage: tuple[DamagePart, ...]
     reach_m: Decimal = Decimal("1.5")
     ranged: bool = False
+    conditions: tuple[str, ...] = ()
+    """Conditions a hit imposes (the giant spider's web: restrained)."""
+    rider: SaveEffect | None = None
+    """A saving throw a hit forces (the giant spider's poison: DC 11 Con, half on a success)."""
 
 
 class Fighter(_Frozen):

@@ -11,6 +11,7 @@ from pydantic import TypeAdapter
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import Access, Odds, OddsOutcome, parse_options
+from spieltisch.engine.upcast import EventShapes
 from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.dnd5e import commands as c
 from spieltisch.systems.dnd5e import contact as touching
@@ -30,6 +31,7 @@ from spieltisch.systems.dnd5e.odds import (
 )
 from spieltisch.systems.dnd5e.rules import Mode
 from spieltisch.systems.dnd5e.state import DndOptions, DndState, Fighter, Weapon
+from spieltisch.systems.dnd5e.upcast import RULES_VERSION, UPCASTERS
 
 __all__ = ["SYSTEM_ID", "Dnd5e"]
 
@@ -42,6 +44,8 @@ class Dnd5e:
     id = SYSTEM_ID
     commands = c.COMMANDS
     events = EVENTS
+    shapes = EventShapes.of(Event, rules=RULES_VERSION, upcasters=UPCASTERS)
+    """Versions of the event shapes and rules, and the upcasters (``upcast.py``)."""
     options: TypeAdapter[Any] = TypeAdapter(DndOptions)
 
     def new_state(self, options: Mapping[str, Any]) -> DndState:
@@ -193,16 +197,16 @@ def _attack_odds(
     ``modifier``."""
     mode = queries.attack_mode(state, attacker, target, weapon, extra)
     hit = attack_odds(weapon.bonus + modifier, target.ac, Mode(mode))
-    saves: list[PartSave | None] = []
-    for part in weapon.damage:
-        if part.save_ability is None or part.save_dc is None:
-            saves.append(None)
-            continue
-        save_as, fails = queries.save_mode(state, target, part.save_ability)
-        bonus = target.modifier(part.save_ability)
-        p = Fraction(0) if fails else save_odds(bonus, part.save_dc, save_as)
-        saves.append(PartSave(success=p, half=part.save_half))
-    pmf = attack_damage([p.dice for p in weapon.damage], hit, saves)
+    parts = [p.dice for p in weapon.damage]
+    saves: list[PartSave | None] = [None] * len(parts)
+    rider = weapon.rider
+    if rider is not None:
+        save_as, fails = queries.save_mode(state, target, rider.ability)
+        bonus = target.modifier(rider.ability)
+        p = Fraction(0) if fails else save_odds(bonus, rider.dc, save_as)
+        parts += [x.dice for x in rider.damage]
+        saves += [PartSave(success=p, half=rider.half)] * len(rider.damage)
+    pmf = attack_damage(parts, hit, saves)
     return Odds(
         outcomes=[
             OddsOutcome(value=k, probability=float(v), exact=f"{v.numerator}/{v.denominator}")

@@ -190,10 +190,13 @@ def view(state: DndState, viewer: Viewer) -> dict[str, Any]:
         "fighters": shown,
         "attack_options": attacks,
         "conditions": list(CONDITIONS),
+        # only the GM enters monsters; the 334 entries would weigh on every player's view
         "bestiary": [
             {"id": key, "name": m["name"], "size": m["size"], "ac": m["ac"], "hp": m["hp"]}
             for key, m in bestiary().items()
-        ],
+        ]
+        if viewer.is_gm
+        else [],
         "combat": None
         if fight is None
         else {

@@ -13,6 +13,7 @@ from pydantic import TypeAdapter
 
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine.system import Access, Odds, parse_options
+from spieltisch.engine.upcast import EventShapes
 from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.hexxen import decide as deciding
 from spieltisch.systems.hexxen import evolve as evolving
@@ -46,6 +47,7 @@ from spieltisch.systems.hexxen.decide import (
 )
 from spieltisch.systems.hexxen.events import EVENTS, Event
 from spieltisch.systems.hexxen.sheet import HexxenOptions, HexxenState
+from spieltisch.systems.hexxen.upcast import RULES_VERSION, UPCASTERS
 
 __all__ = ["SYSTEM_ID", "Hexxen"]
 
@@ -56,6 +58,8 @@ class Hexxen:
     id = SYSTEM_ID
     commands = COMMANDS
     events = EVENTS
+    shapes = EventShapes.of(Event, rules=RULES_VERSION, upcasters=UPCASTERS)
+    """Versions of the event shapes and rules, and the upcasters (``upcast.py``)."""
     options: TypeAdapter[Any] = TypeAdapter(HexxenOptions)
 
     def new_state(self, options: Mapping[str, Any]) -> HexxenState:

@@ -15,6 +15,7 @@ from pydantic import TypeAdapter
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import Access, Odds, parse_options
+from spieltisch.engine.upcast import EventShapes
 from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.kreiswanderer import decide as deciding
 from spieltisch.systems.kreiswanderer import odds as kodds
@@ -40,6 +41,7 @@ from spieltisch.systems.kreiswanderer.decide import SYSTEM_ID
 from spieltisch.systems.kreiswanderer.events import EVENTS, Event
 from spieltisch.systems.kreiswanderer.evolve import being_of, evolve
 from spieltisch.systems.kreiswanderer.sheet import KreisOptions, KreisState
+from spieltisch.systems.kreiswanderer.upcast import RULES_VERSION, UPCASTERS
 
 __all__ = ["SYSTEM_ID", "Kreiswanderer"]
 
@@ -50,6 +52,8 @@ class Kreiswanderer:
     id = SYSTEM_ID
     commands = COMMANDS
     events = EVENTS
+    shapes = EventShapes.of(Event, rules=RULES_VERSION, upcasters=UPCASTERS)
+    """Versions of the event shapes and rules, and the upcasters (``upcast.py``)."""
     options: TypeAdapter[Any] = TypeAdapter(KreisOptions)
 
     def new_state(self, options: Mapping[str, Any]) -> KreisState:
