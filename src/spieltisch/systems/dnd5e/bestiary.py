@@ -40,8 +40,7 @@ def monster_fighter(monster_id: str, fighter_id: str, side: str) -> Fighter:
     if stats is None:
         raise RuleError("dnd5e.unknown_monster", monster=monster_id)
     weapons = [weapon_of(parse_attack(text)) for text in stats["attacks"]]
-    by_name = {w.name.lower(): w.name for w in weapons}
-    mix = tuple(by_name[n.lower()] for n in stats.get("multiattack", ()) if n.lower() in by_name)
+
     reaches = [w.reach_m for w in weapons if not w.ranged]
     return Fighter(
         id=fighter_id,
@@ -54,11 +53,8 @@ def monster_fighter(monster_id: str, fighter_id: str, side: str) -> Fighter:
         speeds={mode: Decimal(str(metres)) for mode, metres in stats["speeds"].items()},
         reach_m=max(reaches, default=Decimal("1.5")),
         abilities=dict(stats["abilities"]),
-        skills=dict(stats.get("skills", {})),
-        passive_perception=stats.get("passive_perception"),
         attacks=tuple(weapons),
         attacks_per_action=len(stats.get("multiattack", ())) or 1,
-        multiattack=mix if len(mix) == len(stats.get("multiattack", ())) else (),
         bonus_actions=tuple(stats.get("bonus_actions", ())),
         hover=bool(stats.get("hover", False)),
         resistances=frozenset(stats.get("resistances", ())),

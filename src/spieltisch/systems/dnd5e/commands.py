@@ -10,12 +10,10 @@ ranged attacker) apply to everyone's attacks by themselves.
 
 from __future__ import annotations
 
-from decimal import Decimal
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import (
     AfterValidator,
-    BaseModel,
     ConfigDict,
     Field,
     StrictBool,
@@ -27,6 +25,7 @@ from spieltisch.engine.grid import Size
 from spieltisch.engine.permissions import GmOnly, Secret
 from spieltisch.engine.text import Name, Note, Ref
 from spieltisch.systems.dnd5e.data import SKILLS, damage_type
+from spieltisch.systems.dnd5e.later import Later
 from spieltisch.systems.dnd5e.movement import MoveStep
 
 __all__ = ["ACTIONS", "COMMANDS", "Command"]
@@ -57,8 +56,12 @@ ActionName = Literal[
     "use_magic_item",
     "improvised",
 ]
-Speed = Annotated[Decimal, Field(ge=0, le=300, multiple_of=Decimal("0.5"))]
-"""A speed in metres: a multiple of 0.5 m (7.5 m is 25 ft, 10.5 m 35 ft)."""
+Speed = (
+    Annotated[int, Field(ge=0, le=300)]
+    | Annotated[float, Field(ge=0, le=300, multiple_of=0.5, allow_inf_nan=False)]
+)
+"""A speed in metres: whole metres, or a multiple of 0.5 m (7.5 m is 25 ft, 10.5 m 35 ft);
+kept as given (a whole number stays a whole number in the log)."""
 SpeedName = Literal["walk", "fly", "climb", "swim"]
 Ability = Literal["str", "dex", "con", "int", "wis", "cha"]
 DamageType = Annotated[str, Field(max_length=20), AfterValidator(damage_type)]
@@ -77,15 +80,16 @@ Situational = Annotated[StrictInt, Field(ge=-10, le=10)]
 """A situational modifier the GM sets on a roll (added to its bonus)."""
 
 
-def _walk_9() -> dict[SpeedName, Decimal]:
-    return {"walk": Decimal(9)}
+def _walk_9() -> dict[SpeedName, int | float]:
+    return {"walk": 9}
 
 
-class _Command(BaseModel):
+class _Command(Later):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class _Sheet(_Command):
+    later: ClassVar[frozenset[str]] = frozenset({"skills", "passive_perception", "multiattack"})
     id: Ref
     name: Name
     size: Size = Size.MEDIUM
@@ -171,6 +175,7 @@ class Attack(_Command):
     """One attack of the Attack action (the first one takes the action)."""
 
     kind: Literal["attack"] = "attack"
+    later: ClassVar[frozenset[str]] = frozenset({"modifier"})
     creature: Ref
     target: Ref
     attack: Name
@@ -258,6 +263,7 @@ class Save(_Command):
     ability's modifier), the mode from the tracked sources (Dodge, restrained, …)."""
 
     kind: Literal["save"] = "save"
+    later: ClassVar[frozenset[str]] = frozenset({"advantage", "disadvantage", "modifier"})
     creature: Ref
     ability: Ability
     dc: StrictInt = Field(ge=1, le=40)

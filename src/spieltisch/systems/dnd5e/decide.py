@@ -94,7 +94,7 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
         case c.Attack():
             attacker = _require_turn(state, command.creature)
             require_able(state, attacker)
-            if attacker.multiattack:
+            if attacker.attack_mix():
                 left = multiattack_left(state, attacker)
                 weapon = attacker.weapon(command.attack)
                 if weapon is not None and left and weapon.name not in left:
@@ -208,7 +208,7 @@ def _sheet_fighter(sheet: c._Sheet, side: str) -> Fighter:
         ac=sheet.ac,
         hp=sheet.hp,
         max_hp=sheet.hp,
-        speeds={k: Decimal(v) for k, v in sheet.speeds.items()},
+        speeds={k: Decimal(str(v)) for k, v in sheet.speeds.items()},
         reach_m=Decimal(sheet.reach_m),
         abilities=dict(sheet.abilities),
         skills=dict(sheet.skills),
@@ -235,7 +235,7 @@ def _attack_name(weapons: list[Weapon], creature: str, name: str) -> str:
 def multiattack_left(state: DndState, fighter: Fighter) -> list[str]:
     """The attacks of its Multiattack mix a creature may still make with its Attack action
     (all of them before the action is taken)."""
-    left = list(fighter.multiattack)
+    left = list(fighter.attack_mix())
     if state.budgets.get(fighter.id) is None or not state.budgets[fighter.id].amount("attacks"):
         return left
     for used in state.multiattack_used.get(fighter.id, ()):

@@ -6,18 +6,19 @@ criticals and damage from them again when it folds the event, so the rules live 
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import ConfigDict, Field, TypeAdapter
 
 from spieltisch.engine.encounter import Combatant
+from spieltisch.systems.dnd5e.later import Later
 from spieltisch.systems.dnd5e.movement import JumpCheck, TurnMovement
 from spieltisch.systems.dnd5e.state import CheckRoll, Fighter, PendingMove, ReadiedAction
 
 __all__ = ["EVENTS", "Event"]
 
 
-class _Frozen(BaseModel):
+class _Frozen(Later):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
@@ -70,6 +71,7 @@ class Attacked(_Event):
     """
 
     kind: Literal["attacked"] = "attacked"
+    later: ClassVar[frozenset[str]] = frozenset({"rider", "rider_dice", "modifier"})
     attacker: str
     target: str
     attack: str
@@ -98,6 +100,7 @@ class ActionTaken(_Event):
     """An action other than Attack."""
 
     kind: Literal["action_taken"] = "action_taken"
+    later: ClassVar[frozenset[str]] = frozenset({"check", "found"})
     creature: str
     action: str
     target: str | None = None
@@ -129,6 +132,7 @@ class BonusTaken(_Event):
     """A bonus action a feature granted."""
 
     kind: Literal["bonus_taken"] = "bonus_taken"
+    later: ClassVar[frozenset[str]] = frozenset({"check"})
     creature: str
     feature: str
     check: CheckRoll | None = None

@@ -312,7 +312,7 @@ def _attacked(state: DndState, event: e.Attacked) -> DndState:
         state = _after_reaction(state, attacker.id)
     elif not event.readied:
         state = _one_attack(state, attacker)
-        if attacker.multiattack:
+        if attacker.attack_mix():
             used = (*state.multiattack_used.get(attacker.id, ()), weapon.name)
             state = state.model_copy(
                 update={"multiattack_used": {**state.multiattack_used, attacker.id: used}}

@@ -10,7 +10,7 @@ follows the several-speeds rule, so it is kept as metres spent, not as one budge
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -18,6 +18,8 @@ from spieltisch.engine.economy import BudgetRule, Budgets, InterruptStack
 from spieltisch.engine.effects import Effects
 from spieltisch.engine.encounter import Encounter
 from spieltisch.engine.grid import Diagonal, Grid, Size, Square
+from spieltisch.systems.dnd5e.data import monster
+from spieltisch.systems.dnd5e.later import Later
 from spieltisch.systems.dnd5e.movement import MoveStep, TurnMovement
 from spieltisch.systems.dnd5e.statblock import DamagePart, SaveEffect
 
@@ -69,8 +71,11 @@ class CheckRoll(_Frozen):
     succeeded: bool = False
 
 
-class Weapon(_Frozen):
+class Weapon(Later):
     """An attack of a creature (from a stat line)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    later: ClassVar[frozenset[str]] = frozenset({"conditions", "rider"})
 
     name: str
     bonus: int
@@ -83,8 +88,13 @@ class Weapon(_Frozen):
     """A saving throw a hit forces (the giant spider's poison: DC 11 Con, half on a success)."""
 
 
-class Fighter(_Frozen):
+class Fighter(Later):
     """A creature at the table: a player character or a GM-entered monster."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    later: ClassVar[frozenset[str]] = frozenset(
+        {"skills", "passive_perception", "multiattack", "death_save_due"}
+    )
 
     id: str
     name: str
@@ -127,15 +137,33 @@ class Fighter(_Frozen):
         """The modifier of an ability score (10 when not given)."""
         return (self.abilities.get(ability, 10) - 10) // 2
 
+    def _entry(self) -> dict[str, Any]:
+        """The bestiary entry of a bestiary monster (its skills, passive Perception and
+        multiattack are read from there, so the creature's logged shape stays as it was)."""
+        found = monster(self.monster) if self.monster and self.monster != "custom" else None
+        return found or {}
+
     def skill_bonus(self, skill: str, ability: str) -> int:
         """The bonus of a check with this skill (its ability's modifier when not listed)."""
-        return self.skills.get(skill, self.modifier(ability))
+        skills = self.skills or self._entry().get("skills", {})
+        return int(skills.get(skill, self.modifier(ability)))
 
     def passive(self) -> int:
         """Passive Wisdom (Perception): as on the sheet, else 10 + the Perception bonus."""
-        if self.passive_perception is not None:
-            return self.passive_perception
+        found = self.passive_perception
+        if found is None:
+            found = self._entry().get("passive_perception")
+        if found is not None:
+            return int(found)
         return 10 + self.skill_bonus("perception", "wis")
+
+    def attack_mix(self) -> tuple[str, ...]:
+        """The Multiattack mix by attack name (a bestiary monster's from its entry)."""
+        if self.multiattack:
+            return self.multiattack
+        names = {w.name.lower(): w.name for w in self.attacks}
+        mix = tuple(names.get(str(n).lower(), "") for n in self._entry().get("multiattack", ()))
+        return mix if all(mix) else ()
 
     def weapon(self, name: str) -> Weapon | None:
         """The attack of that name (any case)."""
