@@ -32,6 +32,7 @@ from spieltisch.dice.verify import (
 )
 from spieltisch.engine.errors import EngineError
 from spieltisch.engine.replay import ReplayResult, replay_log
+from spieltisch.engine.system import upgrade_options
 from spieltisch.engine.table import Record, Role, Table, read_record
 from spieltisch.engine.upcast import EventShapes, shapes_of
 from spieltisch.engine.visibility import Viewer, sees
@@ -166,7 +167,7 @@ def verify_document(data: Any, *, require_revealed: bool = True) -> Checked:
 def _log(data: Mapping[str, Any]) -> tuple[Any, dict[str, Any], list[Record]]:
     try:
         system = get_system(str(data.get("system")))
-        options = check_options(system, data.get("options") or {})
+        options = check_options(system, upgrade_options(system, data.get("options") or {}))
     except SpieltischError as error:
         raise VerifyError(
             "verify.bad_format", field="system", value=str(data.get("system"))
@@ -225,7 +226,7 @@ def parse_export(data: Any) -> ParsedExport:
         raise InputError("table.bad_format", value=value, expected=EXPORT_FORMAT)
     try:
         system = get_system(str(data["system"]))
-        options = check_options(system, data.get("options") or {})
+        options = check_options(system, upgrade_options(system, data.get("options") or {}))
         language = check_language(str(data.get("language", "de")))
         title = check_text(str(data.get("title", "")), "table.bad_title", MAX_TITLE, True)
         others = [

@@ -17,13 +17,15 @@ from pydantic import (
     ConfigDict,
     Field,
     StrictBool,
+    StrictFloat,
     StrictInt,
+    StrictStr,
     TypeAdapter,
 )
 
 from spieltisch.engine.grid import Size
 from spieltisch.engine.permissions import GmOnly, Secret
-from spieltisch.engine.text import Name, Note, Ref
+from spieltisch.engine.text import Name, Note, Ref, text_rule
 from spieltisch.systems.dnd5e.data import SKILLS, damage_type
 from spieltisch.systems.dnd5e.later import Later
 from spieltisch.systems.dnd5e.movement import MoveStep
@@ -57,15 +59,19 @@ ActionName = Literal[
     "improvised",
 ]
 Speed = (
-    Annotated[int, Field(ge=0, le=300)]
-    | Annotated[float, Field(ge=0, le=300, multiple_of=0.5, allow_inf_nan=False)]
+    Annotated[StrictInt, Field(ge=0, le=300)]
+    | Annotated[StrictFloat, Field(ge=0, le=300, multiple_of=0.5, allow_inf_nan=False)]
 )
 """A speed in metres: whole metres, or a multiple of 0.5 m (7.5 m is 25 ft, 10.5 m 35 ft);
 kept as given (a whole number stays a whole number in the log)."""
 SpeedName = Literal["walk", "fly", "climb", "swim"]
 Ability = Literal["str", "dex", "con", "int", "wis", "cha"]
-DamageType = Annotated[str, Field(max_length=20), AfterValidator(damage_type)]
+DamageType = Annotated[StrictStr, Field(max_length=20), text_rule(20), AfterValidator(damage_type)]
 """One of the closed list of damage types, in English or German, any case (kept as its id)."""
+Square = Annotated[StrictStr, Field(max_length=8), text_rule(8)]
+"""A square of the battle map by name (``C4``)."""
+AttackLine = Annotated[StrictStr, Field(max_length=200), text_rule(200)]
+"""An attack of a typed-in sheet, as its stat-block line."""
 
 
 def _skill(text: str) -> str:
@@ -74,7 +80,7 @@ def _skill(text: str) -> str:
     return text
 
 
-Skill = Annotated[str, Field(max_length=20), AfterValidator(_skill)]
+Skill = Annotated[StrictStr, Field(max_length=20), AfterValidator(_skill)]
 """One of the SRD skills by id (``athletics``, ``stealth``, ``sleight_of_hand`` …)."""
 Situational = Annotated[StrictInt, Field(ge=-10, le=10)]
 """A situational modifier the GM sets on a roll (added to its bonus)."""
@@ -97,10 +103,10 @@ class _Sheet(_Command):
     hp: StrictInt = Field(default=1, ge=1, le=2000)
     speeds: dict[SpeedName, Speed] = Field(default_factory=_walk_9)
     reach_m: Literal["1.5", "3", "4.5", "6"] = "1.5"
-    abilities: dict[Ability, Annotated[int, Field(ge=1, le=30)]] = Field(default_factory=dict)
-    skills: dict[Skill, Annotated[int, Field(ge=-10, le=30)]] = Field(default_factory=dict)
+    abilities: dict[Ability, Annotated[StrictInt, Field(ge=1, le=30)]] = Field(default_factory=dict)
+    skills: dict[Skill, Annotated[StrictInt, Field(ge=-10, le=30)]] = Field(default_factory=dict)
     passive_perception: StrictInt | None = Field(default=None, ge=0, le=50)
-    attacks: tuple[Annotated[str, Field(max_length=200)], ...] = Field(default=(), max_length=10)
+    attacks: tuple[AttackLine, ...] = Field(default=(), max_length=10)
     attacks_per_action: StrictInt = Field(default=1, ge=1, le=8)
     multiattack: tuple[Name, ...] = Field(default=(), max_length=8)
     """The attacks of the Multiattack action by name (a name twice: two such attacks); when
@@ -110,7 +116,7 @@ class _Sheet(_Command):
     resistances: tuple[DamageType, ...] = Field(default=(), max_length=13)
     vulnerabilities: tuple[DamageType, ...] = Field(default=(), max_length=13)
     immunities: tuple[DamageType, ...] = Field(default=(), max_length=13)
-    position: Annotated[str, Field(max_length=8)] | None = None
+    position: Square | None = None
 
 
 class AddCharacter(_Sheet):
@@ -127,7 +133,7 @@ class AddMonster(_Command):
     side: Ref = "foes"
     monster: Ref | None = None
     sheet: _Sheet | None = None
-    position: Annotated[str, Field(max_length=8)] | None = None
+    position: Square | None = None
     secret: Annotated[StrictBool, Secret()] = False
 
 
@@ -139,7 +145,7 @@ class StartCombat(_Command):
     """
 
     kind: Literal["start_combat"] = "start_combat"
-    rolls: dict[Ref, Annotated[int, Field(ge=1, le=20)]] = Field(default_factory=dict)
+    rolls: dict[Ref, Annotated[StrictInt, Field(ge=1, le=20)]] = Field(default_factory=dict)
 
 
 TerrainKind = Literal["difficult", "wall", "water"]
@@ -149,7 +155,7 @@ class Terrain(_Command):
     """The GM paints terrain on squares (``None``: plain ground again)."""
 
     kind: Literal["terrain"] = "terrain"
-    squares: tuple[Annotated[str, Field(max_length=8)], ...] = Field(min_length=1, max_length=400)
+    squares: tuple[Square, ...] = Field(min_length=1, max_length=400)
     terrain: TerrainKind | None = None
 
 

@@ -22,8 +22,9 @@ from spieltisch.engine.upcast import Upcaster
 
 __all__ = ["RULES_VERSION", "UPCASTERS"]
 
-RULES_VERSION = 1
-"""The version of the rules, carried in exports and snapshots."""
+RULES_VERSION = 2
+"""The version of the rules, carried in exports and snapshots (2: the seed's reading of issue 23;
+tables made before read their options as edition 1, see :meth:`.system.Hexxen.upgrade_options`)."""
 
 UPCASTERS: Mapping[str, Sequence[Upcaster]] = {}
 """Event kind → its upcasters in order (``v1→v2``, ``v2→v3``, …); none yet."""

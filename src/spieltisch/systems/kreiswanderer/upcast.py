@@ -22,8 +22,13 @@ from spieltisch.engine.upcast import Upcaster
 
 __all__ = ["RULES_VERSION", "UPCASTERS"]
 
-RULES_VERSION = 1
-"""The version of the rules, carried in exports and snapshots."""
+RULES_VERSION = 2
+"""The version of the rules, carried in exports and snapshots.
+
+2: the fixes of issue 24. Old logs need no upcaster: a table stored without the option
+``edition`` keeps the first edition's rules (:class:`~.sheet.KreisOptions`), and every field
+added to a command or an event since is left out of its JSON at its default
+(:class:`~.sheet.Lean`), so an old record decides again to exactly what it recorded."""
 
 UPCASTERS: Mapping[str, Sequence[Upcaster]] = {}
 """Event kind → its upcasters in order (``v1→v2``, ``v2→v3``, …); none yet."""
