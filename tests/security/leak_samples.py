@@ -521,7 +521,9 @@ _DND_SPY = {
         "hp": 9,
         "attacks": [f"{CANARY} Bite: +4, 5 (1d6+2) piercing"],
         "bonus_actions": [f"{CANARY} trick"],
-        "resistances": [CANARY],
+        "resistances": ["psychic"],
+        "skills": {"stealth": 7},
+        "passive_perception": 17,
     },
 }
 _DND_RAT = {
@@ -556,14 +558,14 @@ DND5E = Samples(
             {"kind": "attack", "creature": "gob", "target": "ada", "attack": "Scimitar"},
         ],
         "damage": [
-            {"kind": "damage", "target": "gob", "amount": 3, "type": CANARY},
+            {"kind": "damage", "target": "gob", "amount": 3, "type": "necrotic"},
             {"kind": "damage", "target": "ada", "amount": 2, "type": "slashing"},
             {"kind": "heal", "target": "ada", "amount": 1, "temporary": True},
         ],
         "condition": [{"kind": "condition", "target": "gob", "condition": "poisoned"}],
         "secret_monster_attacked": [
             _DND_SPY,
-            {"kind": "damage", "target": f"{CANARY}-spy", "amount": 4, "type": CANARY},
+            {"kind": "damage", "target": f"{CANARY}-spy", "amount": 4, "type": "Feuer"},
             {"kind": "condition", "target": f"{CANARY}-spy", "condition": "prone"},
         ],
         "undo": [_DND_SPY, UNDO_LAST],
@@ -573,6 +575,14 @@ DND5E = Samples(
             {"kind": "terrain", "squares": ["e6"]},
         ],
         "save": [{"kind": "save", "creature": "gob", "ability": "dex", "dc": 12}],
+        "check": [
+            {"kind": "check", "creature": "gob", "skill": "athletics", "dc": 12, "modifier": 1}
+        ],
+        "secret_monster_check": [
+            _DND_SPY,
+            {"kind": "check", "creature": f"{CANARY}-spy", "ability": "wis", "dc": 30},
+            {"kind": "condition", "target": f"{CANARY}-spy", "condition": "hidden"},
+        ],
         "secret_monster_save": [
             _DND_SPY,
             {"kind": "save", "creature": f"{CANARY}-spy", "ability": "wis", "dc": 30, "bonus": 2},
@@ -609,6 +619,9 @@ DND5E = Samples(
         "bonus_action": {"kind": "bonus_action", "creature": "ada", "feature": "Second Wind"},
         "react": {"kind": "react", "creature": "ada"},
         "death_save": {"kind": "death_save", "creature": "ada"},
+        "grapple": {"kind": "grapple", "creature": "ada", "target": "gob"},
+        "shove": {"kind": "shove", "creature": "ada", "target": "gob", "effect": "push"},
+        "escape": {"kind": "escape", "creature": "ada"},
         "end_turn": {"kind": "end_turn"},
     },
     probes=[
@@ -621,6 +634,11 @@ DND5E = Samples(
             "bestiary_monster",
             {"kind": "attack", "creature": "ada", "target": f"{CANARY}-rat", "attack": "Longsword"},
             f"{CANARY}-rat",
+        ),
+        Probe(
+            "monster",
+            {"kind": "grapple", "creature": "ada", "target": f"{CANARY}-spy"},
+            f"{CANARY}-spy",
         ),
         Probe(
             "monster",

@@ -223,6 +223,8 @@ def _dnd_table() -> Table:
 def _mode_effect(table: Table, twin: Table, field: str, value: Any) -> bool:
     # The flag rolls two d20 (the higher or the lower); without it one, in the normal mode.
     attacked, plain = _event(table, "attacked"), _event(twin, "attacked")
+    if field == "modifier":  # the situational modifier is carried on the roll
+        return bool(attacked["modifier"] == value and plain["modifier"] == 0)
     return bool(
         attacked["mode"] == field
         and len(attacked["d20"]) == 2
@@ -304,7 +306,7 @@ SCENARIOS: dict[tuple[str, str], Scenario] = {
     ("dnd5e", "attack"): Scenario(
         _dnd_table,
         {"kind": "attack", "creature": "ada", "target": "gob", "attack": "Longsword"},
-        {"advantage": True, "disadvantage": True},
+        {"advantage": True, "disadvantage": True, "modifier": 2},
         _mode_effect,
     ),
 }

@@ -3,8 +3,8 @@ checks of D&D 5e combat.
 
 Stable JSON with ``--json``:
 
-* ``odds --bonus B --ac AC [--advantage | --disadvantage]`` → ``{"hit": p, "critical": p,
-  "miss": p}`` (the critical is part of the hit);
+* ``odds --bonus B --ac AC [--advantage] [--disadvantage]`` → ``{"hit": p, "critical": p,
+  "miss": p}`` (the critical is part of the hit; both flags given cancel: a normal roll);
 * ``odds --monster ID --attack NAME [--ac AC] [--save-bonus S]`` and ``odds --spell ID
   [--slot N] [--bonus B --ac AC | --dc DC --save-bonus S] [--level L] [--modifier M]`` →
   ``{"kind": "attack" | "save" | "effect", "name", "hit", "critical", "miss",
@@ -37,7 +37,7 @@ from spieltisch.i18n import error_message
 from spieltisch.systems.dnd5e.actions import action_odds, monster_action, monster_lines, odds_json
 from spieltisch.systems.dnd5e.data import bestiary, monster, spells
 from spieltisch.systems.dnd5e.odds import attack_odds
-from spieltisch.systems.dnd5e.rules import Mode, high_jump_m, long_jump_m
+from spieltisch.systems.dnd5e.rules import Mode, high_jump_m, long_jump_m, resolve_mode
 from spieltisch.systems.dnd5e.scenario import MAX_SCENARIO_BYTES, run_scenario
 from spieltisch.systems.dnd5e.spells import spell_damage_dice, spell_info, spell_odds
 from spieltisch.systems.dnd5e.statblock import (
@@ -113,8 +113,6 @@ def odds_command(
     """P(hit), P(critical) and P(miss) of an attack roll; or the odds of a monster's action or
     of a spell against one target."""
     try:
-        if advantage and disadvantage:
-            raise InputError("dnd5e.cli.both_modes")
         if bonus is not None and not -30 <= bonus <= 30:
             raise InputError("dnd5e.cli.bad_bonus", value=bonus)
         if ac is not None and not 0 <= ac <= 40:
@@ -123,7 +121,7 @@ def odds_command(
             raise InputError("dnd5e.cli.bad_bonus", value=save_bonus)
         if dc is not None and not 1 <= dc <= 40:
             raise InputError("dnd5e.cli.bad_dc", value=dc)
-        mode = Mode.ADVANTAGE if advantage else Mode.DISADVANTAGE if disadvantage else Mode.NORMAL
+        mode = resolve_mode(int(advantage), int(disadvantage))  # both given: they cancel
         if monster_id is not None or spell_id is not None:
             result = _action_odds(
                 monster_id, attack, spell_id, slot, bonus, ac, dc, save_bonus, level, modifier, mode

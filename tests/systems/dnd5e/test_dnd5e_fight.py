@@ -157,10 +157,18 @@ def test_dying_and_death_saves() -> None:
     ada = table.state.fighters["ada"]
     assert ada.hp == 0 and not ada.dead
     assert "unconscious" in {e.kind for e in table.state.effects.on("ada")}
+
+    def next_round() -> None:  # one death save per turn, at its start: round by round
+        for _ in range(2):
+            table.execute({"kind": "end_turn"}, GM, script.source_at)
+
+    next_round()
     table.execute({"kind": "death_save", "creature": "ada"}, ANNA, script.source_at)
     assert table.state.fighters["ada"].death_failures == 2  # a natural 1 counts twice
+    next_round()
     table.execute({"kind": "death_save", "creature": "ada"}, ANNA, script.source_at)
     assert table.state.fighters["ada"].death_successes == 1
+    next_round()
     table.execute({"kind": "death_save", "creature": "ada"}, ANNA, script.source_at)
     assert table.state.fighters["ada"].hp == 1  # a natural 20: back with 1 hit point
 

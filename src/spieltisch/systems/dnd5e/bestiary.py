@@ -14,10 +14,23 @@ from decimal import Decimal
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.grid import Size
 from spieltisch.systems.dnd5e.data import monster
-from spieltisch.systems.dnd5e.statblock import parse_attack
+from spieltisch.systems.dnd5e.statblock import AttackLine, parse_attack
 from spieltisch.systems.dnd5e.state import Fighter, Weapon
 
-__all__ = ["monster_fighter"]
+__all__ = ["monster_fighter", "weapon_of"]
+
+
+def weapon_of(line: AttackLine) -> Weapon:
+    """The table's attack of a parsed stat line (its hit's conditions and rider save too)."""
+    return Weapon(
+        name=line.name,
+        bonus=line.bonus,
+        damage=line.damage,
+        reach_m=Decimal(line.reach_m),
+        ranged=line.range_m is not None,
+        conditions=line.conditions,
+        rider=line.rider,
+    )
 
 
 def monster_fighter(monster_id: str, fighter_id: str, side: str) -> Fighter:
@@ -26,18 +39,8 @@ def monster_fighter(monster_id: str, fighter_id: str, side: str) -> Fighter:
     stats = monster(monster_id)
     if stats is None:
         raise RuleError("dnd5e.unknown_monster", monster=monster_id)
-    weapons = []
-    for text in stats["attacks"]:
-        line = parse_attack(text)
-        weapons.append(
-            Weapon(
-                name=line.name,
-                bonus=line.bonus,
-                damage=line.damage,
-                reach_m=Decimal(line.reach_m),
-                ranged=line.range_m is not None,
-            )
-        )
+    weapons = [weapon_of(parse_attack(text)) for text in stats["attacks"]]
+
     reaches = [w.reach_m for w in weapons if not w.ranged]
     return Fighter(
         id=fighter_id,

@@ -10,13 +10,24 @@ ranged attacker) apply to everyone's attacks by themselves.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter
+from pydantic import (
+    AfterValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+)
 
 from spieltisch.engine.grid import Size
 from spieltisch.engine.permissions import GmOnly, Secret
 from spieltisch.engine.text import Name, Note, Ref, text_rule
+from spieltisch.systems.dnd5e.data import SKILLS, damage_type
+from spieltisch.systems.dnd5e.later import Later
 from spieltisch.systems.dnd5e.movement import MoveStep
 
 __all__ = ["ACTIONS", "COMMANDS", "Command"]
@@ -47,25 +58,44 @@ ActionName = Literal[
     "use_magic_item",
     "improvised",
 ]
-Speed = Annotated[StrictInt, Field(ge=0, le=300)]
+Speed = (
+    Annotated[StrictInt, Field(ge=0, le=300)]
+    | Annotated[StrictFloat, Field(ge=0, le=300, multiple_of=0.5, allow_inf_nan=False)]
+)
+"""A speed in metres: whole metres, or a multiple of 0.5 m (7.5 m is 25 ft, 10.5 m 35 ft);
+kept as given (a whole number stays a whole number in the log)."""
 SpeedName = Literal["walk", "fly", "climb", "swim"]
 Ability = Literal["str", "dex", "con", "int", "wis", "cha"]
-DamageType = Annotated[StrictStr, Field(max_length=20), text_rule(20)]
+DamageType = Annotated[StrictStr, Field(max_length=20), text_rule(20), AfterValidator(damage_type)]
+"""One of the closed list of damage types, in English or German, any case (kept as its id)."""
 Square = Annotated[StrictStr, Field(max_length=8), text_rule(8)]
 """A square of the battle map by name (``C4``)."""
 AttackLine = Annotated[StrictStr, Field(max_length=200), text_rule(200)]
 """An attack of a typed-in sheet, as its stat-block line."""
 
 
-def _walk_9() -> dict[SpeedName, int]:
+def _skill(text: str) -> str:
+    if text not in SKILLS:
+        raise ValueError(f"unknown skill {text!r}")
+    return text
+
+
+Skill = Annotated[StrictStr, Field(max_length=20), AfterValidator(_skill)]
+"""One of the SRD skills by id (``athletics``, ``stealth``, ``sleight_of_hand`` …)."""
+Situational = Annotated[StrictInt, Field(ge=-10, le=10)]
+"""A situational modifier the GM sets on a roll (added to its bonus)."""
+
+
+def _walk_9() -> dict[SpeedName, int | float]:
     return {"walk": 9}
 
 
-class _Command(BaseModel):
+class _Command(Later):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class _Sheet(_Command):
+    later: ClassVar[frozenset[str]] = frozenset({"skills", "passive_perception", "multiattack"})
     id: Ref
     name: Name
     size: Size = Size.MEDIUM
@@ -74,8 +104,13 @@ class _Sheet(_Command):
     speeds: dict[SpeedName, Speed] = Field(default_factory=_walk_9)
     reach_m: Literal["1.5", "3", "4.5", "6"] = "1.5"
     abilities: dict[Ability, Annotated[StrictInt, Field(ge=1, le=30)]] = Field(default_factory=dict)
+    skills: dict[Skill, Annotated[StrictInt, Field(ge=-10, le=30)]] = Field(default_factory=dict)
+    passive_perception: StrictInt | None = Field(default=None, ge=0, le=50)
     attacks: tuple[AttackLine, ...] = Field(default=(), max_length=10)
     attacks_per_action: StrictInt = Field(default=1, ge=1, le=8)
+    multiattack: tuple[Name, ...] = Field(default=(), max_length=8)
+    """The attacks of the Multiattack action by name (a name twice: two such attacks); when
+    given, the Attack action is exactly this mix."""
     bonus_actions: tuple[Name, ...] = Field(default=(), max_length=10)
     hover: StrictBool = False
     resistances: tuple[DamageType, ...] = Field(default=(), max_length=13)
@@ -146,11 +181,13 @@ class Attack(_Command):
     """One attack of the Attack action (the first one takes the action)."""
 
     kind: Literal["attack"] = "attack"
+    later: ClassVar[frozenset[str]] = frozenset({"modifier"})
     creature: Ref
     target: Ref
     attack: Name
     advantage: Annotated[StrictBool, GmOnly("dnd5e.field.advantage")] = False
     disadvantage: Annotated[StrictBool, GmOnly("dnd5e.field.disadvantage")] = False
+    modifier: Annotated[Situational, GmOnly("dnd5e.field.modifier")] = 0
 
 
 class TakeAction(_Command):
@@ -232,10 +269,59 @@ class Save(_Command):
     ability's modifier), the mode from the tracked sources (Dodge, restrained, …)."""
 
     kind: Literal["save"] = "save"
+    later: ClassVar[frozenset[str]] = frozenset({"advantage", "disadvantage", "modifier"})
     creature: Ref
     ability: Ability
     dc: StrictInt = Field(ge=1, le=40)
     bonus: StrictInt | None = Field(default=None, ge=-20, le=30)
+    advantage: StrictBool = False
+    disadvantage: StrictBool = False
+    modifier: Situational = 0
+
+
+class Check(_Command):
+    """The GM has a creature make an ability check against a DC: a skill (its bonus from the
+    sheet, else its ability's modifier) or a plain ``ability``; Help on a check and the
+    conditions set the mode, the GM may grant advantage, impose disadvantage and add a
+    situational modifier."""
+
+    kind: Literal["check"] = "check"
+    creature: Ref
+    skill: Skill | None = None
+    ability: Ability | None = None
+    dc: StrictInt = Field(ge=1, le=40)
+    bonus: StrictInt | None = Field(default=None, ge=-20, le=30)
+    advantage: StrictBool = False
+    disadvantage: StrictBool = False
+    modifier: Situational = 0
+
+
+class Grapple(_Command):
+    """Grapple (one attack of the Attack action): the creature's Strength (Athletics) against
+    the target's Strength (Athletics) or Dexterity (Acrobatics), the better of the two; a win
+    grapples the target (speed 0)."""
+
+    kind: Literal["grapple"] = "grapple"
+    creature: Ref
+    target: Ref
+
+
+class Shove(_Command):
+    """Shove (one attack of the Attack action): the same contest as a grapple; a win knocks
+    the target prone (``effect`` ``prone``) or pushes it 1.5 m away (``push``)."""
+
+    kind: Literal["shove"] = "shove"
+    creature: Ref
+    target: Ref
+    effect: Literal["prone", "push"] = "prone"
+
+
+class Escape(_Command):
+    """A grappled creature uses its action to escape: its Strength (Athletics) or Dexterity
+    (Acrobatics), the better, against the grappler's Strength (Athletics)."""
+
+    kind: Literal["escape"] = "escape"
+    creature: Ref
 
 
 class DeathSave(_Command):
@@ -262,6 +348,10 @@ Command = Annotated[
     | Heal
     | Condition
     | Save
+    | Check
+    | Grapple
+    | Shove
+    | Escape
     | DeathSave,
     Field(discriminator="kind"),
 ]

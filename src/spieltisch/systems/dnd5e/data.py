@@ -13,7 +13,18 @@ from typing import Any
 
 from spieltisch.engine.effects import Catalog, load_catalog
 
-__all__ = ["CONDITIONS", "bestiary", "catalog", "condition_tags", "monster", "spell", "spells"]
+__all__ = [
+    "CONDITIONS",
+    "DAMAGE_TYPE_NAMES",
+    "SKILLS",
+    "bestiary",
+    "catalog",
+    "condition_tags",
+    "damage_type",
+    "monster",
+    "spell",
+    "spells",
+]
 
 
 @cache
@@ -49,6 +60,28 @@ def bestiary() -> dict[str, Any]:
 def monster(monster_id: str) -> dict[str, Any] | None:
     """One monster's statistics, or None."""
     return bestiary().get(monster_id)
+
+
+DAMAGE_TYPE_NAMES: dict[str, dict[str, str]] = {
+    key: {"en": key, **names} for key, names in _load("damage_types.json")["damage_types"].items()
+}
+"""The closed list of damage types by id, with their names per language."""
+_BY_NAME = {
+    name.casefold(): key for key, names in DAMAGE_TYPE_NAMES.items() for name in names.values()
+}
+
+
+def damage_type(text: str) -> str:
+    """The damage type's id for a name in English or German, in any case (``Fire``, ``Feuer``
+    → ``fire``); :class:`ValueError` for a name not on the list."""
+    found = _BY_NAME.get(text.strip().casefold())
+    if found is None:
+        raise ValueError(f"unknown damage type {text!r}")
+    return found
+
+
+SKILLS: dict[str, str] = dict(_load("skills.json")["skills"])
+"""The SRD skills by id, each with the ability it belongs to."""
 
 
 def spells() -> dict[str, Any]:

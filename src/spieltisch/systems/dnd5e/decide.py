@@ -8,23 +8,25 @@ Every command kind has one handler; :func:`events_of` dispatches with ``match`` 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
-from typing import assert_never
+from typing import Literal, assert_never
 
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine import economy
 from spieltisch.engine.errors import RuleError
-from spieltisch.engine.grid import Square, parse_square, square_name
+from spieltisch.engine.grid import Square, footprint, parse_square, square_name
 from spieltisch.systems.dnd5e import commands as c
 from spieltisch.systems.dnd5e import events as e
-from spieltisch.systems.dnd5e.bestiary import monster_fighter
-from spieltisch.systems.dnd5e.data import CONDITIONS
+from spieltisch.systems.dnd5e.bestiary import monster_fighter, weapon_of
+from spieltisch.systems.dnd5e.data import CONDITIONS, SKILLS, condition_tags
 from spieltisch.systems.dnd5e.evolve import evolve, fold
 from spieltisch.systems.dnd5e.movement import JumpCheck, MoveStep, TurnMovement, check_move
 from spieltisch.systems.dnd5e.queries import (
     CLOSE_M,
     attack_mode,
     body_of,
+    check_mode,
     fighter_of,
     kinds_on,
     may_react,
@@ -34,9 +36,10 @@ from spieltisch.systems.dnd5e.queries import (
     save_mode,
     square_distance,
 )
-from spieltisch.systems.dnd5e.rules import Mode, kept_d20
+from spieltisch.systems.dnd5e.rules import SIZE_ORDER, Mode, kept_d20
 from spieltisch.systems.dnd5e.statblock import parse_attack
 from spieltisch.systems.dnd5e.state import (
+    CheckRoll,
     DndState,
     Fighter,
     PendingMove,
@@ -91,10 +94,23 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
         case c.Attack():
             attacker = _require_turn(state, command.creature)
             require_able(state, attacker)
+            if attacker.attack_mix():
+                left = multiattack_left(state, attacker)
+                weapon = attacker.weapon(command.attack)
+                if weapon is not None and left and weapon.name not in left:
+                    raise RuleError(
+                        "dnd5e.multiattack_mix",
+                        creature=attacker.id,
+                        attack=weapon.name,
+                        left=", ".join(left),
+                    )
             extra = (command.advantage, command.disadvantage)
-            return [_attack_event(state, attacker, command.target, command.attack, extra, dice)]
+            attack = _attack_event(
+                state, attacker, command.target, command.attack, extra, dice, command.modifier
+            )
+            return [attack]
         case c.TakeAction():
-            return _take_action(state, command)
+            return _take_action(state, command, dice)
         case c.Ready():
             fighter = _require_turn(state, command.creature)
             require_able(state, fighter)
@@ -108,7 +124,8 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
                 raise RuleError(
                     "dnd5e.no_bonus_action", creature=fighter.id, feature=command.feature
                 )
-            return [e.BonusTaken(creature=fighter.id, feature=command.feature)]
+            check = _hide_check(state, fighter, dice) if command.feature == "hide" else None
+            return [e.BonusTaken(creature=fighter.id, feature=command.feature, check=check)]
         case c.EndTurn():
             if state.encounter is None:
                 raise RuleError("dnd5e.no_combat")
@@ -132,7 +149,7 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
             ]
         case c.Condition():
             fighter_of(state, command.target)
-            if command.condition not in CONDITIONS:
+            if command.condition not in GM_CONDITIONS:
                 raise RuleError("dnd5e.unknown_condition", condition=command.condition)
             return [
                 e.ConditionSet(
@@ -141,14 +158,24 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
             ]
         case c.Save():
             return [_save(state, command, dice)]
+        case c.Check():
+            return [_check(state, command, dice)]
+        case c.Grapple() | c.Shove() | c.Escape():
+            return [_contest(state, command, dice)]
         case c.DeathSave():
             fighter = _require_turn(state, command.creature)
             if fighter.hp > 0 or fighter.stable or fighter.dead:
                 raise RuleError("dnd5e.no_death_save", creature=fighter.id)
+            if not fighter.death_save_due:
+                raise RuleError("dnd5e.death_save_taken", creature=fighter.id)
             return [e.DeathSaved(creature=fighter.id, d20=dice.roll(20))]
         case _:
             assert_never(command)
 
+
+GM_CONDITIONS = frozenset({*CONDITIONS, "hidden"})
+"""What the GM may put on a creature or take off with ``condition``: the SRD conditions and
+being hidden (the GM rules on being found)."""
 
 # ---------------------------------------------------------------- checks shared by handlers
 
@@ -172,18 +199,7 @@ def _roll_d20(dice: DiceSource, mode: Mode) -> tuple[int, ...]:
 
 
 def _sheet_fighter(sheet: c._Sheet, side: str) -> Fighter:
-    weapons = []
-    for line in sheet.attacks:
-        parsed = parse_attack(line)
-        weapons.append(
-            Weapon(
-                name=parsed.name,
-                bonus=parsed.bonus,
-                damage=parsed.damage,
-                reach_m=Decimal(parsed.reach_m),
-                ranged=parsed.range_m is not None,
-            )
-        )
+    weapons = [weapon_of(parse_attack(line)) for line in sheet.attacks]
     return Fighter(
         id=sheet.id,
         name=sheet.name,
@@ -192,11 +208,14 @@ def _sheet_fighter(sheet: c._Sheet, side: str) -> Fighter:
         ac=sheet.ac,
         hp=sheet.hp,
         max_hp=sheet.hp,
-        speeds={k: Decimal(v) for k, v in sheet.speeds.items()},
+        speeds={k: Decimal(str(v)) for k, v in sheet.speeds.items()},
         reach_m=Decimal(sheet.reach_m),
         abilities=dict(sheet.abilities),
+        skills=dict(sheet.skills),
+        passive_perception=sheet.passive_perception,
         attacks=tuple(weapons),
-        attacks_per_action=sheet.attacks_per_action,
+        attacks_per_action=len(sheet.multiattack) or sheet.attacks_per_action,
+        multiattack=tuple(_attack_name(weapons, sheet.id, n) for n in sheet.multiattack),
         bonus_actions=sheet.bonus_actions,
         hover=sheet.hover,
         resistances=frozenset(sheet.resistances),
@@ -204,6 +223,25 @@ def _sheet_fighter(sheet: c._Sheet, side: str) -> Fighter:
         immunities=frozenset(sheet.immunities),
         position=parse_square(sheet.position) if sheet.position else None,
     )
+
+
+def _attack_name(weapons: list[Weapon], creature: str, name: str) -> str:
+    found = next((w.name for w in weapons if w.name.lower() == name.lower()), None)
+    if found is None:
+        raise RuleError("dnd5e.unknown_attack", creature=creature, attack=name)
+    return found
+
+
+def multiattack_left(state: DndState, fighter: Fighter) -> list[str]:
+    """The attacks of its Multiattack mix a creature may still make with its Attack action
+    (all of them before the action is taken)."""
+    left = list(fighter.attack_mix())
+    if state.budgets.get(fighter.id) is None or not state.budgets[fighter.id].amount("attacks"):
+        return left
+    for used in state.multiattack_used.get(fighter.id, ()):
+        if used in left:
+            left.remove(used)
+    return left
 
 
 def _monster_fighter(command: c.AddMonster) -> Fighter:
@@ -249,6 +287,7 @@ def _attack_event(
     attack_name: str,
     extra: tuple[bool, bool],
     dice: DiceSource,
+    modifier: int = 0,
     opportunity: bool = False,
 ) -> e.Attacked:
     target = fighter_of(state, command_target)
@@ -265,19 +304,29 @@ def _attack_event(
     mode = attack_mode(state, attacker, target, weapon, extra)
     rolled = _roll_d20(dice, mode)
     natural = kept_d20(rolled, mode)
-    outcome = outcome_of(state, attacker, target, weapon, natural)
+    outcome = outcome_of(state, attacker, target, weapon, natural, modifier)
     parts: list[tuple[int, ...]] = []
+    rider: tuple[int, ...] = ()
+    rider_dice: list[tuple[int, ...]] = []
     if outcome != "miss":
+        times = 2 if outcome == "critical" else 1
         for part in weapon.damage:
-            count = part.count * (2 if outcome == "critical" else 1)
-            parts.append(tuple(dice.roll(part.sides) for _ in range(count)))
+            parts.append(tuple(dice.roll(part.sides) for _ in range(part.count * times)))
+        if weapon.rider is not None:
+            for part in weapon.rider.damage:
+                rider_dice.append(tuple(dice.roll(part.sides) for _ in range(part.count * times)))
+            mode_of_save, fails = save_mode(state, target, weapon.rider.ability)
+            rider = () if fails else _roll_d20(dice, mode_of_save)
     return e.Attacked(
+        rider=rider,
+        rider_dice=tuple(rider_dice),
         attacker=attacker.id,
         target=target.id,
         attack=weapon.name,
         mode=mode.value,
         d20=rolled,
         dice=tuple(parts),
+        modifier=modifier,
         opportunity=opportunity,
     )
 
@@ -329,7 +378,14 @@ def _move_events(
     first = can_react[0][1]
     reactors = tuple(who for who, step in can_react if step == first)
     prefix = check_move(
-        state.grid, body, others, steps[:first], before=before, stand_up=stand_up, disengage=True
+        state.grid,
+        body,
+        others,
+        steps[:first],
+        before=before,
+        stand_up=stand_up,
+        disengage=True,
+        midway=True,
     )
     pending = PendingMove(
         mover=fighter.id,
@@ -374,7 +430,9 @@ def _react(state: DndState, command: c.React, dice: DiceSource) -> list[e.Event]
         first = e.Declined(creature=reactor.id)
     else:
         mover = pending.mover
-        first = _attack_event(state, reactor, mover, command.attack, (False, False), dice, True)
+        first = _attack_event(
+            state, reactor, mover, command.attack, (False, False), dice, opportunity=True
+        )
     after = fold(state, [first])
     if after.pending is not None or not pending.steps:
         return [first]
@@ -439,7 +497,7 @@ def preview_move(state: DndState, command: c.Move) -> dict[str, object]:
 # ---------------------------------------------------------------- other actions
 
 
-def _take_action(state: DndState, command: c.TakeAction) -> list[e.Event]:
+def _take_action(state: DndState, command: c.TakeAction, dice: DiceSource) -> list[e.Event]:
     fighter = _require_turn(state, command.creature)
     require_able(state, fighter)
     if command.action == "help":
@@ -450,11 +508,206 @@ def _take_action(state: DndState, command: c.TakeAction) -> list[e.Event]:
             foe = fighter_of(state, command.foe or "")
             if square_distance(state, fighter, foe) > CLOSE_M:
                 raise RuleError("dnd5e.help_too_far", target=foe.id)
+    helped_foe = command.foe if command.action == "help" and command.help == "attack" else None
+    check: CheckRoll | None = None
+    found: tuple[str, ...] = ()
+    if command.action == "hide":
+        check = _hide_check(state, fighter, dice)
+    elif command.action == "search":
+        check, found = _search(state, fighter, dice)
     return [
         e.ActionTaken(
-            creature=fighter.id, action=command.action, target=command.target, help=command.help
+            creature=fighter.id,
+            action=command.action,
+            target=command.target,
+            foe=helped_foe,
+            help=command.help,
+            check=check,
+            found=found,
         )
     ]
+
+
+def roll_check(
+    state: DndState,
+    fighter: Fighter,
+    ability: str,
+    skill: str | None,
+    dc: int | None,
+    dice: DiceSource,
+    *,
+    bonus: int | None = None,
+    extra: tuple[bool, bool] = (False, False),
+    modifier: int = 0,
+) -> CheckRoll:
+    """Roll an ability check: d20 (two with advantage or disadvantage, :func:`check_mode`) +
+    the skill's bonus (or the ability's modifier, or ``bonus``) + ``modifier``."""
+    if bonus is None:
+        bonus = fighter.skill_bonus(skill, ability) if skill else fighter.modifier(ability)
+    bonus += modifier
+    mode = check_mode(state, fighter, extra)
+    rolled = _roll_d20(dice, mode)
+    total = kept_d20(rolled, mode) + bonus
+    return CheckRoll(
+        ability=ability,
+        skill=skill,
+        bonus=bonus,
+        mode=mode.value,
+        d20=rolled,
+        total=total,
+        dc=dc,
+        succeeded=dc is not None and total >= dc,
+    )
+
+
+def hide_dc(state: DndState, fighter: Fighter) -> int:
+    """What a Stealth check to hide must reach: the highest passive Perception of the hostile
+    creatures on the map that are conscious (10 when there is none)."""
+    watchers = [
+        f.passive()
+        for f in state.fighters.values()
+        if f.side != fighter.side
+        and f.position is not None
+        and not f.dead
+        and f.hp > 0
+        and "incapacitated" not in condition_tags(kinds_on(state, f.id))
+    ]
+    return max(watchers, default=10)
+
+
+def _hide_check(state: DndState, fighter: Fighter, dice: DiceSource) -> CheckRoll:
+    return roll_check(state, fighter, "dex", "stealth", hide_dc(state, fighter), dice)
+
+
+def _search(
+    state: DndState, fighter: Fighter, dice: DiceSource
+) -> tuple[CheckRoll, tuple[str, ...]]:
+    """Search: a Wisdom (Perception) check that finds each hidden hostile creature whose
+    Stealth total it reaches (one the GM hid, without a total, is found by any Search)."""
+    check = roll_check(state, fighter, "wis", "perception", None, dice)
+    found = tuple(
+        f.id
+        for f in state.fighters.values()
+        if f.side != fighter.side
+        and "hidden" in kinds_on(state, f.id)
+        and check.total >= state.stealth.get(f.id, 0)
+    )
+    return check, found
+
+
+ContestAction = Literal["grapple", "shove_prone", "shove_push", "escape"]
+
+
+@dataclass(frozen=True)
+class ContestPlan:
+    """Who contests what with which skill (checked against the rules, nothing rolled)."""
+
+    action: ContestAction
+    active: Fighter
+    active_skill: str
+    passive: Fighter
+    passive_skill: str
+    push_to: str | None = None
+
+
+def _better(fighter: Fighter, skills: tuple[str, ...]) -> str:
+    """The skill with the higher bonus (the first on a tie)."""
+    return max(skills, key=lambda s: (fighter.skill_bonus(s, SKILLS[s]), -skills.index(s)))
+
+
+def contest_plan(state: DndState, command: c.Grapple | c.Shove | c.Escape) -> ContestPlan:
+    """The contest a grapple, shove or escape makes; :class:`RuleError` when it cannot."""
+    fighter = _require_turn(state, command.creature)
+    require_able(state, fighter)
+    either = ("athletics", "acrobatics")
+    if isinstance(command, c.Escape):
+        hold = next((x for x in state.effects.on(fighter.id) if x.kind == "grappled"), None)
+        if hold is None or hold.source is None or hold.source not in state.fighters:
+            raise RuleError("dnd5e.not_grappled", creature=fighter.id)
+        grappler = state.fighters[hold.source]
+        return ContestPlan("escape", fighter, _better(fighter, either), grappler, "athletics")
+    target = fighter_of(state, command.target)
+    if target.id == fighter.id or target.dead:
+        raise RuleError("dnd5e.bad_target", target=target.id)
+    if SIZE_ORDER.index(target.size) - SIZE_ORDER.index(fighter.size) > 1:
+        raise RuleError("dnd5e.too_large", target=target.id)
+    reach = body_of(state, fighter).reach_m
+    if square_distance(state, fighter, target) > reach:
+        raise RuleError("dnd5e.out_of_reach", target=target.id, attack=command.kind)
+    action: ContestAction = "grapple"
+    push_to = None
+    if isinstance(command, c.Shove):
+        action = "shove_prone" if command.effect == "prone" else "shove_push"
+        if command.effect == "push":
+            push_to = _push_square(state, fighter, target)
+    elif any(x.kind == "grappled" and x.source == fighter.id for x in state.effects.on(target.id)):
+        raise RuleError("dnd5e.already_grappled", target=target.id)
+    return ContestPlan(
+        action, fighter, "athletics", target, _better(target, either), push_to=push_to
+    )
+
+
+def _push_square(state: DndState, shover: Fighter, target: Fighter) -> str:
+    """The square 1.5 m straight away from the shover; refused when it is off the map, a
+    wall or taken."""
+    assert shover.position is not None and target.position is not None
+    dx = (target.position.x > shover.position.x) - (target.position.x < shover.position.x)
+    dy = (target.position.y > shover.position.y) - (target.position.y < shover.position.y)
+    x, y = target.position.x + dx, target.position.y + dy
+    side = target.size.squares
+    if not (x >= 0 and y >= 0 and x + side <= state.grid.width and y + side <= state.grid.height):
+        raise RuleError("dnd5e.shove_blocked", target=target.id)
+    to = Square(x=x, y=y)
+    mine = set(footprint(to, target.size))
+    walls = any("wall" in state.grid.terrain_at(sq) for sq in mine)
+    taken = any(mine & set(footprint(o.position, o.size)) for o in others_of(state, target))
+    if walls or taken:
+        raise RuleError("dnd5e.shove_blocked", target=target.id)
+    return square_name(to)
+
+
+def _contest(
+    state: DndState, command: c.Grapple | c.Shove | c.Escape, dice: DiceSource
+) -> e.Contested:
+    plan = contest_plan(state, command)
+    active = roll_check(
+        state, plan.active, SKILLS[plan.active_skill], plan.active_skill, None, dice
+    )
+    passive = roll_check(
+        state, plan.passive, SKILLS[plan.passive_skill], plan.passive_skill, None, dice
+    )
+    won = active.total > passive.total
+    return e.Contested(
+        creature=plan.active.id,
+        target=plan.passive.id,
+        action=plan.action,
+        active=active,
+        passive=passive,
+        won=won,
+        push_to=plan.push_to if won else None,
+    )
+
+
+def _check(state: DndState, command: c.Check, dice: DiceSource) -> e.CheckRolled:
+    fighter = fighter_of(state, command.creature)
+    if fighter.dead:
+        raise RuleError("dnd5e.dead", creature=fighter.id)
+    ability = command.ability or (SKILLS[command.skill] if command.skill else None)
+    if ability is None:
+        raise RuleError("dnd5e.check_needs_skill_or_ability")
+    roll = roll_check(
+        state,
+        fighter,
+        ability,
+        command.skill,
+        command.dc,
+        dice,
+        bonus=command.bonus,
+        extra=(command.advantage, command.disadvantage),
+        modifier=command.modifier,
+    )
+    helped = "helped_check" in kinds_on(state, fighter.id)
+    return e.CheckRolled(creature=fighter.id, roll=roll, helped=helped)
 
 
 def _readied(state: DndState, fighter: Fighter, command: c.Ready) -> ReadiedAction:
@@ -512,7 +765,9 @@ def _save(state: DndState, command: c.Save, dice: DiceSource) -> e.SaveRolled:
     fighter = fighter_of(state, command.creature)
     if fighter.dead:
         raise RuleError("dnd5e.dead", creature=fighter.id)
-    mode, fails = save_mode(state, fighter, command.ability)
+    mode, fails = save_mode(
+        state, fighter, command.ability, (command.advantage, command.disadvantage)
+    )
     bonus = save_bonus(fighter, command)
     rolled = () if fails else _roll_d20(dice, mode)
     succeeded = not fails and kept_d20(rolled, mode) + bonus >= command.dc
@@ -528,8 +783,10 @@ def _save(state: DndState, command: c.Save, dice: DiceSource) -> e.SaveRolled:
 
 
 def save_bonus(fighter: Fighter, command: c.Save) -> int:
-    """The bonus of a save: the one given, else the ability's modifier."""
-    return command.bonus if command.bonus is not None else fighter.modifier(command.ability)
+    """The bonus of a save: the one given, else the ability's modifier; plus the GM's
+    situational modifier."""
+    base = command.bonus if command.bonus is not None else fighter.modifier(command.ability)
+    return base + command.modifier
 
 
 # ---------------------------------------------------------------- refusals

@@ -6,18 +6,24 @@ criticals and damage from them again when it folds the event, so the rules live 
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import ConfigDict, Field, TypeAdapter
 
+from spieltisch.engine.encounter import Combatant
+from spieltisch.systems.dnd5e.later import Later
 from spieltisch.systems.dnd5e.movement import JumpCheck, TurnMovement
-from spieltisch.systems.dnd5e.state import Fighter, PendingMove, ReadiedAction
+from spieltisch.systems.dnd5e.state import CheckRoll, Fighter, PendingMove, ReadiedAction
 
 __all__ = ["EVENTS", "Event"]
 
 
-class _Event(BaseModel):
+class _Frozen(Later):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class _Event(_Frozen):
+    pass
 
 
 class FighterAdded(_Event):
@@ -65,12 +71,19 @@ class Attacked(_Event):
     """
 
     kind: Literal["attacked"] = "attacked"
+    later: ClassVar[frozenset[str]] = frozenset({"rider", "rider_dice", "modifier"})
     attacker: str
     target: str
     attack: str
     mode: Literal["normal", "advantage", "disadvantage"]
     d20: tuple[int, ...]
     dice: tuple[tuple[int, ...], ...]
+    modifier: int = 0
+    """A situational modifier the GM set on the roll (added to the attack bonus)."""
+    rider: tuple[int, ...] = ()
+    """On a hit with a rider save: the target's d20s (none: it failed by itself)."""
+    rider_dice: tuple[tuple[int, ...], ...] = ()
+    """On a hit with a rider save: its damage dice by part (doubled on a critical)."""
     opportunity: bool = False
     readied: bool = False
     """The attack of a readied action (its reaction is paid by :class:`ReadyFired`)."""
@@ -87,11 +100,17 @@ class ActionTaken(_Event):
     """An action other than Attack."""
 
     kind: Literal["action_taken"] = "action_taken"
+    later: ClassVar[frozenset[str]] = frozenset({"check", "found"})
     creature: str
     action: str
     target: str | None = None
     foe: str | None = None
     help: Literal["attack", "check"] = "attack"
+    check: CheckRoll | None = None
+    """Hide: the Stealth check (hidden when it reaches every hostile passive Perception);
+    Search: the Perception check (it finds each hidden foe whose Stealth it reaches)."""
+    found: tuple[str, ...] = ()
+    """Search: the hidden creatures it found."""
 
 
 class Readied(_Event):
@@ -113,8 +132,11 @@ class BonusTaken(_Event):
     """A bonus action a feature granted."""
 
     kind: Literal["bonus_taken"] = "bonus_taken"
+    later: ClassVar[frozenset[str]] = frozenset({"check"})
     creature: str
     feature: str
+    check: CheckRoll | None = None
+    """A bonus action ``hide``: its Stealth check."""
 
 
 class TurnEnded(_Event):
@@ -149,6 +171,49 @@ class ConditionSet(_Event):
     target: str
     condition: str
     remove: bool = False
+
+
+class CheckRolled(_Event):
+    """An ability check the GM called for (a skill or a plain ability) against a DC."""
+
+    kind: Literal["check_rolled"] = "check_rolled"
+    creature: str
+    roll: CheckRoll
+    helped: bool = False
+    """Help on this check was used up by it."""
+
+
+class Contested(_Event):
+    """A contest of grapple, shove or escape: both checks as rolled; the active side wins
+    only with the higher total (a tie leaves things as they were)."""
+
+    kind: Literal["contested"] = "contested"
+    creature: str
+    target: str
+    action: Literal["grapple", "shove_prone", "shove_push", "escape"]
+    active: CheckRoll
+    passive: CheckRoll
+    won: bool
+    push_to: str | None = None
+    """A won push: the square the target is pushed to (forced movement: no opportunity
+    attacks, no movement spent)."""
+
+
+class RevealedCreature(_Frozen):
+    """A creature a move ran into, as the GM's fold has it (no longer secret)."""
+
+    fighter: Fighter
+    combatant: Combatant | None = None
+    """Its place in the GM's initiative (it joins the shared fight with it)."""
+
+
+class Revealed(_Event):
+    """A move ran into something hidden (see :mod:`.contact`): the creatures and walls it
+    touched become visible to the table."""
+
+    kind: Literal["revealed"] = "revealed"
+    creatures: tuple[RevealedCreature, ...] = ()
+    walls: tuple[str, ...] = ()
 
 
 class SaveRolled(_Event):
@@ -187,6 +252,9 @@ Event = Annotated[
     | Damaged
     | Healed
     | ConditionSet
+    | CheckRolled
+    | Contested
+    | Revealed
     | SaveRolled
     | DeathSaved,
     Field(discriminator="kind"),

@@ -16,7 +16,7 @@ from spieltisch.engine.encounter import Combatant, PhaseEvent
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.grid import parse_square, square_name
 from spieltisch.systems.dnd5e import events as e
-from spieltisch.systems.dnd5e.data import catalog
+from spieltisch.systems.dnd5e.data import catalog, condition_tags
 from spieltisch.systems.dnd5e.movement import SPEED_ZERO, TurnMovement, check_move
 from spieltisch.systems.dnd5e.queries import (
     body_of,
@@ -24,6 +24,7 @@ from spieltisch.systems.dnd5e.queries import (
     kinds_on,
     others_of,
     outcome_of,
+    save_mode,
 )
 from spieltisch.systems.dnd5e.rules import (
     DeathSaves,
@@ -34,7 +35,15 @@ from spieltisch.systems.dnd5e.rules import (
     modify_damage,
     take_damage,
 )
-from spieltisch.systems.dnd5e.state import BUDGETS, DndState, Fighter, LastAttack
+from spieltisch.systems.dnd5e.statblock import DAMAGE_TYPES
+from spieltisch.systems.dnd5e.state import (
+    BUDGETS,
+    CheckRoll,
+    DndState,
+    Fighter,
+    LastAttack,
+    Weapon,
+)
 
 __all__ = ["evolve", "fold"]
 
@@ -71,6 +80,21 @@ def evolve(state: DndState, event: e.Event) -> DndState:
             return _healed(state, event)
         case e.ConditionSet():
             return _condition_set(state, event)
+        case e.CheckRolled():
+            fighter_of(state, event.creature)
+            if event.helped:
+                state = state.model_copy(
+                    update={
+                        "effects": effects.remove_kind(
+                            state.effects, "helped_check", event.creature
+                        )
+                    }
+                )
+            return state.model_copy(update={"last_check": event.model_dump(mode="json")})
+        case e.Contested():
+            return _contested(state, event)
+        case e.Revealed():
+            return _revealed(state, event)
         case e.SaveRolled():
             fighter_of(state, event.creature)
             return state.model_copy(update={"last_save": event.model_dump(mode="json")})
@@ -117,10 +141,13 @@ def _falls(state: DndState, creature: str) -> DndState:
 
 
 def _hurt(state: DndState, target: Fighter, amount: int, kind: str, critical: bool) -> DndState:
+    resistances = target.resistances
+    if "resists_all" in condition_tags(kinds_on(state, target.id)):  # petrified
+        resistances = frozenset(DAMAGE_TYPES)
     dealt = modify_damage(
         amount,
         kind,
-        resistances=target.resistances,
+        resistances=resistances,
         vulnerabilities=target.vulnerabilities,
         immunities=target.immunities,
     )
@@ -140,7 +167,11 @@ def _hurt(state: DndState, target: Fighter, amount: int, kind: str, critical: bo
     fighter = target.model_copy(update={"hp": result.hp, "temp_hp": result.temp_hp, "dead": dead})
     state = _set(state, fighter)
     if result.hp == 0 and not dead and "unconscious" not in kinds_on(state, target.id):
+        # Falling unconscious drops the creature prone; regaining hit points ends the
+        # unconsciousness, not the prone condition.
         state = add_effect(state, "unconscious", target.id)
+        if "prone" not in kinds_on(state, target.id):
+            state = add_effect(state, "prone", target.id)
     return state
 
 
@@ -151,6 +182,10 @@ def _hooks(state: DndState, markers: list[PhaseEvent]) -> DndState:
         if marker.phase == "turn_start" and marker.combatant is not None:
             who = marker.combatant
             fighter = state.fighters[who]
+            dying = fighter.hp == 0 and not fighter.stable and not fighter.dead
+            if dying != fighter.death_save_due:
+                fighter = fighter.model_copy(update={"death_save_due": dying})
+                state = _set(state, fighter)
             budgets = economy.refresh(
                 state.budgets[who],
                 BUDGETS,
@@ -276,16 +311,15 @@ def _attacked(state: DndState, event: e.Attacked) -> DndState:
         state = _pay(state, attacker.id, "reaction")
         state = _after_reaction(state, attacker.id)
     elif not event.readied:
-        if state.budgets[attacker.id].amount("attacks") == 0:
-            state = _pay(state, attacker.id, "action")
-            budgets = economy.grant(
-                state.budgets[attacker.id], "attacks", attacker.attacks_per_action
+        state = _one_attack(state, attacker)
+        if attacker.attack_mix():
+            used = (*state.multiattack_used.get(attacker.id, ()), weapon.name)
+            state = state.model_copy(
+                update={"multiattack_used": {**state.multiattack_used, attacker.id: used}}
             )
-            state = state.model_copy(update={"budgets": {**state.budgets, attacker.id: budgets}})
-        state = _pay(state, attacker.id, "attacks")
     state = state.model_copy(update={"effects": _use_help(state, attacker.id, target.id)})
     natural = kept_d20(event.d20, Mode(event.mode))
-    outcome = outcome_of(state, attacker, target, weapon, natural)
+    outcome = outcome_of(state, attacker, target, weapon, natural, event.modifier)
     totals = (
         []
         if outcome == "miss"
@@ -300,29 +334,145 @@ def _attacked(state: DndState, event: e.Attacked) -> DndState:
         attack=weapon.name,
         mode=event.mode,
         natural=natural,
-        total=natural + weapon.bonus,
+        total=natural + weapon.bonus + event.modifier,
         outcome=outcome,
         damage=sum(totals) if outcome != "miss" else 0,
         opportunity=event.opportunity,
     )
     state = state.model_copy(update={"last_attack": last})
+    if "hidden" in kinds_on(state, attacker.id):  # attacking gives the attacker away
+        state = _unhide(state, attacker.id)
     if outcome == "miss":
         return state
+    critical = outcome == "critical"
+    saved = _rider_saved(state, target, weapon, event.rider)
     for part, total in zip(weapon.damage, totals, strict=True):
-        state = _hurt(state, state.fighters[target.id], total, part.type, outcome == "critical")
+        state = _hurt(state, state.fighters[target.id], total, part.type, critical)
+    for condition in weapon.conditions:
+        state = add_effect(state, condition, target.id, source=attacker.id)
+    if weapon.rider is None or not event.rider_dice:
+        return state
+    for part, rolled in zip(weapon.rider.damage, event.rider_dice, strict=True):
+        total = max(sum(rolled) + part.modifier, 0)
+        if saved:
+            total = total // 2 if weapon.rider.half else 0
+        state = _hurt(state, state.fighters[target.id], total, part.type, critical)
+    if not saved:
+        for condition in weapon.rider.conditions:
+            state = add_effect(state, condition, target.id, source=attacker.id)
     return state
+
+
+def _rider_saved(state: DndState, target: Fighter, weapon: Weapon, rolled: tuple[int, ...]) -> bool:
+    """Whether the target made the save a hit forces (no d20: it failed by itself)."""
+    if weapon.rider is None or not rolled:
+        return False
+    mode, _ = save_mode(state, target, weapon.rider.ability)
+    return kept_d20(rolled, mode) + target.modifier(weapon.rider.ability) >= weapon.rider.dc
+
+
+def _unhide(state: DndState, creature: str) -> DndState:
+    return state.model_copy(
+        update={
+            "effects": effects.remove_kind(state.effects, "hidden", creature),
+            "stealth": {k: v for k, v in state.stealth.items() if k != creature},
+        }
+    )
+
+
+def _hidden(state: DndState, who: str, check: CheckRoll | None) -> DndState:
+    """Hide: hidden when the Stealth check succeeded (an older record without a check: the
+    GM's ruling, hidden)."""
+    if check is not None and not check.succeeded:
+        return state
+    state = add_effect(state, "hidden", who)
+    if check is None:
+        return state
+    return state.model_copy(update={"stealth": {**state.stealth, who: check.total}})
+
+
+def _one_attack(state: DndState, attacker: Fighter) -> DndState:
+    """One attack of the Attack action (the first takes the action)."""
+    if state.budgets[attacker.id].amount("attacks") == 0:
+        state = _pay(state, attacker.id, "action")
+        budgets = economy.grant(state.budgets[attacker.id], "attacks", attacker.attacks_per_action)
+        state = state.model_copy(
+            update={
+                "budgets": {**state.budgets, attacker.id: budgets},
+                "multiattack_used": {**state.multiattack_used, attacker.id: ()},
+            }
+        )
+    return _pay(state, attacker.id, "attacks")
+
+
+def _contested(state: DndState, event: e.Contested) -> DndState:
+    active = fighter_of(state, event.creature)
+    fighter_of(state, event.target)
+    if event.action == "escape":
+        state = _pay(state, active.id, "action")
+    else:
+        state = _one_attack(state, active)
+    state = state.model_copy(update={"last_check": event.model_dump(mode="json")})
+    if not event.won:
+        return state
+    match event.action:
+        case "grapple":
+            return add_effect(state, "grappled", event.target, source=active.id)
+        case "shove_prone":
+            return add_effect(state, "prone", event.target)
+        case "shove_push":
+            if event.push_to is None:
+                return state
+            target = state.fighters[event.target]
+            moved = target.model_copy(update={"position": parse_square(event.push_to)})
+            return _set(state, moved)
+        case "escape":
+            return state.model_copy(
+                update={"effects": effects.remove_kind(state.effects, "grappled", active.id)}
+            )
+
+
+def _revealed(state: DndState, event: e.Revealed) -> DndState:
+    """What a move ran into becomes visible: each creature as the GM's fold has it (on the
+    shared fold it enters, with its budgets, and joins the fight), each wall painted."""
+    for shown in event.creatures:
+        fighter = shown.fighter
+        if fighter.id not in state.budgets:
+            budgets = economy.new_budgets(BUDGETS)
+            state = state.model_copy(update={"budgets": {**state.budgets, fighter.id: budgets}})
+        state = _set(state, fighter.model_copy(update={"secret": False}))
+        fight = state.encounter
+        if fight is not None and shown.combatant is not None and fighter.id not in fight.ids:
+            fight, _ = encounter.join(fight, shown.combatant, _initiative_key)
+            state = state.model_copy(update={"encounter": fight})
+    grid = state.grid
+    for name in event.walls:
+        square = grid.square(name)
+        grid = grid.with_terrain(square, *sorted({*grid.terrain_at(square), "wall"}))
+    return state.model_copy(update={"grid": grid})
 
 
 def _action_taken(state: DndState, event: e.ActionTaken) -> DndState:
     state = _pay(state, event.creature, "action")
     who = event.creature
-    if event.action in ("dash", "disengage", "hide"):
+    if event.action == "hide":
+        return _hidden(state, who, event.check)
+    if event.action == "search":
+        for found in event.found:
+            state = _unhide(state, found)
+        return state
+    if event.action in ("dash", "disengage"):
         return _free_action(state, who, event.action)
     if event.action == "dodge":
         return add_effect(state, "dodging", who, Duration.until_turn_start(who))
     if event.action == "help" and event.target is not None:
-        kind = "helped_attack" if event.help == "attack" else "helped_check"
-        return add_effect(state, kind, event.target, Duration.until_turn_start(who), source=who)
+        # Attack help is keyed to the foe the helped ally attacks (the effect's source),
+        # check help to the helper.
+        if event.help == "attack":
+            kind, source = "helped_attack", event.foe
+        else:
+            kind, source = "helped_check", who
+        return add_effect(state, kind, event.target, Duration.until_turn_start(who), source=source)
     return state
 
 
@@ -346,7 +496,9 @@ def _ready_fired(state: DndState, event: e.ReadyFired) -> DndState:
 
 def _bonus_taken(state: DndState, event: e.BonusTaken) -> DndState:
     state = _pay(state, event.creature, "bonus")
-    if event.feature in ("disengage", "hide", "dash"):
+    if event.feature == "hide":
+        return _hidden(state, event.creature, event.check)
+    if event.feature in ("disengage", "dash"):
         return _free_action(state, event.creature, event.feature)
     return state
 
@@ -378,6 +530,8 @@ def _healed(state: DndState, event: e.Healed) -> DndState:
 
 
 def _condition_set(state: DndState, event: e.ConditionSet) -> DndState:
+    if event.remove and event.condition == "hidden":
+        return _unhide(state, event.target)
     if event.remove:
         return state.model_copy(
             update={"effects": effects.remove_kind(state.effects, event.condition, event.target)}
@@ -390,6 +544,7 @@ def _death_saved(state: DndState, event: e.DeathSaved) -> DndState:
     saves, revived = death_save(
         DeathSaves(fighter.death_successes, fighter.death_failures), event.d20
     )
+    fighter = fighter.model_copy(update={"death_save_due": False})
     if revived:
         state = state.model_copy(
             update={"effects": effects.remove_kind(state.effects, "unconscious", fighter.id)}

@@ -179,6 +179,7 @@ def check_move(
     stand_up: bool = False,
     disengage: bool = False,
     forced: bool = False,
+    midway: bool = False,
 ) -> MoveResult:
     """Check ``mover``'s move along ``steps`` and say what it costs and provokes.
 
@@ -186,7 +187,9 @@ def check_move(
     is what the creature used of its movement earlier this turn. Never raises for a step that
     cannot be made: the result names the first such step (0-based) and its error, and costs the
     legal prefix. ``forced`` marks movement that is not the creature's own (no budget, no
-    opportunity attacks).
+    opportunity attacks). ``midway`` checks the first part of a move that goes on later (it
+    stops where an opportunity attack interrupts it), so it may stop in another creature's
+    space.
     """
     turn = before or TurnMovement()
     factor = 1 + turn.dashes
@@ -311,7 +314,7 @@ def check_move(
         diagonals = paid.diagonals
         position = target
         path.append(position)
-    if error is None and len(path) > 1 and not forced:
+    if error is None and len(path) > 1 and not forced and not midway:
         end = _end_error(mover, others, path[-1], len(path) - 2)
         if end is not None:
             error = end

@@ -18,10 +18,12 @@ from spieltisch.systems.dnd5e.rules import Mode, attack_outcome
 __all__ = [
     "AttackOdds",
     "DamageDice",
+    "PartSave",
     "SaveOdds",
     "attack_damage",
     "attack_damage_with_save",
     "attack_odds",
+    "contest_odds",
     "d20",
     "dice_sum",
     "save_damage",
@@ -61,6 +63,23 @@ def attack_odds(bonus: int, ac: int, mode: Mode = Mode.NORMAL, crit_from: int = 
     return AttackOdds(hit=hit, critical=table.get(2, Fraction(0)), miss=1 - hit)
 
 
+def contest_odds(
+    active_bonus: int, passive_bonus: int, active: Mode = Mode.NORMAL, passive: Mode = Mode.NORMAL
+) -> Fraction:
+    """P(the active side's d20 + bonus beats the passive side's): a tie keeps things as they
+    were, so the active side needs the higher total."""
+    mine, theirs = _d20(active).fractions(), _d20(passive).fractions()
+    return sum(
+        (
+            p * q
+            for a, p in mine.items()
+            for b, q in theirs.items()
+            if a + active_bonus > b + passive_bonus
+        ),
+        Fraction(0),
+    )
+
+
 def save_odds(bonus: int, dc: int, mode: Mode = Mode.NORMAL) -> Fraction:
     """P(d20 + ``bonus`` ≥ ``dc``) for a saving throw or ability check (no automatic 1 or 20)."""
     return (_d20(mode) + bonus >= dc).fractions().get(1, Fraction(0))
@@ -89,7 +108,7 @@ class DamageDice:
 
 
 def _dice(count: int, sides: int, modifier: int) -> Dist:
-    if count == 0:
+    if count == 0:  # a fixed damage ("1 piercing"): no dice
         return Dist.constant(max(modifier, 0))
     return (Dist.die(sides, exact=True).repeat(count) + modifier).clamp(low=0)
 
@@ -99,10 +118,39 @@ def dice_sum(count: int, sides: int, modifier: int = 0) -> Pmf:
     return _dice(count, sides, modifier).fractions()
 
 
-def attack_damage(dice: list[DamageDice], odds: AttackOdds) -> Pmf:
-    """The damage of one attack: 0 on a miss, the dice on a hit, doubled dice on a critical."""
-    normal = sum((_dice(p.count, p.sides, p.modifier) for p in dice), Dist.constant(0))
-    critical = sum((_dice(p.count * 2, p.sides, p.modifier) for p in dice), Dist.constant(0))
+@dataclass(frozen=True)
+class PartSave:
+    """A saving throw against one damage part: its chance to succeed, and whether a success
+    halves the damage (rounded down) or avoids it."""
+
+    success: Fraction
+    half: bool
+
+
+def _saved(damage: Dist, save: PartSave | None) -> Dist:
+    if save is None or save.success == 0:
+        return damage
+    on_save = damage.map(lambda n: n // 2) if save.half else Dist.constant(0)
+    return Dist.mixture([(1 - save.success, damage), (save.success, on_save)])
+
+
+def attack_damage(
+    dice: list[DamageDice], odds: AttackOdds, saves: list[PartSave | None] | None = None
+) -> Pmf:
+    """The damage of one attack: 0 on a miss, the dice on a hit, doubled dice on a critical;
+    a part with a saving throw (``saves``, by part) is halved or avoided on a success."""
+    each = saves or [None] * len(dice)
+    normal = sum(
+        (_saved(_dice(p.count, p.sides, p.modifier), s) for p, s in zip(dice, each, strict=True)),
+        Dist.constant(0),
+    )
+    critical = sum(
+        (
+            _saved(_dice(p.count * 2, p.sides, p.modifier), s)
+            for p, s in zip(dice, each, strict=True)
+        ),
+        Dist.constant(0),
+    )
     plain = odds.hit - odds.critical
     mixed = Dist.mixture([(odds.miss, 0), (plain, normal), (odds.critical, critical)])
     return mixed.fractions()

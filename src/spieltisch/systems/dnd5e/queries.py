@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from spieltisch.engine import economy
+from spieltisch.engine import economy, effects
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.grid import distance
 from spieltisch.systems.dnd5e.data import condition_tags
@@ -20,6 +20,8 @@ __all__ = [
     "CLOSE_M",
     "attack_mode",
     "body_of",
+    "check_mode",
+    "exhaustion_level",
     "fighter_of",
     "kinds_on",
     "may_react",
@@ -91,9 +93,8 @@ def attack_mode(
     mine = condition_tags(kinds_on(state, attacker.id))
     theirs_kinds = kinds_on(state, target.id)
     theirs = condition_tags(theirs_kinds)
-    if "dodging" in theirs_kinds and (
-        "incapacitated" in theirs or theirs_kinds & SPEED_ZERO
-    ):  # Dodge is lost while incapacitated or at speed 0
+    mine_kinds = kinds_on(state, attacker.id)
+    if "dodging" in theirs_kinds and not dodge_counts(theirs_kinds, mine_kinds):
         theirs = condition_tags(theirs_kinds - {"dodging"})
     close = square_distance(state, attacker, target) <= CLOSE_M
     advantages = [extra[0], "attacks_advantage" in mine, "attacked_with_advantage" in theirs]
@@ -102,8 +103,8 @@ def attack_mode(
         "attacks_disadvantage" in mine,
         "attacked_with_disadvantage" in theirs,
     ]
-    if "prone" in theirs:
-        advantages.append(close and not weapon.ranged)
+    if "prone" in theirs:  # within 1.5 m any attack (a ranged one too) has advantage
+        advantages.append(close)
         disadvantages.append(not close)
     if any(
         x.source == target.id and x.kind == "helped_attack" for x in state.effects.on(attacker.id)
@@ -112,6 +113,20 @@ def attack_mode(
     if weapon.ranged:
         disadvantages.append(_hostile_close(state, attacker))
     return resolve_mode(sum(advantages), sum(disadvantages))
+
+
+UNSEEN = frozenset({"invisible", "hidden"})
+"""Effects that keep a creature from being seen."""
+
+
+def dodge_counts(dodger: frozenset[str], attacker: frozenset[str]) -> bool:
+    """Whether a dodger's Dodge imposes disadvantage on this attacker: it is lost while the
+    dodger is incapacitated or at speed 0, and works only against an attacker the dodger can
+    see (not while blinded, nor against an invisible or hidden attacker)."""
+    tags = condition_tags(dodger)
+    if "incapacitated" in tags or dodger & SPEED_ZERO:
+        return False
+    return "blinded" not in dodger and not attacker & UNSEEN
 
 
 def _hostile_close(state: DndState, attacker: Fighter) -> bool:
@@ -126,11 +141,16 @@ def _hostile_close(state: DndState, attacker: Fighter) -> bool:
 
 
 def outcome_of(
-    state: DndState, attacker: Fighter, target: Fighter, weapon: Weapon, natural: int
+    state: DndState,
+    attacker: Fighter,
+    target: Fighter,
+    weapon: Weapon,
+    natural: int,
+    modifier: int = 0,
 ) -> str:
-    """Miss, hit or critical of an attack with this kept d20 (a hit within 1.5 m of a
-    paralyzed or unconscious target is a critical)."""
-    outcome = attack_outcome(natural, weapon.bonus, target.ac)
+    """Miss, hit or critical of an attack with this kept d20 and a situational ``modifier``
+    (a hit within 1.5 m of a paralyzed or unconscious target is a critical)."""
+    outcome = attack_outcome(natural, weapon.bonus + modifier, target.ac)
     tags = condition_tags(kinds_on(state, target.id))
     if (
         outcome == "hit"
@@ -139,6 +159,21 @@ def outcome_of(
     ):
         return "critical"
     return outcome
+
+
+def check_mode(state: DndState, fighter: Fighter, extra: tuple[bool, bool]) -> Mode:
+    """The mode of an ability check: the GM's ``extra`` (advantage, disadvantage), Help on a
+    check, and conditions that give disadvantage on checks (poisoned, frightened, exhaustion)."""
+    kinds = kinds_on(state, fighter.id)
+    tags = condition_tags(kinds)
+    advantages = [extra[0], "helped_check" in kinds]
+    disadvantages = [
+        extra[1],
+        "checks_disadvantage" in tags,
+        "checks_disadvantage_in_sight" in tags,
+        "exhaustion" in kinds,
+    ]
+    return resolve_mode(sum(advantages), sum(disadvantages))
 
 
 def may_react(state: DndState, who: str) -> bool:
@@ -151,17 +186,26 @@ def may_react(state: DndState, who: str) -> bool:
     return has_melee and budgets is not None and economy.can_spend(budgets, "reaction", 1)
 
 
-def save_mode(state: DndState, fighter: Fighter, ability: str) -> tuple[Mode, bool]:
+def save_mode(
+    state: DndState, fighter: Fighter, ability: str, extra: tuple[bool, bool] = (False, False)
+) -> tuple[Mode, bool]:
     """The mode of a saving throw and whether it fails by itself (paralyzed, stunned, …
     fail Strength and Dexterity saves; Dodge gives advantage on Dexterity saves unless lost;
-    restrained gives disadvantage on them)."""
+    restrained gives disadvantage on them; exhaustion 3 and more on every save); ``extra`` is
+    the GM's advantage and disadvantage."""
     kinds = kinds_on(state, fighter.id)
     tags = condition_tags(kinds)
     if ability in ("str", "dex") and "fails_str_dex_saves" in tags:
         return Mode.NORMAL, True
-    if ability != "dex":
-        return Mode.NORMAL, False
-    dodge_lost = "incapacitated" in tags or bool(kinds & SPEED_ZERO)
-    advantages = int("dodging" in kinds and not dodge_lost)
-    disadvantages = int("dex_saves_disadvantage" in tags)
-    return resolve_mode(advantages, disadvantages), False
+    advantages = [extra[0]]
+    disadvantages = [extra[1], exhaustion_level(state, fighter.id) >= 3]
+    if ability == "dex":
+        dodge_lost = "incapacitated" in tags or bool(kinds & SPEED_ZERO)
+        advantages.append("dodging" in kinds and not dodge_lost)
+        disadvantages.append("dex_saves_disadvantage" in tags)
+    return resolve_mode(sum(advantages), sum(disadvantages)), False
+
+
+def exhaustion_level(state: DndState, creature: str) -> int:
+    """The creature's level of exhaustion (0 to 6)."""
+    return effects.level_of(state.effects, "exhaustion", creature)

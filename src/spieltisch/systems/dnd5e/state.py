@@ -10,7 +10,7 @@ follows the several-speeds rule, so it is kept as metres spent, not as one budge
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -18,11 +18,14 @@ from spieltisch.engine.economy import BudgetRule, Budgets, InterruptStack
 from spieltisch.engine.effects import Effects
 from spieltisch.engine.encounter import Encounter
 from spieltisch.engine.grid import Diagonal, Grid, Size, Square
+from spieltisch.systems.dnd5e.data import monster
+from spieltisch.systems.dnd5e.later import Later
 from spieltisch.systems.dnd5e.movement import MoveStep, TurnMovement
-from spieltisch.systems.dnd5e.statblock import DamagePart
+from spieltisch.systems.dnd5e.statblock import DamagePart, SaveEffect
 
 __all__ = [
     "BUDGETS",
+    "CheckRoll",
     "DndOptions",
     "DndState",
     "Fighter",
@@ -54,18 +57,44 @@ class DndOptions(_Frozen):
     """Uniform: every diagonal costs one square (the default); 5-10-5: every second two."""
 
 
-class Weapon(_Frozen):
+class CheckRoll(_Frozen):
+    """An ability check as rolled: d20 (two with advantage or disadvantage) + bonus."""
+
+    ability: str
+    skill: str | None = None
+    bonus: int
+    mode: Literal["normal", "advantage", "disadvantage"] = "normal"
+    d20: tuple[int, ...]
+    total: int
+    dc: int | None = None
+    """The DC, or None when the total is compared later (a Search against hidden creatures)."""
+    succeeded: bool = False
+
+
+class Weapon(Later):
     """An attack of a creature (from a stat line)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    later: ClassVar[frozenset[str]] = frozenset({"conditions", "rider"})
 
     name: str
     bonus: int
     damage: tuple[DamagePart, ...]
     reach_m: Decimal = Decimal("1.5")
     ranged: bool = False
+    conditions: tuple[str, ...] = ()
+    """Conditions a hit imposes (the giant spider's web: restrained)."""
+    rider: SaveEffect | None = None
+    """A saving throw a hit forces (the giant spider's poison: DC 11 Con, half on a success)."""
 
 
-class Fighter(_Frozen):
+class Fighter(Later):
     """A creature at the table: a player character or a GM-entered monster."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    later: ClassVar[frozenset[str]] = frozenset(
+        {"skills", "passive_perception", "multiattack", "death_save_due"}
+    )
 
     id: str
     name: str
@@ -80,8 +109,14 @@ class Fighter(_Frozen):
     speeds: dict[str, Decimal]
     reach_m: Decimal = Decimal("1.5")
     abilities: dict[str, int] = Field(default_factory=dict)
+    skills: dict[str, int] = Field(default_factory=dict)
+    """Skill bonuses as on the sheet (a skill not listed uses its ability's modifier)."""
+    passive_perception: int | None = None
+    """As on the sheet; default 10 + the Perception bonus."""
     attacks: tuple[Weapon, ...] = ()
     attacks_per_action: int = 1
+    multiattack: tuple[str, ...] = ()
+    """The mix of the Multiattack action by attack name (empty: any attacks)."""
     bonus_actions: tuple[str, ...] = ()
     hover: bool = False
     resistances: frozenset[str] = frozenset()
@@ -92,12 +127,43 @@ class Fighter(_Frozen):
     death_successes: int = 0
     death_failures: int = 0
     stable: bool = False
+    death_save_due: bool = False
+    """At 0 hit points: the death save of this turn is still to roll (one per turn, at its
+    start)."""
     dead: bool = False
     monster: str | None = None
 
     def modifier(self, ability: str) -> int:
         """The modifier of an ability score (10 when not given)."""
         return (self.abilities.get(ability, 10) - 10) // 2
+
+    def _entry(self) -> dict[str, Any]:
+        """The bestiary entry of a bestiary monster (its skills, passive Perception and
+        multiattack are read from there, so the creature's logged shape stays as it was)."""
+        found = monster(self.monster) if self.monster and self.monster != "custom" else None
+        return found or {}
+
+    def skill_bonus(self, skill: str, ability: str) -> int:
+        """The bonus of a check with this skill (its ability's modifier when not listed)."""
+        skills = self.skills or self._entry().get("skills", {})
+        return int(skills.get(skill, self.modifier(ability)))
+
+    def passive(self) -> int:
+        """Passive Wisdom (Perception): as on the sheet, else 10 + the Perception bonus."""
+        found = self.passive_perception
+        if found is None:
+            found = self._entry().get("passive_perception")
+        if found is not None:
+            return int(found)
+        return 10 + self.skill_bonus("perception", "wis")
+
+    def attack_mix(self) -> tuple[str, ...]:
+        """The Multiattack mix by attack name (a bestiary monster's from its entry)."""
+        if self.multiattack:
+            return self.multiattack
+        names = {w.name.lower(): w.name for w in self.attacks}
+        mix = tuple(names.get(str(n).lower(), "") for n in self._entry().get("multiattack", ()))
+        return mix if all(mix) else ()
 
     def weapon(self, name: str) -> Weapon | None:
         """The attack of that name (any case)."""
@@ -152,7 +218,13 @@ class DndState(_Frozen):
     readied: dict[str, ReadiedAction] = Field(default_factory=dict)
     """Readied actions by creature; each lapses at its creature's next turn start."""
     stack: InterruptStack = InterruptStack()
+    multiattack_used: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    """The attacks of the Attack action a creature with a Multiattack mix made this turn."""
     last_attack: LastAttack | None = None
+    stealth: dict[str, int] = Field(default_factory=dict)
+    """The Stealth total of each hidden creature (a Search must reach it)."""
+    last_check: dict[str, object] | None = None
+    """The latest ability check or contest (its event's fields) for the table to show."""
     last_save: dict[str, object] | None = None
     """The latest saving throw (its event's fields) for the table to show."""
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -14,12 +14,21 @@ from spieltisch.engine.system import Access, Odds, OddsOutcome, parse_options
 from spieltisch.engine.upcast import EventShapes
 from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.dnd5e import commands as c
+from spieltisch.systems.dnd5e import contact as touching
 from spieltisch.systems.dnd5e import decide as deciding
 from spieltisch.systems.dnd5e import evolve as evolving
 from spieltisch.systems.dnd5e import queries
 from spieltisch.systems.dnd5e import view as viewing
+from spieltisch.systems.dnd5e.data import SKILLS
 from spieltisch.systems.dnd5e.events import EVENTS, Event
-from spieltisch.systems.dnd5e.odds import attack_damage, attack_odds, mean, save_odds
+from spieltisch.systems.dnd5e.odds import (
+    PartSave,
+    attack_damage,
+    attack_odds,
+    contest_odds,
+    mean,
+    save_odds,
+)
 from spieltisch.systems.dnd5e.rules import Mode
 from spieltisch.systems.dnd5e.state import DndOptions, DndState, Fighter, Weapon
 from spieltisch.systems.dnd5e.upcast import RULES_VERSION, UPCASTERS
@@ -67,20 +76,36 @@ class Dnd5e:
             fighter = state.fighters.get(command.creature)
             if fighter is None:
                 raise RuleError("dnd5e.unknown_creature", creature=command.creature)
-            mode, fails = queries.save_mode(state, fighter, command.ability)
+            extra = (command.advantage, command.disadvantage)
+            mode, fails = queries.save_mode(state, fighter, command.ability, extra)
             p = (
                 Fraction(0)
                 if fails
                 else save_odds(deciding.save_bonus(fighter, command), command.dc, mode)
             )
-            return Odds(
-                outcomes=[
-                    OddsOutcome(
-                        value=v, probability=float(q), exact=f"{q.numerator}/{q.denominator}"
-                    )
-                    for v, q in (("save", p), ("fail", 1 - p))
-                ]
+            return _two(("save", p), ("fail", 1 - p))
+        if isinstance(command, c.Check):
+            fighter = queries.fighter_of(state, command.creature)
+            ability = command.ability or (SKILLS[command.skill] if command.skill else "str")
+            if command.bonus is not None:
+                bonus = command.bonus
+            elif command.skill:
+                bonus = fighter.skill_bonus(command.skill, ability)
+            else:
+                bonus = fighter.modifier(ability)
+            mode = queries.check_mode(state, fighter, (command.advantage, command.disadvantage))
+            p = save_odds(bonus + command.modifier, command.dc, mode)
+            return _two(("success", p), ("failure", 1 - p))
+        if isinstance(command, c.Grapple | c.Shove | c.Escape):
+            plan = deciding.contest_plan(state, command)
+            active_skill, passive_skill = plan.active_skill, plan.passive_skill
+            p = contest_odds(
+                plan.active.skill_bonus(active_skill, SKILLS[active_skill]),
+                plan.passive.skill_bonus(passive_skill, SKILLS[passive_skill]),
+                queries.check_mode(state, plan.active, (False, False)),
+                queries.check_mode(state, plan.passive, (False, False)),
             )
+            return _two(("win", p), ("lose", 1 - p))
         if isinstance(command, c.Trigger):
             found = deciding.readied_attack(state, command.creature)
             if found is None:
@@ -99,8 +124,20 @@ class Dnd5e:
         if weapon is None:
             raise RuleError("dnd5e.unknown_attack", creature=attacker.id, attack=command.attack)
         return _attack_odds(
-            state, attacker, target, weapon, (command.advantage, command.disadvantage)
+            state,
+            attacker,
+            target,
+            weapon,
+            (command.advantage, command.disadvantage),
+            command.modifier,
         )
+
+    def contact(
+        self, state: DndState, command: c.Command, events: Sequence[Event]
+    ) -> list[Event] | None:
+        """A visible move that runs into something hidden on the GM's fold ``state``: cut
+        short, then what it touched revealed (see :mod:`.contact`); ``None`` otherwise."""
+        return touching.contact(state, command, events)
 
     def access(self, state: DndState, command: c.Command) -> Access:
         """GM-only commands, and the creature a player's command acts for."""
@@ -108,7 +145,16 @@ class Dnd5e:
             return Access(piece=command.id, claims=True)
         if isinstance(
             command,
-            c.Move | c.React | c.Attack | c.TakeAction | c.Ready | c.BonusAction | c.DeathSave,
+            c.Move
+            | c.React
+            | c.Attack
+            | c.TakeAction
+            | c.Ready
+            | c.BonusAction
+            | c.DeathSave
+            | c.Grapple
+            | c.Shove
+            | c.Escape,
         ):
             return Access(piece=command.creature)
         if isinstance(command, c.EndTurn):
@@ -129,13 +175,38 @@ class Dnd5e:
         return viewing.view(state, viewer)
 
 
+def _two(*pairs: tuple[str, Fraction]) -> Odds:
+    return Odds(
+        outcomes=[
+            OddsOutcome(value=v, probability=float(q), exact=f"{q.numerator}/{q.denominator}")
+            for v, q in pairs
+        ]
+    )
+
+
 def _attack_odds(
-    state: DndState, attacker: Fighter, target: Fighter, weapon: Weapon, extra: tuple[bool, bool]
+    state: DndState,
+    attacker: Fighter,
+    target: Fighter,
+    weapon: Weapon,
+    extra: tuple[bool, bool],
+    modifier: int = 0,
 ) -> Odds:
-    """The damage distribution of one attack (0 = miss), the mode from every tracked source."""
+    """The damage distribution of one attack (0 = miss), the mode from every tracked source
+    and the GM's ``extra`` advantage or disadvantage, the bonus with a situational
+    ``modifier``."""
     mode = queries.attack_mode(state, attacker, target, weapon, extra)
-    hit = attack_odds(weapon.bonus, target.ac, Mode(mode))
-    pmf = attack_damage([p.dice for p in weapon.damage], hit)
+    hit = attack_odds(weapon.bonus + modifier, target.ac, Mode(mode))
+    parts = [p.dice for p in weapon.damage]
+    saves: list[PartSave | None] = [None] * len(parts)
+    rider = weapon.rider
+    if rider is not None:
+        save_as, fails = queries.save_mode(state, target, rider.ability)
+        bonus = target.modifier(rider.ability)
+        p = Fraction(0) if fails else save_odds(bonus, rider.dc, save_as)
+        parts += [x.dice for x in rider.damage]
+        saves += [PartSave(success=p, half=rider.half)] * len(rider.damage)
+    pmf = attack_damage(parts, hit, saves)
     return Odds(
         outcomes=[
             OddsOutcome(value=k, probability=float(v), exact=f"{v.numerator}/{v.denominator}")

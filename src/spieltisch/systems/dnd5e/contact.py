@@ -1,0 +1,133 @@
+"""Contact: a player's move that runs into something hidden on the GM's map.
+
+A visible move is decided on what its issuer sees (the shared fold). :func:`contact` walks its
+path again on the GM's fold: the first square where the mover's space meets a wall the
+players do not know of, or another creature it may not pass (another side's, less than two
+sizes apart) or is about to stop on, is where the move meets something hidden. The move stops
+on the last square before it where the mover may stand (it backs off past creatures it was
+passing through); the movement spent up to there is spent. A :class:`~.events.Revealed` event
+follows: the creatures touched (a secret one is no longer secret, and joins the shared fight
+with the initiative it has on the GM's fold) and the walls touched. Nothing is rolled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from spieltisch.engine.errors import RuleError
+from spieltisch.engine.grid import Square, footprint, parse_square, square_name
+from spieltisch.systems.dnd5e import commands as c
+from spieltisch.systems.dnd5e import events as e
+from spieltisch.systems.dnd5e.evolve import evolve
+from spieltisch.systems.dnd5e.movement import MoveStep, TurnMovement, check_move
+from spieltisch.systems.dnd5e.queries import body_of, others_of
+from spieltisch.systems.dnd5e.rules import size_steps
+from spieltisch.systems.dnd5e.state import DndState, Fighter
+
+__all__ = ["contact"]
+
+
+def contact(state: DndState, command: c.Command, events: Sequence[e.Event]) -> list[e.Event] | None:
+    """What ``command`` does on the GM's fold ``state`` given ``events`` decided on the shared
+    fold: ``None`` when its moves meet nothing hidden, else the events up to the move cut
+    short, then a :class:`~.events.Revealed` event."""
+    if not isinstance(command, c.Move | c.React):
+        return None
+    steps: tuple[MoveStep, ...] = (
+        command.steps
+        if isinstance(command, c.Move)
+        else (state.pending.steps if state.pending is not None else ())
+    )
+    gm = state
+    for index, event in enumerate(events):
+        if isinstance(event, e.Moved) and event.creature in gm.fighters:
+            cut = _cut(gm, event, steps)
+            if cut is not None:
+                return [*events[:index], *cut]
+        try:
+            gm = evolve(gm, event)
+        except RuleError:
+            return None  # the GM's fold refuses it: a conflict, not a contact
+    return None
+
+
+def _sharing(gm: DndState, mover: Fighter, square: Square) -> list[Fighter]:
+    mine = set(footprint(square, mover.size))
+    return [
+        f
+        for f in gm.fighters.values()
+        if f.id != mover.id
+        and f.position is not None
+        and not f.dead
+        and mine & set(footprint(f.position, f.size))
+    ]
+
+
+def _cut(gm: DndState, moved: e.Moved, steps: tuple[MoveStep, ...]) -> list[e.Event] | None:
+    mover = gm.fighters[moved.creature]
+    if mover.position is None:
+        return None
+    path = [parse_square(name) for name in moved.path]
+    last = len(path) - 1
+    for k in range(1, len(path)):
+        walls = tuple(
+            square_name(sq)
+            for sq in footprint(path[k], mover.size)
+            if "wall" in gm.grid.terrain_at(sq)
+        )
+        blocking = [
+            f
+            for f in _sharing(gm, mover, path[k])
+            if k == last or (f.side != mover.side and size_steps(f.size, mover.size) < 2)
+        ]
+        if walls or blocking:
+            return _stopped(gm, mover, moved, steps, path, k, walls, blocking)
+    return None
+
+
+def _stopped(
+    gm: DndState,
+    mover: Fighter,
+    moved: e.Moved,
+    steps: tuple[MoveStep, ...],
+    path: list[Square],
+    k: int,
+    walls: tuple[str, ...],
+    touched: list[Fighter],
+) -> list[e.Event]:
+    stop = k - 1
+    passed: list[Fighter] = []
+    while stop > 0 and (sharing := _sharing(gm, mover, path[stop])):
+        passed.extend(sharing)
+        stop -= 1
+    before = gm.movement.get(mover.id, TurnMovement())
+    result = check_move(
+        gm.grid,
+        body_of(gm, mover),
+        others_of(gm, mover),
+        steps[:stop],
+        before=before,
+        stand_up=moved.stood_up,
+        disengage=True,
+        midway=True,
+    )
+    short = moved.model_copy(
+        update={
+            "path": tuple(square_name(sq) for sq in path[: stop + 1]),
+            "movement": result.movement,
+            "airborne": moved.airborne if stop == len(path) - 1 else mover.airborne,
+            "pending": None,
+            "checks": tuple(x for x in moved.checks if x.step < stop),
+        }
+    )
+    shown = {f.id: f for f in [*touched, *passed]}
+    creatures = tuple(
+        e.RevealedCreature(
+            fighter=f.model_copy(update={"secret": False}),
+            combatant=next((x for x in gm.encounter.combatants if x.id == f.id), None)
+            if gm.encounter is not None
+            else None,
+        )
+        for f in shown.values()
+    )
+    return [short, e.Revealed(creatures=creatures, walls=walls)]
