@@ -11,6 +11,11 @@ sees, :mod:`spieltisch.engine.visibility`). Players and spectators only ever get
 fold. A visible record is decided on the shared fold (so nothing visible depends on, targets
 or reveals a hidden record, and a redacted log replays on its own) and must also apply to the
 GM's fold; a hidden record is decided on the GM's fold and leaves the shared one alone.
+Where a visible command runs into something hidden (a system implementing
+:class:`~spieltisch.engine.system.Contact`: a move onto a secret creature's square), the
+system's ``contact`` replaces its events by the command cut short and the discovery of what
+it touched; the record says so (``contact``). Checking a command (:meth:`Table.check`) never
+consults the GM's fold for anyone but the GM.
 
 Chat (:mod:`spieltisch.engine.chat`: the reserved kinds ``say`` and ``whisper``) is decided
 here for every system; its records change neither fold, and a whisper carries its audience.
@@ -27,7 +32,7 @@ from spieltisch.dice.fair import DiceSource, Draw, RecordingSource, ReplaySource
 from spieltisch.engine import chat
 from spieltisch.engine.errors import EngineError, RuleError
 from spieltisch.engine.permissions import check_fields, makes_secret
-from spieltisch.engine.system import GameSystem, parse_command
+from spieltisch.engine.system import Contact, GameSystem, parse_command
 from spieltisch.engine.visibility import Actor, Role, Viewer, sees
 from spieltisch.errors import SpieltischError
 
@@ -83,6 +88,10 @@ class Record(BaseModel):
     audience: list[str] | None = None
     """Participants who see this record besides the GM (a whisper: sender and recipient);
     ``None``: everyone who sees the table (see :func:`spieltisch.engine.visibility.sees`)."""
+    contact: bool = False
+    """The visible command ran into something hidden: ``events`` are what the system's
+    :meth:`~spieltisch.engine.system.Contact.contact` made of the events decided on the shared
+    fold (the command cut short, then the discovery of what it touched)."""
 
 
 class Table:
@@ -98,6 +107,8 @@ class Table:
         self.options: dict[str, Any] = dict(options or {})
         self.records: list[Record] = []
         self._state = self._shared = system.new_state(self.options)
+        self._withheld = False
+        """A hidden record's content was withheld from this log (see :meth:`replay`)."""
         draws = 0
         for record in records:
             self._append(record, draws)
@@ -205,13 +216,21 @@ class Table:
         """Whether :meth:`execute` would accept ``command`` from ``actor`` now: ``None``, or
         the error it would raise. Nothing is written and no state changes.
 
-        The same rules decide as for executing: the caller's permissions, the fold the record
-        would be decided on (the shared one unless hidden, so a player's answer never depends
-        on a hidden record: a hidden id answers as an unknown one) and, for a visible record,
-        whether it also applies to the GM's fold. The dice are a fixed probe source: whether a
-        command is legal never depends on what its dice will show. Automatic follow-ups are
-        not tried (they never make a human's command fail). A chat command is checked for who
-        may write (the recipient of a whisper is checked on sending).
+        A player's or a spectator's answer is decided on what they see alone: their
+        permissions and the shared fold, never the GM's. So an answer never moves with a
+        hidden record (a hidden id answers as an unknown one, a square with a secret creature
+        as an empty one): probing for hidden things costs a real command, which is logged
+        and which the GM sees (where it runs into something hidden, it discovers it, see
+        :class:`~spieltisch.engine.system.Contact`). Such a command may still be refused when
+        executed where the GM's hidden records changed what it builds on
+        (``table.hidden_conflict``, see ``docs/table-api.md``). The GM's answer is the one
+        executing gives: a visible command also against his fold, contact included, and
+        ``table.hidden_conflict`` where it would only work on his fold.
+
+        The dice are a fixed probe source: whether a command is legal never depends on what
+        its dice will show. Automatic follow-ups are not tried (they never make a human's
+        command fail). A chat command is checked for who may write (the recipient of a
+        whisper is checked on sending).
         """
         try:
             if chat.is_chat_command(command):
@@ -222,15 +241,15 @@ class Table:
             parsed = parse_command(self.system, command)
             hidden = hidden or makes_secret(parsed)
             self._authorize(parsed, actor, hidden)
-            basis = self._state if hidden else self._shared
-            try:
-                events = self.system.decide(basis, parsed, SeededSource(0))
-            except RuleError:
-                gm = actor.role is Role.GM
-                if gm and basis is not self._state and self._decides(parsed, SeededSource(0)):
-                    raise RuleError("table.hidden_conflict") from None
-                raise
-            self._evolve(hidden, events)  # pure: the folds it returns are dropped
+            if actor.role is Role.GM:
+                events, _ = self._events(
+                    parsed, SeededSource(0), hidden, gm=True, probe=lambda: SeededSource(0)
+                )
+                self._evolve(hidden, events)  # pure: the folds it returns are dropped
+            else:  # _authorize refused a hidden record: decided and applied on the shared fold
+                shared = self._shared
+                for event in self.system.decide(shared, parsed, SeededSource(0)):
+                    shared = self.system.evolve(shared, event)
         except SpieltischError as error:
             if not isinstance(error, ValueError):
                 raise  # not the command's fault (a broken store, a bug): as when executing
@@ -290,6 +309,7 @@ class Table:
             return self.undo(record.undoes, actor)
         if record.command is None:
             self._append(record, self.next_draw)
+            self._withheld = self._withheld or record.hidden
             return record
         draws = [Draw(d.index, d.sides, d.value) for d in record.draws]
         if chat.is_chat(record):
@@ -297,7 +317,16 @@ class Table:
             command = chat.parse_chat(record.command)
             return self._chat(command, actor, lambda _index: ReplaySource(draws), record.hidden)
         parsed = parse_command(self.system, record.command)
-        return self._decide(parsed, record.actor, lambda _index: ReplaySource(draws), record.hidden)
+
+        def source(_index: int) -> DiceSource:
+            return ReplaySource(draws)
+
+        if record.contact and self._withheld and not record.hidden:
+            # Decided by contact with what this log withholds: the draws are decided again
+            # on the shared fold, the events are taken as recorded and must apply to it.
+            recorded = [self.system.events.validate_python(data) for data in record.events]
+            return self._decide(parsed, record.actor, source, False, recorded=recorded)
+        return self._decide(parsed, record.actor, source, record.hidden)
 
     # -- internals -------------------------------------------------------------------------
 
@@ -357,16 +386,15 @@ class Table:
         source_at: Callable[[int], DiceSource],
         hidden: bool,
         gm: bool = False,
+        *,
+        recorded: list[Any] | None = None,
     ) -> Record:
         start = self.next_draw
         recorder = RecordingSource(source_at(start), start=start)
+        events, contact = self._events(command, recorder, hidden, gm, lambda: source_at(start))
+        if recorded is not None:
+            events, contact = recorded, True
         basis = self._state if hidden else self._shared
-        try:
-            events = self.system.decide(basis, command, recorder)
-        except RuleError:
-            if gm and basis is not self._state and self._decides(command, source_at(start)):
-                raise RuleError("table.hidden_conflict") from None  # tell the GM why
-            raise
         access = self.system.access(basis, command)
         state, shared = self._evolve(hidden, events)
         record = Record(
@@ -377,10 +405,46 @@ class Table:
             draws=[DrawModel(index=d.index, sides=d.sides, value=d.value) for d in recorder.draws],
             hidden=hidden,
             claims=access.piece if access.claims and actor_id != AUTO_ACTOR else None,
+            contact=contact,
         )
         self.records.append(record)
         self._state, self._shared = state, shared
         return record
+
+    def _events(
+        self,
+        command: Any,
+        dice: DiceSource,
+        hidden: bool,
+        gm: bool = False,
+        probe: Callable[[], DiceSource] | None = None,
+    ) -> tuple[list[Any], bool]:
+        """The events of ``command`` on the fold it is decided on, and whether they came by
+        contact with something hidden.
+
+        A hidden command is decided on the GM's fold. A visible one on the shared fold; while
+        the GM's fold differs, a system with :class:`Contact` then says what the command
+        does where it runs into something hidden there. A visible command of the GM that is
+        refused on the shared fold but would work on his is ``table.hidden_conflict`` (so
+        the GM learns why; ``probe`` rolls for that test).
+        """
+        basis = self._state if hidden else self._shared
+        try:
+            events = self.system.decide(basis, command, dice)
+        except RuleError:
+            if (
+                gm
+                and basis is not self._state
+                and self._decides(command, probe() if probe else dice)
+            ):
+                raise RuleError("table.hidden_conflict") from None  # tell the GM why
+            raise
+        if hidden or self._shared is self._state or not isinstance(self.system, Contact):
+            return events, False
+        replaced = self.system.contact(self._state, command, events)
+        if replaced is None:
+            return events, False
+        return list(replaced), True
 
     def _decides(self, command: Any, dice: DiceSource) -> bool:
         """Whether ``command`` would be allowed on the GM's state."""
