@@ -23,7 +23,7 @@ here for every system; its records change neither fold, and a whisper carries it
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -185,6 +185,7 @@ class Table:
         hidden: bool = False,
         automatic: Callable[[Any], Any] | None = None,
         participants: Mapping[str, Role] | None = None,
+        gone: Collection[str] = (),
     ) -> list[Record]:
         """Decide ``command`` for ``actor`` and append its record(s).
 
@@ -193,13 +194,15 @@ class Table:
         from ``automatic(state)`` (default: ``system.automatic``; the server computes them in a
         process pool). On a :class:`RuleError` nothing changes.
         A chat command (``say``, ``whisper``) is decided by :mod:`spieltisch.engine.chat`;
-        ``participants`` (id → role) is who a whisper may go to.
+        ``participants`` (id → role) is who a whisper may go to. ``gone`` are participants
+        who left the table or were removed: the pieces they owned are nobody's now (the GM
+        acts for them; a command that claims a free piece may take them).
         """
         if chat.is_chat_command(command):
             return [self._chat(chat.parse_chat(command), actor, source_at, hidden, participants)]
         parsed = parse_command(self.system, command)
         hidden = hidden or makes_secret(parsed)  # a secret is never an open record
-        self._authorize(parsed, actor, hidden)
+        self._authorize(parsed, actor, hidden, gone)
         records = [self._decide(parsed, actor.id, source_at, hidden, actor.role is Role.GM)]
         plan = automatic or self.system.automatic
         try:
@@ -212,7 +215,9 @@ class Table:
             pass  # an automatic command that fails leaves the human's record standing
         return records
 
-    def check(self, command: Any, actor: Actor, *, hidden: bool = False) -> SpieltischError | None:
+    def check(
+        self, command: Any, actor: Actor, *, hidden: bool = False, gone: Collection[str] = ()
+    ) -> SpieltischError | None:
         """Whether :meth:`execute` would accept ``command`` from ``actor`` now: ``None``, or
         the error it would raise. Nothing is written and no state changes.
 
@@ -240,7 +245,7 @@ class Table:
                 return None
             parsed = parse_command(self.system, command)
             hidden = hidden or makes_secret(parsed)
-            self._authorize(parsed, actor, hidden)
+            self._authorize(parsed, actor, hidden, gone)
             if actor.role is Role.GM:
                 events, _ = self._events(
                     parsed, SeededSource(0), hidden, gm=True, probe=lambda: SeededSource(0)
@@ -361,7 +366,9 @@ class Table:
         self.records.append(record)
         return record
 
-    def _authorize(self, command: Any, actor: Actor, hidden: bool) -> None:
+    def _authorize(
+        self, command: Any, actor: Actor, hidden: bool, gone: Collection[str] = ()
+    ) -> None:
         if actor.role is Role.SPECTATOR:
             raise RuleError("rule.forbidden", action=getattr(command, "kind", "command"))
         if actor.role is Role.GM:
@@ -375,6 +382,8 @@ class Table:
             raise RuleError("rule.forbidden", action=kind)
         if access.piece is not None:
             owner = self.owners(actor.role).get(access.piece)
+            if owner in gone:
+                owner = None  # its owner left the table: nobody's now
             # A claim may take a free piece (or re-claim one's own), never someone else's.
             if owner != actor.id and not (access.claims and owner is None):
                 raise RuleError("rule.forbidden", action=kind)
