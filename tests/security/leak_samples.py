@@ -788,7 +788,6 @@ HEXXEN_CONTACT = ContactSamples(
         for piece in [*state["hunters"], *state["npcs"]]
         if piece.get("position") is not None
     ],
-    pending="HeXXen's contact hook is not merged yet: place onto a secret NSC is refused",
 )
 
 DND5E_CONTACT = ContactSamples(
