@@ -687,3 +687,173 @@ SAMPLES: list[Samples] = [
     _with_chat(s) for s in (KITTIES, KILKENNY, FREE_DICE, HEXXEN, KREISWANDERER, DND5E)
 ]
 """Every system the leak suite covers; a new system adds its entry here."""
+
+
+# -- contact: visible commands with a position meet something hidden ------------------------
+
+LURKER = "Lurker"
+"""The name of the secret creature a contact discovers: it may reach everyone once touched."""
+
+
+@dataclass(frozen=True)
+class ContactSamples:
+    """What the contact suite (``test_contact.py``) plays at a table of one system with
+    positions.
+
+    ``setup`` is visible; ``secret`` are the GM's hidden steps: a secret creature named
+    :data:`LURKER` on ``square``, plus hidden things that carry :data:`CANARY` and must stay
+    hidden even after the lurker is discovered. ``probe(square)`` is a player's command aimed
+    at a square (``POST /check`` is asked for every square of ``squares``). ``runs`` are the
+    visible commands with a position, each of which runs into the lurker, by who issues them.
+    ``positions(state)`` lists ``(id, square)`` of every token in the GM's view, for the check
+    that no two share a square. ``pending``: why the system does not implement contact yet
+    (its runs are expected to fail until it does).
+    """
+
+    system: str
+    setup: list[tuple[Who, Step]]
+    secret: list[Step]
+    square: str
+    squares: list[str]
+    probe: Callable[[str], dict[str, Any]]
+    runs: dict[str, tuple[Who, Step]]
+    positions: Callable[[dict[str, Any]], list[tuple[str, str]]]
+    options: dict[str, Any] = field(default_factory=dict)
+    pending: str | None = None
+
+
+def _squares(width: int, height: int) -> list[str]:
+    files = "abcdefghijklmnopqrstuvwxyz"
+    return [f"{files[x]}{y + 1}" for x in range(width) for y in range(height)]
+
+
+FREE_DICE_CONTACT = ContactSamples(
+    system="free-dice",
+    setup=[
+        ("gm", {"kind": "set_map", "width": 8, "height": 6}),
+        (
+            "player",
+            {"kind": "add_character", "id": "mia", "name": "Mia", "initiative": "20", "at": "a1"},
+        ),
+        ("gm", {"kind": "add_combatant", "id": "rat", "name": "Rat", "at": "h6"}),
+        ("gm", {"kind": "roll_initiative", "combatants": ["rat", "mia"]}),
+        ("gm", {"kind": "start_fight"}),
+    ],
+    secret=[
+        {
+            "kind": "add_combatant",
+            "id": "lurker",
+            "name": LURKER,
+            "initiative": "15",
+            "secret": True,
+            "at": "c1",
+        },
+        {"kind": "roll_initiative", "combatants": ["lurker"]},
+        {"kind": "apply_effect", "target": "lurker", "name": f"{CANARY} veil"},
+        {**_SPY, "at": "h1"},
+        {"kind": "paint", "squares": ["f4"], "terrain": "wall"},
+        {"kind": "roll", "expression": "1d6", "label": f"{CANARY} aside"},
+    ],
+    square="c1",
+    squares=_squares(8, 6),
+    probe=lambda square: {"kind": "move", "combatant": "mia", "to": square},
+    runs={
+        "move_through": (
+            "player",
+            {"kind": "move", "combatant": "mia", "to": "d1", "path": ["b1", "c1", "d1"]},
+        ),
+        "move_onto": ("player", {"kind": "move", "combatant": "mia", "to": "c1"}),
+        "add_character": (
+            "player",
+            {"kind": "add_character", "id": "lu", "name": "Lu", "at": "c1"},
+        ),
+        "gm_free_move": ("gm", {"kind": "move", "combatant": "rat", "to": "c1", "free": True}),
+        "gm_add_combatant": (
+            "gm",
+            {"kind": "add_combatant", "id": "ork", "name": "Ork", "at": "c1"},
+        ),
+    },
+    positions=lambda state: [
+        (c["id"], c["position"]) for c in state["combatants"] if c["position"] is not None
+    ],
+)
+
+HEXXEN_CONTACT = ContactSamples(
+    system="hexxen",
+    setup=[
+        ("player", {**_HUNTER, "id": "ada", "name": "Ada"}),
+        ("gm", {"kind": "set_map", "width": 6, "height": 6}),
+        ("player", {"kind": "place", "target": "ada", "to": "a1"}),
+    ],
+    secret=[
+        {
+            "kind": "create_npc",
+            "id": "lurker",
+            "name": LURKER,
+            "statblock": "LeP 9",
+            "secret": True,
+        },
+        {"kind": "place", "target": "lurker", "to": "c3"},
+        {**_HIDDEN_NPC, "secret": True},
+        {"kind": "place", "target": f"{CANARY}-npc", "to": "f6"},
+    ],
+    square="c3",
+    squares=_squares(6, 6),
+    probe=lambda square: {"kind": "place", "target": "ada", "to": square},
+    runs={"place": ("player", {"kind": "place", "target": "ada", "to": "c3"})},
+    positions=lambda state: [
+        (piece["id"], piece["position"])
+        for piece in [*state["hunters"], *state["npcs"]]
+        if piece.get("position") is not None
+    ],
+)
+
+DND5E_CONTACT = ContactSamples(
+    system="dnd5e",
+    options={"width": 8, "height": 8},
+    setup=[
+        ("player", _DND_ADA),
+        ("gm", {"kind": "add_monster", "id": "gob", "monster": "goblin", "position": "h8"}),
+        ("gm", {"kind": "start_combat"}),
+        ("gm", _dnd_ada_first),
+    ],
+    secret=[
+        {
+            "kind": "add_monster",
+            "id": "lurker",
+            "side": "foes",
+            "secret": True,
+            "position": "c1",
+            "sheet": {
+                "id": "lurker",
+                "name": LURKER,
+                "ac": 13,
+                "hp": 9,
+                "attacks": ["Bite: +4, 5 (1d6+2) piercing"],
+            },
+        },
+        {"kind": "condition", "target": "lurker", "condition": "prone"},
+        {"kind": "damage", "target": "lurker", "amount": 2, "type": CANARY},
+        {**_DND_RAT, "position": "h1"},
+    ],
+    square="c1",
+    squares=_squares(8, 8),
+    probe=lambda square: {**_DND_ADA, "id": "lu", "name": "Lu", "position": square},
+    runs={
+        "move": (
+            "player",
+            {
+                "kind": "move",
+                "creature": "ada",
+                "steps": [{"to": "b1"}, {"to": "c1"}, {"to": "d1"}],
+            },
+        ),
+        "add_character": ("player", {**_DND_ADA, "id": "lu", "name": "Lu", "position": "c1"}),
+    },
+    positions=lambda state: [
+        (f["id"], f["position"]) for f in state["fighters"] if f.get("position") is not None
+    ],
+)
+
+CONTACTS: list[ContactSamples] = [FREE_DICE_CONTACT, HEXXEN_CONTACT, DND5E_CONTACT]
+"""Every system with positions in the contact suite; a system's engineer adds its runs."""

@@ -5,11 +5,12 @@ For every system in :data:`leak_samples.SAMPLES`, every hidden sample (GM comman
 hidden, carrying a canary in each text and id) is followed by every kind of player command.
 Then every channel a player or a spectator has is read — the table (state and participants),
 the records, the replies to their commands (errors included), odds previews, command checks
-(``POST /check``), the WebSocket
+(``POST /check``, which must answer exactly as before the hidden commands), the WebSocket
 frames, and the export before and after the seed is revealed — and none may hold the canary
 or a hidden record. The hidden commands must leave what they see unchanged (seq aside), the
 odds included; and a command or an odds preview naming a hidden id gets exactly the answer
-an id nobody made gets. The matrix runs on SQLite; one case runs on PostgreSQL too.
+an id nobody made gets. The matrix runs on SQLite; one case runs on PostgreSQL too. A player
+the GM removed gets nothing more at all, at every system.
 
 Every cell of the matrix opens its own table, but the cells of one system share one
 application and database (:func:`app_for`): building an app (its database, migrations and
@@ -29,6 +30,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from leak_samples import CANARY, SAMPLES, UNDO_LAST, UNKNOWN, Probe, Samples, Step, Whisper
+from starlette.websockets import WebSocketDisconnect
 
 from spieltisch.store import EventStore
 from spieltisch.web.app import Settings, create_app
@@ -46,7 +48,9 @@ MAY_CONFLICT = {
     ("dnd5e", "ready_fired"),  # Ada readied in secret: her action is used
 }
 """Hidden samples after which a player's command may be refused as ``table.hidden_conflict``
-(the answer names nothing hidden; see docs/architecture.md on what a player can infer)."""
+when it is executed (the answer names nothing hidden; its check says it is fine, being
+decided on what the player sees). Each is documented in docs/table-api.md, "What a player
+can infer"."""
 
 
 NO_RATE_LIMITS = RateLimits(**{f.name: "" for f in fields(RateLimits)})
@@ -225,14 +229,11 @@ def play_case(
         before = {seen.name: run.what(seen, command) for seen in (run.player, run.spectator)}
         checked = {seen.name: run.check(seen, command) for seen in (run.player, run.spectator)}
         secret = run.hide(samples.hidden[hidden])
-        # The hidden commands change nothing a player or a spectator sees, their odds included.
+        # The hidden commands change nothing a player or a spectator sees, their odds included,
+        # nor what a check answers (it is decided on what they see alone).
         for seen in (run.player, run.spectator):
             assert run.what(seen, command) == before[seen.name]
-            # Nor what a check answers, unless it may conflict (which names nothing hidden).
-            now = run.check(seen, command)
-            conflict = (now.get("error") or {}).get("code") == "table.hidden_conflict"
-            if not (conflict and (samples.system, hidden) in MAY_CONFLICT):
-                assert now == checked[seen.name]
+            assert run.check(seen, command) == checked[seen.name]
 
         reply = run.player.keep(party.do(party.player, command))
         if reply.status_code != 200 and (samples.system, hidden) not in MAY_CONFLICT:
@@ -324,3 +325,48 @@ def test_one_case_on_postgres(postgres_server: Any, make_party: Any) -> None:
             play_case(client, make_party, kitties, "attack", "reroll")
     finally:
         store.close()
+
+
+def _shut(reply: Any) -> None:
+    assert reply.status_code == 401, reply.text
+    assert reply.json()["error"]["code"] == "table.bad_token"
+
+
+@pytest.mark.parametrize("samples", [pytest.param(s, id=s.system) for s in SAMPLES])
+def test_a_removed_player_sees_nothing_more(
+    client: TestClient, make_party: Any, samples: Samples
+) -> None:
+    """The GM removes the player; everything after that (hidden or not) reaches them on no
+    channel: every request answers 401, the open socket is closed, a new one refused."""
+    run = Run(client, make_party, samples)
+    party = run.party
+    me = party.view(party.player)["me"]["participant"]
+    command = run.resolve(next(iter(samples.player.values())), party.player)
+    with connect(client, party.id, party.player_token) as socket:
+        run.player.texts.append(socket.receive_text())
+        removed = client.delete(f"{run.url}/participants/{me}", headers=party.gm)
+        assert removed.status_code == 200, removed.text
+        frames = []
+        while True:  # the socket is closed with table.removed, nothing after the removal
+            try:
+                frames.append(json.loads(socket.receive_text()))
+            except WebSocketDisconnect as closed:
+                assert closed.code == 4401
+                break
+        assert frames[-1]["type"] == "error"
+        assert frames[-1]["error"]["code"] == "table.removed"
+    secret = run.hide(next(iter(samples.hidden.values())))
+    party.do(party.gm, {"kind": "say", "text": f"{CANARY} after"})
+    for path in ("", "/records", "/export"):
+        _shut(client.get(f"{run.url}{path}", headers=party.player))
+    _shut(party.do(party.player, command))
+    _shut(client.post(f"{run.url}/odds", headers=party.player, json={"command": command}))
+    _shut(client.post(f"{run.url}/check", headers=party.player, json={"commands": [command]}))
+    _shut(client.post(f"{run.url}/player-seeds", headers=party.player, json={"seed": "s"}))
+    _shut(client.delete(f"{run.url}/participants/{me}", headers=party.player))
+    with connect(client, party.id, party.player_token) as socket:
+        refused = json.loads(socket.receive_text())
+        assert refused["error"]["code"] == "table.bad_token"
+        with pytest.raises(WebSocketDisconnect):
+            socket.receive_text()
+    assert secret  # the GM played on

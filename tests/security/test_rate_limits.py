@@ -1,20 +1,37 @@
 """Rate limits through the real application: per token, per client address, 429 with
-Retry-After and a localized message; a refused request changes nothing."""
+Retry-After and a localized message; a refused request changes nothing. Both places the counts
+can live: memory, and the database (the sliding window counter shared by every worker; two
+workers on PostgreSQL in ``tests/web/test_people_web.py``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
+from limits import parse
+from sqlalchemy import text
 
+from spieltisch.errors import InputError
 from spieltisch.store.events import EventStore
 from spieltisch.web.app import Settings, create_app
-from spieltisch.web.limits import RateLimits
+from spieltisch.web.limits import DatabaseCounter, RateLimits
 from spieltisch.web.workers import PoolSettings
+
+STORAGE = "memory"
+
+
+@pytest.fixture(params=["memory", "database"], autouse=True)
+def storage(request: pytest.FixtureRequest) -> Any:
+    """Every test counts in memory and in the database (the event store's SQLite here)."""
+    global STORAGE
+    STORAGE = request.param
+    yield request.param
+    STORAGE = "memory"
 
 
 def _client(store: EventStore, **rates: str) -> TestClient:
-    settings = Settings(pool=PoolSettings(size=0), rates=RateLimits(**rates))
+    settings = Settings(pool=PoolSettings(size=0), rates=RateLimits(**rates), rate_storage=STORAGE)
     return TestClient(create_app(store, settings=settings))
 
 
@@ -102,3 +119,43 @@ def test_a_limit_switched_off_never_refuses(web_store: EventStore) -> None:
             assert _create(client).status_code == 201
         for _ in range(30):
             assert _roll(client, created["table"], created["token"]).status_code == 200
+
+
+class Clock:
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_database_counter_keeps_a_moving_window(web_store: EventStore, storage: str) -> None:
+    if storage != "database":
+        pytest.skip("one run is enough")
+    clock = Clock(6000.0)
+    counter = DatabaseCounter(web_store.engine, clock)
+    item = parse("3/minute")
+    check = [(item, "k")]
+    assert counter.hit(check) is None
+    clock.now += 20
+    assert [counter.hit(check) for _ in range(2)] == [None, None]
+    assert counter.hit(check) == 40  # the first hit leaves the window at 6060
+    clock.now += 41
+    assert counter.hit(check) is None
+    assert counter.hit(check) == 19  # now the two of 6020 are the oldest
+    other = [(parse("1/minute"), "other"), (item, "k")]
+    assert counter.hit(other) is not None  # one limit at its end: nothing counted
+    assert counter.hit([(parse("1/minute"), "other")]) is None
+    counter.CLEAN_EVERY = 1
+    clock.now += 3600
+    assert counter.hit(check) is None
+    with web_store.engine.connect() as conn:
+        left = conn.execute(text("SELECT count(*) FROM rate_hits")).scalar_one()
+    assert left == 1  # the old rows were deleted
+
+
+def test_the_storage_setting(storage: str) -> None:
+    assert Settings.from_env({}).rate_storage == "auto"
+    assert Settings.from_env({"SPIELTISCH_RATE_STORAGE": "database"}).rate_storage == "database"
+    with pytest.raises(InputError):
+        Settings.from_env({"SPIELTISCH_RATE_STORAGE": "redis"})

@@ -25,11 +25,11 @@ def test_migrations_match_the_models_and_are_idempotent(database_url: str) -> No
         migrate(engine)  # a second start changes nothing
         with engine.connect() as conn:
             context = MigrationContext.configure(conn)
-            assert context.get_current_revision() == "0003_images"
+            assert context.get_current_revision() == "0004_people"
             differences: list[Any] = compare_metadata(context, Base.metadata)
         assert differences == []
         tables = set(inspect(engine).get_table_names())
-        assert {"tables", "participants", "invites", "records", "snapshots"} <= tables
+        assert {"tables", "participants", "invites", "records", "snapshots", "rate_hits"} <= tables
     finally:
         engine.dispose()
 

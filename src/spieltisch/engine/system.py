@@ -7,6 +7,10 @@ A game is event-sourced:
 * ``evolve(state, event)`` applies one event, purely, without dice;
 * ``odds(state, command)`` gives the exact outcome distribution of a command before it rolls.
 
+A system with positions also implements :class:`Contact`: where a visible command runs into
+something hidden (a secret creature on the square, a hidden wall), the hidden thing is
+discovered and the command stops there (see :meth:`Contact.contact`).
+
 The registry of the built-in systems is :mod:`spieltisch.systems.registry`.
 A table's state is the fold of its events, so the web, the CLI and the tests all play through
 this one contract, and a table can be exported, replayed and verified.
@@ -14,9 +18,9 @@ this one contract, and a table can be exported, replayed and verified.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -27,6 +31,7 @@ from spieltisch.engine.visibility import Viewer
 
 __all__ = [
     "Access",
+    "Contact",
     "GameSystem",
     "Odds",
     "OddsOutcome",
@@ -143,6 +148,37 @@ class GameSystem(Protocol[StateT, CommandT, EventT]):
         ``state`` is already the one the viewer may see (the GM's fold for the GM, the fold of
         the visible records for everyone else, see :meth:`Table.state_for`); a system hides
         more here where its rules say so (another player's secret, the GM's notes).
+        """
+        ...
+
+
+@runtime_checkable
+class Contact(Protocol):
+    """A system in which a visible command can run into something hidden (contact).
+
+    A visible command is decided on the shared fold, on what its issuer can see. Where the
+    GM's fold holds something hidden in its way (a secret creature on a square the move
+    enters, a wall painted in secret), the command does not pass through it as if it were
+    not there, nor is it refused (which would tell the player something for free): it stops
+    where it meets the hidden thing, and that thing is *discovered*, i.e. becomes visible to
+    the table. :class:`~spieltisch.engine.table.Table` asks :meth:`contact` for every visible
+    command while the GM's fold and the shared one differ, before evolving either fold.
+
+    A separate protocol, not a method of :class:`GameSystem`: systems without positions do
+    not implement it and are unaffected.
+    """
+
+    def contact(self, state: Any, command: Any, events: Sequence[Any]) -> list[Any] | None:
+        """What ``command`` does in the GM's fold, if it touches something hidden there.
+
+        ``state`` is the GM's full state before the command, ``command`` the parsed command,
+        ``events`` what :meth:`GameSystem.decide` gave on the shared fold (the command as its
+        issuer sees it). ``None``: nothing hidden is touched, ``events`` stand. Otherwise the
+        events that replace ``events``: the command cut short where it meets the hidden
+        thing (movement spent up to there is spent), followed by the system's event that
+        makes the touched thing visible, carrying everything the shared fold needs to show
+        it. The replacement must apply to both folds (the GM's and the shared one) and leave
+        them consistent; it must not roll dice (the draws are those ``decide`` made).
         """
         ...
 

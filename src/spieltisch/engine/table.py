@@ -11,6 +11,11 @@ sees, :mod:`spieltisch.engine.visibility`). Players and spectators only ever get
 fold. A visible record is decided on the shared fold (so nothing visible depends on, targets
 or reveals a hidden record, and a redacted log replays on its own) and must also apply to the
 GM's fold; a hidden record is decided on the GM's fold and leaves the shared one alone.
+Where a visible command runs into something hidden (a system implementing
+:class:`~spieltisch.engine.system.Contact`: a move onto a secret creature's square), the
+system's ``contact`` replaces its events by the command cut short and the discovery of what
+it touched; the record says so (``contact``). Checking a command (:meth:`Table.check`) never
+consults the GM's fold for anyone but the GM.
 
 Chat (:mod:`spieltisch.engine.chat`: the reserved kinds ``say`` and ``whisper``) is decided
 here for every system; its records change neither fold, and a whisper carries its audience.
@@ -18,7 +23,7 @@ here for every system; its records change neither fold, and a whisper carries it
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -27,7 +32,7 @@ from spieltisch.dice.fair import DiceSource, Draw, RecordingSource, ReplaySource
 from spieltisch.engine import chat
 from spieltisch.engine.errors import EngineError, RuleError
 from spieltisch.engine.permissions import check_fields, makes_secret
-from spieltisch.engine.system import GameSystem, parse_command
+from spieltisch.engine.system import Contact, GameSystem, parse_command
 from spieltisch.engine.upcast import EventShapes, shapes_of
 from spieltisch.engine.visibility import Actor, Role, Viewer, sees
 from spieltisch.errors import SpieltischError
@@ -85,6 +90,10 @@ class Record(BaseModel):
     audience: list[str] | None = None
     """Participants who see this record besides the GM (a whisper: sender and recipient);
     ``None``: everyone who sees the table (see :func:`spieltisch.engine.visibility.sees`)."""
+    contact: bool = False
+    """The visible command ran into something hidden: ``events`` are what the system's
+    :meth:`~spieltisch.engine.system.Contact.contact` made of the events decided on the shared
+    fold (the command cut short, then the discovery of what it touched)."""
 
 
 class Table:
@@ -102,6 +111,8 @@ class Table:
         self._shapes = shapes_of(system)
         """The event shapes every event is read through (:mod:`spieltisch.engine.upcast`)."""
         self._state = self._shared = system.new_state(self.options)
+        self._withheld = False
+        """A hidden record's content was withheld from this log (see :meth:`replay`)."""
         draws = 0
         for record in records:
             record = read_record(self._shapes, record)
@@ -179,6 +190,7 @@ class Table:
         hidden: bool = False,
         automatic: Callable[[Any], Any] | None = None,
         participants: Mapping[str, Role] | None = None,
+        gone: Collection[str] = (),
     ) -> list[Record]:
         """Decide ``command`` for ``actor`` and append its record(s).
 
@@ -187,13 +199,15 @@ class Table:
         from ``automatic(state)`` (default: ``system.automatic``; the server computes them in a
         process pool). On a :class:`RuleError` nothing changes.
         A chat command (``say``, ``whisper``) is decided by :mod:`spieltisch.engine.chat`;
-        ``participants`` (id → role) is who a whisper may go to.
+        ``participants`` (id → role) is who a whisper may go to. ``gone`` are participants
+        who left the table or were removed: the pieces they owned are nobody's now (the GM
+        acts for them; a command that claims a free piece may take them).
         """
         if chat.is_chat_command(command):
             return [self._chat(chat.parse_chat(command), actor, source_at, hidden, participants)]
         parsed = parse_command(self.system, command)
         hidden = hidden or makes_secret(parsed)  # a secret is never an open record
-        self._authorize(parsed, actor, hidden)
+        self._authorize(parsed, actor, hidden, gone)
         records = [self._decide(parsed, actor.id, source_at, hidden, actor.role is Role.GM)]
         plan = automatic or self.system.automatic
         try:
@@ -206,17 +220,27 @@ class Table:
             pass  # an automatic command that fails leaves the human's record standing
         return records
 
-    def check(self, command: Any, actor: Actor, *, hidden: bool = False) -> SpieltischError | None:
+    def check(
+        self, command: Any, actor: Actor, *, hidden: bool = False, gone: Collection[str] = ()
+    ) -> SpieltischError | None:
         """Whether :meth:`execute` would accept ``command`` from ``actor`` now: ``None``, or
         the error it would raise. Nothing is written and no state changes.
 
-        The same rules decide as for executing: the caller's permissions, the fold the record
-        would be decided on (the shared one unless hidden, so a player's answer never depends
-        on a hidden record: a hidden id answers as an unknown one) and, for a visible record,
-        whether it also applies to the GM's fold. The dice are a fixed probe source: whether a
-        command is legal never depends on what its dice will show. Automatic follow-ups are
-        not tried (they never make a human's command fail). A chat command is checked for who
-        may write (the recipient of a whisper is checked on sending).
+        A player's or a spectator's answer is decided on what they see alone: their
+        permissions and the shared fold, never the GM's. So an answer never moves with a
+        hidden record (a hidden id answers as an unknown one, a square with a secret creature
+        as an empty one): probing for hidden things costs a real command, which is logged
+        and which the GM sees (where it runs into something hidden, it discovers it, see
+        :class:`~spieltisch.engine.system.Contact`). Such a command may still be refused when
+        executed where the GM's hidden records changed what it builds on
+        (``table.hidden_conflict``, see ``docs/table-api.md``). The GM's answer is the one
+        executing gives: a visible command also against his fold, contact included, and
+        ``table.hidden_conflict`` where it would only work on his fold.
+
+        The dice are a fixed probe source: whether a command is legal never depends on what
+        its dice will show. Automatic follow-ups are not tried (they never make a human's
+        command fail). A chat command is checked for who may write (the recipient of a
+        whisper is checked on sending).
         """
         try:
             if chat.is_chat_command(command):
@@ -226,16 +250,16 @@ class Table:
                 return None
             parsed = parse_command(self.system, command)
             hidden = hidden or makes_secret(parsed)
-            self._authorize(parsed, actor, hidden)
-            basis = self._state if hidden else self._shared
-            try:
-                events = self.system.decide(basis, parsed, SeededSource(0))
-            except RuleError:
-                gm = actor.role is Role.GM
-                if gm and basis is not self._state and self._decides(parsed, SeededSource(0)):
-                    raise RuleError("table.hidden_conflict") from None
-                raise
-            self._evolve(hidden, events)  # pure: the folds it returns are dropped
+            self._authorize(parsed, actor, hidden, gone)
+            if actor.role is Role.GM:
+                events, _ = self._events(
+                    parsed, SeededSource(0), hidden, gm=True, probe=lambda: SeededSource(0)
+                )
+                self._evolve(hidden, events)  # pure: the folds it returns are dropped
+            else:  # _authorize refused a hidden record: decided and applied on the shared fold
+                shared = self._shared
+                for event in self.system.decide(shared, parsed, SeededSource(0)):
+                    shared = self.system.evolve(shared, event)
         except SpieltischError as error:
             if not isinstance(error, ValueError):
                 raise  # not the command's fault (a broken store, a bug): as when executing
@@ -296,6 +320,7 @@ class Table:
             return self.undo(record.undoes, actor)
         if record.command is None:
             self._append(record, self.next_draw)
+            self._withheld = self._withheld or record.hidden
             return record
         draws = [Draw(d.index, d.sides, d.value) for d in record.draws]
         if chat.is_chat(record):
@@ -303,7 +328,16 @@ class Table:
             command = chat.parse_chat(record.command)
             return self._chat(command, actor, lambda _index: ReplaySource(draws), record.hidden)
         parsed = parse_command(self.system, record.command)
-        return self._decide(parsed, record.actor, lambda _index: ReplaySource(draws), record.hidden)
+
+        def source(_index: int) -> DiceSource:
+            return ReplaySource(draws)
+
+        if record.contact and self._withheld and not record.hidden:
+            # Decided by contact with what this log withholds: the draws are decided again
+            # on the shared fold, the events are taken as recorded and must apply to it.
+            recorded = [self._event(data) for data in record.events]
+            return self._decide(parsed, record.actor, source, False, recorded=recorded)
+        return self._decide(parsed, record.actor, source, record.hidden)
 
     # -- internals -------------------------------------------------------------------------
 
@@ -338,7 +372,9 @@ class Table:
         self.records.append(record)
         return record
 
-    def _authorize(self, command: Any, actor: Actor, hidden: bool) -> None:
+    def _authorize(
+        self, command: Any, actor: Actor, hidden: bool, gone: Collection[str] = ()
+    ) -> None:
         if actor.role is Role.SPECTATOR:
             raise RuleError("rule.forbidden", action=getattr(command, "kind", "command"))
         if actor.role is Role.GM:
@@ -352,6 +388,8 @@ class Table:
             raise RuleError("rule.forbidden", action=kind)
         if access.piece is not None:
             owner = self.owners(actor.role).get(access.piece)
+            if owner in gone:
+                owner = None  # its owner left the table: nobody's now
             # A claim may take a free piece (or re-claim one's own), never someone else's.
             if owner != actor.id and not (access.claims and owner is None):
                 raise RuleError("rule.forbidden", action=kind)
@@ -363,16 +401,15 @@ class Table:
         source_at: Callable[[int], DiceSource],
         hidden: bool,
         gm: bool = False,
+        *,
+        recorded: list[Any] | None = None,
     ) -> Record:
         start = self.next_draw
         recorder = RecordingSource(source_at(start), start=start)
+        events, contact = self._events(command, recorder, hidden, gm, lambda: source_at(start))
+        if recorded is not None:
+            events, contact = recorded, True
         basis = self._state if hidden else self._shared
-        try:
-            events = self.system.decide(basis, command, recorder)
-        except RuleError:
-            if gm and basis is not self._state and self._decides(command, source_at(start)):
-                raise RuleError("table.hidden_conflict") from None  # tell the GM why
-            raise
         access = self.system.access(basis, command)
         state, shared = self._evolve(hidden, events)
         record = Record(
@@ -385,10 +422,46 @@ class Table:
             draws=[DrawModel(index=d.index, sides=d.sides, value=d.value) for d in recorder.draws],
             hidden=hidden,
             claims=access.piece if access.claims and actor_id != AUTO_ACTOR else None,
+            contact=contact,
         )
         self.records.append(record)
         self._state, self._shared = state, shared
         return record
+
+    def _events(
+        self,
+        command: Any,
+        dice: DiceSource,
+        hidden: bool,
+        gm: bool = False,
+        probe: Callable[[], DiceSource] | None = None,
+    ) -> tuple[list[Any], bool]:
+        """The events of ``command`` on the fold it is decided on, and whether they came by
+        contact with something hidden.
+
+        A hidden command is decided on the GM's fold. A visible one on the shared fold; while
+        the GM's fold differs, a system with :class:`Contact` then says what the command
+        does where it runs into something hidden there. A visible command of the GM that is
+        refused on the shared fold but would work on his is ``table.hidden_conflict`` (so
+        the GM learns why; ``probe`` rolls for that test).
+        """
+        basis = self._state if hidden else self._shared
+        try:
+            events = self.system.decide(basis, command, dice)
+        except RuleError:
+            if (
+                gm
+                and basis is not self._state
+                and self._decides(command, probe() if probe else dice)
+            ):
+                raise RuleError("table.hidden_conflict") from None  # tell the GM why
+            raise
+        if hidden or self._shared is self._state or not isinstance(self.system, Contact):
+            return events, False
+        replaced = self.system.contact(self._state, command, events)
+        if replaced is None:
+            return events, False
+        return list(replaced), True
 
     def _event(self, data: Any) -> Any:
         """A stored event as the system's event model, read in today's shape."""

@@ -15,6 +15,7 @@ the database with one small query per request.
 from __future__ import annotations
 
 import hmac
+import logging
 import secrets
 import threading
 import uuid
@@ -71,6 +72,8 @@ NOTIFY_CHANNEL = "spieltisch"
 """PostgreSQL NOTIFY channel; the payload is ``"<table> <seq> <worker>"``."""
 
 _RECORDS: TypeAdapter[list[Record]] = TypeAdapter(list[Record])
+
+_log = logging.getLogger(__name__)
 
 _R = TypeVar("_R")
 _T = TypeVar("_T")
@@ -223,6 +226,7 @@ class EventStore:
             player_seeds=[],
             seq=0,
             version=0,
+            people=0,
         )
         return self._insert_table(row, name, [], [])
 
@@ -236,7 +240,7 @@ class EventStore:
         gm_id = _new_id()
         token = _new_secret()
         invites = {role.value: _new_secret() for role in (Role.PLAYER, Role.SPECTATOR)}
-        tokens = {p.id: _new_secret() for p in others}
+        tokens = {p.id: _new_secret() for p in others}  # a removed one's is never handed out
         with self._transaction(row.id) as conn:
             conn.execute(insert(TableRow).values(_row_values(row)))
             conn.execute(
@@ -248,6 +252,7 @@ class EventStore:
                         "name": gm_name,
                         "role": Role.GM.value,
                         "token_hash": hash_secret(token),
+                        "removed": False,
                     },
                     *(
                         {
@@ -256,6 +261,7 @@ class EventStore:
                             "name": p.name,
                             "role": p.role.value,
                             "token_hash": hash_secret(tokens[p.id]),
+                            "removed": p.removed,
                         }
                         for p in others
                     ),
@@ -290,6 +296,7 @@ class EventStore:
             participants=[
                 {"participant": p.id, "name": p.name, "role": p.role.value, "token": tokens[p.id]}
                 for p in others
+                if not p.removed
             ],
         )
 
@@ -360,9 +367,11 @@ class EventStore:
         return None if cached is None else _match(cached, hash_secret(token))
 
     def participants(self, table_id: str) -> list[Participant]:
-        """Everyone at the table: the GM first, then players and spectators by name."""
+        """Everyone at the table: the GM first, then players and spectators by name; those
+        who left or were removed last (``removed``: named in the log, no longer there)."""
         cached = self._reload_participants(table_id, self._current(table_id))
-        return [participant for participant, _ in cached.participants.values()]
+        people = [participant for participant, _ in cached.participants.values()]
+        return [p for p in people if not p.removed] + [p for p in people if p.removed]
 
     def join(self, table_id: str, invite: str, name: str) -> Joined:
         """Join a table with an invite code: a new participant in the invite's role."""
@@ -381,8 +390,9 @@ class EventStore:
             raise StoreError("table.bad_invite", table=table_id)
         participant = Participant(_new_id(), name, role)
         token = _new_secret()
-        with self._transaction(table_id) as conn:
-            conn.execute(
+
+        def add(write: _Write) -> None:
+            write.conn.execute(
                 insert(ParticipantRow).values(
                     table_id=table_id,
                     id=participant.id,
@@ -391,24 +401,86 @@ class EventStore:
                     token_hash=hash_secret(token),
                 )
             )
-            if self.postgres:
-                self._notify(conn, table_id, -1)
-        self._drop(table_id)
-        self._committed(table_id, -1)
+            self._people_changed(write)
+
+        self._write(table_id, add)
         return Joined(participant, token)
 
+    def remove_participant(
+        self, table_id: str, by: Participant, participant_id: str
+    ) -> Participant:
+        """Remove a participant (the GM), or leave the table (``by`` names itself).
+
+        Their token stops working at once: its hash is replaced by that of a secret nobody
+        knows, in the table's write turn, which also bumps the table's ``people`` so that
+        every worker's next write turn reads the participants again; open WebSockets are
+        closed (``table.removed``) on every worker, other workers' caches dropped (the
+        ``NOTIFY`` with ``seq`` -1). The participant stays in the list as ``removed``, so the
+        log still names them. Their pieces stay in the game and become nobody's
+        (:meth:`execute`): the GM acts for them, and a command that claims a free piece may
+        take them. The GM cannot leave nor be removed (``table.gm_stays``).
+        """
+        if by.role is not Role.GM and by.id != participant_id:
+            raise RuleError("rule.forbidden", action="remove")
+
+        def remove(write: _Write) -> Participant:
+            self._present(write, by)
+            found = write.cached.participants.get(participant_id)
+            if found is None or found[0].removed:
+                raise StoreError(
+                    "table.unknown_participant", table=table_id, participant=participant_id
+                )
+            target = found[0]
+            if target.role is Role.GM:
+                raise RuleError("table.gm_stays")
+            write.conn.execute(
+                update(ParticipantRow)
+                .where(ParticipantRow.table_id == table_id, ParticipantRow.id == participant_id)
+                .values(removed=True, token_hash=hash_secret(_new_secret()))
+            )
+            self._people_changed(write)
+            return replace(target, removed=True)
+
+        return self._write(table_id, remove)
+
+    def gone(self, table_id: str) -> frozenset[str]:
+        """The participants who left or were removed (their pieces are nobody's now)."""
+        return _gone(self._cached_or_load(table_id))
+
+    def forget(self, table_id: str) -> None:
+        """Another worker changed who is at the table: read it again from the database if this
+        process holds it, so tokens are checked against the participants as they are now.
+
+        Re-reading (rather than only dropping it) also keeps out a slower reader that read the
+        table before the change: the cache never takes an older version than it holds.
+        """
+        with self._guard:
+            known = self._cache.pop(table_id, None)
+        if known is None:
+            return
+        try:
+            self._current(table_id)
+        except Exception:  # the table is gone, or the database: read it on the next request
+            _log.warning("could not read table %s again", table_id, exc_info=True)
+            self._drop(table_id)
+
     def new_invites(self, table_id: str, by: Participant) -> dict[str, str]:
-        """Fresh invite codes for every role (GM only); the old codes stop working."""
+        """Fresh invite codes for every role (GM only); the old codes stop working (those
+        who joined with them stay: remove them with :meth:`remove_participant`)."""
         if by.role is not Role.GM:
             raise RuleError("rule.forbidden", action="invites")
         invites = {role.value: _new_secret() for role in (Role.PLAYER, Role.SPECTATOR)}
-        with self._transaction(table_id) as conn:
+
+        def rotate(write: _Write) -> None:
+            self._present(write, by)
             for role, code in invites.items():
-                conn.execute(
+                write.conn.execute(
                     update(InviteRow)
                     .where(InviteRow.table_id == table_id, InviteRow.role == role)
                     .values(code_hash=hash_secret(code))
                 )
+
+        self._write(table_id, rotate)
         return invites
 
     # -- the log ---------------------------------------------------------------------------
@@ -436,14 +508,25 @@ class EventStore:
                 raise StoreError(
                     "table.stale", table=table_id, expected=expected_seq, seq=cached.table.seq
                 )
+            self._present(write, by)
             work = cached.table.fork()
             source_at = self._dice(cached.info)
             auto = self.automatic(work.system) if self.automatic else None
             people = None
             if is_chat_command(command):  # whom a whisper may go to, as committed now
-                people = {p.id: p.role for p, _ in _participants(write.conn, table_id).values()}
+                people = {
+                    p.id: p.role
+                    for p, _ in _participants(write.conn, table_id).values()
+                    if not p.removed
+                }
             records = work.execute(
-                command, by.actor, source_at, hidden=hidden, automatic=auto, participants=people
+                command,
+                by.actor,
+                source_at,
+                hidden=hidden,
+                automatic=auto,
+                participants=people,
+                gone=_gone(cached),
             )
             info = self._append(write, work, records)
             return Executed(records, work, info)
@@ -454,6 +537,7 @@ class EventStore:
         """Revert record ``seq`` (GM only); refused when a later record depends on it."""
 
         def decide(write: _Write) -> Executed:
+            self._present(write, by)
             work = write.cached.table.fork()
             record = work.undo(seq, by.actor)
             info = self._append(write, work, [record])
@@ -471,6 +555,7 @@ class EventStore:
         seed = check_text(seed, "table.bad_seed", MAX_SEED)
 
         def decide(write: _Write) -> PlayerSeed:
+            self._present(write, by)
             cached = write.cached
             start = cached.table.next_draw
             dice = cached.info.dice()
@@ -552,6 +637,7 @@ class EventStore:
             player_seeds=[{"start": p.start, "seed": p.seed} for p in parsed.player_seeds],
             seq=len(parsed.records),
             version=0,
+            people=0,
         )
         name = check_text(name, "table.bad_name", MAX_NAME, allow_empty=True)
         return self._insert_table(row, name, parsed.records, parsed.participants)
@@ -706,7 +792,10 @@ class EventStore:
             ).scalars()
             table = cached.table.fork()
             table.absorb(Record.model_validate_json(data) for data in rows)
-            fresh = _Cached(info, table, cached.participants)
+            people = cached.participants
+            if info.people != cached.info.people:  # someone joined, left or was removed
+                people = _participants(conn, table_id)
+            fresh = _Cached(info, table, people)
         else:
             fresh = self._load(conn, info)
         self._remember(fresh)  # committed by others: safe to cache even if this write fails
@@ -804,6 +893,26 @@ class EventStore:
         write.fresh = _Cached(_info(row), cached.table, cached.participants)
         write.seq = cached.info.seq
 
+    def _present(self, write: _Write, by: Participant) -> None:
+        """``by`` is still at the table, as committed (their token was not revoked since it
+        was checked, on whichever worker): else ``table.bad_token``."""
+        found = write.cached.participants.get(by.id)
+        if found is None or found[0].removed:
+            raise StoreError("table.bad_token", table=write.cached.info.id)
+
+    def _people_changed(self, write: _Write) -> None:
+        """Someone joined, left or was removed in this turn: bump ``people`` (every worker's
+        next turn reads the participants again), notify with ``seq`` -1, cache the table with
+        the participants as they are now."""
+        cached, conn = write.cached, write.conn
+        info = cached.info
+        _bump(conn, info, version=info.version + 1, people=info.people + 1)
+        if self.postgres:
+            self._notify(conn, info.id, -1)
+        fresh_info = replace(info, version=info.version + 1, people=info.people + 1)
+        write.fresh = _Cached(fresh_info, cached.table, _participants(conn, info.id))
+        write.seq = -1
+
     def _notify(self, conn: Any, table_id: str, seq: int) -> None:
         conn.execute(
             text("SELECT pg_notify(:channel, :payload)"),
@@ -840,9 +949,14 @@ def _is_lock_timeout(error: OperationalError) -> bool:
 def _match(cached: _Cached, wanted: str) -> Participant | None:
     found = None
     for participant, stored in cached.participants.values():
-        if hmac.compare_digest(stored, wanted):
+        if hmac.compare_digest(stored, wanted) and not participant.removed:
             found = participant
     return found
+
+
+def _gone(cached: _Cached) -> frozenset[str]:
+    """The participants who left or were removed (their pieces are nobody's now)."""
+    return frozenset(p.id for p, _ in cached.participants.values() if p.removed)
 
 
 def _row_values(row: TableRow) -> dict[str, Any]:
@@ -881,6 +995,7 @@ def _info(row: Any) -> TableInfo:
         seq=row.seq,
         version=row.version,
         created=row.created,
+        people=row.people,
         _server_seed=row.server_seed,
     )
 
@@ -913,7 +1028,10 @@ def _participants(conn: Any, table_id: str) -> dict[str, tuple[Participant, str]
     ).all()
     order = {Role.GM: 0, Role.PLAYER: 1, Role.SPECTATOR: 2}
     people = sorted(
-        ((Participant(row.id, row.name, Role(row.role)), row.token_hash) for row in rows),
+        (
+            (Participant(row.id, row.name, Role(row.role), bool(row.removed)), row.token_hash)
+            for row in rows
+        ),
         key=lambda item: (order[item[0].role], item[0].name, item[0].id),
     )
     return {participant.id: (participant, token) for participant, token in people}

@@ -81,10 +81,23 @@ def export_document(
         "language": info.language,
         "title": info.title,
         "fair": info.fair_block(),
-        "participants": [{"id": p.id, "name": p.name, "role": p.role.value} for p in participants],
+        "participants": [_person(p) for p in participants],
         "records": [r.model_dump(mode="json") for r in records],
         "versions": shapes_of(table.system).describe(),
     }
+
+
+def _person(participant: Participant) -> dict[str, Any]:
+    """A participant in an export: id, name, role; ``removed`` for one who left or was
+    removed (an import recreates them as such, without a token)."""
+    person: dict[str, Any] = {
+        "id": participant.id,
+        "name": participant.name,
+        "role": participant.role.value,
+    }
+    if participant.removed:
+        person["removed"] = True
+    return person
 
 
 def _redacted(info: TableInfo, record: Record) -> Record:
@@ -234,6 +247,7 @@ def parse_export(data: Any) -> ParsedExport:
                 check_id(p["id"]),
                 check_text(p.get("name", ""), "table.bad_name", MAX_NAME, True),
                 Role(p["role"]),
+                p.get("removed") is True,
             )
             for p in data.get("participants") or []
             if p.get("role") != Role.GM.value

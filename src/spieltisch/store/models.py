@@ -12,8 +12,10 @@ from datetime import datetime
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -30,6 +32,7 @@ __all__ = [
     "ImageRow",
     "InviteRow",
     "ParticipantRow",
+    "RateHitRow",
     "RecordRow",
     "SnapshotRow",
     "TableRow",
@@ -66,6 +69,9 @@ class TableRow(Base):
     """Sequence number of the last record."""
     version: Mapped[int] = mapped_column(Integer, default=0)
     """Bumped by every change; writers compare-and-swap on it."""
+    people: Mapped[int] = mapped_column(Integer, default=0)
+    """Bumped whenever someone joins, leaves or is removed (a worker then reads the
+    participants again)."""
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
@@ -81,6 +87,9 @@ class ParticipantRow(Base):
     name: Mapped[str] = mapped_column(String(100))
     role: Mapped[str] = mapped_column(String(16))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    removed: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Removed by the GM, or left: the token no longer works (its hash was replaced by one
+    of a secret nobody knows); the name stays for the log."""
 
 
 class InviteRow(Base):
@@ -136,3 +145,24 @@ class ImageRow(Base):
     size: Mapped[int] = mapped_column(Integer)
     data: Mapped[bytes] = mapped_column(LargeBinary)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class RateHitRow(Base):
+    """One request counted against a rate limit, while it is inside the limit's moving window
+    (shared by every worker on PostgreSQL, see :mod:`spieltisch.web.limits`)."""
+
+    __tablename__ = "rate_hits"
+    __table_args__ = (
+        Index("ix_rate_hits_key_at", "key", "at"),
+        Index("ix_rate_hits_expires", "expires"),
+    )
+
+    id: Mapped[int] = mapped_column(
+        BigInteger().with_variant(Integer(), "sqlite"), primary_key=True, autoincrement=True
+    )
+    key: Mapped[str] = mapped_column(String(200))
+    """The limit and who it counts (kind, token digest or address, amount and period)."""
+    at: Mapped[float] = mapped_column(Float)
+    """When (seconds since the epoch)."""
+    expires: Mapped[float] = mapped_column(Float)
+    """When it leaves the window (``at`` plus the limit's period)."""

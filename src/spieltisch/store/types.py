@@ -38,6 +38,8 @@ class Participant:
     id: str
     name: str
     role: Role
+    removed: bool = False
+    """Removed by the GM, or left the table: the token no longer works; kept for the log."""
 
     @property
     def actor(self) -> Actor:
@@ -65,6 +67,8 @@ class TableInfo:
     seq: int
     version: int
     created: datetime | None
+    people: int = 0
+    """Bumped whenever someone joins, leaves or is removed."""
     _server_seed: str | None = field(default=None, repr=False)
     """The current epoch's secret seed (hex); ``None`` when unknown here."""
 

@@ -119,7 +119,8 @@ def table_view(
             participant=person.id,
             name=person.name,
             role=person.role.value,
-            pieces=sorted(pieces.get(person.id, [])),
+            pieces=[] if person.removed else sorted(pieces.get(person.id, [])),
+            removed=person.removed,
         )
 
     return TableView(
@@ -229,8 +230,25 @@ def get_table(table_id: str, me: CurrentParticipant, store: StoreDep) -> TableVi
 
 @router.post("/tables/{table_id}/invites", response_model=Invites)
 def renew_invites(table_id: str, me: CurrentParticipant, store: StoreDep) -> Invites:
-    """New invite codes (GM only); the old ones stop working."""
+    """New invite codes (GM only); the old ones stop working. Who joined with them stays
+    (remove someone with ``DELETE …/participants/{id}``)."""
     return Invites(**store.new_invites(table_id, me))
+
+
+@router.delete("/tables/{table_id}/participants/{participant_id}", response_model=ParticipantPublic)
+def remove_participant(
+    table_id: str, participant_id: str, me: CurrentParticipant, store: StoreDep
+) -> ParticipantPublic:
+    """The GM removes a participant, or a participant leaves (their own id).
+
+    Their token stops working at once, on HTTP and WebSocket (open sockets are closed with
+    ``table.removed``), on every worker. They stay listed as ``removed`` (the log names
+    them); the pieces they owned stay in the game and are nobody's now. The GM stays
+    (``table.gm_stays``)."""
+    gone = store.remove_participant(table_id, me, participant_id)
+    return ParticipantPublic(
+        participant=gone.id, name=gone.name, role=gone.role.value, removed=True
+    )
 
 
 @router.post(
@@ -257,10 +275,11 @@ def check_commands(
     """Whether each candidate command would be accepted now from the caller, and if not why
     (localized); decided on the caller's own fold, writing nothing (``Table.check``)."""
     table = store.table(table_id)
+    gone = store.gone(table_id)
     lang = request_language(request)
     results = []
     for command in body.commands:
-        error = table.check(command, me.actor, hidden=body.hidden)
+        error = table.check(command, me.actor, hidden=body.hidden, gone=gone)
         results.append(
             CheckResult(ok=True)
             if error is None

@@ -36,8 +36,11 @@ from spieltisch.web import api, images, pages, ws
 from spieltisch.web.deps import request_language
 from spieltisch.web.headers import SecurityHeaders, allowed_methods, allowed_origins_from_env
 from spieltisch.web.limits import (
+    RATE_STORAGES,
+    DatabaseCounter,
     ImportLimits,
     JsonBodyRefused,
+    MemoryCounter,
     RateLimited,
     RateLimiter,
     RateLimits,
@@ -56,12 +59,17 @@ class Settings:
     pool: PoolSettings = field(default_factory=PoolSettings)
     rates: RateLimits = field(default_factory=RateLimits)
     imports: ImportLimits = field(default_factory=ImportLimits)
+    rate_storage: str = "auto"
+    """Where rate limits count (:data:`~spieltisch.web.limits.RATE_STORAGES`): ``memory``,
+    ``database`` (every worker on one PostgreSQL shares the counts), ``auto`` (``database``
+    on PostgreSQL, else ``memory``)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         """From ``SPIELTISCH_POOL_SIZE``, ``SPIELTISCH_POOL_TIMEOUT``, ``SPIELTISCH_ODDS_BUDGET``,
-        ``SPIELTISCH_IMPORT_MAX_BYTES``, ``SPIELTISCH_IMPORT_MAX_RECORDS`` and the
-        ``SPIELTISCH_RATE_*`` variables; unset ones keep their defaults."""
+        ``SPIELTISCH_IMPORT_MAX_BYTES``, ``SPIELTISCH_IMPORT_MAX_RECORDS``,
+        ``SPIELTISCH_RATE_STORAGE`` and the ``SPIELTISCH_RATE_*`` limits; unset ones keep
+        their defaults."""
         env = os.environ if env is None else env
         pool, imports = PoolSettings(), ImportLimits()
 
@@ -77,7 +85,11 @@ class Settings:
                 raise InputError("api.bad_setting", name=name, value=text)
             return value
 
+        storage = env.get("SPIELTISCH_RATE_STORAGE", "").strip() or "auto"
+        if storage not in RATE_STORAGES:
+            raise InputError("api.bad_setting", name="SPIELTISCH_RATE_STORAGE", value=storage)
         return cls(
+            rate_storage=storage,
             pool=PoolSettings(
                 size=number("SPIELTISCH_POOL_SIZE", pool.size, int),
                 timeout=number("SPIELTISCH_POOL_TIMEOUT", pool.timeout, float),
@@ -94,6 +106,7 @@ class Settings:
 STATUS: dict[str, int] = {
     "table.unknown": 404,
     "table.unknown_record": 404,
+    "table.unknown_participant": 404,
     "table.bad_token": 401,
     "table.bad_invite": 403,
     "rule.forbidden": 403,
@@ -266,7 +279,9 @@ def create_app(
             the_store.automatic = lambda system: automatic_in_pool(workers, system)
         listener = None
         if the_store.postgres:
-            listener = PostgresListener(the_store.url, broker, the_store.worker)
+            listener = PostgresListener(
+                the_store.url, broker, the_store.worker, on_people=the_store.forget
+            )
             listener.start()
         _freeze_startup_objects()
         try:
@@ -302,7 +317,11 @@ def create_app(
     )
     app.state.broker = broker
     app.state.settings = config
-    app.state.rates = RateLimiter(config.rates)
+    shared = config.rate_storage == "database" or (
+        config.rate_storage == "auto" and the_store.postgres
+    )
+    counter = DatabaseCounter(the_store.engine) if shared else MemoryCounter()
+    app.state.rates = RateLimiter(config.rates, counter)
     app.state.workers = None
     handlers: dict[Any, Any] = {
         SpieltischError: _on_error,

@@ -1,10 +1,25 @@
 """Rate limits per token and per client address, and the size limits of an import.
 
-Counted in memory (``limits``' moving window), per application process: a limit is a ceiling
-against a flood, not an accounting. Each kind of request has a limit per bearer token (when the
-request carries one) and a higher one per client address (people at one home share an
-address). Past a limit the request is refused with ``api.rate_limited`` (429, ``Retry-After``)
-before it touches the database.
+Each kind of request has a limit per bearer token (when the request carries one) and a
+higher one per client address (people at one home share an address). Past a limit the
+request is refused with ``api.rate_limited`` (429, ``Retry-After``) before it touches the
+game; a refused request is not counted. A limit is a ceiling against a flood, not an
+accounting.
+
+Where the counts live (``SPIELTISCH_RATE_STORAGE``):
+
+* ``memory`` (the default on SQLite, where one process serves): ``limits``' moving window in
+  the process's memory, exact and without I/O.
+* ``database`` (the default on PostgreSQL, where several workers serve one database): the
+  table ``rate_hits`` of the event store, so a limit holds for the whole service and not per
+  worker. ``limits`` has no PostgreSQL storage (its backends are memory, Redis, Memcached,
+  MongoDB), and a second service only for counters is more to run than one small table.
+  :class:`DatabaseCounter` keeps the same moving window as memory: one row per counted
+  request, counted while it is inside the limit's period. All of a request's limits are
+  checked and counted in one transaction that holds a lock per limit and key (PostgreSQL's
+  ``pg_advisory_xact_lock``; SQLite's writer lock), so concurrent workers never both take
+  the last request of a limit. A few statements per limited request, in a thread off the
+  event loop; rows are deleted once they left their window.
 """
 
 from __future__ import annotations
@@ -16,11 +31,13 @@ from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, fields
 from typing import Annotated, Any
 
+import anyio
 from fastapi import Depends, Header, HTTPException, Request
 from fastapi.routing import APIRoute
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
+from sqlalchemy import Engine, text
 
 from spieltisch import safejson
 from spieltisch.errors import InputError, SpieltischError
@@ -28,8 +45,11 @@ from spieltisch.safejson import JsonLimitError
 from spieltisch.web.deps import bearer_token
 
 __all__ = [
+    "RATE_STORAGES",
+    "DatabaseCounter",
     "ImportLimits",
     "JsonBodyRefused",
+    "MemoryCounter",
     "RateLimited",
     "RateLimiter",
     "RateLimits",
@@ -99,33 +119,120 @@ _KINDS: dict[str, tuple[str | None, str]] = {
 }
 
 
-class RateLimiter:
-    """Counts requests per kind, token and address in memory."""
+RATE_STORAGES = ("auto", "memory", "database")
+"""Where the counts live: ``auto`` is ``database`` on PostgreSQL, else ``memory``."""
 
-    def __init__(self, settings: RateLimits) -> None:
+_Check = tuple[RateLimitItem, str]
+"""One limit to count a request against, and the key it is counted under."""
+
+
+class MemoryCounter:
+    """Counts in this process's memory (``limits``' moving window)."""
+
+    blocking = False
+    """Whether :meth:`hit` does I/O (and must run off the event loop)."""
+
+    def __init__(self) -> None:
+        self._window = MovingWindowRateLimiter(MemoryStorage())
+
+    def hit(self, checks: list[_Check]) -> int | None:
+        """Count a request under every check; ``None``, or the seconds to wait when one is at
+        its limit (then nothing is counted)."""
+        for item, key in checks:
+            if not self._window.test(item, key):
+                reset, _ = self._window.get_window_stats(item, key)
+                return max(1, math.ceil(reset - time.time()))
+        for item, key in checks:
+            self._window.hit(item, key)
+        return None
+
+
+class DatabaseCounter:
+    """Counts in the event store's ``rate_hits`` table: one count for every worker on the
+    database (see the module)."""
+
+    blocking = True
+
+    CLEAN_EVERY = 200
+    """Delete the rows that left their window after this many requests (per process)."""
+
+    def __init__(self, engine: Engine, clock: Callable[[], float] = time.time) -> None:
+        self._engine = engine
+        self._clock = clock
+        self._postgres = engine.dialect.name == "postgresql"
+        self._requests = 0
+
+    def hit(self, checks: list[_Check]) -> int | None:
+        """As :meth:`MemoryCounter.hit`, in one transaction on the database."""
+        now = self._clock()
+        with self._engine.begin() as conn:
+            for item, key in sorted(checks, key=lambda check: check[1]):  # one lock order
+                if self._postgres:
+                    conn.execute(
+                        text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"),
+                        {"key": key},
+                    )
+                since = now - item.get_expiry()
+                count = conn.execute(
+                    text("SELECT count(*) FROM rate_hits WHERE key = :key AND at > :since"),
+                    {"key": key, "since": since},
+                ).scalar_one()
+                if count + 1 > item.amount:
+                    # Free again when the oldest hits beyond the limit have left the window.
+                    oldest = conn.execute(
+                        text(
+                            "SELECT at FROM rate_hits WHERE key = :key AND at > :since "
+                            "ORDER BY at LIMIT 1 OFFSET :skip"
+                        ),
+                        {"key": key, "since": since, "skip": count - item.amount},
+                    ).scalar_one()
+                    return max(1, math.ceil(float(oldest) + item.get_expiry() - now))
+            conn.execute(
+                text("INSERT INTO rate_hits (key, at, expires) VALUES (:key, :at, :expires)"),
+                [
+                    {"key": key, "at": now, "expires": now + item.get_expiry()}
+                    for item, key in checks
+                ],
+            )
+            self._requests += 1
+            if self._requests % self.CLEAN_EVERY == 0:
+                conn.execute(text("DELETE FROM rate_hits WHERE expires < :now"), {"now": now})
+        return None
+
+
+class RateLimiter:
+    """Counts requests per kind, token and address (in memory, or in the database)."""
+
+    def __init__(
+        self, settings: RateLimits, counter: MemoryCounter | DatabaseCounter | None = None
+    ) -> None:
         self.settings = settings
         self._items = settings.items()
-        self._window = MovingWindowRateLimiter(MemoryStorage())
+        self.counter = counter or MemoryCounter()
+
+    @property
+    def blocking(self) -> bool:
+        """Whether :meth:`hit` does I/O (the database counter)."""
+        return self.counter.blocking
 
     def hit(self, kind: str, *, token: str | None, address: str | None) -> None:
         """Count one request; :class:`RateLimited` past a limit (the request is not counted)."""
         per_token, per_address = _KINDS[kind]
-        checks: list[tuple[RateLimitItem, str, str]] = []
+        checks: list[tuple[RateLimitItem, str]] = []
         if per_token is not None and token is not None:
             item = self._items[per_token]
             if item is not None:
                 digest = hashlib.sha256(token.encode()).hexdigest()[:32]
-                checks.append((item, "token", digest))
+                checks.append((item, item.key_for(kind, "token", digest)))
         item = self._items[per_address]
         if item is not None and address:
-            checks.append((item, "address", address))
-        for item, scope, key in checks:
-            if not self._window.test(item, kind, scope, key):
-                reset, _ = self._window.get_window_stats(item, kind, scope, key)
-                retry = max(1, math.ceil(reset - time.time()))
-                raise RateLimited("api.rate_limited", action=kind, limit=str(item), retry=retry)
-        for item, scope, key in checks:
-            self._window.hit(item, kind, scope, key)
+            checks.append((item, item.key_for(kind, "address", address)))
+        if not checks:
+            return
+        retry = self.counter.hit(checks)
+        if retry is not None:
+            limit = next(str(item) for item, _ in checks)
+            raise RateLimited("api.rate_limited", action=kind, limit=limit, retry=retry)
 
 
 def rate_limit(kind: str) -> Any:
@@ -137,7 +244,13 @@ def rate_limit(kind: str) -> Any:
         limiter: RateLimiter | None = getattr(request.app.state, "rates", None)
         if limiter is not None:
             address = request.client.host if request.client else None
-            limiter.hit(kind, token=bearer_token(authorization), address=address)
+            token = bearer_token(authorization)
+            if limiter.blocking:  # counted in the database: off the event loop
+                await anyio.to_thread.run_sync(
+                    lambda: limiter.hit(kind, token=token, address=address)
+                )
+            else:
+                limiter.hit(kind, token=token, address=address)
 
     dependency: Callable[..., Coroutine[Any, Any, None]] = check
     return Depends(dependency)

@@ -4,7 +4,9 @@ Notifications only say *which table changed up to which sequence number*; every 
 then reads what it may see from the store ("notify, then pull"), so a lost or doubled
 notification never loses or doubles a record. In one process the store's commit hook feeds
 the :class:`Broker`; with PostgreSQL a :class:`PostgresListener` thread turns
-``NOTIFY spieltisch`` from other workers into the same wake-ups.
+``NOTIFY spieltisch`` from other workers into the same wake-ups. A notification with ``seq``
+-1 says that the table's participants changed (a join, a removal): the listener first lets
+the store forget the table, so that a revoked token stops working in this worker too.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from spieltisch.store.db import libpq_url
@@ -101,10 +104,19 @@ class Broker:
 class PostgresListener:
     """A thread that LISTENs on PostgreSQL and publishes other workers' commits to a broker."""
 
-    def __init__(self, url: str, broker: Broker, worker: str) -> None:
+    def __init__(
+        self,
+        url: str,
+        broker: Broker,
+        worker: str,
+        on_people: Callable[[str], None] | None = None,
+    ) -> None:
         self._conninfo = libpq_url(url)
         self._broker = broker
         self._worker = worker
+        self._on_people = on_people
+        """Called with the table when another worker changed who is at it (before the
+        wake-up: the store drops the table, so revoked tokens stop working here too)."""
         self._stop = threading.Event()
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._run, name="spieltisch-listen", daemon=True)
@@ -142,4 +154,6 @@ class PostgresListener:
             seq = int(parts[1])
         except ValueError:
             return
+        if seq < 0 and self._on_people is not None:
+            self._on_people(parts[0])
         self._broker.publish(parts[0], seq, local=False)

@@ -175,6 +175,8 @@ class ParticipantPublic(BaseModel):
     name: str
     role: str
     pieces: list[str] = Field(default_factory=list)
+    removed: bool = False
+    """Left the table or was removed: named in the log, no longer there (owns no piece)."""
 
 
 class PlayerSeedPublic(BaseModel):

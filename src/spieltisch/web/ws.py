@@ -11,7 +11,11 @@ Then the client receives one ``records`` message with every record after ``n`` i
 * ``{"type": "undo", "record": {...}, "undoes": m, "seq": n, "state": {...}}`` for an undo;
 * ``{"type": "table", "seq": n, "seed": hex|null, "epochs": [...], "player_seeds": [...]}``
   when an epoch's seed is revealed (and a fresh one committed) or a player seed is added;
-* ``{"type": "participants", "participants": [...]}`` when someone joins.
+* ``{"type": "participants", "participants": [...]}`` when someone joins, leaves or is
+  removed (those who left are listed with ``"removed": true``).
+
+When the connection's own participant leaves or is removed, it gets an error
+``table.removed`` and is closed with 4401, on every worker.
 
 ``seq`` is the table's last sequence number at the time of sending and ``state`` the state
 after it; a client reconnects with ``since`` = the last ``seq`` it received. Hidden records
@@ -50,6 +54,7 @@ AUTH_TIMEOUT = 10.0
 
 CLOSE_CODES = {
     "table.bad_token": 4401,
+    "table.removed": 4401,
     "ws.foreign_origin": 4403,
     "table.unknown": 4404,
     "ws.auth_timeout": 4408,
@@ -127,6 +132,11 @@ def _table_message(info: TableInfo, table: StoredTable) -> dict[str, Any]:
     }
 
 
+def _people(people: list[Participant]) -> list[tuple[str, bool]]:
+    """Who is at the table, for noticing a change: ids and whether they left."""
+    return [(p.id, p.removed) for p in people]
+
+
 def _participants_message(
     people: list[Participant], table: StoredTable, viewer: Viewer
 ) -> dict[str, Any]:
@@ -138,7 +148,10 @@ def _participants_message(
                 "participant": p.id,
                 "name": p.name,
                 "role": p.role.value,
-                "pieces": sorted(piece for piece, owner in owners.items() if owner == p.id),
+                "pieces": []
+                if p.removed
+                else sorted(piece for piece, owner in owners.items() if owner == p.id),
+                "removed": p.removed,
             }
             for p in people
         ],
@@ -166,7 +179,7 @@ async def table_socket(websocket: WebSocket, table_id: str, since: int = 0) -> N
         sent = max(0, min(since, table.seq))
         for text in message_texts(table.records[sent:], table, table.viewer(me.actor), always=True):
             await websocket.send_text(text)
-        sent, fair, count = table.seq, _fair(info), len(people)
+        sent, fair, known = table.seq, _fair(info), _people(people)
         reader = asyncio.ensure_future(_read_until_closed(websocket))
         try:
             while True:
@@ -191,8 +204,11 @@ async def table_socket(websocket: WebSocket, table_id: str, since: int = 0) -> N
                 sent = table.seq
                 if joined:
                     people = await anyio.to_thread.run_sync(store.participants, table_id)
-                    if len(people) != count:
-                        count = len(people)
+                    if not any(p.id == me.id and not p.removed for p in people):
+                        await _refuse(websocket, store, table_id, SpieltischError("table.removed"))
+                        return
+                    if _people(people) != known:
+                        known = _people(people)
                         await websocket.send_json(
                             _participants_message(people, table, table.viewer(me.actor))
                         )

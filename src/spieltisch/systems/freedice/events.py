@@ -23,6 +23,9 @@ __all__ = [
     "CombatantAdded",
     "CombatantRemoved",
     "DieFace",
+    "Discovered",
+    "DiscoveredCombatant",
+    "DiscoveredSquare",
     "EffectApplied",
     "EffectRemoved",
     "Event",
@@ -209,6 +212,54 @@ class ImageSet(_Event):
     image: str | None = None
 
 
+class DiscoveredCombatant(_Event):
+    """A combatant found by contact, as the GM's fold has it (it is no longer secret)."""
+
+    creature: Creature
+    colour: str
+    initiative: str
+    tiebreak: int | None = None
+    speed: int
+    position: str | None = None
+    claimable: bool = False
+    roll: int | None = None
+    """Its initiative roll, if it has one."""
+    in_fight: bool = False
+    """It takes part in the running fight (the shared fold lets it join)."""
+
+
+class DiscoveredSquare(_Event):
+    """A square's terrain found by contact (None: plain ground)."""
+
+    square: str
+    terrain: str | None = None
+
+
+class Discovered(_Event):
+    """A visible command ran into something hidden, which the table now sees (contact).
+
+    ``combatant`` (named ``name``) was moved or placed; it stands at ``at`` now (None: not on
+    the map), short of ``to``, where it was going. What it ran into: ``combatants`` (tokens
+    in its way, or on the square it was to end on), ``walls`` (the squares of walls in its
+    way), the map's edge (``width`` × ``height``: the map's real size), and ``rough`` ground
+    (in a fight, the way cost more or less than it looked). ``terrain`` is the real terrain
+    of the walls and, in a fight, of the ground walked. See
+    :mod:`spieltisch.systems.freedice.contact`.
+    """
+
+    kind: Literal["discovered"] = "discovered"
+    combatant: str
+    name: str
+    at: str | None
+    to: str
+    combatants: tuple[DiscoveredCombatant, ...] = ()
+    walls: tuple[str, ...] = ()
+    rough: bool = False
+    terrain: tuple[DiscoveredSquare, ...] = ()
+    width: int | None = None
+    height: int | None = None
+
+
 Event = Annotated[
     Rolled
     | CombatantAdded
@@ -223,7 +274,8 @@ Event = Annotated[
     | Moved
     | MapSet
     | TerrainPainted
-    | ImageSet,
+    | ImageSet
+    | Discovered,
     Field(discriminator="kind"),
 ]
 """Every event of the free-dice table (a discriminated union on ``kind``)."""

@@ -10,7 +10,9 @@ refresh the movement budget (:func:`react`).
 The free table's own rules are data: :data:`TERRAIN_COST` (every square 1, difficult
 terrain and water 2, walls impassable), the diagonal rule is the grid's, and effects are
 free-text names (:func:`catalog_for`: every name is a kind of its own, levels up to 99,
-every application independent).
+every application independent). Tokens take space: a token never stands on another's square
+(:func:`taken`), and a move passes through the squares of its own side's tokens but not
+through those of another side (:func:`blockers`).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from spieltisch.systems.freedice.events import (
     Claimed,
     CombatantAdded,
     CombatantRemoved,
+    Discovered,
     EffectApplied,
     EffectRemoved,
     Event,
@@ -63,13 +66,16 @@ __all__ = [
     "TERRAIN_COST",
     "Fighter",
     "FreeDiceState",
+    "blockers",
     "catalog_for",
     "cheapest_path",
     "fold",
     "key",
     "move_cost",
     "react",
+    "squares_of",
     "step_cost",
+    "taken",
 ]
 
 MOVE = "move"
@@ -199,10 +205,35 @@ def _advance(state: FreeDiceState, steps: Iterable[enc.Step]) -> FreeDiceState:
     return state
 
 
-def step_cost(grid: Grid) -> Any:
-    """The free table's cost of one step in squares: the diagonal rule's base × terrain."""
+def squares_of(fighter: Fighter) -> frozenset[Square]:
+    """The squares a combatant's token covers (none when it is not on the map)."""
+    if fighter.position is None:
+        return frozenset()
+    return frozenset(footprint(fighter.position, fighter.creature.size))
+
+
+def taken(state: FreeDiceState, but: str | None = None) -> dict[Square, Fighter]:
+    """Square → the token on it, of every combatant but ``but`` (no token ends a move there)."""
+    return {sq: f for f in state.fighters if f.id != but for sq in squares_of(f)}
+
+
+def blockers(state: FreeDiceState, mover: Fighter) -> dict[Square, Fighter]:
+    """Square → the token on it that ``mover`` may not pass through: another side's."""
+    return {
+        sq: f for sq, f in taken(state, mover.id).items() if f.creature.side != mover.creature.side
+    }
+
+
+def step_cost(grid: Grid, blocked: Iterable[Square] = (), size: Size = Size.MEDIUM) -> Any:
+    """The free table's cost of one step in squares: the diagonal rule's base × terrain.
+
+    A step whose footprint (of a token of ``size``) touches a ``blocked`` square is
+    impassable (another side's token stands there)."""
+    closed = frozenset(blocked)
 
     def cost(step: Step) -> Decimal | None:
+        if closed and closed.intersection(footprint(step.to, size)):
+            return None
         factor = 1
         for kind in step.terrain:
             price = TERRAIN_COST.get(kind, 1)
@@ -215,10 +246,20 @@ def step_cost(grid: Grid) -> Any:
 
 
 def move_cost(
-    grid: Grid, path: Sequence[Square], size: Size, diagonals_before: int = 0
+    grid: Grid,
+    path: Sequence[Square],
+    size: Size,
+    diagonals_before: int = 0,
+    blocked: Iterable[Square] = (),
 ) -> tuple[Decimal, int]:
     """The squares moving along ``path`` costs, and the diagonals counted after it."""
-    priced = path_cost(grid, path, step_cost(grid), size=size, diagonals_before=diagonals_before)
+    priced = path_cost(
+        grid,
+        path,
+        step_cost(grid, blocked, size),
+        size=size,
+        diagonals_before=diagonals_before,
+    )
     return priced.total, priced.diagonals
 
 
@@ -233,15 +274,21 @@ def fits(grid: Grid, position: Square, size: Size) -> bool:
 
 
 def cheapest_path(
-    grid: Grid, start: Square, goal: Square, size: Size, diagonals_before: int = 0
+    grid: Grid,
+    start: Square,
+    goal: Square,
+    size: Size,
+    diagonals_before: int = 0,
+    blocked: Iterable[Square] = (),
 ) -> tuple[Square, ...] | None:
     """The cheapest path from ``start`` to ``goal`` (both included), or None if none exists.
 
     Dijkstra over squares and the parity of diagonals taken (the alternating rule's memory);
     ties go to the path found first, which is deterministic. The price of each step is
-    :func:`step_cost`'s, so :func:`move_cost` of the answer is its cost.
+    :func:`step_cost`'s (``blocked`` squares are impassable), so :func:`move_cost` of the
+    answer is its cost.
     """
-    cost = step_cost(grid)
+    cost = step_cost(grid, blocked, size)
     begin = (start.x, start.y, diagonals_before % 2)
     best: dict[tuple[int, int, int], Decimal] = {begin: Decimal(0)}
     came: dict[tuple[int, int, int], tuple[int, int, int]] = {}
@@ -401,6 +448,62 @@ def _move(state: FreeDiceState, event: Moved) -> FreeDiceState:
     return state.with_fighter(fighter.model_copy(update=update))
 
 
+def _discover(state: FreeDiceState, event: Discovered) -> FreeDiceState:
+    """What a contact discovered is there, as the GM's fold has it (see :mod:`.contact`).
+
+    Idempotent on the GM's fold, which has all of it already (a secret combatant only loses
+    its secrecy); the shared fold gains what it lacked: the combatant (in the fight if it
+    fights there), its place, the terrain of the squares, the map's edge."""
+    if event.width is not None and event.height is not None:
+        grid = state.grid
+        if (grid.width, grid.height) != (event.width, event.height):
+            state = _resize(
+                state,
+                MapSet(
+                    width=event.width,
+                    height=event.height,
+                    square_m=grid.square_m,
+                    diagonal=grid.diagonal,
+                ),
+            )
+    grid = state.grid
+    for place in event.terrain:
+        square = grid.square(place.square)
+        grid = (
+            grid.with_terrain(square, place.terrain) if place.terrain else grid.with_terrain(square)
+        )
+    state = state.model_copy(update={"grid": grid})
+    for found in event.combatants:
+        creature = found.creature.model_copy(update={"secret": False})
+        position = None if found.position is None else parse_square(found.position)
+        if state.has(creature.id):
+            known = state.fighter(creature.id)
+            known = known.model_copy(
+                update={
+                    "creature": known.creature.model_copy(update={"secret": False}),
+                    "position": position,
+                }
+            )
+            state = state.with_fighter(known)
+        else:
+            fighter = Fighter(
+                creature=creature,
+                colour=found.colour,
+                initiative=found.initiative,
+                tiebreak=found.tiebreak,
+                speed=found.speed,
+                position=position,
+                claimable=found.claimable,
+                roll=found.roll,
+            )
+            fighter = fighter.model_copy(update={"budgets": new_budgets(fighter.rules())})
+            state = state.model_copy(update={"fighters": (*state.fighters, fighter)})
+        fighting = found.in_fight and found.roll is not None and state.encounter is not None
+        if fighting and not state.in_fight(creature.id):
+            state = _advance(state, [enc.Join(combatant=combatant_of(state.fighter(creature.id)))])
+    return state
+
+
 def fold(state: FreeDiceState, event: Event) -> FreeDiceState:
     """Apply one event, purely; the toolkit's verbs raise :class:`RuleError` where it no
     longer fits (undo is then refused)."""
@@ -434,6 +537,8 @@ def fold(state: FreeDiceState, event: Event) -> FreeDiceState:
         return _paint(state, event)
     if isinstance(event, ImageSet):
         return state.model_copy(update={"image": event.image})
+    if isinstance(event, Discovered):
+        return _discover(state, event)
     raise AssertionError(f"unknown event {event!r}")  # pragma: no cover - the union is closed
 
 

@@ -4,12 +4,13 @@
 combat table for any game: combatants with initiative, tracks and effects, rounds and turns,
 and a battle map with terrain and tokens (see ``docs/combat-toolkit.md``, the demonstrator).
 Commands are in :mod:`.commands`, events in :mod:`.events`, state and fold in :mod:`.rules`,
-the viewer's view in :mod:`.view`.
+the viewer's view in :mod:`.view`, what a visible move does when it runs into something
+hidden in :mod:`.contact`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -26,22 +27,26 @@ from spieltisch.engine import encounter as enc
 from spieltisch.engine.creatures import Creature, Track
 from spieltisch.engine.effects import Duration
 from spieltisch.engine.errors import RuleError
+from spieltisch.engine.grid import Size, Square, footprint
 from spieltisch.engine.system import Access, Odds, OddsOutcome
 from spieltisch.engine.upcast import EventShapes
 from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.freedice import commands as c
 from spieltisch.systems.freedice import events as e
 from spieltisch.systems.freedice.commands import COMMANDS, MAX_COMBATANTS, Command, Roll
+from spieltisch.systems.freedice.contact import contact
 from spieltisch.systems.freedice.events import EVENTS, DieFace, Event, ExpiredEffect, Rolled
 from spieltisch.systems.freedice.rules import (
     MOVE,
     FreeDiceState,
+    blockers,
     cheapest_path,
     combatant_of,
     fits,
     fold,
     move_cost,
     square_names,
+    taken,
 )
 from spieltisch.systems.freedice.upcast import RULES_VERSION, UPCASTERS
 from spieltisch.systems.freedice.view import view
@@ -141,6 +146,7 @@ def _added(state: FreeDiceState, command: c.AddCombatant | c.AddCharacter) -> e.
         square = state.grid.square(command.at)
         if not fits(state.grid, square, command.size):
             raise RuleError("freedice.blocked", to=command.at)
+        _refuse_taken(state, None, square, command.size, command.at)
         position = str(square)
     secret = isinstance(command, c.AddCombatant) and command.secret
     creature = Creature(
@@ -416,6 +422,7 @@ class FreeDice:
         goal = grid.square(command.to)
         if not fits(grid, goal, size):
             raise RuleError("freedice.blocked", to=command.to)
+        _refuse_taken(state, fighter.id, goal, size, command.to)
         if command.free or fighter.position is None:
             return e.Moved(
                 combatant=fighter.id,
@@ -428,16 +435,17 @@ class FreeDice:
         if fighting:
             _turn_of(state, fighter.id)
         before = fighter.diagonals if fighting else 0
+        blocked = tuple(blockers(state, fighter))
         if command.path is not None:
             path = (fighter.position, *(grid.square(name) for name in command.path))
             if path[-1] != goal:
                 raise RuleError("freedice.path_end", to=command.to)
         else:
-            found = cheapest_path(grid, fighter.position, goal, size, before)
+            found = cheapest_path(grid, fighter.position, goal, size, before, blocked)
             if found is None:
                 raise RuleError("freedice.no_path", to=command.to)
             path = found
-        cost, diagonals = move_cost(grid, path, size, before)
+        cost, diagonals = move_cost(grid, path, size, before, blocked)
         if fighting:
             left = fighter.budgets.amount(MOVE)
             if cost > left:
@@ -452,6 +460,13 @@ class FreeDice:
     def evolve(self, state: FreeDiceState, event: Event) -> FreeDiceState:
         """Fold one event into the state (see :func:`.rules.fold`)."""
         return fold(state, event)
+
+    def contact(
+        self, state: FreeDiceState, command: Command, events: Sequence[Event]
+    ) -> list[Event] | None:
+        """A visible move or placement that runs into something hidden in the GM's fold
+        ``state`` stops short of it and discovers it (see :mod:`.contact`)."""
+        return contact(state, command, events)
 
     def odds(self, state: FreeDiceState, command: Command) -> Odds | None:
         """The exact distribution of a roll (fractions for up to 100 dice); None otherwise."""
@@ -505,6 +520,16 @@ class FreeDice:
     def view(self, state: FreeDiceState, viewer: Viewer) -> dict[str, Any]:
         """The rolls, the map and the fight as ``viewer`` may see them (see :func:`.view.view`)."""
         return view(state, viewer)
+
+
+def _refuse_taken(
+    state: FreeDiceState, mover: str | None, square: Square, size: Size, to: str
+) -> None:
+    """A token never ends on another's square: ``freedice.occupied`` names who stands there."""
+    occupied = taken(state, mover)
+    for sq in footprint(square, size):
+        if sq in occupied:
+            raise RuleError("freedice.occupied", to=to, combatant=occupied[sq].creature.name)
 
 
 def _refuse_no_change(name: str, track: Track, command: c.ChangeTrack) -> None:

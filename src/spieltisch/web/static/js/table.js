@@ -1,5 +1,5 @@
 // The table page: join by invite, the game panel, the live log, people, fair dice, GM tools.
-import { ApiError, PAGE, api, clearAlert, copyText, el, guarded, initLanguageSwitch, inviteFromFragment, inviteUrl, myTable, saveTable, showAlert, systemName, t, tFirst } from "./core.js";
+import { ApiError, PAGE, api, clearAlert, copyText, el, forgetTable, guarded, initLanguageSwitch, inviteFromFragment, inviteUrl, myTable, saveTable, showAlert, systemName, t, tFirst } from "./core.js";
 import { animateRoll, renderDice } from "./dice.js";
 import { initSoundToggle, rattle } from "./sound.js";
 import { verifyExport } from "./verify.js";
@@ -20,6 +20,7 @@ const view = {
   game: null,
   lastError: null,
   loaded: false,       // the first load is done: records from now on are news
+  gone: false,         // this browser's token was revoked (left or removed)
   announced: new Set(),  // the records already known (shown in a toast or there before)
 };
 
@@ -234,6 +235,7 @@ function connect() {
       return;
     }
     if (data.type === "error") {
+      if (data.error?.code === "table.removed") { gone(); return; }
       showAlert(data.error?.message || data.message || t("web.error.live"));
       return;
     }
@@ -246,7 +248,10 @@ function connect() {
     if (unknownActor || claims(data.records)) await guarded(reload);
     else render();
   });
-  socket.addEventListener("close", () => {
+  socket.addEventListener("close", (event) => {
+    if (view.gone) return;
+    // 4401: the token is no longer valid (removed, or left in another tab): stop trying.
+    if (event.code === 4401) { gone(); return; }
     if (view.socket === socket) retryLater(socket);
   });
 }
@@ -452,24 +457,80 @@ async function undo(seq) {
   }
 }
 
+function personName(p) {
+  return p.name || t("web.role." + p.role);
+}
+
 function renderPeople() {
   const list = document.getElementById("people");
   const people = view.info.participants || [];
-  list.replaceChildren(...people.map((p) => el("li", {},
+  const mine = (p) => participantId(p) === me().participant;
+  list.replaceChildren(...people.map((p) => el("li", { class: p.removed ? "is-removed" : "" },
     // Without a name the role badge alone names the person (never "GM GM").
     p.name ? [el("span", { class: "person" }, p.name), " "] : null,
     el("span", { class: "badge role-" + p.role }, t("web.role." + p.role)),
-    participantId(p) === me().participant ? el("span", { class: "muted" }, " ", t("web.people.you")) : null)));
+    mine(p) ? el("span", { class: "muted" }, " ", t("web.people.you")) : null,
+    p.removed ? el("span", { class: "muted" }, " ", t("web.people.removed")) : null,
+    isGm() && !p.removed && p.role !== "gm" ? [" ", el("button", {
+      type: "button", class: "small", "aria-label": t("web.people.remove_label", { name: personName(p) }),
+      onclick: () => removePerson(p),
+    }, t("web.people.remove"))] : null)));
   const box = document.getElementById("invites");
   const invites = entry()?.invites;
-  if (isGm() && invites) {
-    box.replaceChildren(el("h3", {}, t("web.invite.heading")), ...["player", "spectator"].filter((k) => invites[k]).map((kind) => {
+  if (isGm()) {
+    const shown = invites ? ["player", "spectator"].filter((k) => invites[k]) : [];
+    box.replaceChildren(el("h3", {}, t("web.invite.heading")), ...shown.map((kind) => {
       const url = inviteUrl(TABLE, invites[kind]);
       const input = el("input", { id: "invite-" + kind, readonly: true, value: url, class: "invite-url" });
       return el("div", { class: "invite" }, el("label", { for: "invite-" + kind }, t("web.invite." + kind)),
         el("div", { class: "row" }, input, el("button", { type: "button", onclick: () => copyText(url, input) }, t("web.invite.copy"))));
-    }));
-  } else box.replaceChildren();
+    }), el("button", { type: "button", id: "rotate-invites", class: "small", onclick: rotateInvites }, t("web.invite.rotate")));
+  } else {
+    box.replaceChildren(el("button", { type: "button", id: "leave-button", class: "small", onclick: leave }, t("web.people.leave")));
+  }
+}
+
+async function removePerson(p) {
+  const name = personName(p);
+  if (!confirm(t("web.people.remove_confirm", { name }))) return;
+  clearAlert();
+  const answer = await guarded(() => api("DELETE", `/api/tables/${TABLE}/participants/${encodeURIComponent(participantId(p))}`, { token: token() }));
+  if (answer) {
+    await guarded(reload);
+    showAlert(t("web.people.removed_ok", { name }), "info");
+  }
+}
+
+async function leave() {
+  if (!confirm(t("web.people.leave_confirm"))) return;
+  clearAlert();
+  const answer = await guarded(() => api("DELETE", `/api/tables/${TABLE}/participants/${encodeURIComponent(me().participant)}`, { token: token() }));
+  if (answer) gone();
+}
+
+async function rotateInvites() {
+  if (!confirm(t("web.invite.rotate_confirm"))) return;
+  clearAlert();
+  const invites = await guarded(() => api("POST", `/api/tables/${TABLE}/invites`, { token: token() }));
+  if (invites) {
+    saveTable(TABLE, { invites });
+    renderPeople();
+    showAlert(t("web.invite.rotated"), "info");
+  }
+}
+
+/** This browser's token for the table no longer works (left, or removed): forget it, show
+ * why, and stop the live connection. */
+function gone() {
+  view.gone = true;
+  forgetTable(TABLE);
+  const socket = view.socket;
+  view.socket = null;
+  if (socket && socket.readyState <= 1) socket.close();
+  document.getElementById("table").hidden = true;
+  document.getElementById("no-access").hidden = false;
+  setConn("off");
+  showAlert(t("web.people.gone"), "info");
 }
 
 /** The log entries (among those this viewer has) with a draw in [start, end). */

@@ -1,6 +1,6 @@
 // The free-dice table: roll any notation (with its exact odds first), and a generic fight —
 // a combat tracker and a battle map — for any game.
-import { el, guarded, t } from "../../core.js";
+import { LANG, el, guarded, t } from "../../core.js";
 import { renderDice } from "../../dice.js";
 import { fieldLabel } from "../../forms.js";
 import { oddsChart } from "../../odds.js";
@@ -76,6 +76,15 @@ function expiredText(ctx, expired) {
   return " " + t("web.freedice.ev.expired", { effects: expired.map((x) => `${x.name} (${nameOf(ctx, x.target)})`).join(", ") });
 }
 
+/** What a contact ran into, in words ("Spy (e5), a wall (c3)"). */
+function touchedText(event) {
+  const parts = (event.combatants || []).map((c) => t("web.freedice.ev.discovered_token", { name: c.creature.name, square: c.position || "–" }));
+  if ((event.walls || []).length) parts.push(t("web.freedice.ev.discovered_wall", { squares: event.walls.join(", ") }));
+  if (event.width != null) parts.push(t("web.freedice.ev.discovered_edge", { width: event.width, height: event.height }));
+  if (event.rough) parts.push(t("web.freedice.ev.discovered_rough"));
+  return new Intl.ListFormat(LANG, { type: "conjunction" }).format(parts);
+}
+
 /** One line per event for the log. */
 export function describe(event, ctx) {
   const k = "web.freedice.ev.";
@@ -100,6 +109,8 @@ export function describe(event, ctx) {
     case "map_set": return t(k + "map", { width: event.width, height: event.height });
     case "terrain_painted": return t(k + "painted", { count: event.squares.length, terrain: t("web.map.terrain." + (event.terrain || "plain")) });
     case "image_set": return t(event.image ? k + "image" : k + "no_image");
+    case "discovered":
+      return t(event.at ? k + "discovered" : k + "discovered_unplaced", { name: event.name, what: touchedText(event), at: event.at, to: event.to });
     default: return null;
   }
 }
