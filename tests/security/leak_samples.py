@@ -833,7 +833,7 @@ DND5E_CONTACT = ContactSamples(
             },
         },
         {"kind": "condition", "target": "lurker", "condition": "prone"},
-        {"kind": "damage", "target": "lurker", "amount": 2, "type": CANARY},
+        {"kind": "damage", "target": "lurker", "amount": 2, "type": "necrotic"},
         {**_DND_RAT, "position": "h1"},
     ],
     square="c1",
