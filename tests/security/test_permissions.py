@@ -224,7 +224,7 @@ def _mode_effect(table: Table, twin: Table, field: str, value: Any) -> bool:
     # The flag rolls two d20 (the higher or the lower); without it one, in the normal mode.
     attacked, plain = _event(table, "attacked"), _event(twin, "attacked")
     if field == "modifier":  # the situational modifier is carried on the roll
-        return bool(attacked["modifier"] == value and plain["modifier"] == 0)
+        return bool(attacked.get("modifier") == value and plain.get("modifier", 0) == 0)
     return bool(
         attacked["mode"] == field
         and len(attacked["d20"]) == 2

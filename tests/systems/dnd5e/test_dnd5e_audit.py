@@ -319,3 +319,18 @@ def test_the_gm_sets_advantage_and_a_modifier_on_attacks_and_saves() -> None:
     odds = SYSTEM.odds(state, command({**save, "advantage": True, "modifier": 1}))
     # d20 + 2 >= 12: 10..20 = 11/20 each; with advantage 1 - (9/20)^2
     assert odds is not None and Fraction(odds.outcomes[0].exact) == 1 - Fraction(81, 400)
+
+
+def test_frightened_and_exhausted_attackers_have_disadvantage() -> None:
+    state = fresh()
+    state = play(state, pc("ada", "a1"))
+    state = play(state, foe("gob", "a2"))
+    assert _mode(state, "ada", "gob", "Longsword") is Mode.NORMAL
+    scared = play(state, {"kind": "condition", "target": "ada", "condition": "frightened"})
+    assert _mode(scared, "ada", "gob", "Longsword") is Mode.DISADVANTAGE
+    tired = state
+    for _ in range(2):
+        tired = play(tired, {"kind": "condition", "target": "ada", "condition": "exhaustion"})
+    assert _mode(tired, "ada", "gob", "Longsword") is Mode.NORMAL  # level 2
+    tired = play(tired, {"kind": "condition", "target": "ada", "condition": "exhaustion"})
+    assert _mode(tired, "ada", "gob", "Longsword") is Mode.DISADVANTAGE  # level 3

@@ -101,6 +101,8 @@ def attack_mode(
     disadvantages = [
         extra[1],
         "attacks_disadvantage" in mine,
+        "attacks_disadvantage_in_sight" in mine,  # frightened: the source taken as in sight
+        exhaustion_level(state, attacker.id) >= 3,
         "attacked_with_disadvantage" in theirs,
     ]
     if "prone" in theirs:  # within 1.5 m any attack (a ranged one too) has advantage
