@@ -96,3 +96,19 @@ def test_the_move_backs_off_past_an_ally_it_was_passing() -> None:
 
 def _teleport(who: str, square: str) -> e.Event:
     return e.Moved(creature=who, path=(square,), movement=e.TurnMovement())
+
+
+def test_a_character_put_on_a_secret_monster_enters_unplaced_and_reveals_it() -> None:
+    gm, shared = _folds(SECRET_GOB, fight=False)
+    got = _move(gm, shared, pc("cy", "a4"))
+    assert got is not None and len(got) == 2
+    added, revealed = got
+    assert isinstance(added, e.FighterAdded) and added.fighter.position is None
+    assert isinstance(revealed, e.Revealed) and [c.fighter.id for c in revealed.creatures] == [
+        "gob"
+    ]
+    for state in (gm, shared):  # both folds: Cy off the map, the goblin shown where it stands
+        after = fold(state, got)
+        assert after.fighters["cy"].position is None
+        assert after.fighters["gob"].secret is False and str(after.fighters["gob"].position) == "a4"
+    assert _move(gm, shared, pc("cy", "b4")) is None  # a free square: nothing touched

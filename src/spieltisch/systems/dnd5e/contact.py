@@ -8,6 +8,10 @@ on the last square before it where the mover may stand (it backs off past creatu
 passing through); the movement spent up to there is spent. A :class:`~.events.Revealed` event
 follows: the creatures touched (a secret one is no longer secret, and joins the shared fight
 with the initiative it has on the GM's fold) and the walls touched. Nothing is rolled.
+
+A creature a player puts on the map (``add_character`` with a position) where the GM's fold
+has a hidden creature or wall enters the table without a position (its player places it
+again, now seeing what is there), and the same :class:`~.events.Revealed` event follows.
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ def contact(state: DndState, command: c.Command, events: Sequence[e.Event]) -> l
     """What ``command`` does on the GM's fold ``state`` given ``events`` decided on the shared
     fold: ``None`` when its moves meet nothing hidden, else the events up to the move cut
     short, then a :class:`~.events.Revealed` event."""
+    if isinstance(command, c.AddCharacter):
+        return _placed(state, events)
     if not isinstance(command, c.Move | c.React):
         return None
     steps: tuple[MoveStep, ...] = (
@@ -61,6 +67,39 @@ def _sharing(gm: DndState, mover: Fighter, square: Square) -> list[Fighter]:
         and not f.dead
         and mine & set(footprint(f.position, f.size))
     ]
+
+
+def _placed(gm: DndState, events: Sequence[e.Event]) -> list[e.Event] | None:
+    """A creature added onto a square the GM's fold holds: it enters unplaced, and what it
+    touched is revealed."""
+    if not events or not isinstance(events[0], e.FighterAdded):
+        return None
+    added = events[0].fighter
+    if added.position is None or added.id in gm.fighters:
+        return None
+    square = added.position
+    walls = tuple(
+        square_name(sq) for sq in footprint(square, added.size) if "wall" in gm.grid.terrain_at(sq)
+    )
+    touched = _sharing(gm, added, square)
+    if not walls and not touched:
+        return None
+    unplaced = events[0].model_copy(update={"fighter": added.model_copy(update={"position": None})})
+    return [unplaced, *events[1:], _revealed(gm, touched, walls)]
+
+
+def _revealed(gm: DndState, touched: list[Fighter], walls: tuple[str, ...]) -> e.Revealed:
+    """The event that shows the table the creatures and walls a command touched."""
+    creatures = tuple(
+        e.RevealedCreature(
+            fighter=f.model_copy(update={"secret": False}),
+            combatant=next((x for x in gm.encounter.combatants if x.id == f.id), None)
+            if gm.encounter is not None
+            else None,
+        )
+        for f in {f.id: f for f in touched}.values()
+    )
+    return e.Revealed(creatures=creatures, walls=walls)
 
 
 def _cut(gm: DndState, moved: e.Moved, steps: tuple[MoveStep, ...]) -> list[e.Event] | None:
@@ -120,14 +159,4 @@ def _stopped(
             "checks": tuple(x for x in moved.checks if x.step < stop),
         }
     )
-    shown = {f.id: f for f in [*touched, *passed]}
-    creatures = tuple(
-        e.RevealedCreature(
-            fighter=f.model_copy(update={"secret": False}),
-            combatant=next((x for x in gm.encounter.combatants if x.id == f.id), None)
-            if gm.encounter is not None
-            else None,
-        )
-        for f in shown.values()
-    )
-    return [short, e.Revealed(creatures=creatures, walls=walls)]
+    return [short, _revealed(gm, [*touched, *passed], walls)]
