@@ -132,3 +132,12 @@ def no_csp_violations() -> Iterator[None]:
     found, CSP_VIOLATIONS[:] = list(CSP_VIOLATIONS), []
     if found:
         pytest.fail("Content-Security-Policy violations:\n" + "\n".join(found))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every test in this folder drives the browser: marked so, whether or not its module says
+    it (``make unit`` runs the others on two workers first, these after them)."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in item.path.parents:
+            item.add_marker(pytest.mark.browser)

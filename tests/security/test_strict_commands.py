@@ -106,7 +106,7 @@ LOOSE = [
     _monster(abilities={"str": 16.0}),
     _monster(speeds={"walk": "9"}),
     _monster(speeds={"walk": True}),
-    _monster(speeds={"walk": 9.0}),
+    _monster(speeds={"walk": 9.25}),  # metres in half steps: 7.5 and 9.0 are speeds, 9.25 not
     {"kind": "start_combat", "rolls": {"g1": "20"}},
     {"kind": "start_combat", "rolls": {"g1": True}},
     {"kind": "start_combat", "rolls": {"g1": 20.0}},

@@ -80,7 +80,7 @@ def _skill(text: str) -> str:
     return text
 
 
-Skill = Annotated[StrictStr, Field(max_length=20), AfterValidator(_skill)]
+Skill = Annotated[StrictStr, Field(max_length=20, pattern=r"^[a-z_]+$"), AfterValidator(_skill)]
 """One of the SRD skills by id (``athletics``, ``stealth``, ``sleight_of_hand`` …)."""
 Situational = Annotated[StrictInt, Field(ge=-10, le=10)]
 """A situational modifier the GM sets on a roll (added to its bonus)."""
