@@ -20,8 +20,11 @@ MAX_DESKTOP_HEIGHT = 1300
 
 
 def box(page: Page, selector: str) -> dict[str, float]:
-    """The bounding box of the first element matching ``selector``, in page pixels."""
-    found = page.locator(selector).first.bounding_box()
+    """The bounding box of the first element matching ``selector``, in page pixels, once it
+    shows (a game's module draws its scene after the page has connected)."""
+    first = page.locator(selector).first
+    expect(first).to_be_visible()
+    found = first.bounding_box()
     assert found is not None, selector
     return found
 
