@@ -61,6 +61,9 @@ class Odds(BaseModel):
     mean: float | None = None
     truncated: float = 0.0
     """Probability mass left out (exploding dice are cut off at a tiny tail)."""
+    hints: list[str] = []
+    """Codes of one-line hints on the notation (``dice.hint.<code>``; ``strict`` when ``>`` or
+    ``<`` is used, which Roll20 reads otherwise)."""
 
 
 @dataclass(frozen=True)
