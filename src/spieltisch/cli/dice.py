@@ -30,8 +30,8 @@ from spieltisch.dice.odds import Distribution, distribution
 __all__ = [
     "format_face",
     "format_value",
-    "percent",
     "odds",
+    "percent",
     "render_odds",
     "render_roll",
     "roll_command",
