@@ -1003,19 +1003,21 @@ def _dice_reachable(node: Dice) -> bool:
     compare = node.compare
     assert compare is not None
     if node.plain:  # faces 1…sides
-        return compare.test(1) or compare.test(node.sides) or (
-            compare.op == "=" and 1 <= compare.target <= node.sides
+        return (
+            compare.test(1)
+            or compare.test(node.sides)
+            or (compare.op == "=" and 1 <= compare.target <= node.sides)
         )
     spec = node.spec
     totals = spec.totals()
-    if any(node.compare.test(total) for total in totals):
+    if any(compare.test(total) for total in totals):
         return True
     if not _may_grow(spec):
         return False
-    if node.compare.op in (">=", ">"):
+    if compare.op in (">=", ">"):
         return True
     # totals up to the largest found are all found; past it, "=" may still be met
-    return node.compare.op == "=" and node.compare.target > max(totals)
+    return compare.op == "=" and compare.target > max(totals)
 
 
 class _Build(Transformer[Token, Any]):
