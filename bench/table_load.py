@@ -66,23 +66,40 @@ class Server:
     pid: int
 
     def cpu_seconds(self) -> float:
-        """CPU time (user + system, every thread) the server process used so far (Linux)."""
-        try:
-            fields_ = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
+        """CPU time (user + system, every thread) the server used so far (Linux): its process
+        and every process below it (the workers of ``--workers``, the AI pool)."""
+        stats: dict[int, list[str]] = {}
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    text = (entry / "stat").read_text()
+                except OSError:
+                    continue
+                stats[int(entry.name)] = text.rsplit(")", 1)[1].split()
+        if self.pid not in stats:
             return float("nan")
-        return (int(fields_[11]) + int(fields_[12])) / os.sysconf("SC_CLK_TCK")
+        tree, grown = {self.pid}, True
+        while grown:
+            below = {pid for pid, f in stats.items() if int(f[1]) in tree} - tree
+            grown = bool(below)
+            tree |= below
+        ticks = sum(int(stats[pid][11]) + int(stats[pid][12]) for pid in tree)
+        return ticks / os.sysconf("SC_CLK_TCK")
 
 
 @contextmanager
-def serve(database_url: str) -> Iterator[Server]:
-    """A ``spieltisch serve`` child process on a free port."""
+def serve(database_url: str, workers: int = 1) -> Iterator[Server]:
+    """A ``spieltisch serve`` child process on a free port (``workers`` processes: PostgreSQL
+    only, the commands of a table meeting in the database and fanned out by NOTIFY)."""
     port = _free_port()
     # A load test is not abuse: the per-token and per-address rate limits are switched off.
     limits = {f"SPIELTISCH_RATE_{f.name.upper()}": "" for f in fields(RateLimits)}
     env = {**os.environ, **limits, "SPIELTISCH_DATABASE_URL": database_url}
     process = subprocess.Popen(
-        [sys.executable, "-c", _START, "serve", "--host", "127.0.0.1", "--port", str(port)],
+        [
+            *[sys.executable, "-c", _START, "serve", "--host", "127.0.0.1", "--port", str(port)],
+            *["--workers", str(workers)],
+        ],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -278,12 +295,18 @@ def _fill(store: Any, system: str, records: int) -> str:
         store.execute(created.table, gm, {"kind": "sit", "seat": "S"})
         table = store.table(created.table)
         while table.state.outcome is None and table.seq < records:
-            table = store.execute(created.table, gm, {"kind": "roll"}).table
+            # The AI's turns follow by themselves; the human seat rolls, then moves as long as
+            # the roll it holds has a move (a roll may leave the turn with the same seat).
             state = table.view(Viewer(Role.GM))
-            if state["outcome"] is None and state["roll"] is not None and state["turn"] == "S":
-                table = store.execute(
-                    created.table, gm, {"kind": "move", **state["moves"][0]}
-                ).table
+            if state["turn"] != "S":
+                raise RuntimeError(f"the AI seat did not move: {state['turn']!r}")
+            if state["roll"] is None:
+                command: dict[str, Any] = {"kind": "roll"}
+            elif state["moves"]:
+                command = {"kind": "move", **state["moves"][0]}
+            else:
+                raise RuntimeError(f"a roll without a move stays with the seat: {state!r}")
+            table = store.execute(created.table, gm, command).table
         if table.seq >= records * 0.9:
             return str(created.table)
 
@@ -335,6 +358,13 @@ def main() -> None:
     parser.add_argument(
         "--cold-load", type=int, default=0, metavar="N", help="only time loading N records"
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        nargs="+",
+        default=[1],
+        help="server processes (PostgreSQL): one run per count given, e.g. --workers 1 2",
+    )
     args = parser.parse_args()
     if args.cold_load:
         if not 1 <= args.cold_load <= 20000:
@@ -345,6 +375,10 @@ def main() -> None:
         parser.error("keep it bounded: 2..500 clients, 1..5000 commands")
     if not 1 <= args.repeat <= 10:
         parser.error("keep it bounded: 1..10 repeats")
+    if not all(1 <= n <= 8 for n in args.workers):
+        parser.error("keep it bounded: 1..8 workers")
+    if args.workers != [1] and args.db != "postgres":
+        parser.error("several workers share a PostgreSQL database: use --db postgres")
     chosen = [
         (name, tables, senders)
         for key, name, tables, senders in [
@@ -356,7 +390,13 @@ def main() -> None:
 
     results: list[tuple[str, str, dict[str, Any]]] = []
     databases = ["sqlite", "postgres"] if args.db == "both" else [args.db]
-    for database in databases:
+    runs = [
+        (database, workers)
+        for database in databases
+        for workers in (args.workers if database == "postgres" else [1])
+    ]
+    for database, workers in runs:
+        label = database if workers == 1 else f"{database}×{workers}"
         with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
             if database == "sqlite":
                 url: str | None = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
@@ -364,12 +404,12 @@ def main() -> None:
                 url = stack.enter_context(postgres())
             if url is None:
                 continue
-            with serve(url) as server:
+            with serve(url, workers) as server:
                 for name, tables, senders in chosen * args.repeat:
                     result = asyncio.run(
                         scenario(server, tables, args.clients, args.commands, senders, args.limit)
                     )
-                    results.append((database, name, result))
+                    results.append((label, name, result))
 
     print(
         f"{'database':9} {'scenario':10} {'tables':>6} {'clients':>7} {'cmds':>5} {'cmd/s':>7} "
@@ -383,6 +423,12 @@ def main() -> None:
             f"{r['cpu_ms']:>7.2f}"
         )
     by = {(d, n): r for d, n, r in results}
+    for workers in args.workers[1:] if args.db == "postgres" else []:
+        for name in ("one table", f"{args.tables} tables"):
+            single, several = by.get(("postgres", name)), by.get((f"postgres×{workers}", name))
+            if single and several:
+                ratio = several["per_second"] / single["per_second"]
+                print(f"throughput {workers} workers / 1 worker, {name}: {ratio:.2f}")
     for name in ("one table", f"{args.tables} tables"):
         if ("sqlite", name) in by and ("postgres", name) in by:
             ratio = by[("postgres", name)]["per_second"] / by[("sqlite", name)]["per_second"]

@@ -228,3 +228,34 @@ def test_gm_and_player_fight_to_the_end_and_the_secret_stays_secret(
     finally:
         gm_context.close()
         player_context.close()
+
+
+def test_the_log_shows_a_fehlqualitaet_as_a_positive_number(browser: Any, server: Any) -> None:
+    """A failed check's event carries its Fehlqualität (never negative): the line says 2, not
+    -2; a finished accumulation below its target and a critical comparative say so too."""
+    context = new_context(browser)
+    page = context.new_page()
+    try:
+        open_table(page, server.url, "kreiswanderer", "Log", "Gisela")
+        page.locator("#open-table").click()
+        expect(page.locator("#conn")).to_have_attribute("data-state", "live")
+        lines = page.evaluate(
+            """async () => {
+              const game = await import("/static/js/games/kreiswanderer/index.js");
+              const beings = [{ id: "ada", name: "Ada" }, { id: "gob", name: "Gob" }];
+              const ctx = { state: { beings } };
+              const check = { kind: "check_rolled", being: "ada", skills: ["klettern"],
+                talent_value: 2, result: 8, target: 10, passed: false, quality: 2 };
+              const acc = { kind: "accumulation_rolled", result: 3, total: 7, finished: true,
+                quality: -3 };
+              const side = (being, result) => ({ being, result, rolls: [], talent_value: 0 });
+              const contest = { kind: "comparative_rolled", active: side("ada", 26),
+                passive: side("gob", 8), winner: "active", quality: 18, critical: "success" };
+              return [check, acc, contest].map((event) => game.describe(event, ctx));
+            }"""
+        )
+        assert "Fehlqualität 2" in lines[0] and "-2" not in lines[0]
+        assert "Fehlqualität 3" in lines[1] and "-3" not in lines[1]
+        assert "wins by 18" in lines[2] and "critical" in lines[2]
+    finally:
+        context.close()

@@ -20,7 +20,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from spieltisch.cli.app import app
+from spieltisch.cli.app import app, load_commands
 from spieltisch.cli.context import (
     HELP_PREFIX,
     help_text,
@@ -37,7 +37,9 @@ _PANELS = ("arguments", "options", "commands")
 
 
 def _fresh_tree() -> Any:
-    """The Click command tree as Typer builds it for an invocation, not yet localized."""
+    """The whole Click command tree as Typer builds it, not yet localized (an invocation
+    imports only the command modules it needs)."""
+    load_commands()
     return typer.main.get_command(app)
 
 

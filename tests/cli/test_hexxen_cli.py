@@ -23,7 +23,14 @@ def test_odds_json_against_enumeration() -> None:
     code, out = invoke("hexxen", "odds", "--npc", "2", "--hunter", "1", "--json")
     assert code == 0
     data = json.loads(out)
-    assert set(data) == {"npc_dice", "hunter_dice", "npc_succeeds", "margins"}
+    assert set(data) == {
+        "npc_dice",
+        "hunter_dice",
+        "npc_net",
+        "hunter_net",
+        "npc_succeeds",
+        "margins",
+    }
     # NSC: each M die a success on 1, 5, 6; hunter's H die on 5, 6.
     counts: dict[int, int] = {}
     for a, b, h in product(range(1, 7), repeat=3):
@@ -78,3 +85,45 @@ def test_check_json_is_the_seeded_roll() -> None:
     assert data["successes"] == successes
     assert data["result"] == max(0, successes - symbols)
     assert sum(data["odds"].values()) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(("cap", "janus"), [("each_side", 1), ("net", 4)])
+def test_odds_with_each_sides_bonus_and_malus_against_enumeration(cap: str, janus: int) -> None:
+    # The NSC rolls its attribute 2; the hunter 1 die with bonus 4 and malus 8: capped per
+    # side that is 4 - 5 = -1 (one Janus die as malus); netted first, -4 (four).
+    code, out = invoke(
+        "hexxen", "odds", "--npc-attribute", "2", "--hunter", "1", "--hunter-bonus", "4",
+        "--hunter-malus", "8", "--cap", cap, "--json",
+    )  # fmt: skip
+    assert code == 0
+    data = json.loads(out)
+    assert (data["npc_dice"], data["hunter_net"], data["npc_net"]) == (2, -janus, 0)
+    counts: dict[int, int] = {}
+    for faces in product(range(1, 7), repeat=3 + janus):
+        npc = sum(f in (1, 5, 6) for f in faces[:2])
+        hunter = max(0, (faces[2] in (5, 6)) - sum(f >= 4 for f in faces[3:]))
+        counts[npc - hunter] = counts.get(npc - hunter, 0) + 1
+    total = 6 ** (3 + janus)
+    assert data["margins"] == pytest.approx({"1": counts[1] / total, "2": counts[2] / total})
+
+
+def test_odds_needs_the_npcs_dice_or_attribute() -> None:
+    code, out = invoke("hexxen", "odds", "--hunter", "2", "--json")
+    assert code == 2 and json.loads(out)["error"]["code"] == "hexxen.cli.npc_or_attribute"
+    code, out = invoke("hexxen", "odds", "--npc", "2", "--hunter", "2", "--npc-malus", "31")
+    assert code == 2
+
+
+def test_parse_reads_the_new_grammar() -> None:
+    line = "Bezauberung (NN: 6 gegen Willenskraft, 1 Malusstufe pro Differenzerfolg)"
+    code, out = invoke("hexxen", "parse", line, "--json")
+    assert code == 0
+    power = json.loads(out)
+    assert (power["handlungen"], power["hex"], power["range"]) == ({"N": 2}, 0, ["N"])
+    block = "KKR 4, WIL 6\nWürfelpool 5\nHex +1 pro Jz pro Runde"
+    code, out = invoke("hexxen", "parse", block, "--json")
+    assert json.loads(out)["lines"] == [
+        {"kind": "attributes", "values": {"KKR": 4, "WIL": 6}},
+        {"kind": "pool", "value": 5},
+        {"kind": "growth", "value": 1, "per_jz": True},
+    ]

@@ -293,6 +293,17 @@ KREISWANDERER = Samples(
     setup=[
         ("player", _kw_being("ada", "Ada")),
         ("gm", _kw_being("gob", "Goblin", "foes")),
+        (
+            "player",
+            {
+                "kind": "accumulate_start",
+                "id": "forge",
+                "being": "ada",
+                "attribute": "geschick",
+                "skill": "schwerter",
+                "rolls": 3,
+            },
+        ),
     ],
     hidden={
         "foe": [_KW_HIDDEN],
@@ -305,12 +316,59 @@ KREISWANDERER = Samples(
             {"kind": "assign_dice", "being": "ada", "dodge": 0},
             {"kind": "assign_dice", "being": f"{CANARY}-foe", "dodge": 0},
         ],
+        # Reinforcements: the secret foe joins a fight, a ritual is begun, then it is removed.
+        "join": [
+            _KW_HIDDEN,
+            {"kind": "start_combat", "combatants": ["ada", "gob"]},
+            {"kind": "assign_dice", "being": "ada", "dodge": 0},
+            {"kind": "assign_dice", "being": "gob", "dodge": 0},
+            {"kind": "join_fight", "being": f"{CANARY}-foe"},
+            {"kind": "assign_dice", "being": f"{CANARY}-foe", "dodge": 1},
+            {"kind": "leave_fight", "being": f"{CANARY}-foe", "how": "remove"},
+            {"kind": "leave_fight", "being": "gob", "how": "flee"},
+        ],
+        "act": [
+            {"kind": "start_combat", "combatants": ["gob"]},
+            {"kind": "assign_dice", "being": "gob", "dodge": 0},
+            {"kind": "act", "being": "gob", "name": f"{CANARY} Ritual", "cost": 2},
+        ],
+        "damage": [
+            _KW_HIDDEN,
+            {
+                "kind": "deal_damage",
+                "being": f"{CANARY}-foe",
+                "amount": 3,
+                "damage_type": "BR",
+                "markings": [{"name": "langzeiteffekt", "detail": "feuer"}],
+                "reason": f"{CANARY} Falle",
+            },
+            {"kind": "deal_damage", "being": "ada", "amount": 2, "reason": f"{CANARY} Gift"},
+            {"kind": "heal", "being": "ada", "amount": 1, "reason": f"{CANARY} Trank"},
+        ],
+        "catalogue": [
+            {"kind": "set_catalogue", "skills": {f"{CANARY}-skill": {"depth": 2}}},
+        ],
+        "abandon": [
+            {
+                "kind": "accumulate_start",
+                "id": f"{CANARY}-work",
+                "being": "gob",
+                "attribute": "geschick",
+                "skill": "schwerter",
+                "rolls": 2,
+            },
+            {"kind": "accumulate_abandon", "id": f"{CANARY}-work"},
+        ],
     },
     player={
         "create_being": _kw_being("lu", "Lu"),
         "check": {"kind": "check", "being": "ada", "attribute": "geschick", "skill": "schwerter"},
         "begabung": {"kind": "use_begabung", "being": "ada", "begabung": "funke"},
         "rest": {"kind": "rest", "being": "ada", "sleep_halfhours": 2},
+        "accumulate": {"kind": "accumulate_roll", "id": "forge"},
+        "abandon": {"kind": "accumulate_abandon", "id": "forge"},
+        "act": {"kind": "act", "being": "ada", "name": "Ritual", "cost": 2},
+        "flee": {"kind": "leave_fight", "being": "ada"},
         "edit_being": {
             "kind": "edit_being",
             "being": "ada",
@@ -331,6 +389,8 @@ KREISWANDERER = Samples(
             },
             f"{CANARY}-foe",
         ),
+        Probe("foe", {"kind": "leave_fight", "being": f"{CANARY}-foe"}, f"{CANARY}-foe"),
+        Probe("abandon", {"kind": "accumulate_abandon", "id": f"{CANARY}-work"}, f"{CANARY}-work"),
     ],
 )
 
@@ -344,7 +404,7 @@ _HIDDEN_NPC = {
     "kind": "create_npc",
     "id": f"{CANARY}-npc",
     "name": f"{CANARY} Wolf",
-    "statblock": f"(N) {CANARY} Biss Angriff 4, Schaden 2",
+    "statblock": f"KKR 3, WIL 4\nHex 2\n(N) {CANARY} Biss Angriff 4, Schaden 2",
 }
 
 HEXXEN = Samples(
@@ -369,6 +429,27 @@ HEXXEN = Samples(
         ],
         "undo": [_HIDDEN_NPC, UNDO_LAST],
         "map": [_HIDDEN_NPC, {"kind": "place", "target": f"{CANARY}-npc", "to": "c3"}],
+        "npc_check": [
+            _HIDDEN_NPC,
+            {"kind": "npc_check", "npc": f"{CANARY}-npc", "attribute": "WIL"},
+            {
+                "kind": "npc_check",
+                "npc": f"{CANARY}-npc",
+                "attribute": "KKR",
+                "against": "ada",
+                "skill": "Nahkampf",
+            },
+        ],
+        "hex": [_HIDDEN_NPC, {"kind": "add_hex", "npc": f"{CANARY}-npc", "amount": 3}],
+        "tagged_effect": [
+            {
+                "kind": "apply_effect",
+                "target": "ada",
+                "effect": "malus",
+                "level": 1,
+                "tag": CANARY,
+            }
+        ],
     },
     player={
         "create_hunter": {**_HUNTER, "id": "bo", "name": "Bo"},
@@ -399,6 +480,17 @@ HEXXEN = Samples(
                 "hunter": "ada",
                 "skill": "Nahkampf",
                 "npc": f"{CANARY}-npc",
+            },
+            f"{CANARY}-npc",
+        ),
+        Probe(
+            "npc",
+            {
+                "kind": "hunter_contest",
+                "hunter": "ada",
+                "skill": "Nahkampf",
+                "npc": f"{CANARY}-npc",
+                "bonus": 1,
             },
             f"{CANARY}-npc",
         ),

@@ -544,3 +544,111 @@ def test_http_import_refuses_forgeries_and_accepts_the_honest_export(
 
         honest = client.post("/api/tables/import", json=played.export())
         assert honest.status_code == 201, honest.text
+
+
+# -- the chain of epochs ------------------------------------------------------------------------
+
+
+class _Highest:
+    """Every die shows its highest face: what a forger would like the log to say."""
+
+    def roll(self, sides: int) -> int:
+        return sides
+
+
+def _two_epochs(store: EventStore) -> Export:
+    """Two rolls revealed in epoch 1, two more (one hidden) in the open epoch 2."""
+    created = store.create_table("free-dice", language="en")
+    gm = store.authenticate(created.table, created.token)
+    player = store.authenticate(
+        created.table, store.join(created.table, created.invites["player"], "Paul").token
+    )
+    roll = {"kind": "roll", "expression": "2d6", "label": None}
+    store.execute(created.table, player, roll)
+    store.execute(created.table, gm, {**roll, "expression": "1d20"})
+    store.reveal(created.table, gm)
+    store.execute(created.table, player, {**roll, "expression": "3d6"})
+    store.execute(created.table, gm, roll, hidden=True)
+    return store.export(created.table, gm)
+
+
+def _redecided(data: Export) -> Export:
+    """``data`` with every record decided again with every die at its highest face."""
+    from spieltisch.engine.table import Table
+    from spieltisch.engine.visibility import Actor, Role
+    from spieltisch.systems.registry import get_system
+
+    forged = copy.deepcopy(data)
+    table = Table(get_system(forged["system"]), forged["options"])
+    for record in forged["records"]:
+        actor = Actor(id=record["actor"], role=Role.GM)
+        table.execute(record["command"], actor, lambda _index: _Highest(), hidden=record["hidden"])
+    forged["records"] = [r.model_dump(mode="json") for r in table.records]
+    return forged
+
+
+def test_moving_the_open_epoch_back_over_revealed_draws_is_refused(
+    sqlite_store: EventStore, tmp_path: Path
+) -> None:
+    """The forgery of the hostile-file report: the open epoch's start set to 0, so that the
+    revealed epoch covers nothing and every draw is 'not checkable yet'; then every record
+    decided again with every die at its maximum. The replay cannot tell (the draws and events
+    agree), the dice check did not look (nothing revealed covered them): the chain of epochs
+    must not close."""
+    honest = _two_epochs(sqlite_store)
+    assert [e["start"] for e in honest["fair"]["epochs"]] == [0, 3]
+    assert verify_document(honest).ok
+    forged = copy.deepcopy(honest)
+    forged["fair"]["epochs"][1]["start"] = 0
+    forged = _redecided(forged)
+    assert {d["value"] for r in forged["records"] for d in r["draws"]} == {6, 20}
+    verdict = verify_document(forged)
+    assert verdict.replay.ok and verdict.dice.mismatch is None  # each half alone agrees
+    assert not verdict.ok
+    error = verdict.error()
+    assert error is not None and error.code == "verify.chain_open"
+    assert error.params == {"epoch": 1, "start": 0, "next": 2, "pending": 8}
+    assert verdict.to_json()["chain"] == {"epoch": 1, "start": 0, "pending": 8}
+
+    tables = len(sqlite_store.list_tables())
+    with pytest.raises(SpieltischError) as caught:
+        sqlite_store.import_table(forged)
+    assert caught.value.code == "verify.chain_open"
+    assert len(sqlite_store.list_tables()) == tables
+
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps(forged), encoding="utf-8")
+    result = CliRunner().invoke(app, ["--lang", "en", "verify", str(path)])
+    assert result.exit_code == 1
+    assert "✗ The chain of epochs does not close: epoch 1 is revealed" in result.stdout
+    with TestClient(create_app(sqlite_store)) as client:
+        answer = client.post("/api/tables/import?lang=de", json=forged)
+        assert answer.status_code == 422
+        assert answer.json()["error"]["code"] == "verify.chain_open"
+        assert answer.json()["error"]["message"].startswith("Die Kette der Epochen schließt nicht")
+
+
+def test_the_same_in_a_later_epoch(played: Played) -> None:
+    """Three epochs: the open one moved back to where the second starts."""
+    forged = played.export()
+    forged["fair"]["epochs"][2]["start"] = 6
+    forged = _redecided(forged)
+    verdict = verify_document(forged)
+    error = verdict.error()
+    assert error is not None and error.code == "verify.chain_open"
+    assert error.params["epoch"] == 2
+
+
+def test_a_first_seed_revealed_before_any_roll_verifies_after_the_next_reveal(
+    sqlite_store: EventStore,
+) -> None:
+    """The one honest table of the forged shape, and its way out."""
+    created = sqlite_store.create_table("free-dice")
+    gm = sqlite_store.authenticate(created.table, created.token)
+    sqlite_store.reveal(created.table, gm)
+    roll = {"kind": "roll", "expression": "1d6", "label": None}
+    sqlite_store.execute(created.table, gm, roll)
+    error = verify_document(sqlite_store.export(created.table, gm)).error()
+    assert error is not None and error.code == "verify.chain_open"
+    sqlite_store.reveal(created.table, gm)
+    assert verify_document(sqlite_store.export(created.table, gm)).ok

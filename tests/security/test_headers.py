@@ -33,6 +33,8 @@ def _routes(routes: list[BaseRoute]) -> Iterator[BaseRoute]:
 
 
 def _fill(path: str, table: str) -> str:
+    if path == "/texts/{lang}/{part}.json":
+        return "/texts/de/page.json"
     return re.sub(r"\{[^}]+\}", table, path)
 
 

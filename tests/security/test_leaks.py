@@ -35,6 +35,7 @@ MAY_CONFLICT = {
     ("free-dice", "ending"),  # the GM ended the fight in secret
     ("dnd5e", "turn_and_attack"),  # the GM ended Ada's turn in secret: it is the goblin's
     ("kreiswanderer", "ambush"),  # Ada fights in the GM's fold: she may not rest there
+    ("kreiswanderer", "join"),  # the same: Ada fights the reinforcements in the GM's fold
     ("dnd5e", "ready_fired"),  # Ada readied in secret: her action is used
 }
 """Hidden samples after which a player's command may be refused as ``table.hidden_conflict``

@@ -105,15 +105,18 @@ def _hexxen_table() -> Table:
     table = Table(get_system("hexxen"))
     table.execute(ADA_HUNTER, PLAYER, _source)
     wolf = {"kind": "create_npc", "id": "wolf", "name": "Wolf", "statblock": ""}
-    table.execute({**wolf, "statblock": "LeP 9\n(N) Biss Angriff 4, Schaden 2"}, GM, _source)
+    block = "LeP 9\nKKR 4, WIL 6\n(N) Biss Angriff 4, Schaden 2"
+    table.execute({**wolf, "statblock": block}, GM, _source)
     return table
 
 
 def _npc_dice_effect(table: Table, twin: Table, field: str, value: Any) -> bool:
-    # Without the field the wolf defends with its strongest attack: 4 dice; else the GM's.
+    # Without the fields the wolf defends with the attribute Ada's Nahkampf rolls, KKR 4;
+    # else with the GM's dice, or the GM's attribute (WIL 6).
     rolled = _event(table, "contest_rolled")["npc_roll"]["dice"]
     default = _event(twin, "contest_rolled")["npc_roll"]["dice"]
-    return len(rolled) == value and len(default) == 4
+    wanted = value if field == "npc_dice" else 6
+    return len(rolled) == wanted and len(default) == 4
 
 
 # -- Kreiswanderer -----------------------------------------------------------------------------
@@ -176,7 +179,7 @@ def _kw_effect(kind: str, *path: str) -> Effect:
         if field == "target":
             where = (*path[:-1], "target")
             return bool(at(table, *where) == value != at(twin, *where))
-        if field == "opponent_modifier":
+        if field in ("opponent_modifier", "opponent_tools"):
             passive, active = ("passive", "talent_value"), ("active", "talent_value")
             return bool(at(table, *passive) == 10 + value and at(table, *active) == 10)
         return bool(at(table, *path) == 10 + value and at(twin, *path) == 10)
@@ -252,7 +255,7 @@ SCENARIOS: dict[tuple[str, str], Scenario] = {
     ("hexxen", "hunter_contest"): Scenario(
         _hexxen_table,
         {"kind": "hunter_contest", "hunter": "ada", "skill": "Nahkampf", "npc": "wolf"},
-        {"npc_dice": 7},
+        {"npc_dice": 7, "npc_attribute": "WIL"},
         _npc_dice_effect,
     ),
     ("kreiswanderer", "check"): Scenario(
@@ -277,7 +280,7 @@ SCENARIOS: dict[tuple[str, str], Scenario] = {
             "opponent_attribute": "geschick",
             "opponent_skill": "schwerter",
         },
-        {"modifier": 2, "opponent_modifier": -3},
+        {"modifier": 2, "opponent_modifier": -3, "opponent_tools": 2},
         _kw_effect("comparative_rolled", "active", "talent_value"),
     ),
     ("kreiswanderer", "accumulate_start"): Scenario(

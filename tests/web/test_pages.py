@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from spieltisch.i18n import catalog
+from spieltisch.i18n import area_catalog, catalog
 from spieltisch.web import pages
 from spieltisch.web.app import create_app
 
@@ -43,10 +44,17 @@ def client(tmp_path: Path) -> TestClient:
     return TestClient(app)
 
 
-def _texts(html: str) -> dict[str, str]:
-    match = re.search(r'<script type="application/json" id="texts">(.*?)</script>', html, re.S)
-    assert match, "the page carries no texts"
-    data: dict[str, str] = json.loads(match.group(1))
+def _page(html: str) -> dict[str, Any]:
+    match = re.search(r'<script type="application/json" id="page">(.*?)</script>', html, re.S)
+    assert match, "the page carries no page data"
+    data: dict[str, Any] = json.loads(match.group(1))
+    return data
+
+
+def _texts(client: TestClient, html: str) -> dict[str, str]:
+    response = client.get(_page(html)["texts"]["page"])
+    assert response.status_code == 200
+    data: dict[str, str] = response.json()
     return data
 
 
@@ -54,7 +62,7 @@ def test_start_page_renders_in_the_chosen_language(client: TestClient) -> None:
     english = client.get("/", headers={"Accept-Language": "en-GB,en;q=0.8"})
     assert english.status_code == 200
     assert '<html lang="en">' in english.text
-    assert _texts(english.text)["web.start.new"] == catalog("en")["web.start.new"]
+    assert _texts(client, english.text)["web.start.new"] == catalog("en")["web.start.new"]
     german = client.get("/", headers={"Accept-Language": "de-DE,de;q=0.9"})
     assert '<html lang="de">' in german.text
     assert catalog("de")["web.start.new"] in german.text
@@ -76,10 +84,29 @@ def test_table_page_and_a_bad_table_id(client: TestClient) -> None:
     assert client.get("/t/" + "x" * 65).status_code == 404
 
 
-def test_texts_cannot_break_out_of_the_script_element() -> None:
-    blob = pages.texts_for("en")
-    assert "<" not in blob and ">" not in blob
-    assert json.loads(blob) == dict(catalog("en"))
+def test_pages_carry_no_catalog_and_fetch_their_texts_as_cacheable_files(
+    client: TestClient,
+) -> None:
+    html = client.get("/t/abc?lang=de").text
+    assert len(html.encode()) < 8_000  # the shell only: no catalog inside
+    urls = _page(html)["texts"]
+    assert set(urls["games"]) == set(pages.GAME_AREAS)
+    page = client.get(urls["page"])
+    assert page.headers["cache-control"] == "public, max-age=31536000, immutable"
+    texts = page.json()
+    assert texts["web.start.new"] == catalog("de")["web.start.new"]
+    assert not set(area_catalog("de", "cli")) & set(texts)
+    assert not set(area_catalog("de", "dnd5e")) & set(texts)  # each game's come with it
+    game = client.get(urls["games"]["dnd5e"]).json()
+    assert any(key.startswith("dnd5e.") for key in game)
+    assert set(texts) | set(game) <= set(catalog("de"))
+    # Asked for without the content's hash, a part is revalidated; the ETag answers 304.
+    again = client.get(urls["page"].split("?")[0])
+    assert again.headers["cache-control"] == "no-cache"
+    etag = again.headers["etag"]
+    assert client.get(urls["page"], headers={"If-None-Match": etag}).status_code == 304
+    assert client.get("/texts/fr/page.json").status_code == 404
+    assert client.get("/texts/de/nope.json").status_code == 404
 
 
 def test_static_files_are_served(client: TestClient) -> None:
@@ -109,6 +136,21 @@ def test_every_literal_text_key_exists(lang: str) -> None:
     assert not missing, missing
 
 
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_each_script_finds_its_keys_in_the_texts_it_gets(lang: str) -> None:
+    """A shared script uses the page's texts only; a game's scripts also their game's."""
+    page = set(json.loads(pages.texts_for(lang)))
+    games = WEB / "static" / "js" / "games"
+    for path in (WEB / "static" / "js").rglob("*.js"):
+        keys = set(KEY.findall(path.read_text()))
+        given = set(page)
+        if games in path.parents:
+            game = path.relative_to(games).parts[0]
+            given |= set(json.loads(pages.texts_for(lang, game)))
+        missing = sorted(key for key in keys if key in catalog(lang) and key not in given)
+        assert not missing, (path.name, missing)
+
+
 def test_api_docs_need_no_internet(client: TestClient) -> None:
     page = client.get("/docs")
     assert page.status_code == 200
@@ -119,3 +161,12 @@ def test_api_docs_need_no_internet(client: TestClient) -> None:
         assert client.get(asset).status_code == 200, asset
     assert "/api/tables" in client.get("/openapi.json").json()["paths"]
     assert client.get("/redoc").status_code == 404  # the CDN-bound ReDoc page is off
+
+
+def test_text_answers_are_compressed_for_a_browser_that_accepts_it(client: TestClient) -> None:
+    for url in ("/static/js/table.js", "/static/css/spieltisch.css", "/texts/de/page.json"):
+        packed = client.get(url, headers={"Accept-Encoding": "gzip"})
+        assert packed.headers.get("content-encoding") == "gzip", url
+        plain = client.get(url, headers={"Accept-Encoding": "identity"})
+        assert "content-encoding" not in plain.headers
+        assert packed.content == plain.content  # the client unpacked it: the same bytes

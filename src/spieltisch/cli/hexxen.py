@@ -9,7 +9,7 @@ hunter (H HeXXen dice) and the Differenzerfolge (``--json``: ``{"npc_dice", "hun
 from __future__ import annotations
 
 import secrets
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import typer
 
@@ -22,13 +22,16 @@ from spieltisch.i18n import error_message
 from spieltisch.systems.hexxen import odds as hexxen_odds
 from spieltisch.systems.hexxen import rules
 from spieltisch.systems.hexxen.decide import roll_check
-from spieltisch.systems.hexxen.sheet import HexxenState
+from spieltisch.systems.hexxen.sheet import HexxenOptions, HexxenState
 from spieltisch.systems.hexxen.statblock import parse_line
 
 __all__ = ["check_command", "hexxen_app", "odds_command", "parse_command"]
 
 MAX_DICE = 60
 """Largest pool the command line accepts."""
+
+MAX_SIDE = 30
+"""Largest sum of bonus (or malus) sources the command line accepts (capped at 5 after)."""
 
 hexxen_app = typer.Typer(
     name="hexxen", help=help_text("cli.help.hexxen"), no_args_is_help=True, add_completion=False
@@ -57,38 +60,88 @@ def _percent(value: float) -> str:
     return text.replace(".", ",") if settings.lang == "de" else text
 
 
+def _side(field: str, value: int) -> int:
+    if not 0 <= value <= MAX_SIDE:
+        raise InputError("hexxen.cli.bad_side", field=field, value=value, max=MAX_SIDE)
+    return value
+
+
+Side = Annotated[int, typer.Option(help=help_text("cli.help.hexxen.opt.side"))]
+
+
 @hexxen_app.command("odds", help=help_text("cli.help.hexxen.odds"))
 def odds_command(
-    npc: Annotated[int, typer.Option("--npc", help=help_text("cli.help.hexxen.opt.npc"))],
     hunter: Annotated[int, typer.Option("--hunter", help=help_text("cli.help.hexxen.opt.hunter"))],
+    npc: Annotated[
+        int | None, typer.Option("--npc", help=help_text("cli.help.hexxen.opt.npc"))
+    ] = None,
+    npc_attribute: Annotated[
+        int | None,
+        typer.Option("--npc-attribute", help=help_text("cli.help.hexxen.opt.npc_attribute")),
+    ] = None,
     npc_mod: Annotated[
         int, typer.Option("--npc-mod", help=help_text("cli.help.hexxen.opt.npc_mod"))
     ] = 0,
     hunter_mod: Annotated[
         int, typer.Option("--hunter-mod", help=help_text("cli.help.hexxen.opt.hunter_mod"))
     ] = 0,
+    npc_bonus: Side = 0,
+    npc_malus: Side = 0,
+    hunter_bonus: Side = 0,
+    hunter_malus: Side = 0,
+    cap: Annotated[
+        str, typer.Option("--cap", help=help_text("cli.help.hexxen.opt.cap"))
+    ] = "each_side",
     as_json: JsonOption = False,
 ) -> None:
-    """P(the NSC succeeds) and the distribution of Differenzerfolge."""
+    """P(the NSC succeeds) and the distribution of Differenzerfolge. The NSC rolls ``--npc``
+    dice (an attack, a power) or its attribute (``--npc-attribute``); each side's bonus and
+    malus are the sums of every source, capped per side at 5 and then netted (``--cap net``:
+    netted first, the reading of tables made before)."""
     try:
-        _dice("--npc", npc)
+        if (npc is None) == (npc_attribute is None):
+            raise InputError("hexxen.cli.npc_or_attribute")
+        dice = npc if npc is not None else npc_attribute
+        assert dice is not None
+        _dice("--npc" if npc is not None else "--npc-attribute", dice)
         _dice("--hunter", hunter)
         _mod("--npc-mod", npc_mod)
         _mod("--hunter-mod", hunter_mod)
+        for field, given in (
+            ("--npc-bonus", npc_bonus),
+            ("--npc-malus", npc_malus),
+            ("--hunter-bonus", hunter_bonus),
+            ("--hunter-malus", hunter_malus),
+        ):
+            _side(field, given)
+        if cap not in ("each_side", "net"):
+            raise InputError("hexxen.cli.bad_cap", value=cap)
     except SpieltischError as error:
         fail(error, as_json=as_json)
-    active = hexxen_odds.pool(npc, npc_mod, gm=True)
-    defence = hexxen_odds.pool(hunter, hunter_mod)
+    options = HexxenOptions(modifier_cap=cast(Any, cap))
+    npc_net = rules.net_modifier(npc_bonus + max(0, npc_mod), npc_malus + max(0, -npc_mod), options)
+    hunter_net = rules.net_modifier(
+        hunter_bonus + max(0, hunter_mod), hunter_malus + max(0, -hunter_mod), options
+    )
+    active = hexxen_odds.pool(dice, npc_net, gm=True)
+    defence = hexxen_odds.pool(hunter, hunter_net)
     contest = hexxen_odds.contest(active, defence)
-    margins = {str(k): float(v) for k, v in contest.ahead().items()} if npc else {}
+    margins = {str(k): float(v) for k, v in contest.ahead().items()} if dice else {}
     succeeds = float(contest.succeeds())
     if as_json:
         emit_json(
-            {"npc_dice": npc, "hunter_dice": hunter, "npc_succeeds": succeeds, "margins": margins}
+            {
+                "npc_dice": dice,
+                "hunter_dice": hunter,
+                "npc_net": npc_net,
+                "hunter_net": hunter_net,
+                "npc_succeeds": succeeds,
+                "margins": margins,
+            }
         )
         return
     console = settings.console
-    console.print(t("hexxen.cli.odds", npc=npc, hunter=hunter, chance=_percent(succeeds)))
+    console.print(t("hexxen.cli.odds", npc=dice, hunter=hunter, chance=_percent(succeeds)))
     for key, value in margins.items():
         console.print(t("hexxen.cli.margin", margin=key, chance=_percent(value)))
 

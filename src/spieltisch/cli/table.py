@@ -16,6 +16,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table as RichTable
 
+from spieltisch import safejson
 from spieltisch.cli.app import app
 from spieltisch.cli.context import emit_json, fail, help_text, settings, t
 from spieltisch.errors import InputError, SpieltischError
@@ -195,7 +196,7 @@ def import_(
     try:
         raw = sys.stdin.read() if str(file) == "-" else _read(file)
         try:
-            data = json.loads(raw)
+            data = safejson.loads(raw)
         except json.JSONDecodeError as error:
             raise InputError(
                 "table.cli.not_json", path=str(file), line=error.lineno, detail=error.msg

@@ -98,6 +98,9 @@ def render_verdict(verdict: Checked) -> list[tuple[bool | None, str]]:
     """The verdict as lines of text, each marked good (``True``), bad or pending (``None``)."""
     dice = verdict.dice
     lines = [_epoch_line(epoch) for epoch in dice.epochs]
+    if dice.chain is not None:
+        error = dice.chain.error()
+        lines.append((False, t(error.code, **error.params)))
     if dice.mismatch is None:
         lines.append((True, t("verify.summary_draws_ok", draws=dice.draws)))
     else:

@@ -28,8 +28,10 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from itertools import pairwise
 from typing import Any, TypeGuard
 
+from spieltisch import safejson
 from spieltisch.dice.fair import (
     MAX_SIDES,
     Epoch,
@@ -41,6 +43,7 @@ from spieltisch.dice.fair import (
 __all__ = [
     "EXPORT_FORMAT",
     "EXPORT_FORMATS",
+    "ChainBreak",
     "EpochCheck",
     "EpochStatus",
     "Mismatch",
@@ -179,6 +182,39 @@ class EpochCheck:
 
 
 @dataclass(frozen=True)
+class ChainBreak:
+    """The chain of epochs does not close over the draws: a revealed epoch covers no draw of
+    the log while the epoch after it, not revealed yet, holds draws.
+
+    That is what a boundary moved back over revealed draws looks like: it makes them
+    unverifiable. A table closes an epoch without draws only when its first seed is revealed
+    before anything was rolled (a second reveal before the next draw answers the same epoch);
+    such a table looks the same until its next reveal.
+    """
+
+    epoch: int
+    """The empty revealed epoch (from 1)."""
+    start: int
+    """Its start, which the pending epoch after it starts at too."""
+    pending: int
+    """How many draws the pending epoch after it holds."""
+
+    def error(self) -> VerifyError:
+        """This break as the error ``verify.chain_open``."""
+        return VerifyError(
+            "verify.chain_open",
+            epoch=self.epoch,
+            start=self.start,
+            next=self.epoch + 1,
+            pending=self.pending,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"epoch", "start", "pending"}``."""
+        return {"epoch": self.epoch, "start": self.start, "pending": self.pending}
+
+
+@dataclass(frozen=True)
 class Verification:
     """The verdict on an export's dice."""
 
@@ -194,6 +230,8 @@ class Verification:
     """The first draw that does not check out, in log order; ``None`` if all do."""
     mismatches: int
     """How many draws do not check out."""
+    chain: ChainBreak | None = None
+    """Where the chain of epochs does not close over the draws (``None``: it does)."""
 
     @property
     def commitment_ok(self) -> bool:
@@ -207,11 +245,13 @@ class Verification:
 
     @property
     def ok(self) -> bool:
-        """Everything that can be checked matches: every revealed commitment and every draw."""
-        return self.commitment_ok and self.mismatch is None
+        """Everything that can be checked matches: every revealed commitment, the chain of
+        epochs and every draw."""
+        return self.commitment_ok and self.chain is None and self.mismatch is None
 
     def error(self) -> VerifyError | None:
-        """The first problem as an error (a bad commitment before a bad draw), or ``None``."""
+        """The first problem as an error (a bad commitment, then an open chain, then a bad
+        draw), or ``None``."""
         for epoch in self.epochs:
             if epoch.status is EpochStatus.BAD:
                 return VerifyError(
@@ -220,6 +260,8 @@ class Verification:
                     computed=epoch.computed_commitment,
                     commitment=epoch.commitment,
                 )
+        if self.chain is not None:
+            return self.chain.error()
         return None if self.mismatch is None else self.mismatch.error()
 
     def to_json(self) -> dict[str, Any]:
@@ -232,6 +274,7 @@ class Verification:
             "mismatch": None if self.mismatch is None else self.mismatch.to_json(),
             "mismatches": self.mismatches,
             "commitment_ok": self.commitment_ok,
+            "chain": None if self.chain is None else self.chain.to_json(),
             "epochs": [e.to_json() for e in self.epochs],
             "table": self.table,
         }
@@ -265,11 +308,11 @@ def parse_export(content: str | bytes) -> Mapping[str, Any]:
         except UnicodeDecodeError as error:
             raise VerifyError("verify.not_text", position=error.start) from None
     try:
-        data = json.loads(content)
+        data = safejson.loads(content)
+    except safejson.JsonLimitError as error:
+        raise VerifyError(error.code, **error.params) from None
     except json.JSONDecodeError as error:
         raise VerifyError("verify.not_json", line=error.lineno, column=error.colno) from None
-    except RecursionError:
-        raise VerifyError("verify.not_json", line=1, column=1) from None
     if not isinstance(data, Mapping):
         raise VerifyError("verify.bad_format", field="$", value=_short(data))
     return data
@@ -384,7 +427,16 @@ def verify_export(data: Mapping[str, Any], *, require_revealed: bool = True) -> 
         withheld=withheld,
         mismatch=first,
         mismatches=count,
+        chain=_chain_break(epochs, [len(seqs) for seqs in covered]),
     )
+
+
+def _chain_break(epochs: Sequence[Epoch], covered: Sequence[int]) -> ChainBreak | None:
+    """The first revealed epoch without draws whose successor is pending and holds draws."""
+    for number, (epoch, after) in enumerate(pairwise(epochs)):
+        if epoch.revealed and not covered[number] and not after.revealed and covered[number + 1]:
+            return ChainBreak(number + 1, epoch.start, covered[number + 1])
+    return None
 
 
 def epochs_of(data: Mapping[str, Any]) -> list[Epoch]:
@@ -465,6 +517,16 @@ def _records(data: Mapping[str, Any]) -> list[_Record]:
             value = _field(item, "value", int, prefix=here)
             if not 1 <= sides <= MAX_SIDES:
                 raise VerifyError("verify.bad_format", field=f"{here}sides", value=sides)
+            if index < 0:
+                raise VerifyError("verify.bad_format", field=f"{here}index", value=index)
+            if not 1 <= value <= sides:
+                # Checked for every draw, revealed or not: no die shows 0, -1 or 7 of 6.
+                raise VerifyError(
+                    "verify.impossible_value",
+                    field=f"{here}value",
+                    value=_short(value),
+                    sides=sides,
+                )
             draws.append(_Draw(seq, index, sides, value))
         redacted = (
             record.get("hidden") is True

@@ -36,7 +36,17 @@ from spieltisch.dice.fair import ReplayExhausted, ReplaySource
 from spieltisch.engine.chat import is_chat
 from spieltisch.engine.errors import EngineError
 from spieltisch.engine.system import GameSystem
-from spieltisch.engine.table import AUTO_ACTOR, MAX_AUTOMATIC, Actor, DrawModel, Record, Role, Table
+from spieltisch.engine.table import (
+    AUTO_ACTOR,
+    MAX_AUTOMATIC,
+    Actor,
+    DrawModel,
+    Record,
+    Role,
+    Table,
+    read_record,
+)
+from spieltisch.engine.upcast import shapes_of
 
 __all__ = ["ReplayMismatch", "ReplayResult", "replay_log"]
 
@@ -99,6 +109,8 @@ def replay_log(
 ) -> ReplayResult:
     """Replay ``records`` on a fresh table of ``system`` with ``options`` (see the module)."""
     table = Table(system, options)
+    shapes = shapes_of(system)
+    records = [read_record(shapes, record) for record in records]  # in today's shape
     withheld = _withheld(records)
     expect_auto: Any = None  # the automatic command the table issues next, if any
     basis: Any = None  # the state that command is decided on

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine.errors import RuleError
@@ -30,9 +30,12 @@ __all__ = [
     "GameSystem",
     "Odds",
     "OddsOutcome",
+    "OddsPart",
     "StateT",
     "parse_command",
     "parse_options",
+    "stamp_options",
+    "upgrade_options",
 ]
 
 StateT = TypeVar("StateT")
@@ -61,9 +64,21 @@ class Odds(BaseModel):
     mean: float | None = None
     truncated: float = 0.0
     """Probability mass left out (exploding dice are cut off at a tiny tail)."""
-    hints: list[str] = []
+    hints: list[str] = Field(default_factory=list)
     """Codes of one-line hints on the notation (``dice.hint.<code>``; ``strict`` when ``>`` or
     ``<`` is used, which Roll20 reads otherwise)."""
+    parts: list[OddsPart] = Field(default_factory=list)
+    """Further distributions of the same command, each under a key the system names (a
+    HeXXen power against several hunters: each target's Differenzerfolge); empty for most."""
+
+
+class OddsPart(BaseModel):
+    """One named distribution within :class:`Odds` (see :attr:`Odds.parts`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    key: str
+    odds: Odds
 
 
 @dataclass(frozen=True)
@@ -82,7 +97,12 @@ class Access:
 
 
 class GameSystem(Protocol[StateT, CommandT, EventT]):
-    """A rule set: the five games and the generic free-dice system implement this."""
+    """A rule set: the five games and the generic free-dice system implement this.
+
+    Optional: a method ``stamp_options(options) -> dict`` gives the options a *new* table
+    is stored with (the store calls it on creation only, :func:`stamp_options`; HeXXen and
+    Kreiswanderer store the edition of their rules there, so tables stored before keep theirs).
+    """
 
     id: str
     """Stable registry id, e.g. ``"magical-kitties"``."""
@@ -154,3 +174,22 @@ def parse_options(model: type[OptionsT], code: str, options: Mapping[str, Any]) 
         raise RuleError(
             code, option=".".join(str(p) for p in first["loc"]), value=first.get("input")
         ) from None
+
+
+def stamp_options(system: GameSystem[Any, Any, Any], options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options a new table of ``system`` stores: ``options`` with whatever the system adds
+    so that a later release can tell them from options stored before (its optional
+    ``stamp_options`` hook, e.g. HeXXen's rules edition); unchanged without the hook."""
+    hook = getattr(system, "stamp_options", None)
+    return dict(options) if hook is None else dict(hook(options))
+
+
+def upgrade_options(
+    system: GameSystem[Any, Any, Any], options: Mapping[str, Any]
+) -> dict[str, Any]:
+    """A table's options as stored, possibly by an earlier release, as this release reads them
+    (the system's optional ``upgrade_options`` hook: a reading that changed keeps its old value
+    for a table made before); unchanged without the hook. Options are upgraded where they are
+    read (stored tables, imports, verification), never rewritten."""
+    hook = getattr(system, "upgrade_options", None)
+    return dict(options) if hook is None else dict(hook(options))

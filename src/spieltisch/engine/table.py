@@ -28,6 +28,7 @@ from spieltisch.engine import chat
 from spieltisch.engine.errors import EngineError, RuleError
 from spieltisch.engine.permissions import check_fields, makes_secret
 from spieltisch.engine.system import GameSystem, parse_command
+from spieltisch.engine.upcast import EventShapes, shapes_of
 from spieltisch.engine.visibility import Actor, Role, Viewer, sees
 from spieltisch.errors import SpieltischError
 
@@ -40,6 +41,7 @@ __all__ = [
     "Table",
     "Viewer",
     "draws_of",
+    "read_record",
 ]
 
 MAX_AUTOMATIC = 500
@@ -97,9 +99,12 @@ class Table:
         self.system = system
         self.options: dict[str, Any] = dict(options or {})
         self.records: list[Record] = []
+        self._shapes = shapes_of(system)
+        """The event shapes every event is read through (:mod:`spieltisch.engine.upcast`)."""
         self._state = self._shared = system.new_state(self.options)
         draws = 0
         for record in records:
+            record = read_record(self._shapes, record)
             self._append(record, draws)
             draws += len(record.draws)
         self._state, self._shared = self._fold(self.records, undoing=None)
@@ -270,13 +275,14 @@ class Table:
                 raise EngineError(
                     "table.bad_export", detail=f"record seq {record.seq} out of order"
                 )
+            record = read_record(self._shapes, record)
             self.records.append(record)
             if record.undoes is not None:
                 self._state, self._shared = self._fold(self.records, undoing=None)
                 continue
             if chat.is_chat(record):
                 continue  # chat changes no state
-            events = [self.system.events.validate_python(data) for data in record.events]
+            events = [self._event(data) for data in record.events]
             self._state, self._shared = self._evolve(record.hidden, events)
 
     def replay(self, record: Record, actor: Actor) -> Record:
@@ -324,7 +330,7 @@ class Table:
             seq=len(self.records) + 1,
             actor=actor.id,
             command=chat.COMMANDS.dump_python(command, mode="json"),
-            events=[chat.EVENTS.dump_python(e, mode="json") for e in events],
+            events=[self._shapes.mark(chat.EVENTS.dump_python(e, mode="json")) for e in events],
             draws=[DrawModel(index=d.index, sides=d.sides, value=d.value) for d in recorder.draws],
             hidden=hidden,
             audience=chat.audience(command, actor.id),
@@ -373,7 +379,9 @@ class Table:
             seq=len(self.records) + 1,
             actor=actor_id,
             command=self.system.commands.dump_python(command, mode="json"),
-            events=[self.system.events.dump_python(e, mode="json") for e in events],
+            events=[
+                self._shapes.mark(self.system.events.dump_python(e, mode="json")) for e in events
+            ],
             draws=[DrawModel(index=d.index, sides=d.sides, value=d.value) for d in recorder.draws],
             hidden=hidden,
             claims=access.piece if access.claims and actor_id != AUTO_ACTOR else None,
@@ -381,6 +389,10 @@ class Table:
         self.records.append(record)
         self._state, self._shared = state, shared
         return record
+
+    def _event(self, data: Any) -> Any:
+        """A stored event as the system's event model, read in today's shape."""
+        return self.system.events.validate_python(self._shapes.read(data))
 
     def _decides(self, command: Any, dice: DiceSource) -> bool:
         """Whether ``command`` would be allowed on the GM's state."""
@@ -441,7 +453,7 @@ class Table:
             if record.undoes is not None or record.seq in undone or chat.is_chat(record):
                 continue
             try:
-                events = [self.system.events.validate_python(data) for data in record.events]
+                events = [self._event(data) for data in record.events]
                 before = state
                 for event in events:
                     state = self.system.evolve(state, event)
@@ -464,6 +476,18 @@ class Table:
                     reason=error if isinstance(error, RuleError) else str(error),
                 ) from None
         return state, shared
+
+
+def read_record(
+    shapes: EventShapes, record: Record, assumed: Mapping[str, int] | None = None
+) -> Record:
+    """``record`` with its events in today's shape (:mod:`spieltisch.engine.upcast`); the
+    record itself when they already are. ``assumed``: the event versions the export it came
+    from declares (for events that do not name their own)."""
+    if not record.events or not shapes.needs_reading(record.events, assumed):
+        return record
+    events = [shapes.stored(event, assumed) for event in record.events]
+    return record.model_copy(update={"events": events})
 
 
 def draws_of(records: Iterable[Record]) -> list[Draw]:

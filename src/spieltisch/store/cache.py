@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from spieltisch.engine.system import GameSystem
-from spieltisch.engine.table import Record, Table
+from spieltisch.engine.table import Record, Table, read_record
 from spieltisch.engine.visibility import Role, Viewer, sees
 
 __all__ = ["StoredTable"]
@@ -34,7 +34,7 @@ class StoredTable(Table):
         """A table whose GM and shared states after record ``state_seq`` are ``states``; the
         later records are folded in."""
         table = cls(system, options)
-        table.records = list(records[:state_seq])
+        table.records = [read_record(table._shapes, record) for record in records[:state_seq]]
         table._state, table._shared = states
         table.absorb(records[state_seq:])
         return table

@@ -31,8 +31,9 @@ from sqlalchemy.exc import OperationalError
 from spieltisch.dice.fair import DiceSource, Epoch, FairDice, PlayerSeed
 from spieltisch.engine.chat import is_chat_command
 from spieltisch.engine.errors import RuleError
-from spieltisch.engine.system import GameSystem
+from spieltisch.engine.system import GameSystem, stamp_options, upgrade_options
 from spieltisch.engine.table import Record, Role
+from spieltisch.engine.upcast import shapes_of
 from spieltisch.errors import SpieltischError
 from spieltisch.store.cache import StoredTable
 from spieltisch.store.db import connect, is_postgres, lock_writer, migrate, resolve_url
@@ -202,7 +203,7 @@ class EventStore:
     ) -> Created:
         """A new table with a fresh secret seed; the caller becomes its GM."""
         game = get_system(system)
-        options = check_options(game, options)
+        options = stamp_options(game, check_options(game, options))
         language = check_language(language)
         title = check_text(title, "table.bad_title", MAX_TITLE, allow_empty=True)
         name = check_text(name, "table.bad_name", MAX_NAME, allow_empty=True)
@@ -766,7 +767,7 @@ class EventStore:
             ],
         )
         if self._wants_snapshot(cached.table.seq, work.seq, records):
-            state = encode_states(work.state, work.shared_state)
+            state = encode_states(work.state, work.shared_state, shapes_of(work.system).stamp)
             if state is not None:
                 conn.execute(
                     delete(SnapshotRow).where(
@@ -852,6 +853,15 @@ def _row_values(row: TableRow) -> dict[str, Any]:
     }
 
 
+def _stored_options(system: str, options: Any) -> dict[str, Any]:
+    """A row's options as this release reads them (see :func:`upgrade_options`)."""
+    try:
+        game = get_system(system)
+    except SpieltischError:
+        return dict(options or {})
+    return upgrade_options(game, options or {})
+
+
 def _info(row: Any) -> TableInfo:
     epochs = tuple(
         Epoch(cast(int, e["start"]), str(e["commitment"]), cast("str | None", e.get("seed")))
@@ -862,7 +872,7 @@ def _info(row: Any) -> TableInfo:
         system=row.system,
         title=row.title,
         language=row.language,
-        options=dict(row.options or {}),
+        options=_stored_options(row.system, row.options),
         dice_table=row.dice_table,
         epochs=(*epochs, Epoch(row.epoch_start, row.commitment)),
         player_seeds=tuple(

@@ -32,7 +32,9 @@ from spieltisch.dice.verify import (
 )
 from spieltisch.engine.errors import EngineError
 from spieltisch.engine.replay import ReplayResult, replay_log
-from spieltisch.engine.table import Record, Role, Table
+from spieltisch.engine.system import upgrade_options
+from spieltisch.engine.table import Record, Role, Table, read_record
+from spieltisch.engine.upcast import EventShapes, shapes_of
 from spieltisch.engine.visibility import Viewer, sees
 from spieltisch.errors import InputError, SpieltischError
 from spieltisch.store.types import Participant, TableInfo
@@ -81,6 +83,7 @@ def export_document(
         "fair": info.fair_block(),
         "participants": [{"id": p.id, "name": p.name, "role": p.role.value} for p in participants],
         "records": [r.model_dump(mode="json") for r in records],
+        "versions": shapes_of(table.system).describe(),
     }
 
 
@@ -164,19 +167,54 @@ def verify_document(data: Any, *, require_revealed: bool = True) -> Checked:
 def _log(data: Mapping[str, Any]) -> tuple[Any, dict[str, Any], list[Record]]:
     try:
         system = get_system(str(data.get("system")))
-        options = check_options(system, data.get("options") or {})
+        options = check_options(system, upgrade_options(system, data.get("options") or {}))
     except SpieltischError as error:
         raise VerifyError(
             "verify.bad_format", field="system", value=str(data.get("system"))
         ) from error
+    shapes = shapes_of(system)
+    assumed = _versions(data, shapes, system.id)
     records: list[Record] = []
     for number, raw in enumerate(data["records"]):
+        where = f"records[{number}]"
         try:
-            records.append(Record.model_validate(raw))
+            records.append(read_record(shapes, Record.model_validate(raw), assumed))
         except ValidationError:
-            where = f"records[{number}]"
             raise VerifyError("verify.bad_format", field=where, value=_short(raw)) from None
+        except EngineError as error:  # an event of a newer shape, or a bad version
+            if error.code == "table.newer_event":
+                raise VerifyError("verify.newer_event", **error.params) from None
+            field = f"{where}.events"
+            raise VerifyError("verify.bad_format", field=field, value=_short(raw)) from None
     return system, options, records
+
+
+def _versions(data: Mapping[str, Any], shapes: EventShapes, system: str) -> dict[str, int] | None:
+    """The event versions an export declares (``"versions"``; none: every event is version
+    1, as in exports written before versions existed). A file of newer rules or event shapes
+    than this program knows is refused by name."""
+    block = data.get("versions")
+    if block is None:
+        return None
+    events = block.get("events") if isinstance(block, Mapping) else None
+    rules = block.get("rules") if isinstance(block, Mapping) else None
+    if not isinstance(events, Mapping) or not isinstance(rules, int) or not _positive(rules):
+        raise VerifyError("verify.bad_format", field="versions", value=_short(block))
+    if rules > shapes.rules:
+        raise VerifyError("verify.newer_rules", system=system, version=rules, known=shapes.rules)
+    assumed: dict[str, int] = {}
+    for kind, version in events.items():
+        if not isinstance(kind, str) or not _positive(version):
+            raise VerifyError("verify.bad_format", field=f"versions.events.{kind}", value=version)
+        known = shapes.versions.get(kind)
+        if known is not None and version > known:
+            raise VerifyError("verify.newer_event", kind=kind, version=version, known=known)
+        assumed[kind] = version
+    return assumed
+
+
+def _positive(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
 
 
 def parse_export(data: Any) -> ParsedExport:
@@ -188,7 +226,7 @@ def parse_export(data: Any) -> ParsedExport:
         raise InputError("table.bad_format", value=value, expected=EXPORT_FORMAT)
     try:
         system = get_system(str(data["system"]))
-        options = check_options(system, data.get("options") or {})
+        options = check_options(system, upgrade_options(system, data.get("options") or {}))
         language = check_language(str(data.get("language", "de")))
         title = check_text(str(data.get("title", "")), "table.bad_title", MAX_TITLE, True)
         others = [
@@ -210,7 +248,7 @@ def parse_export(data: Any) -> ParsedExport:
     problem = verify_document(data, require_revealed=False).error()
     if problem is not None:
         raise problem
-    records = [Record.model_validate(r) for r in data["records"]]
+    records = _log(data)[2]  # in today's shape (upcast where they are older)
     # Folds every event and refuses a log with gaps (a player's export that withholds draws
     # of an epoch not yet revealed): stored, it would draw those indexes again.
     table = Table(system, options, records)

@@ -1,7 +1,11 @@
 """Snapshots of a table's folds: JSON that round-trips exactly, or none at all.
 
-A snapshot holds ``{"gm": state, "shared": state | null}``: the GM's fold and, once a hidden
-record made them differ, the shared fold (``null`` while both are the same state).
+A snapshot holds ``{"gm": state, "shared": state | null, "shapes": stamp}``: the GM's fold
+and, once a hidden record made them differ, the shared fold (``null`` while both are the same
+state), and the stamp of the rules and event shapes it was folded under
+(:attr:`spieltisch.engine.upcast.EventShapes.stamp`; a snapshot without one was folded under
+rules version 1 with every event at version 1). A snapshot of other rules or shapes than
+today's is not used: the table folds from its log, which is read through the upcasters.
 """
 
 from __future__ import annotations
@@ -13,10 +17,14 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from spieltisch.engine.system import GameSystem
+from spieltisch.engine.upcast import shapes_of
 
 __all__ = ["decode_state", "decode_states", "encode_state", "encode_states"]
 
 _STATE_ADAPTERS: dict[type, TypeAdapter[Any] | None] = {}
+
+_FIRST = "r1"
+"""The stamp of rules version 1 with every event at version 1 (not written)."""
 
 
 def _state_adapter(kind: type) -> TypeAdapter[Any] | None:
@@ -53,17 +61,19 @@ def decode_state(system: GameSystem[Any, Any, Any], options: Mapping[str, Any], 
         return None
 
 
-def encode_states(state: Any, shared: Any) -> str | None:
-    """Both folds as one snapshot (``None`` if either does not round-trip)."""
+def encode_states(state: Any, shared: Any, stamp: str = _FIRST) -> str | None:
+    """Both folds as one snapshot (``None`` if either does not round-trip), stamped with the
+    rules and event shapes they were folded under."""
     gm = encode_state(state)
     if gm is None:
         return None
+    mark = "" if stamp == _FIRST else f',"shapes":{json.dumps(stamp)}'
     if shared is state:
-        return f'{{"gm":{gm},"shared":null}}'
+        return f'{{"gm":{gm},"shared":null{mark}}}'
     other = encode_state(shared)
     if other is None:
         return None
-    return f'{{"gm":{gm},"shared":{other}}}'
+    return f'{{"gm":{gm},"shared":{other}{mark}}}'
 
 
 def decode_states(
@@ -73,8 +83,11 @@ def decode_states(
     try:
         outer = json.loads(data)
         gm, shared = outer["gm"], outer["shared"]
-    except (ValueError, TypeError, KeyError):
+        stamp = outer.get("shapes", _FIRST)
+    except (ValueError, TypeError, KeyError, AttributeError):
         return None  # a snapshot of an older format: fold from the log
+    if stamp != shapes_of(system).stamp:
+        return None  # folded under other rules or event shapes: fold from the log
     state = decode_state(system, options, json.dumps(gm))
     if state is None:
         return None

@@ -19,7 +19,7 @@ from spieltisch.i18n import error_message
 from spieltisch.store import Participant, StoredTable, TableInfo
 from spieltisch.systems.registry import get_system, system_ids
 from spieltisch.web.deps import CurrentParticipant, StoreDep, request_language
-from spieltisch.web.limits import parse_import, rate_limit, read_body
+from spieltisch.web.limits import SafeJsonRoute, parse_import, rate_limit, read_body
 from spieltisch.web.schemas import (
     CheckError,
     CheckRequest,
@@ -56,7 +56,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorResponse} for status in (400, 401, 403, 404, 409, 413, 422, 429, 503)
 }
 
-router = APIRouter(prefix="/api", responses=_ERRORS)
+router = APIRouter(prefix="/api", responses=_ERRORS, route_class=SafeJsonRoute)
 
 
 async def _workers(request: Request) -> Workers | None:

@@ -10,26 +10,30 @@ before it touches the database.
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import time
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, fields
 from typing import Annotated, Any
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Header, HTTPException, Request
+from fastapi.routing import APIRoute
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
+from spieltisch import safejson
 from spieltisch.errors import InputError, SpieltischError
+from spieltisch.safejson import JsonLimitError
 from spieltisch.web.deps import bearer_token
 
 __all__ = [
     "ImportLimits",
+    "JsonBodyRefused",
     "RateLimited",
     "RateLimiter",
     "RateLimits",
+    "SafeJsonRoute",
     "TooLarge",
     "parse_import",
     "rate_limit",
@@ -167,12 +171,50 @@ async def read_body(request: Request, max_bytes: int) -> bytes:
 
 def parse_import(body: bytes, max_records: int) -> Any:
     """The JSON of an export, refused past ``max_records`` records (before anything is
-    validated)."""
+    validated), and past the limits of :mod:`spieltisch.safejson` (nesting, long numbers,
+    ``NaN``), naming where."""
     try:
-        data = json.loads(body)
+        data = safejson.loads(body)
+    except JsonLimitError:
+        raise
     except (ValueError, UnicodeDecodeError) as error:
         raise InputError("api.malformed_json", detail=str(error)) from None
     records = data.get("records") if isinstance(data, dict) else None
     if isinstance(records, list) and len(records) > max_records:
         raise TooLarge("api.too_many_records", count=len(records), limit=max_records)
     return data
+
+
+class JsonBodyRefused(HTTPException):
+    """A JSON request body past the limits of :mod:`spieltisch.safejson`.
+
+    Raised where FastAPI reads a body (which answers any other exception there with a bare
+    400 naming nothing); the app's handler answers with ``error``'s code and message.
+    """
+
+    def __init__(self, error: JsonLimitError) -> None:
+        super().__init__(status_code=400, detail=error.code)
+        self.error = error
+
+
+class _SafeJsonRequest(Request):
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            try:
+                self._json = safejson.loads(await self.body())
+            except JsonLimitError as error:
+                raise JsonBodyRefused(error) from None
+        return self._json
+
+
+class SafeJsonRoute(APIRoute):
+    """A route whose JSON body is parsed by :func:`spieltisch.safejson.loads` (deep nesting,
+    a 5000-digit number or ``NaN`` get a 400 naming where, not a bare 400 or a 500)."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Any]]:
+        handler = super().get_route_handler()
+
+        async def safe(request: Request) -> Any:
+            return await handler(_SafeJsonRequest(request.scope, request.receive))
+
+        return safe

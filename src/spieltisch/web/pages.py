@@ -1,12 +1,15 @@
 """The pages of the web table: the start page and the table page.
 
-The routes are thin: they pick the viewer's language, render a small HTML shell from the
-templates and hand the catalog of that language to the JavaScript modules as one JSON blob.
+The routes are thin: they pick the viewer's language and render a small HTML shell from the
+templates. The texts reach the JavaScript modules as cacheable files (``/texts/<lang>/<part>
+.json``, the address carrying a hash of the content): the texts every page needs, and one
+file per game that the page fetches when it loads that game (:data:`GAME_AREAS`).
 Everything else (tables, commands, the live log) goes through the JSON API and the WebSocket.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from functools import cache
@@ -14,20 +17,38 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from spieltisch.i18n import LANGUAGES, catalog, normalize_language, translate
+from spieltisch.i18n import LANGUAGES, area_catalog, areas, normalize_language, translate
 
 __all__ = [
+    "GAME_AREAS",
     "LANG_COOKIE",
+    "PAGE_PART",
     "STATIC_DIR",
     "TEMPLATE_DIR",
     "docs_page",
     "page_language",
     "router",
+    "text_urls",
     "texts_for",
 ]
+
+GAME_AREAS: dict[str, str] = {
+    "magical-kitties": "kitties",
+    "hexxen": "hexxen",
+    "kreiswanderer": "kreiswanderer",
+    "dnd5e": "dnd5e",
+    "kilkenny": "kilkenny",
+    "free-dice": "freedice",
+}
+"""Each game's system id → the catalog area with its texts (sent when the page loads it)."""
+
+PAGE_PART = "page"
+"""The text part every page gets: every area but the games' and the command line's."""
+
+_NOT_IN_PAGES = {"cli", *GAME_AREAS.values()}
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 """Where the Jinja templates of the pages live."""
@@ -71,12 +92,50 @@ def page_language(request: Request) -> str:
 
 
 @cache
-def texts_for(lang: str) -> str:
-    """The whole catalog of ``lang`` as JSON, safe to embed in a ``<script>`` element."""
-    data = dict(catalog(normalize_language(lang)))
-    text = json.dumps(data, ensure_ascii=False, sort_keys=True)
-    # Never let a text close the script element or open a comment.
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+def texts_for(lang: str, part: str = PAGE_PART) -> bytes:
+    """The texts of one part (:data:`PAGE_PART` or a game's system id) in ``lang`` as JSON;
+    ``KeyError`` for a part that does not exist."""
+    if part == PAGE_PART:
+        wanted = [area for area in areas() if area not in _NOT_IN_PAGES]
+    else:
+        wanted = [GAME_AREAS[part]]
+    data: dict[str, str] = {}
+    for area in wanted:
+        data.update(area_catalog(normalize_language(lang), area))
+    return json.dumps(data, ensure_ascii=False, sort_keys=True).encode()
+
+
+@cache
+def _version(lang: str, part: str) -> str:
+    return hashlib.sha256(texts_for(lang, part)).hexdigest()[:16]
+
+
+def text_urls(lang: str, root: str = "") -> dict[str, Any]:
+    """Where a page fetches its texts: ``page`` and one address per game (``games``)."""
+
+    def url(part: str) -> str:
+        return f"{root}/texts/{lang}/{part}.json?v={_version(lang, part)}"
+
+    return {"page": url(PAGE_PART), "games": {game: url(game) for game in GAME_AREAS}}
+
+
+@router.get("/texts/{lang}/{part}.json", name="texts")
+def texts(request: Request, lang: str, part: str) -> Response:
+    """One part of the texts in one language; cached for good when asked for by the address
+    a page names (its ``v`` is the hash of the content)."""
+    if lang not in LANGUAGES or (part != PAGE_PART and part not in GAME_AREAS):
+        return Response(status_code=404)
+    version = _version(lang, part)
+    etag = f'"{version}"'
+    cache = (
+        "public, max-age=31536000, immutable"
+        if request.query_params.get("v") == version
+        else "no-cache"
+    )
+    headers = {"Cache-Control": cache, "ETag": etag, "Content-Language": lang}
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers=headers)
+    return Response(texts_for(lang, part), media_type="application/json", headers=headers)
 
 
 def _render(name: str, request: Request, lang: str, **context: Any) -> HTMLResponse:
@@ -85,12 +144,13 @@ def _render(name: str, request: Request, lang: str, **context: Any) -> HTMLRespo
     def t(key: str, /, **params: Any) -> str:
         return translate(key, lang, **params)
 
+    root = str(request.scope.get("root_path", ""))
     html = template.render(
         lang=lang,
         languages=LANGUAGES,
         t=t,
-        texts=texts_for(lang),
-        static=str(request.scope.get("root_path", "")) + "/static",
+        texts=text_urls(lang, root),
+        static=root + "/static",
         **context,
     )
     response = HTMLResponse(html)

@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import weakref
 from typing import Any
 
 import anyio
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from spieltisch import safejson
 from spieltisch.engine.table import Record
 from spieltisch.engine.visibility import Viewer, sees
 from spieltisch.errors import SpieltischError, located
@@ -225,8 +225,8 @@ async def _authentication(websocket: WebSocket, since: int) -> tuple[str, int]:
     except KeyError:  # a binary frame: no "text" in the message
         raise SpieltischError("ws.auth_expected") from None
     try:
-        message = json.loads(text)
-    except ValueError:
+        message = safejson.loads(text)
+    except ValueError:  # not JSON, too deep, a number too long (JsonLimitError is one too)
         message = None
     token = message.get("token") if isinstance(message, dict) else None
     if not isinstance(message, dict) or message.get("type") != "auth" or not isinstance(token, str):

@@ -20,10 +20,10 @@ FIGHT: list[tuple[Actor, dict[str, Any], list[int]]] = [
     (ANNA, ADA, []),
     (GM, WOLF, []),
     (GM, {"kind": "start_fight"}, []),
-    (GM, {"kind": "set_bound", "target": "wolf", "bound": True}, []),
+    (GM, {"kind": "set_bound", "target": "wolf", "bound": True, "other": "ada"}, []),
     # Wolf: 4 M dice 1,5,2,6 -> 3 (the star face counts for the GM). Ada parries with
     # GES 3 + Parieren 2 = 5 H dice 5,1,2,3,4 -> 1 success (the star does not count).
-    # Margin 2 -> hit: 3 + 2 - 1 - armour 1 = 3 LeP.
+    # Margin 2 -> hit: Schaden 3 + 2 - armour 1 = 4 LeP.
     (
         GM,
         {
@@ -51,11 +51,14 @@ FIGHT: list[tuple[Actor, dict[str, Any], list[int]]] = [
         {"kind": "hunter_check", "hunter": "ada", "skill": "Nahkampf", "ap": 2},
         [5, 6, 5, 1, 2, 3, 4, 1],
     ),
-    # Round end: outer damage 2 ticks 4 LeP in INI 0, falls to 1.
-    (ANNA, {"kind": "next_turn"}, []),
+    # Round end: outer damage 2 ticks 4 LeP in INI 0, falls to 1. The Malusstufen [Furcht]
+    # decay by an Abbau check: Ada's 5 Geistesstärke dice 1,2,3,4,2 -> 0, two Janus dice
+    # (malus 2) 1,1 -> nothing removed.
+    (ANNA, {"kind": "next_turn"}, [1, 2, 3, 4, 2, 1, 1]),
     (GM, {"kind": "next_turn"}, []),
-    # Second round end: 2 LeP, the effect ends.
-    (ANNA, {"kind": "next_turn"}, []),
+    # Second round end: 2 LeP, the effect ends; the Abbau check 5,2,3,4,2 -> 1 success,
+    # Janus 4,1 -> one symbol removed: 0 again.
+    (ANNA, {"kind": "next_turn"}, [5, 2, 3, 4, 2, 4, 1]),
 ]
 
 
@@ -74,12 +77,12 @@ def test_the_fight_comes_out_as_hand_computed() -> None:
     ada, wolf = state.hunters["ada"], state.npcs["wolf"]
     assert ada.lep.maximum == 12
     assert ada.ini == 5
-    assert ada.lep.current == 12 - 3 - 4 - 2
+    assert ada.lep.current == 12 - 4 - 4 - 2
     assert wolf.hex.maximum == 2  # 2 per Jz, one hunter
     assert wolf.hex.current == 1
     assert wolf.widernatuerlich and wolf.properties == ("Rudeltier",)
     levels = {(e.kind, e.target): e.level for e in state.effects.items}
-    assert levels == {("malus", "ada"): 2}
+    assert levels == {("malus[Furcht]", "ada"): 2}  # the tag names the condition
     assert state.encounter is not None and state.encounter.round == 3
     assert state.encounter.current == "wolf"
     assert int(state.budgets["ada"].left["ap"]) == 6
@@ -88,7 +91,7 @@ def test_the_fight_comes_out_as_hand_computed() -> None:
     assert [(t["amount"], t["level"], t["round"]) for t in ticks] == [(4, 2, 1), (2, 1, 2)]
     attack = next(e for e in events if e["kind"] == "attack_rolled")
     assert (attack["roll"]["total"], attack["defense_roll"]["total"]) == (3, 1)
-    assert (attack["margin"], attack["lep_lost"]) == (2, 3)
+    assert (attack["margin"], attack["lep_lost"]) == (2, 4)
     check = next(e for e in events if e["kind"] == "check_rolled")
     roll = check["roll"]
     assert (roll["successes"], roll["stars"], roll["janus_symbols"], roll["total"]) == (3, 1, 1, 2)
@@ -128,7 +131,9 @@ def test_a_defence_without_ap_is_refused() -> None:
             ANNA,
             script.source_at,
         )
-    table.execute({"kind": "set_bound", "target": "wolf", "bound": True}, GM, script.source_at)
+    table.execute(
+        {"kind": "set_bound", "target": "wolf", "bound": True, "other": "ada"}, GM, script.source_at
+    )
     parry = {
         "kind": "npc_attack",
         "npc": "wolf",

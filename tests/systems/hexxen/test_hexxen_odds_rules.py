@@ -27,6 +27,16 @@ def test_netting_and_janus() -> None:
     assert rules.net_modifier(3, 4, OPTS) == -1  # the seed's example: +3 and −4
     assert rules.net_modifier(5, 0, OPTS) == 5
     assert rules.net_modifier(0, 9, OPTS) == -5  # at most five Janus dice
+    # Each side is capped at 5 before netting: 5 Malusstufen + a lasting malus 3 against a
+    # bonus 4 is 4 - 5 = -1, not 4 - 8 = -4.
+    assert rules.net_modifier(4, 8, OPTS) == -1
+    assert rules.net_modifier(9, 2, OPTS) == 3
+    old = HexxenOptions(modifier_cap="net")
+    assert rules.net_modifier(4, 8, old) == -4
+    assert rules.net_modifier(9, 2, old) == 5
+    three = HexxenOptions(max_janus=3)
+    assert rules.net_modifier(4, 8, three) == 0
+    assert rules.net_modifier(0, 4, three) == -3
     malus = rules.check_result([5, 2], [4, 6, 6], -3, gm=False, options=OPTS)
     assert (malus.successes, malus.janus, malus.total) == (1, 3, 0)  # never below 0
     bonus = rules.check_result([5, 1], [4, 1], 2, gm=False, options=OPTS)
@@ -50,11 +60,13 @@ def test_derived_values_and_ap() -> None:
 
 
 def test_attack_damage_default() -> None:
+    # The published rule: Schaden + net successes + Blut drops - armour, never below 0.
     assert rules.attack_damage(3, 0, 0, 0, OPTS) == 0  # no net success: a miss
-    assert rules.attack_damage(3, 1, 0, 0, OPTS) == 3
-    assert rules.attack_damage(3, 4, 2, 1, OPTS) == 3 + 4 - 1 + 1 - 2
+    assert rules.attack_damage(3, 1, 0, 0, OPTS) == 4
+    assert rules.attack_damage(3, 4, 2, 1, OPTS) == 3 + 4 + 1 - 2
     assert rules.attack_damage(1, 1, 5, 0, OPTS) == 0  # never below 0
-    assert rules.attack_damage(3, 2, 1, 0, HexxenOptions(damage_offset=0)) == 4
+    # The reading of tables made before, one less, stays an option.
+    assert rules.attack_damage(3, 2, 1, 0, HexxenOptions(damage_offset=-1)) == 3
 
 
 def _icepool_pool(dice: int, net: int, gm: bool) -> dict[int, Fraction]:

@@ -32,7 +32,7 @@ def _fight(script: Script) -> Table:
         (ANNA, ADA),
         (GM, WOLF),
         (GM, {"kind": "start_fight"}),
-        (GM, {"kind": "set_bound", "target": "wolf", "bound": True}),
+        (GM, {"kind": "set_bound", "target": "wolf", "bound": True, "other": "ada"}),
     ):
         table.execute(command, actor, script.source_at)
     return table
@@ -40,7 +40,7 @@ def _fight(script: Script) -> Table:
 
 def test_a_declared_attack_waits_for_the_parry_and_comes_out_as_hand_computed() -> None:
     # Wolf 4 M dice 1,5,2,6 -> 3; Ada parries with 5 H dice 5,1,2,3,4 -> 1. Margin 2:
-    # Schaden 3 + 2 - 1 - armour 1 = 3 LeP, 1 Ap for the parry, 1 Handlung for the wolf.
+    # Schaden 3 + 2 - armour 1 = 4 LeP, 1 Ap for the parry, 1 Handlung for the wolf.
     table = _fight(Script([1, 5, 2, 6, 5, 1, 2, 3, 4]))
     table.execute(DECLARE, GM, Script([]).source_at)
     state = table.state
@@ -62,14 +62,14 @@ def test_a_declared_attack_waits_for_the_parry_and_comes_out_as_hand_computed() 
     )
     state = table.state
     assert state.pending is None
-    assert state.hunters["ada"].lep.current == 9
+    assert state.hunters["ada"].lep.current == 8
     assert int(state.budgets["ada"].left["ap"]) == 5
     assert int(state.budgets["wolf"].left["handlungen"]) == 1
     rolled = table.records[-1].events[0]
     assert (rolled["roll"]["total"], rolled["defense_roll"]["total"], rolled["lep_lost"]) == (
         3,
         1,
-        3,
+        4,
     )
     assert replay_log(get_system("hexxen"), {}, table.records).ok
 
@@ -216,7 +216,7 @@ def test_the_view_names_the_ticks_of_the_coming_ini0_phase() -> None:
     table.execute({"kind": "apply_effect", "target": "ada", "effect": "malus", "level": 1}, GM, run)
     shown = get_system("hexxen").view(table.state, Viewer(role=Role.PLAYER, participant="anna"))
     assert shown["fight"]["ini0"] == [
-        {"target": "ada", "effect": "outer_damage", "level": 3, "amount": 6}
+        {"target": "ada", "effect": "outer_damage", "level": 3, "amount": 6, "decay": "auto"}
     ]
     assert shown["hunters"][0]["ap_per_round"] == 6
     assert not shown["hunters"][0]["defeated"]

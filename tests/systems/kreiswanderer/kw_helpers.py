@@ -98,3 +98,19 @@ def goblin(being_id: str = "gob") -> dict[str, Any]:
             "weapons": [{"name": "Messer", "skill": "messer", "damage_bonus": 1}],
         },
     }
+
+
+SEED_RULES = {"edition": 2}
+"""The options of a table made since the fixes of issue 24 (the store writes them)."""
+
+
+def table_of(*commands: dict[str, Any], options: dict[str, Any] | None = None) -> Any:
+    """A table of the current edition (or ``options``) where the GM issued ``commands``."""
+    from spieltisch.engine.table import Table
+    from spieltisch.engine.visibility import Actor, Role
+    from spieltisch.systems.kreiswanderer import Kreiswanderer
+
+    table = Table(Kreiswanderer(), SEED_RULES if options is None else options)
+    for command in commands:
+        table.execute(command, Actor(id="gm", role=Role.GM), source_at([]))
+    return table

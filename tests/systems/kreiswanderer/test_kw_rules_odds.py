@@ -17,10 +17,11 @@ from spieltisch.systems.kreiswanderer import odds, rules
 def test_talent_value_and_the_untrained_everyday_skill() -> None:
     assert rules.talent_value(3, 2, 4, 1) == 11  # 3 × 2 + 4 + 1
     assert rules.talent_value(2, 1, 0) == 2  # basic skill at 0 is usable
-    assert rules.talent_value(2, 3, 0) == 6  # a specialisation at 0 is not refused by the seed
-    with pytest.raises(RuleError) as refused:
-        rules.talent_value(3, 2, 0)
-    assert refused.value.code == "kreiswanderer.untrained"
+    assert rules.talent_value(2, 3, 1) == 7  # a learned specialisation
+    for depth in (2, 3, 5):  # only basic skills need no learning
+        with pytest.raises(RuleError) as refused:
+            rules.talent_value(3, depth, 0)
+        assert refused.value.code == "kreiswanderer.untrained"
 
 
 def test_explosions_chain_and_stop_at_the_limit() -> None:
@@ -60,8 +61,13 @@ def test_check_odds_match_icepool(value: int, target: int) -> None:
     die = _icepool_die()
     total = die.denominator()
     kept = {o: Fraction(q, total) for o, q in die.items() if o % 10 != 0}
-    assert found["pass"] == sum(p for o, p in kept.items() if value + o >= target)
-    assert found["critical_success"] == sum(p for o, p in kept.items() if value + o - target >= 10)
+    # The cut-off tail (≥ 121) passes these targets: it counts, the chances are exact.
+    tail = Fraction(1, 10**12)
+    assert found["pass"] == sum(p for o, p in kept.items() if value + o >= target) + tail
+    assert (
+        found["critical_success"]
+        == sum(p for o, p in kept.items() if value + o - target >= 10) + tail
+    )
     assert found["critical_failure"] == sum(p for o, p in kept.items() if value + o - target <= -10)
     assert sum(o["probability"] for o in found["outcomes"]) + found["truncated"] == 1
     assert found["truncated"] <= Fraction(1, 10**12)
@@ -92,11 +98,14 @@ def test_comparative_odds_match_icepool() -> None:
     assert abs(float(found["active"]) - float((a > p).probability(True))) < 1e-9
 
 
-def test_accumulated_odds_match_enumeration() -> None:
-    # Two rolls with TW 3 toward target 10 + quality 4 = 14: brute force over kept faces.
+@pytest.mark.parametrize(("reading", "counted"), [("dice", 3), ("every_roll", 6)])
+def test_accumulated_odds_match_enumeration(reading: str, counted: int) -> None:
+    # Two rolls with TW 3 toward target 10 + quality 4 = 14: brute force over kept faces; the
+    # Talentwert counts once (the seed) or on both rolls (the table option).
     weights = {10 * k + r: Fraction(1, 10 ** (k + 1)) for k in range(12) for r in range(1, 10)}
-    expected = sum(weights[x] * weights[y] for x in weights for y in weights if 3 + x + 3 + y >= 14)
-    assert odds.accumulated_odds(3, 10, 4, 2)["reach"] == expected
+    kept = sum(weights[x] * weights[y] for x in weights for y in weights if counted + x + y >= 14)
+    tails = 1 - (1 - odds.TAIL) ** 2  # a die in its tail brings ≥ 121: reached
+    assert odds.accumulated_odds(3, 10, 4, 2, reading)["reach"] == kept + tails
 
 
 def test_attack_odds_sum_to_one() -> None:
@@ -110,17 +119,18 @@ def test_attack_odds_sum_to_one() -> None:
 def test_pass_and_fail_cover_everything(value: int, target: int) -> None:
     found = odds.check_odds(value, target)
     failed = sum(o["probability"] for o in found["outcomes"] if not o["passed"])
-    assert found["pass"] + failed + found["truncated"] == 1
+    # The cut-off tail (≥ 121) passes every target up to 60 + the value: pass is exact.
+    assert found["pass"] + failed == 1
 
 
 def test_a_chain_of_explosions_decides_a_check_and_its_odds() -> None:
     # Talentwert 0 against 30: only a chain passes. ≥ 30 needs 10, 10, 10 (1/1000); a
     # critical success (≥ 40) 10, 10, 10, 10 (1/10⁴); anything up to 20 fails critically:
-    # all but 10, 10, … (1/100). The cut-off tail (10⁻¹²) lies among the passes.
+    # all but 10, 10, … (1/100). The cut-off tail (10⁻¹², all ≥ 121) counts among both.
     found = odds.check_odds(0, 30)
     assert found["truncated"] == Fraction(1, 10**12)
-    assert found["pass"] + found["truncated"] == Fraction(1, 1000)
-    assert found["critical_success"] + found["truncated"] == Fraction(1, 10**4)
+    assert found["pass"] == Fraction(1, 1000)
+    assert found["critical_success"] == Fraction(1, 10**4)
     assert found["critical_failure"] == Fraction(99, 100)
     # The same chain rolled: 10 + 10 + 10 + 4 = 34, quality 4 — no critical success.
     rolls = rules.roll_exploding(Scripted([10, 10, 10, 4]).roll, 100)

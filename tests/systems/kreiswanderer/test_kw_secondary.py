@@ -124,6 +124,7 @@ def test_the_view_shows_each_hit_s_parts_and_the_known_markings() -> None:
         {
             "weapon": "Klinge",
             "target": "wache",
+            "thresholds": 0,
             "resistance": 2,
             "protection": 1,
             "extra": [

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter
 
 from spieltisch.engine.grid import Size
 from spieltisch.engine.permissions import GmOnly, Secret
-from spieltisch.engine.text import Name, Note, Ref
+from spieltisch.engine.text import Name, Note, Ref, text_rule
 from spieltisch.systems.dnd5e.movement import MoveStep
 
 __all__ = ["ACTIONS", "COMMANDS", "Command"]
@@ -47,10 +47,14 @@ ActionName = Literal[
     "use_magic_item",
     "improvised",
 ]
-Speed = Annotated[int, Field(ge=0, le=300)]
+Speed = Annotated[StrictInt, Field(ge=0, le=300)]
 SpeedName = Literal["walk", "fly", "climb", "swim"]
 Ability = Literal["str", "dex", "con", "int", "wis", "cha"]
-DamageType = Annotated[str, Field(max_length=20)]
+DamageType = Annotated[StrictStr, Field(max_length=20), text_rule(20)]
+Square = Annotated[StrictStr, Field(max_length=8), text_rule(8)]
+"""A square of the battle map by name (``C4``)."""
+AttackLine = Annotated[StrictStr, Field(max_length=200), text_rule(200)]
+"""An attack of a typed-in sheet, as its stat-block line."""
 
 
 def _walk_9() -> dict[SpeedName, int]:
@@ -69,15 +73,15 @@ class _Sheet(_Command):
     hp: StrictInt = Field(default=1, ge=1, le=2000)
     speeds: dict[SpeedName, Speed] = Field(default_factory=_walk_9)
     reach_m: Literal["1.5", "3", "4.5", "6"] = "1.5"
-    abilities: dict[Ability, Annotated[int, Field(ge=1, le=30)]] = Field(default_factory=dict)
-    attacks: tuple[Annotated[str, Field(max_length=200)], ...] = Field(default=(), max_length=10)
+    abilities: dict[Ability, Annotated[StrictInt, Field(ge=1, le=30)]] = Field(default_factory=dict)
+    attacks: tuple[AttackLine, ...] = Field(default=(), max_length=10)
     attacks_per_action: StrictInt = Field(default=1, ge=1, le=8)
     bonus_actions: tuple[Name, ...] = Field(default=(), max_length=10)
     hover: StrictBool = False
     resistances: tuple[DamageType, ...] = Field(default=(), max_length=13)
     vulnerabilities: tuple[DamageType, ...] = Field(default=(), max_length=13)
     immunities: tuple[DamageType, ...] = Field(default=(), max_length=13)
-    position: Annotated[str, Field(max_length=8)] | None = None
+    position: Square | None = None
 
 
 class AddCharacter(_Sheet):
@@ -94,7 +98,7 @@ class AddMonster(_Command):
     side: Ref = "foes"
     monster: Ref | None = None
     sheet: _Sheet | None = None
-    position: Annotated[str, Field(max_length=8)] | None = None
+    position: Square | None = None
     secret: Annotated[StrictBool, Secret()] = False
 
 
@@ -106,7 +110,7 @@ class StartCombat(_Command):
     """
 
     kind: Literal["start_combat"] = "start_combat"
-    rolls: dict[Ref, Annotated[int, Field(ge=1, le=20)]] = Field(default_factory=dict)
+    rolls: dict[Ref, Annotated[StrictInt, Field(ge=1, le=20)]] = Field(default_factory=dict)
 
 
 TerrainKind = Literal["difficult", "wall", "water"]
@@ -116,7 +120,7 @@ class Terrain(_Command):
     """The GM paints terrain on squares (``None``: plain ground again)."""
 
     kind: Literal["terrain"] = "terrain"
-    squares: tuple[Annotated[str, Field(max_length=8)], ...] = Field(min_length=1, max_length=400)
+    squares: tuple[Square, ...] = Field(min_length=1, max_length=400)
     terrain: TerrainKind | None = None
 
 

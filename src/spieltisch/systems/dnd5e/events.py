@@ -1,6 +1,6 @@
 """The events of a D&D 5e table: what happened, with every die rolled.
 
-Attack events carry the d20s and the damage dice as rolled; :mod:`.game` derives hits,
+Attack events carry the d20s and the damage dice as rolled; :mod:`.evolve` derives hits,
 criticals and damage from them again when it folds the event, so the rules live in one place.
 """
 

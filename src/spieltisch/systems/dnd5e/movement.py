@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.grid import (
@@ -30,6 +30,7 @@ from spieltisch.engine.grid import (
     reach_exits,
     square_name,
 )
+from spieltisch.engine.text import text_rule
 from spieltisch.systems.dnd5e.rules import (
     RUN_UP_M,
     high_jump_m,
@@ -92,13 +93,13 @@ class Body(_Frozen):
 class MoveStep(_Frozen):
     """One step: the square the creature's position moves to, and how."""
 
-    to: str
+    to: Annotated[StrictStr, Field(max_length=8), text_rule(8)]
     mode: MoveMode = "walk"
     jump: Literal["long", "high"] | None = None
     """Part of a jump: consecutive ``long`` steps are one long jump; a ``high`` step jumps
     ``height_m`` up on its way to the next square."""
     height_m: Decimal | None = Field(default=None, gt=0, le=30)
-    obstacle: bool = False
+    obstacle: StrictBool = False
     """The jump clears a low obstacle (the GM may ask for a DC 10 Strength (Athletics) check)."""
 
 

@@ -18,10 +18,13 @@ from spieltisch.systems.dnd5e.rules import Mode, attack_outcome
 __all__ = [
     "AttackOdds",
     "DamageDice",
+    "SaveOdds",
     "attack_damage",
+    "attack_damage_with_save",
     "attack_odds",
     "d20",
     "dice_sum",
+    "save_damage",
     "save_odds",
 ]
 
@@ -86,6 +89,8 @@ class DamageDice:
 
 
 def _dice(count: int, sides: int, modifier: int) -> Dist:
+    if count == 0:
+        return Dist.constant(max(modifier, 0))
     return (Dist.die(sides, exact=True).repeat(count) + modifier).clamp(low=0)
 
 
@@ -106,3 +111,54 @@ def attack_damage(dice: list[DamageDice], odds: AttackOdds) -> Pmf:
 def mean(pmf: Mapping[int, Fraction]) -> Fraction:
     """The expected value of a distribution."""
     return Dist.from_outcomes(pmf).exact_mean()
+
+
+@dataclass(frozen=True)
+class SaveOdds:
+    """Chances of a saving throw against a DC and the damage that follows."""
+
+    success: Fraction
+    failure: Fraction
+    damage: Pmf
+    """Full damage on a failure; on a success half of it (rounded down) or none."""
+
+
+def _parts(dice: list[DamageDice]) -> Dist:
+    return sum((_dice(p.count, p.sides, p.modifier) for p in dice), Dist.constant(0))
+
+
+def save_damage(
+    dice: list[DamageDice], bonus: int, dc: int, *, half: bool, mode: Mode = Mode.NORMAL
+) -> SaveOdds:
+    """The odds of a save (d20 + ``bonus`` ≥ ``dc``) and the damage: the dice on a failure,
+    half of their total (rounded down) on a success where the effect says so, else 0."""
+    success = save_odds(bonus, dc, mode)
+    full = _parts(dice)
+    saved = full.map(lambda n: n // 2) if half else Dist.constant(0)
+    damage = Dist.mixture([(1 - success, full), (success, saved)])
+    return SaveOdds(success=success, failure=1 - success, damage=damage.fractions())
+
+
+def attack_damage_with_save(
+    dice: list[DamageDice],
+    odds: AttackOdds,
+    rider: list[DamageDice],
+    save_success: Fraction,
+    *,
+    half: bool,
+) -> Pmf:
+    """The damage of an attack whose hit also forces a save against more damage (the giant
+    spider's poison): the attack's dice as in :func:`attack_damage` (doubled on a critical),
+    plus on any hit the save's dice in full on a failure, half (rounded down) or none on a
+    success. The save's dice are not doubled by a critical (they are the save's damage, not
+    the attack's)."""
+    normal = _parts(dice)
+    critical = sum((_dice(p.count * 2, p.sides, p.modifier) for p in dice), Dist.constant(0))
+    full = _parts(rider)
+    saved = full.map(lambda n: n // 2) if half else Dist.constant(0)
+    extra = Dist.mixture([(1 - save_success, full), (save_success, saved)])
+    plain = odds.hit - odds.critical
+    mixed = Dist.mixture(
+        [(odds.miss, 0), (plain, normal + extra), (odds.critical, critical + extra)]
+    )
+    return mixed.fractions()

@@ -11,14 +11,18 @@ from pydantic import TypeAdapter
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import Access, Odds, OddsOutcome, parse_options
+from spieltisch.engine.upcast import EventShapes
 from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.dnd5e import commands as c
-from spieltisch.systems.dnd5e import game
+from spieltisch.systems.dnd5e import decide as deciding
+from spieltisch.systems.dnd5e import evolve as evolving
+from spieltisch.systems.dnd5e import queries
 from spieltisch.systems.dnd5e import view as viewing
 from spieltisch.systems.dnd5e.events import EVENTS, Event
 from spieltisch.systems.dnd5e.odds import attack_damage, attack_odds, mean, save_odds
 from spieltisch.systems.dnd5e.rules import Mode
 from spieltisch.systems.dnd5e.state import DndOptions, DndState, Fighter, Weapon
+from spieltisch.systems.dnd5e.upcast import RULES_VERSION, UPCASTERS
 
 __all__ = ["SYSTEM_ID", "Dnd5e"]
 
@@ -31,6 +35,8 @@ class Dnd5e:
     id = SYSTEM_ID
     commands = c.COMMANDS
     events = EVENTS
+    shapes = EventShapes.of(Event, rules=RULES_VERSION, upcasters=UPCASTERS)
+    """Versions of the event shapes and rules, and the upcasters (``upcast.py``)."""
     options: TypeAdapter[Any] = TypeAdapter(DndOptions)
 
     def new_state(self, options: Mapping[str, Any]) -> DndState:
@@ -39,21 +45,21 @@ class Dnd5e:
         return DndState.fresh(parsed)
 
     def decide(self, state: DndState, command: c.Command, dice: DiceSource) -> list[Event]:
-        """The events of ``command`` (see :mod:`.game`)."""
-        return game.decide(state, command, dice)
+        """The events of ``command`` (see :mod:`.decide`)."""
+        return deciding.decide(state, command, dice)
 
     def evolve(self, state: DndState, event: Event) -> DndState:
         """Apply one event by the rules."""
-        return game.evolve(state, event)
+        return evolving.evolve(state, event)
 
     def odds(self, state: DndState, command: c.Command) -> Odds | None:
         """An attack's damage distribution (0 = miss, the critical mixed in); a move's one
-        certain outcome, its route check (:func:`.game.preview_move`); else ``None``."""
+        certain outcome, its route check (:func:`.decide.preview_move`); else ``None``."""
         if isinstance(command, c.Move):
             return Odds(
                 outcomes=[
                     OddsOutcome(
-                        value=game.preview_move(state, command), probability=1.0, exact="1/1"
+                        value=deciding.preview_move(state, command), probability=1.0, exact="1/1"
                     )
                 ]
             )
@@ -61,11 +67,11 @@ class Dnd5e:
             fighter = state.fighters.get(command.creature)
             if fighter is None:
                 raise RuleError("dnd5e.unknown_creature", creature=command.creature)
-            mode, fails = game.save_mode(state, fighter, command.ability)
+            mode, fails = queries.save_mode(state, fighter, command.ability)
             p = (
                 Fraction(0)
                 if fails
-                else save_odds(game.save_bonus(fighter, command), command.dc, mode)
+                else save_odds(deciding.save_bonus(fighter, command), command.dc, mode)
             )
             return Odds(
                 outcomes=[
@@ -76,7 +82,7 @@ class Dnd5e:
                 ]
             )
         if isinstance(command, c.Trigger):
-            found = game.readied_attack(state, command.creature)
+            found = deciding.readied_attack(state, command.creature)
             if found is None:
                 return None
             return _attack_odds(state, *found, (False, False))
@@ -127,7 +133,7 @@ def _attack_odds(
     state: DndState, attacker: Fighter, target: Fighter, weapon: Weapon, extra: tuple[bool, bool]
 ) -> Odds:
     """The damage distribution of one attack (0 = miss), the mode from every tracked source."""
-    mode = game.attack_mode(state, attacker, target, weapon, extra)
+    mode = queries.attack_mode(state, attacker, target, weapon, extra)
     hit = attack_odds(weapon.bonus, target.ac, Mode(mode))
     pmf = attack_damage([p.dice for p in weapon.damage], hit)
     return Odds(

@@ -14,7 +14,10 @@ from spieltisch.engine.creatures import Creature, visible_to
 from spieltisch.engine.grid import square_name
 from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.dnd5e.data import CONDITIONS, bestiary, condition_tags
-from spieltisch.systems.dnd5e.game import (
+from spieltisch.systems.dnd5e.movement import TurnMovement, speed_for
+from spieltisch.systems.dnd5e.odds import AttackOdds
+from spieltisch.systems.dnd5e.odds import attack_odds as _attack_odds
+from spieltisch.systems.dnd5e.queries import (
     CLOSE_M,
     attack_mode,
     body_of,
@@ -22,9 +25,6 @@ from spieltisch.systems.dnd5e.game import (
     may_react,
     square_distance,
 )
-from spieltisch.systems.dnd5e.movement import TurnMovement, speed_for
-from spieltisch.systems.dnd5e.odds import AttackOdds
-from spieltisch.systems.dnd5e.odds import attack_odds as _attack_odds
 from spieltisch.systems.dnd5e.rules import Mode, high_jump_m, long_jump_m
 from spieltisch.systems.dnd5e.state import DndState, Fighter
 
@@ -190,10 +190,13 @@ def view(state: DndState, viewer: Viewer) -> dict[str, Any]:
         "fighters": shown,
         "attack_options": attacks,
         "conditions": list(CONDITIONS),
+        # only the GM enters monsters; the 334 entries would weigh on every player's view
         "bestiary": [
             {"id": key, "name": m["name"], "size": m["size"], "ac": m["ac"], "hp": m["hp"]}
             for key, m in bestiary().items()
-        ],
+        ]
+        if viewer.is_gm
+        else [],
         "combat": None
         if fight is None
         else {

@@ -27,6 +27,7 @@ from spieltisch.engine.creatures import Creature, Track
 from spieltisch.engine.effects import Duration
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import Access, Odds, OddsOutcome
+from spieltisch.engine.upcast import EventShapes
 from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.freedice import commands as c
 from spieltisch.systems.freedice import events as e
@@ -49,6 +50,7 @@ from spieltisch.systems.freedice.rules import (
     move_cost,
     square_names,
 )
+from spieltisch.systems.freedice.upcast import RULES_VERSION, UPCASTERS
 from spieltisch.systems.freedice.view import view
 
 __all__ = [
@@ -228,6 +230,8 @@ class FreeDice:
     id = SYSTEM_ID
     commands: TypeAdapter[Command] = COMMANDS
     events: TypeAdapter[Event] = EVENTS
+    shapes = EventShapes.of(Event, rules=RULES_VERSION, upcasters=UPCASTERS)
+    """Versions of the event shapes and rules, and the upcasters (``upcast.py``)."""
     options: TypeAdapter[Any] = TypeAdapter(FreeDiceOptions)
     meta = META
 

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter
+from pydantic import Field, StrictBool, StrictInt, StrictStr, TypeAdapter
 
 from spieltisch.engine.permissions import GmOnly, Secret
 from spieltisch.engine.text import Name, Note, Ref, text_rule
+from spieltisch.systems.hexxen.sheet import _Frozen
 
 __all__ = [
     "COMMANDS",
+    "AddHex",
     "ApplyEffect",
     "ChangeLep",
     "ChangeResource",
@@ -30,6 +32,7 @@ __all__ = [
     "HunterContest",
     "NextTurn",
     "NpcAttack",
+    "NpcCheck",
     "NpcPower",
     "Place",
     "RemoveEffect",
@@ -49,10 +52,12 @@ Level = Annotated[StrictInt, Field(ge=1, le=10)]
 SquareRef = Annotated[StrictStr, Field(min_length=2, max_length=8), text_rule(8)]
 Attribute = Literal["KKR", "ATH", "GES", "SIN", "WIS", "WIL"]
 EffectId = Literal["outer_damage", "inner_damage", "malus", "paralysis"]
+Tag = Annotated[StrictStr, Field(min_length=1, max_length=40, pattern=r"^[^\[\]()\n]+$")]
 
 
-class _Command(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+class _Command(_Frozen):
+    """A command: frozen, no unknown fields; fields added later are left out of its JSON
+    while they hold their default (a recorded command replays as recorded)."""
 
 
 class CreateHunter(_Command):
@@ -110,11 +115,16 @@ class CreateNpc(_Command):
 
 
 class SetBound(_Command):
-    """Gebunden (in melee) or freistehend."""
+    """Gebunden (in melee) or freistehend: with ``other``, the pair ``target``–``other``
+    (a hunter and an NSC; it wins over the map); without, a flag on ``target`` (``bound:
+    false`` also frees it from everyone it is bound with)."""
+
+    _added = frozenset({"other"})
 
     kind: Literal["set_bound"] = "set_bound"
     target: Ref
     bound: StrictBool
+    other: Ref | None = None
 
 
 class SetModifier(_Command):
@@ -127,20 +137,52 @@ class SetModifier(_Command):
 
 
 class ApplyEffect(_Command):
-    """Give an ongoing effect (levels add up to the cap)."""
+    """Give an ongoing effect (levels add up to the cap), optionally named by a tag
+    (``Furcht``): a tagged effect is a condition of its own with its tag's decay."""
+
+    _added = frozenset({"tag"})
 
     kind: Literal["apply_effect"] = "apply_effect"
     target: Ref
     effect: EffectId
     level: Level = 1
+    tag: Tag | None = None
 
 
 class RemoveEffect(_Command):
-    """End an ongoing effect."""
+    """End an ongoing effect (the one with this tag, if given)."""
+
+    _added = frozenset({"tag"})
 
     kind: Literal["remove_effect"] = "remove_effect"
     target: Ref
     effect: EffectId
+    tag: Tag | None = None
+
+
+class AddHex(_Command):
+    """The GM adds Hex to an NSC at any time (negative: takes them away, not below 0)."""
+
+    kind: Literal["add_hex"] = "add_hex"
+    npc: Ref
+    amount: Annotated[StrictInt, Field(ge=-99, le=99)]
+
+
+class NpcCheck(_Command):
+    """An NSC's check: an Anführer rolls an attribute, a Bande its fixed pool; against a
+    hunter (``against`` and his ``skill``) it is a comparative check. ``handlungen`` it
+    costs in the fight (0: none, e.g. outside its turn)."""
+
+    kind: Literal["npc_check"] = "npc_check"
+    npc: Ref
+    attribute: Attribute | None = None
+    against: Ref | None = None
+    skill: Name | None = None
+    bonus: Modifier = 0
+    malus: Modifier = 0
+    hunter_bonus: Modifier = 0
+    hunter_malus: Modifier = 0
+    handlungen: Annotated[StrictInt, Field(ge=0, le=5)] = 0
 
 
 class ChangeLep(_Command):
@@ -161,10 +203,14 @@ class ChangeResource(_Command):
 
 
 class StartFight(_Command):
-    """Begin a fight with these hunters and NSC (default: everyone)."""
+    """Begin a fight with these hunters and NSC (default: everyone); ``roll_ini``: the table
+    rolls 1d6 for each and adds it to INI (a house rule, table option ``ini_roll``)."""
+
+    _added = frozenset({"roll_ini"})
 
     kind: Literal["start_fight"] = "start_fight"
     combatants: tuple[Ref, ...] = Field(default=(), max_length=MAX_ITEMS)
+    roll_ini: StrictBool = False
 
 
 class NextTurn(_Command):
@@ -196,6 +242,8 @@ class HunterCheck(_Command):
 class HunterContest(_Command):
     """A hunter, active, against an NSC, which rolls its fixed dice for free."""
 
+    _added = frozenset({"npc_attribute"})
+
     kind: Literal["hunter_contest"] = "hunter_contest"
     hunter: Ref
     skill: Name
@@ -209,6 +257,8 @@ class HunterContest(_Command):
     ap: Small = 0
     ideen: Small = 0
     coups: Small = 0
+    npc_attribute: Annotated[Attribute | None, GmOnly("hexxen.field.npc_attribute")] = None
+    """The attribute the NSC defends with (default: the one the hunter's check rolls)."""
 
 
 class NpcAttack(_Command):
@@ -298,7 +348,9 @@ Command = Annotated[
     | DeclareAttack
     | Defend
     | Place
-    | SetMap,
+    | SetMap
+    | AddHex
+    | NpcCheck,
     Field(discriminator="kind"),
 ]
 """Any HeXXen command."""

@@ -8,11 +8,14 @@ from typing import Any
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine import economy, effects, encounter, grid
 from spieltisch.engine.creatures import Track
+from spieltisch.engine.effects import Effects
 from spieltisch.engine.encounter import Combatant, Start
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.statblock import StatLineError
+from spieltisch.engine.text import Label
 from spieltisch.systems.hexxen import rules
 from spieltisch.systems.hexxen.commands import (
+    AddHex,
     ApplyEffect,
     ChangeLep,
     ChangeResource,
@@ -27,6 +30,7 @@ from spieltisch.systems.hexxen.commands import (
     HunterContest,
     NextTurn,
     NpcAttack,
+    NpcCheck,
     NpcPower,
     Place,
     RemoveEffect,
@@ -37,6 +41,7 @@ from spieltisch.systems.hexxen.commands import (
     StartFight,
 )
 from spieltisch.systems.hexxen.events import (
+    AbbauResult,
     AttackDeclared,
     AttackRolled,
     BoundSet,
@@ -48,12 +53,15 @@ from spieltisch.systems.hexxen.events import (
     Event,
     FightEnded,
     FightStarted,
+    HexGained,
     HunterCreated,
     HunterEdited,
     LepChanged,
     MapSet,
     ModifierSet,
+    NpcCheckRolled,
     NpcCreated,
+    NpcRevealed,
     Placed,
     PowerUsed,
     ResourceChanged,
@@ -69,6 +77,7 @@ from spieltisch.systems.hexxen.evolve import (
     find_hunter,
     find_npc,
     modifiers,
+    ongoing,
 )
 from spieltisch.systems.hexxen.sheet import (
     AttackLine,
@@ -79,8 +88,13 @@ from spieltisch.systems.hexxen.sheet import (
     PendingAttack,
     PowerLine,
     Range,
+    bound_with,
+    decay_of,
     default_skills,
+    effect_id,
     effect_kind,
+    handlungen_of,
+    is_bound,
 )
 from spieltisch.systems.hexxen.statblock import parse_block
 
@@ -88,10 +102,12 @@ __all__ = [
     "SYSTEM_ID",
     "attack_line",
     "attack_of",
+    "contact",
     "decide",
     "defense_choices",
     "edited_hunter",
     "hunter_pool",
+    "line_between",
     "npc_from_statblock",
     "power_line",
     "roll_check",
@@ -167,6 +183,26 @@ def _create_hunter(state: HexxenState, command: CreateHunter) -> Hunter:
     )
 
 
+def _level_line(state: HexxenState, command: CreateNpc, line: str) -> None:
+    """A Wertekasten gives the level of its own kind: ``Anführerstufe`` for an Anführer,
+    ``Bandenstufe`` for a Bande (edition 1 took either)."""
+    wanted = "leader_level" if command.npc_kind == "anfuehrer" else "band_level"
+    if state.options.edition >= 2 and line != wanted:
+        raise RuleError(
+            "hexxen.wrong_level_line",
+            npc=command.name,
+            value="Bandenstufe" if line == "band_level" else "Anführerstufe",
+            kind=Label(f"web.hexxen.{command.npc_kind}"),
+        )
+
+
+def _effect_applies(state: HexxenState, command: CreateNpc, power: PowerLine) -> None:
+    """Refuse a Handlungskraft whose effect the table cannot apply (edition 1 reported it)."""
+    word = power.per_difference.effect
+    if state.options.edition >= 2 and effect_kind(word) is None:
+        raise RuleError("hexxen.unknown_effect", npc=command.name, power=power.name, value=word)
+
+
 def npc_from_statblock(state: HexxenState, command: CreateNpc) -> Npc:
     """The NSC a Wertekasten describes (:class:`StatLineError` for a bad line)."""
     if command.npc_kind == "bande" and not 1 <= command.level <= 3:
@@ -177,6 +213,9 @@ def npc_from_statblock(state: HexxenState, command: CreateNpc) -> Npc:
     powers: list[PowerLine] = []
     properties: list[str] = []
     flags: dict[str, Any] = {"widernatuerlich": False}
+    attributes: dict[str, int] = {}
+    pool: int | None = None
+    growth = 0
     for entry in entries:
         kind = entry["kind"]
         if kind == "attack":
@@ -184,13 +223,28 @@ def npc_from_statblock(state: HexxenState, command: CreateNpc) -> Npc:
                 AttackLine.model_validate({k: v for k, v in entry.items() if k != "kind"})
             )
         elif kind == "power":
-            powers.append(PowerLine.model_validate({k: v for k, v in entry.items() if k != "kind"}))
+            power = PowerLine.model_validate({k: v for k, v in entry.items() if k != "kind"})
+            _effect_applies(state, command, power)
+            powers.append(power)
         elif kind == "stat":
-            stats[entry["name"]] = entry["value"]
+            name = entry["name"]
+            if name in ("leader_level", "band_level"):
+                _level_line(state, command, name)
+                name = "level"
+            stats[name] = entry["value"]
             if entry["per_jz"]:
-                flags[f"{entry['name']}_per_jz"] = True
+                flags[f"{name}_per_jz"] = True
         elif kind == "flag":
             flags["widernatuerlich"] = True
+        elif kind == "attributes":
+            attributes.update(entry["values"])
+        elif kind == "pool":
+            if command.npc_kind != "bande" and state.options.edition >= 2:
+                raise RuleError("hexxen.pool_for_bande", npc=command.name)
+            pool = int(entry["value"])
+        elif kind == "growth":
+            growth = int(entry["value"])
+            flags["growth_per_jz"] = bool(entry["per_jz"])
         else:
             properties.extend(entry["items"])
     level = stats.get("level", command.level)
@@ -214,6 +268,10 @@ def npc_from_statblock(state: HexxenState, command: CreateNpc) -> Npc:
         attacks=tuple(attacks),
         powers=tuple(powers),
         secret=command.secret,
+        attributes=attributes,
+        pool=pool,
+        hex_growth=growth,
+        hex_growth_per_jz=bool(flags.get("growth_per_jz")),
     )
 
 
@@ -224,7 +282,7 @@ def _costs_in_fight(state: HexxenState, who: str, ap: int) -> None:
         economy.spend(state.budgets[who], "ap", ap)
 
 
-def _npc_turn(state: HexxenState, npc: Npc) -> None:
+def _npc_turn(state: HexxenState, npc: Npc, cost: int = 1) -> None:
     if state.encounter is None or npc.id not in state.budgets:
         raise RuleError("hexxen.no_fight", value=npc.id)
     if state.encounter.current != npc.id:
@@ -233,14 +291,33 @@ def _npc_turn(state: HexxenState, npc: Npc) -> None:
         raise RuleError(
             "hexxen.not_your_turn", value=npc.name, current=now.name if now else current
         )
-    economy.spend(state.budgets[npc.id], "handlungen", 1)
+    economy.spend(state.budgets[npc.id], "handlungen", cost)
 
 
-def _check_range(npc: Npc, line: AttackLine | PowerLine) -> None:
-    if npc.bound and Range.N not in line.range:
+def _check_range(
+    state: HexxenState, npc: Npc, line: AttackLine | PowerLine, targets: tuple[str, ...] = ()
+) -> int:
+    """Whether the line may be used now (melee bound, ranged free); the Handlungen it costs.
+
+    In melee (edition 2) an attack line, and a power that is melee only, hits only someone
+    bound with the NSC (bound as a pair, or flagged bound when the NSC has no pair)."""
+    bound = is_bound(state, npc.id)
+    if bound and Range.N not in line.range:
         raise RuleError("hexxen.needs_free", npc=npc.name, value=line.name)
-    if not npc.bound and Range.F not in line.range:
+    if not bound and Range.F not in line.range:
         raise RuleError("hexxen.needs_bound", npc=npc.name, value=line.name)
+    melee = isinstance(line, AttackLine) or tuple(line.range) == (Range.N,)
+    if bound and melee and state.options.edition >= 2:
+        partners = bound_with(state, npc.id)
+        for target in targets:
+            if target not in partners and not (not partners and is_bound(state, target)):
+                hunter = state.hunters.get(target)
+                raise RuleError(
+                    "hexxen.not_bound_with",
+                    npc=npc.name,
+                    value=hunter.name if hunter else target,
+                )
+    return handlungen_of(line, Range.N if bound else Range.F)
 
 
 def _no_pending(state: HexxenState) -> None:
@@ -252,18 +329,71 @@ def _no_pending(state: HexxenState) -> None:
         )
 
 
-def _next_turn(state: HexxenState) -> list[Event]:
+def abbau_pool(state: HexxenState, target: str, kind: str) -> tuple[str, int] | None:
+    """``(what is rolled, dice)`` of the Abbau check against the effect ``kind`` on
+    ``target``: a hunter rolls the decay's skill (attribute + skill), an NSC the attribute
+    that skill belongs to (a Bande its pool); ``None`` if the effect decays otherwise."""
+    decay = decay_of(state.options, kind)
+    if decay.mode != "check":
+        return None
+    skill = decay.skill or "Geistesstärke"
+    hunter = state.hunters.get(target)
+    if hunter is not None:
+        if skill not in hunter.skills:
+            return skill, 0
+        return skill, hunter_pool(state, hunter, skill, None)[1]
+    npc = find_npc(state, target)
+    if npc.kind is NpcKind.BANDE and npc.pool is not None:
+        return "pool", npc.pool
+    attribute = default_skills().get(skill, "WIL")
+    return attribute, npc.attributes.get(attribute, 0)
+
+
+def abbau_removed(total: int, level: int, decay_per_success: bool) -> int:
+    """Levels an Abbau check with ``total`` successes removes from ``level``."""
+    return min(level, total) if decay_per_success else min(level, 1 if total else 0)
+
+
+def _ini0(
+    state: HexxenState, current: Effects, round_: int, dice: DiceSource
+) -> tuple[list[AbbauResult], list[Event]]:
+    """The INI-0 phase after the ticks: every Abbau check (rolled), every NSC's Hex growth."""
+    probe = state.model_copy(update={"effects": current})
+    abbau = []
+    for item in current.items:
+        found = abbau_pool(probe, item.target, item.kind)
+        if found is None:
+            continue
+        _, pool = found
+        bonus, malus = modifiers(probe, item.target)
+        roll = roll_check(dice, pool, bonus, malus, gm=item.target in state.npcs, state=state)
+        per_success = decay_of(state.options, item.kind).per_success
+        removed = abbau_removed(roll.total, item.level, per_success)
+        abbau.append(AbbauResult(target=item.target, effect=item.kind, roll=roll, removed=removed))
+    growth: list[Event] = []
+    fighting = state.budgets
+    for npc in state.npcs.values():
+        if npc.id in fighting and npc.hex_growth and npc.lep.current > 0:
+            growth.append(
+                HexGained(npc=npc.id, amount=npc.hex_growth, reason="growth", round=round_)
+            )
+    return abbau, growth
+
+
+def _next_turn(state: HexxenState, dice: DiceSource) -> list[Event]:
     if state.encounter is None:
         raise RuleError("hexxen.no_fight", value="")
     _no_pending(state)
-    fight, markers = encounter.next_turn(state.encounter)
-    events: list[Event] = [TurnAdvanced()]
+    _, markers = encounter.next_turn(state.encounter)
+    ticks: list[Event] = []
     found = effect_catalog(state)
     current = state.effects
+    abbau: list[AbbauResult] = []
+    growth: list[Event] = []
     for marker in markers:
         current, report = effects.tick(current, found, marker)
         for ticked in report.ticks:
-            events.append(
+            ticks.append(
                 EffectTicked(
                     target=ticked.target,
                     effect=ticked.kind,
@@ -273,13 +403,29 @@ def _next_turn(state: HexxenState) -> list[Event]:
                     round=marker.round,
                 )
             )
-    del fight
-    return events
+        if marker.phase == "ini0":
+            abbau, growth = _ini0(state, current, marker.round, dice)
+    return [TurnAdvanced(abbau=tuple(abbau)), *ticks, *growth]
 
 
-def _start_fight(state: HexxenState, command: StartFight) -> list[Event]:
+def _set_bound(state: HexxenState, command: SetBound) -> BoundSet:
+    who = find_any(state, command.target)
+    if command.other is not None:
+        other = find_any(state, command.other)
+        if isinstance(who, Hunter) == isinstance(other, Hunter):
+            raise RuleError("hexxen.bind_same_side", value=who.name, other=other.name)
+        return BoundSet(target=who.id, bound=command.bound, other=other.id)
+    freed: tuple[str, ...] = ()
+    if not command.bound and state.options.edition >= 2:
+        freed = tuple(sorted(bound_with(state, who.id)))
+    return BoundSet(target=who.id, bound=command.bound, freed=freed)
+
+
+def _start_fight(state: HexxenState, command: StartFight, dice: DiceSource) -> list[Event]:
     if state.encounter is not None:
         raise RuleError("hexxen.fight_running")
+    if command.roll_ini and not state.options.ini_roll:
+        raise RuleError("hexxen.no_ini_roll")
     ids = command.combatants or (*state.hunters, *state.npcs)
     if len(set(ids)) != len(ids):
         raise RuleError("toolkit.encounter.duplicate_combatant", value=ids[0])
@@ -287,7 +433,9 @@ def _start_fight(state: HexxenState, command: StartFight) -> list[Event]:
     for who in ids:
         found = find_any(state, who)
         side = "hunters" if isinstance(found, Hunter) else "npcs"
-        combatants.append(Combatant(id=who, side=side, initiative=Decimal(found.ini)))
+        ini = found.ini + (dice.roll(6) if command.roll_ini else 0)
+        tiebreak = (Decimal(found.ini),) if command.roll_ini else ()
+        combatants.append(Combatant(id=who, side=side, initiative=Decimal(ini), tiebreak=tiebreak))
     encounter.start(combatants, round_end_phases=("ini0",))
     jz = sum(1 for who in ids if who in state.hunters)
     step = Start(combatants=tuple(combatants), round_end_phases=("ini0",))
@@ -314,8 +462,8 @@ def _attack(state: HexxenState, command: NpcAttack, dice: DiceSource) -> list[Ev
     npc = find_npc(state, command.npc)
     line = attack_line(npc, command.attack)
     hunter = find_hunter(state, command.target)
-    _check_range(npc, line)
-    _npc_turn(state, npc)
+    cost = _check_range(state, npc, line, (hunter.id,))
+    _npc_turn(state, npc, cost)
     defense_ap = 0
     skill: str | None = None
     if command.defense != "none":
@@ -357,6 +505,7 @@ def _attack(state: HexxenState, command: NpcAttack, dice: DiceSource) -> list[Ev
             drops=drops,
             elixir=tuple(rules.elixir_values(elixir)),
             lep_lost=lost,
+            handlungen=cost,
         )
     ]
 
@@ -387,8 +536,7 @@ def _declare(state: HexxenState, command: DeclareAttack) -> list[Event]:
     npc = find_npc(state, command.npc)
     line = attack_line(npc, command.attack)
     find_hunter(state, command.target)
-    _check_range(npc, line)
-    _npc_turn(state, npc)
+    _npc_turn(state, npc, _check_range(state, npc, line, (command.target,)))
     pending = PendingAttack(
         npc=npc.id,
         attack=line.name,
@@ -470,6 +618,55 @@ def _place(state: HexxenState, command: Place) -> list[Event]:
     return [Placed(target=who.id, to=square)]
 
 
+def line_between(start: str, end: str) -> list[str]:
+    """The squares a token passes from ``start`` to ``end`` in a straight line, king's moves,
+    ``end`` included and ``start`` not (the squares nearest the ideal line)."""
+    a, b = grid.parse_square(start), grid.parse_square(end)
+    steps = max(abs(b.x - a.x), abs(b.y - a.y))
+    out = []
+    for step in range(1, steps + 1):
+        x = a.x + round((b.x - a.x) * step / steps)
+        y = a.y + round((b.y - a.y) * step / steps)
+        out.append(grid.square_name(grid.Square(x=x, y=y)))
+    return out
+
+
+def contact(state: HexxenState, command: Command, events: list[Event]) -> list[Event] | None:
+    """A hunter's ``place`` that runs onto or through a square held by a secret NSC.
+
+    ``state`` is the GM's full state before the command, ``events`` what the command gave on
+    the shared fold (where the NSC is unknown). ``None`` when the path touches nothing hidden;
+    else the move cut short on the square before the first hidden NSC on the way (nothing if
+    that is where the hunter stands or he had no square yet), then :class:`NpcRevealed` for
+    that NSC — so the player learns what a real table would show: someone is there."""
+    if not isinstance(command, Place) or command.target not in state.hunters:
+        return None
+    if not any(isinstance(event, Placed) for event in events):
+        return None
+    hidden = {
+        at: state.npcs[who]
+        for who, at in state.positions.items()
+        if who in state.npcs and state.npcs[who].secret
+    }
+    if not hidden:
+        return None
+    target = grid.square_name(state.grid.square(command.to))
+    start = state.positions.get(command.target)
+    path = line_between(start, target) if start is not None else [target]
+    for index, square in enumerate(path):
+        npc = hidden.get(square)
+        if npc is None:
+            continue
+        out: list[Event] = []
+        stop = path[index - 1] if index > 0 else None
+        if stop is not None and stop != start:
+            out.append(Placed(target=command.target, to=stop))
+        shown = npc.model_copy(update={"secret": False})
+        out.append(NpcRevealed(npc=shown, at=square, by=command.target))
+        return out
+    return None
+
+
 def _set_map(state: HexxenState, command: SetMap) -> list[Event]:
     for at in state.positions.values():
         square = grid.parse_square(at)
@@ -490,16 +687,21 @@ def _power(state: HexxenState, command: NpcPower, dice: DiceSource) -> list[Even
     line = power_line(npc, command.power)
     if len(set(command.targets)) != len(command.targets):
         raise RuleError("hexxen.duplicate_target", value=command.targets[0])
+    most = line.max_targets
+    if state.options.edition >= 2 and most is not None and len(command.targets) > most:
+        raise RuleError("hexxen.too_many_targets", npc=npc.name, power=line.name, count=most)
     hunters = [find_hunter(state, who) for who in command.targets]
     pools = [hunter_pool(state, h, line.against, None)[1] for h in hunters]
-    _check_range(npc, line)
-    _npc_turn(state, npc)
+    handlungen = _check_range(state, npc, line, tuple(command.targets))
+    _npc_turn(state, npc, handlungen)
     cost = power_cost(npc, line, len(hunters))
     if npc.hex.current < cost:
         raise RuleError("hexxen.not_enough", resource="hex", cost=cost, left=npc.hex.current)
     bonus, malus = modifiers(state, npc.id, command.bonus, command.malus)
     roll = roll_check(dice, line.dice, bonus, malus, gm=True, state=state)
-    kind = effect_kind(line.per_difference.effect)
+    kind = effect_kind(line.per_difference.effect, state.options.edition)
+    if kind not in (None, "lep") and state.options.edition >= 2:
+        kind = effect_id(kind, line.per_difference.tag)  # the tag names the condition
     results = []
     for hunter, pool in zip(hunters, pools, strict=True):
         hb, hm = modifiers(state, hunter.id)
@@ -523,6 +725,7 @@ def _power(state: HexxenState, command: NpcPower, dice: DiceSource) -> list[Even
             roll=roll,
             hex=cost,
             results=tuple(results),
+            handlungen=handlungen,
         )
     ]
 
@@ -549,11 +752,65 @@ def _hunter_check(state: HexxenState, command: HunterCheck, dice: DiceSource) ->
     ]
 
 
-def contest_npc_dice(npc: Npc, given: int | None) -> int:
-    """The dice an NSC defends with: as given, else its strongest attack's dice."""
+def npc_check_dice(state: HexxenState, npc: Npc, attribute: str | None) -> tuple[str, int]:
+    """``(what, dice)`` of an NSC's check: a Bande rolls its fixed pool, an Anführer the
+    attribute (``hexxen.npc_no_pool`` / ``hexxen.npc_no_attribute`` when its Wertekasten
+    gives none)."""
+    if npc.kind is NpcKind.BANDE:
+        if npc.pool is None:
+            raise RuleError("hexxen.npc_no_pool", npc=npc.name)
+        return "pool", npc.pool
+    if attribute is None:
+        raise RuleError("hexxen.npc_no_attribute", npc=npc.name, value="—")
+    if attribute not in npc.attributes:
+        raise RuleError("hexxen.npc_no_attribute", npc=npc.name, value=attribute)
+    return attribute, npc.attributes[attribute]
+
+
+def contest_npc_dice(
+    state: HexxenState, npc: Npc, given: int | None, attribute: str | None
+) -> tuple[str | None, int]:
+    """``(what, dice)`` an NSC defends a hunter's comparative check with: the dice given
+    (the GM's), else its pool (a Bande) or ``attribute`` (an Anführer; by default the one
+    the hunter's check rolls). Edition 1 defended with the strongest attack's dice."""
     if given is not None:
-        return given
-    return max((a.attack for a in npc.attacks), default=0)
+        return None, given
+    if state.options.edition < 2:
+        return None, max((a.attack for a in npc.attacks), default=0)
+    return npc_check_dice(state, npc, attribute)
+
+
+def _npc_check(state: HexxenState, command: NpcCheck, dice: DiceSource) -> list[Event]:
+    npc = find_npc(state, command.npc)
+    if npc.kind is NpcKind.BANDE and command.attribute is not None:
+        raise RuleError("hexxen.bande_uses_pool", npc=npc.name)
+    what, count = npc_check_dice(state, npc, command.attribute)
+    hunter = find_hunter(state, command.against) if command.against else None
+    if hunter is not None and not command.skill:
+        raise RuleError("hexxen.unknown_skill", hunter=hunter.name, value="")
+    pool = hunter_pool(state, hunter, command.skill or "", None)[1] if hunter else 0
+    if command.handlungen:
+        _npc_turn(state, npc, command.handlungen)
+    bonus, malus = modifiers(state, npc.id, command.bonus, command.malus)
+    roll = roll_check(dice, count, bonus, malus, gm=True, state=state)
+    answer = None
+    if hunter is not None:
+        hb, hm = modifiers(state, hunter.id, command.hunter_bonus, command.hunter_malus)
+        answer = roll_check(dice, pool, hb, hm, gm=False, state=state)
+    return [
+        NpcCheckRolled(
+            number=state.checks + 1,
+            npc=npc.id,
+            attribute=None if what == "pool" else what,
+            dice=count,
+            roll=roll,
+            hunter=hunter.id if hunter else None,
+            skill=command.skill if hunter else None,
+            hunter_roll=answer,
+            margin=roll.total - answer.total if answer else None,
+            handlungen=command.handlungen,
+        )
+    ]
 
 
 def _contest(state: HexxenState, command: HunterContest, dice: DiceSource) -> list[Event]:
@@ -565,9 +822,8 @@ def _contest(state: HexxenState, command: HunterContest, dice: DiceSource) -> li
     bonus, malus = modifiers(state, hunter.id, command.bonus, command.malus)
     roll = roll_check(dice, pool, bonus, malus, gm=False, state=state)
     nb, nm = modifiers(state, npc.id)
-    npc_roll = roll_check(
-        dice, contest_npc_dice(npc, command.npc_dice), nb, nm, gm=True, state=state
-    )
+    what, count = contest_npc_dice(state, npc, command.npc_dice, command.npc_attribute or attr)
+    npc_roll = roll_check(dice, count, nb, nm, gm=True, state=state)
     return [
         ContestRolled(
             number=state.checks + 1,
@@ -581,6 +837,7 @@ def _contest(state: HexxenState, command: HunterContest, dice: DiceSource) -> li
             ap=command.ap,
             ideen=command.ideen,
             coups=command.coups,
+            npc_attribute=what,
         )
     ]
 
@@ -611,18 +868,19 @@ def _events(state: HexxenState, command: Command, dice: DiceSource) -> list[Even
             )
         ]
     if isinstance(command, SetBound):
-        find_any(state, command.target)
-        return [BoundSet(target=command.target, bound=command.bound)]
+        return [_set_bound(state, command)]
     if isinstance(command, SetModifier):
         find_any(state, command.target)
         return [ModifierSet(target=command.target, bonus=command.bonus, malus=command.malus)]
     if isinstance(command, ApplyEffect):
-        return [EffectApplied(target=command.target, effect=command.effect, level=command.level)]
+        kind = effect_id(command.effect, command.tag)
+        return [EffectApplied(target=command.target, effect=kind, level=command.level)]
     if isinstance(command, RemoveEffect):
         target = find_any(state, command.target)
-        if not effects.level_of(state.effects, command.effect, command.target):
-            raise RuleError("hexxen.no_effect", target=target.name, effect=command.effect)
-        return [EffectRemoved(target=command.target, effect=command.effect)]
+        kind = effect_id(command.effect, command.tag)
+        if not effects.level_of(state.effects, kind, command.target):
+            raise RuleError("hexxen.no_effect", target=target.name, effect=kind)
+        return [EffectRemoved(target=command.target, effect=kind)]
     if isinstance(command, ChangeLep):
         return [LepChanged(target=command.target, amount=command.amount)]
     if isinstance(command, ChangeResource):
@@ -630,13 +888,25 @@ def _events(state: HexxenState, command: Command, dice: DiceSource) -> list[Even
             ResourceChanged(hunter=command.hunter, resource=command.resource, delta=command.delta)
         ]
     if isinstance(command, StartFight):
-        return _start_fight(state, command)
+        return _start_fight(state, command, dice)
     if isinstance(command, NextTurn):
-        return _next_turn(state)
+        return _next_turn(state, dice)
     if isinstance(command, EndFight):
         if state.encounter is None:
             raise RuleError("hexxen.no_fight", value="")
-        return [FightEnded()]
+        refilled: dict[str, int] = {}
+        if state.options.edition >= 2:  # after the fight every hunter has his Ap again
+            for who in state.budgets:
+                fighter = state.hunters.get(who)
+                if fighter is not None:
+                    paralysis = ongoing(state, who, "paralysis")
+                    refilled[who] = rules.round_ap(paralysis, fighter.armour, state.options)
+        return [FightEnded(refilled=refilled)]
+    if isinstance(command, AddHex):
+        npc = find_npc(state, command.npc)
+        return [HexGained(npc=npc.id, amount=command.amount)]
+    if isinstance(command, NpcCheck):
+        return _npc_check(state, command, dice)
     if isinstance(command, HunterCheck):
         return _hunter_check(state, command, dice)
     if isinstance(command, HunterContest):

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import Field, TypeAdapter
 
 from spieltisch.engine.encounter import Start
-from spieltisch.systems.hexxen.sheet import Hunter, Npc, PendingAttack
+from spieltisch.systems.hexxen.sheet import Hunter, Npc, PendingAttack, _Frozen
 
 __all__ = [
     "EVENTS",
+    "AbbauResult",
     "AttackDeclared",
     "AttackRolled",
     "BoundSet",
@@ -22,12 +23,15 @@ __all__ = [
     "Event",
     "FightEnded",
     "FightStarted",
+    "HexGained",
     "HunterCreated",
     "HunterEdited",
     "LepChanged",
     "MapSet",
     "ModifierSet",
+    "NpcCheckRolled",
     "NpcCreated",
+    "NpcRevealed",
     "Placed",
     "PowerUsed",
     "ResourceChanged",
@@ -38,8 +42,8 @@ __all__ = [
 ]
 
 
-class _Event(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+class _Event(_Frozen):
+    pass
 
 
 class Roll(_Event):
@@ -89,11 +93,16 @@ class NpcCreated(_Event):
 
 
 class BoundSet(_Event):
-    """Gebunden or freistehend."""
+    """Gebunden or freistehend: a flag, or with ``other`` the pair; ``freed``: the pairs a
+    flag set to free ended (so the map does not bind them again)."""
+
+    _added = frozenset({"other", "freed"})
 
     kind: Literal["bound_set"] = "bound_set"
     target: str
     bound: bool
+    other: str | None = None
+    freed: tuple[str, ...] = ()
 
 
 class ModifierSet(_Event):
@@ -148,10 +157,23 @@ class FightStarted(_Event):
     jz: int
 
 
+class AbbauResult(_Event):
+    """An Abbau check in the INI-0 phase: who rolled against which effect, the levels gone."""
+
+    target: str
+    effect: str
+    roll: Roll
+    removed: int
+
+
 class TurnAdvanced(_Event):
-    """A turn ended; budgets refresh and effects tick by the markers that follow."""
+    """A turn ended; budgets refresh and effects tick by the markers that follow. The Abbau
+    checks of the INI-0 phase ride along, so their levels fall before the next round's Ap."""
+
+    _added = frozenset({"abbau"})
 
     kind: Literal["turn_advanced"] = "turn_advanced"
+    abbau: tuple[AbbauResult, ...] = ()
 
 
 class EffectTicked(_Event):
@@ -168,9 +190,39 @@ class EffectTicked(_Event):
 
 
 class FightEnded(_Event):
-    """The fight ended."""
+    """The fight ended; the hunters' Ap are refilled (``refilled``: hunter → Ap)."""
+
+    _added = frozenset({"refilled"})
 
     kind: Literal["fight_ended"] = "fight_ended"
+    refilled: dict[str, int] = Field(default_factory=dict)
+
+
+class HexGained(_Event):
+    """An NSC gained (or lost) Hex: the GM's doing (``gm``) or its growth at INI 0."""
+
+    kind: Literal["hex_gained"] = "hex_gained"
+    npc: str
+    amount: int
+    reason: Literal["gm", "growth"] = "gm"
+    round: int | None = None
+
+
+class NpcCheckRolled(_Event):
+    """An NSC's check on an attribute (Anführer) or its fixed pool (Bande), optionally
+    comparative against a hunter's skill."""
+
+    kind: Literal["npc_check_rolled"] = "npc_check_rolled"
+    number: int
+    npc: str
+    attribute: str | None
+    dice: int
+    roll: Roll
+    hunter: str | None = None
+    skill: str | None = None
+    hunter_roll: Roll | None = None
+    margin: int | None = None
+    handlungen: int = 0
 
 
 class CheckRolled(_Event):
@@ -191,6 +243,8 @@ class CheckRolled(_Event):
 class ContestRolled(_Event):
     """A hunter's comparative check against an NSC."""
 
+    _added = frozenset({"npc_attribute"})
+
     kind: Literal["contest_rolled"] = "contest_rolled"
     number: int
     hunter: str
@@ -203,10 +257,15 @@ class ContestRolled(_Event):
     ap: int = 0
     ideen: int = 0
     coups: int = 0
+    npc_attribute: str | None = None
+    """What the NSC rolled: its attribute, ``pool`` (a Bande) or ``None`` (given dice or,
+    edition 1, its strongest attack)."""
 
 
 class AttackRolled(_Event):
     """An NSC's attack: its roll, the hunter's reaction, the hit and the LeP lost."""
+
+    _added = frozenset({"handlungen"})
 
     kind: Literal["attack_rolled"] = "attack_rolled"
     number: int
@@ -224,6 +283,7 @@ class AttackRolled(_Event):
     drops: int = 0
     elixir: tuple[int, ...] = ()
     lep_lost: int = 0
+    handlungen: int = 1
 
 
 class AttackDeclared(_Event):
@@ -264,6 +324,8 @@ class TargetResult(_Event):
 class PowerUsed(_Event):
     """An NSC's Handlungskraft: its roll, the Hex paid and each target's result."""
 
+    _added = frozenset({"handlungen"})
+
     kind: Literal["power_used"] = "power_used"
     number: int
     npc: str
@@ -271,6 +333,18 @@ class PowerUsed(_Event):
     roll: Roll
     hex: int
     results: tuple[TargetResult, ...]
+    handlungen: int = 1
+
+
+class NpcRevealed(_Event):
+    """A secret NSC became visible: a hunter's token met it (contact). Carries the NSC as it
+    is now and its square, all the shared fold needs to show it."""
+
+    kind: Literal["npc_revealed"] = "npc_revealed"
+    npc: Npc
+    at: str | None = None
+    by: str | None = None
+    """The hunter whose move met it."""
 
 
 Event = Annotated[
@@ -294,7 +368,10 @@ Event = Annotated[
     | HunterEdited
     | AttackDeclared
     | Placed
-    | MapSet,
+    | MapSet
+    | HexGained
+    | NpcCheckRolled
+    | NpcRevealed,
     Field(discriminator="kind"),
 ]
 """Any HeXXen event."""

@@ -12,6 +12,7 @@ from spieltisch.engine.encounter import PhaseEvent
 from spieltisch.engine.errors import RuleError
 from spieltisch.systems.hexxen import rules
 from spieltisch.systems.hexxen.events import (
+    AbbauResult,
     AttackDeclared,
     AttackRolled,
     BoundSet,
@@ -23,19 +24,29 @@ from spieltisch.systems.hexxen.events import (
     Event,
     FightEnded,
     FightStarted,
+    HexGained,
     HunterCreated,
     HunterEdited,
     LepChanged,
     MapSet,
     ModifierSet,
+    NpcCheckRolled,
     NpcCreated,
+    NpcRevealed,
     Placed,
     PowerUsed,
     ResourceChanged,
     SkillSet,
     TurnAdvanced,
 )
-from spieltisch.systems.hexxen.sheet import HexxenState, Hunter, Npc, catalog
+from spieltisch.systems.hexxen.sheet import (
+    Binding,
+    HexxenState,
+    Hunter,
+    Npc,
+    base_effect,
+    catalog,
+)
 
 __all__ = [
     "budget_rules",
@@ -43,15 +54,18 @@ __all__ = [
     "evolve",
     "find_hunter",
     "find_npc",
+    "lowered",
     "modifiers",
     "ongoing",
     "refreshed",
 ]
 
 
-def effect_catalog(state: HexxenState) -> Catalog:
-    """The ongoing effects with this table's level cap and damage per level."""
-    return catalog(state.options.max_level, state.options.damage_per_level)
+def effect_catalog(state: HexxenState, *extra: str) -> Catalog:
+    """The ongoing effects with this table's level cap, damage per level and decay: the four
+    kinds, every tagged effect on the table and those in ``extra``."""
+    kinds = {e.kind for e in state.effects.items} | set(extra)
+    return catalog(state.options, tuple(sorted(kinds)))
 
 
 def find_hunter(state: HexxenState, hunter_id: str) -> Hunter:
@@ -79,8 +93,12 @@ def find_any(state: HexxenState, target: str) -> Hunter | Npc:
 
 
 def ongoing(state: HexxenState, target: str, effect: str) -> int:
-    """The level of ``effect`` on ``target`` (0 without it)."""
-    return effects.level_of(state.effects, effect, target)
+    """The levels of the kind ``effect`` on ``target``, its tagged ones included (0 without)."""
+    return sum(
+        e.level
+        for e in state.effects.items
+        if e.target == target and base_effect(e.kind)[0] == effect
+    )
 
 
 def modifiers(state: HexxenState, target: str, bonus: int = 0, malus: int = 0) -> tuple[int, int]:
@@ -110,7 +128,9 @@ def refreshed(state: HexxenState, target: str, budgets: Budgets) -> Budgets:
     return economy.refresh(budgets, budget_rules(state, target), "round_start", amounts)
 
 
-def _markers(state: HexxenState, markers: Iterable[PhaseEvent]) -> HexxenState:
+def _markers(
+    state: HexxenState, markers: Iterable[PhaseEvent], abbau: Iterable[AbbauResult] = ()
+) -> HexxenState:
     found = effect_catalog(state)
     for marker in markers:
         if marker.phase == "round_start":
@@ -118,6 +138,20 @@ def _markers(state: HexxenState, markers: Iterable[PhaseEvent]) -> HexxenState:
             state = state.model_copy(update={"budgets": budgets})
         ticked, _ = effects.tick(state.effects, found, marker)
         state = state.model_copy(update={"effects": ticked})
+        if marker.phase == "ini0":
+            for result in abbau:
+                state = lowered(state, result.target, result.effect, result.removed)
+    return state
+
+
+def lowered(state: HexxenState, target: str, kind: str, levels: int) -> HexxenState:
+    """``kind`` on ``target`` ``levels`` lower (gone at 0)."""
+    for item in state.effects.items:
+        if item.target == target and item.kind == kind and levels:
+            changed, _ = effects.change_level(
+                state.effects, effect_catalog(state), item.id, -levels
+            )
+            return state.model_copy(update={"effects": changed})
     return state
 
 
@@ -159,11 +193,11 @@ def _resources(state: HexxenState, hunter_id: str, changes: dict[str, int]) -> H
 def _apply_effect(
     state: HexxenState, target: str, effect: str, level: int, source: str | None
 ) -> HexxenState:
-    if effect == "paralysis" and target not in state.hunters:
+    if base_effect(effect)[0] == "paralysis" and target not in state.hunters:
         raise RuleError("hexxen.hunters_only", effect=effect, value=target)
     find_any(state, target)
     applied, _ = effects.apply(
-        state.effects, effect_catalog(state), effect, target, level=level, source=source
+        state.effects, effect_catalog(state, effect), effect, target, level=level, source=source
     )
     return state.model_copy(update={"effects": applied})
 
@@ -189,7 +223,14 @@ def evolve(state: HexxenState, event: Event) -> HexxenState:
         attrs = {**hunter.skill_attributes, event.skill: event.attribute}
         return _put(state, hunter.model_copy(update={"skills": skills, "skill_attributes": attrs}))
     if isinstance(event, BoundSet):
-        return _put(state, find_any(state, event.target).model_copy(update={"bound": event.bound}))
+        who = find_any(state, event.target)
+        if event.other is None:
+            state = _put(state, who.model_copy(update={"bound": event.bound}))
+            for other in event.freed:
+                state = _pair(state, who.id, other, False)
+            return state
+        find_any(state, event.other)
+        return _pair(state, who.id, event.other, event.bound)
     if isinstance(event, ModifierSet):
         who = find_any(state, event.target)
         return _put(state, who.model_copy(update={"bonus": event.bonus, "malus": event.malus}))
@@ -210,7 +251,7 @@ def evolve(state: HexxenState, event: Event) -> HexxenState:
         npcs = dict(state.npcs)
         for c in fight.combatants:
             npc = npcs.get(c.id)
-            if npc is not None and (npc.hex_per_jz or npc.lep_per_jz):
+            if npc is not None and (npc.hex_per_jz or npc.lep_per_jz or npc.hex_growth_per_jz):
                 npcs[c.id] = _per_jz(npc, event.jz)
         state = state.model_copy(update={"encounter": fight, "budgets": budgets, "npcs": npcs})
         return _markers(state, markers)
@@ -218,11 +259,30 @@ def evolve(state: HexxenState, event: Event) -> HexxenState:
         if state.encounter is None:
             raise RuleError("hexxen.no_fight", value="")
         fight, markers = encounter.next_turn(state.encounter)
-        return _markers(state.model_copy(update={"encounter": fight}), markers)
+        return _markers(state.model_copy(update={"encounter": fight}), markers, event.abbau)
+    if isinstance(event, HexGained):
+        npc = find_npc(state, event.npc)
+        current = max(0, npc.hex.current + event.amount)
+        track = npc.hex.model_copy(
+            update={"current": current, "maximum": max(npc.hex.maximum, current)}
+        )
+        return _put(state, npc.model_copy(update={"hex": track}))
+    if isinstance(event, NpcRevealed):
+        npc = event.npc.model_copy(update={"secret": False})
+        positions = dict(state.positions)
+        if event.at is not None:
+            positions[npc.id] = event.at
+        state = _put(state, npc)
+        return state.model_copy(update={"positions": positions})
     if isinstance(event, EffectTicked):
         return _lep(state, event.target, -event.amount)
     if isinstance(event, FightEnded):
-        return state.model_copy(update={"encounter": None, "budgets": {}, "pending": None})
+        refilled: dict[str, Budgets] = {}
+        for hunter_id, ap in event.refilled.items():
+            find_hunter(state, hunter_id)
+            rule = BudgetRule(name="ap", amount=Decimal(ap), refresh="round_start")
+            refilled[hunter_id] = economy.new_budgets((rule,))
+        return state.model_copy(update={"encounter": None, "budgets": refilled, "pending": None})
     if isinstance(event, HunterEdited):
         find_hunter(state, event.hunter.id)
         return _put(state, event.hunter)
@@ -236,22 +296,41 @@ def evolve(state: HexxenState, event: Event) -> HexxenState:
         if event.to in taken:
             raise RuleError("hexxen.square_taken", value=event.to, name=taken[event.to])
         state.grid.square(event.to)
-        return state.model_copy(update={"positions": {**state.positions, event.target: event.to}})
+        positions = {**state.positions, event.target: event.to}
+        bindings = state.bindings
+        if state.options.binding_from_map:  # a move lets the map speak again for its pairs
+            bindings = tuple(
+                p
+                for p in bindings
+                if event.target not in (p.a, p.b) or not {p.a, p.b} <= set(positions)
+            )
+        return state.model_copy(update={"positions": positions, "bindings": bindings})
     if isinstance(event, MapSet):
         grid = state.grid.model_copy(update={"width": event.width, "height": event.height})
         return state.model_copy(update={"grid": grid})
     return _rolled(state, event)
 
 
+def _pair(state: HexxenState, a: str, b: str, bound: bool) -> HexxenState:
+    first, second = sorted((a, b))
+    kept = tuple(p for p in state.bindings if {p.a, p.b} != {first, second})
+    pair = Binding(a=first, b=second, bound=bound)
+    return state.model_copy(update={"bindings": (*kept, pair)})
+
+
 def _per_jz(npc: Npc, jz: int) -> Npc:
-    update = {}
+    update: dict[str, object] = {}
     if npc.hex_per_jz:
         value = npc.hex.maximum * jz
         update["hex"] = npc.hex.model_copy(update={"current": value, "maximum": value})
     if npc.lep_per_jz:
         value = npc.lep.maximum * jz
         update["lep"] = npc.lep.model_copy(update={"current": value, "maximum": value})
-    return npc.model_copy(update={"hex_per_jz": False, "lep_per_jz": False, **update})
+    if npc.hex_growth_per_jz:
+        update["hex_growth"] = npc.hex_growth * jz
+    return npc.model_copy(
+        update={"hex_per_jz": False, "lep_per_jz": False, "hex_growth_per_jz": False, **update}
+    )
 
 
 def _rolled(state: HexxenState, event: Event) -> HexxenState:
@@ -260,8 +339,11 @@ def _rolled(state: HexxenState, event: Event) -> HexxenState:
     if isinstance(event, CheckRolled | ContestRolled):
         state = _hunter_costs(state, event.hunter, event.ap, event.ideen, event.coups)
         actor = event.hunter
+    elif isinstance(event, NpcCheckRolled):
+        state = _spend(state, event.npc, "handlungen", event.handlungen)
+        actor = event.npc
     elif isinstance(event, AttackRolled):
-        state = _spend(state, event.npc, "handlungen", 1)
+        state = _spend(state, event.npc, "handlungen", event.handlungen)
         state = _spend(state, event.target, "ap", event.defense_ap)
         if event.lep_lost:
             state = _lep(state, event.target, -event.lep_lost)
@@ -269,7 +351,7 @@ def _rolled(state: HexxenState, event: Event) -> HexxenState:
         actor = event.npc
     else:
         assert isinstance(event, PowerUsed)
-        state = _spend(state, event.npc, "handlungen", 1)
+        state = _spend(state, event.npc, "handlungen", event.handlungen)
         npc = find_npc(state, event.npc)
         if npc.hex.current < event.hex:
             raise RuleError(

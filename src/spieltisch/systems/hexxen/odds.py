@@ -19,6 +19,7 @@ __all__ = [
     "Contest",
     "Distribution",
     "Fraction",
+    "affected",
     "as_odds",
     "binomial",
     "contest",
@@ -89,6 +90,27 @@ def contest(active: Distribution, defence: Distribution) -> Contest:
 def succeeds(active: Distribution, defence: Distribution, threshold: int = 1) -> Fraction:
     """Chance that the active side gets at least ``threshold`` Differenzerfolge."""
     return contest(active, defence).succeeds(threshold)
+
+
+def affected(active: Distribution, defences: list[Distribution]) -> dict[int, Fraction]:
+    """How many targets a power affects: the NSC rolls once (``active``), each target
+    defends with his own total; a target is affected when the NSC is ahead of him. Given
+    the NSC's total the targets are independent, so the count is summed over that total."""
+    out: dict[int, Fraction] = {}
+    for total, p_total in enumerate(active):
+        if not p_total:
+            continue
+        count: list[Fraction] = [Fraction(1)]
+        for defence in defences:
+            hit = sum(defence[:total], Fraction(0))  # the target rolled less than ``total``
+            nxt = [Fraction(0)] * (len(count) + 1)
+            for k, p in enumerate(count):
+                nxt[k] += p * (1 - hit)
+                nxt[k + 1] += p * hit
+            count = nxt
+        for k, p in enumerate(count):
+            out[k] = out.get(k, Fraction(0)) + p_total * p
+    return out
 
 
 def as_odds(chances: dict[int, Fraction] | Distribution) -> Odds:

@@ -41,11 +41,18 @@ def check_value(field: str, value: int, low: int, high: int) -> int:
 
 
 def net_modifier(bonus: int, malus: int, options: HexxenOptions) -> int:
-    """Bonus and malus netted before the roll: ``bonus − malus``, at most ``max_janus`` Janus
-    dice either way (``bonus`` and ``malus`` are the sums of every source, each ≥ 0)."""
-    net = bonus - malus
+    """Bonus and malus netted before the roll (``bonus`` and ``malus`` are the sums of every
+    source, each ≥ 0).
+
+    The seed: a bonus is +1 … +5, a malus −1 … −5, then the two are netted. So each side is
+    capped at ``max_janus`` first and the capped values are netted (``modifier_cap`` =
+    ``each_side``): bonus 4 against malus 5 + 3 is 4 − 5 = −1. Tables made before read it the
+    other way round (``net``): 4 − 8 = −4, capped at ``max_janus``.
+    """
     cap = options.max_janus
-    return max(-cap, min(cap, net))
+    if options.modifier_cap == "net":
+        return max(-cap, min(cap, bonus - malus))
+    return min(bonus, cap) - min(malus, cap)
 
 
 def _symbols(letter: str, rolls: Sequence[int]) -> dict[str, int]:
@@ -133,7 +140,8 @@ def round_ap(paralysis: int, armour: int, options: HexxenOptions) -> int:
 
 def attack_damage(damage: int, margin: int, armour: int, drops: int, options: HexxenOptions) -> int:
     """LeP an attack costs: nothing below ``hit_threshold`` net successes; else the line's
-    Schaden + ``net − 1`` (``damage_offset``) + Blut drops − armour, never below 0."""
+    Schaden + the net successes (+ ``damage_offset``, default 0) + Blut drops − armour, never
+    below 0."""
     if margin < options.hit_threshold:
         return 0
     lost = damage + margin + options.damage_offset + drops

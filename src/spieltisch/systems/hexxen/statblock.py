@@ -32,19 +32,24 @@ MAX_VALUE = 99
 
 _GRAMMAR = r"""
 start: _NL* entry (_NL+ entry)* _NL*
-entry: _BULLET? (attack | power | stat | flag | properties)
+entry: _BULLET? (attack | power | stat | growth | attributes | pool | flag | properties)
 
 attack: "(" range ")" name "Angriff" NUMBER "," "Schaden" NUMBER extra*
 extra: "," NUMBER BLOOD -> blood
      | "," NUMBER ELIXIR -> elixir
-power: name "(" range ":" NUMBER "gegen" name "," effect "," NUMBER HEX per_target? note? ")"
-effect: NUMBER words "pro" "Differenzerfolg" tag?
+power: name "(" range ":" NUMBER "gegen" name "," effect cost? note? ")"
+cost: "," NUMBER HEX per_target?
+effect: NUMBER words paren_tag? "pro" "Differenzerfolg" tag?
 tag: "[" TEXT "]"
+paren_tag: "(" TEXT ")"
 per_target: "pro" "Ziel"
 note: "(" TEXT ")"
 range: RANGE ("|" RANGE)?
 stat: stat_key NUMBER per_jz?
 stat_key: HEX | LEP | INI | HANDLUNGEN | ANFUEHRER | BANDE
+growth: HEX "+" NUMBER per_jz? "pro" "Runde"
+attributes: ATTRIBUTE NUMBER ("," ATTRIBUTE NUMBER)*
+pool: POOL NUMBER
 per_jz: "pro" "Jz"
 flag: FLAG
 properties: (PROPS | PROP) ":" item ("," item)*
@@ -53,13 +58,15 @@ item: words
 name: WORD+
 words: WORD+
 
-RANGE: "N" | "F"
+RANGE: /N{1,4}|F{1,4}/
 HEX: "Hex"
 LEP: "LeP"
 INI: "INI"
 HANDLUNGEN: "Handlungen"
 ANFUEHRER: "Anführerstufe"
 BANDE: "Bandenstufe"
+POOL: "Würfelpool"
+ATTRIBUTE.2: /(KKR|ATH|GES|SIN|WIS|WIL|Kkr|Ath|Ges|Sin|Wis|Wil)(?![\w'’.\-])/
 FLAG: "Widernatürlich"
 PROPS: "Eigenschaften"
 PROP: "Eigenschaft"
@@ -86,8 +93,8 @@ _STATS = {
     "LeP": "lep",
     "INI": "ini",
     "Handlungen": "handlungen",
-    "Anführerstufe": "level",
-    "Bandenstufe": "level",
+    "Anführerstufe": "leader_level",
+    "Bandenstufe": "band_level",
 }
 
 
@@ -113,9 +120,12 @@ class _Lines(Transformer[Token, Any]):
     def item(self, children: list[str]) -> str:
         return children[0]
 
-    def range(self, tokens: list[Token]) -> list[str]:
-        kinds = sorted({str(token) for token in tokens}, key="NF".index)
-        return kinds
+    def range(self, tokens: list[Token]) -> tuple[list[str], dict[str, int]]:
+        kinds = sorted({str(token)[0] for token in tokens}, key="NF".index)
+        if len(kinds) != len(tokens):
+            raise fail("hexxen.statblock.twice", tokens[-1], what=str(tokens[-1])[0])
+        costs = {str(token)[0]: len(str(token)) for token in tokens if len(str(token)) > 1}
+        return kinds, costs
 
     def blood(self, children: list[Token]) -> tuple[str, int]:
         return ("blood", _number(children[0]))
@@ -124,7 +134,7 @@ class _Lines(Transformer[Token, Any]):
         return ("elixir", _number(children[0]))
 
     def attack(self, children: list[Any]) -> dict[str, Any]:
-        kinds, name, attack, damage, *extras = children
+        (kinds, costs), name, attack, damage, *extras = children
         data: dict[str, Any] = {
             "kind": "attack",
             "name": name,
@@ -132,6 +142,8 @@ class _Lines(Transformer[Token, Any]):
             "attack": _number(attack),
             "damage": _number(damage),
         }
+        if costs:
+            data["handlungen"] = costs
         for key, value in extras:
             if key in data:
                 raise fail("hexxen.statblock.twice", None, what=key)
@@ -141,9 +153,17 @@ class _Lines(Transformer[Token, Any]):
     def tag(self, children: list[Token]) -> tuple[str, str]:
         return ("tag", str(children[0]).strip())
 
+    def paren_tag(self, children: list[Token]) -> tuple[str, str]:
+        return ("tag", str(children[0]).strip())
+
     def effect(self, children: list[Any]) -> tuple[Token, str, str | None]:
-        amount, words, *tag = children
-        return amount, words, (tag[0][1] or None) if tag else None
+        amount, words, *tags = children
+        named = [tag[1] for tag in tags if tag[1]]
+        return amount, words, named[-1] if named else None
+
+    def cost(self, children: list[Any]) -> tuple[str, tuple[int, bool]]:
+        hex_token, _, *per = children
+        return ("cost", (_number(hex_token), bool(per)))
 
     def per_target(self, children: list[Any]) -> tuple[str, bool]:
         return ("per_target", True)
@@ -152,10 +172,10 @@ class _Lines(Transformer[Token, Any]):
         return ("note", str(children[0]).strip())
 
     def power(self, children: list[Any]) -> dict[str, Any]:
-        name, kinds, dice, against, (amount, effect, tag), *rest = children
+        name, (kinds, costs), dice, against, (amount, effect, tag), *rest = children
         options: dict[str, Any] = dict(item for item in rest if isinstance(item, tuple))
-        hex_token = next(item for item in rest if isinstance(item, Token))
-        return {
+        hex_points, per_target = options.get("cost", (0, False))
+        data: dict[str, Any] = {
             "kind": "power",
             "name": name,
             "range": kinds,
@@ -166,10 +186,29 @@ class _Lines(Transformer[Token, Any]):
                 "effect": effect,
                 "tag": tag,
             },
-            "hex": _number(hex_token),
-            "hex_per_target": bool(options.get("per_target", False)),
+            "hex": hex_points,
+            "hex_per_target": per_target,
             "note": options.get("note") or None,
         }
+        if costs:
+            data["handlungen"] = costs
+        return data
+
+    def growth(self, children: list[Any]) -> dict[str, Any]:
+        _, value, *per = children
+        return {"kind": "growth", "value": _number(value), "per_jz": bool(per)}
+
+    def attributes(self, children: list[Token]) -> dict[str, Any]:
+        values: dict[str, int] = {}
+        for key, value in zip(children[::2], children[1::2], strict=True):
+            name = str(key).upper()
+            if name in values:
+                raise fail("hexxen.statblock.twice", key, what=name)
+            values[name] = _number(value)
+        return {"kind": "attributes", "values": values}
+
+    def pool(self, children: list[Token]) -> dict[str, Any]:
+        return {"kind": "pool", "value": _number(children[1])}
 
     def stat_key(self, children: list[Token]) -> Token:
         return children[0]

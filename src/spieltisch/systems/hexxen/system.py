@@ -12,7 +12,8 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from spieltisch.dice.fair import DiceSource
-from spieltisch.engine.system import Access, Odds, parse_options
+from spieltisch.engine.system import Access, Odds, OddsPart, parse_options
+from spieltisch.engine.upcast import EventShapes
 from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.hexxen import decide as deciding
 from spieltisch.systems.hexxen import evolve as evolving
@@ -31,6 +32,7 @@ from spieltisch.systems.hexxen.commands import (
     HunterContest,
     NextTurn,
     NpcAttack,
+    NpcCheck,
     NpcPower,
     Place,
     SetBound,
@@ -42,12 +44,21 @@ from spieltisch.systems.hexxen.decide import (
     attack_of,
     contest_npc_dice,
     hunter_pool,
+    npc_check_dice,
     power_line,
 )
 from spieltisch.systems.hexxen.events import EVENTS, Event
 from spieltisch.systems.hexxen.sheet import HexxenOptions, HexxenState
+from spieltisch.systems.hexxen.upcast import RULES_VERSION, UPCASTERS
 
-__all__ = ["SYSTEM_ID", "Hexxen"]
+__all__ = ["LEGACY_OPTIONS", "SYSTEM_ID", "Hexxen"]
+
+LEGACY_OPTIONS: dict[str, Any] = {
+    "modifier_cap": "net",
+    "damage_offset": -1,
+    "binding_from_map": False,
+}
+"""The defaults of the options tables made before the rules edition were played with."""
 
 
 class Hexxen:
@@ -56,12 +67,27 @@ class Hexxen:
     id = SYSTEM_ID
     commands = COMMANDS
     events = EVENTS
+    shapes = EventShapes.of(Event, rules=RULES_VERSION, upcasters=UPCASTERS)
+    """Versions of the event shapes and rules, and the upcasters (``upcast.py``)."""
     options: TypeAdapter[Any] = TypeAdapter(HexxenOptions)
 
     def new_state(self, options: Mapping[str, Any]) -> HexxenState:
         """An empty table; ``options`` override :class:`HexxenOptions` (validated)."""
         parsed = parse_options(HexxenOptions, "hexxen.bad_option", options)
         return HexxenState(options=parsed)
+
+    def stamp_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """A new table stores its rules edition (2 unless given), so that its options are
+        never taken for those of a table made before the edition existed."""
+        return {"edition": 2, **options}
+
+    def upgrade_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Options stored without ``edition`` are a table made before: it keeps the reading
+        it was played with (edition 1, bonus and malus netted before the cap, damage − 1)
+        unless its options said otherwise."""
+        if "edition" in options:
+            return dict(options)
+        return {**LEGACY_OPTIONS, **options, "edition": 1}
 
     def decide(self, state: HexxenState, command: Command, dice: DiceSource) -> list[Event]:
         """The events of ``command`` (see :mod:`.decide`)."""
@@ -105,21 +131,54 @@ class Hexxen:
                 )
             return hexxen_odds.as_odds(hexxen_odds.contest(active, defence).margins)
         if isinstance(command, NpcPower):
-            npc = evolving.find_npc(state, command.npc)
-            power = power_line(npc, command.power)
-            hunter = evolving.find_hunter(state, command.targets[0])
-            _, pool = hunter_pool(state, hunter, power.against, None)
-            active = self._npc_pool(state, npc.id, power.dice, command.bonus, command.malus)
-            defence = self._hunter_pool(state, hunter.id, pool, 0, 0)
-            return hexxen_odds.as_odds(hexxen_odds.contest(active, defence).margins)
+            return self._power_odds(state, command)
         if isinstance(command, HunterContest):
             hunter = evolving.find_hunter(state, command.hunter)
             npc = evolving.find_npc(state, command.npc)
             _, pool = hunter_pool(state, hunter, command.skill, command.attribute)
             active = self._hunter_pool(state, hunter.id, pool, command.bonus, command.malus)
-            defence = self._npc_pool(state, npc.id, contest_npc_dice(npc, command.npc_dice), 0, 0)
+            attribute = command.npc_attribute or hunter.skill_attributes[command.skill]
+            _, dice = contest_npc_dice(state, npc, command.npc_dice, attribute)
+            defence = self._npc_pool(state, npc.id, dice, 0, 0)
             return hexxen_odds.as_odds(hexxen_odds.contest(active, defence).margins)
+        if isinstance(command, NpcCheck):
+            return self._npc_check_odds(state, command)
         return None
+
+    def _npc_check_odds(self, state: HexxenState, command: NpcCheck) -> Odds:
+        """An NSC's check: its total; against a hunter, the margin (NSC − hunter)."""
+        npc = evolving.find_npc(state, command.npc)
+        _, dice = npc_check_dice(state, npc, command.attribute)
+        active = self._npc_pool(state, npc.id, dice, command.bonus, command.malus)
+        if command.against is None:
+            return hexxen_odds.as_odds(active)
+        hunter = evolving.find_hunter(state, command.against)
+        _, pool = hunter_pool(state, hunter, command.skill or "", None)
+        defence = self._hunter_pool(
+            state, hunter.id, pool, command.hunter_bonus, command.hunter_malus
+        )
+        return hexxen_odds.as_odds(hexxen_odds.contest(active, defence).margins)
+
+    def _power_odds(self, state: HexxenState, command: NpcPower) -> Odds:
+        """One target: the Differenzerfolge. Several: how many targets the power affects
+        (the NSC rolls once for all). Either way ``parts`` holds each target's margins."""
+        npc = evolving.find_npc(state, command.npc)
+        power = power_line(npc, command.power)
+        active = self._npc_pool(state, npc.id, power.dice, command.bonus, command.malus)
+        defences = []
+        parts = []
+        for target in command.targets:
+            hunter = evolving.find_hunter(state, target)
+            _, pool = hunter_pool(state, hunter, power.against, None)
+            defence = self._hunter_pool(state, hunter.id, pool, 0, 0)
+            defences.append(defence)
+            margins = hexxen_odds.contest(active, defence).margins
+            parts.append(OddsPart(key=hunter.id, odds=hexxen_odds.as_odds(margins)))
+        if len(defences) == 1:
+            main = parts[0].odds
+        else:
+            main = hexxen_odds.as_odds(hexxen_odds.affected(active, defences))
+        return main.model_copy(update={"parts": parts})
 
     @staticmethod
     def _npc_pool(
@@ -136,6 +195,12 @@ class Hexxen:
         net = rules.net_modifier(b, m, state.options)
         return hexxen_odds.pool(dice, net, stars_count=state.options.stars_count)
 
+    def contact(
+        self, state: HexxenState, command: Command, events: list[Event]
+    ) -> list[Event] | None:
+        """Where a player's ``place`` meets a secret NSC (see :func:`.decide.contact`)."""
+        return deciding.contact(state, command, events)
+
     def access(self, state: HexxenState, command: Command) -> Access:
         """Players create hunters and act for theirs; NSC, effects and the fight are the GM's."""
         if isinstance(command, CreateHunter):
@@ -150,8 +215,6 @@ class Hexxen:
             current = state.encounter.current
             if current in state.hunters:
                 return Access(piece=current)
-        if isinstance(command, NpcAttack | NpcPower):
-            return Access(gm_only=True)
         return Access(gm_only=True)
 
     def automatic_is_heavy(self, state: HexxenState) -> bool:

@@ -12,10 +12,18 @@ from typing import Any
 
 from spieltisch.dice.faces import symbol_die
 from spieltisch.engine.visibility import Role, Viewer
+from spieltisch.systems.hexxen import odds as hexxen_odds
 from spieltisch.systems.hexxen import rules
-from spieltisch.systems.hexxen.decide import defense_choices
+from spieltisch.systems.hexxen.decide import abbau_pool, abbau_removed, defense_choices
 from spieltisch.systems.hexxen.evolve import effect_catalog, modifiers, ongoing
-from spieltisch.systems.hexxen.sheet import HexxenState, Npc, default_skills
+from spieltisch.systems.hexxen.sheet import (
+    HexxenState,
+    Npc,
+    bound_with,
+    decay_of,
+    default_skills,
+    is_bound,
+)
 
 __all__ = ["view"]
 
@@ -42,7 +50,7 @@ def _legal(state: HexxenState) -> list[dict[str, Any]]:
         return []
     if int(state.budgets[npc.id].left.get("handlungen", 0)) < 1:
         return []
-    wanted = "N" if npc.bound else "F"
+    wanted = "N" if is_bound(state, npc.id) else "F"
     out: list[dict[str, Any]] = []
     for attack in npc.attacks:
         if wanted in attack.range:
@@ -65,17 +73,44 @@ def faces() -> dict[str, list[Any]]:
 
 
 def _ini0(state: HexxenState, shown: set[str]) -> list[dict[str, Any]]:
-    """The ticks the next INI-0 phase brings: each damage effect's level and its LeP."""
+    """What the next INI-0 phase brings to each ongoing effect: the LeP a damage level costs,
+    and how it decays (``auto``: one level; ``check``: the Abbau check's dice, netted
+    modifier and the exact chance of each number of levels removed; ``none``)."""
     found = effect_catalog(state)
     out = []
     for item in state.effects.items:
-        tick = found.kinds[item.kind].tick if item.kind in found.kinds else None
-        if item.target not in shown or tick is None:
+        if item.target not in shown:
             continue
-        amount = int(tick.amount + tick.per_level * item.level)
-        out.append(
-            {"target": item.target, "effect": item.kind, "level": item.level, "amount": amount}
-        )
+        tick = found.kinds[item.kind].tick
+        decay = decay_of(state.options, item.kind)
+        amount = int(tick.amount + tick.per_level * item.level) if tick is not None else 0
+        if tick is None and decay.mode != "check":
+            continue
+        entry: dict[str, Any] = {
+            "target": item.target,
+            "effect": item.kind,
+            "level": item.level,
+            "amount": amount,
+            "decay": decay.mode,
+        }
+        pool = abbau_pool(state, item.target, item.kind)
+        if pool is not None:
+            what, dice = pool
+            bonus, malus = modifiers(state, item.target)
+            net = rules.net_modifier(bonus, malus, state.options)
+            gm = item.target in state.npcs
+            totals = hexxen_odds.pool(dice, net, gm=gm, stars_count=state.options.stars_count)
+            removed: dict[int, Any] = {}
+            for total, chance in enumerate(totals):
+                gone = abbau_removed(total, item.level, decay.per_success)
+                removed[gone] = removed.get(gone, 0) + chance
+            entry.update(
+                roll=what,
+                dice=dice,
+                net=net,
+                removed={str(k): f"{p.numerator}/{p.denominator}" for k, p in removed.items()},
+            )
+        out.append(entry)
     return out
 
 
@@ -98,6 +133,7 @@ def _pending(state: HexxenState, shown: set[str]) -> dict[str, Any] | None:
 
 def view(state: HexxenState, viewer: Viewer) -> dict[str, Any]:
     """The JSON the clients render for ``viewer``."""
+    shown_ids = set(state.hunters) | {n.id for n in state.npcs.values() if _npc_visible(n, viewer)}
     hunters = []
     for hunter in state.hunters.values():
         data = hunter.model_dump(mode="json")
@@ -107,6 +143,8 @@ def view(state: HexxenState, viewer: Viewer) -> dict[str, Any]:
         paralysis = ongoing(state, hunter.id, "paralysis")
         data["ap_per_round"] = rules.round_ap(paralysis, hunter.armour, state.options)
         data["position"] = state.positions.get(hunter.id)
+        data["bound"] = is_bound(state, hunter.id)
+        data["bound_with"] = sorted(bound_with(state, hunter.id) & shown_ids)
         data["defeated"] = hunter.lep.current <= 0
         hunters.append(data)
     npcs = []
@@ -114,10 +152,14 @@ def view(state: HexxenState, viewer: Viewer) -> dict[str, Any]:
         if not _npc_visible(npc, viewer):
             continue
         data = npc.model_dump(mode="json")
+        for line, shown in zip(npc.powers, data["powers"], strict=True):
+            shown["max_targets"] = line.max_targets
         bonus, malus = modifiers(state, npc.id)
         data.update(effects=_effects(state, npc.id), budgets=_budgets(state, npc.id))
         data["check_modifier"] = {"bonus": bonus, "malus": malus}
         data["position"] = state.positions.get(npc.id)
+        data["bound"] = is_bound(state, npc.id)
+        data["bound_with"] = sorted(bound_with(state, npc.id) & shown_ids)
         data["defeated"] = npc.lep.current <= 0
         npcs.append(data)
     shown = {h["id"] for h in hunters} | {n["id"] for n in npcs}

@@ -21,6 +21,7 @@ from spieltisch.dice.fair import DiceSource
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import Access, Odds, OddsOutcome
 from spieltisch.engine.text import Label
+from spieltisch.engine.upcast import EventShapes
 from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.kilkenny.ai import PLAYER_NAMES, make_player
 from spieltisch.systems.kilkenny.board import MAX_ROLL, Move
@@ -36,6 +37,7 @@ from spieltisch.systems.kilkenny.commands import (
 from spieltisch.systems.kilkenny.layout import get_layout
 from spieltisch.systems.kilkenny.position import Position
 from spieltisch.systems.kilkenny.rules import EndReason, Outcome, OutcomeKind
+from spieltisch.systems.kilkenny.upcast import RULES_VERSION, UPCASTERS
 
 __all__ = [
     "Captured",
@@ -206,6 +208,8 @@ class KilkennySystem:
     meta = META
     commands: TypeAdapter[Any] = TypeAdapter(KilkennyCommand)
     events: TypeAdapter[Any] = TypeAdapter(KilkennyEvent)
+    shapes = EventShapes.of(KilkennyEvent, rules=RULES_VERSION, upcasters=UPCASTERS)
+    """Versions of the event shapes and rules, and the upcasters (``upcast.py``)."""
     options: TypeAdapter[Any] = TypeAdapter(KilkennyOptions)
 
     # -- setup -----------------------------------------------------------------------------

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
+from pydantic import Field, StrictBool, StrictInt, TypeAdapter
 
 from spieltisch.engine.permissions import GmOnly, Secret
 from spieltisch.engine.text import Name, Ref
 from spieltisch.systems.kreiswanderer.sheet import (
     MAX_ITEMS,
+    CatalogueSkill,
     Haltung,
+    Lean,
     Marking,
     Skill,
     Sonderfertigkeit,
@@ -24,8 +26,10 @@ from spieltisch.systems.kreiswanderer.sheet import (
 
 __all__ = [
     "COMMANDS",
+    "AccumulateAbandon",
     "AccumulateRoll",
     "AccumulateStart",
+    "Act",
     "AdjustTrack",
     "AssignDice",
     "Attack",
@@ -36,12 +40,17 @@ __all__ = [
     "Command",
     "Comparative",
     "CreateBeing",
+    "DealDamage",
     "Dodge",
     "EditBeing",
     "EndCombat",
     "EndTurn",
     "Extinguish",
+    "Heal",
+    "JoinFight",
+    "LeaveFight",
     "Rest",
+    "SetCatalogue",
     "StartCombat",
     "SwitchHaltung",
     "UseBegabung",
@@ -50,14 +59,22 @@ __all__ = [
 Modifier = Annotated[StrictInt, Field(ge=-99, le=99), GmOnly("kreiswanderer.field.modifier")]
 Target = Annotated[StrictInt | None, Field(ge=0, le=999), GmOnly("kreiswanderer.field.target")]
 Tools = Annotated[StrictInt, Field(ge=-99, le=99)]
+"""Tools and time spent: a bonus or malus of the acting side (not the GM's ease)."""
+OpponentTools = Annotated[
+    StrictInt, Field(ge=-99, le=99), GmOnly("kreiswanderer.field.opponent_tools")
+]
+DamageType = Literal["PH", "BR", "EN", "TR"]
 
 
-class _Command(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+class _Command(Lean):
+    """A command; fields added after the first edition are lean (left out at their default),
+    so the commands of old logs dump as they were recorded."""
 
 
 class BeingSheet(_Command):
     """A new being's sheet (checked against the table options)."""
+
+    lean = ("ap", "species", "native_language")
 
     name: Name
     side: Ref = "party"
@@ -76,6 +93,11 @@ class BeingSheet(_Command):
     begabungen: tuple[Ref, ...] = Field(default=(), max_length=MAX_ITEMS)
     haltungen: dict[Ref, Haltung] = Field(default_factory=dict, max_length=MAX_ITEMS)
     magic_cost: Annotated[StrictInt, Field(ge=0, le=9)] = 1
+    ap: Annotated[StrictInt, Field(ge=1, le=9)] | None = None
+    """Action points per round (none: the table's, as a rule 1)."""
+    species: Ref | None = None
+    native_language: Ref | None = None
+    """The skill of its native language (held at 0)."""
 
 
 class CreateBeing(_Command):
@@ -116,10 +138,12 @@ class CombinedCheck(_Command):
     """A combined check: one attribute and the lowest of the skills (with modifiers)."""
 
     kind: Literal["combined_check"] = "combined_check"
+    lean = ("tools",)
     being: Ref
     attribute: Ref
     skills: tuple[Ref, ...] = Field(min_length=1, max_length=MAX_ITEMS)
     modifier: Modifier = 0
+    tools: Tools = 0
     target: Target = None
 
 
@@ -127,6 +151,7 @@ class Comparative(_Command):
     """A comparative check of ``being`` (active) against ``opponent`` (passive)."""
 
     kind: Literal["comparative"] = "comparative"
+    lean = ("tools", "opponent_tools")
     being: Ref
     attribute: Ref
     skill: Ref
@@ -135,6 +160,8 @@ class Comparative(_Command):
     opponent_skill: Ref
     modifier: Modifier = 0
     opponent_modifier: Modifier = 0
+    tools: Tools = 0
+    opponent_tools: OpponentTools = 0
 
 
 class AccumulateStart(_Command):
@@ -159,6 +186,20 @@ class AccumulateRoll(_Command):
     id: Ref
 
 
+class AccumulateAbandon(_Command):
+    """Close an open accumulated check without a result (to begin the work anew)."""
+
+    kind: Literal["accumulate_abandon"] = "accumulate_abandon"
+    id: Ref
+
+
+class SetCatalogue(_Command):
+    """GM: the table's skill catalogue, as a whole (name → depth, attribute, species)."""
+
+    kind: Literal["set_catalogue"] = "set_catalogue"
+    skills: dict[Ref, CatalogueSkill] = Field(default_factory=dict, max_length=200)
+
+
 class StartCombat(_Command):
     """GM: a fight begins; every combatant rolls 2d10."""
 
@@ -178,15 +219,66 @@ class Attack(_Command):
     """Attack with a weapon (1 Ap, or ``cost`` Ap for a technique, begun if too few)."""
 
     kind: Literal["attack"] = "attack"
+    lean = ("tools",)
     being: Ref
     target: Ref
     weapon: Name
     cost: Annotated[StrictInt, Field(ge=1, le=9)] = 1
     modifier: Modifier = 0
+    tools: Tools = 0
+
+
+class Act(_Command):
+    """Any named action of ``cost`` Ap (a ritual, a spell): done at once when the Ap are
+    there, else begun and carried out once later rounds paid it. ``magical``: costs a magic
+    act when it is done."""
+
+    kind: Literal["act"] = "act"
+    being: Ref
+    name: Name
+    cost: Annotated[StrictInt, Field(ge=1, le=9)] = 1
+    magical: StrictBool = False
+
+
+class JoinFight(_Command):
+    """GM: a being joins the running fight (reinforcements); it rolls its 2d10."""
+
+    kind: Literal["join_fight"] = "join_fight"
+    being: Ref
+
+
+class LeaveFight(_Command):
+    """A being leaves the fight: it flees (its owner or the GM) or the GM removes it."""
+
+    kind: Literal["leave_fight"] = "leave_fight"
+    being: Ref
+    how: Literal["flee", "remove"] = "flee"
+
+
+class DealDamage(_Command):
+    """GM: damage outside an attack (a trap, poison, a fall, fire): ``amount`` of one
+    damage type, reduced by the being's resistance; ``markings`` act like a weapon's."""
+
+    kind: Literal["deal_damage"] = "deal_damage"
+    being: Ref
+    amount: Annotated[StrictInt, Field(ge=0, le=999)]
+    damage_type: DamageType = "PH"
+    markings: tuple[Marking, ...] = Field(default=(), max_length=MAX_ITEMS)
+    reason: Name
+
+
+class Heal(_Command):
+    """GM: hit or magic points restored outside a rest (a potion, a spell), with the reason."""
+
+    kind: Literal["heal"] = "heal"
+    being: Ref
+    amount: Annotated[StrictInt, Field(ge=1, le=999)]
+    track: Literal["tp", "mp"] = "tp"
+    reason: Name
 
 
 class CarryOut(_Command):
-    """Carry out a begun technique once its Ap are paid."""
+    """Carry out a begun technique or action once its Ap are paid."""
 
     kind: Literal["carry_out"] = "carry_out"
     being: Ref
@@ -264,9 +356,16 @@ Command = Annotated[
     | Comparative
     | AccumulateStart
     | AccumulateRoll
+    | AccumulateAbandon
+    | SetCatalogue
     | StartCombat
     | AssignDice
     | Attack
+    | Act
+    | JoinFight
+    | LeaveFight
+    | DealDamage
+    | Heal
     | CarryOut
     | Dodge
     | SwitchHaltung

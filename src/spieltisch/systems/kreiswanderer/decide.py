@@ -13,8 +13,10 @@ from spieltisch.engine.creatures import Creature, Tag, Track
 from spieltisch.engine.errors import RuleError
 from spieltisch.systems.kreiswanderer import edit, rules, secondary
 from spieltisch.systems.kreiswanderer.commands import (
+    AccumulateAbandon,
     AccumulateRoll,
     AccumulateStart,
+    Act,
     AdjustTrack,
     AssignDice,
     Attack,
@@ -25,34 +27,46 @@ from spieltisch.systems.kreiswanderer.commands import (
     Command,
     Comparative,
     CreateBeing,
+    DealDamage,
     Dodge,
     EditBeing,
     EndCombat,
     EndTurn,
     Extinguish,
+    Heal,
+    JoinFight,
+    LeaveFight,
     Rest,
+    SetCatalogue,
     StartCombat,
     SwitchHaltung,
     UseBegabung,
 )
 from spieltisch.systems.kreiswanderer.events import (
+    AccumulationAbandoned,
     AccumulationRolled,
     AccumulationStarted,
     ActionBegun,
+    ActionDone,
     ApSpent,
     Attacked,
     BeingCreated,
     BeingEdited,
+    CatalogueSet,
     CheckRolled,
     CombatEnded,
     CombatStarted,
     ComparativeRolled,
+    DamageDealt,
     DiceAssigned,
     Dodged,
     Event,
     Extinguished,
     ExtraDamage,
+    FightJoined,
+    FightLeft,
     HaltungSwitched,
+    Healed,
     MagicUsed,
     Rested,
     Side,
@@ -63,6 +77,7 @@ from spieltisch.systems.kreiswanderer.evolve import (
     BURNING,
     being_of,
     evolve,
+    fallen,
     fight_of,
     running_fight,
 )
@@ -77,6 +92,8 @@ __all__ = [
     "dodge_choices",
     "dodge_value",
     "events_of",
+    "held_skills",
+    "skill_of",
     "skill_value",
 ]
 
@@ -100,22 +117,69 @@ def _modifier(state: KreisState, value: int) -> int:
     return value
 
 
+def skill_of(state: KreisState, being: Being, skill: str) -> tuple[int, int]:
+    """A skill's depth and value for ``being``: its sheet's entry; else its native language
+    (held at 0, basic); else the table's catalogue entry at value 0 (a basic one only for the
+    species it names, ``kreiswanderer.no_access`` otherwise); else a basic skill at 0."""
+    found = being.skills.get(skill)
+    if found is not None:
+        return found.depth, found.value
+    if skill == being.native_language:
+        return 1, 0
+    entry = state.catalogue.get(skill)
+    if entry is None:
+        return 1, 0
+    if entry.depth == 1 and entry.species and being.species not in entry.species:
+        raise RuleError(
+            "kreiswanderer.no_access",
+            value=skill,
+            name=being.creature.name,
+            species=", ".join(entry.species),
+        )
+    return entry.depth, 0
+
+
+def held_skills(state: KreisState, being: Being) -> dict[str, tuple[int, int]]:
+    """Every skill ``being`` can use without a sheet entry or with one: its sheet's, its
+    native language and the catalogue's basic skills open to its species (depth, value)."""
+    held = {name: (s.depth, s.value) for name, s in being.skills.items()}
+    if being.native_language and being.native_language not in held:
+        held[being.native_language] = (1, 0)
+    for name, entry in state.catalogue.items():
+        if name in held or entry.depth != 1:
+            continue
+        if not entry.species or being.species in entry.species:
+            held[name] = (1, 0)
+    return held
+
+
 def skill_value(state: KreisState, being: Being, attribute: str, skill: str) -> int:
     """Attribute × depth + skill value + active Haltungen, for a skill of ``being``.
 
-    A skill the sheet does not list counts as a basic skill (depth 1) at value 0.
+    A skill the sheet does not list counts as :func:`skill_of` says; one that needs learning
+    (depth ≥ 2; the first edition: depth 2 only) is refused at value 0.
     """
     if attribute not in state.options.attributes:
         raise RuleError("kreiswanderer.unknown_attribute", value=attribute)
-    found = being.skills.get(skill)
-    depth, value = (found.depth, found.value) if found else (1, 0)
-    base = rules.talent_value(being.attribute(attribute), depth, value)
+    depth, value = skill_of(state, being, skill)
+    base = rules.talent_value(
+        being.attribute(attribute), depth, value, first_edition=not state.options.seed_rules
+    )
     return base + being.haltung_modifier(skill)
+
+
+def _able(state: KreisState, being_id: str) -> Being:
+    """The being, if it can act: from edition 2 on a being at 0 TP cannot
+    (``kreiswanderer.fallen``)."""
+    being = being_of(state, being_id)
+    if state.options.seed_rules and fallen(being):
+        raise RuleError("kreiswanderer.fallen", value=being.creature.name)
+    return being
 
 
 def check_value(state: KreisState, command: Check) -> tuple[int, int]:
     """A check's Talentwert and target (without rolling)."""
-    being = being_of(state, command.being)
+    being = _able(state, command.being)
     value = skill_value(state, being, command.attribute, command.skill)
     value += _modifier(state, command.modifier) + _modifier(state, command.tools)
     if command.sonderfertigkeit is not None:
@@ -167,27 +231,30 @@ def _checked(
 
 def combined_value(state: KreisState, command: CombinedCheck) -> tuple[int, int]:
     """A combined check's Talentwert (the lowest skill's) and target."""
-    being = being_of(state, command.being)
+    being = _able(state, command.being)
     values = [skill_value(state, being, command.attribute, s) for s in command.skills]
     value = rules.combined_skill(values) + _modifier(state, command.modifier)
+    value += _modifier(state, command.tools)
     target = state.options.default_target if command.target is None else command.target
     return value, target
 
 
 def comparative_values(state: KreisState, command: Comparative) -> tuple[int, int]:
     """Both sides' Talentwerte of a comparative check."""
-    active = being_of(state, command.being)
+    active = _able(state, command.being)
     passive = being_of(state, command.opponent)
     a = skill_value(state, active, command.attribute, command.skill)
     p = skill_value(state, passive, command.opponent_attribute, command.opponent_skill)
-    return a + _modifier(state, command.modifier), p + _modifier(state, command.opponent_modifier)
+    a += _modifier(state, command.modifier) + _modifier(state, command.tools)
+    p += _modifier(state, command.opponent_modifier) + _modifier(state, command.opponent_tools)
+    return a, p
 
 
 def accumulation_of(state: KreisState, command: AccumulateStart) -> Accumulation:
     """The accumulated check a start command defines (exactly one of rolls and quality)."""
     if (command.rolls is None) == (command.quality is None):
         raise RuleError("kreiswanderer.rolls_or_quality")
-    being = being_of(state, command.being)
+    being = _able(state, command.being)
     value = skill_value(state, being, command.attribute, command.skill)
     value += _modifier(state, command.modifier) + _modifier(state, command.tools)
     return Accumulation(
@@ -265,19 +332,36 @@ def dodge_choices(state: KreisState, being_id: str) -> list[tuple[str, int]]:
     return choices
 
 
+def thresholds(state: KreisState, used: Weapon, foe: Being) -> int:
+    """The Führungsschwellen an attack with ``used`` on ``foe`` adds to its target, by the
+    table's reading (option ``fuehrungsschwelle``): the foe's wielded weapons (default), the
+    attacking weapon, or both."""
+    reading = state.options.fuehrungsschwelle
+    total = 0
+    if reading in ("defender", "both"):
+        total += sum(w.fuehrungsschwelle for w in foe.weapons if w.wielded)
+    if reading in ("attacker", "both"):
+        total += used.fuehrungsschwelle
+    return total
+
+
 def attack_plan(
-    state: KreisState, attacker: str, target: str, weapon: str, modifier: int
+    state: KreisState, attacker: str, target: str, weapon: str, modifier: int, tools: int = 0
 ) -> AttackPlan:
-    """An attack's numbers; target = dodge + defensive + Führungsschwellen − Durchdringend."""
-    being = being_of(state, attacker)
+    """An attack's numbers; target = dodge + defensive + Führungsschwellen − Durchdringend.
+
+    From edition 2 on a being cannot attack itself (``kreiswanderer.self_attack``)."""
+    being = _able(state, attacker)
+    if attacker == target and state.options.seed_rules:
+        raise RuleError("kreiswanderer.self_attack", value=being.creature.name)
     foe = being_of(state, target)
     used = _weapon(being, weapon)
     value = skill_value(state, being, used.attribute, used.skill) + _modifier(state, modifier)
-    thresholds = sum(w.fuehrungsschwelle for w in foe.weapons if w.wielded)
+    value += _modifier(state, tools)
     goal = rules.attack_target(
         dodge_value(state, target),
         foe.creature.tag_total("defensive"),
-        thresholds,
+        thresholds(state, used, foe),
         used.durchdringend,
     )
     return AttackPlan(
@@ -291,9 +375,15 @@ def attack_plan(
 
 
 def _attack(
-    state: KreisState, attacker: str, target: str, weapon: str, modifier: int, dice: DiceSource
+    state: KreisState,
+    attacker: str,
+    target: str,
+    weapon: str,
+    modifier: int,
+    dice: DiceSource,
+    tools: int = 0,
 ) -> Attacked:
-    plan = attack_plan(state, attacker, target, weapon, modifier)
+    plan = attack_plan(state, attacker, target, weapon, modifier, tools)
     rolls = _roll(state, dice)
     outcome = rules.evaluate(plan.value + sum(rolls), plan.target)
     damage = (
@@ -388,6 +478,9 @@ def _new_being(state: KreisState, being_id: str, sheet: BeingSheet, secret: bool
         begabungen=sheet.begabungen,
         haltungen=sheet.haltungen,
         magic_cost=sheet.magic_cost,
+        ap=sheet.ap,
+        species=sheet.species,
+        native_language=sheet.native_language,
     )
 
 
@@ -421,19 +514,179 @@ def _rest(state: KreisState, command: Rest) -> Rested:
         raise RuleError("kreiswanderer.resting_in_fight", value=being.creature.name)
     tp = being.creature.track("tp")
     mp = being.creature.track("mp")
-    hp_now = rules.regenerate(tp.current, tp.maximum, command.sleep_halfhours)
-    if command.sleep_halfhours >= 4:
-        mp_now = mp.maximum
-    else:
-        hours = (command.rest_halfhours + command.sleep_halfhours) // 2
-        mp_now = min(mp.maximum, mp.current + hours)
+    if not state.options.seed_rules:  # edition 1: nothing carried from one rest to the next
+        hp_now = rules.regenerate(tp.current, tp.maximum, command.sleep_halfhours)
+        mp_now, _ = rules.rest_magic(
+            mp.current, mp.maximum, command.rest_halfhours, command.sleep_halfhours
+        )
+        return Rested(
+            being=command.being,
+            rest_halfhours=command.rest_halfhours,
+            sleep_halfhours=command.sleep_halfhours,
+            tp=hp_now,
+            mp=mp_now,
+        )
+    hp_now, sleep_carry = rules.regenerate_carry(
+        tp.current, tp.maximum, command.sleep_halfhours, state.sleep.get(command.being, 0)
+    )
+    mp_now, rest_carry = rules.rest_magic(
+        mp.current,
+        mp.maximum,
+        command.rest_halfhours,
+        command.sleep_halfhours,
+        state.rest.get(command.being, 0),
+    )
     return Rested(
         being=command.being,
         rest_halfhours=command.rest_halfhours,
         sleep_halfhours=command.sleep_halfhours,
         tp=hp_now,
         mp=mp_now,
+        sleep_carry=sleep_carry,
+        rest_carry=rest_carry,
     )
+
+
+def _accumulation_roll(state: KreisState, command: AccumulateRoll, dice: DiceSource) -> Event:
+    acc = state.accumulations.get(command.id)
+    if acc is None or (acc.abandoned and state.options.seed_rules):
+        raise RuleError("kreiswanderer.unknown_accumulation", value=command.id)
+    if not acc.open:
+        raise RuleError("kreiswanderer.accumulation_done", value=command.id)
+    _able(state, acc.being)
+    rolls = _roll(state, dice)
+    reading = state.options.accumulation
+    result = rules.accumulated_part(acc.talent_value, sum(rolls), acc.done_rolls, reading)
+    total = acc.total + result
+    quality = total - acc.target
+    done = (
+        acc.done_rolls + 1 >= acc.rolls if acc.rolls is not None else quality >= (acc.quality or 0)
+    )
+    critical = None
+    if done and state.options.seed_rules:
+        critical = rules.evaluate(total, acc.target).critical
+    return AccumulationRolled(
+        id=acc.id,
+        rolls=rolls,
+        result=result,
+        total=total,
+        finished=done,
+        quality=quality,
+        critical=critical,
+    )
+
+
+def _comparative(state: KreisState, command: Comparative, dice: DiceSource) -> Event:
+    a, p = comparative_values(state, command)
+    ra, rp = _roll(state, dice), _roll(state, dice)
+    side = rules.winner(a + sum(ra), p + sum(rp), state.options.tie_goes_to)
+    critical = None
+    if state.options.seed_rules:
+        critical = rules.comparative_critical(a + sum(ra), p + sum(rp))
+    return ComparativeRolled(
+        number=state.checks + 1,
+        active=Side(being=command.being, talent_value=a, rolls=ra, result=a + sum(ra)),
+        passive=Side(being=command.opponent, talent_value=p, rolls=rp, result=p + sum(rp)),
+        winner=side,
+        quality=abs((a + sum(ra)) - (p + sum(rp))),
+        critical=critical,
+    )
+
+
+def _hurt(state: KreisState, command: DealDamage) -> DamageDealt:
+    """Typed damage outside an attack: the source's markings act as a weapon's would."""
+    being = being_of(state, command.being)
+    source = Weapon(name="-", skill="-", damage_type=command.damage_type, markings=command.markings)
+    resistance = being.resistance(command.damage_type)
+    protection = secondary.protection(source, being)
+    extras = secondary.extras(source, being)
+    damage = rules.damage_after_resistance(command.amount, 0, resistance, protection)
+    damage += sum(e[2] for e in extras)
+    return DamageDealt(
+        being=command.being,
+        damage_type=command.damage_type,
+        amount=command.amount,
+        resistance=resistance,
+        protection=protection,
+        extra=tuple(ExtraDamage(damage_type=t, value=v, damage=d) for t, v, d in extras),
+        damage=damage,
+        ignites=BURNING in secondary.lasting(source),
+        reason=command.reason,
+    )
+
+
+def _act(state: KreisState, command: Act, dice: DiceSource) -> list[Event]:
+    _own_turn(state, command.being)
+    being = _able(state, command.being)
+    left = _ap_left(state, command.being)
+    if left >= command.cost:
+        done: list[Event] = [
+            ApSpent(being=command.being, amount=Decimal(command.cost), purpose="act")
+        ]
+        if command.magical:
+            done.append(_magic(being, command.name, dice))
+        return [
+            *done,
+            ActionDone(
+                being=command.being,
+                name=command.name,
+                cost=command.cost,
+                magical=command.magical,
+            ),
+        ]
+    detail: dict[str, str | int] = {"name": command.name, "magical": int(command.magical)}
+    return [ActionBegun(being=command.being, action="act", cost=command.cost, detail=detail)]
+
+
+def _carry_out(state: KreisState, command: CarryOut, dice: DiceSource) -> list[Event]:
+    fight, _ = running_fight(state)
+    ready = [a for a in fight.ready.get(command.being, ()) if a.id == command.action]
+    if not ready:
+        raise RuleError("kreiswanderer.not_ready", value=command.action)
+    _own_turn(state, command.being)
+    being = _able(state, command.being)
+    detail = ready[0].detail
+    if ready[0].action == "act":
+        name = str(detail["name"])
+        magical = bool(detail.get("magical"))
+        magic = [_magic(being, name, dice)] if magical else []
+        done = ActionDone(
+            being=command.being,
+            name=name,
+            cost=int(ready[0].cost),
+            magical=magical,
+            action=command.action,
+        )
+        return [*magic, done]
+    hit = _attack(
+        state,
+        command.being,
+        str(detail["target"]),
+        str(detail["weapon"]),
+        int(detail["modifier"]),
+        dice,
+        int(detail.get("tools", 0)),
+    )
+    return [hit.model_copy(update={"action": command.action})]
+
+
+def _leave(state: KreisState, command: LeaveFight) -> FightLeft:
+    fight = fight_of(state)
+    if command.being not in fight.dice:
+        raise RuleError("kreiswanderer.not_in_fight", value=_name(state, command.being))
+    return FightLeft(being=command.being, how=command.how)
+
+
+def _extinguish(state: KreisState, command: Extinguish) -> list[Event]:
+    being = being_of(state, command.being)
+    if not any(e.kind == BURNING for e in state.effects.on(command.being)):
+        raise RuleError("kreiswanderer.not_burning", value=_name(state, command.being))
+    if _in_fight(state, command.being) and not (state.options.seed_rules and fallen(being)):
+        return [
+            ApSpent(being=command.being, amount=Decimal(1), purpose="extinguish"),
+            Extinguished(being=command.being),
+        ]
+    return [Extinguished(being=command.being)]
 
 
 def events_of(state: KreisState, command: Command, dice: DiceSource) -> list[Event]:
@@ -457,54 +710,28 @@ def events_of(state: KreisState, command: Command, dice: DiceSource) -> list[Eve
             value, target = combined_value(state, command)
             return [_checked(state, command, value, target, dice)]
         case Comparative():
-            a, p = comparative_values(state, command)
-            ra, rp = _roll(state, dice), _roll(state, dice)
-            side = rules.winner(a + sum(ra), p + sum(rp), state.options.tie_goes_to)
-            return [
-                ComparativeRolled(
-                    number=state.checks + 1,
-                    active=Side(being=command.being, talent_value=a, rolls=ra, result=a + sum(ra)),
-                    passive=Side(
-                        being=command.opponent, talent_value=p, rolls=rp, result=p + sum(rp)
-                    ),
-                    winner=side,
-                    quality=abs((a + sum(ra)) - (p + sum(rp))),
-                )
-            ]
+            return [_comparative(state, command, dice)]
         case AccumulateStart():
             return [AccumulationStarted(accumulation=accumulation_of(state, command))]
         case AccumulateRoll():
+            return [_accumulation_roll(state, command, dice)]
+        case AccumulateAbandon():
             acc = state.accumulations.get(command.id)
-            if acc is None:
+            if acc is None or acc.abandoned:
                 raise RuleError("kreiswanderer.unknown_accumulation", value=command.id)
             if acc.finished:
                 raise RuleError("kreiswanderer.accumulation_done", value=command.id)
-            rolls = _roll(state, dice)
-            result = acc.talent_value + sum(rolls)
-            total = acc.total + result
-            quality = total - acc.target
-            done = (
-                acc.done_rolls + 1 >= acc.rolls
-                if acc.rolls is not None
-                else quality >= (acc.quality or 0)
-            )
-            return [
-                AccumulationRolled(
-                    id=acc.id,
-                    rolls=rolls,
-                    result=result,
-                    total=total,
-                    finished=done,
-                    quality=quality,
-                )
-            ]
+            return [AccumulationAbandoned(id=command.id)]
+        case SetCatalogue():
+            return [CatalogueSet(skills=command.skills)]
         case StartCombat():
             if state.fight is not None:
                 raise RuleError("kreiswanderer.fight_on")
             if len(set(command.combatants)) != len(command.combatants):
                 raise RuleError("kreiswanderer.duplicate_combatant")
             for who in command.combatants:
-                being_of(state, who)
+                if fallen(being_of(state, who)) and state.options.seed_rules:
+                    raise RuleError("kreiswanderer.fallen", value=_name(state, who))
             rolled = {who: (dice.roll(10), dice.roll(10)) for who in command.combatants}
             return [CombatStarted(dice=rolled)]
         case AssignDice():
@@ -522,16 +749,26 @@ def events_of(state: KreisState, command: Command, dice: DiceSource) -> list[Eve
             ]
         case Attack():
             _own_turn(state, command.being)
-            plan = attack_plan(
-                state, command.being, command.target, command.weapon, command.modifier
+            attack_plan(
+                state,
+                command.being,
+                command.target,
+                command.weapon,
+                command.modifier,
+                command.tools,
             )
-            del plan
             left = _ap_left(state, command.being)
             if left >= command.cost:
                 return [
                     ApSpent(being=command.being, amount=Decimal(command.cost), purpose="attack"),
                     _attack(
-                        state, command.being, command.target, command.weapon, command.modifier, dice
+                        state,
+                        command.being,
+                        command.target,
+                        command.weapon,
+                        command.modifier,
+                        dice,
+                        command.tools,
                     ),
                 ]
             detail: dict[str, str | int] = {
@@ -539,27 +776,40 @@ def events_of(state: KreisState, command: Command, dice: DiceSource) -> list[Eve
                 "weapon": command.weapon,
                 "modifier": command.modifier,
             }
+            if command.tools:
+                detail["tools"] = command.tools
             return [
                 ActionBegun(being=command.being, action="attack", cost=command.cost, detail=detail)
             ]
+        case Act():
+            return _act(state, command, dice)
         case CarryOut():
-            fight, _ = running_fight(state)
-            ready = [a for a in fight.ready.get(command.being, ()) if a.id == command.action]
-            if not ready:
-                raise RuleError("kreiswanderer.not_ready", value=command.action)
-            _own_turn(state, command.being)
-            detail = ready[0].detail
-            hit = _attack(
-                state,
-                command.being,
-                str(detail["target"]),
-                str(detail["weapon"]),
-                int(detail["modifier"]),
-                dice,
-            )
-            return [hit.model_copy(update={"action": command.action})]
-        case Dodge():
+            return _carry_out(state, command, dice)
+        case JoinFight():
+            fight = fight_of(state)
+            being_of(state, command.being)
+            if command.being in fight.dice:
+                raise RuleError("kreiswanderer.duplicate_combatant")
+            return [FightJoined(being=command.being, dice=(dice.roll(10), dice.roll(10)))]
+        case LeaveFight():
+            return [_leave(state, command)]
+        case DealDamage():
+            return [_hurt(state, command)]
+        case Heal():
             being = being_of(state, command.being)
+            track = being.creature.track(command.track)
+            value = min(track.maximum, track.current + command.amount)
+            return [
+                Healed(
+                    being=command.being,
+                    track=command.track,
+                    amount=command.amount,
+                    value=value,
+                    reason=command.reason,
+                )
+            ]
+        case Dodge():
+            being = _able(state, command.being)
             left = _ap_left(state, command.being)
             if left < 1:
                 raise RuleError("kreiswanderer.no_ap", value=being.creature.name)
@@ -571,7 +821,7 @@ def events_of(state: KreisState, command: Command, dice: DiceSource) -> list[Eve
                 Dodged(being=command.being, bonus=bonus, skill=skill),
             ]
         case SwitchHaltung():
-            being = being_of(state, command.being)
+            being = _able(state, command.being)
             if command.haltung not in being.haltungen:
                 raise RuleError("kreiswanderer.unknown_haltung", value=command.haltung)
             if (command.haltung in being.active_haltungen) == command.active:
@@ -593,19 +843,12 @@ def events_of(state: KreisState, command: Command, dice: DiceSource) -> list[Eve
                 ),
             ]
         case UseBegabung():
-            being = being_of(state, command.being)
+            being = _able(state, command.being)
             if command.begabung not in being.begabungen:
                 raise RuleError("kreiswanderer.unknown_begabung", value=command.begabung)
             return [_magic(being, command.begabung, dice)]
         case Extinguish():
-            being_of(state, command.being)
-            fight = fight_of(state)
-            if not any(e.kind == BURNING for e in fight.effects.on(command.being)):
-                raise RuleError("kreiswanderer.not_burning", value=_name(state, command.being))
-            events = []
-            if _in_fight(state, command.being):
-                events.append(ApSpent(being=command.being, amount=Decimal(1), purpose="extinguish"))
-            return [*events, Extinguished(being=command.being)]
+            return _extinguish(state, command)
         case EndTurn():
             running_fight(state)
             return [TurnEnded()]

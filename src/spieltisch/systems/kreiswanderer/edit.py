@@ -46,6 +46,9 @@ def sheet_of(being: Being) -> BeingSheet:
             "begabungen": being.begabungen,
             "haltungen": being.haltungen,
             "magic_cost": being.magic_cost,
+            "ap": being.ap,
+            "species": being.species,
+            "native_language": being.native_language,
         }
     )
 
@@ -63,7 +66,7 @@ def changes(old: BeingSheet, new: BeingSheet) -> tuple[SheetChange, ...]:
     before, after = old.model_dump(mode="json"), new.model_dump(mode="json")
     found: list[SheetChange] = []
     for field in BeingSheet.model_fields:
-        was, now = _entries(field, before[field]), _entries(field, after[field])
+        was, now = _entries(field, before.get(field)), _entries(field, after.get(field))
         for key in [*was, *(k for k in now if k not in was)]:
             if was.get(key) != now.get(key):
                 found.append(SheetChange(field=key, old=was.get(key), new=now.get(key)))

@@ -9,29 +9,36 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter
+from pydantic import Field, JsonValue, TypeAdapter
 
-from spieltisch.systems.kreiswanderer.sheet import Accumulation, Being
+from spieltisch.systems.kreiswanderer.sheet import Accumulation, Being, CatalogueSkill, Lean
 
 __all__ = [
     "EVENTS",
+    "AccumulationAbandoned",
     "AccumulationRolled",
     "AccumulationStarted",
     "ActionBegun",
+    "ActionDone",
     "ApSpent",
     "Attacked",
     "BeingCreated",
     "BeingEdited",
+    "CatalogueSet",
     "CheckRolled",
     "CombatEnded",
     "CombatStarted",
     "ComparativeRolled",
+    "DamageDealt",
     "DiceAssigned",
     "Dodged",
     "Event",
     "Extinguished",
     "ExtraDamage",
+    "FightJoined",
+    "FightLeft",
     "HaltungSwitched",
+    "Healed",
     "MagicUsed",
     "Rested",
     "SheetChange",
@@ -41,8 +48,8 @@ __all__ = [
 ]
 
 
-class _Event(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+class _Event(Lean):
+    """An event; fields added after the first edition are :class:`~.sheet.Lean`."""
 
 
 class BeingCreated(_Event):
@@ -111,12 +118,16 @@ class ComparativeRolled(_Event):
     """A comparative check: each side's result is the other's target."""
 
     kind: Literal["comparative_rolled"] = "comparative_rolled"
+    lean = ("critical",)
     number: int
     active: Side
     passive: Side
     winner: Literal["active", "passive"]
     quality: int
     """The winner's margin over the loser's result."""
+    critical: Literal["success"] | None = None
+    """``success`` when that margin is at least 10: the winner's critical success (and the
+    loser's critical failure). Edition 2 on."""
 
 
 class AccumulationStarted(_Event):
@@ -127,9 +138,14 @@ class AccumulationStarted(_Event):
 
 
 class AccumulationRolled(_Event):
-    """One roll of an accumulated check."""
+    """One roll of an accumulated check.
+
+    ``result`` is what the roll added: its dice, plus the Talentwert on the first roll (the
+    seed's reading) or on every roll (option ``accumulation: every_roll``).
+    """
 
     kind: Literal["accumulation_rolled"] = "accumulation_rolled"
+    lean = ("critical",)
     id: str
     rolls: tuple[int, ...]
     result: int
@@ -137,6 +153,22 @@ class AccumulationRolled(_Event):
     finished: bool
     quality: int
     """Total − target so far (negative: not yet reached)."""
+    critical: Literal["success", "failure"] | None = None
+    """On the last roll: a quality (or Fehlqualität) of at least 10. Edition 2 on."""
+
+
+class AccumulationAbandoned(_Event):
+    """An open accumulated check was closed without a result."""
+
+    kind: Literal["accumulation_abandoned"] = "accumulation_abandoned"
+    id: str
+
+
+class CatalogueSet(_Event):
+    """The GM set the table's skill catalogue."""
+
+    kind: Literal["catalogue_set"] = "catalogue_set"
+    skills: dict[str, CatalogueSkill]
 
 
 class CombatStarted(_Event):
@@ -144,6 +176,22 @@ class CombatStarted(_Event):
 
     kind: Literal["combat_started"] = "combat_started"
     dice: dict[str, tuple[int, int]]
+
+
+class FightJoined(_Event):
+    """A being joined the running fight and rolled its two d10."""
+
+    kind: Literal["fight_joined"] = "fight_joined"
+    being: str
+    dice: tuple[int, int]
+
+
+class FightLeft(_Event):
+    """A being left the fight: it fled or the GM removed it."""
+
+    kind: Literal["fight_left"] = "fight_left"
+    being: str
+    how: Literal["flee", "remove"]
 
 
 class DiceAssigned(_Event):
@@ -209,6 +257,47 @@ class Attacked(_Event):
     """The begun technique carried out (None: a direct attack)."""
 
 
+class ActionDone(_Event):
+    """A named action (a ritual, a spell …) was done: at once, or carried out once paid."""
+
+    kind: Literal["action_done"] = "action_done"
+    being: str
+    name: str
+    cost: int
+    magical: bool = False
+    action: int | None = None
+    """The begun action carried out (None: done at once)."""
+
+
+class DamageDealt(_Event):
+    """Damage outside an attack: its type and amount, what resistance and Schutz took off,
+    the extra damage of its markings, the hit points lost, and why."""
+
+    kind: Literal["damage_dealt"] = "damage_dealt"
+    being: str
+    damage_type: str
+    amount: int
+    resistance: int
+    protection: int = 0
+    extra: tuple[ExtraDamage, ...] = ()
+    damage: int
+    """Hit points lost in all."""
+    ignites: bool = False
+    reason: str
+
+
+class Healed(_Event):
+    """Hit or magic points restored outside a rest, and why."""
+
+    kind: Literal["healed"] = "healed"
+    being: str
+    track: Literal["tp", "mp"]
+    amount: int
+    value: int
+    """The points the being has now (at most its maximum)."""
+    reason: str
+
+
 class Dodged(_Event):
     """A combatant gave up its action to dodge better until the next round."""
 
@@ -251,11 +340,16 @@ class Rested(_Event):
     """A being rested and slept and now has these hit and magic points."""
 
     kind: Literal["rested"] = "rested"
+    lean = ("sleep_carry", "rest_carry")
     being: str
     rest_halfhours: int
     sleep_halfhours: int
     tp: int
     mp: int
+    sleep_carry: int | None = None
+    """Half hours of sleep carried to the next rest toward a hit point (edition 2)."""
+    rest_carry: int | None = None
+    """Half hours carried to the next rest toward a magic point (edition 2)."""
 
 
 class TrackAdjusted(_Event):
@@ -275,11 +369,18 @@ Event = Annotated[
     | ComparativeRolled
     | AccumulationStarted
     | AccumulationRolled
+    | AccumulationAbandoned
+    | CatalogueSet
     | CombatStarted
+    | FightJoined
+    | FightLeft
     | DiceAssigned
     | ApSpent
     | ActionBegun
     | Attacked
+    | ActionDone
+    | DamageDealt
+    | Healed
     | Dodged
     | HaltungSwitched
     | Extinguished

@@ -21,7 +21,10 @@ from spieltisch.systems.kreiswanderer.rules import CRITICAL, damage_after_resist
 __all__ = [
     "LEVELS",
     "TAIL",
+    "TAIL_LOW",
     "accumulated_odds",
+    "accumulated_outcomes",
+    "accumulated_within",
     "as_odds",
     "attack_odds",
     "check_odds",
@@ -33,6 +36,10 @@ TAIL = Fraction(1, 10**12)
 """Largest probability mass the cut of the exploding tail may leave out."""
 LEVELS = 12
 """Explosion levels kept: ``10^-LEVELS`` = :data:`TAIL` is left out."""
+TAIL_LOW = 10 * LEVELS + 1
+"""The smallest value of the cut-off tail: it begins with :data:`LEVELS` tens. A question
+every value from there up answers alike (a pass, a critical success) takes the tail along,
+so its chance is exact: a certain pass is exactly 1."""
 _MISS = -1  # below every damage (damage is never below 0)
 
 
@@ -50,14 +57,27 @@ def exploding_d10() -> tuple[dict[int, Fraction], Fraction]:
     return _d10().fractions(), _d10().exact_truncated()
 
 
+def _with_tail(share: Fraction, low: int, test: Callable[[int], bool]) -> Fraction:
+    """``share`` plus the cut-off tail when ``test`` holds for its lowest value (and so, for
+    an upward question, for all of it)."""
+    return share + (TAIL if test(low) else 0)
+
+
 def check_odds(value: int, target: int) -> dict[str, Any]:
-    """A Talentprobe's odds: pass, critical success and failure, and every signed margin."""
+    """A Talentprobe's odds: pass, critical success and failure, and every signed margin.
+
+    Pass and critical success take the cut-off tail along where all of it passes (it always
+    does but for targets above 120 + the value): they are exact, a certain pass is 1.
+    """
     margins = (_d10() + (value - target)).fractions()
+    low = TAIL_LOW + value - target
     return {
         "value": value,
         "target": target,
-        "pass": _share(margins, lambda m: m >= 0),
-        "critical_success": _share(margins, lambda m: m >= CRITICAL),
+        "pass": _with_tail(_share(margins, lambda m: m >= 0), low, lambda m: m >= 0),
+        "critical_success": _with_tail(
+            _share(margins, lambda m: m >= CRITICAL), low, lambda m: m >= CRITICAL
+        ),
         "critical_failure": _share(margins, lambda m: m <= -CRITICAL),
         "outcomes": [
             {"quality": m, "passed": m >= 0, "probability": p} for m, p in margins.items()
@@ -93,20 +113,92 @@ def comparative_odds(active: int, passive: int, tie: str) -> dict[str, Fraction]
     }
 
 
-def accumulated_odds(value: int, target: int, quality: int, rolls: int) -> dict[str, Fraction]:
-    """Chance that ``rolls`` rolls of an accumulated check add up to ``target + quality``.
+def _clamped(roll: Dist, cap: int) -> Callable[[int], Dist]:
+    """A branch adding ``roll`` to a sum so far, sums past ``cap`` kept in one bucket."""
+    return lambda t: (roll + t).clamp(high=max(cap, t))
 
-    Each roll adds Talentwert + an exploding d10; explosions use up no roll. Sums past the
-    needed total are kept in one bucket, so the work stays small.
+
+def _adds(value: int, reading: str, roll: int) -> int:
+    """What the Talentwert adds on roll number ``roll`` (0 the first) of an accumulation."""
+    return value if reading == "every_roll" or roll == 0 else 0
+
+
+def accumulated_odds(
+    value: int,
+    target: int,
+    quality: int,
+    rolls: int,
+    reading: str = "dice",
+    done_rolls: int = 0,
+) -> dict[str, Fraction]:
+    """Chance that ``rolls`` more rolls of an accumulated check add up to ``target + quality``.
+
+    ``reading`` ``dice`` (the seed): the Talentwert ``value`` counts once, on the first roll
+    of the work (``done_rolls`` are done already), the dice of every roll add up;
+    ``every_roll``: each roll adds Talentwert + an exploding d10. Explosions use up no roll.
+    ``target`` is what is still missing to the check's target. Sums past the needed total are
+    kept in one bucket, so the work stays small.
     """
+    return {"reach": accumulated_within(value, target, quality, rolls, reading, done_rolls)[-1]}
+
+
+def accumulated_within(
+    value: int,
+    target: int,
+    quality: int,
+    rolls: int,
+    reading: str = "dice",
+    done_rolls: int = 0,
+) -> list[Fraction]:
+    """The chance to have reached ``target + quality`` within 1, 2, … ``rolls`` rolls.
+
+    The dice never take anything away, so reaching it within n rolls is having reached it
+    after n. The cut-off tails of the dice (some die began with :data:`LEVELS` tens) count as
+    reached when even their lowest total reaches the goal, as they always do for goals up to
+    121: then the chances are exact and a sure goal is exactly 1."""
     need = target + quality
-    roll = _d10() + value
     total = Dist.constant(0)
-    for _ in range(rolls):
-        total = total.then(lambda t: (roll + t).clamp(high=max(need, t)))
+    found: list[Fraction] = []
+    low = 0  # the lowest total so far
+    for k in range(rolls):
+        adds = _adds(value, reading, done_rolls + k)
+        roll = _d10() + adds
+        total = total.then(_clamped(roll, need))
+        tail_low = low + adds + TAIL_LOW  # the lowest total when some die hit its tail
+        low += adds + 1
+        reached = _share(total.fractions(), lambda t: t >= need)
+        found.append(reached + (total.exact_truncated() if tail_low >= need else 0))
+    return found
+
+
+def accumulated_outcomes(
+    value: int, target: int, rolls: int, reading: str = "dice"
+) -> dict[str, Any]:
+    """The outcome of an accumulated check of ``rolls`` rolls: pass, critical success and
+    failure, and every quality (signed; the top bucket is "10 or more", a critical success)."""
+    total = Dist.constant(0)
+    cap = target + CRITICAL
+    for k in range(rolls):
+        roll = _d10() + _adds(value, reading, k)
+        total = total.then(_clamped(roll, cap))
+    margins = (total + (-target)).fractions()
+    cut = total.exact_truncated()
+    adds = sum(_adds(value, reading, k) for k in range(rolls))
+    low = adds + max(rolls - 1, 0) + TAIL_LOW - target  # lowest margin with a cut-off tail
+
+    def tail(test: Callable[[int], bool]) -> Fraction:
+        return cut if rolls and test(low) else Fraction(0)
+
     return {
-        "reach": _share(total.fractions(), lambda t: t >= need),
-        "truncated": total.exact_truncated(),
+        "pass": _share(margins, lambda m: m >= 0) + tail(lambda m: m >= 0),
+        "critical_success": _share(margins, lambda m: m >= CRITICAL)
+        + tail(lambda m: m >= CRITICAL),
+        "critical_failure": _share(margins, lambda m: m <= -CRITICAL),
+        "outcomes": [
+            {"quality": m, "passed": m >= 0, "or_more": m == CRITICAL, "probability": p}
+            for m, p in margins.items()
+        ],
+        "truncated": cut,
     }
 
 

@@ -15,12 +15,16 @@ __all__ = [
     "DAMAGE_TYPES",
     "EXPLODES_ON",
     "Outcome",
+    "accumulated_part",
     "attack_target",
     "combined_skill",
+    "comparative_critical",
     "damage_after_resistance",
     "evaluate",
     "extra_damage",
     "regenerate",
+    "regenerate_carry",
+    "rest_magic",
     "roll_exploding",
     "talent_value",
     "winner",
@@ -34,15 +38,20 @@ CRITICAL = 10
 """Quality (or Fehlqualität) from which a check is critical."""
 
 
-def talent_value(attribute: int, depth: int, skill: int, modifiers: int = 0) -> int:
+def talent_value(
+    attribute: int, depth: int, skill: int, modifiers: int = 0, *, first_edition: bool = False
+) -> int:
     """Talentwert: attribute × depth + skill value + modifiers.
 
-    A skill of depth 2 (everyday) cannot be used at value 0 (``kreiswanderer.untrained``);
-    depth must be at least 1.
+    Only a basic skill (depth 1) needs no learning: a skill of depth 2 (everyday) or more
+    (specialisation) cannot be used at value 0 (``kreiswanderer.untrained``). The first
+    edition refused depth 2 only (``first_edition``, kept for old tables). Depth must be at
+    least 1.
     """
     if depth < 1:
         raise RuleError("kreiswanderer.bad_depth", value=depth)
-    if depth == 2 and skill == 0:
+    refused = depth == 2 if first_edition else depth >= 2
+    if refused and skill == 0:
         raise RuleError("kreiswanderer.untrained", depth=depth)
     return attribute * depth + skill + modifiers
 
@@ -92,6 +101,20 @@ def evaluate(result: int, target: int) -> Outcome:
     return Outcome(result=result, target=target)
 
 
+def comparative_critical(active: int, passive: int) -> str | None:
+    """A comparative check is critical when the winner is ahead by at least 10: ``"success"``
+    (the winner's critical success, the loser's critical failure)."""
+    return "success" if abs(active - passive) >= CRITICAL else None
+
+
+def accumulated_part(value: int, dice: int, done_rolls: int, reading: str) -> int:
+    """What one roll adds to an accumulated check: its dice, and the Talentwert on the first
+    roll (``reading`` ``dice``, the seed: it counts once) or on every roll (``every_roll``)."""
+    if reading == "every_roll" or done_rolls == 0:
+        return value + dice
+    return dice
+
+
 def winner(active: int, passive: int, tie: str) -> str:
     """A comparative check: ``"active"`` or ``"passive"``; a tie goes by the ``tie`` option."""
     if active != passive:
@@ -125,12 +148,19 @@ def extra_damage(amount: int, resistance: int) -> int:
 
 
 def regenerate(hp: int, hp_max: int, sleep_halfhours: int) -> int:
-    """Hit points after sleeping ``sleep_halfhours`` half hours.
+    """Hit points after sleeping ``sleep_halfhours`` half hours (nothing carried)."""
+    return regenerate_carry(hp, hp_max, sleep_halfhours)[0]
+
+
+def regenerate_carry(hp: int, hp_max: int, sleep_halfhours: int, carry: int = 0) -> tuple[int, int]:
+    """Hit points after sleeping, and the half hours carried toward the next point.
 
     Below half the maximum one point per full hour, at or above half one per half hour; the
     rate is looked at after every point gained (a sleeper who reaches half heals faster).
+    ``carry`` is the sleep of earlier rests not yet turned into a point: sleep accumulates.
+    At the maximum nothing is carried.
     """
-    progress = 0
+    progress = carry
     for _ in range(sleep_halfhours):
         if hp >= hp_max:
             break
@@ -139,4 +169,21 @@ def regenerate(hp: int, hp_max: int, sleep_halfhours: int) -> int:
         if progress >= need:
             hp += 1
             progress = 0
-    return hp
+    if hp >= hp_max:
+        progress = 0
+    return hp, progress
+
+
+def rest_magic(
+    mp: int, mp_max: int, rest_halfhours: int, sleep_halfhours: int, carry: int = 0
+) -> tuple[int, int]:
+    """Magic points after a rest, and the half hours carried toward the next point.
+
+    One point per hour of rest or sleep (``carry``: half hours of earlier rests); at least two
+    hours of sleep in one rest fill them up. At the maximum nothing is carried.
+    """
+    if sleep_halfhours >= 4:
+        return mp_max, 0
+    halves = carry + rest_halfhours + sleep_halfhours
+    mp = min(mp_max, mp + halves // 2)
+    return mp, (0 if mp >= mp_max else halves % 2)

@@ -15,12 +15,14 @@ from pydantic import TypeAdapter
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import Access, Odds, parse_options
+from spieltisch.engine.upcast import EventShapes
 from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.kreiswanderer import decide as deciding
 from spieltisch.systems.kreiswanderer import odds as kodds
 from spieltisch.systems.kreiswanderer import view as viewing
 from spieltisch.systems.kreiswanderer.commands import (
     COMMANDS,
+    AccumulateAbandon,
     AccumulateRoll,
     AccumulateStart,
     AdjustTrack,
@@ -29,8 +31,13 @@ from spieltisch.systems.kreiswanderer.commands import (
     Command,
     Comparative,
     CreateBeing,
+    DealDamage,
     EndCombat,
     EndTurn,
+    Heal,
+    JoinFight,
+    LeaveFight,
+    SetCatalogue,
     StartCombat,
 )
 from spieltisch.systems.kreiswanderer.commands import (
@@ -39,7 +46,8 @@ from spieltisch.systems.kreiswanderer.commands import (
 from spieltisch.systems.kreiswanderer.decide import SYSTEM_ID
 from spieltisch.systems.kreiswanderer.events import EVENTS, Event
 from spieltisch.systems.kreiswanderer.evolve import being_of, evolve
-from spieltisch.systems.kreiswanderer.sheet import KreisOptions, KreisState
+from spieltisch.systems.kreiswanderer.sheet import EDITION, KreisOptions, KreisState
+from spieltisch.systems.kreiswanderer.upcast import RULES_VERSION, UPCASTERS
 
 __all__ = ["SYSTEM_ID", "Kreiswanderer"]
 
@@ -50,6 +58,8 @@ class Kreiswanderer:
     id = SYSTEM_ID
     commands = COMMANDS
     events = EVENTS
+    shapes = EventShapes.of(Event, rules=RULES_VERSION, upcasters=UPCASTERS)
+    """Versions of the event shapes and rules, and the upcasters (``upcast.py``)."""
     options: TypeAdapter[Any] = TypeAdapter(KreisOptions)
 
     def new_state(self, options: Mapping[str, Any]) -> KreisState:
@@ -58,6 +68,11 @@ class Kreiswanderer:
         if parsed.agility not in parsed.attributes:
             raise RuleError("kreiswanderer.bad_option", option="agility", value=parsed.agility)
         return KreisState(options=parsed)
+
+    def stamp_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options a new table is stored with: the current edition of the rules unless
+        given (a table stored without ``edition`` keeps the first edition's rules)."""
+        return {"edition": EDITION, **options}
 
     def decide(self, state: KreisState, command: Command, dice: DiceSource) -> list[Event]:
         """The events of ``command`` (see :mod:`.decide`)."""
@@ -81,7 +96,12 @@ class Kreiswanderer:
             return kodds.as_odds({o["quality"]: o["probability"] for o in found["outcomes"]})
         if isinstance(command, Attack):
             plan = deciding.attack_plan(
-                state, command.being, command.target, command.weapon, command.modifier
+                state,
+                command.being,
+                command.target,
+                command.weapon,
+                command.modifier,
+                command.tools,
             )
             return kodds.as_odds(
                 kodds.attack_odds(
@@ -100,25 +120,37 @@ class Kreiswanderer:
             return kodds.as_odds(found, truncated)
         if isinstance(command, AccumulateRoll):
             acc = state.accumulations.get(command.id)
-            if acc is None or acc.finished:
+            if acc is None or not acc.open:
                 raise RuleError("kreiswanderer.unknown_accumulation", value=command.id)
             goal = acc.quality if acc.quality is not None else 0
             rolls = 1 if acc.rolls is None else acc.rolls - acc.done_rolls
-            found = kodds.accumulated_odds(acc.talent_value, acc.target - acc.total, goal, rolls)
-            return kodds.as_odds({"reach": found["reach"]}, found["truncated"])
+            reach = kodds.accumulated_within(
+                acc.talent_value,
+                acc.target - acc.total,
+                goal,
+                rolls,
+                state.options.accumulation,
+                acc.done_rolls,
+            )[-1]
+            return kodds.as_odds({"reach": reach})
         return None
 
     def access(self, state: KreisState, command: Command) -> Access:
         """GM-only commands, and the being a player's command acts for."""
         if isinstance(command, CreateBeing):
             return Access(piece=command.id, claims=True)
-        if isinstance(command, StartCombat | EndCombat | AdjustTrack):
+        if isinstance(
+            command,
+            StartCombat | EndCombat | AdjustTrack | JoinFight | DealDamage | Heal | SetCatalogue,
+        ):
+            return Access(gm_only=True)
+        if isinstance(command, LeaveFight) and command.how == "remove":
             return Access(gm_only=True)
         if isinstance(command, EndTurn):
             fight = state.fight
             current = None if fight is None or fight.encounter is None else fight.encounter.current
             return Access(piece=current) if current else Access(gm_only=True)
-        if isinstance(command, AccumulateRoll):
+        if isinstance(command, AccumulateRoll | AccumulateAbandon):
             acc = state.accumulations.get(command.id)
             return Access(piece=acc.being) if acc else Access(gm_only=True)
         if isinstance(command, AccumulateStart):

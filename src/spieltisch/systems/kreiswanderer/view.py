@@ -16,16 +16,21 @@ from spieltisch.engine.economy import PendingAction
 from spieltisch.engine.effects import Effect
 from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.kreiswanderer import secondary
-from spieltisch.systems.kreiswanderer.decide import dodge_choices, dodge_value
+from spieltisch.systems.kreiswanderer.decide import (
+    dodge_choices,
+    dodge_value,
+    held_skills,
+    thresholds,
+)
 from spieltisch.systems.kreiswanderer.edit import sheet_of
-from spieltisch.systems.kreiswanderer.evolve import BURNING
+from spieltisch.systems.kreiswanderer.evolve import BURNING, ap_of, fallen
 from spieltisch.systems.kreiswanderer.secondary import known_markings
 from spieltisch.systems.kreiswanderer.sheet import Being, KreisState
 
 __all__ = ["view"]
 
 
-def _being(being: Being) -> dict[str, Any]:
+def _being(state: KreisState, being: Being, seen: set[str]) -> dict[str, Any]:
     creature = being.creature
     return {
         "id": creature.id,
@@ -46,6 +51,16 @@ def _being(being: Being) -> dict[str, Any]:
         "active_haltungen": list(being.active_haltungen),
         "magic_cost": being.magic_cost,
         "defeated": creature.tracks["tp"].at_floor,
+        "fallen": fallen(being),
+        "ap_per_round": str(ap_of(state, being.id)),
+        "species": being.species,
+        "native_language": being.native_language,
+        "held_skills": {
+            name: {"depth": depth, "value": value}
+            for name, (depth, value) in held_skills(state, being).items()
+        },
+        "burning": any(e.kind == BURNING for e in state.effects.on(being.id)),
+        "effects": [_effect(e, seen) for e in state.effects.on(being.id)],
         "sheet": sheet_of(being).model_dump(mode="json"),
     }
 
@@ -70,10 +85,11 @@ def _defense(state: KreisState, who: str) -> dict[str, int] | None:
     being = state.beings.get(who)
     if being is None or state.fight is None or who not in state.fight.dodge:
         return None
+    own = sum(w.fuehrungsschwelle for w in being.weapons if w.wielded)
     return {
         "dodge": dodge_value(state, who),
         "defensive": being.creature.tag_total("defensive"),
-        "thresholds": sum(w.fuehrungsschwelle for w in being.weapons if w.wielded),
+        "thresholds": own if state.options.fuehrungsschwelle != "attacker" else 0,
     }
 
 
@@ -93,6 +109,7 @@ def _attack_plans(state: KreisState, who: str, seen: set[str]) -> list[dict[str,
                 {
                     "weapon": weapon.name,
                     "target": foe_id,
+                    "thresholds": thresholds(state, weapon, foe),
                     "resistance": foe.resistance(weapon.damage_type),
                     "protection": secondary.protection(weapon, foe),
                     "extra": [
@@ -110,6 +127,14 @@ def _fight(state: KreisState, seen: set[str]) -> dict[str, Any] | None:
     if fight is None:
         return None
     encounter = fight.encounter
+    down = {w for w in fight.dice if w in state.beings and fallen(state.beings[w])}
+    acting_order = (
+        []
+        if encounter is None
+        else [
+            w for w in encounter.order if w in seen and not (state.options.seed_rules and w in down)
+        ]
+    )
     combatants = []
     for who in fight.dice:
         if who not in seen:
@@ -131,14 +156,18 @@ def _fight(state: KreisState, seen: set[str]) -> dict[str, Any] | None:
                 "dodge_choices": [
                     {"skill": skill, "bonus": bonus} for skill, bonus in dodge_choices(state, who)
                 ],
-                "burning": any(e.kind == BURNING for e in fight.effects.on(who)),
-                "effects": [_effect(e, seen) for e in fight.effects.on(who)],
+                "burning": any(e.kind == BURNING for e in state.effects.on(who)),
+                "effects": [_effect(e, seen) for e in state.effects.on(who)],
+                "fallen": who in down,
+                "joining": encounter is not None and who not in encounter.ids,
+                "ap_per_round": str(ap_of(state, who)),
             }
         )
     return {
         "started": encounter is not None,
         "round": None if encounter is None else encounter.round,
-        "order": [] if encounter is None else [w for w in encounter.order if w in seen],
+        "order": acting_order,
+        "fallen": [w for w in fight.dice if w in seen and w in down],
         "current": None
         if encounter is None or encounter.current not in seen
         else encounter.current,
@@ -154,8 +183,13 @@ def view(state: KreisState, viewer: Viewer) -> dict[str, Any]:
     return {
         "system": "kreiswanderer",
         "options": state.options.model_dump(mode="json"),
-        "beings": [_being(b) for b in beings],
-        "accumulations": [a.model_dump() for a in state.accumulations.values() if a.being in seen],
+        "beings": [_being(state, b, seen) for b in beings],
+        "accumulations": [
+            {**a.model_dump(), "abandoned": a.abandoned}
+            for a in state.accumulations.values()
+            if a.being in seen
+        ],
+        "catalogue": {k: v.model_dump(mode="json") for k, v in state.catalogue.items()},
         "fight": _fight(state, seen),
         "checks": state.checks,
         "known_markings": known_markings(),

@@ -16,6 +16,7 @@ from pydantic import TypeAdapter
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import Access, Odds, parse_options
+from spieltisch.engine.upcast import EventShapes
 from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.magical_kitties import decide as deciding
 from spieltisch.systems.magical_kitties import evolve as evolving
@@ -49,6 +50,7 @@ from spieltisch.systems.magical_kitties.evolve import (
     pool_of,
 )
 from spieltisch.systems.magical_kitties.sheet import KittiesOptions, KittiesState
+from spieltisch.systems.magical_kitties.upcast import RULES_VERSION, UPCASTERS
 from spieltisch.systems.magical_kitties.view import public_state
 
 __all__ = ["SYSTEM_ID", "MagicalKitties", "check_tier", "last_check_successes", "public_state"]
@@ -62,6 +64,8 @@ class MagicalKitties:
     """Player counts and whether a GM runs the table, for the start page."""
     commands = COMMANDS
     events = EVENTS
+    shapes = EventShapes.of(Event, rules=RULES_VERSION, upcasters=UPCASTERS)
+    """Versions of the event shapes and rules, and the upcasters (``upcast.py``)."""
     options: TypeAdapter[Any] = TypeAdapter(KittiesOptions)
 
     def new_state(self, options: Mapping[str, Any]) -> KittiesState:

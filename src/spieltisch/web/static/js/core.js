@@ -1,8 +1,30 @@
 // Shared helpers of the pages: texts, the JSON API, tokens kept in this browser, DOM building.
 
-const TEXTS = JSON.parse(document.getElementById("texts").textContent);
 export const PAGE = JSON.parse(document.getElementById("page").textContent);
 export const LANG = PAGE.lang;
+
+/** The texts of one part (a cacheable file whose address the page names); {} if unreachable. */
+async function fetchTexts(url) {
+  try {
+    const response = await fetch(url, { credentials: "same-origin" });
+    return response.ok ? await response.json() : {};
+  } catch {
+    return {};
+  }
+}
+
+const TEXTS = await fetchTexts(PAGE.texts.page);
+const textParts = new Map();
+
+/** Fetch a game's texts once (its system id) and add them to the page's. */
+export function loadTexts(systemId) {
+  const url = PAGE.texts.games[systemId];
+  if (!url) return Promise.resolve();
+  if (!textParts.has(systemId)) {
+    textParts.set(systemId, fetchTexts(url).then((texts) => { Object.assign(TEXTS, texts); }));
+  }
+  return textParts.get(systemId);
+}
 
 function repr(value) {
   if (typeof value === "string") return "'" + value.replace(/\\/g, "\\\\").replace(/'/g, "\\'") + "'";

@@ -739,7 +739,7 @@ export function describe(event, ctx) {
     case "ready_fired": return t("web.dnd5e.ev.ready_fired", { name: n(event.creature) });
     case "bonus_taken": return t("web.dnd5e.ev.bonus_taken", { name: n(event.creature), feature: tFirst(["web.dnd5e.action." + event.feature], {}, event.feature) });
     case "turn_ended": return t("web.dnd5e.ev.turn_ended");
-    case "damaged": return t("web.dnd5e.ev.damaged", { name: n(event.target), amount: event.amount, type: event.type });
+    case "damaged": return t("web.dnd5e.ev.damaged", { name: n(event.target), amount: event.amount, type: tFirst(["web.dnd5e.dtype." + event.type], {}, event.type) });
     case "healed": return t(event.temporary ? "web.dnd5e.ev.temp" : "web.dnd5e.ev.healed", { name: n(event.target), amount: event.amount });
     case "condition_set": return t(event.remove ? "web.dnd5e.ev.condition_off" : "web.dnd5e.ev.condition_on", { name: n(event.target), condition: tFirst(["web.dnd5e.cond." + event.condition], {}, event.condition) });
     case "save_rolled": return t("web.dnd5e.ev.save_rolled", { name: n(event.creature), ability: t("web.dnd5e.ability." + event.ability), dc: event.dc, result: t(event.succeeded ? "web.dnd5e.save_ok" : "web.dnd5e.save_fail") });

@@ -23,6 +23,9 @@ const draft = {
   gm: { target: "", effect: "outer_damage", level: "1", lep: "" },
   edit: {},
   map: { selected: null, width: "", height: "" },
+  bind: {},
+  hex: "1",
+  tag: "",
 };
 const odds = new Map();  // JSON of a command -> its odds (or a promise, or an error text)
 let focusResult = false;
@@ -71,8 +74,10 @@ function num(value, fallback = 0) {
   return value !== "" && Number.isInteger(n) ? n : fallback;
 }
 
+/** An effect's name; a tagged one (`malus[Furcht]`) names its tag too. */
 function effectName(kind) {
-  return t("web.hexxen.effect." + kind);
+  const found = /^(\w+)\[(.+)\]$/.exec(kind);
+  return found ? t("web.hexxen.effect_tagged", { effect: t("web.hexxen.effect." + found[1]), tag: found[2] }) : t("web.hexxen.effect." + kind);
 }
 
 function input(id, value, oninput, attrs = {}) {
@@ -122,6 +127,12 @@ function oddsBlock(ctx, command, { caption, margin = false, id }) {
   if (answer.error) return el("p", { class: "muted", id }, answer.error);
   const labeler = margin ? (v) => t("web.hexxen.margin_value", { n: v }) : (v) => t("web.hexxen.successes_value", { n: v });
   return el("div", { id, class: "hx-odds" }, oddsChart(answer, { caption, labeler }));
+}
+
+/** "p/q" as a number. */
+function eval_fraction(text) {
+  const [p, q] = String(text).split("/").map(Number);
+  return q ? p / q : p;
 }
 
 // -- dice and rolls -----------------------------------------------------------------------------
@@ -221,9 +232,17 @@ function combatantRow(ctx, who, isHunter) {
     ctx.isGm ? el("button", { type: "button", class: "small", "aria-label": t("web.hexxen.remove_effect", { effect: effectName(kind), name: who.name }), onclick: () => sendFor(ctx, who, { kind: "remove_effect", target: who.id, effect: kind }) }, "×") : null));
   const tools = [];
   if (ctx.isGm || (isHunter && mayAct(ctx, who))) {
+    // Binding is a pair: a hunter with an NSC. Free: from everyone it is bound with.
+    const others = (isHunter ? ctx.state.npcs : ctx.state.hunters).filter((o) => !fight || fight.order.includes(o.id));
+    const partner = draft.bind[who.id] && others.some((o) => o.id === draft.bind[who.id]) ? draft.bind[who.id] : others[0]?.id;
+    if (!who.bound && others.length > 1) {
+      tools.push(pick(`hx-bind-with-${who.id}`, partner, others.map((o) => [o.id, o.name]), (v) => { draft.bind[who.id] = v; }, { class: "small", "aria-label": t("web.hexxen.bind_with_label", { name: who.name }) }));
+    }
+    const command = who.bound ? { kind: "set_bound", target: who.id, bound: false } : { kind: "set_bound", target: who.id, bound: true, other: draft.bind[who.id] || partner };
     tools.push(button(`hx-toggle-bound-${who.id}`, t(who.bound ? "web.hexxen.make_free" : "web.hexxen.make_bound"),
-      () => sendFor(ctx, who, { kind: "set_bound", target: who.id, bound: !who.bound }), null, { class: "small" }));
+      () => sendFor(ctx, who, command), !who.bound && !partner ? t("web.hexxen.reason.no_partner") : null, { class: "small" }));
   }
+  if ((who.bound_with || []).length) facts.push(t("web.hexxen.bound_with", { list: who.bound_with.map((id) => nameOf(ctx, id)).join(", ") }));
   const current = fight && fight.current === who.id;
   return el("li", { id: `hx-c-${who.id}`, class: ["hx-combatant", current ? "is-current" : "", isHunter ? "is-hunter" : "is-npc"].filter(Boolean).join(" "), "aria-current": current ? "true" : null },
     el("div", { class: "hx-c-head" }, el("strong", {}, who.name), ...badges),
@@ -243,7 +262,15 @@ function lastTicks(ctx) {
 
 function ini0Block(ctx) {
   const fight = ctx.state.fight;
-  const coming = fight.ini0.map((tick) => el("li", {}, t("web.hexxen.ini0_coming", { name: nameOf(ctx, tick.target), effect: effectName(tick.effect), level: tick.level, amount: tick.amount })));
+  const coming = fight.ini0.map((tick) => {
+    const base = { name: nameOf(ctx, tick.target), effect: effectName(tick.effect), level: tick.level, amount: tick.amount };
+    if (tick.decay === "check") {
+      const none = Number(eval_fraction(tick.removed["0"] || "0/1"));
+      return el("li", { class: "hx-abbau", dataset: { effect: tick.effect } },
+        t(tick.amount ? "web.hexxen.ini0_abbau_damage" : "web.hexxen.ini0_abbau", { ...base, dice: tick.dice, chance: percent(1 - none) }));
+    }
+    return el("li", {}, t(tick.amount ? "web.hexxen.ini0_coming" : "web.hexxen.ini0_decay", base));
+  });
   const past = lastTicks(ctx);
   return el("li", { class: "hx-ini0", id: "hx-ini0" },
     el("div", { class: "hx-c-head" }, el("strong", {}, t("web.hexxen.ini0")), el("span", { class: "muted" }, t("web.hexxen.ini0_hint"))),
@@ -355,17 +382,27 @@ function npcActions(ctx) {
       button(`hx-declare-${i}`, t("web.hexxen.declare"), () => sendFor(ctx, npc, command), reason, { class: "primary" }),
       !reason ? details(`hx-declare-odds-${i}`, t("web.hexxen.odds_undefended"), oddsBlock(ctx, command, { caption: t("web.hexxen.margin_caption"), margin: true, id: `hx-declare-chart-${i}` })) : null);
   });
-  const targets = [...draft.power.targets].filter((id) => hunters.some((h) => h.id === id));
+  const ticked = [...draft.power.targets].filter((id) => hunters.some((h) => h.id === id));
   const powers = npc.powers.map((line, i) => {
-    const command = { kind: "npc_power", npc: npc.id, power: line.name, targets: targets.length ? targets : [hunters[0]?.id].filter(Boolean) };
-    const reason = reasonFor(line, "npc_power") || (command.targets.length ? null : t("web.hexxen.reason.no_target"));
+    // Nothing ticked: a group power takes every hunter of the fight, any other none (the
+    // button then says why) — never silently the first hunter.
+    const targets = ticked.length ? ticked : line.max_targets === null ? hunters.map((h) => h.id) : [];
+    const command = { kind: "npc_power", npc: npc.id, power: line.name, targets };
+    const cost = line.hex * (line.hex_per_target ? Math.max(1, targets.length) : 1);
+    const reason = reasonFor(line, "npc_power")
+      || (targets.length ? null : t("web.hexxen.reason.no_target"))
+      || (line.max_targets !== null && targets.length > line.max_targets ? t("web.hexxen.reason.too_many_targets", { count: line.max_targets }) : null)
+      || (cost > npc.hex.current ? t("web.hexxen.reason.no_hex", { cost, left: npc.hex.current }) : null);
     return el("li", { class: "hx-line" },
       el("span", {}, t("web.hexxen.power_line", { range: line.range.join("|"), name: line.name, dice: line.dice, against: line.against, amount: line.per_difference.amount, effect: line.per_difference.effect, hex: line.hex })), " ",
+      el("span", { class: "muted small-print", id: `hx-power-cost-${i}` }, t("web.hexxen.power_cost", { hex: cost, targets: targets.length })), " ",
       button(`hx-power-${i}`, t("web.hexxen.use_power"), () => roll(ctx, npc, command), reason, { class: "primary" }),
-      !reason ? oddsBlock(ctx, command, { caption: t("web.hexxen.power_caption", { name: nameOf(ctx, command.targets[0]) }), margin: true, id: `hx-power-chart-${i}` }) : null);
+      !reason ? powerOdds(ctx, command, i) : null);
   });
+  const check = npcCheck(ctx, npc, hunters);
   return el("section", { class: "card", id: "hx-npc-actions", "aria-labelledby": "hx-npc-actions-heading" },
     el("h2", { id: "hx-npc-actions-heading" }, t("web.hexxen.npc_turn", { name: npc.name })),
+    check,
     el("p", { class: "muted" }, t(npc.bound ? "web.hexxen.npc_is_bound" : "web.hexxen.npc_is_free", { name: npc.name })),
     el("div", { class: "row" },
       field(t("web.hexxen.target"), pick("hx-att-target", draft.declare.target, hunters.map((h) => [h.id, h.name]), (v) => { draft.declare.target = v; ctx.rerender(); })),
@@ -375,6 +412,46 @@ function npcActions(ctx) {
     powers.length ? el("fieldset", { class: "hx-power-targets" }, el("legend", {}, t("web.hexxen.power_targets")),
       hunters.map((h) => checkField(`hx-power-target-${h.id}`, h.name, targets.includes(h.id), { onchange: (e) => { if (e.target.checked) draft.power.targets.add(h.id); else draft.power.targets.delete(h.id); ctx.rerender(); } }))) : null,
     powers.length ? el("ul", { class: "hx-lines", id: "hx-powers" }, powers) : null);
+}
+
+/** The NSC's own check: an Anführer's attribute or a Bande's pool, optionally against a
+ * hunter's skill (a comparative check), with its odds; it costs no Handlung here. */
+function npcCheck(ctx, npc, hunters) {
+  const d = (draft.npcCheck ||= { attribute: "", against: "", skill: "Geistesstärke" });
+  const attrs = Object.keys(npc.attributes || {});
+  const bande = npc.kind === "bande";
+  if (!bande && !attrs.includes(d.attribute)) d.attribute = attrs[0] || "";
+  if (d.against && !hunters.some((h) => h.id === d.against)) d.against = "";
+  const hunter = hunters.find((h) => h.id === d.against);
+  const skills = hunter ? Object.keys(hunter.skills).sort((a, b) => a.localeCompare(b)) : [];
+  if (hunter && !skills.includes(d.skill)) d.skill = skills[0];
+  const command = { kind: "npc_check", npc: npc.id, ...(bande ? {} : { attribute: d.attribute }), ...(hunter ? { against: hunter.id, skill: d.skill } : {}) };
+  const reason = bande ? (npc.pool == null ? t("web.hexxen.reason.no_pool") : null) : (attrs.length ? null : t("web.hexxen.reason.no_attributes"));
+  return details("hx-npc-check", t("web.hexxen.npc_check"),
+    el("div", { class: "form" },
+      el("div", { class: "row" },
+        bande ? el("p", {}, t("web.hexxen.npc_pool", { dice: npc.pool ?? "–" }))
+          : field(t("web.hexxen.attribute"), pick("hx-npc-check-attr", d.attribute, attrs.map((a) => [a, `${a} ${npc.attributes[a]}`]), (v) => { d.attribute = v; ctx.rerender(); })),
+        field(t("web.hexxen.against"), pick("hx-npc-check-against", d.against, [["", t("web.hexxen.against_nobody")], ...hunters.map((h) => [h.id, h.name])], (v) => { d.against = v; ctx.rerender(); })),
+        hunter ? field(t("web.hexxen.skill"), pick("hx-npc-check-skill", d.skill, skills.map((x) => [x, x]), (v) => { d.skill = v; ctx.rerender(); })) : null),
+      button("hx-npc-check-roll", t("web.hexxen.npc_check_roll"), () => roll(ctx, npc, command), reason, { class: "primary" }),
+      !reason ? oddsBlock(ctx, command, { caption: t(hunter ? "web.hexxen.margin_caption" : "web.hexxen.npc_check_caption"), margin: Boolean(hunter), id: "hx-npc-check-odds" }) : null));
+}
+
+/** The odds of a power: each target's Differenzerfolge (the NSC rolls once for all), and
+ * with several targets how many of them it affects. */
+function powerOdds(ctx, command, i) {
+  const answer = oddsOf(ctx, command);
+  if (!answer) return el("p", { class: "muted", id: `hx-power-chart-${i}` }, t("web.hexxen.odds_loading"));
+  if (answer.error) return el("p", { class: "muted", id: `hx-power-chart-${i}` }, answer.error);
+  const margin = (v) => t("web.hexxen.margin_value", { n: v });
+  const charts = (answer.parts || []).map((part) => el("div", { class: "hx-odds hx-target-odds", id: `hx-power-chart-${i}-${part.key}`, dataset: { target: part.key } },
+    oddsChart(part.odds, { caption: t("web.hexxen.power_caption", { name: nameOf(ctx, part.key) }), labeler: margin })));
+  if (command.targets.length > 1) {
+    charts.unshift(el("div", { class: "hx-odds", id: `hx-power-count-${i}` },
+      oddsChart(answer, { caption: t("web.hexxen.power_count_caption"), labeler: (v) => t("web.hexxen.targets_value", { n: v }) })));
+  }
+  return el("div", { id: `hx-power-chart-${i}` }, charts);
 }
 
 // -- checks and comparative checks ------------------------------------------------------------------
@@ -492,6 +569,10 @@ function npcCard(ctx, npc) {
     t("web.hexxen.handlungen_round", { n: npc.handlungen }),
   ];
   if (npc.widernatuerlich) facts.push(t("web.hexxen.widernatuerlich"));
+  const attrs = Object.entries(npc.attributes || {});
+  if (attrs.length) facts.push(t("web.hexxen.npc_attributes", { list: attrs.map(([a, v]) => `${a} ${v}`).join(", ") }));
+  if (npc.pool != null) facts.push(t("web.hexxen.npc_pool", { dice: npc.pool }));
+  if (npc.hex_growth) facts.push(t("web.hexxen.hex_growth", { n: npc.hex_growth }));
   const lines = [
     ...npc.attacks.map((a) => t("web.hexxen.attack_line", { range: a.range.join("|"), name: a.name, attack: a.attack, damage: a.damage })),
     ...npc.powers.map((p) => t("web.hexxen.power_line", { range: p.range.join("|"), name: p.name, dice: p.dice, against: p.against, amount: p.per_difference.amount, effect: p.per_difference.effect, hex: p.hex })),
@@ -553,7 +634,11 @@ function gmTools(ctx) {
       el("div", { class: "row" },
         field(t("web.hexxen.effect"), pick("hx-gm-effect", d.effect, effects.map((e) => [e, effectName(e)]), (v) => (d.effect = v))),
         field(t("web.hexxen.level"), numIn("hx-gm-level", d.level, (v) => (d.level = v), { min: 1, max: 10 })),
-        button("hx-gm-apply", t("web.hexxen.apply_effect"), () => sendFor(ctx, who, { kind: "apply_effect", target: who.id, effect: d.effect, level: num(d.level, 1) }))),
+        field(t("web.hexxen.effect_tag"), input("hx-gm-tag", draft.tag, (v) => (draft.tag = v), { maxlength: 40 })),
+        button("hx-gm-apply", t("web.hexxen.apply_effect"), () => sendFor(ctx, who, { kind: "apply_effect", target: who.id, effect: d.effect, level: num(d.level, 1), ...(draft.tag.trim() ? { tag: draft.tag.trim() } : {}) }))),
+      ctx.state.npcs.some((n) => n.id === who.id) ? el("div", { class: "row" },
+        field(t("web.hexxen.hex_change"), numIn("hx-gm-hex", draft.hex, (v) => (draft.hex = v), { min: -99, max: 99 })),
+        button("hx-gm-add-hex", t("web.hexxen.add_hex"), () => sendFor(ctx, who, { kind: "add_hex", npc: who.id, amount: num(draft.hex, 1) }), num(draft.hex, 0) ? null : t("web.hexxen.reason.amount"))) : null,
       el("div", { class: "row" },
         field(t("web.hexxen.lep_change"), numIn("hx-gm-lep", d.lep, (v) => { d.lep = v; ctx.rerender(); }, { min: 1, max: 99 })),
         button("hx-gm-damage", t("web.hexxen.damage"), () => sendFor(ctx, who, { kind: "change_lep", target: who.id, amount: -lep }), lep ? null : t("web.hexxen.reason.amount")),
@@ -659,7 +744,7 @@ export function describe(event, ctx) {
     case "lep_changed": return t(event.amount < 0 ? "web.hexxen.log.lep_lost" : "web.hexxen.log.lep_gained", { name: n(event.target), amount: Math.abs(event.amount) });
     case "resource_changed": return t("web.hexxen.log.resource_changed", { name: n(event.hunter), resource: t("web.hexxen.resource." + event.resource), delta: event.delta });
     case "fight_started": return t("web.hexxen.log.fight_started", { jz: event.jz });
-    case "turn_advanced": return t("web.hexxen.log.turn_advanced");
+    case "turn_advanced": return [t("web.hexxen.log.turn_advanced"), ...(event.abbau || []).map((a) => t("web.hexxen.log.abbau", { name: n(a.target), effect: effectName(a.effect), total: a.roll.total, removed: a.removed }))].join(" ");
     case "effect_ticked": return t("web.hexxen.log.effect_ticked", { name: n(event.target), effect: effectName(event.effect), level: event.level, amount: event.amount, round: event.round });
     case "fight_ended": return t("web.hexxen.log.fight_ended");
     case "check_rolled": return t("web.hexxen.log.check_rolled", { name: n(event.hunter), skill: event.skill, total: event.roll.total, stars: event.roll.stars });
@@ -669,6 +754,11 @@ export function describe(event, ctx) {
     case "power_used": return t("web.hexxen.log.power_used", { npc: n(event.npc), power: event.power, total: event.roll.total, hex: event.hex })
       + " " + event.results.map((r) => t(r.margin > 0 ? "web.hexxen.log.power_hit" : "web.hexxen.log.power_failed", { name: n(r.hunter), total: r.roll.total, margin: r.margin, amount: r.amount, effect: r.effect ? effectName(r.effect) : t("web.hexxen.effect.reported") })).join(" ");
     case "placed": return t("web.hexxen.log.placed", { name: n(event.target), square: event.to });
+    case "hex_gained": return t(event.reason === "growth" ? "web.hexxen.log.hex_growth" : "web.hexxen.log.hex_gained", { name: n(event.npc), amount: event.amount });
+    case "npc_check_rolled": return event.hunter
+      ? t("web.hexxen.log.npc_contest", { npc: n(event.npc), what: event.attribute || t("web.hexxen.pool_word"), total: event.roll.total, name: n(event.hunter), hunter_total: event.hunter_roll.total, margin: event.margin })
+      : t("web.hexxen.log.npc_check", { npc: n(event.npc), what: event.attribute || t("web.hexxen.pool_word"), total: event.roll.total });
+    case "npc_revealed": return t("web.hexxen.log.npc_revealed", { npc: event.npc.name, name: n(event.by), square: event.at || "–" });
     case "map_set": return t("web.hexxen.log.map_set", { width: event.width, height: event.height });
     default: return null;
   }
@@ -684,6 +774,8 @@ export function diceOf(event, record) {
   if (event.npc_roll) add(event.npc_roll);
   if (event.defense_roll) add(event.defense_roll);
   for (const r of event.results || []) add(r.roll);
+  if (event.hunter_roll) add(event.hunter_roll);
+  for (const a of event.abbau || []) add(a.roll);
   for (const v of event.blood || []) rolls.push({ die: "B", face: faces.B[v - 1] });
   return rolls.length ? rolls : null;
 }

@@ -778,9 +778,11 @@ function show(value) {
   return Object.entries(value).filter(([, v]) => v != null && !(Array.isArray(v) && !v.length)).map(([k, v]) => `${k} ${show(v)}`).join(", ");
 }
 
+// An event's quality is never negative (a Fehlqualität on a fail); an accumulation's is signed.
 function outcome(event) {
-  if (event.critical) return t("web.kw.critical_" + event.critical, { quality: Math.abs(event.quality) });
-  return event.passed ? t("web.kw.passed", { quality: event.quality }) : t("web.kw.failed", { quality: -event.quality });
+  const quality = Math.abs(event.quality);
+  if (event.critical) return t("web.kw.critical_" + event.critical, { quality });
+  return event.passed ? t("web.kw.passed", { quality }) : t("web.kw.failed", { quality });
 }
 
 /** One line per event for the log. */
@@ -790,9 +792,13 @@ export function describe(event, ctx) {
     case "being_created": return t("web.kw.ev.being_created", { name: event.being.creature.name });
     case "being_edited": return t("web.kw.ev.being_edited", { name: event.being.creature.name, changes: event.changes.map((c) => t("web.kw.change", { field: fieldLabel(c.field), old: show(c.old), new: show(c.new) })).join("; ") });
     case "check_rolled": return t("web.kw.ev.check_rolled", { name: name(event.being), skill: event.skills.join(" / "), tw: event.talent_value, result: event.result, target: event.target, outcome: outcome(event) });
-    case "comparative_rolled": return t("web.kw.ev.comparative_rolled", { active: name(event.active.being), ra: event.active.result, passive: name(event.passive.being), rp: event.passive.result, winner: name(event[event.winner].being), quality: event.quality });
+    case "comparative_rolled": return t("web.kw.ev.comparative_rolled", { active: name(event.active.being), ra: event.active.result, passive: name(event.passive.being), rp: event.passive.result, winner: name(event[event.winner].being), quality: event.quality })
+      + (event.critical ? " " + t("web.kw.ev.comparative_critical") : "");
     case "accumulation_started": return t("web.kw.ev.accumulation_started", { name: name(event.accumulation.being), skill: event.accumulation.skill, tw: event.accumulation.talent_value });
-    case "accumulation_rolled": return t(event.finished ? "web.kw.ev.accumulation_finished" : "web.kw.ev.accumulation_rolled", { result: event.result, total: event.total, quality: event.quality });
+    case "accumulation_rolled":
+      if (event.finished) return t("web.kw.ev.accumulation_finished", { result: event.result, total: event.total, outcome: outcome({ passed: event.quality >= 0, quality: event.quality, critical: event.critical }) });
+      return event.quality >= 0 ? t("web.kw.ev.accumulation_rolled", { result: event.result, total: event.total, quality: event.quality })
+        : t("web.kw.ev.accumulation_short", { result: event.result, total: event.total, missing: -event.quality });
     case "combat_started": return t("web.kw.ev.combat_started", { names: Object.keys(event.dice).map(name).join(", ") });
     case "dice_assigned": return t("web.kw.ev.dice_assigned", { name: name(event.being), dodge: event.dodge, initiative: event.initiative });
     case "ap_spent": return t("web.kw.ev.ap_spent", { name: name(event.being), amount: Number(event.amount) });

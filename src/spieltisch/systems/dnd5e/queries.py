@@ -1,0 +1,167 @@
+"""What the rules read off a table's state: creatures, conditions, distances, roll modes.
+
+Shared by :mod:`.decide`, :mod:`.evolve`, :mod:`.view` and :mod:`.system` (odds); nothing here
+changes the state.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from spieltisch.engine import economy
+from spieltisch.engine.errors import RuleError
+from spieltisch.engine.grid import distance
+from spieltisch.systems.dnd5e.data import condition_tags
+from spieltisch.systems.dnd5e.movement import SPEED_ZERO, Body
+from spieltisch.systems.dnd5e.rules import Mode, attack_outcome, resolve_mode
+from spieltisch.systems.dnd5e.state import DndState, Fighter, Weapon
+
+__all__ = [
+    "CLOSE_M",
+    "attack_mode",
+    "body_of",
+    "fighter_of",
+    "kinds_on",
+    "may_react",
+    "others_of",
+    "outcome_of",
+    "require_able",
+    "save_mode",
+    "square_distance",
+]
+
+CLOSE_M = Decimal("1.5")
+
+
+def kinds_on(state: DndState, creature: str) -> frozenset[str]:
+    """The conditions and table effects on a creature."""
+    return frozenset(effect.kind for effect in state.effects.on(creature))
+
+
+def fighter_of(state: DndState, creature: str) -> Fighter:
+    """The creature of that id; :class:`RuleError` when there is none."""
+    found = state.fighters.get(creature)
+    if found is None:
+        raise RuleError("dnd5e.unknown_creature", creature=creature)
+    return found
+
+
+def body_of(state: DndState, fighter: Fighter) -> Body:
+    """The creature as the movement rules see it (it must be on the map)."""
+    assert fighter.position is not None
+    return Body(
+        id=fighter.id,
+        side=fighter.side,
+        size=fighter.size,
+        position=fighter.position,
+        speeds=fighter.speeds,
+        reach_m=max((w.reach_m for w in fighter.attacks if not w.ranged), default=fighter.reach_m),
+        conditions=kinds_on(state, fighter.id),
+        hover=fighter.hover,
+        strength=fighter.abilities.get("str", 10),
+    )
+
+
+def others_of(state: DndState, fighter: Fighter) -> list[Body]:
+    """Every other living creature on the map, as bodies."""
+    return [
+        body_of(state, f)
+        for f in state.fighters.values()
+        if f.id != fighter.id and f.position is not None and not f.dead
+    ]
+
+
+def require_able(state: DndState, fighter: Fighter) -> None:
+    """Refuse when the creature is dead or incapacitated."""
+    if fighter.dead or "incapacitated" in condition_tags(kinds_on(state, fighter.id)):
+        raise RuleError("dnd5e.incapacitated", creature=fighter.id)
+
+
+def square_distance(state: DndState, a: Fighter, b: Fighter) -> Decimal:
+    """The distance in metres between two placed creatures (the grid's diagonal rule)."""
+    if a.position is None or b.position is None:
+        raise RuleError("dnd5e.not_placed", creature=a.id if a.position is None else b.id)
+    return distance(state.grid, a.position, a.size, b.position, b.size)
+
+
+def attack_mode(
+    state: DndState, attacker: Fighter, target: Fighter, weapon: Weapon, extra: tuple[bool, bool]
+) -> Mode:
+    """Advantage or disadvantage of an attack from every source (they cancel, never stack)."""
+    mine = condition_tags(kinds_on(state, attacker.id))
+    theirs_kinds = kinds_on(state, target.id)
+    theirs = condition_tags(theirs_kinds)
+    if "dodging" in theirs_kinds and (
+        "incapacitated" in theirs or theirs_kinds & SPEED_ZERO
+    ):  # Dodge is lost while incapacitated or at speed 0
+        theirs = condition_tags(theirs_kinds - {"dodging"})
+    close = square_distance(state, attacker, target) <= CLOSE_M
+    advantages = [extra[0], "attacks_advantage" in mine, "attacked_with_advantage" in theirs]
+    disadvantages = [
+        extra[1],
+        "attacks_disadvantage" in mine,
+        "attacked_with_disadvantage" in theirs,
+    ]
+    if "prone" in theirs:
+        advantages.append(close and not weapon.ranged)
+        disadvantages.append(not close)
+    if any(
+        x.source == target.id and x.kind == "helped_attack" for x in state.effects.on(attacker.id)
+    ):
+        advantages.append(True)
+    if weapon.ranged:
+        disadvantages.append(_hostile_close(state, attacker))
+    return resolve_mode(sum(advantages), sum(disadvantages))
+
+
+def _hostile_close(state: DndState, attacker: Fighter) -> bool:
+    for other in state.fighters.values():
+        if other.side == attacker.side or other.position is None or other.dead:
+            continue
+        if "incapacitated" in condition_tags(kinds_on(state, other.id)):
+            continue
+        if square_distance(state, attacker, other) <= CLOSE_M:
+            return True
+    return False
+
+
+def outcome_of(
+    state: DndState, attacker: Fighter, target: Fighter, weapon: Weapon, natural: int
+) -> str:
+    """Miss, hit or critical of an attack with this kept d20 (a hit within 1.5 m of a
+    paralyzed or unconscious target is a critical)."""
+    outcome = attack_outcome(natural, weapon.bonus, target.ac)
+    tags = condition_tags(kinds_on(state, target.id))
+    if (
+        outcome == "hit"
+        and "close_hits_critical" in tags
+        and square_distance(state, attacker, target) <= CLOSE_M
+    ):
+        return "critical"
+    return outcome
+
+
+def may_react(state: DndState, who: str) -> bool:
+    """Whether ``who`` can take an opportunity attack now (able, a melee attack, a reaction)."""
+    fighter = state.fighters[who]
+    if fighter.dead or "incapacitated" in condition_tags(kinds_on(state, who)):
+        return False
+    budgets = state.budgets.get(who)
+    has_melee = any(not w.ranged for w in fighter.attacks)
+    return has_melee and budgets is not None and economy.can_spend(budgets, "reaction", 1)
+
+
+def save_mode(state: DndState, fighter: Fighter, ability: str) -> tuple[Mode, bool]:
+    """The mode of a saving throw and whether it fails by itself (paralyzed, stunned, …
+    fail Strength and Dexterity saves; Dodge gives advantage on Dexterity saves unless lost;
+    restrained gives disadvantage on them)."""
+    kinds = kinds_on(state, fighter.id)
+    tags = condition_tags(kinds)
+    if ability in ("str", "dex") and "fails_str_dex_saves" in tags:
+        return Mode.NORMAL, True
+    if ability != "dex":
+        return Mode.NORMAL, False
+    dodge_lost = "incapacitated" in tags or bool(kinds & SPEED_ZERO)
+    advantages = int("dodging" in kinds and not dodge_lost)
+    disadvantages = int("dex_saves_disadvantage" in tags)
+    return resolve_mode(advantages, disadvantages), False

@@ -1,0 +1,394 @@
+"""Spells of the SRD 5.1 as small pure rules: slots, casting time, the one-spell rule, damage
+by slot and by character level, attack and save odds, and concentration.
+
+The spells themselves are data (``data/spells.json``, made by ``scripts/srd_import.py``);
+:func:`spell_info` reads one into a :class:`Spell`. Rules after the SRD 5.1 (CC-BY-4.0):
+
+* **Slots**: a spell of level *n* is cast with a slot of level *n* or higher (at most 9); a
+  cantrip takes no slot. The slots a full caster (bard, cleric, druid, sorcerer, wizard) and a
+  half caster (paladin, ranger) have by class level are a table (:data:`SLOTS`).
+* **Higher levels**: a spell's damage (and healing) at a slot is the data's entry for that slot.
+* **Cantrips** scale with the caster's character level: the entry for 1, 5, 11 or 17, the
+  highest not above the level.
+* **Casting time**: 1 action, 1 bonus action or 1 reaction in combat; longer ones (minutes,
+  hours) cannot be cast in a round. **One-spell rule**: a creature that casts a spell as a
+  bonus action in its turn can cast no other spell that turn but a cantrip with a casting time
+  of 1 action (and the other way round: after a levelled spell or a cantrip of another casting
+  time with its action, no bonus-action spell).
+* **Attack spells** roll d20 + the spell attack bonus against AC: a natural 20 is a critical
+  and doubles the spell's damage dice, a natural 1 misses. **Save spells** have the target
+  roll against the caster's spell save DC; the damage is taken in full on a failure and halved
+  (rounded down) on a success where the spell says ``half``, else none.
+* **Concentration**: a caster concentrates on one spell at a time; casting another
+  concentration spell ends the first. Taking damage asks a Constitution save against DC
+  max(10, half the damage rounded down), once per source of damage.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Literal
+
+from spieltisch.engine.errors import RuleError
+from spieltisch.engine.grid import Size, Square
+from spieltisch.systems.dnd5e.actions import ActionOdds
+from spieltisch.systems.dnd5e.areas import Template, creatures_in
+from spieltisch.systems.dnd5e.data import spell
+from spieltisch.systems.dnd5e.odds import (
+    AttackOdds,
+    DamageDice,
+    attack_damage,
+    attack_odds,
+    save_damage,
+    save_odds,
+)
+from spieltisch.systems.dnd5e.rules import Mode
+
+__all__ = [
+    "CANTRIP_TIERS",
+    "SLOTS",
+    "CastingTurn",
+    "Spell",
+    "area_odds",
+    "cantrip_tier",
+    "check_cast",
+    "check_slot",
+    "concentrate",
+    "concentration_dc",
+    "concentration_odds",
+    "keeps_concentration",
+    "spell_damage_dice",
+    "spell_heal_dice",
+    "spell_info",
+    "spell_odds",
+]
+
+CANTRIP_TIERS = (1, 5, 11, 17)
+"""The character levels at which a cantrip's damage grows."""
+
+_FULL = (
+    (2,),
+    (3,),
+    (4, 2),
+    (4, 3),
+    (4, 3, 2),
+    (4, 3, 3),
+    (4, 3, 3, 1),
+    (4, 3, 3, 2),
+    (4, 3, 3, 3, 1),
+    (4, 3, 3, 3, 2),
+    (4, 3, 3, 3, 2, 1),
+    (4, 3, 3, 3, 2, 1),
+    (4, 3, 3, 3, 2, 1, 1),
+    (4, 3, 3, 3, 2, 1, 1),
+    (4, 3, 3, 3, 2, 1, 1, 1),
+    (4, 3, 3, 3, 2, 1, 1, 1),
+    (4, 3, 3, 3, 2, 1, 1, 1, 1),
+    (4, 3, 3, 3, 3, 1, 1, 1, 1),
+    (4, 3, 3, 3, 3, 2, 1, 1, 1),
+    (4, 3, 3, 3, 3, 2, 2, 1, 1),
+)
+_HALF = (
+    (),
+    (2,),
+    (3,),
+    (3,),
+    (4, 2),
+    (4, 2),
+    (4, 3),
+    (4, 3),
+    (4, 3, 2),
+    (4, 3, 2),
+    (4, 3, 3),
+    (4, 3, 3),
+    (4, 3, 3, 1),
+    (4, 3, 3, 1),
+    (4, 3, 3, 2),
+    (4, 3, 3, 2),
+    (4, 3, 3, 3, 1),
+    (4, 3, 3, 3, 1),
+    (4, 3, 3, 3, 2),
+    (4, 3, 3, 3, 2),
+)
+SLOTS: dict[str, tuple[tuple[int, ...], ...]] = {"full": _FULL, "half": _HALF}
+"""Spell slots of levels 1, 2, … by class level 1–20: ``SLOTS["full"][4]`` is a 5th-level
+wizard's (4, 3, 2). Full casters: bard, cleric, druid, sorcerer, wizard; half: paladin, ranger."""
+
+CastingUnit = Literal["action", "bonus_action", "reaction", "minute", "hour"]
+
+
+@dataclass(frozen=True)
+class Spell:
+    """A spell's rules as the table uses them."""
+
+    id: str
+    name: str
+    level: int
+    school: str
+    casting_amount: int
+    casting_unit: str
+    range: str
+    range_m: float | None
+    area: dict[str, Any] | None
+    concentration: bool
+    attack: str | None
+    save_ability: str | None
+    save_success: str | None
+    damage_type: str | None
+    damage_slot: dict[int, str]
+    damage_character: dict[int, str]
+    heal: dict[int, str]
+    conditions: tuple[str, ...]
+    text: tuple[str, ...]
+
+    @property
+    def in_combat(self) -> bool:
+        """Castable within a round (1 action, bonus action or reaction)."""
+        return self.casting_amount == 1 and self.casting_unit in (
+            "action",
+            "bonus_action",
+            "reaction",
+        )
+
+    @property
+    def mechanical(self) -> bool:
+        """The table applies something of it (an attack, a save, damage, healing or a
+        condition); else it is cast with its text and slot alone."""
+        return bool(
+            self.attack or self.save_ability or self.damage_slot or self.damage_character
+        ) or bool(self.heal)
+
+
+def spell_info(spell_id: str) -> Spell:
+    """The spell of that id; ``dnd5e.spell.unknown`` otherwise."""
+    data = spell(spell_id)
+    if data is None:
+        raise RuleError("dnd5e.spell.unknown", spell=spell_id)
+    damage = data.get("damage", {})
+    save = data.get("save") or {}
+    return Spell(
+        id=spell_id,
+        name=data["name"],
+        level=data["level"],
+        school=data["school"],
+        casting_amount=data["casting_time"]["amount"],
+        casting_unit=data["casting_time"]["unit"],
+        range=data["range"],
+        range_m=data.get("range_m"),
+        area=data.get("area"),
+        concentration=data["concentration"],
+        attack=data.get("attack"),
+        save_ability=save.get("ability"),
+        save_success=save.get("success"),
+        damage_type=damage.get("type"),
+        damage_slot={int(k): v for k, v in damage.get("slot", {}).items()},
+        damage_character={int(k): v for k, v in damage.get("character", {}).items()},
+        heal={int(k): v for k, v in data.get("heal", {}).items()},
+        conditions=tuple(data.get("conditions", ())),
+        text=tuple(data["text"]),
+    )
+
+
+def check_slot(info: Spell, slot: int) -> int:
+    """The slot level a casting uses (0 for a cantrip); refused below the spell's level,
+    above 9, or any slot for a cantrip."""
+    if info.level == 0:
+        if slot != 0:
+            raise RuleError("dnd5e.spell.cantrip_slot", spell=info.id, slot=slot)
+        return 0
+    if not info.level <= slot <= 9:
+        raise RuleError("dnd5e.spell.bad_slot", spell=info.id, level=info.level, slot=slot)
+    return slot
+
+
+def cantrip_tier(character_level: int) -> int:
+    """The highest of 1, 5, 11, 17 not above the character level (1 to 20)."""
+    if not 1 <= character_level <= 20:
+        raise RuleError("dnd5e.spell.bad_character_level", level=character_level)
+    return max(t for t in CANTRIP_TIERS if t <= character_level)
+
+
+_TERM = re.compile(r"(\d+)d(\d+)|(\d+)|MOD")
+
+
+def _dice(text: str, modifier: int) -> list[DamageDice]:
+    dice: list[DamageDice] = []
+    flat = 0
+    for term in text.split("+"):
+        m = _TERM.fullmatch(term)
+        if m is None:  # pragma: no cover - the generated data has no other terms
+            raise ValueError(text)
+        if m.group(1):
+            dice.append(DamageDice(int(m.group(1)), int(m.group(2))))
+        elif m.group(3):
+            flat += int(m.group(3))
+        else:
+            flat += modifier
+    if flat or not dice:
+        if dice:
+            last = dice[-1]
+            dice[-1] = DamageDice(last.count, last.sides, last.modifier + flat)
+        else:
+            dice.append(DamageDice(0, 1, flat))
+    return dice
+
+
+def spell_damage_dice(
+    info: Spell, slot: int, *, character_level: int = 1, modifier: int = 0
+) -> list[DamageDice]:
+    """The damage dice of a casting (empty if the spell deals no damage): the entry for the
+    slot, or for a cantrip the entry for the caster's tier; ``MOD`` is the spellcasting
+    ability modifier."""
+    slot = check_slot(info, slot)
+    if info.damage_character:
+        tier = cantrip_tier(character_level)
+        key = max(k for k in info.damage_character if k <= tier)
+        return _dice(info.damage_character[key], modifier)
+    if info.damage_slot:
+        key = max((k for k in info.damage_slot if k <= slot), default=min(info.damage_slot))
+        return _dice(info.damage_slot[key], modifier)
+    return []
+
+
+def spell_heal_dice(info: Spell, slot: int, *, modifier: int = 0) -> list[DamageDice]:
+    """The healing dice of a casting at ``slot`` (empty if the spell heals nothing)."""
+    slot = check_slot(info, slot)
+    if not info.heal:
+        return []
+    key = max((k for k in info.heal if k <= slot), default=min(info.heal))
+    return _dice(info.heal[key], modifier)
+
+
+def spell_odds(
+    info: Spell,
+    slot: int,
+    *,
+    character_level: int = 1,
+    modifier: int = 0,
+    attack_bonus: int = 0,
+    ac: int = 10,
+    dc: int = 10,
+    save_bonus: int = 0,
+    mode: Mode = Mode.NORMAL,
+    save_mode: Mode = Mode.NORMAL,
+) -> ActionOdds:
+    """The odds of one target of a casting: an attack spell against ``ac`` with
+    ``attack_bonus``; a save spell against the caster's ``dc`` with the target's
+    ``save_bonus``; damage dealt (before resistances) as an exact distribution."""
+    dice = spell_damage_dice(info, slot, character_level=character_level, modifier=modifier)
+    if info.attack:
+        odds = attack_odds(attack_bonus, ac, mode)
+        return ActionOdds(
+            kind="attack",
+            name=info.name,
+            damage=attack_damage(dice, odds),
+            hit=odds.hit,
+            critical=odds.critical,
+            miss=odds.miss,
+            conditions=info.conditions,
+        )
+    if info.save_ability:
+        result = save_damage(dice, save_bonus, dc, half=info.save_success == "half", mode=save_mode)
+        return ActionOdds(
+            kind="save",
+            name=info.name,
+            damage=result.damage,
+            save_success=result.success,
+            conditions=info.conditions,
+        )
+    # no roll decides (magic missile's darts hit): the dice alone, never a critical
+    sure = AttackOdds(hit=Fraction(1), critical=Fraction(0), miss=Fraction(0))
+    return ActionOdds(
+        kind="effect", name=info.name, damage=attack_damage(dice, sure), conditions=info.conditions
+    )
+
+
+@dataclass(frozen=True)
+class CastingTurn:
+    """What a creature has cast in its current turn (the one-spell rule's memory)."""
+
+    bonus_action_spell: bool = False
+    other_spell: bool = False
+    """A spell other than a cantrip of 1 action, cast with the action or a reaction."""
+    cantrip_action: bool = False
+
+
+def check_cast(info: Spell, turn: CastingTurn) -> CastingTurn:
+    """Whether ``info`` may be cast now under the one-spell rule; the turn after it.
+
+    Refused: any spell after a bonus-action spell but a cantrip of 1 action; a bonus-action
+    spell after any other spell this turn but a cantrip of 1 action; a spell that takes
+    longer than a reaction, bonus action or action (``dnd5e.spell.too_long``).
+    """
+    if not info.in_combat:
+        raise RuleError("dnd5e.spell.too_long", spell=info.id)
+    action_cantrip = info.level == 0 and info.casting_unit == "action"
+    if info.casting_unit == "bonus_action":
+        if turn.bonus_action_spell or turn.other_spell:
+            raise RuleError("dnd5e.spell.one_spell", spell=info.id)
+        return CastingTurn(True, turn.other_spell, turn.cantrip_action)
+    if turn.bonus_action_spell and not action_cantrip:
+        raise RuleError("dnd5e.spell.one_spell", spell=info.id)
+    if action_cantrip:
+        return CastingTurn(turn.bonus_action_spell, turn.other_spell, True)
+    return CastingTurn(turn.bonus_action_spell, True, turn.cantrip_action)
+
+
+def concentration_dc(damage: int) -> int:
+    """The DC of the Constitution save to keep concentrating after ``damage``:
+    max(10, half the damage rounded down)."""
+    return max(10, damage // 2)
+
+
+def concentration_odds(con_bonus: int, damage: int, mode: Mode = Mode.NORMAL) -> Fraction:
+    """P(keeping concentration) after ``damage`` with ``con_bonus`` on the save."""
+    return save_odds(con_bonus, concentration_dc(damage), mode)
+
+
+def concentrate(current: str | None, info: Spell) -> tuple[str | None, str | None]:
+    """Concentration after casting ``info`` while concentrating on ``current`` (a spell id or
+    None): the spell concentrated on now and the one that ends (one at a time; a spell
+    without concentration changes nothing)."""
+    if not info.concentration:
+        return current, None
+    return info.id, current
+
+
+def keeps_concentration(con_total: int, damage: int) -> bool:
+    """Whether a Constitution save of ``con_total`` keeps concentration after ``damage``."""
+    return con_total >= concentration_dc(damage)
+
+
+def area_odds(
+    info: Spell,
+    slot: int,
+    template: Template,
+    creatures: Mapping[str, tuple[Square, Size, int]],
+    width: int,
+    height: int,
+    *,
+    dc: int,
+    character_level: int = 1,
+    modifier: int = 0,
+    modes: Mapping[str, Mode] | None = None,
+) -> dict[str, ActionOdds]:
+    """The odds of every creature inside an area spell's template (by id; each creature is
+    ``(square, size, save bonus)``, its save mode from ``modes``, normal by default)."""
+    inside = creatures_in(
+        template, {k: (sq, size) for k, (sq, size, _) in creatures.items()}, width, height
+    )
+    return {
+        who: spell_odds(
+            info,
+            slot,
+            character_level=character_level,
+            modifier=modifier,
+            dc=dc,
+            save_bonus=creatures[who][2],
+            save_mode=(modes or {}).get(who, Mode.NORMAL),
+        )
+        for who in inside
+    }
