@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["InputError", "SpieltischError"]
+__all__ = ["InputError", "SpieltischError", "located"]
 
 
 class SpieltischError(Exception):
@@ -27,3 +27,18 @@ class SpieltischError(Exception):
 
 class InputError(SpieltischError, ValueError):
     """Bad input from a user: a typo, an illegal value, an impossible request."""
+
+
+def located(error: SpieltischError) -> dict[str, Any]:
+    """Where a text parser's error points, for JSON answers: ``position`` (0-based) and
+    ``column`` (1-based) when the error names them, and the ``suggestion`` (the spelling
+    that would be read) of a refusal that teaches."""
+    found: dict[str, Any] = {}
+    for key in ("position", "column"):
+        value = error.params.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            found[key] = value
+    suggestion = error.params.get("suggestion")
+    if isinstance(suggestion, str):
+        found["suggestion"] = suggestion
+    return found

@@ -26,7 +26,8 @@ def test_roll_shows_every_die_and_the_result(lang: str) -> None:
     code, out = run("--lang", lang, "roll", "4W6kh3", "--seed", "7")
     assert code == 0
     expected = roll("4d6kh3", SeededSource("7"))
-    heading = translate("dice.cli.result", lang, expression="4d6kh3", result=expected.value)
+    # the notation is echoed as typed (German W stays W)
+    heading = translate("dice.cli.result", lang, expression="4W6kh3", result=expected.value)
     assert heading in out
     assert translate("dice.cli.dropped", lang) in out
     assert translate("dice.cli.face", lang) in out
@@ -34,8 +35,8 @@ def test_roll_shows_every_die_and_the_result(lang: str) -> None:
 
 @pytest.mark.parametrize(("lang", "claim"), [("en", "counts"), ("de", "zählt")])
 def test_a_die_below_the_target_is_not_called_counting(lang: str, claim: str) -> None:
-    # 1d6>=7 never succeeds: the status column says the die was kept, not that it counts.
-    code, out = run("--lang", lang, "roll", "1d6>=7", "--seed", "1")
+    # 1d6>=6 with a 2: the status column says the die was kept, not that it counts.
+    code, out = run("--lang", lang, "roll", "1d6>=6", "--seed", "1")
     assert code == 0
     assert claim not in out
     assert translate("dice.cli.kept", lang) in out
@@ -45,8 +46,8 @@ def test_roll_json_is_stable_and_seeded() -> None:
     code, out = run("--lang", "de", "roll", "10M-3J", "--seed", "42", "--json")
     assert code == 0
     data = json.loads(out)
-    assert data == roll("10M-3J", SeededSource("42")).to_json()
-    assert set(data) == {"expression", "result", "dice"}
+    assert data == {**roll("10M-3J", SeededSource("42")).to_json(), "written": "10M-3J"}
+    assert set(data) == {"expression", "result", "dice", "written"}
     assert data["expression"] == "10M - 3J"
     assert set(data["result"]) == {"successes"}
     assert run("--lang", "en", "roll", "10M-3J", "--seed", "42", "--json")[1] == out
@@ -74,14 +75,14 @@ def test_odds_table_and_chart(lang: str) -> None:
     assert translate("dice.cli.probability", lang) in out
     assert "1/36" in out and "1/6" in out
     assert "█" in out
-    assert translate("dice.cli.odds_title", lang, expression="2d6") in out
+    assert translate("dice.cli.odds_title", lang, expression="2W6") in out
 
 
 def test_odds_json_is_documented_shape() -> None:
     code, out = run("--lang", "en", "odds", "2d6", "--json")
     assert code == 0
     data = json.loads(out)
-    assert set(data) == {"expression", "outcomes", "mean", "truncated"}
+    assert set(data) == {"expression", "outcomes", "mean", "truncated", "written"}
     assert [o["value"] for o in data["outcomes"]] == list(range(2, 13))
     assert all(set(o) == {"value", "probability"} for o in data["outcomes"])
     assert data["mean"] == pytest.approx(7)
@@ -142,9 +143,9 @@ def test_tour_runs_in_both_languages(lang: str) -> None:
 def test_long_fractions_are_listed_below_the_table() -> None:
     from spieltisch.dice.odds import distribution
 
-    code, out = run("--lang", "en", "odds", "3d6!>=5", "--exact")
+    code, out = run("--lang", "en", "odds", "3d6!cs>=5", "--exact")
     assert code == 0
-    for value, fraction in distribution("3d6!>=5").exact():
+    for value, fraction in distribution("3d6!cs>=5").exact():
         assert f"{value}: {fraction.numerator}/{fraction.denominator}" in out
 
 

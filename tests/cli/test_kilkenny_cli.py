@@ -54,6 +54,28 @@ def test_moves_json_for_a_position_with_a_hole_entry() -> None:
     assert {"from": "g11", "to": "S1"} in json.loads(output)["moves"]
 
 
+def test_moves_with_odds_give_each_move_its_chances() -> None:
+    from spieltisch.systems.kilkenny import Position
+    from spieltisch.systems.kilkenny.chances import move_chances
+
+    text = "S:a1,e5 N:e10,n14 S - 0"
+    code, output = invoke("moves", "--position", text, "--roll", "2", "--odds", "--json")
+    assert code == 0
+    moves = json.loads(output)["moves"]
+    position = Position.from_text(text.replace(" - ", " 2 "))
+    expected = move_chances(position)
+    assert len(moves) == len(expected)
+    for data, found in zip(moves, expected, strict=True):
+        assert set(data) == {"from", "to", "captured", "enter"}
+        assert data["captured"]["exact"] == str(found.captured)
+        assert data["enter"]["exact"] == str(found.enter)
+    [e7] = [m for m in moves if (m["from"], m["to"]) == ("e5", "e7")]
+    assert e7["captured"] == {"probability": 1 / 6, "exact": "1/6"}
+    code, text_output = invoke("moves", "--position", text, "--roll", "2", "--odds")
+    assert code == 0
+    assert "e5-e7" in text_output and "(1/6)" in text_output
+
+
 def test_moves_empty_list_when_the_player_must_pass() -> None:
     code, output = invoke("moves", "--players", "4", "--roll", "6", "--json")
     assert code == 0

@@ -53,8 +53,13 @@ def test_blessing_die() -> None:
 @pytest.mark.parametrize("letter", sorted(SYMBOL_DICE))
 def test_every_symbol_die_has_six_faces(letter: str) -> None:
     die = symbol_die(letter)
-    assert die.sides == 6 and die.code == letter
+    assert die.sides == 6 and die.code == ("dF" if letter == "F" else letter)
     assert die.face(1) == die.faces[0] and die.face(6) == die.faces[5]
+
+
+def test_fate_die() -> None:
+    fate = symbol_die("F")
+    assert fate.numeric and Counter(fate.faces) == Counter({-1: 2, 0: 2, 1: 2})
 
 
 def test_numeric_dice() -> None:

@@ -9,10 +9,10 @@ import pytest
 from dice_helpers import enumerate_rolls
 
 from spieltisch.dice.arrays import NUMERIC, align, cells_of
-from spieltisch.dice.errors import LimitError
+from spieltisch.dice.errors import LimitError, NotationError
 from spieltisch.dice.evaluate import evaluate
 from spieltisch.dice.exploding import depths_of
-from spieltisch.dice.notation import Dice, Pool, parse
+from spieltisch.dice.notation import Compare, Dice, Pool, parse
 from spieltisch.dice.odds import TAIL, distribution, janus_check, success_count
 from spieltisch.dice.small import small_root
 
@@ -84,9 +84,43 @@ SMALL_POOLS = [f"{n}M{sign}{m}J" for n in (1, 2, 3) for m in (0, 1, 2) for sign 
     "2M-3J",
     "1W6>=3",
     "3W6>=6",
-    "2d6=7",
+    "2d6=6",
     "2d6>=1",
-    "1d6<0",
+    "1d6<2",
+    "4d6r1",
+    "2d6ro<3",
+    "1d6ra6",
+    "2d6xo>=5",
+    "1d20+5>=15",
+    "(3d6+2)>=12",
+    "2d20kh",
+    "2d20kl1+5",
+    "4d6k3",
+    "4d6d1",
+    "3d6dh1",
+    "2d6min2",
+    "1d20mi10",
+    "2d6max3",
+    "8d4/2",
+    "ceil(3d4/2)",
+    "round(3d4/2)",
+    "abs(1d6-4)",
+    "5d6cs>=5",
+    "4d6cf<=2",
+    "4d6t5f1",
+    "4dF+1",
+    "{1d20, 1d20}kh1",
+    "{3d4kh2, 3d4kh2}",
+    "{1d6, 1d8}kh1",
+    "{1d6, 2d4}kl1",
+    "{1d6, 1d8}>=4",
+    "2d6[fire] + 1d8[cold] + 3",
+    "1d20+5 # Wahrnehmung",
+    "{1d6, 1d6, 1d6}dl1",
+    "3d6r<3kh2",
+    "2d6min2max5cs>=4cf<=2",
+    "(4dF)>=1",
+    "2d20kh1+5>=15",
     "1d4-5",
     "-(1d4-1d6)",
     "7",
@@ -131,7 +165,20 @@ def test_small_pools_take_the_integer_path(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["64d2", "64M", "24d6+1d6", "3H", "2B-1J", "1d6!", "4d6kh3", "2d6*2", "0H"]
+    "text",
+    [
+        "64d2",
+        "64M",
+        "24d6+1d6",
+        "3H",
+        "2B-1J",
+        "1d6!",
+        "30d20kh3",
+        "2d6*2",
+        "0H",
+        "{1d6+1, 1d8, 1d4}kh2",
+        "2d6rr1!",
+    ],
 )
 def test_other_expressions_take_the_array_engine(text: str) -> None:
     # Too large for 64-bit weights, several symbol counts, exploding, keep, products.
@@ -143,7 +190,10 @@ def test_huge_pools_built_in_code_leave_the_integer_path_at_once() -> None:
     assert small_root(Dice(10**9, 6)) is None
 
 
-@pytest.mark.parametrize("text", ["1d6!", "2d4!", "2d4!kh1", "3d6!>=5", "1d4!*2", "1d3!-1d3!"])
+@pytest.mark.parametrize(
+    "text",
+    ["1d6!", "2d4!", "2d4!kh1", "3d6!cs>=5", "2d6!>=5", "1d6!p", "2d4!!", "1d4!*2", "1d3!-1d3!"],
+)
 def test_exploding_odds_equal_enumeration_up_to_the_cut(text: str) -> None:
     # Enumeration drops branches below the cut-off, so it may miss at most that mass.
     expected, dropped = enumerate_rolls(text, cutoff=Fraction(1, 10**6))
@@ -155,6 +205,14 @@ def test_exploding_odds_equal_enumeration_up_to_the_cut(text: str) -> None:
         assert found.get(outcome, 0.0) <= float(probability + dropped) + 1e-12
     assert math.fsum(found.values()) + dist.truncated == pytest.approx(1.0, abs=1e-14)
     assert float(dropped) < 1e-2
+
+
+def test_recursive_rerolls_leave_the_other_faces_alike() -> None:
+    # Rerolled until the rule no longer holds: the remaining faces, each equally likely.
+    assert dict(distribution("1d6rr<3").exact()) == {v: Fraction(1, 4) for v in range(3, 7)}
+    two = dict(distribution("2d6rr1").exact())
+    assert two == {v: Fraction(min(v - 3, 13 - v), 25) for v in range(4, 13)}
+    assert distribution("2d6rr1").truncated == 0.0
 
 
 def test_two_d6_by_hand() -> None:
@@ -293,6 +351,14 @@ def test_keep_pools_past_the_budget_are_refused() -> None:
 @pytest.mark.parametrize("op", [">=", ">", "<=", "<", "="])
 @pytest.mark.parametrize("target", [0, 1, 3, 6, 7, 12])
 def test_success_counting_on_every_target(op: str, target: int) -> None:
-    dist = distribution(f"2d6{op}{target}")
-    expected, _ = enumerate_rolls(f"2d6{op}{target}")
+    text = f"2d6{op}{target}"
+    if not any(Compare(op, target).test(face) for face in range(1, 7)):  # type: ignore[arg-type]
+        # no die can reach it: the total was meant, and the error says how to write it
+        with pytest.raises(NotationError) as caught:
+            distribution(text)
+        assert caught.value.code == "dice.unreachable_target"
+        assert caught.value.params["suggestion"] == f"(2d6){op}{target}"
+        return
+    dist = distribution(text)
+    expected, _ = enumerate_rolls(text)
     assert dict(dist.exact()) == expected

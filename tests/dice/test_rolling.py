@@ -149,3 +149,87 @@ def test_roll_parses_with_the_given_limits() -> None:
 
     with pytest.raises(NotationError):
         roll("5d6", SeededSource(1), Limits(max_dice=4))
+
+
+# -- the new forms: every die shown --------------------------------------------------------
+
+
+def test_rerolled_throws_are_shown_and_not_kept() -> None:
+    result = roll("2d6r1", Scripted([1, 4, 5]))
+    assert result.value == 9
+    assert [(d.face, d.kept, d.rerolled) for d in result.dice] == [
+        (1, False, True),
+        (4, True, False),
+        (5, True, False),
+    ]
+    assert result.to_json()["dice"][0] == {
+        "die": "d6",
+        "face": 1,
+        "kept": False,
+        "exploded": False,
+        "rerolled": True,
+    }
+    # once: the second throw stands even when it meets the rule again
+    assert roll("1d6r1", Scripted([1, 1])).value == 1
+    # again and again: until it no longer holds
+    assert roll("1d6rr<3", Scripted([1, 2, 1, 6])).value == 6
+
+
+def test_bounded_and_penetrating_throws_show_what_they_count() -> None:
+    result = roll("2d6min3", Scripted([1, 5]))
+    assert result.value == 8
+    assert [d.to_json().get("value") for d in result.dice] == [3, None]
+    penetrating = roll("1d6!p", Scripted([6, 6, 2]))
+    assert penetrating.value == 6 + 5 + 1
+    assert [d.value for d in penetrating.dice] == [None, 5, 1]
+    assert roll("1d6xo", Scripted([6, 6])).value == 12
+
+
+def test_threshold_explosions_and_counting() -> None:
+    assert roll("1d6!>=5", Scripted([5, 6, 2])).value == 13
+    assert roll("5d10t8f1", Scripted([8, 9, 1, 1, 3])).value == 0
+    assert roll("5d10cf<=1", Scripted([8, 9, 1, 1, 3])).value == 2
+
+
+def test_a_compared_total_shows_the_total() -> None:
+    result = roll("1d20+5>=15", Scripted([12]))
+    assert (result.value, result.total) == (1, 17)
+    assert result.to_json()["total"] == 17
+    assert roll("1d20+5>=15", Scripted([3])).value == 0
+
+
+def test_labels_and_group_members_are_kept_in_the_result() -> None:
+    result = roll("2d6[fire] + 1d8[cold] + 3", Scripted([2, 5, 7]))
+    assert result.value == 17
+    assert [(p.label, p.value) for p in result.parts] == [("fire", 7), ("cold", 7)]
+    assert [d.label for d in result.dice] == ["fire", "fire", "cold"]
+    group = roll("{1d20, 1d20}kh1", Scripted([7, 13]))
+    assert group.value == 13
+    assert [(p.term, p.value, p.kept) for p in group.parts] == [
+        ("1d20", 7, False),
+        ("1d20", 13, True),
+    ]
+    assert [d.kept for d in group.dice] == [False, True]
+    counted = roll("{3d6, 3d6}>=12", Scripted([6, 6, 1, 1, 1, 1]))
+    assert counted.value == 1
+
+
+def test_comments_and_hints() -> None:
+    result = roll("1d20+5 [Angriff]", Scripted([3]))
+    assert (result.value, result.comment) == (8, "Angriff")
+    assert result.to_json()["comment"] == "Angriff"
+    assert roll("5d6>4", Scripted([1] * 5)).to_json()["hints"] == ["strict"]
+
+
+def test_fate_dice() -> None:
+    result = roll("4dF", Scripted([1, 3, 5, 6]))
+    assert result.value == -1 + 0 + 1 + 1
+    assert [d.die for d in result.dice] == ["dF"] * 4
+
+
+def test_old_forms_keep_the_json_of_their_dice() -> None:
+    # Logged rolls replay to exactly what they logged: nothing new appears in their dice.
+    for text in ("3d6", "4d6kh3", "1d10!", "5d6>=4", "10H+3J", "2d6+1", "3d10!kh2>=8"):
+        data = roll(text, SeededSource(text)).to_json()
+        assert set(data) == {"expression", "result", "dice"}
+        assert all(set(d) == {"die", "face", "kept", "exploded"} for d in data["dice"])

@@ -12,7 +12,7 @@ from weakref import WeakKeyDictionary
 import typer
 from rich.console import Console
 
-from spieltisch.errors import SpieltischError
+from spieltisch.errors import SpieltischError, located
 from spieltisch.i18n import (
     LANGUAGES,
     catalog,
@@ -26,6 +26,7 @@ __all__ = [
     "HELP_PREFIX",
     "Settings",
     "emit_json",
+    "error_json",
     "fail",
     "help_text",
     "language_from_args",
@@ -58,11 +59,17 @@ def emit_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
 
 
+def error_json(error: SpieltischError, message: str) -> dict[str, Any]:
+    """``{"code", "message"}``, and where a text parser names them ``position`` (0-based),
+    ``column`` (1-based) and the ``suggestion`` that would be read."""
+    return {"code": error.code, "message": message, **located(error)}
+
+
 def fail(error: SpieltischError, *, as_json: bool = False, exit_code: int = 2) -> NoReturn:
     """Report a deliberate error as one localized line (or JSON) and exit non-zero."""
     message = error_message(error, settings.lang)
     if as_json:
-        emit_json({"error": {"code": error.code, "message": message}})
+        emit_json({"error": error_json(error, message)})
     else:
         Console(stderr=True, highlight=False).print(
             f"[bold red]{t('cli.error')}:[/] {message}", markup=True, soft_wrap=True

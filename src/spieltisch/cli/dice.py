@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import secrets
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Annotated
 
 import typer
@@ -23,13 +24,14 @@ from spieltisch.dice.dice import DieRoll, RollResult, Value, roll
 from spieltisch.dice.errors import DiceError
 from spieltisch.dice.faces import SYMBOL_KEYS
 from spieltisch.dice.fair import SeededSource
-from spieltisch.dice.notation import parse
+from spieltisch.dice.notation import Comment, Test, hints, parse
 from spieltisch.dice.odds import Distribution, distribution
 
 __all__ = [
     "format_face",
     "format_value",
     "odds",
+    "percent",
     "render_odds",
     "render_roll",
     "roll_command",
@@ -60,11 +62,14 @@ def format_value(value: Value | Mapping[str, int]) -> str:
 
 
 def _status(die: DieRoll) -> str:
+    if die.rerolled:
+        return f"[dim]{escape(t('dice.cli.rerolled'))}[/]"
+    counts = f" · {t('dice.cli.counts', value=die.value)}" if die.value is not None else ""
     if not die.kept:
-        return f"[dim]{escape(t('dice.cli.dropped'))}[/]"
+        return f"[dim]{escape(t('dice.cli.dropped') + counts)}[/]"
     if die.exploded:
-        return f"[bold yellow]{escape(t('dice.cli.exploded'))}[/]"
-    return escape(t("dice.cli.kept"))
+        return f"[bold yellow]{escape(t('dice.cli.exploded') + counts)}[/]"
+    return escape(t("dice.cli.kept") + counts)
 
 
 def _legend(result: RollResult) -> str | None:
@@ -90,17 +95,42 @@ def render_roll(result: RollResult, title: str | None = None) -> None:
         face = escape(format_face(die.face))
         if not die.kept:
             face = f"[dim]{face}[/]"
-        table.add_row(str(number), escape(die.die), face, _status(die))
+        name = die.die if die.label is None else f"{die.die} [{die.label}]"
+        table.add_row(str(number), escape(name), face, _status(die))
     if result.dice:
         console.print(table)
     legend = _legend(result)
     if legend:
         console.print(escape(legend), highlight=False)
-    text = t("dice.cli.result", expression=result.expression, result=format_value(result.value))
+    for part in result.parts:
+        key = "dice.cli.part" if part.label is not None else "dice.cli.member"
+        if not part.kept:
+            key = "dice.cli.member_dropped"
+        line = t(key, label=part.label, term=part.term, value=format_value(part.value))
+        console.print(escape(line), highlight=False)
+    if result.total is not None:
+        node = parse(result.expression)
+        test = node.operand if isinstance(node, Comment) else node
+        assert isinstance(test, Test)
+        verdict = t("dice.cli.met" if result.value else "dice.cli.not_met")
+        compare = f"{test.compare.op} {test.compare.target}"
+        line = t("dice.cli.total", total=result.total, compare=compare, verdict=verdict)
+        console.print(escape(line), highlight=False)
+    if result.comment is not None:
+        console.print(escape(t("dice.cli.comment", comment=result.comment)), highlight=False)
+    shown = result.written or result.expression
+    text = t("dice.cli.result", expression=shown, result=format_value(result.value))
     console.print(f"[bold]{escape(text)}[/]", highlight=False)
+    _hints(result.hints)
 
 
-def _percent(p: float) -> str:
+def _hints(codes: tuple[str, ...]) -> None:
+    for code in codes:
+        line = t("dice.cli.hint", hint=t(f"dice.hint.{code}"))
+        settings.console.print(f"[dim]{escape(line)}[/]", highlight=False)
+
+
+def percent(p: float) -> str:
     """A probability as a percentage in the invocation's locale (tiny ones in E-notation)."""
     if p == 0:
         return "0 %"
@@ -117,10 +147,13 @@ def _number(x: float) -> str:
     return str(format_decimal(x, format="0.####", locale=settings.lang))
 
 
-def render_odds(dist: Distribution, exact: bool = False, title: str | None = None) -> None:
-    """Print the outcome table with a bar chart, mean and truncated mass."""
+def render_odds(
+    dist: Distribution, exact: bool = False, title: str | None = None, written: str | None = None
+) -> None:
+    """Print the outcome table with a bar chart, mean and truncated mass (headed by the
+    notation as ``written``, when given)."""
     console = settings.console
-    heading = title or t("dice.cli.odds_title", expression=dist.expression)
+    heading = title or t("dice.cli.odds_title", expression=written or dist.expression)
     table = Table(title=escape(heading), title_justify="left")
     table.add_column(t("dice.cli.value"), justify="right", no_wrap=True)
     table.add_column(t("dice.cli.probability"), justify="right", no_wrap=True)
@@ -148,9 +181,9 @@ def render_odds(dist: Distribution, exact: bool = False, title: str | None = Non
             hidden += 1
             continue
         shown.append(index)
-        cells = [escape(format_value(value)), _percent(p)]
+        cells = [escape(format_value(value)), percent(p)]
         if numeric:
-            cells.append(_percent(suffix[index]))
+            cells.append(percent(suffix[index]))
         if inline:
             cells.append(fractions[index])
         cells.append(f"[cyan]{'█' * max(1 if p > 0 else 0, round(p / top * _BAR_WIDTH))}[/]")
@@ -162,7 +195,7 @@ def render_odds(dist: Distribution, exact: bool = False, title: str | None = Non
             shown_value = escape(format_value(rows[index][0]))
             console.print(f"  {shown_value}: {fractions[index]}", highlight=False, soft_wrap=True)
     if hidden:
-        console.print(escape(t("dice.cli.hidden", count=hidden, threshold=_percent(_HIDE_BELOW))))
+        console.print(escape(t("dice.cli.hidden", count=hidden, threshold=percent(_HIDE_BELOW))))
     if dist.numeric:
         console.print(
             escape(
@@ -183,6 +216,7 @@ def render_odds(dist: Distribution, exact: bool = False, title: str | None = Non
     if dist.truncated:
         mass = _scientific(dist.truncated)
         console.print(escape(t("dice.cli.truncated", mass=mass)))
+    _hints(hints(dist.node))
 
 
 @app.command("roll", help=help_text("cli.help.roll"))
@@ -200,7 +234,7 @@ def roll_command(
     """Roll dice notation and show every die."""
     source = SeededSource(seed if seed is not None else secrets.randbits(64))
     try:
-        result = roll(parse(expression), source)
+        result = replace(roll(parse(expression), source), written=expression.strip())
     except DiceError as error:
         fail(error, as_json=as_json)
     if as_json:
@@ -222,16 +256,24 @@ def odds(
     as_json: Annotated[
         bool, typer.Option("--json", help=help_text("cli.help.dice.opt.json"))
     ] = False,
+    budget: Annotated[
+        int | None,
+        typer.Option("--budget", min=1, help=help_text("cli.help.dice.opt.budget")),
+    ] = None,
 ) -> None:
     """Show the exact odds of dice notation."""
     try:
-        dist = distribution(parse(expression))
-        data = dist.to_json(exact=exact) if as_json else None
+        dist = distribution(parse(expression), budget=budget)
+        data = dist.to_json(exact=exact, budget=budget) if as_json else None
         if exact and not as_json:
-            dist.exact()
+            dist.exact(budget)
     except DiceError as error:
         fail(error, as_json=as_json)
     if data is not None:
+        data["written"] = expression.strip()
+        codes = hints(dist.node)
+        if codes:
+            data["hints"] = list(codes)
         emit_json(data)
         return
-    render_odds(dist, exact=exact)
+    render_odds(dist, exact=exact, written=expression.strip())

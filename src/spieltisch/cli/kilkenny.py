@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from random import Random
 from typing import Annotated, Any
@@ -11,15 +11,19 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.table import Table
 from rich.text import Text
 
 from spieltisch.cli.app import app
 from spieltisch.cli.context import emit_json, fail, help_text, settings, t
+from spieltisch.cli.dice import percent
 from spieltisch.engine.errors import RuleError
 from spieltisch.errors import SpieltischError
 from spieltisch.i18n import error_message
 from spieltisch.systems.kilkenny.ai import PLAYER_NAMES, make_player
 from spieltisch.systems.kilkenny.ai.match import MatchResult, play_match
+from spieltisch.systems.kilkenny.board import Move
+from spieltisch.systems.kilkenny.chances import chances_json
 from spieltisch.systems.kilkenny.commands import MAX_BUDGET
 from spieltisch.systems.kilkenny.layout import get_layout
 from spieltisch.systems.kilkenny.position import Position, parse_move
@@ -356,8 +360,12 @@ def moves(
     as_json: Annotated[
         bool, typer.Option("--json", help=help_text("cli.help.kilkenny.opt.json"))
     ] = False,
+    odds: Annotated[bool, typer.Option("--odds", help=help_text("cli.help.kilkenny.opt.odds"))] = (
+        False
+    ),
 ) -> None:
-    """Print the legal moves of the player to move for a roll."""
+    """Print the legal moves of the player to move for a roll (with ``--odds``, each with
+    the chance that the moved cat is captured and that the player can enter a hole next)."""
     try:
         if not 1 <= roll <= 6:
             raise RuleError("kilkenny.bad_roll_option", value=roll)
@@ -370,6 +378,13 @@ def moves(
         fail(error, as_json=as_json)
     geo = position.geometry
     legal = position.legal_moves(roll)
+    if odds:
+        found = chances_json(replace(position, roll=roll))
+        if as_json:
+            emit_json({"moves": found})
+            return
+        _print_chances(position, legal, found)
+        return
     if as_json:
         emit_json({"moves": [{"from": geo.name(m[0]), "to": geo.name(m[1])} for m in legal]})
         return
@@ -379,6 +394,30 @@ def moves(
     settings.console.print(
         t("kilkenny.cli.legal", moves=", ".join(position.notation(m) for m in legal))
     )
+
+
+def _print_chances(position: Position, legal: list[Move], found: list[dict[str, Any]]) -> None:
+    """The legal moves as a table with their chances."""
+    console = settings.console
+    if not legal:
+        console.print(t("kilkenny.cli.no_moves"), soft_wrap=True)
+        return
+    table = Table(title=t("kilkenny.cli.odds_title"), title_justify="left")
+    table.add_column(t("kilkenny.cli.odds_move"))
+    table.add_column(t("kilkenny.cli.odds_captured"), justify="right")
+    table.add_column(t("kilkenny.cli.odds_enter"), justify="right")
+    for move, chances in zip(legal, found, strict=True):
+        cells = [position.notation(move)]
+        for key in ("captured", "enter"):
+            share = chances[key]
+            cells.append(
+                t("kilkenny.cli.odds_ends")
+                if share is None
+                else f"{percent(share['probability'])} ({share['exact']})"
+            )
+        table.add_row(*cells)
+    console.print(table)
+    console.print(t("kilkenny.cli.odds_note"), soft_wrap=True, style="dim")
 
 
 # -- match -----------------------------------------------------------------------------------

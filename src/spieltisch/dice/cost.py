@@ -11,7 +11,11 @@ evaluates it and adds up the work of each step in *units* of roughly one nanosec
 * a pool of ``n`` dice is ``n``-fold convolution by repeated squaring (simulated step by step;
   a die with two outcomes takes the closed binomial form);
 * exploding dice are as wide as the explosion depth the engine chose (``depths``);
-* keep/drop is the order-statistics programme: values × kept × (kept + 1) × sum range;
+* keep/drop is the order-statistics programme: values × kept × (kept + 1) × sum range (a
+  group of unlike members runs it once per member);
+* a die that is rerolled, bounded or explodes on other faces than its highest is built as
+  integer polynomials, one per explosion followed;
+* a division, ``abs`` and a comparison of a total map every value once;
 * a product of two numbers touches every pair of values;
 * exact weights grow by the bits of each die's denominator, and every operation on them costs
   in proportion to their size.
@@ -32,7 +36,20 @@ from dataclasses import dataclass
 
 from spieltisch.dice.errors import LimitError
 from spieltisch.dice.faces import VALUE_KEYS, symbol_die
-from spieltisch.dice.notation import BinaryOp, Constant, Dice, Expression, Negate, Pool
+from spieltisch.dice.notation import (
+    Abs,
+    BinaryOp,
+    Constant,
+    Dice,
+    DieSpec,
+    Divide,
+    Explode,
+    Expression,
+    Group,
+    Negate,
+    Pool,
+    Test,
+)
 from spieltisch.dice.tree import Visitor
 
 __all__ = [
@@ -42,6 +59,7 @@ __all__ = [
     "default_budget",
     "estimate",
     "set_default_budget",
+    "too_costly",
 ]
 
 ODDS_BUDGET = 500_000_000
@@ -59,6 +77,7 @@ _PACK = 250.0  # packing or unpacking one weight of an exact convolution
 _BIG = 21.0  # per (bits/64)^1.585 of a big-integer product
 _PAIR = 150.0  # one pair of values of a product of two numbers
 _SPREAD = 10.0  # standard deviations either side that survive the FFT's zeroing of noise
+_PYTHON = 300.0  # one value mapped by a Python function (a division, abs, a comparison)
 
 
 @dataclass(frozen=True)
@@ -94,7 +113,7 @@ class _Refused(Exception):
 
 @dataclass
 class _Walk(Visitor[None, _Shape]):
-    depths: Mapping[int, int]
+    depths: Mapping[DieSpec, int]
     exact: bool
     max_cells: int
     keep_budget: float
@@ -195,15 +214,50 @@ class _Walk(Visitor[None, _Shape]):
             result.fft,
         )
 
+    def depth(self, node: Dice) -> int:
+        """The explosions the engine follows per die (``-1``: none, or one at most)."""
+        return self.depths.get(node.spec, -1)
+
+    def die_bits(self, node: Dice) -> float:
+        """Bits of the denominator of one die's exact weights."""
+        if not self.exact:
+            return 0.0
+        spec = node.spec
+        throws = 2 if spec.explode is not None and spec.explode.mode == "once" else 1
+        return math.log2(spec.denominator) * (max(self.depth(node), 0) + throws)
+
+    def width(self, node: Dice) -> int:
+        """How many values one die's total spans."""
+        depth, sides = self.depth(node), node.sides
+        if depth >= 0:
+            return depth * sides + sides - 1
+        if node.explode is not None:
+            return 2 * sides
+        return sides
+
+    def build(self, node: Dice) -> None:
+        """The work of one die's weights when they are not the closed forms: the throws
+        after the reroll rule, and each explosion followed (integer polynomials)."""
+        spec = node.spec
+        if spec == DieSpec(node.sides) or (
+            spec.explode == Explode() and spec == DieSpec(node.sides, explode=Explode())
+        ):
+            return
+        steps = max(self.depth(node), 1) * self.width(node) * node.sides
+        self.cost += _STEP + node.sides * node.sides + steps * (_OBJECT + self.die_bits(node) / 64)
+
     def die(self, node: Dice) -> _Shape:
-        depth = self.depths.get(node.sides, -1) if node.explode else -1
-        bits = math.log2(node.sides) * (max(depth, 0) + 1) if self.exact else 0.0
-        if node.compare is not None:
+        depth = self.depth(node)
+        bits = self.die_bits(node)
+        self.build(node)
+        if node.counting:
+            if node.compare is not None and node.failure is not None:
+                return _Shape((3,), -1, 1, bits, 0.0, 0.5)
             return _Shape((2,), 0, 1, bits, 0.5, 0.25)
         sides = node.sides
-        size = sides if depth < 0 else depth * sides + sides - 1
+        size = self.width(node)
         if depth < 0:
-            return _Shape((size,), 1, size, bits, (sides + 1) / 2, (sides * sides - 1) / 12)
+            return _Shape((size,), 1, size, bits, (size + 1) / 2, (size * size - 1) / 12)
         # k explosions, then r in 1..sides-1, each with probability sides^-(k+1)
         first = second = 0.0
         for k in range(depth + 1):
@@ -219,21 +273,66 @@ class _Walk(Visitor[None, _Shape]):
 
     def keep(self, node: Dice) -> _Shape:
         assert node.keep is not None
+        self.build(node)
         _, kept = node.keep.kept(node.count)
-        depth = self.depths.get(node.sides, -1) if node.explode else -1
-        values = node.sides if depth < 0 else depth * node.sides + node.sides - 1
-        top = 1 if node.compare is not None else values
+        values = self.width(node)
+        top = 2 if node.compare is not None and node.failure is not None else values
+        top = 1 if node.counting and top == values else top
+        bits = self.die_bits(node) * node.count
+        return self.order_statistics(values, node.count, kept, top, bits)
+
+    def order_statistics(
+        self, values: int, count: int, kept: int, top: int, bits: float, members: int = 1
+    ) -> _Shape:
+        """The keep programme: ``values`` die values, ``kept`` of ``count``, scores spanning
+        ``top`` (the mixed programme of a group runs it once per member: ``members``)."""
         size = kept * top + 1
-        work = values * kept * (kept + 1) * size
+        work = values * kept * (kept + 1) * size * members
         if work > self.keep_budget:
             raise _Refused
-        bits = math.log2(node.sides) * (max(depth, 0) + 1) * node.count if self.exact else 0.0
         if self.exact:
-            steps = values * kept * (node.count + 1)
+            steps = values * kept * (count + 1) * members
             self.cost += steps * (_STEP / 4 + self.operate(size, bits))
         else:
-            self.cost += _CELL / 4 * work + values * kept * 2 * _STEP
+            self.cost += _CELL / 4 * work + values * kept * 2 * _STEP * members
         return _Shape((size,), 0, size - 1, bits, (size - 1) / 2, (size - 1) ** 2 / 4)
+
+    def mapped(self, inner: _Shape, low: int, high: int) -> _Shape:
+        """A number mapped value by value (a division, ``abs``, a comparison)."""
+        self.cost += self.operate(inner.cells, inner.bits) + _PYTHON * inner.cells
+        mean = (low + high) / 2
+        return _Shape((high - low + 1,), low, high, inner.bits, mean, (high - low) ** 2 / 4)
+
+    def divide(self, node: Divide, context: None) -> _Shape:
+        inner = self.visit(node.operand)
+        return self.mapped(inner, node.apply(inner.low), node.apply(inner.high))
+
+    def absolute(self, node: Abs, context: None) -> _Shape:
+        inner = self.visit(node.operand)
+        high = max(abs(inner.low), abs(inner.high))
+        low = 0 if inner.low <= 0 <= inner.high else min(abs(inner.low), abs(inner.high))
+        return self.mapped(inner, low, high)
+
+    def test(self, node: Test, context: None) -> _Shape:
+        return self.mapped(self.visit(node.operand), 0, 1)
+
+    def group(self, node: Group, context: None) -> _Shape:
+        shapes = [self.visit(member) for member in node.members]
+        if node.keep is not None:
+            _, kept = node.keep.kept(len(shapes))
+            values = max(shape.cells for shape in shapes)
+            top = (2 if node.failure is not None else 1) if node.counting else values
+            bits = sum(shape.bits for shape in shapes)
+            same = all(member == node.members[0] for member in node.members)
+            members = 1 if same else len(shapes)
+            return self.order_statistics(values, len(shapes), kept, top, bits, members)
+        result: _Shape | None = None
+        for shape in shapes:
+            if node.counting:
+                shape = self.mapped(shape, -1 if node.failure is not None else 0, 1)
+            result = shape if result is None else self.add(result, shape)
+        assert result is not None
+        return result
 
     def pool(self, node: Pool, context: None) -> _Shape:
         kind = symbol_die(node.die)
@@ -278,7 +377,7 @@ class _Walk(Visitor[None, _Shape]):
         if node.keep is not None:
             return self.keep(node)
         die = self.die(node)
-        if node.explode and node.count * die.cells > self.max_cells:
+        if self.depth(node) >= 0 and node.count * die.cells > self.max_cells:
             raise _Refused
         return self.power(die, node.count)
 
@@ -309,7 +408,7 @@ class _Walk(Visitor[None, _Shape]):
 
 def estimate(
     node: Expression,
-    depths: Mapping[int, int],
+    depths: Mapping[DieSpec, int],
     *,
     exact: bool,
     max_cells: int,
@@ -317,7 +416,7 @@ def estimate(
 ) -> float:
     """The estimated cost of computing ``node`` (float, or ``exact`` integer weights).
 
-    ``depths`` are the explosions kept per die size, as the engine chose them. When the engine
+    ``depths`` are the explosions kept per kind of die, as the engine chose them. When the engine
     will refuse the expression by a structural limit (``max_cells`` outcomes, a keep past
     ``keep_budget``), the cost counts the work up to that point only.
     """
@@ -348,7 +447,7 @@ def default_budget() -> int:
 
 def check_budget(
     node: Expression,
-    depths: Mapping[int, int],
+    depths: Mapping[DieSpec, int],
     *,
     exact: bool,
     budget: int | None,
@@ -360,6 +459,17 @@ def check_budget(
     limit = _budget if budget is None else budget
     cost = estimate(node, depths, exact=exact, max_cells=max_cells, keep_budget=keep_budget)
     if cost > limit:
-        raise LimitError(
-            "dice.odds_too_costly", value=str(node), cost=f"{cost:.1e}", budget=f"{limit:.1e}"
-        )
+        raise too_costly(str(node), cost, limit)
+
+
+def too_costly(what: str, cost: float, budget: int) -> LimitError:
+    """``dice.odds_too_costly`` for ``what``: the estimate, the budget, and what the exact
+    answer would take (seconds, and the budget that allows it)."""
+    return LimitError(
+        "dice.odds_too_costly",
+        value=what,
+        cost=f"{cost:.1e}",
+        budget=f"{budget:.1e}",
+        seconds=f"{cost / 1e9:.1f}",
+        units=math.ceil(cost),
+    )

@@ -38,12 +38,11 @@ from spieltisch.dice.arrays import (
     power,
     zeros,
 )
-from spieltisch.dice.cost import convolution_cost, default_budget
-from spieltisch.dice.errors import LimitError
+from spieltisch.dice.cost import convolution_cost, default_budget, too_costly
 from spieltisch.dice.evaluate import check_cost, evaluate
 from spieltisch.dice.exploding import TAIL as TAIL
 from spieltisch.dice.exploding import depths_of, die_pmf, explosion_depth
-from spieltisch.dice.notation import Expression, parse
+from spieltisch.dice.notation import DieSpec, Explode, Expression, parse
 
 __all__ = ["Contest", "Dist"]
 
@@ -120,7 +119,8 @@ class Dist:
         if sides < 2:
             raise ValueError(f"a die needs at least 2 sides, not {sides}")
         depth = explosion_depth(sides, 1, TAIL) if explode else -1
-        return cls(die_pmf(sides, depth, exact))
+        spec = DieSpec(sides, explode=Explode() if explode else None)
+        return cls(die_pmf(spec, depth, exact))
 
     @classmethod
     def constant(cls, value: int, *, exact: bool = True) -> Dist:
@@ -457,9 +457,7 @@ _STEP = 2_000.0
 def _check_spent(spent: float, what: str) -> None:
     budget = default_budget()
     if spent > budget:
-        raise LimitError(
-            "dice.odds_too_costly", value=what, cost=f"{spent:.1e}", budget=f"{budget:.1e}"
-        )
+        raise too_costly(what, spent, budget)
 
 
 def _same_mode(a: Dist, b: Dist) -> tuple[Dist, Dist]:

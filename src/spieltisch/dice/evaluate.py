@@ -19,9 +19,23 @@ from spieltisch.dice.arrays import (
     zeros,
 )
 from spieltisch.dice.cost import check_budget
-from spieltisch.dice.keep import KEEP_BUDGET, KEEP_BUDGET_EXACT, keep_pmf
-from spieltisch.dice.notation import BinaryOp, Constant, Dice, Expression, Kind, Negate, Pool
-from spieltisch.dice.pools import numeric_dice, pool_power, symbol_die_pmf
+from spieltisch.dice.exploding import depth_of
+from spieltisch.dice.keep import KEEP_BUDGET, KEEP_BUDGET_EXACT, keep_pmf, like_keep, mixed_keep
+from spieltisch.dice.notation import (
+    Abs,
+    BinaryOp,
+    Constant,
+    Dice,
+    DieSpec,
+    Divide,
+    Expression,
+    Group,
+    Kind,
+    Negate,
+    Pool,
+    Test,
+)
+from spieltisch.dice.pools import indicator, numeric_dice, pool_power, scored, symbol_die_pmf
 from spieltisch.dice.tree import Visitor
 
 SUCCESSES = ("successes",)
@@ -33,7 +47,7 @@ Need = tuple[str, ...] | None
 class _Evaluator(Visitor[Need, Pmf]):
     """The dense distribution of each node; the context limits symbol results to its keys."""
 
-    def __init__(self, depths: Mapping[int, int], exact: bool) -> None:
+    def __init__(self, depths: Mapping[DieSpec, int], exact: bool) -> None:
         self.depths = depths
         self.exact = exact
 
@@ -43,12 +57,36 @@ class _Evaluator(Visitor[Need, Pmf]):
         return Pmf(NUMERIC, (node.value,), weights, 1, 0.0)
 
     def dice(self, node: Dice, context: Need) -> Pmf:
-        depth = self.depths.get(node.sides, -1)
+        depth = depth_of(self.depths, node)
         if node.keep is not None:
             return keep_pmf(node, depth, self.exact)
-        if node.explode:
+        if depth >= 0:
             check_cells(node.count * (depth + 1) * node.sides, str(node))
         return pool_power(numeric_dice(node, depth, self.exact), node.count)
+
+    def divide(self, node: Divide, context: Need) -> Pmf:
+        return scored(self.visit(node.operand, None), node.apply)
+
+    def absolute(self, node: Abs, context: Need) -> Pmf:
+        return scored(self.visit(node.operand, None), abs)
+
+    def test(self, node: Test, context: Need) -> Pmf:
+        return indicator(self.visit(node.operand, None), node.compare)
+
+    def group(self, node: Group, context: Need) -> Pmf:
+        members = [self.visit(member, None) for member in node.members]
+        if node.keep is not None:
+            if all(member == node.members[0] for member in node.members):
+                return like_keep(
+                    members[0], len(members), node.keep, node.score, self.exact, str(node)
+                )
+            return mixed_keep(members, node.keep, node.score, self.exact, str(node))
+        total = None
+        for pmf in members:
+            counted = scored(pmf, node.score) if node.counting else pmf
+            total = counted if total is None else add(total, counted)
+        assert total is not None
+        return total
 
     def pool(self, node: Pool, context: Need) -> Pmf:
         numeric = node.kind is Kind.NUMBER
@@ -79,7 +117,9 @@ class _Evaluator(Visitor[Need, Pmf]):
         return add(left, negate(right))
 
 
-def evaluate(node: Expression, depths: Mapping[int, int], exact: bool, need: Need = None) -> Pmf:
+def evaluate(
+    node: Expression, depths: Mapping[DieSpec, int], exact: bool, need: Need = None
+) -> Pmf:
     """The distribution of ``node`` (float or ``exact`` weights); ``need`` limits symbol
     results to those keys. Explosions are cut at ``depths`` (see
     :func:`~spieltisch.dice.exploding.depths_of`)."""
@@ -87,7 +127,7 @@ def evaluate(node: Expression, depths: Mapping[int, int], exact: bool, need: Nee
 
 
 def check_cost(
-    node: Expression, depths: Mapping[int, int], exact: bool, budget: int | None
+    node: Expression, depths: Mapping[DieSpec, int], exact: bool, budget: int | None
 ) -> None:
     """Refuse ``node`` with ``dice.odds_too_costly`` when its estimated work exceeds
     ``budget`` (see :mod:`spieltisch.dice.cost`)."""

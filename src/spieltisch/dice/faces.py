@@ -2,8 +2,9 @@
 
 A numeric die ``dN`` shows the numbers 1 to N. A symbol die is a table of six faces, each a
 mapping of stable English symbol keys to counts; a roll of a plain d6 (1..6) picks the face.
-The HeXXen dice (``H M J B E S``) are such tables; the Elixier die (``E``) has numbers on its
-faces and so is numeric. Adding a symbol die means adding a row of data here, nothing else.
+The HeXXen dice (``H M J B E S``) are such tables; the Elixier die (``E``) and the Fate die
+(``F``, written ``dF``) have numbers on their faces and so are numeric. Adding a symbol die
+means adding a row of data here, nothing else.
 """
 
 from __future__ import annotations
@@ -88,9 +89,12 @@ SYMBOL_DICE: Mapping[str, DieKind] = MappingProxyType(
         "E": DieKind("E", (1, 2, 3, 4, 5, 3)),
         # Segnungswürfel: two stars, a blank, one success twice, two successes once.
         "S": DieKind("S", _faces(_STAR, _STAR, _BLANK, _HIT, _HIT, {"successes": 2})),
+        # Fate (Fudge) die, written 4dF: minus, minus, blank, blank, plus, plus.
+        "F": DieKind("dF", (-1, -1, 0, 0, 1, 1)),
     }
 )
-"""The symbol dice by their notation letter (RULES.md §2 face tables)."""
+"""The symbol dice by their notation letter (RULES.md §2 face tables; ``F`` is the Fate die
+of ``dF``)."""
 
 
 def numeric_die(sides: int) -> DieKind:

@@ -1,27 +1,39 @@
 """Dice notation: text → an immutable expression tree → canonical text.
 
-The grammar (German and English forms; see ``docs/notation.md``)::
+The grammar (German and English forms, and the spellings of Foundry, Roll20, Avrae and Dice
+Maiden; see ``docs/notation.md``)::
 
-    expression := sum
+    expression := test [comment]
+    comment    := "#" TEXT | " [" TEXT "]"          (at the end; see "Labels and comments")
+    test       := sum [CMP ["-"] NUMBER]            (comparing the total: 1d20+5>=15)
     sum        := product (("+" | "-") product)*
-    product    := unary ("*" unary)*
-    unary      := "-" unary | atom
-    atom       := NUMBER | dice | pool | "(" sum ")"
-    dice       := [COUNT] ("d" | "W") (SIDES | "%") ["!"] [keep] [compare]
-    keep       := ("kh" | "kl" | "dh" | "dl") NUMBER
-    compare    := (">=" | ">" | "<=" | "<" | "=") NUMBER
-    pool       := [COUNT] ("H" | "M" | "J" | "B" | "E" | "S")
+    product    := unary (("*" | "/") unary)*
+    unary      := "-" unary | atom [LABEL]
+    atom       := NUMBER | dice | pool | "(" test ")" | FUNC "(" test ")"
+                | "{" test ("," test)* "}" groupmod*
+    dice       := [COUNT] ("d" | "W") (SIDES | "%") modifier* | [COUNT] ("dF" | "WF")
+    modifier   := ("r" | "ro" | "rr") [cond]
+                | ("!" | "x" | "!!" | "!p" | "xo" | "ra" | "ie") [cond]
+                | ("kh" | "kl" | "k" | "dh" | "dl" | "d") [NUMBER]
+                | ("min" | "max" | "mi" | "ma") NUMBER
+                | ("cs" | "t") cond | ("cf" | "f") cond | CMP NUMBER
+    groupmod   := ("kh" | "kl" | "k" | "dh" | "dl" | "d") [NUMBER] | ("cs" | "t" | "cf" | "f") cond
+                | CMP NUMBER
+    cond       := CMP NUMBER | NUMBER
+    pool       := [COUNT] ("H" | "M" | "J" | "B" | "E" | "S")      (either case)
+    FUNC       := "floor" | "ceil" | "round" | "abs"
 
 ``parse`` also checks the meaning: numbers and symbol dice do not mix, pools stay within
-:class:`Limits`. ``str(expression)`` renders canonical notation (English ``d``, counts
-written out, single spaces around binary operators) that parses back to an equal tree.
+:class:`Limits`, a target no die can reach is refused with the total comparison suggested.
+``str(expression)`` renders canonical notation (English ``d``, counts written out, single
+spaces around binary operators) that parses back to an equal tree.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cache
 from typing import Any, Literal
@@ -33,22 +45,38 @@ from spieltisch.dice.errors import NotationError
 from spieltisch.dice.faces import SYMBOL_DICE, VALUE_KEYS
 
 __all__ = [
+    "Abs",
     "BinaryOp",
+    "Comment",
     "Compare",
     "Constant",
     "Dice",
+    "DieSpec",
+    "Divide",
+    "Explode",
     "Expression",
+    "Group",
     "Keep",
     "Kind",
+    "Label",
     "Limits",
     "Negate",
     "Pool",
+    "Reroll",
+    "Test",
+    "hints",
     "parse",
 ]
 
 KeepMode = Literal["kh", "kl", "dh", "dl"]
 CompareOp = Literal[">=", ">", "<=", "<", "="]
 BinaryOperator = Literal["+", "-", "*"]
+Rounding = Literal["floor", "ceil", "round"]
+ExplodeMode = Literal["add", "penetrate", "once"]
+RerollMode = Literal["once", "always"]
+
+FATE = "F"
+"""The letter of the Fate die (``4dF``): a numeric symbol die with faces −1, −1, 0, 0, 1, 1."""
 
 
 @dataclass(frozen=True)
@@ -62,11 +90,13 @@ class Limits:
     max_keep_pool: int = 100
     """Largest pool that keeps or drops dice (the exact odds of keep/drop grow with it)."""
     max_explosions: int = 1000
-    """Extra rolls exploding dice may cause in one roll of an expression."""
+    """Extra rolls exploding and rerolled dice may cause in one roll of an expression."""
     max_operators: int = 100
-    """Operators and opening brackets per expression (bounds the depth of the tree)."""
+    """Operators, opening brackets and group commas per expression (bounds the tree's depth)."""
     max_length: int = 5000
     """Characters per expression."""
+    max_label: int = 100
+    """Characters of one label or comment."""
 
 
 class Kind(StrEnum):
@@ -86,12 +116,12 @@ class Expression:
     @property
     def kind(self) -> Kind:
         """Whether the node yields a number or symbol counts."""
-        raise NotImplementedError
+        return Kind.NUMBER
 
     @property
     def keys(self) -> tuple[str, ...]:
         """The symbol keys of the node's value in canonical order (empty for numbers)."""
-        raise NotImplementedError
+        return ()
 
     @property
     def precedence(self) -> int:
@@ -110,7 +140,7 @@ class Expression:
 
     @property
     def dice_count(self) -> int:
-        """How many dice the expression rolls (before explosions)."""
+        """How many dice the expression rolls (before explosions and rerolls)."""
         return sum(n.count for n in self.walk() if isinstance(n, Dice | Pool))
 
 
@@ -120,18 +150,37 @@ class Constant(Expression):
 
     value: int
 
-    @property
-    def kind(self) -> Kind:
-        """Always a number."""
-        return Kind.NUMBER
-
-    @property
-    def keys(self) -> tuple[str, ...]:
-        """No symbol keys."""
-        return ()
-
     def __str__(self) -> str:
         return str(self.value)
+
+
+@dataclass(frozen=True)
+class Compare:
+    """A comparison of one value with a target: counting successes, a total against a
+    target, which faces explode or are rerolled."""
+
+    op: CompareOp
+    target: int
+
+    def test(self, value: int) -> bool:
+        """Whether one value meets the target."""
+        if self.op == ">=":
+            return value >= self.target
+        if self.op == ">":
+            return value > self.target
+        if self.op == "<=":
+            return value <= self.target
+        if self.op == "<":
+            return value < self.target
+        return value == self.target
+
+    @property
+    def condition(self) -> str:
+        """As written after ``r``, ``!``, ``xo``: a bare number for ``=``."""
+        return str(self.target) if self.op == "=" else str(self)
+
+    def __str__(self) -> str:
+        return f"{self.op}{self.target}"
 
 
 @dataclass(frozen=True)
@@ -156,65 +205,196 @@ class Keep:
 
 
 @dataclass(frozen=True)
-class Compare:
-    """Count the dice whose value meets ``op target`` instead of adding them."""
+class Reroll:
+    """Reroll a throw whose face meets ``on``: ``once`` (the second throw stands) or
+    ``always`` (until it does not meet it)."""
 
-    op: CompareOp
-    target: int
-
-    def test(self, value: int) -> bool:
-        """Whether one die value meets the target."""
-        if self.op == ">=":
-            return value >= self.target
-        if self.op == ">":
-            return value > self.target
-        if self.op == "<=":
-            return value <= self.target
-        if self.op == "<":
-            return value < self.target
-        return value == self.target
+    mode: RerollMode
+    on: Compare
 
     def __str__(self) -> str:
-        return f"{self.op}{self.target}"
+        return ("r" if self.mode == "once" else "rr") + self.on.condition
+
+
+@dataclass(frozen=True)
+class Explode:
+    """A throw whose face meets ``on`` (``None``: the highest face) adds another throw:
+    ``add`` again and again, ``penetrate`` likewise with each extra throw one less, ``once``
+    at most one extra throw."""
+
+    mode: ExplodeMode = "add"
+    on: Compare | None = None
+
+    def test(self, face: int, sides: int) -> bool:
+        """Whether a throw showing ``face`` explodes."""
+        return face == sides if self.on is None else self.on.test(face)
+
+    def __str__(self) -> str:
+        mark = {"add": "!", "penetrate": "!p", "once": "xo"}[self.mode]
+        return mark if self.on is None else mark + self.on.condition
+
+
+@dataclass(frozen=True)
+class DieSpec:
+    """One die of a :class:`Dice` term as thrown: sides, reroll rule, bounds, explosions."""
+
+    sides: int
+    reroll: Reroll | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    explode: Explode | None = None
+
+    def faces(self) -> list[tuple[int, int]]:
+        """The faces a throw shows after the reroll rule, with integer weights over
+        :attr:`denominator` (every face once without a rule)."""
+        sides, rule = self.sides, self.reroll
+        if rule is None:
+            return [(face, 1) for face in range(1, sides + 1)]
+        hits = [rule.on.test(face) for face in range(1, sides + 1)]
+        if rule.mode == "always":
+            return [
+                (face, 0 if hit else 1) for face, hit in zip(range(1, sides + 1), hits, strict=True)
+            ]
+        matched = sum(hits)
+        return [
+            (face, (0 if hit else sides) + matched)
+            for face, hit in zip(range(1, sides + 1), hits, strict=True)
+        ]
+
+    @property
+    def denominator(self) -> int:
+        """The sum of the weights of :meth:`faces`."""
+        return sum(weight for _, weight in self.faces())
+
+    def value(self, face: int, extra: bool = False) -> int:
+        """What a throw showing ``face`` adds: clamped by the bounds, one less for an extra
+        throw of a penetrating die."""
+        if self.minimum is not None and face < self.minimum:
+            face = self.minimum
+        if self.maximum is not None and face > self.maximum:
+            face = self.maximum
+        if extra and self.explode is not None and self.explode.mode == "penetrate":
+            face -= 1
+        return face
+
+    def explodes(self, face: int) -> bool:
+        """Whether a throw showing ``face`` adds another throw."""
+        return self.explode is not None and self.explode.test(face, self.sides)
+
+    def totals(self, depth: int = 12) -> set[int]:
+        """The totals one die can show, following at most ``depth`` explosions."""
+        shown = [face for face, weight in self.faces() if weight]
+        stops = {self.value(f) for f in shown if not self.explodes(f)}
+        if self.explode is None:
+            return stops
+        again = [f for f in shown if self.explodes(f)]
+        extra_stop = {self.value(f, True) for f in shown if not self.explodes(f)}
+        extra_again = {self.value(f, True) for f in again}
+        every_extra = {self.value(f, True) for f in shown}
+        found = set(stops)
+        running = {self.value(f) for f in again}
+        for _ in range(1 if self.explode.mode == "once" else depth):
+            if self.explode.mode == "once":
+                found |= {r + e for r in running for e in every_extra}
+                break
+            found |= {r + e for r in running for e in extra_stop}
+            running = {r + e for r in running for e in extra_again}
+            if len(running) > 4096:
+                break
+        return found
 
 
 @dataclass(frozen=True)
 class Dice(Expression):
-    """``count`` numeric dice with ``sides`` faces, optionally exploding, kept and counted."""
+    """``count`` numeric dice with ``sides`` faces: rerolled, bounded, exploding, kept and
+    counted. ``explode`` accepts ``True`` for the plain explosion on the highest face."""
 
     count: int
     sides: int
-    explode: bool = False
+    explode: Explode | None = None
     keep: Keep | None = None
     compare: Compare | None = None
+    """Count the dice meeting it (successes) instead of adding them."""
+    reroll: Reroll | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    failure: Compare | None = None
+    """Dice meeting it count as failures: one less success each (a count of failures alone)."""
+
+    def __post_init__(self) -> None:
+        explode: Any = self.explode
+        if explode is None:
+            return
+        if explode is True:
+            explode = Explode()
+        elif explode is False:
+            explode = None
+        if explode is not None and explode.on is not None:
+            meets = {face for face in range(1, self.sides + 1) if explode.on.test(face)}
+            if meets == {self.sides}:
+                explode = Explode(explode.mode)
+        object.__setattr__(self, "explode", explode)
 
     @property
-    def kind(self) -> Kind:
-        """Always a number (a sum, or a count of successes)."""
-        return Kind.NUMBER
+    def spec(self) -> DieSpec:
+        """One die of the term as thrown (what its exact odds are built from)."""
+        return DieSpec(self.sides, self.reroll, self.minimum, self.maximum, self.explode)
 
     @property
-    def keys(self) -> tuple[str, ...]:
-        """No symbol keys."""
-        return ()
+    def counting(self) -> bool:
+        """Whether the term counts successes or failures instead of adding its dice."""
+        return self.compare is not None or self.failure is not None
+
+    @property
+    def plain(self) -> bool:
+        """Whether each die simply shows a face 1…sides (no reroll, bound or explosion)."""
+        return (
+            self.explode is None
+            and self.reroll is None
+            and self.minimum is None
+            and self.maximum is None
+        )
 
     @property
     def code(self) -> str:
         """The die as written in results, e.g. ``d6``."""
         return f"d{self.sides}"
 
+    def score(self, total: int) -> int:
+        """What one die with ``total`` adds: its total, or +1 for a success and −1 for a
+        failure (+1 for a failure when only failures are counted)."""
+        if not self.counting:
+            return total
+        hit = self.compare is not None and self.compare.test(total)
+        miss = self.failure is not None and self.failure.test(total)
+        if self.compare is None:
+            return int(miss)
+        return int(hit) - int(miss)
+
     def __str__(self) -> str:
         text = f"{self.count}d{self.sides}"
-        if self.explode:
-            text += "!"
+        if self.reroll is not None:
+            text += str(self.reroll)
+        if self.minimum is not None:
+            text += f"min{self.minimum}"
+        if self.maximum is not None:
+            text += f"max{self.maximum}"
+        bare = False
+        if self.explode is not None:
+            text += str(self.explode)
+            bare = self.explode.on is None
         if self.keep is not None:
             text += str(self.keep)
+            bare = False
         if self.compare is not None:
-            text += str(self.compare)
+            # after a bare "!" a comparison would read as the explosion's threshold
+            text += ("cs" if bare else "") + str(self.compare)
+        if self.failure is not None:
+            text += f"cf{self.failure}"
         return text
 
 
-_POOL_KINDS: dict[str, Kind] = {"E": Kind.NUMBER, "J": Kind.JANUS}
+_POOL_KINDS: dict[str, Kind] = {"E": Kind.NUMBER, "J": Kind.JANUS, FATE: Kind.NUMBER}
 
 _POOL_KEYS: dict[str, tuple[str, ...]] = {
     "H": ("successes", "stars"),
@@ -227,14 +407,15 @@ _POOL_KEYS: dict[str, tuple[str, ...]] = {
 
 @dataclass(frozen=True)
 class Pool(Expression):
-    """``count`` symbol dice of one kind (``H M J B E S``); ``E`` is numeric."""
+    """``count`` symbol dice of one kind (``H M J B E S``, or ``F`` for Fate dice);
+    ``E`` and ``F`` are numeric."""
 
     count: int
     die: str
 
     @property
     def kind(self) -> Kind:
-        """Numbers for the Elixier die, Janus for ``J``, symbol counts otherwise."""
+        """Numbers for the Elixier and Fate dice, Janus for ``J``, symbol counts otherwise."""
         return _POOL_KINDS.get(self.die, Kind.SYMBOLS)
 
     @property
@@ -244,11 +425,11 @@ class Pool(Expression):
 
     @property
     def code(self) -> str:
-        """The die as written in results, e.g. ``H``."""
-        return self.die
+        """The die as written in results, e.g. ``H`` or ``dF``."""
+        return SYMBOL_DICE[self.die].code
 
     def __str__(self) -> str:
-        return f"{self.count}{self.die}"
+        return f"{self.count}dF" if self.die == FATE else f"{self.count}{self.die}"
 
 
 @dataclass(frozen=True)
@@ -256,16 +437,6 @@ class Negate(Expression):
     """The negative of a number."""
 
     operand: Expression
-
-    @property
-    def kind(self) -> Kind:
-        """Always a number."""
-        return Kind.NUMBER
-
-    @property
-    def keys(self) -> tuple[str, ...]:
-        """No symbol keys."""
-        return ()
 
     @property
     def precedence(self) -> int:
@@ -364,32 +535,280 @@ class BinaryOp(Expression):
         return f"{left} {self.op} {right}"
 
 
+@dataclass(frozen=True)
+class Divide(Expression):
+    """``operand / divisor`` with a whole-number result: rounded down (``/``, ``floor()``),
+    up (``ceil()``) or to the nearest, halves up (``round()``)."""
+
+    operand: Expression
+    divisor: int
+    rounding: Rounding = "floor"
+    explicit: bool = field(default=False, compare=False, repr=False)
+    """Written inside ``floor()``, ``ceil()`` or ``round()`` (so no other rounding applies)."""
+
+    @property
+    def precedence(self) -> int:
+        """Like ``*`` when written with ``/``; a function call binds like an atom."""
+        return 2 if self.rounding == "floor" else 4
+
+    def children(self) -> tuple[Expression, ...]:
+        """The divided operand."""
+        return (self.operand,)
+
+    def apply(self, value: int) -> int:
+        """The rounded quotient of ``value``."""
+        if self.rounding == "floor":
+            return value // self.divisor
+        if self.rounding == "ceil":
+            return -(-value // self.divisor)
+        return (2 * value + self.divisor) // (2 * self.divisor)
+
+    def __str__(self) -> str:
+        inner = str(self.operand)
+        if self.operand.precedence < 2:
+            inner = f"({inner})"
+        text = f"{inner} / {self.divisor}"
+        return text if self.rounding == "floor" else f"{self.rounding}({text})"
+
+
+@dataclass(frozen=True)
+class Abs(Expression):
+    """The absolute value of a number."""
+
+    operand: Expression
+
+    def children(self) -> tuple[Expression, ...]:
+        """The operand."""
+        return (self.operand,)
+
+    def __str__(self) -> str:
+        return f"abs({self.operand})"
+
+
+def _absorbs(node: Expression) -> bool:
+    """Whether a comparison written right after ``node`` would bind to its last dice term."""
+    if isinstance(node, Dice | Group):
+        return True
+    if isinstance(node, BinaryOp):
+        return node.right.precedence > node.precedence and _absorbs(node.right)
+    if isinstance(node, Negate):
+        return node.operand.precedence >= 3 and _absorbs(node.operand)
+    return False
+
+
+@dataclass(frozen=True)
+class Test(Expression):
+    """A total compared with a target: 1 when it meets it, else 0 (``1d20+5>=15``)."""
+
+    __test__ = False  # not a test class, whatever pytest thinks of the name
+
+    operand: Expression
+    compare: Compare
+
+    @property
+    def precedence(self) -> int:
+        """Binds loosest of all."""
+        return 0
+
+    def children(self) -> tuple[Expression, ...]:
+        """The compared total."""
+        return (self.operand,)
+
+    def __str__(self) -> str:
+        inner = str(self.operand)
+        if self.operand.precedence <= 0 or _absorbs(self.operand):
+            inner = f"({inner})"
+        return f"{inner} {self.compare.op} {self.compare.target}"
+
+
+@dataclass(frozen=True)
+class Group(Expression):
+    """``{a, b, …}``: the sum of its members, or of the kept ones, or the count of (kept)
+    members meeting a target (with failures, as for dice)."""
+
+    members: tuple[Expression, ...]
+    keep: Keep | None = None
+    compare: Compare | None = None
+    failure: Compare | None = None
+
+    @property
+    def counting(self) -> bool:
+        """Whether the group counts members meeting a target."""
+        return self.compare is not None or self.failure is not None
+
+    def score(self, total: int) -> int:
+        """What one member with ``total`` adds (as :meth:`Dice.score`)."""
+        if not self.counting:
+            return total
+        hit = self.compare is not None and self.compare.test(total)
+        miss = self.failure is not None and self.failure.test(total)
+        if self.compare is None:
+            return int(miss)
+        return int(hit) - int(miss)
+
+    def children(self) -> tuple[Expression, ...]:
+        """The members."""
+        return self.members
+
+    def __str__(self) -> str:
+        text = "{" + ", ".join(str(member) for member in self.members) + "}"
+        if self.keep is not None:
+            text += str(self.keep)
+        if self.compare is not None:
+            text += str(self.compare)
+        if self.failure is not None:
+            text += f"cf{self.failure}"
+        return text
+
+
+@dataclass(frozen=True)
+class Label(Expression):
+    """A term with a label (``2d6[fire]``): the label is kept with the term's value."""
+
+    operand: Expression
+    text: str
+
+    @property
+    def kind(self) -> Kind:
+        """The operand's."""
+        return self.operand.kind
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """The operand's."""
+        return self.operand.keys
+
+    def children(self) -> tuple[Expression, ...]:
+        """The labelled term."""
+        return (self.operand,)
+
+    def __str__(self) -> str:
+        inner = str(self.operand)
+        if self.operand.precedence < 4 or isinstance(self.operand, Label):
+            inner = f"({inner})"
+        return f"{inner}[{self.text}]"
+
+
+@dataclass(frozen=True)
+class Comment(Expression):
+    """A whole roll with a comment (``1d20+5 # Wahrnehmung``, ``1d20+5 [Angriff]``)."""
+
+    operand: Expression
+    text: str
+
+    @property
+    def kind(self) -> Kind:
+        """The operand's."""
+        return self.operand.kind
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """The operand's."""
+        return self.operand.keys
+
+    @property
+    def precedence(self) -> int:
+        """Stands only at the root."""
+        return -1
+
+    def children(self) -> tuple[Expression, ...]:
+        """The commented roll."""
+        return (self.operand,)
+
+    def __str__(self) -> str:
+        return f"{self.operand} # {self.text}"
+
+
+# -- hints: what the result says about forms other tools read otherwise -----------------------
+
+
+def hints(node: Expression) -> tuple[str, ...]:
+    """Codes of one-line hints for a result (``dice.hint.<code>`` in the catalogs):
+    ``strict`` when a ``>`` or ``<`` is used (Roll20 reads them as ``>=``/``<=``), ``d66``
+    for a 66-sided die (German ``W66`` usually means tens and ones), ``reroll_equal`` when
+    ``r`` rerolls one face above the lowest (Dice Maiden's ``r2`` rerolls 2 or less)."""
+    found: list[str] = []
+    for n in node.walk():
+        compares: list[Compare | None] = []
+        if isinstance(n, Dice):
+            spec = n.spec
+            compares += [n.compare, n.failure, spec.reroll.on if spec.reroll else None]
+            compares.append(spec.explode.on if spec.explode else None)
+            if n.sides == 66 and "d66" not in found:
+                found.append("d66")
+            if (
+                spec.reroll is not None
+                and spec.reroll.on.op == "="
+                and spec.reroll.on.target > 1
+                and "reroll_equal" not in found
+            ):
+                found.append("reroll_equal")
+        elif isinstance(n, Test):
+            compares.append(n.compare)
+        elif isinstance(n, Group):
+            compares += [n.compare, n.failure]
+        if "strict" not in found and any(c is not None and c.op in (">", "<") for c in compares):
+            found.append("strict")
+    order = ("strict", "d66", "reroll_equal")
+    return tuple(code for code in order if code in found)
+
+
+# -- the grammar ----------------------------------------------------------------------------
+
 _GRAMMAR = r"""
-?start: sum
+?start: test
+?test: sum
+    | sum CMP signed -> total
+signed: MINUS? INT
 ?sum: product
     | sum ADDOP product -> binary
 ?product: unary
-    | product STAR unary -> binary
-?unary: atom
+    | product MULOP unary -> binary
+?unary: labelled
     | MINUS unary -> negate
+?labelled: atom
+    | atom LABEL -> label
 ?atom: INT -> constant
-    | INT? DIE BANG? keep? compare? -> dice
+    | INT? DIE modifier* -> dice
+    | INT? FATE -> fate
     | INT? SYMBOL -> pool
-    | LPAR sum RPAR -> group
-keep: KEEP INT
-compare: CMP INT
+    | LPAR test RPAR -> paren
+    | FUNC LPAR test RPAR -> call
+    | LBRACE test (COMMA test)* RBRACE groupmod* -> group
+?modifier: REROLL cond? -> reroll
+    | EXPLODE cond? -> explode
+    | KEEP INT? -> keep
+    | BOUND INT -> bound
+    | SUCCESS cond -> success
+    | FAILURE cond -> failure
+    | CMP INT -> compare
+?groupmod: KEEP INT? -> keep
+    | SUCCESS cond -> success
+    | FAILURE cond -> failure
+    | CMP INT -> compare
+cond: CMP INT | INT
 
 ADDOP: "+" | "-"
 MINUS: "-"
-STAR: "*"
+MULOP: "*" | "/"
 LPAR: "("
 RPAR: ")"
-BANG: "!"
+LBRACE: "{"
+RBRACE: "}"
+COMMA: ","
 INT: /[0-9]+/
 DIE: /[dDwW]([0-9]+|%)/
-SYMBOL: /[HMJBES]/
-KEEP: /kh|kl|dh|dl/
+FATE: /[dDwW][fF]/
+SYMBOL: /[HMJBEShmjbes]/
+FUNC: /floor|ceil|round|abs/i
+REROLL: /rr|ro|ra|r/i
+EXPLODE: /!!|!p|!|xo|x|ie/i
+KEEP: /kh|kl|dh|dl|k|d/i
+BOUND: /min|max|mi|ma/i
+SUCCESS: /cs|t/i
+FAILURE: /cf|f/i
 CMP: />=|<=|>|<|=/
+LABEL: /\[[^\[\]\r\n]*\]/
 %ignore /[ \t]+/
 """
 
@@ -397,19 +816,47 @@ CMP: />=|<=|>|<|=/
 _HINTS: dict[str, str] = {
     "INT": "0-9",
     "DIE": "d6 / W6",
+    "FATE": "dF",
     "SYMBOL": "H M J B E S",
+    "FUNC": "floor( ceil( round( abs(",
     "LPAR": "(",
     "RPAR": ")",
+    "LBRACE": "{",
+    "RBRACE": "}",
+    "COMMA": ",",
     "ADDOP": "+ -",
     "MINUS": "-",
-    "STAR": "*",
-    "BANG": "!",
+    "MULOP": "* /",
+    "REROLL": "r ro rr",
+    "EXPLODE": "! !! !p xo",
     "KEEP": "kh kl dh dl",
+    "BOUND": "min max",
+    "SUCCESS": "cs t",
+    "FAILURE": "cf f",
     "CMP": ">= > <= < =",
+    "LABEL": "[…]",
     "$END": "⏎",
 }
 _HINT_ORDER = tuple(_HINTS)
 _MAX_DIGITS = 9
+_KEEP_NAMES: dict[str, KeepMode] = {
+    "kh": "kh",
+    "k": "kh",
+    "kl": "kl",
+    "dh": "dh",
+    "dl": "dl",
+    "d": "dl",
+}
+_EXPLODE_NAMES: dict[str, ExplodeMode] = {
+    "!": "add",
+    "x": "add",
+    "!!": "add",
+    "ie": "add",
+    "!p": "penetrate",
+    "xo": "once",
+    "ra": "once",
+}
+_FUNCTIONS = ("floor", "ceil", "round", "abs")
 
 
 def _hint(expected: set[str] | frozenset[str]) -> str:
@@ -417,30 +864,183 @@ def _hint(expected: set[str] | frozenset[str]) -> str:
     return " | ".join(_HINTS[name] for name in names) or "?"
 
 
-class _Build(Transformer[Token, Expression]):
-    """Turns the parse into nodes and checks meaning and limits on the way."""
+def _bare_op(word: str) -> CompareOp:
+    """What a bare number means after ``word``: ``t``, ``ie`` at least, ``f`` at most,
+    everything else (Foundry, Roll20) equal."""
+    word = word.lower()
+    if word in ("t", "ie"):
+        return ">="
+    if word == "f":
+        return "<="
+    return "="
+
+
+class _Meaning:
+    """The checks of meaning and limits shared by the grammar's builder and the fast path.
+
+    Each check raises :class:`NotationError` (the builder) — the fast path catches nothing
+    and lets the grammar name the error, so both report the same."""
 
     def __init__(self, text: str, limits: Limits) -> None:
-        super().__init__()
         self.text = text
         self.limits = limits
 
-    def fail(self, code: str, token: Token | None, expected: str, **params: Any) -> NotationError:
-        position = token.start_pos if token is not None and token.start_pos is not None else 0
-        found = str(token) if token is not None else self.text
+    def fail(self, code: str, position: int, found: str, expected: str, **params: Any) -> Any:
         return NotationError(
             code, value=self.text, position=position, found=found, expected=expected, **params
         )
 
+    def number(self, digits: str, position: int) -> int:
+        if len(digits.lstrip("0")) > _MAX_DIGITS:
+            raise self.fail("dice.number_too_large", position, digits, f"≤ {10**_MAX_DIGITS - 1}")
+        return int(digits)
+
+    def count(self, digits: str | None, position: int, empty_ok: bool) -> int:
+        if digits is None:
+            return 1
+        count = self.number(digits, position)
+        if count > self.limits.max_dice:
+            raise self.fail(
+                "dice.too_many_dice",
+                position,
+                digits,
+                f"≤ {self.limits.max_dice}",
+                limit=self.limits.max_dice,
+            )
+        if count == 0 and not empty_ok:
+            raise self.fail("dice.empty_pool", position, digits, "1-9")
+        return count
+
+    def sides(self, die: str, position: int) -> int:
+        side_text = die[1:]
+        if side_text == "%":
+            sides = 100
+        else:
+            if len(side_text.lstrip("0")) > _MAX_DIGITS:
+                raise self.fail("dice.number_too_large", position, die, f"≤ {10**_MAX_DIGITS - 1}")
+            sides = int(side_text)
+        if not 2 <= sides <= self.limits.max_sides:
+            raise self.fail(
+                "dice.bad_sides", position, die, f"d2 … d{self.limits.max_sides}", sides=sides
+            )
+        return sides
+
+    def keep(self, keep: Keep, count: int, position: int, found: str) -> None:
+        limit = count if keep.mode in ("kh", "kl") else count - 1
+        if not 1 <= keep.count <= limit:
+            raise self.fail(
+                "dice.bad_keep",
+                position,
+                found,
+                f"{keep.mode}1 … {keep.mode}{max(limit, 1)}",
+                keep=str(keep),
+                dice=count,
+            )
+        if count > self.limits.max_keep_pool:
+            raise self.fail(
+                "dice.keep_pool_too_large",
+                position,
+                found,
+                f"≤ {self.limits.max_keep_pool}",
+                limit=self.limits.max_keep_pool,
+            )
+
+    def dice(self, node: Dice, position: int, found: str) -> None:
+        """The meaning of a finished dice term: rules that leave a die without a face to
+        show, explosions that never stop, bounds past the faces."""
+        sides = node.sides
+        spec = node.spec
+        rule = spec.reroll
+        if (
+            rule is not None
+            and rule.mode == "always"
+            and all(map(rule.on.test, range(1, sides + 1)))
+        ):
+            raise self.fail(
+                "dice.reroll_every_face",
+                position,
+                found,
+                f"rr1 … rr{sides - 1}",
+                rule=str(spec.reroll),
+            )
+        for bound in (node.minimum, node.maximum):
+            if bound is not None and not 1 <= bound <= sides:
+                raise self.fail("dice.bad_bound", position, found, f"1 … {sides}", bound=bound)
+        if node.minimum is not None and node.maximum is not None and node.minimum > node.maximum:
+            raise self.fail("dice.bad_bound", position, found, "min ≤ max", bound=node.minimum)
+        shown = [face for face, weight in spec.faces() if weight]
+        explode = spec.explode
+        if explode is not None and explode.mode != "once" and all(map(spec.explodes, shown)):
+            raise self.fail("dice.explodes_always", position, found, f"!{sides}", rule=str(explode))
+
+    def label(self, text: str, position: int) -> str:
+        inner = text[1:-1].strip()
+        if len(inner) > self.limits.max_label or any(ord(c) < 32 for c in inner):
+            raise self.fail(
+                "dice.bad_label",
+                position,
+                text,
+                f"≤ {self.limits.max_label}",
+                limit=self.limits.max_label,
+            )
+        return inner
+
+
+def _may_grow(spec: DieSpec) -> bool:
+    """Whether a die's total can grow past any bound: it explodes again and again on a face
+    whose extra throw adds something."""
+    if spec.explode is None or spec.explode.mode == "once":
+        return False
+    return any(
+        spec.value(face, True) > 0
+        for face, weight in spec.faces()
+        if weight and spec.explodes(face)
+    )
+
+
+def _dice_reachable(node: Dice) -> bool:
+    """Whether a die of ``node`` can meet its success target (when unsure: yes)."""
+    compare = node.compare
+    assert compare is not None
+    if node.plain:  # faces 1…sides
+        return (
+            compare.test(1)
+            or compare.test(node.sides)
+            or (compare.op == "=" and 1 <= compare.target <= node.sides)
+        )
+    spec = node.spec
+    totals = spec.totals()
+    if any(compare.test(total) for total in totals):
+        return True
+    if not _may_grow(spec):
+        return False
+    if compare.op in (">=", ">"):
+        return True
+    # totals up to the largest found are all found; past it, "=" may still be met
+    return compare.op == "=" and compare.target > max(totals)
+
+
+class _Build(Transformer[Token, Any]):
+    """Turns the parse into nodes and checks meaning and limits on the way."""
+
+    def __init__(self, text: str, limits: Limits) -> None:
+        super().__init__()
+        self.meaning = _Meaning(text, limits)
+        self.text = text
+
+    def fail(self, code: str, token: Token | None, expected: str, **params: Any) -> NotationError:
+        position = token.start_pos if token is not None and token.start_pos is not None else 0
+        found = str(token) if token is not None else self.text
+        result: NotationError = self.meaning.fail(code, position, found, expected, **params)
+        return result
+
     def number(self, token: Token) -> int:
-        if len(token.lstrip("0")) > _MAX_DIGITS:
-            raise self.fail("dice.number_too_large", token, f"≤ {10**_MAX_DIGITS - 1}")
-        return int(token)
+        return self.meaning.number(str(token), token.start_pos or 0)
 
     def constant(self, children: list[Token]) -> Expression:
         return Constant(self.number(children[0]))
 
-    def group(self, children: list[Any]) -> Expression:
+    def paren(self, children: list[Any]) -> Expression:
         node: Expression = children[1]
         return node
 
@@ -458,87 +1058,175 @@ class _Build(Transformer[Token, Expression]):
         numbers = (left.kind is Kind.NUMBER, right.kind is Kind.NUMBER)
         if numbers[0] != numbers[1]:
             raise self.fail("dice.mixed_types", op, "0-9 | d6" if numbers[0] else "H M J B S")
-        if str(op) == "*" and not numbers[0]:
+        if str(op) in "*/" and not numbers[0]:
             raise self.fail("dice.mixed_types", op, "+ -")
+        if str(op) == "/":
+            if not isinstance(right, Constant) or right.value < 1:
+                raise self.fail("dice.bad_divisor", op, "/ 1-9")
+            return Divide(left, right.value)
         operator: BinaryOperator = "*" if str(op) == "*" else "+" if str(op) == "+" else "-"
         return BinaryOp(operator, left, right)
 
-    def count_of(self, token: Token | None, anchor: Token, pool: bool) -> int:
-        if token is None:
-            return 1
-        count = self.number(token)
-        if count > self.limits.max_dice:
-            raise self.fail(
-                "dice.too_many_dice", token, f"≤ {self.limits.max_dice}", limit=self.limits.max_dice
-            )
-        if count == 0 and not pool:
-            raise self.fail("dice.empty_pool", token, "1-9")
-        return count
+    def total(self, children: list[Any]) -> Expression:
+        operand: Expression = children[0]
+        op: Token = children[1]
+        target: int = children[2]
+        if operand.kind is not Kind.NUMBER:
+            raise self.fail("dice.mixed_types", op, "+ -")
+        return Test(operand, Compare(str(op), target))  # type: ignore[arg-type]
+
+    def signed(self, children: list[Token]) -> int:
+        value = self.number(children[-1])
+        return -value if len(children) == 2 else value
+
+    def call(self, children: list[Any]) -> Expression:
+        name: Token = children[0]
+        operand: Expression = children[2]
+        function = str(name).lower()
+        if operand.kind is not Kind.NUMBER:
+            raise self.fail("dice.mixed_types", name, "0-9 | d6")
+        return _call(
+            function, operand, lambda: self.fail("dice.round_inside", name, "round(… / 2)")
+        )
+
+    def label(self, children: list[Any]) -> Expression:
+        operand: Expression = children[0]
+        token: Token = children[1]
+        return Label(operand, self.meaning.label(str(token), token.start_pos or 0))
+
+    def cond(self, children: list[Token]) -> tuple[str | None, int]:
+        if len(children) == 1:
+            return None, self.number(children[0])
+        return str(children[0]), self.number(children[1])
+
+    def _compare(self, word: str, cond: tuple[str | None, int] | None, default: Compare) -> Compare:
+        if cond is None:
+            return default
+        op, target = cond
+        return Compare(op or _bare_op(word), target)  # type: ignore[arg-type]
+
+    def reroll(self, children: list[Any]) -> tuple[str, Token, Any]:
+        return ("reroll", children[0], children[1] if len(children) > 1 else None)
+
+    def explode(self, children: list[Any]) -> tuple[str, Token, Any]:
+        return ("explode", children[0], children[1] if len(children) > 1 else None)
+
+    def keep(self, children: list[Any]) -> tuple[str, Token, Any]:
+        return ("keep", children[0], children[1] if len(children) > 1 else None)
+
+    def bound(self, children: list[Any]) -> tuple[str, Token, Any]:
+        return ("bound", children[0], children[1])
+
+    def success(self, children: list[Any]) -> tuple[str, Token, Any]:
+        return ("success", children[0], children[1])
+
+    def failure(self, children: list[Any]) -> tuple[str, Token, Any]:
+        return ("failure", children[0], children[1])
+
+    def compare(self, children: list[Any]) -> tuple[str, Token, Any]:
+        return ("success", children[0], (str(children[0]), self.number(children[1])))
+
+    def _modifiers(self, parts: list[tuple[str, Token, Any]], sides: int) -> dict[str, Any]:
+        """The modifiers of a dice term or group by slot (each slot at most once)."""
+        found: dict[str, Any] = {}
+        for slot, token, argument in parts:
+            word = str(token).lower()
+            if slot == "reroll" and word == "ra":
+                key = "explode"
+            elif slot == "bound":
+                key = "minimum" if word.startswith("mi") else "maximum"
+            elif slot == "success":
+                key = "compare"
+            else:
+                key = slot
+            if key in found:
+                raise self.fail("dice.duplicate_modifier", token, "+ -", modifier=str(token))
+            if key == "explode" and slot == "reroll":
+                found[key] = Explode("once", self._compare(word, argument, Compare("=", sides)))
+            elif slot == "reroll":
+                mode: RerollMode = "always" if word == "rr" else "once"
+                found[key] = Reroll(mode, self._compare(word, argument, Compare("=", 1)))
+            elif slot == "explode":
+                on = None if argument is None else self._compare(word, argument, Compare("=", 1))
+                found[key] = Explode(_EXPLODE_NAMES[word], on)
+            elif slot == "keep":
+                count = 1 if argument is None else self.number(argument)
+                found[key] = Keep(_KEEP_NAMES[word], count)
+            elif slot == "bound":
+                found[key] = self.number(argument)
+            else:
+                found[key] = self._compare(word, argument, Compare("=", 1))
+        return found
 
     def dice(self, children: list[Any]) -> Expression:
-        count_token: Token | None = None
         parts = list(children)
+        count_token: Token | None = None
         if isinstance(parts[0], Token) and parts[0].type == "INT":
             count_token = parts.pop(0)
         die: Token = parts.pop(0)
-        count = self.count_of(count_token, die, pool=False)
-        side_text = str(die)[1:]
-        sides = 100
-        if len(side_text.lstrip("0")) > _MAX_DIGITS:
-            raise self.fail("dice.number_too_large", die, f"≤ {10**_MAX_DIGITS - 1}")
-        if side_text != "%":
-            sides = int(side_text)
-        if not 2 <= sides <= self.limits.max_sides:
-            raise self.fail("dice.bad_sides", die, f"d2 … d{self.limits.max_sides}", sides=sides)
-        explode = False
-        keep: Keep | None = None
-        compare: Compare | None = None
-        for part in parts:
-            if isinstance(part, Token):
-                explode = True
-            elif isinstance(part, Keep):
-                keep = part
-            else:
-                compare = part
-        if keep is not None:
-            self.check_keep(keep, count, die)
-        return Dice(count, sides, explode, keep, compare)
+        position = die.start_pos or 0
+        count = self.meaning.count(
+            None if count_token is None else str(count_token),
+            0 if count_token is None else count_token.start_pos or 0,
+            empty_ok=False,
+        )
+        sides = self.meaning.sides(str(die), position)
+        found = self._modifiers(parts, sides)
+        if "keep" in found:
+            self.meaning.keep(found["keep"], count, position, str(die))
+        node = Dice(count, sides, **found)
+        self.meaning.dice(node, position, str(die))
+        return node
 
-    def check_keep(self, keep: Keep, count: int, anchor: Token) -> None:
-        limit = count if keep.mode in ("kh", "kl") else count - 1
-        if not 1 <= keep.count <= limit:
-            raise self.fail(
-                "dice.bad_keep",
-                anchor,
-                f"{keep.mode}1 … {keep.mode}{max(limit, 1)}",
-                keep=str(keep),
-                dice=count,
-            )
-        if count > self.limits.max_keep_pool:
-            raise self.fail(
-                "dice.keep_pool_too_large",
-                anchor,
-                f"≤ {self.limits.max_keep_pool}",
-                limit=self.limits.max_keep_pool,
-            )
-
-    def keep(self, children: list[Token]) -> Keep:
-        mode = str(children[0])
-        assert mode in ("kh", "kl", "dh", "dl")
-        return Keep(mode, self.number(children[1]))  # type: ignore[arg-type]
-
-    def compare(self, children: list[Token]) -> Compare:
-        op = str(children[0])
-        assert op in (">=", ">", "<=", "<", "=")
-        return Compare(op, self.number(children[1]))  # type: ignore[arg-type]
+    def fate(self, children: list[Token]) -> Expression:
+        count_token = children[0] if len(children) == 2 else None
+        count = self.meaning.count(
+            None if count_token is None else str(count_token),
+            0 if count_token is None else count_token.start_pos or 0,
+            empty_ok=False,
+        )
+        return Pool(count, FATE)
 
     def pool(self, children: list[Token]) -> Expression:
         count_token = children[0] if len(children) == 2 else None
         letter = children[-1]
-        count = self.count_of(count_token, letter, pool=True)
-        if str(letter) not in SYMBOL_DICE:  # pragma: no cover - the grammar allows only these
-            raise self.fail("dice.notation.unexpected", letter, _HINTS["SYMBOL"])
-        return Pool(count, str(letter))
+        count = self.meaning.count(
+            None if count_token is None else str(count_token),
+            0 if count_token is None else count_token.start_pos or 0,
+            empty_ok=True,
+        )
+        return Pool(count, str(letter).upper())
+
+    def group(self, children: list[Any]) -> Expression:
+        brace: Token = children[0]
+        members: list[Expression] = []
+        parts: list[tuple[str, Token, Any]] = []
+        for child in children[1:]:
+            if isinstance(child, Expression):
+                members.append(child)
+            elif isinstance(child, tuple):
+                parts.append(child)
+        for member in members:
+            if member.kind is not Kind.NUMBER:
+                raise self.fail("dice.mixed_types", brace, "0-9 | d6")
+        found = self._modifiers(parts, 0)
+        if "keep" in found:
+            self.meaning.keep(found["keep"], len(members), brace.start_pos or 0, "{")
+        return Group(tuple(members), **found)
+
+
+def _call(function: str, operand: Expression, inside: Any) -> Expression:
+    """``function(operand)``: ``abs``; or a rounding of the division right inside it; a
+    rounding of anything else leaves whole numbers as they are."""
+    if function == "abs":
+        return Abs(operand)
+    if isinstance(operand, Divide) and not operand.explicit:
+        return replace(operand, rounding=function, explicit=True)  # type: ignore[arg-type]
+    if function != "floor" and any(
+        isinstance(n, Divide) and not n.explicit for n in operand.walk()
+    ):
+        raise inside()
+    return operand
 
 
 @cache
@@ -582,18 +1270,27 @@ def _count_dice(node: Expression, text: str, limits: Limits) -> None:
 #
 # Tables type the same few expressions again and again, and the grammar costs tens of
 # microseconds per text, more than the odds of a small check. ``_fast`` reads the grammar
-# above with one regular expression for the tokens and recursive descent, and gives the very
-# tree the grammar gives — or ``None`` at the first thing that is not plainly valid (a
-# syntax error, a limit, mixed types), and then the grammar parses the text again and names
-# the error. So errors stay the grammar's; a property test checks that both readings agree.
+# above by recursive descent over the characters, with a few regular expressions, and gives
+# the very tree the grammar gives — or ``None`` at the first thing that is not plainly valid
+# (a syntax error, a limit, mixed types), and then the grammar parses the text again and
+# names the error. So errors stay the grammar's; a property test checks that both agree.
 
-_TOKENS = re.compile(r"[0-9]+|[dDwW](?:[0-9]+|%)|kh|kl|dh|dl|>=|<=|[^ \t]")
-# Every token of the grammar, and any other character as a token of its own (which the fast
-# path then refuses). Spaces and tabs separate tokens, as the grammar's %ignore does.
-_DIGITS = frozenset("0123456789")
-_KEEP_MODES = frozenset(("kh", "kl", "dh", "dl"))
-_COMPARE_OPS = frozenset((">=", "<=", ">", "<", "="))
-
+_WS = re.compile(r"[ \t]*")
+_INT = re.compile(r"[ \t]*([0-9]+)")
+_TERM = re.compile(
+    r"[ \t]*(?:([0-9]+)[ \t]*)?(?:([dDwW])([0-9]+|%|[fF])|([HMJBEShmjbes]))"
+    r"|[ \t]*([0-9]+)"
+)
+_FUNC = re.compile(r"[ \t]*(floor|ceil|round|abs)[ \t]*\(", re.I)
+_MODIFIER = re.compile(
+    r"[ \t]*(?:(rr|ro|ra|r)|(!!|![pP]|!|xo|x|ie)|(kh|kl|dh|dl|k|d)|(min|max|mi|ma)"
+    r"|(cs|t)|(cf|f)|(>=|<=|>|<|=))",
+    re.I,
+)
+_GROUP_MODIFIER = re.compile(r"[ \t]*(?:(kh|kl|dh|dl|k|d)|(cs|t)|(cf|f)|(>=|<=|>|<|=))", re.I)
+_COND = re.compile(r"[ \t]*(?:(>=|<=|>|<|=)[ \t]*([0-9]+)|([0-9]+))")
+_CMP = re.compile(r"[ \t]*(>=|<=|>|<|=)[ \t]*(-?)[ \t]*([0-9]+)")
+_LABEL = re.compile(r"[ \t]*(\[[^\[\]\r\n]*\])")
 
 _LIMITS = Limits()
 
@@ -609,141 +1306,292 @@ def _int(text: str) -> int:
 
 
 class _Fast:
-    """Recursive descent over the tokens; raises :class:`_Bail` at anything unusual."""
+    """Recursive descent over the characters; raises :class:`_Bail` at anything unusual."""
 
-    __slots__ = ("dice", "index", "limits", "tokens")
+    __slots__ = ("dice", "limits", "meaning", "pos", "text")
 
-    def __init__(self, tokens: list[str], limits: Limits) -> None:
-        self.tokens = tokens
-        self.index = 0
+    def __init__(self, text: str, limits: Limits) -> None:
+        self.text = text
+        self.pos = 0
         self.limits = limits
         self.dice = 0
+        self.meaning = _Meaning(text, limits)
+
+    def peek(self) -> str:
+        text, pos = self.text, self.pos
+        char = text[pos : pos + 1]
+        while char == " " or char == "\t":
+            pos += 1
+            char = text[pos : pos + 1]
+        self.pos = pos
+        return char
+
+    def test(self) -> Expression:
+        left = self.sum()
+        found = _CMP.match(self.text, self.pos)
+        if found is None:
+            return left
+        if left.kind is not Kind.NUMBER:
+            raise _Bail
+        self.pos = found.end()
+        target = _int(found.group(3))
+        return Test(left, Compare(found.group(1), -target if found.group(2) else target))  # type: ignore[arg-type]
 
     def sum(self) -> Expression:
-        tokens = self.tokens
         left = self.product()
-        while tokens[self.index] in ("+", "-"):
-            op = tokens[self.index]
-            self.index += 1
+        while True:
+            op = self.peek()
+            if op not in ("+", "-") or not op:
+                return left
+            self.pos += 1
             right = self.product()
             if (left.kind is Kind.NUMBER) != (right.kind is Kind.NUMBER):
                 raise _Bail
             left = BinaryOp("+" if op == "+" else "-", left, right)
-        return left
 
     def product(self) -> Expression:
         left = self.unary()
-        while self.tokens[self.index] == "*":
-            self.index += 1
+        while True:
+            op = self.peek()
+            if op not in ("*", "/") or not op:
+                return left
+            self.pos += 1
             right = self.unary()
             if left.kind is not Kind.NUMBER or right.kind is not Kind.NUMBER:
                 raise _Bail
-            left = BinaryOp("*", left, right)
-        return left
+            if op == "*":
+                left = BinaryOp("*", left, right)
+            elif isinstance(right, Constant) and right.value >= 1:
+                left = Divide(left, right.value)
+            else:
+                raise _Bail
 
     def unary(self) -> Expression:
-        token = self.tokens[self.index]
-        self.index += 1
-        if token == "-":
+        if self.peek() == "-":
+            self.pos += 1
             operand = self.unary()
             if operand.kind is not Kind.NUMBER:
                 raise _Bail
             return Negate(operand)
-        if token == "(":
-            node = self.sum()
-            if self.tokens[self.index] != ")":
-                raise _Bail
-            self.index += 1
+        node = self.atom()
+        found = _LABEL.match(self.text, self.pos)
+        if found is None:
             return node
+        self.pos = found.end()
+        inner = found.group(1)[1:-1].strip()
+        if len(inner) > self.limits.max_label or any(ord(c) < 32 for c in inner):
+            raise _Bail
+        return Label(node, inner)
+
+    def atom(self) -> Expression:
+        char = self.peek()
+        text = self.text
+        if char == "(":
+            self.pos += 1
+            node = self.test()
+            self.close(")")
+            return node
+        if char == "{":
+            return self.group()
+        found = _TERM.match(text, self.pos)
+        if found is None:
+            call = _FUNC.match(text, self.pos)
+            if call is None:
+                raise _Bail
+            self.pos = call.end()
+            operand = self.test()
+            self.close(")")
+            if operand.kind is not Kind.NUMBER:
+                raise _Bail
+
+            def refuse() -> _Bail:
+                return _Bail()
+
+            return _call(call.group(1).lower(), operand, refuse)
+        count_text, _, side_text, symbol, number = found.groups()
+        if number is not None:
+            self.pos = found.end()
+            return Constant(_int(number))
         count = 1
-        if token[0] in _DIGITS:
-            count = _int(token)
-            token = self.tokens[self.index]
-            if not (token in SYMBOL_DICE or (token[0] in "dDwW" and token[1:2] not in "hl")):
-                return Constant(count)
+        if count_text is not None:
+            count = _int(count_text)
             if count > self.limits.max_dice:
                 raise _Bail
-            self.index += 1
-        if token in SYMBOL_DICE:
+        self.pos = found.end()
+        if symbol is not None:
             self.dice += count
-            return Pool(count, token)
-        if token[0] not in "dDwW" or token[1:2] in "hl":
+            return Pool(count, symbol.upper())
+        if count == 0:
             raise _Bail
-        return self.rest_of_dice(count, token[1:])
-
-    def rest_of_dice(self, count: int, side_text: str) -> Expression:
+        if side_text in ("F", "f"):
+            self.dice += count
+            return Pool(count, FATE)
         sides = 100 if side_text == "%" else _int(side_text)
-        limits = self.limits
-        if count == 0 or not 2 <= sides <= limits.max_sides:
+        if not 2 <= sides <= self.limits.max_sides:
             raise _Bail
-        tokens = self.tokens
-        explode = tokens[self.index] == "!"
-        self.index += explode
-        keep: Keep | None = None
-        compare: Compare | None = None
-        token = tokens[self.index]
-        if token in _KEEP_MODES:
-            keep = Keep(token, self.number())  # type: ignore[arg-type]
-            limit = count if token in ("kh", "kl") else count - 1
-            if not 1 <= keep.count <= limit or count > limits.max_keep_pool:
+        return self.modifiers(count, sides)
+
+    def close(self, char: str) -> None:
+        if self.peek() != char:
+            raise _Bail
+        self.pos += 1
+
+    def cond(self, word: str, default: Compare | None) -> Compare | None:
+        found = _COND.match(self.text, self.pos)
+        if found is None:
+            return default
+        self.pos = found.end()
+        if found.group(3) is not None:
+            return Compare(_bare_op(word), _int(found.group(3)))
+        return Compare(found.group(1), _int(found.group(2)))  # type: ignore[arg-type]
+
+    def number(self) -> int | None:
+        found = _INT.match(self.text, self.pos)
+        if found is None:
+            return None
+        self.pos = found.end()
+        return _int(found.group(1))
+
+    def modifiers(self, count: int, sides: int) -> Expression:
+        found: dict[str, Any] = {}
+        text = self.text
+        while True:
+            match = _MODIFIER.match(text, self.pos)
+            if match is None:
+                break
+            self.pos = match.end()
+            reroll, explode, keep, bound, success, failure, compare = match.groups()
+            word = match.group(match.lastindex or 0).lower()
+            if reroll is not None:
+                key = "explode" if word == "ra" else "reroll"
+                if key in found:
+                    raise _Bail
+                if word == "ra":
+                    on = self.cond(word, Compare("=", sides))
+                    assert on is not None
+                    found[key] = Explode("once", on)
+                else:
+                    on = self.cond(word, Compare("=", 1))
+                    assert on is not None
+                    found[key] = Reroll("always" if word == "rr" else "once", on)
+            elif explode is not None:
+                if "explode" in found:
+                    raise _Bail
+                found["explode"] = Explode(_EXPLODE_NAMES[word], self.cond(word, None))
+            elif keep is not None:
+                if "keep" in found:
+                    raise _Bail
+                kept = self.number()
+                found["keep"] = Keep(_KEEP_NAMES[word], 1 if kept is None else kept)
+            elif bound is not None:
+                key = "minimum" if word.startswith("mi") else "maximum"
+                value = self.number()
+                if key in found or value is None:
+                    raise _Bail
+                found[key] = value
+            elif success is not None or failure is not None:
+                key = "compare" if success is not None else "failure"
+                on = self.cond(word, None)
+                if key in found or on is None:
+                    raise _Bail
+                found[key] = on
+            else:
+                target = self.number()
+                if "compare" in found or target is None:
+                    raise _Bail
+                found["compare"] = Compare(compare, target)  # type: ignore[arg-type]
+        keep_rule = found.get("keep")
+        if keep_rule is not None:
+            limit = count if keep_rule.mode in ("kh", "kl") else count - 1
+            if not 1 <= keep_rule.count <= limit or count > self.limits.max_keep_pool:
                 raise _Bail
-            token = tokens[self.index]
-        if token in _COMPARE_OPS:
-            compare = Compare(token, self.number())  # type: ignore[arg-type]
+        node = Dice(count, sides, **found)
+        if "reroll" in found or "explode" in found or "minimum" in found or "maximum" in found:
+            try:
+                self.meaning.dice(node, 0, "")
+            except NotationError:
+                raise _Bail from None
         self.dice += count
-        return Dice(count, sides, explode, keep, compare)
+        return node
 
-    def number(self) -> int:
-        """The number after a keep or compare token (which it passes)."""
-        token = self.tokens[self.index + 1]
-        if token[0] not in _DIGITS:
+    def group(self) -> Expression:
+        self.pos += 1
+        members = [self.test()]
+        while self.peek() == ",":
+            self.pos += 1
+            members.append(self.test())
+        self.close("}")
+        if any(member.kind is not Kind.NUMBER for member in members):
             raise _Bail
-        self.index += 2
-        return _int(token)
+        found: dict[str, Any] = {}
+        text = self.text
+        while True:
+            match = _GROUP_MODIFIER.match(text, self.pos)
+            if match is None:
+                break
+            self.pos = match.end()
+            keep, success, failure, compare = match.groups()
+            word = match.group(match.lastindex or 0).lower()
+            if keep is not None:
+                if "keep" in found:
+                    raise _Bail
+                kept = self.number()
+                rule = Keep(_KEEP_NAMES[word], 1 if kept is None else kept)
+                limit = len(members) if rule.mode in ("kh", "kl") else len(members) - 1
+                if not 1 <= rule.count <= limit or len(members) > self.limits.max_keep_pool:
+                    raise _Bail
+                found["keep"] = rule
+            elif success is not None or failure is not None:
+                key = "compare" if success is not None else "failure"
+                on = self.cond(word, None)
+                if key in found or on is None:
+                    raise _Bail
+                found[key] = on
+            else:
+                target = self.number()
+                if "compare" in found or target is None:
+                    raise _Bail
+                found["compare"] = Compare(compare, target)  # type: ignore[arg-type]
+        return Group(tuple(members), **found)
 
 
-def _term_pattern(n: int) -> str:
-    w = r"[ \t]*"
-    dice = (
-        rf"[dDwW](?P<sides{n}>[0-9]+|%){w}(?P<bang{n}>!?){w}"
-        rf"(?:(?P<mode{n}>kh|kl|dh|dl){w}(?P<kept{n}>[0-9]+))?{w}"
-        rf"(?:(?P<op{n}>>=|<=|[<>=]){w}(?P<target{n}>[0-9]+))?"
-    )
-    return (
-        rf"{w}(?:(?P<count{n}>[0-9]*){w}(?:(?P<symbol{n}>[HMJBES])|{dice})"
-        rf"|(?P<number{n}>[0-9]+)){w}"
-    )
+_HEAD = (
+    r"[ \t]*(?:([0-9]*)[ \t]*(?:[dDwW]([0-9]+|%)([a-zA-Z0-9!<>= \t]*)|([HMJBEShmjbes]))"
+    r"|([0-9]+))[ \t]*"
+)
+_SIMPLE = re.compile(rf"{_HEAD}(?:([-+]){_HEAD})?(?:(>=|<=|[<>=])[ \t]*(-?)[ \t]*([0-9]+))?[ \t]*")
+# The commonest texts in one match: one term, or two joined by + or -, maybe compared with a
+# target (``3d6``, ``4W6kh3``, ``2d20kh1 + 5``, ``10M-3J``, ``1d20+5>=15``, ``4d6r1``);
+# anything else goes through the descent.
 
 
-_SIMPLE = re.compile(rf"{_term_pattern(1)}(?:(?P<sign>[-+]){_term_pattern(2)})?")
-# The commonest texts in one match: one term, or two joined by + or - (``3d6``, ``4W6kh3``,
-# ``2d20kh1 + 5``, ``10M-3J``, ``8M - 5H``); anything else goes through the tokens.
-
-
-def _simple_term(parts: tuple[str | None, ...], at: int, limits: Limits) -> tuple[Expression, int]:
-    """One term of :data:`_SIMPLE` (its groups from ``at`` on) and the dice it rolls."""
-    count_text, symbol, side_text, bang, mode, kept, op, target, number = parts[at : at + 9]
+def _simple_term(
+    reader: _Fast, parts: tuple[str | None, ...], at: int, start: int
+) -> tuple[Expression, int]:
+    """One term of :data:`_SIMPLE` (its groups from ``at`` on, found from ``start``) and the
+    dice it rolls."""
+    count_text, side_text, mods, symbol, number = parts[at : at + 5]
     if number is not None:
         return Constant(_int(number)), 0
     count = _int(count_text) if count_text else 1
+    limits = reader.limits
     if count > limits.max_dice:
         raise _Bail
     if symbol is not None:
-        return Pool(count, symbol), count
+        return Pool(count, symbol.upper()), count
     assert side_text is not None
     sides = 100 if side_text == "%" else _int(side_text)
     if count == 0 or not 2 <= sides <= limits.max_sides:
         raise _Bail
-    keep: Keep | None = None
-    compare: Compare | None = None
-    if mode is not None and kept is not None:
-        keep = Keep(mode, _int(kept))  # type: ignore[arg-type]
-        limit = count if mode in ("kh", "kl") else count - 1
-        if not 1 <= keep.count <= limit or count > limits.max_keep_pool:
-            raise _Bail
-    if op is not None and target is not None:
-        compare = Compare(op, _int(target))  # type: ignore[arg-type]
-    return Dice(count, sides, bool(bang), keep, compare), count
+    if not mods or not mods.strip():
+        return Dice(count, sides), count
+    reader.pos = start
+    node = reader.modifiers(count, sides)
+    if reader.peek() and reader.pos != start + len(mods):
+        raise _Bail
+    if reader.pos < start + len(mods.rstrip()):
+        raise _Bail
+    return node, count
 
 
 def _simple(text: str, limits: Limits) -> Expression | None:
@@ -752,50 +1600,154 @@ def _simple(text: str, limits: Limits) -> Expression | None:
     if found is None:
         return None
     parts = found.groups()
+    reader = _Fast(text, limits)
     try:
-        left, dice = _simple_term(parts, 0, limits)
-        sign = parts[9]
-        if sign is None:
-            return left
-        right, more = _simple_term(parts, 10, limits)
+        left, dice = _simple_term(reader, parts, 0, found.start(3))
+        if parts[5] is not None:
+            right, more = _simple_term(reader, parts, 6, found.start(9))
+            if (left.kind is Kind.NUMBER) != (right.kind is Kind.NUMBER):
+                return None
+            dice += more
+            left = BinaryOp("+" if parts[5] == "+" else "-", left, right)
     except _Bail:
         return None
-    if (left.kind is Kind.NUMBER) != (right.kind is Kind.NUMBER) or dice + more > limits.max_dice:
+    if dice > limits.max_dice:
         return None
-    return BinaryOp("+" if sign == "+" else "-", left, right)
+    op = parts[11]
+    if op is None:
+        return left
+    if left.kind is not Kind.NUMBER:
+        return None
+    target = _int(parts[13])
+    return Test(left, Compare(op, -target if parts[12] else target))  # type: ignore[arg-type]
 
 
 def _fast(text: str, limits: Limits) -> Expression | None:
     """The tree of ``text`` when it is plainly valid, else ``None`` (see above)."""
-    simple = _simple(text, limits)
+    try:
+        simple = _simple(text, limits)
+    except _Bail:
+        simple = None
     if simple is not None:
         return simple
-    tokens = _TOKENS.findall(text)
-    if not tokens:
-        return None
-    tokens.append("$")
-    reader = _Fast(tokens, limits)
+    reader = _Fast(text, limits)
     try:
-        node = reader.sum()
-    except _Bail:
+        node = reader.test()
+        if reader.peek() != "":
+            return None
+    except (_Bail, IndexError, RecursionError):
         return None
-    if reader.index != len(tokens) - 1 or reader.dice > limits.max_dice:
+    if reader.dice > limits.max_dice:
         return None
     return node
+
+
+# -- comments and the trailing label ---------------------------------------------------------
+
+
+def _split_comment(text: str) -> tuple[str, str | None, int]:
+    """``text`` without its comment, the comment, and where it starts: everything after the
+    first ``#`` outside a label; else a label ``[…]`` at the end, after a space, when it is
+    the only label (``1d20+5 [Angriff]``)."""
+    if "#" not in text and "]" not in text:
+        return text, None, len(text)
+    depth = 0
+    for index, char in enumerate(text):
+        if char == "[":
+            depth += 1
+        elif char == "]":
+            depth = max(0, depth - 1)
+        elif char == "#" and depth == 0:
+            return text[:index], text[index + 1 :].strip(), index
+    stripped = text.rstrip()
+    if stripped.endswith("]") and stripped.count("[") == 1 and stripped.count("]") == 1:
+        start = stripped.index("[")
+        if start > 0 and stripped[start - 1] in " \t" and stripped[:start].strip():
+            return text[:start], stripped[start + 1 : -1].strip(), start
+    return text, None, len(text)
+
+
+def _check_comment(text: str, comment: str, start: int, limits: Limits) -> None:
+    if len(comment) > limits.max_label or any(ord(c) < 32 and c != "\t" for c in comment):
+        raise NotationError(
+            "dice.bad_label",
+            value=text,
+            position=start,
+            found=comment[:10],
+            expected=f"≤ {limits.max_label}",
+            limit=limits.max_label,
+        )
+
+
+# -- the meaning of the whole tree -----------------------------------------------------------
+
+
+def _replace(node: Expression, old: Expression, new: Expression) -> Expression:
+    """``node`` with the sub-tree ``old`` (by identity) replaced by ``new``."""
+    if node is old:
+        return new
+    if isinstance(node, BinaryOp):
+        return BinaryOp(node.op, _replace(node.left, old, new), _replace(node.right, old, new))
+    if isinstance(node, Negate | Abs | Label | Comment | Test | Divide):
+        return replace(node, operand=_replace(node.operand, old, new))
+    if isinstance(node, Group):
+        return replace(node, members=tuple(_replace(m, old, new) for m in node.members))
+    return node
+
+
+def _rightmost(node: Expression) -> Expression:
+    if isinstance(node, BinaryOp):
+        return _rightmost(node.right)
+    if isinstance(node, Negate):
+        return _rightmost(node.operand)
+    return node
+
+
+def _check_targets(node: Expression, text: str, written: str) -> None:
+    """Refuse a success target no die can reach (``3d6>=10``: the sum of the dice was meant),
+    suggesting the comparison of the total."""
+    for n in node.walk():
+        if not isinstance(n, Dice) or n.compare is None or _dice_reachable(n):
+            continue
+        plain = replace(n, compare=None)
+        if n.failure is None and _rightmost(node) is n and not isinstance(node, Test):
+            suggestion = str(Test(_replace(node, n, plain), n.compare))
+            at = written.rfind(str(n.compare.op))
+            if at > 0 and written[at:].replace(" ", "") == str(n.compare):
+                suggestion = f"({written[:at].strip()}){written[at:].strip()}"
+        else:
+            suggestion = str(_replace(node, n, Test(plain, n.compare)))
+        position = max(0, text.find(str(n.compare.op)))
+        raise NotationError(
+            "dice.unreachable_target",
+            value=text,
+            position=position,
+            found=str(n.compare),
+            expected=suggestion,
+            suggestion=suggestion,
+            dice=str(plain),
+        )
+
+
+_OPERATORS = re.compile(r"[-+*/({,]")
+# What counts against ``max_operators``: operators, opening brackets, commas of groups.
+_TARGETS = re.compile(r"[<>=]|[csCS][0-9<>=]|[tT]")
+# Only a text with one of these can hold a success target (``>=``, ``cs6``, ``t5``).
 
 
 def parse(text: str, limits: Limits | None = None) -> Expression:
     """Parse dice notation into an expression tree.
 
     Raises :class:`~spieltisch.dice.errors.NotationError` (naming position, the text found
-    and what was expected) for anything that is not a valid expression within ``limits``.
+    and what was expected; for forms of other tools the spelling that works here) for
+    anything that is not a valid expression within ``limits``.
     """
     limits = limits or _LIMITS
     if not isinstance(text, str):
         raise NotationError(
             "dice.notation.empty", value=repr(text), position=0, found="", expected="3d6"
         )
-    operators = text.count("+") + text.count("-") + text.count("*") + text.count("(")
+    operators = len(_OPERATORS.findall(text))
     if len(text) > limits.max_length or operators > limits.max_operators:
         raise NotationError(
             "dice.notation.too_long",
@@ -807,25 +1759,36 @@ def parse(text: str, limits: Limits | None = None) -> Expression:
             operators=operators,
             limit=limits.max_operators,
         )
-    quick = _fast(text, limits)
-    if quick is not None:
-        return quick
-    return _grammar_parse(text, limits)
+    body, comment, start = _split_comment(text)
+    node = _fast(body, limits)
+    if node is None:
+        node = _grammar_parse(body, limits, text)
+    if _TARGETS.search(body):
+        _check_targets(node, text, body)
+    if comment is not None:
+        _check_comment(text, comment, start, limits)
+        if comment:
+            node = Comment(node, comment)
+    return node
 
 
-def _grammar_parse(text: str, limits: Limits) -> Expression:
-    """``text`` read by the grammar alone (the errors name position and expectation)."""
+def _grammar_parse(text: str, limits: Limits, whole: str | None = None) -> Expression:
+    """``text`` read by the grammar alone (the errors name position and expectation);
+    ``whole`` is the text with its comment, for the errors."""
+    whole = text if whole is None else whole
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as error:
-        raise _syntax_error(text, error) from None
+        from spieltisch.dice.teach import teach
+
+        raise teach(whole, _syntax_error(whole, error)) from None
     try:
-        node = _Build(text, limits).transform(tree)
+        node = _Build(whole, limits).transform(tree)
     except Exception as error:  # lark wraps errors raised while building in VisitError
         inner = getattr(error, "orig_exc", error)
         if isinstance(inner, NotationError):
             raise inner from None
         raise
     assert isinstance(node, Expression)
-    _count_dice(node, text, limits)
+    _count_dice(node, whole, limits)
     return node

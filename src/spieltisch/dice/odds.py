@@ -29,7 +29,7 @@ from typing import Any
 
 from spieltisch.dice.arrays import MAX_CELLS, NUMERIC, Outcome, align, cells_of, comb_row, table_of
 from spieltisch.dice.evaluate import check_cost, evaluate
-from spieltisch.dice.exploding import TAIL, depths_of, die_pmf
+from spieltisch.dice.exploding import TAIL, depths_of, die_pmf, die_weights
 from spieltisch.dice.notation import Expression, Limits, parse
 from spieltisch.dice.pools import cached_power, symbol_die_pmf
 from spieltisch.dice.small import small_root
@@ -198,13 +198,14 @@ class Distribution:
         """
         return tuple((_outcome_value(self.keys, o), f) for o, f in self._exact_table(budget))
 
-    def to_json(self, exact: bool = False) -> dict[str, Any]:
-        """The documented ``odds`` JSON (``exact`` adds ``"p/q"`` fractions)."""
+    def to_json(self, exact: bool = False, budget: int | None = None) -> dict[str, Any]:
+        """The documented ``odds`` JSON (``exact`` adds ``"p/q"`` fractions, computed within
+        ``budget``)."""
         outcomes: list[dict[str, Any]] = [
             {"value": value, "probability": p} for value, p in self.outcomes()
         ]
         if exact:
-            fractions = dict(self._exact_table(None))
+            fractions = dict(self._exact_table(budget))
             for item, (outcome, _) in zip(outcomes, self.table, strict=True):
                 fraction = fractions.get(outcome, Fraction(0))
                 item["exact"] = f"{fraction.numerator}/{fraction.denominator}"
@@ -296,4 +297,5 @@ def clear_caches(dice: bool = True) -> None:
     _parsed.cache_clear()
     if dice:
         die_pmf.cache_clear()
+        die_weights.cache_clear()
         symbol_die_pmf.cache_clear()

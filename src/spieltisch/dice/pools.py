@@ -108,8 +108,9 @@ def symbol_die_pmf(letter: str, numeric: bool, exact: bool, need: tuple[str, ...
 
 
 def numeric_dice(node: Dice, depth: int, exact: bool) -> Pmf:
-    """One die of ``node`` as counted: its value, or 0/1 for success counting."""
-    if node.compare is not None and not node.explode:
+    """One die of ``node`` as counted: its total, or its score when the term counts
+    successes (1) and failures (−1; +1 when only failures are counted)."""
+    if node.compare is not None and node.failure is None and node.plain:
         # A plain die: count the faces 1..sides that meet the target.
         hits = hits_of(node.sides, node.compare)
         if exact:
@@ -117,10 +118,22 @@ def numeric_dice(node: Dice, depth: int, exact: bool) -> Pmf:
             return Pmf(NUMERIC, (0,), weights, node.sides, 0.0)
         weights = np.array([(node.sides - hits) / node.sides, hits / node.sides])
         return Pmf(NUMERIC, (0,), weights, 1, 0.0)
-    die = die_pmf(node.sides, depth if node.explode else -1, exact)
-    if node.compare is None:
+    die = die_pmf(node.spec, depth, exact)
+    if not node.counting:
         return die
-    return indicator(die, node.compare)
+    return scored(die, node.score)
+
+
+def scored(die: Pmf, score: Callable[[int], int]) -> Pmf:
+    """A 1-D distribution mapped through ``score`` (outcomes with one score add up)."""
+    values = np.arange(die.offset[0], die.offset[0] + len(die.weights))
+    mapped = [score(int(v)) for v in values]
+    low, high = min(mapped), max(mapped)
+    weights = zeros((high - low + 1,), die.exact)
+    for value, weight in zip(mapped, die.weights, strict=True):
+        if weight:
+            weights[value - low] += weight
+    return Pmf(NUMERIC, (low,), weights, die.denominator, die.missing)
 
 
 def hits_of(sides: int, compare: Compare) -> int:

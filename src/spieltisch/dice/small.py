@@ -4,9 +4,25 @@ from __future__ import annotations
 
 import math
 from array import array
+from collections.abc import Callable
+from itertools import accumulate
 
+from spieltisch.dice.exploding import die_weights
 from spieltisch.dice.faces import SYMBOL_DICE, VALUE_KEYS, symbol_die
-from spieltisch.dice.notation import BinaryOp, Constant, Dice, Expression, Kind, Negate, Pool
+from spieltisch.dice.notation import (
+    Abs,
+    BinaryOp,
+    Constant,
+    Dice,
+    Divide,
+    Expression,
+    Group,
+    Keep,
+    Kind,
+    Negate,
+    Pool,
+    Test,
+)
 from spieltisch.dice.pools import FACE_CELLS, hits_of
 from spieltisch.dice.tree import Visitor
 
@@ -69,6 +85,16 @@ _POOL_DICE: dict[tuple[str, str], _Small] = {
 }
 
 
+# Every plain numeric die, faces 1…sides alike (derived data, built once at import).
+_PLAIN: dict[int, _Small] = {
+    sides: (1, _pack([1] * sides), sides, sides) for sides in range(2, 101)
+}
+
+
+def _plain(sides: int) -> _Small:
+    return _PLAIN.get(sides) or (1, _pack([1] * sides), sides, sides)
+
+
 def _small_power(die: _Small, count: int) -> _Small | None:
     if count == 1:
         return die
@@ -105,6 +131,127 @@ def _small_clamp(a: _Small) -> _Small:
     return 0, (packed >> -64 * low) + below, size + low, denominator
 
 
+def _unpack(a: _Small) -> tuple[int, list[int], int]:
+    low, packed, size, denominator = a
+    return low, _slots(packed, size).tolist(), denominator
+
+
+def _repack(values: dict[int, int], denominator: int) -> _Small:
+    low, high = min(values), max(values)
+    weights = [0] * (high - low + 1)
+    for value, weight in values.items():
+        weights[value - low] += weight
+    return low, _pack(weights), len(weights), denominator
+
+
+def _small_map(a: _Small, function: Callable[[int], int]) -> _Small:
+    """The distribution of ``function(value)``."""
+    low, weights, denominator = _unpack(a)
+    out: dict[int, int] = {}
+    for index, weight in enumerate(weights):
+        if weight:
+            value = function(low + index)
+            out[value] = out.get(value, 0) + weight
+    return _repack(out, denominator)
+
+
+def _small_extreme(members: list[_Small], highest: bool) -> _Small | None:
+    """The highest (or lowest) of independent members: differences of products of their
+    cumulative weights (weights of the values up to, or from, each value)."""
+    denominator = math.prod(m[3] for m in members)
+    if denominator >= _SLOT_LIMIT:
+        return None
+    tables = [_unpack(m) for m in members]
+    low = min(t[0] for t in tables)
+    high = max(t[0] + len(t[1]) - 1 for t in tables)
+    span = high - low + 1
+    rows: list[list[int]] = []
+    for start, weights, member_denominator in tables:
+        scale = denominator // member_denominator
+        padded = [0] * (start - low) + weights + [0] * (high - start - len(weights) + 1)
+        if not highest:
+            padded.reverse()
+        rows.append([w * scale for w in accumulate(padded)])
+    shift = denominator ** (len(members) - 1)
+    products = [math.prod(column) // shift for column in zip(*rows, strict=True)]
+    out = [products[0]] + [products[i] - products[i - 1] for i in range(1, span)]
+    if not highest:
+        out.reverse()
+    return low, _pack(out), span, denominator
+
+
+def _small_like_extreme(die: _Small, count: int, highest: bool) -> _Small | None:
+    """The highest (or lowest) of ``count`` like dice: ``F(v)^n − F(v−1)^n``."""
+    low, weights, denominator = _unpack(die)
+    if denominator > 1 and (count >= 64 or denominator**count >= _SLOT_LIMIT):
+        return None
+    if not highest:
+        weights = weights[::-1]
+    powers = [c**count for c in accumulate(weights)]
+    out = [powers[0]] + [powers[i] - powers[i - 1] for i in range(1, len(powers))]
+    if not highest:
+        out.reverse()
+    return low, _pack(out), len(out), denominator**count
+
+
+def _small_keep(
+    die: _Small, count: int, keep: Keep, score: Callable[[int], int], counting: bool
+) -> _Small | None:
+    """The kept scores of ``count`` like dice (see :func:`spieltisch.dice.keep.like_keep`),
+    with the score polynomials packed into Python ints (``counting``: the scores are not
+    the values)."""
+    highest, kept = keep.kept(count)
+    if kept == 1 and not counting:
+        return _small_like_extreme(die, count, highest)
+    low, weights, denominator = _unpack(die)
+    if denominator > 1 and (count >= 64 or denominator**count >= _SLOT_LIMIT):
+        return None
+    order = [(low + i, w) for i, w in enumerate(weights) if w]
+    if highest:
+        order.reverse()
+    raw = [score(value) for value, _ in order]
+    base = min(raw)
+    gains = [64 * (r - base) for r in raw]
+    belows = [0] * len(order)
+    running = 0
+    for index in range(len(order) - 1, -1, -1):
+        belows[index] = running
+        running += order[index][1]
+    states = [0] * kept
+    states[0] = 1
+    done = 0
+    for (_, weight), gain, below in zip(order, gains, belows, strict=True):
+        ahead = [1] * (count + 1)  # weight ** c
+        behind = [1] * (count + 1)  # below ** c
+        for c in range(1, count + 1):
+            ahead[c] = ahead[c - 1] * weight
+            behind[c] = behind[c - 1] * below
+        fresh = [0] * kept
+        for placed, state in enumerate(states):
+            if not state:
+                continue
+            rest = count - placed
+            need = kept - placed
+            row = _COMB[rest]
+            # fewer than ``need`` dice at this value: the state stays open
+            fresh[placed] += state
+            for c in range(1, need):
+                fresh[placed + c] += (state * (row[c] * ahead[c])) << (c * gain)
+            # ``need`` or more here (one counts ``need`` times), the others all below
+            tail = 0
+            for c in range(need, rest + 1):
+                tail += row[c] * ahead[c] * behind[rest - c]
+            if tail:
+                done += (state * tail) << (need * gain)
+        states = fresh
+    size = kept * (max(raw) - base) + 1
+    return kept * base, done, size, denominator**count
+
+
+_COMB = [[math.comb(n, c) for c in range(n + 1)] for n in range(101)]
+"""Binomial coefficients of the pools that keep or drop (at most 100 dice)."""
+
+
 class _SmallPath(Visitor[str, _Small | None]):
     """The distribution of a node's number (context ``""``) or of its count of one key, or
     ``None`` when the expression is not small (the array engine takes it then)."""
@@ -114,16 +261,29 @@ class _SmallPath(Visitor[str, _Small | None]):
         return None if die is None else _small_power(die, node.count)
 
     def dice(self, node: Dice, context: str) -> _Small | None:
-        if context or node.explode or node.keep is not None:
+        if context:
             return None
         sides = node.sides
-        if node.compare is None:
-            return _small_power((1, _pack([1] * sides), sides, sides), node.count)
-        hits = hits_of(sides, node.compare)
-        if hits in (0, sides):
-            return int(hits > 0) * node.count, 1, 1, 1
-        common = math.gcd(sides, hits)
-        die = 0, (sides - hits) // common | hits // common << 64, 2, sides // common
+        if node.plain:
+            if node.keep is None and node.failure is None:
+                if node.compare is None:
+                    return _small_power(_plain(sides), node.count)
+                hits = hits_of(sides, node.compare)
+                if hits in (0, sides):
+                    return int(hits > 0) * node.count, 1, 1, 1
+                common = math.gcd(sides, hits)
+                die = 0, (sides - hits) // common | hits // common << 64, 2, sides // common
+                return _small_power(die, node.count)
+            die = _plain(sides)
+        elif node.explode is not None and node.explode.mode != "once":
+            return None
+        else:
+            (low, weights, denominator), _ = die_weights(node.spec, 0)
+            die = _small_die(low, list(weights), denominator)
+        if node.keep is not None:
+            return _small_keep(die, node.count, node.keep, node.score, node.counting)
+        if node.counting:
+            die = _small_map(die, node.score)
         return _small_power(die, node.count)
 
     def constant(self, node: Constant, context: str) -> _Small | None:
@@ -132,6 +292,49 @@ class _SmallPath(Visitor[str, _Small | None]):
     def negate(self, node: Negate, context: str) -> _Small | None:
         inner = self.visit(node.operand, context)
         return None if inner is None else _small_negate(inner)
+
+    def divide(self, node: Divide, context: str) -> _Small | None:
+        inner = self.visit(node.operand, context)
+        return None if inner is None else _small_map(inner, node.apply)
+
+    def absolute(self, node: Abs, context: str) -> _Small | None:
+        inner = self.visit(node.operand, context)
+        return None if inner is None else _small_map(inner, abs)
+
+    def test(self, node: Test, context: str) -> _Small | None:
+        inner = self.visit(node.operand, context)
+        if inner is None:
+            return None
+        low, weights, denominator = _unpack(inner)
+        test = node.compare.test
+        hit = sum(w for i, w in enumerate(weights) if w and test(low + i))
+        if hit in (0, denominator):
+            return int(hit > 0), 1, 1, 1
+        return 0, (denominator - hit) | hit << 64, 2, denominator
+
+    def group(self, node: Group, context: str) -> _Small | None:
+        members: list[_Small] = []
+        for index, member in enumerate(node.members):
+            # equal members (``{4d6kh3, 4d6kh3}``) have equal distributions: computed once
+            same = node.members.index(member)
+            small = members[same] if same < index else self.visit(member, context)
+            if small is None:
+                return None
+            members.append(small)
+        if node.keep is not None:
+            if all(member == node.members[0] for member in node.members):
+                return _small_keep(members[0], len(members), node.keep, node.score, node.counting)
+            highest, kept = node.keep.kept(len(members))
+            if kept != 1 or node.counting:
+                return None
+            return _small_extreme(members, highest)
+        result: _Small | None = None
+        for small in members:
+            counted = _small_map(small, node.score) if node.counting else small
+            result = counted if result is None else _small_sum(result, counted)
+            if result is None:
+                return None
+        return result
 
     def binary(self, node: BinaryOp, context: str) -> _Small | None:
         if node.op == "*" or ((node.comparative or node.malus) and context != "successes"):

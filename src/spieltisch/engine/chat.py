@@ -88,8 +88,15 @@ class Whisper(BaseModel):
 ChatCommand = Annotated[Say | Whisper, Field(discriminator="kind")]
 
 
+def _unset(value: object) -> bool:
+    """Fields added after the first tables were logged are left out of the JSON while they
+    hold nothing, so that older records replay to exactly what they logged."""
+    return value is None or value is False or value == ()
+
+
 class ChatDie(BaseModel):
-    """One die of an inline roll: which die, the face shown, kept and exploded flags."""
+    """One die of an inline roll: which die, the face shown, kept and exploded flags; a
+    rerolled throw, the value a throw adds when it is not its face, the term's label."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -97,10 +104,25 @@ class ChatDie(BaseModel):
     face: int | dict[str, int]
     kept: bool = True
     exploded: bool = False
+    rerolled: bool = Field(default=False, exclude_if=_unset)
+    value: int | None = Field(default=None, exclude_if=_unset)
+    label: str | None = Field(default=None, exclude_if=_unset)
+
+
+class ChatPart(BaseModel):
+    """The value of a labelled term or a group member within an inline roll."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    term: str
+    label: str | None = None
+    value: int | dict[str, int]
+    kept: bool = True
 
 
 class ChatRoll(BaseModel):
-    """The inline roll of a message: canonical expression, result, every die, a comment."""
+    """The inline roll of a message: canonical expression, result, every die, a comment;
+    the compared total of ``1d20+5>=15`` and the labelled terms and group members."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -108,6 +130,8 @@ class ChatRoll(BaseModel):
     result: int | dict[str, int]
     dice: tuple[ChatDie, ...] = ()
     comment: str = ""
+    total: int | None = Field(default=None, exclude_if=_unset)
+    parts: tuple[ChatPart, ...] = Field(default=(), exclude_if=_unset)
 
 
 class Said(BaseModel):
@@ -202,4 +226,6 @@ def _inline_roll(text: str, dice: DiceSource) -> ChatRoll | None:
         result=data["result"],
         dice=tuple(ChatDie.model_validate(die) for die in data["dice"]),
         comment=comment.strip(),
+        total=result.total,
+        parts=tuple(ChatPart.model_validate(part) for part in data.get("parts", ())),
     )

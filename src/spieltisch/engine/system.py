@@ -69,6 +69,9 @@ class Odds(BaseModel):
     mean: float | None = None
     truncated: float = 0.0
     """Probability mass left out (exploding dice are cut off at a tiny tail)."""
+    hints: list[str] = Field(default_factory=list)
+    """Codes of one-line hints on the notation (``dice.hint.<code>``; ``strict`` when ``>`` or
+    ``<`` is used, which Roll20 reads otherwise)."""
     parts: list[OddsPart] = Field(default_factory=list)
     """Further distributions of the same command, each under a key the system names (a
     HeXXen power against several hunters: each target's Differenzerfolge); empty for most."""

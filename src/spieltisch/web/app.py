@@ -29,7 +29,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp
 
-from spieltisch.errors import InputError, SpieltischError
+from spieltisch.errors import InputError, SpieltischError, located
 from spieltisch.i18n import error_message, translate
 from spieltisch.store import EventStore
 from spieltisch.web import api, images, pages, ws
@@ -153,11 +153,9 @@ def _error(
     message: str,
     status: int,
     headers: dict[str, str] | None = None,
-    position: int | None = None,
+    where: dict[str, Any] | None = None,
 ) -> JSONResponse:
-    error: dict[str, Any] = {"code": code, "message": message}
-    if position is not None:
-        error["position"] = position
+    error: dict[str, Any] = {"code": code, "message": message, **(where or {})}
     return JSONResponse({"error": error}, status_code=status, headers=headers)
 
 
@@ -184,11 +182,9 @@ async def _language(request: Request) -> str:
 async def _on_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, SpieltischError)
     lang = await _language(request)
-    # A text parser's error (a stat line) says where in the text it stopped: the page
-    # puts the cursor there.
-    position = error.params.get("position")
-    at = position if isinstance(position, int) and not isinstance(position, bool) else None
-    return _error(error.code, error_message(error, lang), status_of(error), position=at)
+    # A text parser's error (dice notation, a stat line) says where in the text it stopped
+    # (the page puts the cursor there) and, for a form of another tool, what to write.
+    return _error(error.code, error_message(error, lang), status_of(error), where=located(error))
 
 
 async def _on_rate_limited(request: Request, error: Exception) -> JSONResponse:

@@ -89,7 +89,12 @@ class ErrorBody(BaseModel):
     code: str
     message: str
     position: int | None = None
-    """Where in the text a parser stopped (stat lines), when the error has one."""
+    """Where in the text a parser stopped (dice notation, stat lines; 0-based), when the error
+    has one."""
+    column: int | None = None
+    """The same place for people (1-based)."""
+    suggestion: str | None = None
+    """For dice notation another tool reads: the spelling that works here."""
 
 
 class ErrorResponse(BaseModel):

@@ -37,7 +37,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from spieltisch import safejson
 from spieltisch.engine.table import Record
 from spieltisch.engine.visibility import Viewer, sees
-from spieltisch.errors import SpieltischError
+from spieltisch.errors import SpieltischError, located
 from spieltisch.i18n import error_message, normalize_language
 from spieltisch.store import EventStore, Participant, StoredTable, TableInfo
 from spieltisch.web.api import epochs_public
@@ -274,6 +274,9 @@ async def _refuse(
     else:
         lang = accepted_language(websocket.headers.get("accept-language")) or "en"
     await websocket.send_json(
-        {"type": "error", "error": {"code": error.code, "message": error_message(error, lang)}}
+        {
+            "type": "error",
+            "error": {"code": error.code, "message": error_message(error, lang), **located(error)},
+        }
     )
     await websocket.close(code=CLOSE_CODES.get(error.code, 4400))

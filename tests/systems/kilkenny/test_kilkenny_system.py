@@ -284,3 +284,19 @@ def test_public_state_lists_cats_holes_and_moves() -> None:
     assert len(public["moves"]) == 6
     assert public["seats"][0]["cats"][:2] == ["f4", "g4"]
     assert public["seats"][0]["hole_cells"] == [[6, 14], [7, 14]]
+
+
+def test_the_view_gives_each_legal_move_its_chances_while_a_roll_is_pending() -> None:
+    from spieltisch.systems.kilkenny.chances import chances_json
+
+    sys_ = system()
+    before = sys_.view(sys_.new_state({}), GM_VIEWER)
+    assert before["moves"] == [] and before["chances"] == []
+    state, _ = run(sys_.new_state({}), {"kind": "roll"}, Faces(6))
+    public = sys_.view(state, GM_VIEWER)
+    assert public["chances"] == chances_json(state.position)
+    # the moves stay as they were (clients send them back as commands), the chances beside
+    assert [{"from": c["from"], "to": c["to"]} for c in public["chances"]] == public["moves"]
+    for move in public["chances"]:
+        assert set(move) == {"from", "to", "captured", "enter"}
+        assert 0 <= move["captured"]["probability"] <= 1

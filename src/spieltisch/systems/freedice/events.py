@@ -37,6 +37,7 @@ __all__ = [
     "InitiativeRolled",
     "MapSet",
     "Moved",
+    "RollPart",
     "Rolled",
     "TerrainPainted",
     "TrackChanged",
@@ -49,13 +50,32 @@ class _Event(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+def _unset(value: object) -> bool:
+    """Fields added after the first tables were logged are left out of the JSON while they
+    hold nothing, so that older records replay to exactly what they logged."""
+    return value is None or value is False or value == ()
+
+
 class DieFace(_Event):
-    """One die of a roll as logged: which die, the face shown, kept and exploded flags."""
+    """One die of a roll as logged: which die, the face shown, kept and exploded flags; a
+    rerolled throw, the value a throw adds when it is not its face, the term's label."""
 
     die: str
     face: int | SymbolCounts
     kept: bool = True
     exploded: bool = False
+    rerolled: bool = Field(default=False, exclude_if=_unset)
+    value: int | None = Field(default=None, exclude_if=_unset)
+    label: str | None = Field(default=None, exclude_if=_unset)
+
+
+class RollPart(_Event):
+    """The value of a labelled term or a group member within a roll."""
+
+    term: str
+    label: str | None = None
+    value: int | SymbolCounts
+    kept: bool = True
 
 
 class Rolled(_Event):
@@ -67,6 +87,12 @@ class Rolled(_Event):
     label: str | None = None
     result: int | SymbolCounts
     dice: tuple[DieFace, ...] = ()
+    total: int | None = Field(default=None, exclude_if=_unset)
+    """The compared total of ``1d20+5>=15`` (the result is 1 or 0)."""
+    parts: tuple[RollPart, ...] = Field(default=(), exclude_if=_unset)
+    """Labelled terms and group members with their values."""
+    comment: str | None = Field(default=None, exclude_if=_unset)
+    """The comment of the expression (``# …``, or a label at its end)."""
 
 
 class CombatantAdded(_Event):

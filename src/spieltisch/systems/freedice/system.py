@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter
 from spieltisch.dice.dice import roll
 from spieltisch.dice.errors import DiceError, LimitError
 from spieltisch.dice.fair import DiceSource
-from spieltisch.dice.notation import Expression, Kind, parse
+from spieltisch.dice.notation import Expression, Kind, hints, parse
 from spieltisch.dice.odds import distribution
 from spieltisch.engine import creatures as cr
 from spieltisch.engine import encounter as enc
@@ -35,7 +35,14 @@ from spieltisch.systems.freedice import commands as c
 from spieltisch.systems.freedice import events as e
 from spieltisch.systems.freedice.commands import COMMANDS, MAX_COMBATANTS, Command, Roll
 from spieltisch.systems.freedice.contact import contact
-from spieltisch.systems.freedice.events import EVENTS, DieFace, Event, ExpiredEffect, Rolled
+from spieltisch.systems.freedice.events import (
+    EVENTS,
+    DieFace,
+    Event,
+    ExpiredEffect,
+    Rolled,
+    RollPart,
+)
 from spieltisch.systems.freedice.rules import (
     MOVE,
     FreeDiceState,
@@ -245,12 +252,16 @@ class FreeDice:
         if isinstance(command, Roll):
             node = _expression(command.expression)
             result = _roll(node, dice)
+            data = result.to_json()
             return [
                 Rolled(
                     expression=result.expression,
                     label=command.label,
-                    result=result.to_json()["result"],
+                    result=data["result"],
                     dice=_faces(result),
+                    total=result.total,
+                    parts=tuple(RollPart.model_validate(part) for part in data.get("parts", ())),
+                    comment=result.comment,
                 )
             ]
         if isinstance(command, c.AddCombatant | c.AddCharacter):
@@ -493,7 +504,9 @@ class FreeDice:
                     exact=f"{fraction.numerator}/{fraction.denominator}" if fraction else None,
                 )
             )
-        return Odds(outcomes=outcomes, mean=dist.mean, truncated=dist.truncated)
+        return Odds(
+            outcomes=outcomes, mean=dist.mean, truncated=dist.truncated, hints=list(hints(node))
+        )
 
     def access(self, state: FreeDiceState, command: Command) -> Access:
         """Rolls are open; the GM runs the fight and the map; owners act for their combatants."""

@@ -8,8 +8,11 @@ effects and effects whose duration names it.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
+from spieltisch.dice.errors import DiceError
+from spieltisch.dice.notation import hints, parse
 from spieltisch.engine.creatures import visible_to
 from spieltisch.engine.effects import Effect
 from spieltisch.engine.grid import square_name
@@ -18,6 +21,21 @@ from spieltisch.systems.freedice.events import EVENTS
 from spieltisch.systems.freedice.rules import MOVE, TERRAIN_COST, Fighter, FreeDiceState
 
 __all__ = ["view"]
+
+
+@lru_cache(maxsize=1024)
+def _hints(expression: str) -> list[str]:
+    """The hint codes of a logged expression (``dice.hint.<code>``), derived from its text."""
+    try:
+        return list(hints(parse(expression)))
+    except DiceError:  # pragma: no cover - logged expressions were read when rolled
+        return []
+
+
+def _roll(event: Any) -> dict[str, Any]:
+    data: dict[str, Any] = EVENTS.dump_python(event, mode="json")
+    data["hints"] = _hints(event.expression)
+    return data
 
 
 def _until(effect: Effect) -> str:
@@ -88,7 +106,7 @@ def view(state: FreeDiceState, viewer: Viewer) -> dict[str, Any]:
             "delayed": sorted(who for who in encounter.delayed if who in shown),
         }
     return {
-        "rolls": [EVENTS.dump_python(event, mode="json") for event in state.rolls],
+        "rolls": [_roll(event) for event in state.rolls],
         "map": {
             "width": grid.width,
             "height": grid.height,

@@ -25,6 +25,7 @@ from spieltisch.engine.upcast import EventShapes
 from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.kilkenny.ai import PLAYER_NAMES, make_player
 from spieltisch.systems.kilkenny.board import MAX_ROLL, Move
+from spieltisch.systems.kilkenny.chances import chances_json
 from spieltisch.systems.kilkenny.commands import (
     KilkennyCommand,
     KilkennyOptions,
@@ -419,7 +420,8 @@ class KilkennySystem:
     # -- clients ---------------------------------------------------------------------------
 
     def view(self, state: KilkennyState, viewer: Viewer) -> dict[str, Any]:
-        """The state as JSON-ready data: seats, cats, holes, turn, roll, legal moves, outcome.
+        """The state as JSON-ready data: seats, cats, holes, turn, roll, legal moves and,
+        while a roll is pending, their chances (see :mod:`.chances`), outcome.
 
         A board game keeps nothing private: every viewer of a fold sees all of it.
         """
@@ -439,6 +441,7 @@ class KilkennySystem:
                 }
             )
         outcome = state.outcome
+        pending = outcome is None and position.roll is not None
         return {
             "system": SYSTEM_ID,
             "layout": position.layout_id,
@@ -451,6 +454,8 @@ class KilkennySystem:
             "moves": [
                 {"from": geo.name(m[0]), "to": geo.name(m[1])} for m in position.legal_moves()
             ],
+            # what each legal move risks and leaves open (see .chances), in the same order
+            "chances": chances_json(position) if pending else [],
             "outcome": None
             if outcome is None
             else {

@@ -1,7 +1,7 @@
 // The chat panel of every table: say to everyone, whisper to one participant, `/r 2W6+3`.
 // The server decides who sees a whisper; this module only shows the records it was sent.
 import { el, t } from "./core.js";
-import { renderDice } from "./dice.js";
+import { renderDice, rollResult } from "./dice.js";
 
 const KINDS = new Set(["say", "whisper"]);
 const draft = { text: "", to: "" };
@@ -22,14 +22,6 @@ function recipients(ctx) {
     && (ctx.isGm || p.role !== "spectator"));
 }
 
-function resultText(result) {
-  if (result && typeof result === "object") {
-    const parts = Object.entries(result).filter(([, n]) => n).map(([k, n]) => t("web.dice.symbol." + k, { n }));
-    return parts.length ? parts.join(", ") : t("web.dice.blank");
-  }
-  return String(result);
-}
-
 /** The log's headline of a chat record: who said it, or who whispered to whom. */
 export function summary(record, ctx) {
   if (!isChat(record)) return null;
@@ -40,12 +32,19 @@ export function summary(record, ctx) {
   return t("web.chat.said", { who });
 }
 
+/** The notation of an inline roll as typed: the message after /r (or /roll), before its #. */
+function written(text) {
+  const match = /^\s*\/(?:roll|r)(?:\s+|$)([^#]*)/i.exec(text || "");
+  return match && match[1].trim() ? match[1].trim() : null;
+}
+
 /** The log's line of a chat event: the message, and the roll's result. */
 export function describe(event) {
   if (event?.kind !== "said") return null;
   const roll = event.roll;
   if (!roll) return event.text;
-  const params = { expression: roll.expression, result: resultText(roll.result), comment: roll.comment };
+  const expression = written(event.text) || roll.expression;
+  const params = { expression, result: rollResult(roll), comment: roll.comment };
   return t(roll.comment ? "web.chat.rolled_comment" : "web.chat.rolled", params);
 }
 

@@ -56,6 +56,9 @@ export function normalizeDie(raw, sides = 6) {
     face: raw.face ?? raw.value ?? null,
     kept: raw.kept !== false && raw.dropped !== true,
     exploded: Boolean(raw.exploded),
+    rerolled: Boolean(raw.rerolled),
+    counts: raw.face !== undefined && Number.isInteger(raw.value) && raw.value !== raw.face ? raw.value : null,
+    label: typeof raw.label === "string" ? raw.label : null,
     success: raw.success,
   };
 }
@@ -89,7 +92,14 @@ export function renderDie(raw, { sides = 6, size = 40, extraClass = "" } = {}) {
   if (die.success === true) classes.push("hit");
   let label;
   const image = svg("svg", { viewBox: "0 0 100 100", width: size, height: size, "aria-hidden": "true", focusable: "false" });
-  if (symbolKind && typeof die.face !== "number") {
+  if (die.kind === "dF") {
+    // Fate die: minus, blank or plus
+    classes.push("symbol-die", "die-fate");
+    image.append(svg("rect", { x: 5, y: 5, width: 90, height: 90, rx: 16, class: "die-body" }));
+    const sign = die.face > 0 ? "+" : die.face < 0 ? "−" : "";
+    if (sign) image.append(svg("text", { x: 50, y: 58, "text-anchor": "middle", "dominant-baseline": "middle", class: "die-num", "font-size": 56 }, sign));
+    label = t("web.dice.fate", { face: sign || "0" });
+  } else if (symbolKind && typeof die.face !== "number") {
     classes.push("symbol-die", "die-" + symbolKind);
     image.append(svg("rect", { x: 5, y: 5, width: 90, height: 90, rx: 16, class: "die-body" }));
     const counts = symbolCounts(die.face);
@@ -118,10 +128,36 @@ export function renderDie(raw, { sides = 6, size = 40, extraClass = "" } = {}) {
     image.append(svg("text", { x: 50, y: 58, "text-anchor": "middle", "dominant-baseline": "middle", class: "die-num", "font-size": text.length > 2 ? 28 : 36 }, text));
     label = t("web.dice.numeric", { sides: die.sides, face: text });
   }
-  if (!die.kept) label += " — " + t("web.dice.dropped");
+  if (die.rerolled) {
+    classes.push("rerolled");
+    label += " — " + t("web.dice.rerolled");
+  } else if (!die.kept) label += " — " + t("web.dice.dropped");
+  if (die.counts !== null) label += " — " + t("web.dice.counts", { value: die.counts });
   if (die.exploded) label += " — " + t("web.dice.exploded");
+  if (die.label) label += " [" + die.label + "]";
   if (die.success === true) label += " — " + t("web.dice.hit");
   return el("span", { class: classes.filter(Boolean).join(" "), role: "img", "aria-label": label, title: label }, image);
+}
+
+/** A rolled value for people: the number, or its symbols by name. */
+export function resultText(result) {
+  if (result && typeof result === "object") {
+    const parts = Object.entries(result).filter(([, n]) => n).map(([k, n]) => t("web.dice.symbol." + k, { n }));
+    return parts.length ? parts.join(", ") : t("web.dice.blank");
+  }
+  return String(result);
+}
+
+/** The result of a roll (a table roll or an inline chat roll) for people: the number or
+ * symbols, or a compared total with its verdict; then the labelled terms and group members. */
+export function rollResult(roll) {
+  const main = Number.isInteger(roll.total)
+    ? t("web.dice.verdict", { total: roll.total, verdict: t(roll.result ? "web.dice.met" : "web.dice.not_met") })
+    : resultText(roll.result);
+  const parts = (roll.parts || []).map((p) => p.kept === false
+    ? t("web.dice.part_dropped", { term: p.term, value: resultText(p.value) })
+    : t("web.dice.part", { label: p.label ?? p.term, value: resultText(p.value) }));
+  return parts.length ? `${main} (${parts.join(", ")})` : main;
 }
 
 /** A row of dice. */

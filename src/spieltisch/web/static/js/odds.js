@@ -40,5 +40,6 @@ export function oddsChart(odds, { labeler = null, caption = null } = {}) {
     el("tbody", {}, rows));
   const extra = [];
   if (typeof odds.mean === "number") extra.push(el("p", { class: "muted small-print" }, t("web.odds.mean", { mean: odds.mean.toLocaleString(document.documentElement.lang, { maximumFractionDigits: 2, minimumFractionDigits: 2 }) })));
+  for (const code of odds.hints || []) extra.push(el("p", { class: "muted small-print hint" }, t("dice.hint." + code)));
   return el("div", { class: "odds-wrap" }, table, extra);
 }

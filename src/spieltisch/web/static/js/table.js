@@ -123,7 +123,7 @@ function announce(records) {
 
 function showRoll(record, dice) {
   const toast = document.getElementById("toast");
-  const texts = (record.events || []).map(eventText).filter(Boolean);
+  const texts = (record.events || []).map((event) => eventText(event, record)).filter(Boolean);
   const what = texts[0] || dice.map((d) => d.face ?? d.value).join(" ");
   const row = renderDice(dice.slice(0, 12), { size: 40 });
   row.setAttribute("aria-hidden", "true");  // the line says it; the passing faces stay silent
@@ -389,9 +389,9 @@ function renderGame() {
   again?.focus();
 }
 
-function eventText(event) {
+function eventText(event, record = null) {
   const system = view.info.system;
-  const custom = chat.describe(event) ?? game().describe?.(event, ctx);
+  const custom = chat.describe(event) ?? game().describe?.(event, ctx, record);
   if (custom) return custom;
   const params = { ...event, actor: "" };
   return tFirst([`web.event.${system}.${event.kind}`, `web.event.${event.kind}`], params, event.kind);
@@ -423,7 +423,7 @@ function renderLog() {
         || tFirst([`web.cmd.${view.info.system}.${kind}`, `web.cmd.${kind}`], { ...(record.command || {}), who }, kind);
       items.push(el("p", { class: "log-text" }, summary));
       for (const event of record.events || []) {
-        const text = eventText(event);
+        const text = eventText(event, record);
         if (text) items.push(el("p", { class: "log-event" }, text));
       }
       for (const dice of recordDice(record)) items.push(el("div", { class: "log-dice" }, renderDice(dice)));

@@ -1,7 +1,7 @@
 // The free-dice table: roll any notation (with its exact odds first), and a generic fight —
 // a combat tracker and a battle map — for any game.
 import { LANG, el, guarded, t } from "../../core.js";
-import { renderDice } from "../../dice.js";
+import { renderDice, rollResult } from "../../dice.js";
 import { fieldLabel } from "../../forms.js";
 import { oddsChart } from "../../odds.js";
 import { renderMap } from "./map.js";
@@ -10,12 +10,21 @@ import { renderTracker } from "./tracker.js";
 
 const draft = { expression: "3d6", label: "" };
 
+/** The record that logged `event` (a roll shown from the state), for the notation as typed. */
+function recordOf(ctx, event) {
+  const dice = JSON.stringify(event.dice);
+  const records = [...(ctx.records || [])].sort((a, b) => b.seq - a.seq);
+  return records.find((r) => r.command?.kind === "roll"
+    && r.events?.[0]?.expression === event.expression && JSON.stringify(r.events[0].dice) === dice) || null;
+}
+
 function lastRoll(ctx) {
   const rolls = ctx.state.rolls || [];
   const last = rolls[rolls.length - 1];
   return el("div", { id: "fd-last", "aria-live": "polite" }, last ? [
-    el("p", {}, describe(last)),
+    el("p", {}, describe(last, ctx, recordOf(ctx, last))),
     renderDice(last.dice, { size: 48 }),
+    (last.hints || []).map((code) => el("p", { class: "muted small-print hint" }, t("dice.hint." + code))),
   ] : el("p", { class: "muted" }, t("web.freedice.none")));
 }
 
@@ -59,14 +68,6 @@ export function render(body, ctx) {
   tools.querySelector("#fd-tools").replaceWith(renderTools(ctx));
 }
 
-function resultText(result) {
-  if (result && typeof result === "object") {
-    const parts = Object.entries(result).filter(([, n]) => n).map(([k, n]) => t("web.dice.symbol." + k, { n }));
-    return parts.length ? parts.join(", ") : t("web.dice.blank");
-  }
-  return String(result);
-}
-
 function nameOf(ctx, id) {
   return (ctx?.state?.combatants || []).find((c) => c.id === id)?.name || id;
 }
@@ -85,13 +86,23 @@ function touchedText(event) {
   return new Intl.ListFormat(LANG, { type: "conjunction" }).format(parts);
 }
 
-/** One line per event for the log. */
-export function describe(event, ctx) {
+/** A roll for people: the notation as typed (from its record), the result, a compared
+ * total's verdict, the labelled terms and group members, the comment. */
+function rollText(event, written) {
+  const expression = written || event.expression;
+  let text = t("web.freedice.rolled", { expression, result: rollResult(event) });
+  if (event.comment) text += " " + t("web.freedice.comment", { comment: event.comment });
+  return text;
+}
+
+/** One line per event for the log (`record`: the record that logged it, when known). */
+export function describe(event, ctx, record = null) {
   const k = "web.freedice.ev.";
   switch (event.kind) {
     case "rolled": {
-      const params = { expression: event.expression, result: resultText(event.result), label: event.label || "" };
-      return t(event.label ? "web.freedice.rolled_label" : "web.freedice.rolled", params);
+      const written = record?.command?.kind === "roll" ? record.command.expression : null;
+      const roll = rollText(event, written);
+      return event.label ? t("web.freedice.rolled_label", { roll, label: event.label }) : roll;
     }
     case "combatant_added": return t(k + "added", { name: event.creature.name });
     case "claimed": return t(k + "claimed", { name: nameOf(ctx, event.combatant) });

@@ -42,10 +42,24 @@ function movesOf(state) {
   const enemy = new Map();
   for (const s of seatsOf(state)) for (const c of s.cats) enemy.set(c, s.seat);
   const turn = turnOf(state);
+  const chances = new Map((state.chances || []).map((c) => [c.from + "-" + c.to, c]));
   return (state.moves || []).map((m) => {
     const capture = enemy.has(m.to) && enemy.get(m.to) !== turn;
-    return { from: m.from, to: m.to, capture, text: `${m.from}${capture ? "x" : "-"}${m.to}` };
+    const text = `${m.from}${capture ? "x" : "-"}${m.to}`;
+    const found = chances.get(m.from + "-" + m.to);
+    return { from: m.from, to: m.to, capture, text, captured: found?.captured ?? null, enter: found?.enter ?? null, odds: Boolean(found) };
   });
+}
+
+function percent(share) {
+  return Math.round(100 * share.probability).toLocaleString(document.documentElement.lang) + " %";
+}
+
+/** A move's chances in words: the moved cat captured before your next turn, a hole then. */
+function chancesText(move) {
+  if (!move.odds) return "";
+  if (!move.captured || !move.enter) return t("web.kilkenny.chances_end");
+  return t("web.kilkenny.chances", { captured: percent(move.captured), enter: percent(move.enter) });
 }
 
 function turnOf(state) {
@@ -153,6 +167,11 @@ function board(state, ctx, mySeats) {
     if (!p) continue;
     const [sx, sy] = toSvg(p[0], p[1], size);
     root.append(svg("circle", { cx: sx + 0.5, cy: sy + 0.5, r: 0.22, class: "target-mark" + (move.capture ? " capture" : "") }));
+    // the chances as the player chooses: captured (top) and a hole next turn (bottom)
+    if (move.captured && move.enter) {
+      root.append(svg("text", { x: sx + 0.5, y: sy + 0.27, "text-anchor": "middle", class: "odds-risk", "aria-hidden": "true" }, percent(move.captured)));
+      root.append(svg("text", { x: sx + 0.5, y: sy + 0.93, "text-anchor": "middle", class: "odds-enter", "aria-hidden": "true" }, percent(move.enter)));
+    }
   }
   // focusable hit areas for the squares one can act on
   const act = (square) => {
@@ -171,8 +190,9 @@ function board(state, ctx, mySeats) {
     const p = parseSquare(square) || holeXY(state, square);
     if (!p) continue;
     const [sx, sy] = toSvg(p[0], p[1], size);
-    const label = targets.has(square)
-      ? t(targets.get(square).capture ? "web.kilkenny.target_capture" : "web.kilkenny.target", { from: selected, to: square })
+    const target = targets.get(square);
+    const label = target
+      ? [t(target.capture ? "web.kilkenny.target_capture" : "web.kilkenny.target", { from: selected, to: square }), chancesText(target)].filter(Boolean).join(" — ")
       : t("web.kilkenny.pick_cat", { square });
     root.append(svg("rect", {
       x: sx, y: sy, width: 1, height: 1, class: "cell-hit movable", tabindex: 0, role: "button", id: "kk-cell-" + square,
@@ -238,10 +258,12 @@ export function render(body, ctx) {
     }
     if (mine && state.roll != null && moves.length) {
       controls.push(el("p", { class: "muted small-print" }, t("web.kilkenny.move_hint")));
+      if (moves.some((m) => m.odds)) controls.push(el("p", { class: "muted small-print", id: "kk-chances-note" }, t("web.kilkenny.chances_note")));
       controls.push(details("kk-move-list", t("web.kilkenny.move_list", { n: moves.length }),
         el("div", { class: "row", id: "kk-moves" }, moves.map((m) => el("button", {
-          type: "button", class: "small", onclick: () => { selected = null; ctx.send({ kind: "move", from: m.from, to: m.to }); },
-        }, m.text)))));
+          type: "button", class: "small", title: chancesText(m) || null, "aria-label": [m.text, chancesText(m)].filter(Boolean).join(" — "),
+          onclick: () => { selected = null; ctx.send({ kind: "move", from: m.from, to: m.to }); },
+        }, m.text, m.captured && m.enter ? el("span", { class: "move-odds" }, ` ${percent(m.captured)} · ${percent(m.enter)}`) : null)))));
     }
   }
   body.replaceChildren(el("section", { class: "card", "aria-labelledby": "kk-heading" },
