@@ -71,7 +71,7 @@ def test_say_whisper_and_roll_in_four_browsers(browser: Any, server: Any) -> Non
     _send(pia, "/r 2W6+3 # Schaden")
     for page in everyone:
         roll = page.locator(".chat-message", has_text="Schaden")
-        expect(roll).to_contain_text("rolls 2d6 + 3:")
+        expect(roll).to_contain_text("rolls 2W6+3:")
         expect(roll.locator(".chat-dice .die")).to_have_count(2)
     labels = pia.locator(".chat-message", has_text="Schaden").locator(".chat-dice .die")
     faces = [
@@ -79,7 +79,7 @@ def test_say_whisper_and_roll_in_four_browsers(browser: Any, server: Any) -> Non
         for label in labels.evaluate_all("(dice) => dice.map((d) => d.getAttribute('aria-label'))")
     ]
     expect(pia.locator(".chat-message", has_text="Schaden")).to_contain_text(
-        f"rolls 2d6 + 3: {sum(faces) + 3} – Schaden"
+        f"rolls 2W6+3: {sum(faces) + 3} – Schaden"
     )
 
     # A page loaded afresh (the records API, not the socket) shows the same.

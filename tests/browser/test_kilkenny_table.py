@@ -33,7 +33,8 @@ def _rank(square: str) -> int:
 
 def _choose(moves: list[str]) -> tuple[str, str]:
     """South's plan: into a hole if the roll fits, else a capture, else as far north as possible."""
-    parsed = [tuple(re.split(r"[-x]", move)) for move in moves]
+    # A move's button reads "a3-a4" followed by its chances ("17 % · 0 %").
+    parsed = [re.match(r"(\w+)[-x](\w+)", move).groups() for move in moves]  # type: ignore[union-attr]
     best = max(
         range(len(moves)),
         key=lambda i: (_rank(parsed[i][1]), "x" in moves[i], -_rank(parsed[i][0])),
@@ -124,7 +125,7 @@ def test_two_people_play_online_at_one_table(browser: Any, server: Any) -> None:
         expect(player.locator("#log > li").first).to_contain_text("South rolls")
         moves = gm.locator("#kk-moves button").all_text_contents()
         if moves:
-            origin, target = re.split(r"[-x]", moves[0])
+            origin, target = re.match(r"(\w+)[-x](\w+)", moves[0]).groups()  # type: ignore[union-attr]
             gm.locator(f"#kk-cell-{origin}").click()
             gm.locator(f"#kk-cell-{target}").click()
             cat = player.locator(f'[aria-label="Cat of South on {target}"]')

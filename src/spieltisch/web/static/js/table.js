@@ -582,7 +582,9 @@ function renderFair() {
     }
   }
   if (me().role !== "spectator") {
-    const input = el("input", { id: "player-seed", maxlength: 200, autocomplete: "off" });
+    // A re-render (a record, the people re-read after a reconnection) keeps what is typed.
+    const typed = document.getElementById("player-seed");
+    const input = el("input", { id: "player-seed", maxlength: 200, autocomplete: "off", value: typed ? typed.value : "" });
     parts.push(el("form", {
       class: "form inline", onsubmit: async (e) => {
         e.preventDefault();
