@@ -3,6 +3,7 @@ rolls, undo, reload, language switch, reveal and in-browser verification, phone 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -146,7 +147,8 @@ def test_phone_and_keyboard(browser: Any, server: Any, screenshots: Path) -> Non
         assert phone.evaluate("document.documentElement.scrollWidth") <= 390
         moves = phone.locator("#kk-moves button").all_text_contents()
         if moves:
-            origin, target = moves[0].replace("x", "-").split("-")
+            # The button reads "a3-a4" (or "a3xa4"), its chances after it ("17 % · 0 %").
+            origin, target = re.match(r"(\w+)[-x](\w+)", moves[0]).groups()  # type: ignore[union-attr]
             phone.locator(f"#kk-cell-{origin}").tap()
             phone.locator(f"#kk-cell-{target}").tap()
             expect(phone.locator("#log")).to_contain_text(f"South moves {origin}–{target}")
