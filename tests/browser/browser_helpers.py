@@ -12,7 +12,11 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 TIMEOUT = 15_000
-"""Milliseconds a step may take before the test fails."""
+"""Milliseconds a step may take before the test fails: an action, and an ``expect`` waiting
+for the state it names (Playwright's own default for ``expect`` is 5 seconds, which a loaded
+machine can exceed between a click and the page showing its outcome)."""
+
+expect.set_options(timeout=TIMEOUT)
 
 
 CSP_VIOLATIONS: list[str] = []
