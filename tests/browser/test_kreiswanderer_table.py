@@ -291,15 +291,21 @@ def test_the_gm_s_toolbox_trap_reinforcements_the_fallen_and_a_ritual(
         _create(gm, "Wolf", 10)
         expect(gm.locator("#kw-options")).to_contain_text("edition 2")
 
-        # A fire trap outside the fight: 4 BR, Ada has no BR resistance, and she burns.
+        # A fire trap outside the fight: 4 BR and, as a further marking, 2 TR of Zusatzschaden;
+        # Ada resists neither, and she burns.
         gm.locator("#kw-hurt-ada-details summary").click()
         gm.fill("#kw-hurt-ada-amount", "4")
         gm.select_option("#kw-hurt-ada-type", "BR")
         gm.fill("#kw-hurt-ada-reason", "Feuerfalle")
         gm.locator("#kw-hurt-ada-fire").check()
+        gm.locator("#kw-hurt-ada-markings-add").click()
+        gm.fill("#kw-hurt-ada-markings-0-name", "zusatzschaden")
+        gm.fill("#kw-hurt-ada-markings-0-value", "2")
+        gm.fill("#kw-hurt-ada-markings-0-detail", "TR")
         gm.locator("#kw-hurt-ada-submit").click()
         expect(gm.locator("#log > li").first).to_contain_text("Ada takes 4 BR (Feuerfalle)")
-        expect(gm.locator("#kw-sheet-tp-ada")).to_have_text("26 / 30")
+        expect(gm.locator("#log > li").first).to_contain_text("6 hit points lost")
+        expect(gm.locator("#kw-sheet-tp-ada")).to_have_text("24 / 30")
         expect(gm.locator("#kw-being-ada")).to_contain_text("burning")
 
         # The fight: Ada and the goblin; the wolf joins as reinforcement.

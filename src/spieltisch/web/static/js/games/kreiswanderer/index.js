@@ -781,13 +781,20 @@ function restForm(ctx, b, fighting) {
 
 function hurtForm(ctx, b) {
   const key = `kw-hurt-${b.id}`;
-  const d = (draft.hurt[b.id] ||= { amount: "", type: "PH", reason: "", fire: false, heal: "", healReason: "" });
+  const d = (draft.hurt[b.id] ||= { amount: "", type: "PH", reason: "", fire: false, markings: [], heal: "", healReason: "" });
   const damage = () => {
     const n = Number(d.amount);
     if (d.amount === "" || !Number.isInteger(n) || n < 0) { showAlert(t("web.error.bad_number", { name: t("web.kw.amount"), value: d.amount })); return; }
     if (!d.reason.trim()) { showAlert(t("web.error.required", { field: t("web.kw.reason") })); return; }
+    let markings;
+    try { markings = rowReader().markings(d.markings, t("web.kw.hurt_markings")); } catch (bad) {
+      showAlert(bad.value === undefined ? t("web.error.required", { field: bad.field }) : t("web.error.bad_number", { name: bad.field, value: bad.value }));
+      return;
+    }
+    // "Sets burning" is the common marking, offered as a box; the rows take any other.
+    if (d.fire && !markings.some((m) => m.name === "langzeiteffekt" && m.detail === "feuer")) markings.unshift({ name: "langzeiteffekt", detail: "feuer" });
     const command = { kind: "deal_damage", being: b.id, amount: n, damage_type: d.type, reason: d.reason.trim() };
-    if (d.fire) command.markings = [{ name: "langzeiteffekt", detail: "feuer" }];
+    if (markings.length) command.markings = markings;
     send(ctx, command).then((ok) => { if (ok) { draft.hurt[b.id] = null; ctx.rerender(); } });
   };
   const heal = () => {
@@ -802,6 +809,7 @@ function hurtForm(ctx, b) {
       field(`${key}-type`, t("web.kw.damage_type"), select(`${key}-type`, d.type, TYPES.map((x) => [x, x]), (v) => { d.type = v; })),
       field(`${key}-reason`, t("web.kw.reason"), input(`${key}-reason`, d.reason, (v) => { d.reason = v; }, { maxlength: 60 })),
       el("div", { class: "field check" }, el("input", { type: "checkbox", id: `${key}-fire`, checked: d.fire, onchange: (e) => { d.fire = e.target.checked; } }), el("label", { for: `${key}-fire` }, t("web.kw.sets_burning"))),
+      markingList(ctx, `${key}-markings`, d.markings, t("web.kw.hurt_markings")),
       el("button", { type: "submit", id: `${key}-submit` }, t("web.kw.deal_damage"))),
     el("form", { class: "form inline", id: `kw-heal-${b.id}`, onsubmit: (e) => { e.preventDefault(); heal(); } },
       field(`kw-heal-${b.id}-amount`, t("web.kw.amount"), num(`kw-heal-${b.id}-amount`, d.heal, (v) => { d.heal = v; }, { min: 1 })),
