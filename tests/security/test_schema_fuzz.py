@@ -9,11 +9,14 @@ document, see ``web/schemas.py``).
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 import schemathesis
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, seed, settings
@@ -23,7 +26,8 @@ from spieltisch.store import EventStore
 from spieltisch.systems.registry import system_ids
 from spieltisch.web.app import create_app
 
-_STORE = EventStore(f"sqlite:///{Path(tempfile.mkdtemp()) / 'fuzz.sqlite3'}")
+_FOLDER = Path(tempfile.mkdtemp())
+_STORE = EventStore(f"sqlite:///{_FOLDER / 'fuzz.sqlite3'}")
 APP = create_app(_STORE)
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 
@@ -42,6 +46,14 @@ def _tables() -> list[tuple[str, str]]:
 
 
 TABLES = _tables()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _store_closed_at_the_end() -> Iterator[None]:
+    """The module's store is closed and its file removed once its tests ran."""
+    yield
+    _STORE.close()
+    shutil.rmtree(_FOLDER, ignore_errors=True)
 
 
 @schema.parametrize()
