@@ -213,7 +213,7 @@ def _dice_apply(command: CreateNpc, line: AttackLine) -> None:
     for use in line.dice:
         if rules.use_effect(use) is None:
             raise RuleError(
-                "hexxen.unknown_effect", npc=command.name, power=line.name, value=use.effect
+                "hexxen.unknown_dice_effect", npc=command.name, line=line.name, value=use.effect
             )
 
 
@@ -531,17 +531,14 @@ def _attack(state: HexxenState, command: NpcAttack, dice: DiceSource) -> list[Ev
     hit = margin >= state.options.hit_threshold
     blood: tuple[int, ...] = ()
     elixir: tuple[int, ...] = ()
-    special: tuple[DiceRolled, ...] = ()
-    if state.options.edition < 3:  # the Blut drops add to the damage, Elixier is reported
-        blood = tuple(dice.roll(6) for _ in range(line.blood)) if hit else ()
-        elixir = tuple(dice.roll(6) for _ in range(line.elixir)) if hit else ()
-        drops = rules.blood_drops(blood)
-        extra = drops
-    else:
-        uses = rules.attack_dice(line, npc.traits, state.options.edition) if hit else []
-        special = tuple(roll_use(dice, use) for use in uses)
-        drops = 0
-        extra = sum(s.value for s in special if s.effect == "lep")
+    uses = rules.attack_dice(line, npc.traits, state.options.edition) if hit else []
+    if state.options.edition < 3 and hit:  # the bare dice as they were: drops, Elixier reported
+        blood = tuple(dice.roll(6) for _ in range(line.blood))
+        elixir = tuple(dice.roll(6) for _ in range(line.elixir))
+        uses = list(line.dice)
+    special = tuple(roll_use(dice, use) for use in uses)
+    drops = rules.blood_drops(blood)
+    extra = drops + sum(s.value for s in special if s.effect == "lep")
     lost = rules.attack_damage(line.damage, margin, hunter.armour, extra, state.options)
     return [
         AttackRolled(

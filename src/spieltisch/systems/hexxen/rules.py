@@ -188,14 +188,14 @@ def dice_value(die: Die, rolls: Sequence[int]) -> int:
 def attack_dice(line: AttackLine, traits: Sequence[Trait], edition: int) -> list[DiceUse]:
     """The Blut- and Elixierwürfel an attack rolls on a hit, in the order they are rolled: the
     line's bare dice (their number adds to the damage), the line's dice with an effect, then
-    those of the NSC's properties (``Giftig``, ``Zusatzschaden``). Before edition 3 only the
-    bare Blutwürfel act (the Elixier value is rolled and reported by the caller)."""
+    those of the NSC's properties (``Giftig``, ``Zusatzschaden``). Before edition 3 a bare
+    Elixierwürfel is only reported (by the caller) and properties do nothing."""
     uses = [DiceUse(die="blood", count=line.blood)] if line.blood else []
-    if edition < 3:
-        return uses
-    if line.elixir:
+    if edition >= 3 and line.elixir:
         uses.append(DiceUse(die="elixir", count=line.elixir))
     uses.extend(line.dice)
+    if edition < 3:
+        return uses
     for trait in traits:
         if trait.does == "attack_dice" and trait.die is not None and trait.count:
             uses.append(
