@@ -297,3 +297,18 @@ def test_the_store_stamps_new_tables_and_reads_old_ones_as_made(tmp_path: Path) 
         assert fresh.table(created.table).state.options.damage_offset == -1
     finally:
         fresh.close()
+
+
+def test_a_table_of_edition_2_replays_as_recorded() -> None:
+    # Recorded with the code of edition 2: a bare Elixierwürfel on a hit only reported (Schaden
+    # 1 + 2 successes + 3 drops − armour 1 = 5 LeP), properties that were names (Regeneration,
+    # Entschlossen, Furchtlos did nothing: no bonus, [Furcht] given, no healing at INI 0).
+    document = json.loads((Path(__file__).parent / "data" / "edition2_table.json").read_text())
+    records = [Record.model_validate(r) for r in document["records"]]
+    assert document["options"] == {"edition": 2}
+    assert replay_log(SYSTEM, upgrade_options(SYSTEM, document["options"]), records).ok
+    attack = records[4].events[0]
+    assert (attack["elixir"], attack["lep_lost"]) == ([4], 5)
+    # Read as edition 3 the NSC would already differ: its properties become traits.
+    mismatch = replay_log(SYSTEM, {"edition": 3}, records).mismatch
+    assert mismatch is not None and mismatch.seq == 2
