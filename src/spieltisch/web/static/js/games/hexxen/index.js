@@ -144,12 +144,18 @@ function oddsBlock(ctx, command, { caption, margin = false, id }) {
   if (!answer) return el("p", { class: "muted", id }, t("web.hexxen.odds_loading"));
   if (answer.error) return el("p", { class: "muted", id }, answer.error);
   const labeler = margin ? (v) => t("web.hexxen.margin_value", { n: v }) : (v) => t("web.hexxen.successes_value", { n: v });
-  const dice = (answer.parts || []).filter((part) => /^(blood|elixir):/.test(part.key)).map((part) => {
+  return el("div", { id, class: "hx-odds" }, oddsChart(answer, { caption, labeler }), ...diceOdds(answer));
+}
+
+const DICE_PART = /^(blood|elixir):/;
+
+/** The odds' parts for Blut and Elixier dice (keyed `die:effect`): the chance of each number. */
+function diceOdds(answer, key = "web.hexxen.dice_odds") {
+  return (answer.parts || []).filter((part) => DICE_PART.test(part.key)).map((part) => {
     const [die, gives] = [part.key.slice(0, part.key.indexOf(":")), part.key.slice(part.key.indexOf(":") + 1)];
     const chances = part.odds.outcomes.filter((o) => o.probability > 0).map((o) => `${o.value}: ${percent(o.probability)}`).join(" · ");
-    return el("p", { class: "small-print hx-dice-odds", dataset: { dice: part.key } }, t("web.hexxen.dice_odds", { die: t("web.hexxen.die." + die), gives: givesName(gives), chances }));
+    return el("p", { class: "small-print hx-dice-odds", dataset: { dice: part.key } }, t(key, { die: t("web.hexxen.die." + die), gives: givesName(gives), chances }));
   });
-  return el("div", { id, class: "hx-odds" }, oddsChart(answer, { caption, labeler }), ...dice);
 }
 
 /** "p/q" as a number. */
@@ -477,13 +483,13 @@ function powerOdds(ctx, command, i) {
   if (!answer) return el("p", { class: "muted", id: `hx-power-chart-${i}` }, t("web.hexxen.odds_loading"));
   if (answer.error) return el("p", { class: "muted", id: `hx-power-chart-${i}` }, answer.error);
   const margin = (v) => t("web.hexxen.margin_value", { n: v });
-  const charts = (answer.parts || []).map((part) => el("div", { class: "hx-odds hx-target-odds", id: `hx-power-chart-${i}-${part.key}`, dataset: { target: part.key } },
+  const charts = (answer.parts || []).filter((part) => !DICE_PART.test(part.key)).map((part) => el("div", { class: "hx-odds hx-target-odds", id: `hx-power-chart-${i}-${part.key}`, dataset: { target: part.key } },
     oddsChart(part.odds, { caption: t("web.hexxen.power_caption", { name: nameOf(ctx, part.key) }), labeler: margin })));
   if (command.targets.length > 1) {
     charts.unshift(el("div", { class: "hx-odds", id: `hx-power-count-${i}` },
       oddsChart(answer, { caption: t("web.hexxen.power_count_caption"), labeler: (v) => t("web.hexxen.targets_value", { n: v }) })));
   }
-  return el("div", { id: `hx-power-chart-${i}` }, charts);
+  return el("div", { id: `hx-power-chart-${i}` }, charts, ...diceOdds(answer, "web.hexxen.dice_odds_power"));
 }
 
 // -- checks and comparative checks ------------------------------------------------------------------
