@@ -254,3 +254,16 @@ def test_attack_odds_show_what_the_dice_give() -> None:
     assert part.key == "blood:inner_damage[Gift]"
     # Two Blutwürfel: 0 drops only when both are blank.
     assert Fraction(part.odds.outcomes[0].exact) == Fraction(1, 36)
+
+
+def test_an_nsc_the_ini0_damage_defeats_does_not_regenerate() -> None:
+    table = _fight("Eigenschaften: Regeneration")
+    table.execute({"kind": "change_lep", "target": "spider", "amount": -15}, GM, NONE)
+    table.execute(
+        {"kind": "apply_effect", "target": "spider", "effect": "outer_damage", "level": 5}, GM, NONE
+    )
+    table.execute({"kind": "next_turn"}, GM, NONE)
+    table.execute({"kind": "next_turn"}, ANNA, NONE)  # 10 LeP of damage, no die is drawn
+    kinds = [e["kind"] for e in table.records[-1].events]
+    assert "regenerated" not in kinds and "effect_ticked" in kinds
+    assert table.state.npcs["spider"].lep.current == 0  # an NSC stops at 0

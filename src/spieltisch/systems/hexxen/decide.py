@@ -406,7 +406,7 @@ def _ini0(
         lep = npc.lep.current - sum(
             e.amount for e in ticks if isinstance(e, EffectTicked) and e.target == npc.id
         )
-        for trait in rules.trait_heal(npc.traits):
+        for trait in rules.trait_heal(npc.traits) if lep > 0 else []:  # not when defeated
             assert trait.die is not None
             rolled = roll_use(dice, DiceUse(die=trait.die, count=trait.count))
             regained = max(0, min(rolled.value, npc.lep.maximum - lep))
