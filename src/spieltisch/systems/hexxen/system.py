@@ -99,7 +99,8 @@ class Hexxen:
 
     def odds(self, state: HexxenState, command: Command) -> Odds | None:
         """Exact odds: a hunter's total; for attacks, powers and contests the margin
-        (active − defence) with both sides' modifiers and the chosen defence."""
+        (active − defence) with both sides' modifiers and the chosen defence; an attack's or a
+        power's Blut and Elixier dice as ``parts`` keyed ``die:effect``."""
         opts = state.options
         if isinstance(command, Defend):
             command = attack_of(state, command)
