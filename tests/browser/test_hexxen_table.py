@@ -256,6 +256,8 @@ HAG = "\n".join(
         "KKR 3, WIL 4",
         "Bezauberung (NN|F: 3 gegen Geistesstärke, 1 Malusstufe pro Differenzerfolg [Furcht],"
         " 1 Hex pro Ziel (Gruppe))",
+        "(N) Kralle Angriff 3, Schaden 1, 1 Blutwürfel innerer Schaden [Gift]",
+        "Eigenschaften: Regeneration, Rudeltier",
     ]
 )
 RATS = "Bandenstufe 1\nINI 2\nLeP 6\nWürfelpool 3\n(N) Biss Angriff 2, Schaden 1"
@@ -270,7 +272,8 @@ def create_hunter(gm: Page, name: str) -> None:
 
 def test_the_gms_side_of_a_fight(browser: Any, server: Any) -> None:
     # Two hunters against an Anführer with attributes and growing Hex and a Bande with a
-    # fixed pool: a two-Handlungen power against both, an Abbau check at INI 0.
+    # fixed pool: a two-Handlungen power against both, an Abbau check at INI 0; the witch's
+    # poison (a Blutwürfel) with its chances, her Regeneration (an Elixierwürfel) at INI 0.
     gm_context = new_context(browser)
     gm = gm_context.new_page()
     gm_errors = watch_errors(gm)
@@ -284,6 +287,11 @@ def test_the_gms_side_of_a_fight(browser: Any, server: Any) -> None:
         create_npc(gm, "Hexe", "anfuehrer", "2", HAG)
         expect(gm.locator("#hx-npc-hexe")).to_contain_text("Attribute: KKR 3, WIL 4")
         expect(gm.locator("#hx-npc-hexe")).to_contain_text("+1 Hex pro Runde")
+        expect(gm.locator("#hx-npc-hexe")).to_contain_text(
+            "1 Blutwürfel für innerer Schaden [Gift]"
+        )
+        expect(gm.locator("#hx-traits-hexe")).to_contain_text("Regeneration – wirkt")
+        expect(gm.locator("#hx-traits-hexe")).to_contain_text("Rudeltier – nur angezeigt")
         create_npc(gm, "Ratten", "bande", "1", RATS)
         expect(gm.locator("#hx-npc-ratten")).to_contain_text("Würfelpool 3")
 
@@ -297,6 +305,12 @@ def test_the_gms_side_of_a_fight(browser: Any, server: Any) -> None:
         gm.select_option("#hx-bind-with-hexe", "ada")
         gm.locator("#hx-toggle-bound-hexe").click()
         expect(gm.locator("#hx-facts-hexe")).to_contain_text("gebunden mit Ada")
+        # The claw's Blutwürfel before the roll: 0, 1, 1, 2, 2, 3 drops as levels of poison.
+        gm.locator("#hx-declare-odds-0 > summary").click()
+        expect(gm.locator("#hx-declare-chart-0 .hx-dice-odds")).to_have_text(
+            "Bei einem Treffer – Blutwürfel für innerer Schaden [Gift]: "
+            "0: 16,7 % · 1: 33,3 % · 2: 33,3 % · 3: 16,7 %"
+        )
         # A group power with nothing ticked takes both hunters: 2 Hex, each one's odds.
         expect(gm.locator("#hx-power-cost-0")).to_have_text("kostet 2 Hex für 2 Ziel(e)")
         expect(gm.locator("#hx-power-count-0 table")).to_be_visible()
@@ -327,6 +341,9 @@ def test_the_gms_side_of_a_fight(browser: Any, server: Any) -> None:
         expect(gm.locator("#hx-ini0-coming")).to_contain_text(
             re.compile(r"Bo: Malusstufe \[Furcht\] [2-9] – Abbauprobe mit 4 Würfeln")
         )
+        expect(gm.locator("#hx-ini0-coming")).to_contain_text(
+            "Hexe: Regeneration – 1 Elixierwürfel, heilt 1 bis 5 LeP"
+        )
         gm.locator("#hx-next-turn").click()  # Ada
         gm.locator("#hx-next-turn").click()  # Bo
         gm.locator("#hx-next-turn").click()  # the rats
@@ -340,6 +357,10 @@ def test_the_gms_side_of_a_fight(browser: Any, server: Any) -> None:
         gm.locator("#hx-next-turn").click()  # INI 0, round 2
         expect(gm.locator("#hx-round")).to_have_text("Runde 2 · Hexe ist am Zug")
         expect(gm.locator("#log")).to_contain_text("INI 0: Hexe gewinnt 1 Hex.")
+        # Whatever the Elixierwürfel showed, the witch at full LeP regains none.
+        expect(gm.locator("#log")).to_contain_text(
+            re.compile(r"INI 0: Hexe heilt 0 LeP durch Regeneration \(Elixierwürfel: [1-5]\)\.")
+        )
         expect(gm.locator("#log")).to_contain_text("Abbauprobe Bo gegen Malusstufe [Furcht]")
         expect(gm.locator("#hx-facts-hexe")).to_contain_text("Hex 3/4")
         assert not gm_errors, gm_errors

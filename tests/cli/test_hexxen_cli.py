@@ -127,3 +127,42 @@ def test_parse_reads_the_new_grammar() -> None:
         {"kind": "pool", "value": 5},
         {"kind": "growth", "value": 1, "per_jz": True},
     ]
+
+
+def test_parse_reads_blut_and_elixier_dice_and_properties() -> None:
+    line = "(N) Biss Angriff 4, Schaden 2, 1 Elixierwürfel, 2 Blutwürfel innerer Schaden [Gift]"
+    code, out = invoke("hexxen", "parse", line, "--json")
+    assert code == 0
+    attack = json.loads(out)
+    assert (attack["elixir"], attack["dice"]) == (
+        1,
+        [{"die": "blood", "count": 2, "effect": "innerer Schaden", "tag": "Gift"}],
+    )
+    power = "Fluch (F: 3 gegen Willenskraft, 1 Elixierwürfel Malusstufen, 2 Hex)"
+    code, out = invoke("hexxen", "parse", power, "--json")
+    assert json.loads(out)["per_difference"] == {
+        "amount": 1,
+        "effect": "Malusstufen",
+        "tag": None,
+        "die": "elixir",
+    }
+    code, out = invoke("hexxen", "parse", "Eigenschaften: Regeneration 2, Giftig (Biss)", "--json")
+    assert json.loads(out)["items"] == ["Regeneration 2", "Giftig (Biss)"]
+
+
+def test_odds_show_the_numbers_of_blut_and_elixier_dice_against_enumeration() -> None:
+    code, out = invoke(
+        "hexxen", "odds", "--npc", "2", "--hunter", "1", "--blood", "2", "--elixir", "1", "--json"
+    )
+    assert code == 0
+    data = json.loads(out)
+    drops = [0, 1, 1, 2, 2, 3]
+    counts: dict[str, int] = {}
+    for a, b in product(drops, repeat=2):
+        counts[str(a + b)] = counts.get(str(a + b), 0) + 1
+    assert data["blood"] == pytest.approx({k: v / 36 for k, v in counts.items()})
+    assert data["elixir"] == pytest.approx(
+        {"1": 1 / 6, "2": 1 / 6, "3": 1 / 3, "4": 1 / 6, "5": 1 / 6}
+    )
+    code, out = invoke("hexxen", "odds", "--npc", "2", "--hunter", "1", "--elixir", "11", "--json")
+    assert code == 2 and json.loads(out)["error"]["code"] == "hexxen.cli.bad_dice"

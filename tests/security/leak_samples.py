@@ -450,6 +450,17 @@ HEXXEN = Samples(
                 "tag": CANARY,
             }
         ],
+        "properties": [
+            {
+                **_HIDDEN_NPC,
+                "statblock": _HIDDEN_NPC["statblock"]
+                + f"\nEigenschaften: Regeneration, {CANARY}haut 2"
+                + f"\n(N) {CANARY}gift Angriff 2, Schaden 1, 1 Blutwürfel innerer Schaden",
+            },
+            {"kind": "start_fight"},
+            {"kind": "next_turn"},
+            {"kind": "next_turn"},
+        ],
     },
     player={
         "create_hunter": {**_HUNTER, "id": "bo", "name": "Bo"},

@@ -35,6 +35,8 @@ FAMILIES = {
     "web.hexxen.effect.": ("outer_damage", "inner_damage", "malus", "paralysis", "lep"),
     "web.hexxen.resource.": ("ideen", "coups", "esprit"),
     "web.hexxen.janus_": ("bonus", "malus"),
+    "web.hexxen.die.": ("blood", "elixir"),
+    "web.hexxen.trait.": ("heal", "attack_dice", "immune", "check_bonus", "hex_growth", "shown"),
 }
 
 

@@ -2,7 +2,9 @@
 
 ``odds --npc N --hunter H`` prints the chance that the NSC (N M-dice) comes out ahead of the
 hunter (H HeXXen dice) and the Differenzerfolge (``--json``: ``{"npc_dice", "hunter_dice",
-"npc_succeeds", "margins": {"1": p, …}}``). ``parse TEXT`` prints a stat line as data.
+"npc_succeeds", "margins": {"1": p, …}}``; with ``--blood B`` / ``--elixir E`` also the chance
+of each number that many Blut or Elixier dice show on a hit). ``parse TEXT`` prints a stat
+line as data.
 ``check --dice N`` rolls a check with a seeded source.
 """
 
@@ -32,6 +34,9 @@ MAX_DICE = 60
 
 MAX_SIDE = 30
 """Largest sum of bonus (or malus) sources the command line accepts (capped at 5 after)."""
+
+MAX_SPECIAL = 10
+"""Most Blut or Elixier dice the command line accepts."""
 
 hexxen_app = typer.Typer(
     name="hexxen", help=help_text("cli.help.hexxen"), no_args_is_help=True, add_completion=False
@@ -92,6 +97,10 @@ def odds_command(
     cap: Annotated[
         str, typer.Option("--cap", help=help_text("cli.help.hexxen.opt.cap"))
     ] = "each_side",
+    blood: Annotated[int, typer.Option("--blood", help=help_text("cli.help.hexxen.opt.blood"))] = 0,
+    elixir: Annotated[
+        int, typer.Option("--elixir", help=help_text("cli.help.hexxen.opt.elixir"))
+    ] = 0,
     as_json: JsonOption = False,
 ) -> None:
     """P(the NSC succeeds) and the distribution of Differenzerfolge. The NSC rolls ``--npc``
@@ -114,6 +123,9 @@ def odds_command(
             ("--hunter-malus", hunter_malus),
         ):
             _side(field, given)
+        for field, count in (("--blood", blood), ("--elixir", elixir)):
+            if not 0 <= count <= MAX_SPECIAL:
+                raise InputError("hexxen.cli.bad_dice", field=field, value=count, max=MAX_SPECIAL)
         if cap not in ("each_side", "net"):
             raise InputError("hexxen.cli.bad_cap", value=cap)
     except SpieltischError as error:
@@ -128,6 +140,11 @@ def odds_command(
     contest = hexxen_odds.contest(active, defence)
     margins = {str(k): float(v) for k, v in contest.ahead().items()} if dice else {}
     succeeds = float(contest.succeeds())
+    special = {
+        name: {str(k): float(p) for k, p in enumerate(hexxen_odds.special(letter, count)) if p}
+        for name, letter, count in (("blood", "B", blood), ("elixir", "E", elixir))
+        if count
+    }
     if as_json:
         emit_json(
             {
@@ -137,6 +154,7 @@ def odds_command(
                 "hunter_net": hunter_net,
                 "npc_succeeds": succeeds,
                 "margins": margins,
+                **special,
             }
         )
         return
@@ -144,6 +162,11 @@ def odds_command(
     console.print(t("hexxen.cli.odds", npc=dice, hunter=hunter, chance=_percent(succeeds)))
     for key, value in margins.items():
         console.print(t("hexxen.cli.margin", margin=key, chance=_percent(value)))
+    for name, chances in special.items():
+        count = blood if name == "blood" else elixir
+        console.print(t(f"hexxen.cli.{name}", count=count))
+        for key, value in chances.items():
+            console.print(t("hexxen.cli.number", number=key, chance=_percent(value)))
 
 
 @hexxen_app.command("parse", help=help_text("cli.help.hexxen.parse"))

@@ -241,8 +241,8 @@ def test_old_tables_keep_their_reading() -> None:
         "binding_from_map": False,
     }
     assert upgrade_options(SYSTEM, {"edition": 2}) == {"edition": 2}
-    assert stamp_options(SYSTEM, {"max_pool": 8}) == {"edition": 2, "max_pool": 8}
-    assert SYSTEM.new_state({}).options.edition == 2
+    assert stamp_options(SYSTEM, {"max_pool": 8}) == {"edition": 3, "max_pool": 8}
+    assert SYSTEM.new_state({}).options.edition == 3
 
 
 def test_a_table_made_before_replays_as_recorded() -> None:
@@ -254,9 +254,12 @@ def test_a_table_made_before_replays_as_recorded() -> None:
     records = [Record.model_validate(r) for r in document["records"]]
     options = upgrade_options(SYSTEM, document["options"])
     assert replay_log(SYSTEM, options, records).ok
-    # Read with today's defaults it would not: the attack lost one LeP less then.
-    mismatch = replay_log(SYSTEM, {}, records).mismatch
+    # Read as edition 2 it would not: the attack lost one LeP less then.
+    mismatch = replay_log(SYSTEM, {"edition": 2}, records).mismatch
     assert mismatch is not None and mismatch.seq == 4
+    # Read as edition 3 even its NSC would differ: its properties become traits.
+    mismatch = replay_log(SYSTEM, {}, records).mismatch
+    assert mismatch is not None and mismatch.seq == 3
 
 
 def test_a_snapshot_from_before_the_edition_is_folded_again() -> None:
@@ -277,7 +280,7 @@ def test_the_store_stamps_new_tables_and_reads_old_ones_as_made(tmp_path: Path) 
     store = EventStore(url)
     try:
         created = store.create_table("hexxen")
-        assert store.info(created.table).options == {"edition": 2}
+        assert store.info(created.table).options == {"edition": 3}
         with store._writer.begin() as conn:  # a row written before the edition existed
             conn.execute(text("UPDATE tables SET options = '{}'"))
     finally:
@@ -294,3 +297,18 @@ def test_the_store_stamps_new_tables_and_reads_old_ones_as_made(tmp_path: Path) 
         assert fresh.table(created.table).state.options.damage_offset == -1
     finally:
         fresh.close()
+
+
+def test_a_table_of_edition_2_replays_as_recorded() -> None:
+    # Recorded with the code of edition 2: a bare Elixierwürfel on a hit only reported (Schaden
+    # 1 + 2 successes + 3 drops − armour 1 = 5 LeP), properties that were names (Regeneration,
+    # Entschlossen, Furchtlos did nothing: no bonus, [Furcht] given, no healing at INI 0).
+    document = json.loads((Path(__file__).parent / "data" / "edition2_table.json").read_text())
+    records = [Record.model_validate(r) for r in document["records"]]
+    assert document["options"] == {"edition": 2}
+    assert replay_log(SYSTEM, upgrade_options(SYSTEM, document["options"]), records).ok
+    attack = records[4].events[0]
+    assert (attack["elixir"], attack["lep_lost"]) == ([4], 5)
+    # Read as edition 3 the NSC would already differ: its properties become traits.
+    mismatch = replay_log(SYSTEM, {"edition": 3}, records).mismatch
+    assert mismatch is not None and mismatch.seq == 2

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spieltisch.engine.statblock import StatLineError
+from spieltisch.systems.hexxen.sheet import property_catalog, trait_of
 from spieltisch.systems.hexxen.statblock import parse_block, parse_line
 
 
@@ -86,3 +87,57 @@ def test_every_text_parses_or_raises_the_parser_error(text: str) -> None:
     except StatLineError:
         return
     assert isinstance(result, list) and result
+
+
+def test_blut_and_elixier_dice_with_what_they_give() -> None:
+    line = "(N|F) Giftbiss Angriff 5, Schaden 1, 1 Blutwürfel innere Schadensstufen [Gift]"
+    assert parse_line(line)["dice"] == [
+        {"die": "blood", "count": 1, "effect": "innere Schadensstufen", "tag": "Gift"}
+    ]
+    power = parse_line("Fluch (N|F: 4 gegen Willenskraft, 2 Blutwürfel Lähmungsstufen, 1 Hex)")
+    assert power["per_difference"] == {
+        "amount": 2,
+        "effect": "Lähmungsstufen",
+        "tag": None,
+        "die": "blood",
+    }
+    assert parse_line("Eigenschaften: Furchtlos, Regeneration 3 (Elixier)")["items"] == [
+        "Furchtlos",
+        "Regeneration 3 (Elixier)",
+    ]
+
+
+_EFFECT_WORDS = st.sampled_from(
+    ["Schaden", "Malusstufen", "Lähmungsstufe", "innerer Schaden", "äußere Schadensstufen"]
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.integers(0, 99),
+    st.integers(0, 99),
+    st.integers(1, 99),
+    st.sampled_from(["Blutwürfel", "Elixierwürfel"]),
+    _EFFECT_WORDS,
+    st.none() | st.sampled_from(["Gift", "Fluch", "Atemnot"]),
+)
+def test_every_dice_line_reads_back(
+    attack: int, damage: int, count: int, die: str, effect: str, tag: str | None
+) -> None:
+    text = f"(N) Biss Angriff {attack}, Schaden {damage}, {count} {die} {effect}"
+    text += f" [{tag}]" if tag else ""
+    parsed = parse_line(text)
+    kind = "blood" if die == "Blutwürfel" else "elixir"
+    assert (parsed["attack"], parsed["damage"]) == (attack, damage)
+    assert parsed["dice"] == [{"die": kind, "count": count, "effect": effect, "tag": tag}]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(sorted(property_catalog())), st.integers(1, 99), st.booleans())
+def test_a_catalogued_property_reads_its_number_in_any_case(
+    name: str, count: int, lower: bool
+) -> None:
+    text = f"{name.lower() if lower else name} {count}"
+    (item,) = parse_line(f"Eigenschaften: {text}")["items"]
+    trait = trait_of(item)
+    assert (trait.name, trait.count, trait.does) == (name, count, property_catalog()[name]["does"])

@@ -47,6 +47,7 @@ from spieltisch.systems.hexxen.events import (
     BoundSet,
     CheckRolled,
     ContestRolled,
+    DiceRolled,
     EffectApplied,
     EffectRemoved,
     EffectTicked,
@@ -64,6 +65,7 @@ from spieltisch.systems.hexxen.events import (
     NpcRevealed,
     Placed,
     PowerUsed,
+    Regenerated,
     ResourceChanged,
     Roll,
     SkillSet,
@@ -81,6 +83,7 @@ from spieltisch.systems.hexxen.evolve import (
 )
 from spieltisch.systems.hexxen.sheet import (
     AttackLine,
+    DiceUse,
     HexxenState,
     Hunter,
     Npc,
@@ -95,6 +98,7 @@ from spieltisch.systems.hexxen.sheet import (
     effect_kind,
     handlungen_of,
     is_bound,
+    trait_of,
 )
 from spieltisch.systems.hexxen.statblock import parse_block
 
@@ -203,6 +207,25 @@ def _effect_applies(state: HexxenState, command: CreateNpc, power: PowerLine) ->
         raise RuleError("hexxen.unknown_effect", npc=command.name, power=power.name, value=word)
 
 
+def _dice_apply(command: CreateNpc, line: AttackLine) -> None:
+    """Refuse an attack line whose Blut- or Elixierwürfel give an effect the table cannot
+    apply (``, 1 Blutwürfel Pest``): never rolled and dropped."""
+    for use in line.dice:
+        if rules.use_effect(use) is None:
+            raise RuleError(
+                "hexxen.unknown_dice_effect", npc=command.name, line=line.name, value=use.effect
+            )
+
+
+def roll_use(dice: DiceSource, use: DiceUse) -> DiceRolled:
+    """Roll the Blut- or Elixierwürfel of ``use``: what their number gives."""
+    rolls = tuple(dice.roll(6) for _ in range(use.count))
+    effect = rules.use_effect(use)
+    assert effect is not None  # refused when the NSC was made
+    value = rules.dice_value(use.die, rolls)
+    return DiceRolled(die=use.die, dice=rolls, value=value, effect=effect, source=use.source)
+
+
 def npc_from_statblock(state: HexxenState, command: CreateNpc) -> Npc:
     """The NSC a Wertekasten describes (:class:`StatLineError` for a bad line)."""
     if command.npc_kind == "bande" and not 1 <= command.level <= 3:
@@ -219,9 +242,9 @@ def npc_from_statblock(state: HexxenState, command: CreateNpc) -> Npc:
     for entry in entries:
         kind = entry["kind"]
         if kind == "attack":
-            attacks.append(
-                AttackLine.model_validate({k: v for k, v in entry.items() if k != "kind"})
-            )
+            line = AttackLine.model_validate({k: v for k, v in entry.items() if k != "kind"})
+            _dice_apply(command, line)
+            attacks.append(line)
         elif kind == "power":
             power = PowerLine.model_validate({k: v for k, v in entry.items() if k != "kind"})
             _effect_applies(state, command, power)
@@ -272,6 +295,7 @@ def npc_from_statblock(state: HexxenState, command: CreateNpc) -> Npc:
         pool=pool,
         hex_growth=growth,
         hex_growth_per_jz=bool(flags.get("growth_per_jz")),
+        traits=tuple(trait_of(text) for text in properties) if state.options.edition >= 3 else (),
     )
 
 
@@ -355,9 +379,10 @@ def abbau_removed(total: int, level: int, decay_per_success: bool) -> int:
 
 
 def _ini0(
-    state: HexxenState, current: Effects, round_: int, dice: DiceSource
+    state: HexxenState, current: Effects, round_: int, dice: DiceSource, ticks: list[Event]
 ) -> tuple[list[AbbauResult], list[Event]]:
-    """The INI-0 phase after the ticks: every Abbau check (rolled), every NSC's Hex growth."""
+    """The INI-0 phase after the ticks: every Abbau check (rolled), then for each NSC in the
+    fight and not defeated its Hex growth and its healing properties (rolled)."""
     probe = state.model_copy(update={"effects": current})
     abbau = []
     for item in current.items:
@@ -373,9 +398,29 @@ def _ini0(
     growth: list[Event] = []
     fighting = state.budgets
     for npc in state.npcs.values():
-        if npc.id in fighting and npc.hex_growth and npc.lep.current > 0:
+        if npc.id not in fighting or npc.lep.current <= 0:
+            continue
+        grows = npc.hex_growth + rules.trait_growth(npc.traits)
+        if grows:
+            growth.append(HexGained(npc=npc.id, amount=grows, reason="growth", round=round_))
+        lep = npc.lep.current - sum(
+            e.amount for e in ticks if isinstance(e, EffectTicked) and e.target == npc.id
+        )
+        for trait in rules.trait_heal(npc.traits) if lep > 0 else []:  # not when defeated
+            assert trait.die is not None
+            rolled = roll_use(dice, DiceUse(die=trait.die, count=trait.count))
+            regained = max(0, min(rolled.value, npc.lep.maximum - lep))
+            lep += regained
             growth.append(
-                HexGained(npc=npc.id, amount=npc.hex_growth, reason="growth", round=round_)
+                Regenerated(
+                    npc=npc.id,
+                    property=trait.name,
+                    die=trait.die,
+                    dice=rolled.dice,
+                    value=rolled.value,
+                    lep=regained,
+                    round=round_,
+                )
             )
     return abbau, growth
 
@@ -404,7 +449,7 @@ def _next_turn(state: HexxenState, dice: DiceSource) -> list[Event]:
                 )
             )
         if marker.phase == "ini0":
-            abbau, growth = _ini0(state, current, marker.round, dice)
+            abbau, growth = _ini0(state, current, marker.round, dice, ticks)
     return [TurnAdvanced(abbau=tuple(abbau)), *ticks, *growth]
 
 
@@ -484,10 +529,17 @@ def _attack(state: HexxenState, command: NpcAttack, dice: DiceSource) -> list[Ev
         defense_roll = roll_check(dice, pool, hb, hm, gm=False, state=state)
     margin = roll.total - (defense_roll.total if defense_roll else 0)
     hit = margin >= state.options.hit_threshold
-    blood = tuple(dice.roll(6) for _ in range(line.blood)) if hit else ()
-    elixir = tuple(dice.roll(6) for _ in range(line.elixir)) if hit else ()
+    blood: tuple[int, ...] = ()
+    elixir: tuple[int, ...] = ()
+    uses = rules.attack_dice(line, npc.traits, state.options.edition) if hit else []
+    if state.options.edition < 3 and hit:  # the bare dice as they were: drops, Elixier reported
+        blood = tuple(dice.roll(6) for _ in range(line.blood))
+        elixir = tuple(dice.roll(6) for _ in range(line.elixir))
+        uses = list(line.dice)
+    special = tuple(roll_use(dice, use) for use in uses)
     drops = rules.blood_drops(blood)
-    lost = rules.attack_damage(line.damage, margin, hunter.armour, drops, state.options)
+    extra = drops + sum(s.value for s in special if s.effect == "lep")
+    lost = rules.attack_damage(line.damage, margin, hunter.armour, extra, state.options)
     return [
         AttackRolled(
             number=state.checks + 1,
@@ -506,6 +558,7 @@ def _attack(state: HexxenState, command: NpcAttack, dice: DiceSource) -> list[Ev
             elixir=tuple(rules.elixir_values(elixir)),
             lep_lost=lost,
             handlungen=cost,
+            special=special,
         )
     ]
 
@@ -708,6 +761,13 @@ def _power(state: HexxenState, command: NpcPower, dice: DiceSource) -> list[Even
         answer = roll_check(dice, pool, hb, hm, gm=False, state=state)
         margin = roll.total - answer.total
         amount = line.per_difference.amount * margin if margin > 0 else 0
+        rolled: tuple[int, ...] = ()
+        die = line.per_difference.die
+        if die is not None and margin > 0:  # the dice's number is the effect on him
+            rolled = tuple(dice.roll(6) for _ in range(line.per_difference.amount))
+            amount = rules.dice_value(die, rolled)
+        elif die is not None:
+            amount = 0
         results.append(
             TargetResult(
                 hunter=hunter.id,
@@ -715,6 +775,7 @@ def _power(state: HexxenState, command: NpcPower, dice: DiceSource) -> list[Even
                 margin=margin,
                 effect=kind if amount else None,
                 amount=amount,
+                dice=rolled,
             )
         )
     return [

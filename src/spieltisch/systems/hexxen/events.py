@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field, TypeAdapter
 
 from spieltisch.engine.encounter import Start
-from spieltisch.systems.hexxen.sheet import Hunter, Npc, PendingAttack, _Frozen
+from spieltisch.systems.hexxen.sheet import Die, Hunter, Npc, PendingAttack, _Frozen
 
 __all__ = [
     "EVENTS",
@@ -17,6 +17,7 @@ __all__ = [
     "BoundSet",
     "CheckRolled",
     "ContestRolled",
+    "DiceRolled",
     "EffectApplied",
     "EffectRemoved",
     "EffectTicked",
@@ -34,6 +35,7 @@ __all__ = [
     "NpcRevealed",
     "Placed",
     "PowerUsed",
+    "Regenerated",
     "ResourceChanged",
     "Roll",
     "SkillSet",
@@ -262,10 +264,22 @@ class ContestRolled(_Event):
     edition 1, its strongest attack)."""
 
 
+class DiceRolled(_Event):
+    """Blut- or Elixierwürfel a line or a property rolled: the d6 values, the number they
+    show, and what it gave (``lep``: damage, or the ongoing effect given that many levels)."""
+
+    die: Die
+    dice: tuple[int, ...]
+    value: int
+    effect: str
+    source: str | None = None
+    """The property they came from (``Giftig``), ``None`` for the line's own."""
+
+
 class AttackRolled(_Event):
     """An NSC's attack: its roll, the hunter's reaction, the hit and the LeP lost."""
 
-    _added = frozenset({"handlungen"})
+    _added = frozenset({"handlungen", "special"})
 
     kind: Literal["attack_rolled"] = "attack_rolled"
     number: int
@@ -284,6 +298,10 @@ class AttackRolled(_Event):
     elixir: tuple[int, ...] = ()
     lep_lost: int = 0
     handlungen: int = 1
+    special: tuple[DiceRolled, ...] = ()
+    """Edition 3: every Blut- and Elixierwürfel of the hit (the line's and its properties');
+    their damage is in ``lep_lost``, their levels are given to the target. Before, ``blood``
+    and ``elixir`` (reported only)."""
 
 
 class AttackDeclared(_Event):
@@ -312,6 +330,8 @@ class MapSet(_Event):
 class TargetResult(_Event):
     """One target of a Handlungskraft: his roll and what the Differenzerfolge did."""
 
+    _added = frozenset({"dice"})
+
     hunter: str
     roll: Roll
     margin: int
@@ -319,6 +339,9 @@ class TargetResult(_Event):
     """The ongoing effect given (``lep`` for plain LeP damage; ``None`` when the effect is
     only reported or the NSC was not ahead)."""
     amount: int
+    dice: tuple[int, ...] = ()
+    """The d6 values of the Blut- or Elixierwürfel whose number is ``amount`` (a power
+    ``1 Elixierwürfel Malusstufen``), rolled when the NSC is ahead."""
 
 
 class PowerUsed(_Event):
@@ -334,6 +357,20 @@ class PowerUsed(_Event):
     hex: int
     results: tuple[TargetResult, ...]
     handlungen: int = 1
+
+
+class Regenerated(_Event):
+    """An NSC's healing property (``Regeneration``) acted in the INI-0 phase: the dice, the
+    number they show and the LeP it regains (never above its maximum)."""
+
+    kind: Literal["regenerated"] = "regenerated"
+    npc: str
+    property: str
+    die: Die
+    dice: tuple[int, ...]
+    value: int
+    lep: int
+    round: int
 
 
 class NpcRevealed(_Event):
@@ -371,7 +408,8 @@ Event = Annotated[
     | MapSet
     | HexGained
     | NpcCheckRolled
-    | NpcRevealed,
+    | NpcRevealed
+    | Regenerated,
     Field(discriminator="kind"),
 ]
 """Any HeXXen event."""

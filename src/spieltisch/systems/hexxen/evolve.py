@@ -35,6 +35,7 @@ from spieltisch.systems.hexxen.events import (
     NpcRevealed,
     Placed,
     PowerUsed,
+    Regenerated,
     ResourceChanged,
     SkillSet,
     TurnAdvanced,
@@ -105,7 +106,8 @@ def modifiers(state: HexxenState, target: str, bonus: int = 0, malus: int = 0) -
     """Every bonus and malus of ``target``'s checks: the lasting ones, its Malusstufen and
     the ones of this check."""
     who = find_any(state, target)
-    return who.bonus + bonus, who.malus + ongoing(state, target, "malus") + malus
+    lasting = who.bonus + (rules.trait_bonus(who.traits) if isinstance(who, Npc) else 0)
+    return lasting + bonus, who.malus + ongoing(state, target, "malus") + malus
 
 
 def budget_rules(state: HexxenState, target: str) -> tuple[BudgetRule, ...]:
@@ -195,7 +197,11 @@ def _apply_effect(
 ) -> HexxenState:
     if base_effect(effect)[0] == "paralysis" and target not in state.hunters:
         raise RuleError("hexxen.hunters_only", effect=effect, value=target)
-    find_any(state, target)
+    who = find_any(state, target)
+    if isinstance(who, Npc):
+        immune = rules.immune_to(who.traits, effect)
+        if immune is not None:
+            raise RuleError("hexxen.immune", npc=who.name, effect=effect, value=immune)
     applied, _ = effects.apply(
         state.effects, effect_catalog(state, effect), effect, target, level=level, source=source
     )
@@ -276,6 +282,9 @@ def evolve(state: HexxenState, event: Event) -> HexxenState:
         return state.model_copy(update={"positions": positions})
     if isinstance(event, EffectTicked):
         return _lep(state, event.target, -event.amount)
+    if isinstance(event, Regenerated):
+        find_npc(state, event.npc)
+        return _lep(state, event.npc, event.lep)
     if isinstance(event, FightEnded):
         refilled: dict[str, Budgets] = {}
         for hunter_id, ap in event.refilled.items():
@@ -347,6 +356,10 @@ def _rolled(state: HexxenState, event: Event) -> HexxenState:
         state = _spend(state, event.target, "ap", event.defense_ap)
         if event.lep_lost:
             state = _lep(state, event.target, -event.lep_lost)
+        for rolled in event.special:
+            if rolled.effect != "lep" and rolled.value:
+                levels = min(rolled.value, state.options.max_level)  # levels add up to the cap
+                state = _apply_effect(state, event.target, rolled.effect, levels, event.npc)
         state = state.model_copy(update={"pending": None})
         actor = event.npc
     else:
@@ -362,7 +375,8 @@ def _rolled(state: HexxenState, event: Event) -> HexxenState:
             if result.effect == "lep" and result.amount:
                 state = _lep(state, result.hunter, -result.amount)
             elif result.effect is not None and result.amount:
-                state = _apply_effect(state, result.hunter, result.effect, result.amount, npc.id)
+                levels = min(result.amount, state.options.max_level)
+                state = _apply_effect(state, result.hunter, result.effect, levels, npc.id)
         actor = event.npc
     detail = event.model_dump(mode="json", exclude={"kind"})
     last = LastRoll(kind=event.kind, actor=actor, detail=detail)

@@ -24,6 +24,7 @@ __all__ = [
     "binomial",
     "contest",
     "pool",
+    "special",
     "succeeds",
 ]
 
@@ -63,6 +64,19 @@ def pool(dice: int, net: int = 0, *, gm: bool = False, stars_count: bool = False
         janus = Dist.of(f"{abs(net)}J", exact=True)
         total = total + janus if net > 0 else (total - janus).clamp(low=0)
     return _dense(total)
+
+
+def _drops(counts: Mapping[str, int]) -> int:
+    return counts.get("drops", 0)
+
+
+@cache
+def special(letter: str, count: int) -> Distribution:
+    """The number ``count`` Blut dice (``B``: their drops) or Elixier dice (``E``: their
+    values) show, added up."""
+    if letter == "B":
+        return _dense(Dist.of(f"{count}B", key=_drops, exact=True))
+    return _dense(Dist.of(f"{count}E", exact=True))
 
 
 class Contest:

@@ -13,20 +13,39 @@ from dataclasses import dataclass
 
 from spieltisch.dice.faces import symbol_die
 from spieltisch.engine.errors import RuleError
-from spieltisch.systems.hexxen.sheet import HexxenOptions
+from spieltisch.systems.hexxen.sheet import (
+    AttackLine,
+    DiceUse,
+    Die,
+    HexxenOptions,
+    Trait,
+    base_effect,
+    effect_id,
+    effect_kind,
+)
 
 __all__ = [
+    "DIE_LETTERS",
     "CheckResult",
+    "DiceUse",
     "attack_damage",
+    "attack_dice",
     "blood_drops",
     "check_result",
     "check_value",
     "derived_ini",
     "derived_lep",
+    "dice_value",
+    "elixir_values",
     "hits",
+    "immune_to",
     "janus_count",
     "net_modifier",
     "round_ap",
+    "trait_bonus",
+    "trait_growth",
+    "trait_heal",
+    "use_effect",
 ]
 
 MAX_MODIFIER = 5
@@ -138,13 +157,13 @@ def round_ap(paralysis: int, armour: int, options: HexxenOptions) -> int:
     return max(0, ap)
 
 
-def attack_damage(damage: int, margin: int, armour: int, drops: int, options: HexxenOptions) -> int:
+def attack_damage(damage: int, margin: int, armour: int, extra: int, options: HexxenOptions) -> int:
     """LeP an attack costs: nothing below ``hit_threshold`` net successes; else the line's
-    Schaden + the net successes (+ ``damage_offset``, default 0) + Blut drops − armour, never
-    below 0."""
+    Schaden + the net successes (+ ``damage_offset``, default 0) + the extra damage of its
+    Blut- and Elixierwürfel − armour, never below 0."""
     if margin < options.hit_threshold:
         return 0
-    lost = damage + margin + options.damage_offset + drops
+    lost = damage + margin + options.damage_offset + extra
     if options.armour_reduces:
         lost -= armour
     return max(0, lost)
@@ -155,3 +174,76 @@ def elixir_values(rolls: Sequence[int]) -> list[int]:
     kind = symbol_die("E")
     faces = [kind.face(roll) for roll in rolls]
     return [face for face in faces if isinstance(face, int)]
+
+
+DIE_LETTERS: dict[Die, str] = {"blood": "B", "elixir": "E"}
+"""The face table (:mod:`spieltisch.dice.faces`) of each special die."""
+
+
+def dice_value(die: Die, rolls: Sequence[int]) -> int:
+    """The number Blut dice (their drops) or Elixier dice (their values) show, added up."""
+    return blood_drops(rolls) if die == "blood" else sum(elixir_values(rolls))
+
+
+def attack_dice(line: AttackLine, traits: Sequence[Trait], edition: int) -> list[DiceUse]:
+    """The Blut- and Elixierwürfel an attack rolls on a hit, in the order they are rolled: the
+    line's bare dice (their number adds to the damage), the line's dice with an effect, then
+    those of the NSC's properties (``Giftig``, ``Zusatzschaden``). Before edition 3 a bare
+    Elixierwürfel is only reported (by the caller) and properties do nothing."""
+    uses = [DiceUse(die="blood", count=line.blood)] if line.blood else []
+    if edition >= 3 and line.elixir:
+        uses.append(DiceUse(die="elixir", count=line.elixir))
+    uses.extend(line.dice)
+    if edition < 3:
+        return uses
+    for trait in traits:
+        if trait.does == "attack_dice" and trait.die is not None and trait.count:
+            uses.append(
+                DiceUse(
+                    die=trait.die,
+                    count=trait.count,
+                    effect=trait.effect,
+                    tag=trait.tag,
+                    source=trait.name,
+                )
+            )
+    return uses
+
+
+def use_effect(use: DiceUse) -> str | None:
+    """What the number of ``use`` gives: ``"lep"`` (damage), an effect id (with its tag), or
+    ``None`` when its effect words are no rule of the table (refused when the NSC is made)."""
+    if use.effect is None:
+        return "lep"
+    kind = effect_kind(use.effect)
+    if kind is None or kind == "lep":
+        return kind
+    return effect_id(kind, use.tag)
+
+
+def trait_bonus(traits: Sequence[Trait]) -> int:
+    """The bonus the properties give every check of the NSC (``Entschlossen``)."""
+    return sum(t.count for t in traits if t.does == "check_bonus")
+
+
+def trait_growth(traits: Sequence[Trait]) -> int:
+    """Hex the properties give the NSC in every INI-0 phase (``Hexenquell``)."""
+    return sum(t.count for t in traits if t.does == "hex_growth")
+
+
+def trait_heal(traits: Sequence[Trait]) -> list[Trait]:
+    """The properties that heal the NSC in every INI-0 phase (``Regeneration``)."""
+    return [t for t in traits if t.does == "heal" and t.die is not None and t.count]
+
+
+def immune_to(traits: Sequence[Trait], kind: str) -> str | None:
+    """The property that makes the NSC immune to the effect ``kind`` (an effect id, maybe
+    tagged): one naming its tag (``Furcht``) or its kind (``Malusstufen``); else ``None``."""
+    base, tag = base_effect(kind)
+    for trait in traits:
+        if trait.does != "immune" or trait.effect is None:
+            continue
+        named = trait.effect.strip().lower()
+        if (tag is not None and named == tag.lower()) or effect_kind(trait.effect) == base:
+            return trait.name
+    return None

@@ -30,6 +30,8 @@ __all__ = [
     "AttackLine",
     "Binding",
     "Decay",
+    "DiceUse",
+    "Die",
     "HexxenOptions",
     "HexxenState",
     "Hunter",
@@ -40,6 +42,7 @@ __all__ = [
     "PerDifference",
     "PowerLine",
     "Range",
+    "Trait",
     "base_effect",
     "bound_with",
     "catalog",
@@ -49,7 +52,9 @@ __all__ = [
     "effect_kind",
     "handlungen_of",
     "is_bound",
+    "property_catalog",
     "targets_of_note",
+    "trait_of",
 ]
 
 ATTRIBUTES: tuple[str, ...] = ("KKR", "ATH", "GES", "SIN", "WIS", "WIL")
@@ -109,9 +114,11 @@ class HexxenOptions(_Frozen):
     """Most HeXXen dice a hunter's check rolls (attribute + skill, capped)."""
     stars_count: bool = False
     """House rule: every 2 Espritsterne of a hunter add 1 success."""
-    edition: Literal[1, 2] = 2
-    """How the table reads the rules where an earlier release read them otherwise: ``2`` the
-    seed's reading (the default); ``1`` the reading of tables made before it (their stored
+    edition: Literal[1, 2, 3] = 3
+    """How the table reads the rules where an earlier release read them otherwise: ``3`` the
+    seed's reading with Blut- and Elixierwürfel that act and NSC properties applied (the
+    default); ``2`` that reading before (an Elixierwürfel on an attack line only reported,
+    properties only names); ``1`` the reading of tables made before it (their stored
     options lack this field, see :meth:`.system.Hexxen.upgrade_options`): an effect word the
     table cannot apply is only reported, a ``Bandenstufe`` line is taken in any Wertekasten,
     a power takes any number of targets, an NSC without attributes defends a comparative
@@ -169,10 +176,28 @@ def handlungen_of(line: AttackLine | PowerLine, usage: Range) -> int:
     return line.handlungen.get(usage, 1)
 
 
+Die = Literal["blood", "elixir"]
+"""A special die: Blutwürfel (drops 0, 1, 1, 2, 2, 3) or Elixierwürfel (1, 2, 3, 4, 5, 3)."""
+
+
+class DiceUse(_Frozen):
+    """Blut- or Elixierwürfel a line rolls, and what the number they show gives."""
+
+    die: Die
+    count: int = Field(ge=1, le=99)
+    effect: str | None = None
+    """The effect words as written (``innerer Schaden``): that many levels of the ongoing
+    effect, or LeP for ``Schaden``; ``None``: the number adds to the attack's damage."""
+    tag: str | None = None
+    """The condition's name (``[Gift]``)."""
+    source: str | None = None
+    """The property the dice come from (``Giftig``), ``None`` for the line's own."""
+
+
 class AttackLine(_Frozen):
     """``(N) Klauenhieb Angriff 10, Schaden 3``: an NSC's attack."""
 
-    _added = frozenset({"handlungen"})
+    _added = frozenset({"handlungen", "dice"})
 
     name: str
     range: tuple[Range, ...]
@@ -182,14 +207,23 @@ class AttackLine(_Frozen):
     elixir: int = Field(default=0, ge=0, le=99)
     handlungen: dict[Range, int] = Field(default_factory=dict)
     """Handlungen per use where more than one (``(NN)``: two in melee)."""
+    dice: tuple[DiceUse, ...] = ()
+    """Blut- or Elixierwürfel whose number gives levels of an effect on a hit
+    (``, 1 Blutwürfel innerer Schaden [Gift]``)."""
 
 
 class PerDifference(_Frozen):
-    """What each Differenzerfolg of a comparative check does."""
+    """What each Differenzerfolg of a comparative check does — or, with ``die``, what the
+    number of ``amount`` such dice gives each target the NSC is ahead of."""
+
+    _added = frozenset({"die"})
 
     amount: int = Field(ge=0, le=99)
     effect: str
     tag: str | None = None
+    die: Die | None = None
+    """``1 Elixierwürfel Malusstufen``: the effect's amount is the number the dice show,
+    rolled for each target the NSC is ahead of (not multiplied by the Differenzerfolge)."""
 
 
 class PowerLine(_Frozen):
@@ -222,10 +256,31 @@ class NpcKind(StrEnum):
     BANDE = "bande"
 
 
+TraitRule = Literal["heal", "attack_dice", "immune", "check_bonus", "hex_growth"]
+"""What a known property does (``data/properties.json``)."""
+
+
+class Trait(_Frozen):
+    """An NSC property (Eigenschaft) as the table reads it: its text as written and, for a
+    property of the catalogue (``data/properties.json``), what it does."""
+
+    text: str
+    name: str
+    does: TraitRule | None = None
+    """``None``: unknown to the table, shown and not applied."""
+    count: int = 0
+    """Dice it rolls, bonus or Hex it gives (a number after the name overrides the default)."""
+    die: Die | None = None
+    effect: str | None = None
+    """The effect words its dice give (``innerer Schaden``) or it is immune to (a tag such as
+    ``Furcht`` or effect words such as ``Malusstufen``)."""
+    tag: str | None = None
+
+
 class Npc(_Frozen):
     """An NSC with its Wertekasten and its state in the fight."""
 
-    _added = frozenset({"attributes", "pool", "hex_growth", "hex_growth_per_jz"})
+    _added = frozenset({"attributes", "pool", "hex_growth", "hex_growth_per_jz", "traits"})
 
     id: str
     name: str
@@ -254,6 +309,8 @@ class Npc(_Frozen):
     hex_growth: int = 0
     """Hex the NSC gains in every INI-0 phase (``Hex +1 pro Runde``)."""
     hex_growth_per_jz: bool = False
+    traits: tuple[Trait, ...] = ()
+    """Its properties as the table reads them (edition 3; before, ``properties`` alone)."""
 
 
 class Hunter(_Frozen):
@@ -351,6 +408,40 @@ def default_skills() -> dict[str, str]:
     with (_DATA / "skills.json").open(encoding="utf-8") as handle:
         loaded: dict[str, str] = json.load(handle)
     return loaded
+
+
+@cache
+def property_catalog() -> dict[str, dict[str, Any]]:
+    """The properties the table knows and what each does (data/properties.json)."""
+    with (_DATA / "properties.json").open(encoding="utf-8") as handle:
+        loaded: dict[str, dict[str, Any]] = json.load(handle)
+    return loaded
+
+
+_TRAIT = re.compile(r"^(?P<name>[^\d(]+?)\s*(?P<count>\d+)?\s*(?:\((?P<note>[^)]*)\))?$")
+
+
+def trait_of(text: str) -> Trait:
+    """A property item (``Regeneration 2``, ``Giftig (Biss)``) as the table reads it: the
+    catalogue's rule for its name (case-insensitive), a number after the name overriding its
+    count; an unknown name is kept as text (``does`` is ``None``)."""
+    found = _TRAIT.match(text.strip())
+    name = found.group("name").strip() if found else text.strip()
+    known = {key.lower(): key for key in property_catalog()}
+    key = known.get(name.lower())
+    if key is None:
+        return Trait(text=text, name=name)
+    rule = property_catalog()[key]
+    count = int(found.group("count")) if found and found.group("count") else rule.get("count", 0)
+    return Trait(
+        text=text,
+        name=key,
+        does=rule["does"],
+        count=count,
+        die=rule.get("die"),
+        effect=rule.get("effect"),
+        tag=rule.get("tag"),
+    )
 
 
 def effect_id(base: str, tag: str | None) -> str:

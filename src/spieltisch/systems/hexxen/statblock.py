@@ -3,14 +3,19 @@
 One grammar covers a whole Wertekasten, one entry per line:
 
 * attack lines: ``(N) Klauenhieb Angriff 10, Schaden 3`` — range ``N``, ``F`` or ``N|F``, any
-  name, the attack dice, the damage; optionally ``, 1 Blutwürfel`` and/or ``, 1 Elixierwürfel``;
+  name, the attack dice, the damage; optionally ``, 1 Blutwürfel`` and/or ``, 1 Elixierwürfel``
+  (their number adds to the damage) or a die with what its number gives: ``, 1 Blutwürfel
+  innerer Schaden [Gift]`` (levels of an ongoing effect, optionally tagged);
 * Handlungskraft lines: ``Terrorwelle (N|F: 8 gegen Geistesstärke, 1 Malusstufe pro
   Differenzerfolg [Furcht], 1 Hex pro Ziel (Gruppe))`` — any name, range, the NSC's dice, any
   skill after ``gegen``, an amount and any effect before ``pro Differenzerfolg``, an optional
-  ``[tag]``, a Hex cost (``pro Ziel`` optional) and an optional note in parentheses;
+  ``[tag]``, a Hex cost (``pro Ziel`` optional) and an optional note in parentheses; instead
+  of the amount per Differenzerfolg, dice whose number is the effect on each target the NSC
+  is ahead of: ``1 Elixierwürfel Malusstufen [Fluch]``;
 * value lines: ``Hex 4``, ``LeP 30``, ``INI 6``, ``Handlungen 2``, ``Anführerstufe 3``,
   ``Bandenstufe 2`` (``pro Jz`` after the number multiplies it by the hunters in the fight),
-  ``Widernatürlich`` and ``Eigenschaften: Regeneration, Furchtlos``.
+  ``Widernatürlich`` and ``Eigenschaften: Regeneration, Furchtlos`` (an item may carry a
+  number and a note: ``Regeneration 2``, ``Giftig (Biss)``).
 
 A line may start with a bullet (``•``, ``-`` or ``*``). Every text either parses or raises
 :class:`~spieltisch.engine.statblock.StatLineError` with its position.
@@ -35,11 +40,13 @@ start: _NL* entry (_NL+ entry)* _NL*
 entry: _BULLET? (attack | power | stat | growth | attributes | pool | flag | properties)
 
 attack: "(" range ")" name "Angriff" NUMBER "," "Schaden" NUMBER extra*
-extra: "," NUMBER BLOOD -> blood
-     | "," NUMBER ELIXIR -> elixir
-power: name "(" range ":" NUMBER "gegen" name "," effect cost? note? ")"
+extra: "," NUMBER BLOOD use? -> blood
+     | "," NUMBER ELIXIR use? -> elixir
+use: words tag?
+power: name "(" range ":" NUMBER "gegen" name "," (effect | dice_effect) cost? note? ")"
 cost: "," NUMBER HEX per_target?
 effect: NUMBER words paren_tag? "pro" "Differenzerfolg" tag?
+dice_effect: NUMBER (BLOOD | ELIXIR) words tag?
 tag: "[" TEXT "]"
 paren_tag: "(" TEXT ")"
 per_target: "pro" "Ziel"
@@ -53,7 +60,7 @@ pool: POOL NUMBER
 per_jz: "pro" "Jz"
 flag: FLAG
 properties: (PROPS | PROP) ":" item ("," item)*
-item: words
+item: words NUMBER? note?
 
 name: WORD+
 words: WORD+
@@ -117,8 +124,14 @@ class _Lines(Transformer[Token, Any]):
 
     words = name
 
-    def item(self, children: list[str]) -> str:
-        return children[0]
+    def item(self, children: list[Any]) -> str:
+        text = str(children[0])
+        for child in children[1:]:
+            if isinstance(child, tuple):  # the note
+                text += f" ({child[1]})"
+            else:
+                text += f" {_number(child)}"
+        return text
 
     def range(self, tokens: list[Token]) -> tuple[list[str], dict[str, int]]:
         kinds = sorted({str(token)[0] for token in tokens}, key="NF".index)
@@ -127,11 +140,22 @@ class _Lines(Transformer[Token, Any]):
         costs = {str(token)[0]: len(str(token)) for token in tokens if len(str(token)) > 1}
         return kinds, costs
 
-    def blood(self, children: list[Token]) -> tuple[str, int]:
-        return ("blood", _number(children[0]))
+    def use(self, children: list[Any]) -> tuple[str, str | None]:
+        words, *tags = children
+        return words, tags[0][1] if tags else None
 
-    def elixir(self, children: list[Token]) -> tuple[str, int]:
-        return ("elixir", _number(children[0]))
+    def _die(self, die: str, children: list[Any]) -> tuple[str, Any]:
+        count = _number(children[0])
+        if len(children) < 3:  # a bare die: its number adds to the damage
+            return (die, count)
+        effect, tag = children[2]
+        return ("dice", {"die": die, "count": count, "effect": effect, "tag": tag})
+
+    def blood(self, children: list[Any]) -> tuple[str, Any]:
+        return self._die("blood", children)
+
+    def elixir(self, children: list[Any]) -> tuple[str, Any]:
+        return self._die("elixir", children)
 
     def attack(self, children: list[Any]) -> dict[str, Any]:
         (kinds, costs), name, attack, damage, *extras = children
@@ -145,6 +169,9 @@ class _Lines(Transformer[Token, Any]):
         if costs:
             data["handlungen"] = costs
         for key, value in extras:
+            if key == "dice":
+                data.setdefault("dice", []).append(value)
+                continue
             if key in data:
                 raise fail("hexxen.statblock.twice", None, what=key)
             data[key] = value
@@ -161,6 +188,12 @@ class _Lines(Transformer[Token, Any]):
         named = [tag[1] for tag in tags if tag[1]]
         return amount, words, named[-1] if named else None
 
+    def dice_effect(self, children: list[Any]) -> tuple[Token, str, str | None, str]:
+        amount, die, words, *tags = children
+        named = [tag[1] for tag in tags if tag[1]]
+        kind = "blood" if str(die) == "Blutwürfel" else "elixir"
+        return amount, words, named[-1] if named else None, kind
+
     def cost(self, children: list[Any]) -> tuple[str, tuple[int, bool]]:
         hex_token, _, *per = children
         return ("cost", (_number(hex_token), bool(per)))
@@ -172,7 +205,7 @@ class _Lines(Transformer[Token, Any]):
         return ("note", str(children[0]).strip())
 
     def power(self, children: list[Any]) -> dict[str, Any]:
-        name, (kinds, costs), dice, against, (amount, effect, tag), *rest = children
+        name, (kinds, costs), dice, against, (amount, effect, tag, *die), *rest = children
         options: dict[str, Any] = dict(item for item in rest if isinstance(item, tuple))
         hex_points, per_target = options.get("cost", (0, False))
         data: dict[str, Any] = {
@@ -185,6 +218,7 @@ class _Lines(Transformer[Token, Any]):
                 "amount": _number(amount),
                 "effect": effect,
                 "tag": tag,
+                **({"die": die[0]} if die else {}),
             },
             "hex": hex_points,
             "hex_per_target": per_target,

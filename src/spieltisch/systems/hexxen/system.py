@@ -77,9 +77,9 @@ class Hexxen:
         return HexxenState(options=parsed)
 
     def stamp_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        """A new table stores its rules edition (2 unless given), so that its options are
+        """A new table stores its rules edition (3 unless given), so that its options are
         never taken for those of a table made before the edition existed."""
-        return {"edition": 2, **options}
+        return {"edition": 3, **options}
 
     def upgrade_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """Options stored without ``edition`` are a table made before: it keeps the reading
@@ -99,7 +99,8 @@ class Hexxen:
 
     def odds(self, state: HexxenState, command: Command) -> Odds | None:
         """Exact odds: a hunter's total; for attacks, powers and contests the margin
-        (active − defence) with both sides' modifiers and the chosen defence."""
+        (active − defence) with both sides' modifiers and the chosen defence; an attack's or a
+        power's Blut and Elixier dice as ``parts`` keyed ``die:effect``."""
         opts = state.options
         if isinstance(command, Defend):
             command = attack_of(state, command)
@@ -129,7 +130,9 @@ class Hexxen:
                 defence = self._hunter_pool(
                     state, hunter.id, pool, command.hunter_bonus, command.hunter_malus
                 )
-            return hexxen_odds.as_odds(hexxen_odds.contest(active, defence).margins)
+            margins = hexxen_odds.as_odds(hexxen_odds.contest(active, defence).margins)
+            uses = rules.attack_dice(line, npc.traits, opts.edition)
+            return margins.model_copy(update={"parts": self._dice_parts(uses)})
         if isinstance(command, NpcPower):
             return self._power_odds(state, command)
         if isinstance(command, HunterContest):
@@ -144,6 +147,17 @@ class Hexxen:
         if isinstance(command, NpcCheck):
             return self._npc_check_odds(state, command)
         return None
+
+    @staticmethod
+    def _dice_parts(uses: list[rules.DiceUse]) -> list[OddsPart]:
+        """For each Blut- or Elixierwürfel a line rolls on a hit, the chance of each number
+        they show, keyed ``die:effect`` (``blood:lep`` damage, ``blood:inner_damage[Gift]``)."""
+        parts = []
+        for use in uses:
+            number = hexxen_odds.special(rules.DIE_LETTERS[use.die], use.count)
+            key = f"{use.die}:{rules.use_effect(use)}"
+            parts.append(OddsPart(key=key, odds=hexxen_odds.as_odds(number)))
+        return parts
 
     def _npc_check_odds(self, state: HexxenState, command: NpcCheck) -> Odds:
         """An NSC's check: its total; against a hunter, the margin (NSC − hunter)."""
@@ -178,6 +192,12 @@ class Hexxen:
             main = parts[0].odds
         else:
             main = hexxen_odds.as_odds(hexxen_odds.affected(active, defences))
+        effect = power.per_difference
+        if effect.die is not None:  # what the dice give each target the NSC is ahead of
+            use = rules.DiceUse(
+                die=effect.die, count=effect.amount, effect=effect.effect, tag=effect.tag
+            )
+            parts.extend(self._dice_parts([use]))
         return main.model_copy(update={"parts": parts})
 
     @staticmethod

@@ -22,9 +22,11 @@ from spieltisch.engine.upcast import Upcaster
 
 __all__ = ["RULES_VERSION", "UPCASTERS"]
 
-RULES_VERSION = 2
+RULES_VERSION = 3
 """The version of the rules, carried in exports and snapshots (2: the seed's reading of issue 23;
-tables made before read their options as edition 1, see :meth:`.system.Hexxen.upgrade_options`)."""
+3: Blut- and Elixierwürfel that act and NSC properties applied. Tables made before keep their
+reading through the option ``edition``: stored without it they are edition 1, see
+:meth:`.system.Hexxen.upgrade_options`; edition 2 tables stored it)."""
 
 UPCASTERS: Mapping[str, Sequence[Upcaster]] = {}
 """Event kind → its upcasters in order (``v1→v2``, ``v2→v3``, …); none yet."""

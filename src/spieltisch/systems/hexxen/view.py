@@ -118,6 +118,30 @@ def _ini0(state: HexxenState, shown: set[str]) -> list[dict[str, Any]]:
     return out
 
 
+def _healing(state: HexxenState, shown: set[str]) -> list[dict[str, Any]]:
+    """What the next INI-0 phase heals: each healing property of an NSC in the fight and not
+    defeated, its dice and the exact chance of each number they show."""
+    out = []
+    for npc in state.npcs.values():
+        if npc.id not in shown or npc.id not in state.budgets or npc.lep.current <= 0:
+            continue
+        for trait in rules.trait_heal(npc.traits):
+            assert trait.die is not None
+            chances = hexxen_odds.special(rules.DIE_LETTERS[trait.die], trait.count)
+            out.append(
+                {
+                    "npc": npc.id,
+                    "property": trait.name,
+                    "die": trait.die,
+                    "dice": trait.count,
+                    "chances": {
+                        str(k): f"{p.numerator}/{p.denominator}" for k, p in enumerate(chances) if p
+                    },
+                }
+            )
+    return out
+
+
 def _pending(state: HexxenState, shown: set[str]) -> dict[str, Any] | None:
     pending = state.pending
     if pending is None or pending.npc not in shown or pending.target not in shown:
@@ -158,6 +182,16 @@ def view(state: HexxenState, viewer: Viewer) -> dict[str, Any]:
         data = npc.model_dump(mode="json")
         for line, shown in zip(npc.powers, data["powers"], strict=True):
             shown["max_targets"] = line.max_targets
+        for attack, shown in zip(npc.attacks, data["attacks"], strict=True):
+            uses = rules.attack_dice(attack, npc.traits, state.options.edition)
+            shown["dice_rolled"] = [
+                {**use.model_dump(mode="json"), "gives": rules.use_effect(use)} for use in uses
+            ]
+        data["hex_growth"] = npc.hex_growth + rules.trait_growth(npc.traits)
+        data["traits"] = [
+            {**trait.model_dump(mode="json"), "applied": trait.does is not None}
+            for trait in npc.traits
+        ]
         bonus, malus = modifiers(state, npc.id)
         data.update(effects=_effects(state, npc.id), budgets=_budgets(state, npc.id))
         data["check_modifier"] = {"bonus": bonus, "malus": malus}
@@ -178,6 +212,7 @@ def view(state: HexxenState, viewer: Viewer) -> dict[str, Any]:
             "legal": _legal(state) if viewer.role is Role.GM else [],
             "pending": _pending(state, shown),
             "ini0": _ini0(state, shown),
+            "healing": _healing(state, shown),
         }
     last = None
     if state.last is not None and state.last.actor in shown:

@@ -80,6 +80,24 @@ function effectName(kind) {
   return found ? t("web.hexxen.effect_tagged", { effect: t("web.hexxen.effect." + found[1]), tag: found[2] }) : t("web.hexxen.effect." + kind);
 }
 
+/** What the number of Blut- or Elixierwürfel gives: damage, or levels of an effect. */
+function givesName(gives) {
+  return gives === "lep" ? t("web.hexxen.gives_damage") : effectName(gives);
+}
+
+/** "2 Blutwürfel" in the page's language. */
+function diceName(count, die) {
+  return t("web.hexxen.dice_count", { count, die: t("web.hexxen.die." + die) });
+}
+
+/** A property of an NSC and whether the table applies it ("wirkt: …") or only shows it. */
+function traitText(trait) {
+  if (!trait.applied) return t("web.hexxen.trait.shown", { text: trait.text });
+  const effect = trait.effect ? (trait.does === "immune" ? trait.effect : givesName(trait.effect)) : t("web.hexxen.gives_damage");
+  const dice = trait.die ? diceName(trait.count, trait.die) : "";
+  return t("web.hexxen.trait." + trait.does, { text: trait.text, count: trait.count, dice, effect: trait.does === "attack_dice" && trait.tag ? `${effect} [${trait.tag}]` : effect });
+}
+
 function input(id, value, oninput, attrs = {}) {
   return textInput(id, value, { oninput: (e) => oninput(e.target.value), ...attrs });
 }
@@ -126,7 +144,18 @@ function oddsBlock(ctx, command, { caption, margin = false, id }) {
   if (!answer) return el("p", { class: "muted", id }, t("web.hexxen.odds_loading"));
   if (answer.error) return el("p", { class: "muted", id }, answer.error);
   const labeler = margin ? (v) => t("web.hexxen.margin_value", { n: v }) : (v) => t("web.hexxen.successes_value", { n: v });
-  return el("div", { id, class: "hx-odds" }, oddsChart(answer, { caption, labeler }));
+  return el("div", { id, class: "hx-odds" }, oddsChart(answer, { caption, labeler }), ...diceOdds(answer));
+}
+
+const DICE_PART = /^(blood|elixir):/;
+
+/** The odds' parts for Blut and Elixier dice (keyed `die:effect`): the chance of each number. */
+function diceOdds(answer, key = "web.hexxen.dice_odds") {
+  return (answer.parts || []).filter((part) => DICE_PART.test(part.key)).map((part) => {
+    const [die, gives] = [part.key.slice(0, part.key.indexOf(":")), part.key.slice(part.key.indexOf(":") + 1)];
+    const chances = part.odds.outcomes.filter((o) => o.probability > 0).map((o) => `${o.value}: ${percent(o.probability)}`).join(" · ");
+    return el("p", { class: "small-print hx-dice-odds", dataset: { dice: part.key } }, t(key, { die: t("web.hexxen.die." + die), gives: givesName(gives), chances }));
+  });
 }
 
 /** "p/q" as a number. */
@@ -177,13 +206,18 @@ function lastView(ctx) {
     if (d.defense_roll) parts.push(rollView(ctx, d.defense_roll, `${nameOf(ctx, d.target)} · ${t("web.hexxen.defense." + d.defense)}`, "hx-last-defense"));
     if (d.blood.length) parts.push(el("p", {}, t("web.hexxen.blood", { drops: d.drops }), " ", renderDice(dieFaces(ctx, "B", d.blood), { size: 28 })));
     if (d.elixir.length) parts.push(el("p", {}, t("web.hexxen.elixir", { values: d.elixir.join(", ") })));
+    for (const s of d.special || []) {
+      const text = t("web.hexxen.special_rolled", { die: t("web.hexxen.die." + s.die), value: s.value, gives: givesName(s.effect), source: s.source || d.attack });
+      parts.push(el("p", { class: "hx-special" }, text, " ", s.die === "blood" ? renderDice(dieFaces(ctx, "B", s.dice), { size: 28 }) : null));
+    }
   } else if (last.kind === "power_used") {
     headline = t("web.hexxen.last.power", { npc: nameOf(ctx, d.npc), power: d.power, hex: d.hex });
     parts.push(rollView(ctx, d.roll, nameOf(ctx, d.npc), "hx-last-roll"));
     for (const r of d.results) {
       const text = r.margin > 0 ? t("web.hexxen.last.power_hits", { name: nameOf(ctx, r.hunter), margin: r.margin, amount: r.amount, effect: r.effect ? effectName(r.effect) : t("web.hexxen.effect.reported") })
         : t("web.hexxen.last.power_fails", { name: nameOf(ctx, r.hunter) });
-      parts.push(el("div", { class: "hx-target-result", id: `hx-last-target-${r.hunter}` }, el("p", {}, text), rollView(ctx, r.roll, nameOf(ctx, r.hunter), null)));
+      const dice = r.dice && r.dice.length ? el("p", { class: "small-print" }, t("web.hexxen.target_dice", { count: r.dice.length, value: r.amount })) : null;
+      parts.push(el("div", { class: "hx-target-result", id: `hx-last-target-${r.hunter}` }, el("p", {}, text), dice, rollView(ctx, r.roll, nameOf(ctx, r.hunter), null)));
     }
   }
   const focus = focusResult;
@@ -271,6 +305,10 @@ function ini0Block(ctx) {
     }
     return el("li", {}, t(tick.amount ? "web.hexxen.ini0_coming" : "web.hexxen.ini0_decay", base));
   });
+  for (const heal of fight.healing || []) {
+    const values = Object.keys(heal.chances).map(Number);
+    coming.push(el("li", { class: "hx-heal", dataset: { npc: heal.npc } }, t("web.hexxen.ini0_heal", { name: nameOf(ctx, heal.npc), property: heal.property, dice: diceName(heal.dice, heal.die), low: Math.min(...values), high: Math.max(...values) })));
+  }
   const past = lastTicks(ctx);
   return el("li", { class: "hx-ini0", id: "hx-ini0" },
     el("div", { class: "hx-c-head" }, el("strong", {}, t("web.hexxen.ini0")), el("span", { class: "muted" }, t("web.hexxen.ini0_hint"))),
@@ -445,13 +483,13 @@ function powerOdds(ctx, command, i) {
   if (!answer) return el("p", { class: "muted", id: `hx-power-chart-${i}` }, t("web.hexxen.odds_loading"));
   if (answer.error) return el("p", { class: "muted", id: `hx-power-chart-${i}` }, answer.error);
   const margin = (v) => t("web.hexxen.margin_value", { n: v });
-  const charts = (answer.parts || []).map((part) => el("div", { class: "hx-odds hx-target-odds", id: `hx-power-chart-${i}-${part.key}`, dataset: { target: part.key } },
+  const charts = (answer.parts || []).filter((part) => !DICE_PART.test(part.key)).map((part) => el("div", { class: "hx-odds hx-target-odds", id: `hx-power-chart-${i}-${part.key}`, dataset: { target: part.key } },
     oddsChart(part.odds, { caption: t("web.hexxen.power_caption", { name: nameOf(ctx, part.key) }), labeler: margin })));
   if (command.targets.length > 1) {
     charts.unshift(el("div", { class: "hx-odds", id: `hx-power-count-${i}` },
       oddsChart(answer, { caption: t("web.hexxen.power_count_caption"), labeler: (v) => t("web.hexxen.targets_value", { n: v }) })));
   }
-  return el("div", { id: `hx-power-chart-${i}` }, charts);
+  return el("div", { id: `hx-power-chart-${i}` }, charts, ...diceOdds(answer, "web.hexxen.dice_odds_power"));
 }
 
 // -- checks and comparative checks ------------------------------------------------------------------
@@ -574,13 +612,16 @@ function npcCard(ctx, npc) {
   if (npc.pool != null) facts.push(t("web.hexxen.npc_pool", { dice: npc.pool }));
   if (npc.hex_growth) facts.push(t("web.hexxen.hex_growth", { n: npc.hex_growth }));
   const lines = [
-    ...npc.attacks.map((a) => t("web.hexxen.attack_line", { range: a.range.join("|"), name: a.name, attack: a.attack, damage: a.damage })),
+    ...npc.attacks.map((a) => [t("web.hexxen.attack_line", { range: a.range.join("|"), name: a.name, attack: a.attack, damage: a.damage }),
+      ...(a.dice_rolled || []).map((use) => t("web.hexxen.attack_dice", { dice: diceName(use.count, use.die), gives: use.gives === "lep" ? t("web.hexxen.gives_damage") : givesName(use.gives) }))].join(", ")),
     ...npc.powers.map((p) => t("web.hexxen.power_line", { range: p.range.join("|"), name: p.name, dice: p.dice, against: p.against, amount: p.per_difference.amount, effect: p.per_difference.effect, hex: p.hex })),
   ];
   return el("article", { class: "sheet hx-npc", id: `hx-npc-${npc.id}`, "aria-labelledby": `hx-npc-name-${npc.id}` },
     el("h3", { id: `hx-npc-name-${npc.id}` }, npc.name, npc.secret ? el("span", { class: "badge hidden-badge" }, t("web.hexxen.secret")) : null),
     el("p", {}, facts.join(" · ")),
-    npc.properties.length ? el("p", { class: "small-print" }, t("web.hexxen.properties", { list: npc.properties.join(", ") })) : null,
+    npc.traits && npc.traits.length
+      ? el("ul", { class: "small-print hx-traits", id: `hx-traits-${npc.id}`, "aria-label": t("web.hexxen.properties_heading") }, npc.traits.map((trait) => el("li", { class: trait.applied ? "hx-trait-applied" : "hx-trait-shown" }, traitText(trait))))
+      : npc.properties.length ? el("p", { class: "small-print" }, t("web.hexxen.properties", { list: npc.properties.join(", ") })) : null,
     lines.length ? el("ul", { class: "hx-lines" }, lines.map((l) => el("li", {}, l))) : null);
 }
 
@@ -750,7 +791,9 @@ export function describe(event, ctx) {
     case "check_rolled": return t("web.hexxen.log.check_rolled", { name: n(event.hunter), skill: event.skill, total: event.roll.total, stars: event.roll.stars });
     case "contest_rolled": return t("web.hexxen.log.contest_rolled", { name: n(event.hunter), skill: event.skill, npc: n(event.npc), total: event.roll.total, npc_total: event.npc_roll.total, margin: event.margin });
     case "attack_declared": return t("web.hexxen.log.attack_declared", { npc: n(event.pending.npc), attack: event.pending.attack, name: n(event.pending.target) });
-    case "attack_rolled": return t(event.hit ? "web.hexxen.log.attack_hit" : "web.hexxen.log.attack_miss", { npc: n(event.npc), attack: event.attack, name: n(event.target), total: event.roll.total, defense: t("web.hexxen.defense." + event.defense), defense_total: event.defense_roll ? event.defense_roll.total : 0, lep: event.lep_lost });
+    case "attack_rolled": return [t(event.hit ? "web.hexxen.log.attack_hit" : "web.hexxen.log.attack_miss", { npc: n(event.npc), attack: event.attack, name: n(event.target), total: event.roll.total, defense: t("web.hexxen.defense." + event.defense), defense_total: event.defense_roll ? event.defense_roll.total : 0, lep: event.lep_lost }),
+      ...(event.special || []).map((s) => t("web.hexxen.log.special", { die: t("web.hexxen.die." + s.die), value: s.value, gives: givesName(s.effect) }))].join(" ");
+    case "regenerated": return t("web.hexxen.log.regenerated", { name: n(event.npc), property: event.property, lep: event.lep, value: event.value, die: t("web.hexxen.die." + event.die) });
     case "power_used": return t("web.hexxen.log.power_used", { npc: n(event.npc), power: event.power, total: event.roll.total, hex: event.hex })
       + " " + event.results.map((r) => t(r.margin > 0 ? "web.hexxen.log.power_hit" : "web.hexxen.log.power_failed", { name: n(r.hunter), total: r.roll.total, margin: r.margin, amount: r.amount, effect: r.effect ? effectName(r.effect) : t("web.hexxen.effect.reported") })).join(" ");
     case "placed": return t("web.hexxen.log.placed", { name: n(event.target), square: event.to });
@@ -777,6 +820,7 @@ export function diceOf(event, record) {
   if (event.hunter_roll) add(event.hunter_roll);
   for (const a of event.abbau || []) add(a.roll);
   for (const v of event.blood || []) rolls.push({ die: "B", face: faces.B[v - 1] });
+  for (const s of event.special || []) if (s.die === "blood") rolls.push(...s.dice.map((v) => ({ die: "B", face: faces.B[v - 1] })));
   return rolls.length ? rolls : null;
 }
 
