@@ -450,6 +450,7 @@ _CASTER = re.compile(
 _LIST = re.compile(r"^- (?:Cantrips[^:]*|(\d)(?:st|nd|rd|th) level \((\d+) slots?\)):\s*(.+)$")
 
 
+@cache
 def parse_spellcasting(text: str) -> Spellcasting | None:
     """The spellcasting a stat block's *Spellcasting* trait declares (its level, ability, DC,
     attack bonus, slots and spells); None when the text does not read as one."""
