@@ -517,3 +517,34 @@ def test_concentration_dc_is_half_the_damage_at_least_ten(damage: int, d20: int)
     saved = [x for x in events if isinstance(x, e.ConcentrationSaved)]
     assert saved[0].dc == max(10, damage // 2)
     assert saved[0].kept == (d20 - 1 >= saved[0].dc)
+
+
+def test_a_concentration_area_stays_on_the_map_until_concentration_ends() -> None:
+    state = table(("g1", "e5"), ("g2", "h8"), spells=["entangle", "fire-bolt"])
+    # a 6 m cube from its corner e5 toward h8: e5…h8 (4 × 4 squares); both foes fail (Str +0)
+    after = cast(
+        state, 3, 9, creature="wiz", spell="entangle", area={"origin": "e5", "toward": "h8"}
+    )
+    assert {x.target for x in after.effects.items if x.kind == "restrained"} == {"g1", "g2"}
+    assert after.concentration["wiz"].imposed == (("g1", "restrained"), ("g2", "restrained"))
+    later = end_turn(end_turn(after))
+    shown = view(later, GM_VIEWER)["templates"]
+    assert [(t["spell"], t["lasting"], t["inside"]) for t in shown] == [
+        ("entangle", True, ["g1", "g2"])
+    ]
+    broken = play(later, {"kind": "damage", "target": "wiz", "amount": 4}, 2)  # DC 10: 2 fails
+    assert view(broken, GM_VIEWER)["templates"] == []
+    assert not [x for x in broken.effects.items if x.kind == "restrained"]
+
+
+def test_an_attack_spell_gives_a_hidden_caster_away_and_skips_the_dead() -> None:
+    state = table(("g1", "c3"), ("g2", "d4"))
+    state = play(state, {"kind": "condition", "target": "wiz", "condition": "hidden"})
+    state = play(state, {"kind": "damage", "target": "g2", "amount": 30})
+    assert state.fighters["g2"].dead
+    dead = refused(state, {"creature": "wiz", "spell": "fire-bolt", "targets": ["g2"]})
+    assert dead.code == "dnd5e.bad_target"
+    # unseen, the hidden caster rolls with advantage: two d20s, 2 and 3, both miss
+    after = cast(state, 2, 3, creature="wiz", spell="fire-bolt", targets=["g1"])
+    assert after.last_cast is not None and after.last_cast["targets"][0]["mode"] == "advantage"
+    assert "hidden" not in {x.kind for x in after.effects.on("wiz")}

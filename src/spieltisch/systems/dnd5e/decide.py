@@ -38,7 +38,7 @@ from spieltisch.systems.dnd5e.queries import (
     square_distance,
 )
 from spieltisch.systems.dnd5e.rules import SIZE_ORDER, Mode, kept_d20
-from spieltisch.systems.dnd5e.spells import concentration_dc
+from spieltisch.systems.dnd5e.spells import concentration_dc, keeps_concentration
 from spieltisch.systems.dnd5e.statblock import parse_attack
 from spieltisch.systems.dnd5e.state import (
     CheckRoll,
@@ -874,7 +874,7 @@ def _concentration_after(before: DndState, after: DndState, dice: DiceSource) ->
                 bonus=bonus,
                 mode=mode.value,
                 d20=d20,
-                kept=bool(d20) and kept_d20(d20, mode) + bonus >= dc,
+                kept=bool(d20) and keeps_concentration(kept_d20(d20, mode) + bonus, lost),
             )
         )
     return out

@@ -41,7 +41,9 @@ from spieltisch.systems.dnd5e.spells import (
     Spell,
     check_cast,
     check_slot,
+    concentrate,
     concentration_dc,
+    keeps_concentration,
     spell_info,
 )
 from spieltisch.systems.dnd5e.statblock import DAMAGE_TYPES
@@ -661,7 +663,9 @@ def _spell_cast(state: DndState, event: e.SpellCast) -> DndState:
     state = _pay(state, caster.id, _BUDGET_OF[event.casting])
     state = _spend_slot(state, caster, info, event.slot)
     imposed: list[tuple[str, str]] = []
-    if info.concentration:
+    held = state.concentration.get(caster.id)
+    _, ended = concentrate(held.spell if held else None, info)
+    if ended is not None:  # one concentration at a time: the new spell ends the old
         state = end_concentration(state, caster.id)
     round_ = state.encounter.round if state.encounter is not None else 0
     templates = {k: v for k, v in state.templates.items() if k != caster.id}
@@ -713,7 +717,9 @@ def _concentration_saved(state: DndState, event: e.ConcentrationSaved) -> DndSta
         raise RuleError("dnd5e.spell.not_concentrating", creature=event.creature)
     fighter = fighter_of(state, event.creature)
     mode = Mode(event.mode)
-    kept = bool(event.d20) and kept_d20(event.d20, mode) + event.bonus >= event.dc
+    kept = bool(event.d20) and keeps_concentration(
+        kept_d20(event.d20, mode) + event.bonus, event.damage
+    )
     if kept != event.kept or event.dc != concentration_dc(event.damage):
         raise RuleError("dnd5e.spell.bad_concentration", creature=fighter.id)
     state = state.model_copy(update={"last_concentration": event.model_dump(mode="json")})
