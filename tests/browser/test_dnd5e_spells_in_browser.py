@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from axe_playwright_python.sync_playwright import Axe
 from browser_helpers import join, new_context, open_table, watch_errors
 from playwright.sync_api import Page, expect
 
@@ -91,6 +92,8 @@ def test_fireball_and_broken_concentration(browser: Any, server: Any, screenshot
         expect(wendy.locator("#dd-cast-odds li")).to_have_count(3)
         expect(wendy.locator("#dd-cast-slot")).to_have_value("3")
         wendy.screenshot(path=str(screenshots / "dnd5e-fireball-odds.png"), full_page=True)
+        found = Axe().run(wendy).response["violations"]
+        assert [v["id"] for v in found if v["impact"] in ("serious", "critical")] == []
         wendy.locator("#dd-cast-go").click()
 
         # Each knight and the veteran saved (half damage) or failed; the rat is untouched;
