@@ -138,8 +138,15 @@ def test_fireball_and_broken_concentration(browser: Any, server: Any, screenshot
             expect(page.locator("#dd-token-cleo")).to_have_class(re.compile("is-concentrating"))
         expect(clara.locator("#dd-f-cleo-slots")).to_contain_text("level 1 3/4")
 
-        # The GM deals 60 damage: a Constitution save against DC 30 is rolled and logged;
-        # +0 reaches at most 20, so concentration ends whatever the die shows.
+        # The GM sees the chance before dealing damage: 10 damage, DC 10, 11/20; 60 damage,
+        # DC 30, none. He deals 60: the Constitution save is rolled and logged; +0 reaches at
+        # most 20, so concentration ends whatever the die shows.
+        gm.fill("#dd-f-cleo-amount", "60")
+        expect(gm.locator("#dd-f-cleo-risk")).to_have_text("after it keeps Bless with 0.0 % (0/1)")
+        gm.fill("#dd-f-cleo-amount", "10")
+        expect(gm.locator("#dd-f-cleo-risk")).to_have_text(
+            "after it keeps Bless with 55.0 % (11/20)"
+        )
         gm.fill("#dd-f-cleo-amount", "60")
         gm.locator("#dd-f-cleo-damage").click()
         for page in (gm, *players):

@@ -548,3 +548,14 @@ def test_an_attack_spell_gives_a_hidden_caster_away_and_skips_the_dead() -> None
     after = cast(state, 2, 3, creature="wiz", spell="fire-bolt", targets=["g1"])
     assert after.last_cast is not None and after.last_cast["targets"][0]["mode"] == "advantage"
     assert "hidden" not in {x.kind for x in after.effects.on("wiz")}
+
+
+def test_the_odds_of_damage_to_a_concentrating_creature_are_its_save() -> None:
+    state = _held(table(("g1", "c3")))
+    assert SYSTEM.odds(state, command({"kind": "damage", "target": "wiz", "amount": 5})) is None
+    tough = play(state, {"kind": "heal", "target": "cleo", "amount": 10, "temporary": True})
+    odds = SYSTEM.odds(tough, command({"kind": "damage", "target": "cleo", "amount": 24}))
+    assert odds is not None  # DC 12 against Con −1: the faces 13 to 20 keep it
+    assert [(o.value, o.exact) for o in odds.outcomes] == [("keep", "2/5"), ("lose", "3/5")]
+    down = SYSTEM.odds(state, command({"kind": "damage", "target": "cleo", "amount": 25}))
+    assert down is not None and down.outcomes[1].exact == "1/1"

@@ -17,6 +17,7 @@ from spieltisch.systems.dnd5e import casting, queries
 from spieltisch.systems.dnd5e import commands as c
 from spieltisch.systems.dnd5e import contact as touching
 from spieltisch.systems.dnd5e import decide as deciding
+from spieltisch.systems.dnd5e import events as e
 from spieltisch.systems.dnd5e import evolve as evolving
 from spieltisch.systems.dnd5e import view as viewing
 from spieltisch.systems.dnd5e.data import SKILLS
@@ -30,6 +31,7 @@ from spieltisch.systems.dnd5e.odds import (
     save_odds,
 )
 from spieltisch.systems.dnd5e.rules import Mode
+from spieltisch.systems.dnd5e.spells import concentration_dc
 from spieltisch.systems.dnd5e.state import DndOptions, DndState, Fighter, Weapon
 from spieltisch.systems.dnd5e.upcast import RULES_VERSION, UPCASTERS
 
@@ -63,7 +65,8 @@ class Dnd5e:
 
     def odds(self, state: DndState, command: c.Command) -> Odds | None:
         """An attack's damage distribution (0 = miss, the critical mixed in); a move's one
-        certain outcome, its route check (:func:`.decide.preview_move`); else ``None``."""
+        certain outcome, its route check (:func:`.decide.preview_move`); a cast's per target;
+        damage to a concentrating creature: P(keeping the spell); else ``None``."""
         if isinstance(command, c.Move):
             return Odds(
                 outcomes=[
@@ -113,6 +116,8 @@ class Dnd5e:
             return _attack_odds(state, *found, (False, False))
         if isinstance(command, c.Cast):
             return _cast_odds(state, command)
+        if isinstance(command, c.Damage):
+            return _concentration_odds(state, command)
         if not isinstance(command, c.Attack):
             return None
         attacker = state.fighters.get(command.creature)
@@ -214,6 +219,32 @@ def _cast_odds(state: DndState, command: c.Cast) -> Odds | None:
             parts.append(OddsPart(key=f"{target.id}.save", odds=_two(("save", p), ("fail", 1 - p))))
     assert first is not None
     return first.model_copy(update={"parts": parts})
+
+
+def _concentration_odds(state: DndState, command: c.Damage) -> Odds | None:
+    """Whether a concentrating creature keeps its spell after this damage: P(keep) and
+    P(lose) of its Constitution save against DC max(10, half the damage it takes, after
+    resistances and temporary hit points); lose for certain when it drops to 0 hit points.
+    None when the creature does not concentrate."""
+    target = queries.fighter_of(state, command.target)
+    if target.id not in state.concentration:
+        return None
+    after = evolving.evolve(
+        state,
+        e.Damaged(
+            target=target.id, amount=command.amount, type=command.type, critical=command.critical
+        ),
+    )
+    now = after.fighters[target.id]
+    lost = (target.hp + target.temp_hp) - (now.hp + now.temp_hp)
+    if lost <= 0:
+        return _two(("keep", Fraction(1)), ("lose", Fraction(0)))
+    if now.hp == 0 or now.dead:
+        return _two(("keep", Fraction(0)), ("lose", Fraction(1)))
+    mode, fails = queries.save_mode(after, now, "con")
+    bonus = casting.save_bonus_of(now, "con")
+    p = Fraction(0) if fails else save_odds(bonus, concentration_dc(lost), mode)
+    return _two(("keep", p), ("lose", 1 - p))
 
 
 def _two(*pairs: tuple[str, Fraction]) -> Odds:

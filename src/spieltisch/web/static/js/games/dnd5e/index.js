@@ -27,7 +27,7 @@ const ui = {
   oddsKey: null, odds: null, reactOdds: {}, lastShown: null,
   save: { creature: "", ability: "dex", dc: "", bonus: "" }, saveKey: null, saveOdds: null,
   ready: { trigger: "", what: "attack", attack: "", target: "", action: "" }, fireOdds: {},
-  cast: { caster: "", spell: "", slot: "", targets: [], origin: "", toward: "", placing: "" }, castKey: null, castOdds: null, castError: null,
+  cast: { caster: "", spell: "", slot: "", targets: [], origin: "", toward: "", placing: "" }, castKey: null, castOdds: null, castError: null, risk: {},
 };
 const ABILITIES = ["str", "dex", "con", "int", "wis", "cha"];
 
@@ -110,7 +110,7 @@ function deathSaves(f) {
 function gmTools(ctx, f) {
   if (!ctx.isGm) return null;
   const amount = ui.damage[f.id] ?? "";
-  const box = numberInput(`dd-f-${f.id}-amount`, amount, { min: 0, max: 10000, oninput: (e) => (ui.damage[f.id] = e.target.value), "aria-label": t("web.dnd5e.amount_of", { name: f.name }) });
+  const box = numberInput(`dd-f-${f.id}-amount`, amount, { min: 0, max: 10000, oninput: (e) => { ui.damage[f.id] = e.target.value; if (casting(ctx, f.id)?.concentration) ctx.rerender(); }, "aria-label": t("web.dnd5e.amount_of", { name: f.name }) });
   const send = (kind) => {
     const n = readInt(box);
     if (n === null) { showAlert(t("web.dnd5e.amount_missing")); box.focus(); return; }
@@ -124,7 +124,8 @@ function gmTools(ctx, f) {
     el("button", { type: "button", id: `dd-f-${f.id}-heal`, onclick: () => send("heal") }, t("web.dnd5e.heal")),
     select(`dd-f-${f.id}-cond`, conditions.map((k) => [k, tFirst(["web.dnd5e.cond." + k], {}, k)]), choice, { onchange: (e) => (ui.condition[f.id] = e.target.value), "aria-label": t("web.dnd5e.condition_of", { name: f.name }) }),
     el("button", { type: "button", id: `dd-f-${f.id}-cond-add`, onclick: () => sendFor(ctx, f, { kind: "condition", target: f.id, condition: ui.condition[f.id] ?? "prone" }) }, t("web.dnd5e.condition_add")),
-    el("button", { type: "button", id: `dd-f-${f.id}-cond-remove`, disabled: !(f.conditions || []).includes(choice), title: (f.conditions || []).includes(choice) ? null : t("web.dnd5e.condition_absent"), onclick: () => sendFor(ctx, f, { kind: "condition", target: f.id, condition: choice, remove: true }) }, t("web.dnd5e.condition_remove")));
+    el("button", { type: "button", id: `dd-f-${f.id}-cond-remove`, disabled: !(f.conditions || []).includes(choice), title: (f.conditions || []).includes(choice) ? null : t("web.dnd5e.condition_absent"), onclick: () => sendFor(ctx, f, { kind: "condition", target: f.id, condition: choice, remove: true }) }, t("web.dnd5e.condition_remove")),
+    concentrationRisk(ctx, f));
 }
 
 function fighterCard(ctx, f) {
@@ -730,6 +731,23 @@ function spellcastingLine(ctx, f) {
       slots.length ? t("web.dnd5e.spell.slots", { list: slots.join(", ") }) : t("web.dnd5e.spell.no_slots")),
     held ? el("p", { class: "dd-concentration", id: `dd-f-${f.id}-concentration`, dataset: { spell: held.spell } },
       t("web.dnd5e.spell.concentrating", { spell: held.name, p: percent(held.keep_dc10.p) }), " ", el("span", { class: "exact" }, `(${held.keep_dc10.exact})`)) : null);
+}
+
+/** Beside the GM's damage box of a concentrating creature: P(keeping the spell) after it. */
+function concentrationRisk(ctx, f) {
+  const held = casting(ctx, f.id)?.concentration;
+  const n = Number(ui.damage[f.id]);
+  if (!held || !Number.isInteger(n) || n <= 0) return null;
+  const command = { kind: "damage", target: f.id, amount: n, type: "bludgeoning" };
+  const key = JSON.stringify(command) + "|" + ctx.records.length;
+  const risk = ui.risk[f.id];
+  if (risk?.key !== key) {
+    ui.risk[f.id] = { key, odds: null };
+    ctx.odds(command).then((odds) => { if (ui.risk[f.id]?.key === key) { ui.risk[f.id].odds = odds; ctx.rerender(); } }).catch(() => {});
+    return null;
+  }
+  const keep = risk.odds?.outcomes?.find((o) => o.value === "keep");
+  return keep ? el("span", { class: "small-print", id: `dd-f-${f.id}-risk` }, t("web.dnd5e.spell.risk", { spell: held.name, p: percent(keep.probability) }), " ", el("span", { class: "exact" }, `(${keep.exact})`)) : null;
 }
 
 function concentrationToken(ctx, token) {
