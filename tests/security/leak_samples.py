@@ -518,6 +518,14 @@ _DND_ADA: dict[str, Any] = {
     "attacks": ["Longsword: +5, 7 (1d8+3) slashing"],
     "bonus_actions": ["Second Wind"],
     "position": "a1",
+    "spellcasting": {
+        "ability": "int",
+        "level": 5,
+        "save_dc": 13,
+        "attack_bonus": 5,
+        "slots": [4, 3, 2],
+        "spells": ["fire-bolt", "fireball"],
+    },
 }
 _DND_SPY = {
     "kind": "add_monster",
@@ -535,6 +543,13 @@ _DND_SPY = {
         "resistances": ["psychic"],
         "skills": {"stealth": 7},
         "passive_perception": 17,
+        "spellcasting": {
+            "ability": "cha",
+            "save_dc": 13,
+            "attack_bonus": 5,
+            "slots": [1],
+            "spells": ["shield"],
+        },
     },
 }
 _DND_RAT = {
@@ -607,6 +622,11 @@ DND5E = Samples(
             },
             {"kind": "trigger", "creature": "ada"},
         ],
+        # a secret caster's reaction spell (its slot, its text) in Ada's turn
+        "secret_monster_casts": [
+            _DND_SPY,
+            {"kind": "cast", "creature": f"{CANARY}-spy", "spell": "shield"},
+        ],
     },
     player={
         "add_character": {**_DND_ADA, "id": "lu", "name": "Lu", "position": "a3"},
@@ -634,11 +654,24 @@ DND5E = Samples(
         "shove": {"kind": "shove", "creature": "ada", "target": "gob", "effect": "push"},
         "escape": {"kind": "escape", "creature": "ada"},
         "end_turn": {"kind": "end_turn"},
+        "cast": {"kind": "cast", "creature": "ada", "spell": "fire-bolt", "targets": ["gob"]},
+        # a template over the square of a secret creature: it is neither hit nor shown inside
+        "cast_area": {
+            "kind": "cast",
+            "creature": "ada",
+            "spell": "fireball",
+            "area": {"origin": "h8"},
+        },
     },
     probes=[
         Probe(
             "monster",
             {"kind": "attack", "creature": "ada", "target": f"{CANARY}-spy", "attack": "Longsword"},
+            f"{CANARY}-spy",
+        ),
+        Probe(
+            "monster",
+            {"kind": "cast", "creature": "ada", "spell": "fire-bolt", "targets": [f"{CANARY}-spy"]},
             f"{CANARY}-spy",
         ),
         Probe(

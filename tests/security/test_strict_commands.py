@@ -112,6 +112,12 @@ LOOSE = [
     {"kind": "start_combat", "rolls": {"g1": 20.0}},
     {"kind": "move", "creature": "g1", "steps": [{"to": "C4", "obstacle": 1}]},
     {"kind": "move", "creature": "g1", "steps": [{"to": 4}]},
+    {"kind": "cast", "creature": "g1", "spell": "fireball", "slot": "3"},
+    {"kind": "cast", "creature": "g1", "spell": "fireball", "slot": True},
+    {"kind": "cast", "creature": "g1", "spell": "fireball", "slot": 3.0},
+    {"kind": "cast", "creature": "g1", "spell": "Fireball"},  # by id, as the SRD data has it
+    _monster(spellcasting={"ability": "int", "save_dc": "14", "attack_bonus": 6}),
+    _monster(spellcasting={"ability": "int", "save_dc": 14, "attack_bonus": 6, "slots": [4.0]}),
 ]
 
 
@@ -132,6 +138,10 @@ CONTROL = [
     (_monster(position="C\x004"), "position"),
     ({"kind": "terrain", "squares": ["C\x004"], "terrain": "wall"}, "squares"),
     ({"kind": "move", "creature": "g1", "steps": [{"to": "C\x1b4"}]}, "to"),
+    (
+        {"kind": "cast", "creature": "g1", "spell": "fireball", "area": {"origin": "C\x004"}},
+        "origin",
+    ),
 ]
 
 

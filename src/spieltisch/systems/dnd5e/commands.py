@@ -29,6 +29,7 @@ from spieltisch.engine.text import Name, Note, Ref, text_rule
 from spieltisch.systems.dnd5e.data import SKILLS, damage_type
 from spieltisch.systems.dnd5e.later import Later
 from spieltisch.systems.dnd5e.movement import MoveStep
+from spieltisch.systems.dnd5e.spells import Spellcasting, SpellId
 
 __all__ = ["ACTIONS", "COMMANDS", "Command"]
 
@@ -95,7 +96,9 @@ class _Command(Later):
 
 
 class _Sheet(_Command):
-    later: ClassVar[frozenset[str]] = frozenset({"skills", "passive_perception", "multiattack"})
+    later: ClassVar[frozenset[str]] = frozenset(
+        {"skills", "passive_perception", "multiattack", "spellcasting"}
+    )
     id: Ref
     name: Name
     size: Size = Size.MEDIUM
@@ -117,6 +120,9 @@ class _Sheet(_Command):
     vulnerabilities: tuple[DamageType, ...] = Field(default=(), max_length=13)
     immunities: tuple[DamageType, ...] = Field(default=(), max_length=13)
     position: Square | None = None
+    spellcasting: Spellcasting | None = None
+    """The spellcasting ability, caster level, spell save DC, spell attack bonus, slots per
+    spell level and the spells the creature can cast."""
 
 
 class AddCharacter(_Sheet):
@@ -331,6 +337,30 @@ class DeathSave(_Command):
     creature: Ref
 
 
+# ---------------------------------------------------------------- spells
+
+
+class Placement(_Command):
+    """Where an area spell's template goes: its ``origin`` square and, for a cone, line or
+    cube, the square it points ``toward``."""
+
+    origin: Square
+    toward: Square | None = None
+
+
+class Cast(_Command):
+    """The creature casts a spell of its list with a slot of ``slot`` level (none for a
+    cantrip; default: the spell's own level) at ``targets`` or into an area placed at
+    ``area``; a reaction spell may be cast in another creature's turn."""
+
+    kind: Literal["cast"] = "cast"
+    creature: Ref
+    spell: SpellId
+    slot: StrictInt | None = Field(default=None, ge=0, le=9)
+    targets: tuple[Ref, ...] = Field(default=(), max_length=20)
+    area: Placement | None = None
+
+
 Command = Annotated[
     AddCharacter
     | AddMonster
@@ -352,7 +382,8 @@ Command = Annotated[
     | Grapple
     | Shove
     | Escape
-    | DeathSave,
+    | DeathSave
+    | Cast,
     Field(discriminator="kind"),
 ]
 COMMANDS: TypeAdapter[Command] = TypeAdapter(Command)

@@ -23,6 +23,7 @@ __all__ = [
     "damage_type",
     "monster",
     "spell",
+    "spell_conditions",
     "spells",
 ]
 
@@ -93,3 +94,10 @@ def spells() -> dict[str, Any]:
 def spell(spell_id: str) -> dict[str, Any] | None:
     """One spell's data, or None."""
     return spells().get(spell_id)
+
+
+def spell_conditions() -> dict[str, list[str]]:
+    """The table's reading of what a failed save imposes, for the spells whose data lists
+    conditions their text only mentions (``data/spell_conditions.json``)."""
+    found: dict[str, list[str]] = _load("spell_conditions.json")["imposes"]
+    return found

@@ -16,6 +16,7 @@ from spieltisch.dice.fair import DiceSource
 from spieltisch.engine import economy
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.grid import Square, footprint, parse_square, square_name
+from spieltisch.systems.dnd5e import casting
 from spieltisch.systems.dnd5e import commands as c
 from spieltisch.systems.dnd5e import events as e
 from spieltisch.systems.dnd5e.bestiary import monster_fighter, weapon_of
@@ -37,6 +38,7 @@ from spieltisch.systems.dnd5e.queries import (
     square_distance,
 )
 from spieltisch.systems.dnd5e.rules import SIZE_ORDER, Mode, kept_d20
+from spieltisch.systems.dnd5e.spells import concentration_dc, keeps_concentration
 from spieltisch.systems.dnd5e.statblock import parse_attack
 from spieltisch.systems.dnd5e.state import (
     CheckRoll,
@@ -54,6 +56,7 @@ __all__ = [
     "preview_move",
     "readied_attack",
     "save_bonus",
+    "with_concentration",
 ]
 
 
@@ -61,7 +64,7 @@ def decide(state: DndState, command: c.Command, dice: DiceSource) -> list[e.Even
     """The events of ``command``; every rule is checked by folding them on a copy. A refusal's
     params name creatures by their display names (:func:`named_params`)."""
     try:
-        events = events_of(state, command, dice)
+        events = with_concentration(state, events_of(state, command, dice), dice)
         fold(state, events)
     except RuleError as error:
         params = named_params(state, error.code, dict(error.params))
@@ -169,6 +172,8 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
             if not fighter.death_save_due:
                 raise RuleError("dnd5e.death_save_taken", creature=fighter.id)
             return [e.DeathSaved(creature=fighter.id, d20=dice.roll(20))]
+        case c.Cast():
+            return [_cast(state, command, dice)]
         case _:
             assert_never(command)
 
@@ -222,6 +227,7 @@ def _sheet_fighter(sheet: c._Sheet, side: str) -> Fighter:
         vulnerabilities=frozenset(sheet.vulnerabilities),
         immunities=frozenset(sheet.immunities),
         position=parse_square(sheet.position) if sheet.position else None,
+        spellcasting=sheet.spellcasting,
     )
 
 
@@ -787,6 +793,91 @@ def save_bonus(fighter: Fighter, command: c.Save) -> int:
     situational modifier."""
     base = command.bonus if command.bonus is not None else fighter.modifier(command.ability)
     return base + command.modifier
+
+
+# ---------------------------------------------------------------- spells and concentration
+
+
+def _cast(state: DndState, command: c.Cast, dice: DiceSource) -> e.SpellCast:
+    """A spell cast: the caster's attack roll against each target, or each target's save,
+    then the damage or healing dice where they count (see :mod:`.casting`)."""
+    plan = casting.cast_plan(state, command)
+    info, caster = plan.info, plan.caster
+    damage = casting.damage_dice(info, plan.slot, caster)
+    rolls: list[e.SpellTarget] = []
+    for target in plan.targets:
+        if info.attack:
+            weapon = casting.spell_weapon(info, plan.casting)
+            mode = attack_mode(state, caster, target, weapon, (False, False))
+            d20 = _roll_d20(dice, mode)
+            outcome = casting.attack_outcome_of(state, caster, target, info, d20, mode.value)
+            times = {"miss": 0, "hit": 1, "critical": 2}[outcome]
+        elif info.save_ability:
+            mode, fails = save_mode(state, target, info.save_ability)
+            d20 = () if fails else _roll_d20(dice, mode)
+            saved = casting.saved_of(target, info, plan.casting.save_dc, d20, mode.value)
+            times = 0 if saved and info.save_success != "half" else 1
+        else:
+            mode, d20, times = Mode.NORMAL, (), 1
+            damage = damage or casting.heal_dice(info, plan.slot, caster)
+        rolled = tuple(dice.roll(sides) for sides in casting.dice_count(damage, times))
+        rolls.append(e.SpellTarget(target=target.id, mode=mode.value, d20=d20, dice=rolled))
+    return e.SpellCast(
+        creature=caster.id,
+        spell=info.id,
+        slot=plan.slot,
+        casting=plan.unit,
+        template=plan.template,
+        targets=tuple(rolls),
+    )
+
+
+def with_concentration(state: DndState, events: list[e.Event], dice: DiceSource) -> list[e.Event]:
+    """``events`` with what each does to concentration after it: a concentrating creature
+    that took damage rolls its Constitution save (DC max(10, half the damage)); one at 0 hit
+    points or incapacitated stops concentrating."""
+    out: list[e.Event] = []
+    for event in events:
+        before, state = state, evolve(state, event)
+        out.append(event)
+        for follow in _concentration_after(before, state, dice):
+            state = evolve(state, follow)
+            out.append(follow)
+    return out
+
+
+def _concentration_after(before: DndState, after: DndState, dice: DiceSource) -> list[e.Event]:
+    out: list[e.Event] = []
+    for who, held in after.concentration.items():
+        if before.concentration.get(who) != held:
+            continue  # a concentration that began with this event
+        was, now = before.fighters[who], after.fighters[who]
+        if now.dead or now.hp == 0:
+            out.append(e.ConcentrationEnded(creature=who, spell=held.spell, reason="down"))
+            continue
+        if "incapacitated" in condition_tags(kinds_on(after, who)):
+            out.append(e.ConcentrationEnded(creature=who, spell=held.spell, reason="incapacitated"))
+            continue
+        lost = (was.hp + was.temp_hp) - (now.hp + now.temp_hp)
+        if lost <= 0:
+            continue
+        mode, fails = save_mode(after, now, "con")
+        d20 = () if fails else _roll_d20(dice, mode)
+        bonus = casting.save_bonus_of(now, "con")
+        dc = concentration_dc(lost)
+        out.append(
+            e.ConcentrationSaved(
+                creature=who,
+                spell=held.spell,
+                damage=lost,
+                dc=dc,
+                bonus=bonus,
+                mode=mode.value,
+                d20=d20,
+                kept=bool(d20) and keeps_concentration(kept_d20(d20, mode) + bonus, lost),
+            )
+        )
+    return out
 
 
 # ---------------------------------------------------------------- refusals

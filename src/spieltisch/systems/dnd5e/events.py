@@ -11,6 +11,7 @@ from typing import Annotated, ClassVar, Literal
 from pydantic import ConfigDict, Field, TypeAdapter
 
 from spieltisch.engine.encounter import Combatant
+from spieltisch.systems.dnd5e.areas import Template
 from spieltisch.systems.dnd5e.later import Later
 from spieltisch.systems.dnd5e.movement import JumpCheck, TurnMovement
 from spieltisch.systems.dnd5e.state import CheckRoll, Fighter, PendingMove, ReadiedAction
@@ -237,6 +238,59 @@ class DeathSaved(_Event):
     d20: int
 
 
+# ---------------------------------------------------------------- spells
+
+
+class SpellTarget(_Frozen):
+    """What one creature rolled against a spell: the caster's attack d20s or its own save
+    d20s (none: no roll, or a save failed by itself), and the damage or healing dice (an
+    attack's doubled on a critical)."""
+
+    target: str
+    mode: Literal["normal", "advantage", "disadvantage"] = "normal"
+    d20: tuple[int, ...] = ()
+    dice: tuple[int, ...] = ()
+
+
+class SpellCast(_Event):
+    """A spell cast with a slot (0: a cantrip) as an action, bonus action or reaction, at
+    its targets or into its template; :mod:`.evolve` derives hits, saves, damage, healing and
+    conditions from the dice again."""
+
+    kind: Literal["spell_cast"] = "spell_cast"
+    creature: str
+    spell: str
+    slot: int
+    casting: Literal["action", "bonus_action", "reaction"]
+    template: Template | None = None
+    targets: tuple[SpellTarget, ...] = ()
+
+
+class ConcentrationSaved(_Event):
+    """A concentrating creature took ``damage`` and rolled its Constitution save against DC
+    max(10, half the damage); a failure ends the spell."""
+
+    kind: Literal["concentration_saved"] = "concentration_saved"
+    creature: str
+    spell: str
+    damage: int
+    dc: int
+    bonus: int
+    mode: Literal["normal", "advantage", "disadvantage"]
+    d20: tuple[int, ...]
+    kept: bool
+
+
+class ConcentrationEnded(_Event):
+    """Concentration ended without a save: the creature fell to 0 hit points or became
+    incapacitated."""
+
+    kind: Literal["concentration_ended"] = "concentration_ended"
+    creature: str
+    spell: str
+    reason: Literal["down", "incapacitated"]
+
+
 Event = Annotated[
     FighterAdded
     | CombatStarted
@@ -256,7 +310,10 @@ Event = Annotated[
     | Contested
     | Revealed
     | SaveRolled
-    | DeathSaved,
+    | DeathSaved
+    | SpellCast
+    | ConcentrationSaved
+    | ConcentrationEnded,
     Field(discriminator="kind"),
 ]
 EVENTS: TypeAdapter[Event] = TypeAdapter(Event)

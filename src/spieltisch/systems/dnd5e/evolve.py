@@ -16,6 +16,7 @@ from spieltisch.engine.encounter import Combatant, PhaseEvent
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.grid import parse_square, square_name
 from spieltisch.systems.dnd5e import events as e
+from spieltisch.systems.dnd5e.casting import cast_result, slots_left, turn_spells
 from spieltisch.systems.dnd5e.data import catalog, condition_tags
 from spieltisch.systems.dnd5e.movement import SPEED_ZERO, TurnMovement, check_move
 from spieltisch.systems.dnd5e.queries import (
@@ -35,17 +36,30 @@ from spieltisch.systems.dnd5e.rules import (
     modify_damage,
     take_damage,
 )
+from spieltisch.systems.dnd5e.spells import (
+    CastingTurn,
+    Spell,
+    check_cast,
+    check_slot,
+    concentrate,
+    concentration_dc,
+    keeps_concentration,
+    spell_info,
+)
 from spieltisch.systems.dnd5e.statblock import DAMAGE_TYPES
 from spieltisch.systems.dnd5e.state import (
     BUDGETS,
     CheckRoll,
+    Concentrating,
     DndState,
     Fighter,
     LastAttack,
+    PlacedTemplate,
+    TurnSpells,
     Weapon,
 )
 
-__all__ = ["evolve", "fold"]
+__all__ = ["bonus_spells", "end_concentration", "evolve", "fold"]
 
 
 def evolve(state: DndState, event: e.Event) -> DndState:
@@ -100,6 +114,14 @@ def evolve(state: DndState, event: e.Event) -> DndState:
             return state.model_copy(update={"last_save": event.model_dump(mode="json")})
         case e.DeathSaved():
             return _death_saved(state, event)
+        case e.SpellCast():
+            return _spell_cast(state, event)
+        case e.ConcentrationSaved():
+            return _concentration_saved(state, event)
+        case e.ConcentrationEnded():
+            if state.concentration.get(event.creature) is None:
+                raise RuleError("dnd5e.spell.not_concentrating", creature=event.creature)
+            return end_concentration(state, event.creature)
         case _:
             assert_never(event)
 
@@ -190,7 +212,7 @@ def _hooks(state: DndState, markers: list[PhaseEvent]) -> DndState:
                 state.budgets[who],
                 BUDGETS,
                 "turn_start",
-                {"bonus": 1 if fighter.bonus_actions else 0, "attacks": 0},
+                {"bonus": 1 if fighter.bonus_actions or bonus_spells(fighter) else 0, "attacks": 0},
             )
             state = state.model_copy(
                 update={
@@ -564,3 +586,141 @@ def _death_saved(state: DndState, event: e.DeathSaved) -> DndState:
             }
         ),
     )
+
+
+# ---------------------------------------------------------------- spells and concentration
+
+_BUDGET_OF = {"action": "action", "bonus_action": "bonus", "reaction": "reaction"}
+
+
+def bonus_spells(fighter: Fighter) -> bool:
+    """Whether the creature has a spell of 1 bonus action (which grants it a bonus action)."""
+    found = fighter.casting()
+    return found is not None and any(
+        spell_info(key).casting_unit == "bonus_action" for key in found.spells
+    )
+
+
+def _spend_slot(state: DndState, caster: Fighter, info: Spell, slot: int) -> DndState:
+    """One slot of ``slot`` level spent (a cantrip: none); ``dnd5e.spell.no_slot`` when the
+    caster has none of that level left."""
+    if check_slot(info, slot) == 0:
+        return state
+    if slots_left(state, caster)[slot - 1 : slot] in ((), (0,)):
+        raise RuleError("dnd5e.spell.no_slot", creature=caster.id, slot=slot)
+    used = list(state.slots_used.get(caster.id, ()))
+    used += [0] * (slot - len(used))
+    used[slot - 1] += 1
+    return state.model_copy(update={"slots_used": {**state.slots_used, caster.id: tuple(used)}})
+
+
+def _one_spell(state: DndState, caster: Fighter, info: Spell) -> DndState:
+    """The one-spell rule within the caster's own turn (a reaction in another's turn is
+    free of it)."""
+    fight = state.encounter
+    if fight is None or fight.current != caster.id:
+        return state
+    turn = turn_spells(state, caster.id)
+    done = check_cast(
+        info, CastingTurn(turn.bonus_action_spell, turn.other_spell, turn.cantrip_action)
+    )
+    now = TurnSpells(
+        round=turn.round,
+        bonus_action_spell=done.bonus_action_spell,
+        other_spell=done.other_spell,
+        cantrip_action=done.cantrip_action,
+    )
+    return state.model_copy(update={"spell_turns": {**state.spell_turns, caster.id: now}})
+
+
+def end_concentration(state: DndState, creature: str) -> DndState:
+    """``creature`` stops concentrating: the conditions its spell imposed end, its lasting
+    template leaves the map."""
+    held = state.concentration.get(creature)
+    if held is None:
+        return state
+    items = tuple(
+        x
+        for x in state.effects.items
+        if not (x.source == creature and (x.target, x.kind) in held.imposed)
+    )
+    templates = {k: v for k, v in state.templates.items() if not (k == creature and v.lasting)}
+    return state.model_copy(
+        update={
+            "effects": state.effects.model_copy(update={"items": items}),
+            "templates": templates,
+            "concentration": {k: v for k, v in state.concentration.items() if k != creature},
+        }
+    )
+
+
+def _spell_cast(state: DndState, event: e.SpellCast) -> DndState:
+    caster = fighter_of(state, event.creature)
+    info = spell_info(event.spell)
+    if event.casting != info.casting_unit:
+        raise RuleError("dnd5e.spell.casting_time", spell=info.name, casting=event.casting)
+    state = _one_spell(state, caster, info)
+    state = _pay(state, caster.id, _BUDGET_OF[event.casting])
+    state = _spend_slot(state, caster, info, event.slot)
+    imposed: list[tuple[str, str]] = []
+    held = state.concentration.get(caster.id)
+    _, ended = concentrate(held.spell if held else None, info)
+    if ended is not None:  # one concentration at a time: the new spell ends the old
+        state = end_concentration(state, caster.id)
+    round_ = state.encounter.round if state.encounter is not None else 0
+    templates = {k: v for k, v in state.templates.items() if k != caster.id}
+    if event.template is not None:
+        templates[caster.id] = PlacedTemplate(
+            caster=caster.id,
+            spell=info.id,
+            template=event.template,
+            round=round_,
+            lasting=info.concentration,
+        )
+    state = state.model_copy(update={"templates": templates})
+    results = []
+    for roll in event.targets:
+        result = cast_result(state, caster, info, event.slot, roll)
+        results.append(result)
+        target = state.fighters[result.target]
+        if result.damage:
+            critical = result.outcome == "critical"
+            kind = info.damage_type or "force"
+            state = _hurt(state, target, result.damage, kind, critical)
+        if result.healed:
+            state = _healed(state, e.Healed(target=target.id, amount=result.healed))
+        for condition in result.conditions:
+            state = add_effect(state, condition, target.id, source=caster.id)
+            imposed.append((target.id, condition))
+    if info.attack and "hidden" in kinds_on(state, caster.id):
+        state = _unhide(state, caster.id)
+    if info.concentration and not state.fighters[caster.id].dead:
+        held = Concentrating(spell=info.id, slot=event.slot, imposed=tuple(imposed))
+        state = state.model_copy(update={"concentration": {**state.concentration, caster.id: held}})
+    last = event.model_dump(mode="json")
+    last["results"] = [
+        {
+            "target": r.target,
+            "outcome": r.outcome,
+            "damage": r.damage,
+            "healed": r.healed,
+            "conditions": list(r.conditions),
+        }
+        for r in results
+    ]
+    return state.model_copy(update={"last_cast": last})
+
+
+def _concentration_saved(state: DndState, event: e.ConcentrationSaved) -> DndState:
+    held = state.concentration.get(event.creature)
+    if held is None or held.spell != event.spell:
+        raise RuleError("dnd5e.spell.not_concentrating", creature=event.creature)
+    fighter = fighter_of(state, event.creature)
+    mode = Mode(event.mode)
+    kept = bool(event.d20) and keeps_concentration(
+        kept_d20(event.d20, mode) + event.bonus, event.damage
+    )
+    if kept != event.kept or event.dc != concentration_dc(event.damage):
+        raise RuleError("dnd5e.spell.bad_concentration", creature=fighter.id)
+    state = state.model_copy(update={"last_concentration": event.model_dump(mode="json")})
+    return state if kept else end_concentration(state, fighter.id)

@@ -30,13 +30,16 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal
+from functools import cache
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.grid import Size, Square
 from spieltisch.systems.dnd5e.actions import ActionOdds
 from spieltisch.systems.dnd5e.areas import Template, creatures_in
-from spieltisch.systems.dnd5e.data import spell
+from spieltisch.systems.dnd5e.data import spell, spell_conditions, spells
 from spieltisch.systems.dnd5e.odds import (
     AttackOdds,
     DamageDice,
@@ -52,6 +55,7 @@ __all__ = [
     "SLOTS",
     "CastingTurn",
     "Spell",
+    "Spellcasting",
     "area_odds",
     "cantrip_tier",
     "check_cast",
@@ -59,9 +63,12 @@ __all__ = [
     "concentrate",
     "concentration_dc",
     "concentration_odds",
+    "imposed_conditions",
     "keeps_concentration",
+    "parse_spellcasting",
     "spell_damage_dice",
     "spell_heal_dice",
+    "spell_id_of",
     "spell_info",
     "spell_odds",
 ]
@@ -392,3 +399,92 @@ def area_odds(
         )
         for who in inside
     }
+
+
+# ---------------------------------------------------------------- a caster's spellcasting
+
+
+def _known_spell(spell_id: str) -> str:
+    if spell(spell_id) is None:
+        raise ValueError(f"unknown spell {spell_id!r}")
+    return spell_id
+
+
+SpellId = Annotated[
+    StrictStr, Field(max_length=40, pattern=r"^[a-z0-9-]+$"), AfterValidator(_known_spell)
+]
+"""A spell of the SRD by id (``fireball``, ``cure-wounds``)."""
+
+
+class Spellcasting(BaseModel):
+    """What a character sheet or a monster's stat block declares about its spellcasting:
+    the ability whose modifier a spell's ``MOD`` is, the caster's level (cantrips scale with
+    it), the spell save DC and spell attack bonus, the slots per spell level (1st first) and
+    the spells it can cast."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    ability: Literal["int", "wis", "cha"]
+    level: StrictInt = Field(default=1, ge=1, le=20)
+    save_dc: StrictInt = Field(ge=1, le=40)
+    attack_bonus: StrictInt = Field(ge=-10, le=30)
+    slots: tuple[Annotated[StrictInt, Field(ge=0, le=9)], ...] = Field(default=(), max_length=9)
+    spells: tuple[SpellId, ...] = Field(default=(), max_length=120)
+
+
+def spell_id_of(name: str) -> str | None:
+    """The id of a spell by its English name, any case (None for none)."""
+    return _spell_names().get(name.strip().casefold())
+
+
+@cache
+def _spell_names() -> dict[str, str]:
+    return {str(data["name"]).casefold(): key for key, data in spells().items()}
+
+
+_ABILITY_NAMES = {"intelligence": "int", "wisdom": "wis", "charisma": "cha"}
+_CASTER = re.compile(
+    r"is an? (\d+)(?:st|nd|rd|th)-level spellcaster\. Its spellcasting ability is "
+    r"(\w+) \(spell save DC (\d+), ([+-]\d+) to hit with spell attacks\)"
+)
+_LIST = re.compile(r"^- (?:Cantrips[^:]*|(\d)(?:st|nd|rd|th) level \((\d+) slots?\)):\s*(.+)$")
+
+
+@cache
+def parse_spellcasting(text: str) -> Spellcasting | None:
+    """The spellcasting a stat block's *Spellcasting* trait declares (its level, ability, DC,
+    attack bonus, slots and spells); None when the text does not read as one."""
+    head = _CASTER.search(text)
+    if head is None or head.group(2).lower() not in _ABILITY_NAMES:
+        return None
+    slots: dict[int, int] = {}
+    known: list[str] = []
+    for line in text.splitlines():
+        found = _LIST.match(line.strip())
+        if found is None:
+            continue
+        if found.group(1):
+            slots[int(found.group(1))] = int(found.group(2))
+        for name in found.group(3).split(","):
+            key = spell_id_of(name.strip().rstrip("*").strip())
+            if key is not None:
+                known.append(key)
+    top = max(slots, default=0)
+    return Spellcasting(
+        ability=_ABILITY_NAMES[head.group(2).lower()],
+        level=int(head.group(1)),
+        save_dc=int(head.group(3)),
+        attack_bonus=int(head.group(4)),
+        slots=tuple(slots.get(n, 0) for n in range(1, top + 1)),
+        spells=tuple(dict.fromkeys(known)),
+    )
+
+
+def imposed_conditions(info: Spell) -> tuple[str, ...]:
+    """The conditions a failed save against the spell imposes: none for a spell without a
+    save or with a save of another kind; else the data's, unless the table of readings
+    (``data/spell_conditions.json``) says otherwise (conditions a spell's text only mentions,
+    ends or lets the caster choose from are not imposed)."""
+    if info.save_success not in ("half", "none"):
+        return ()
+    return tuple(spell_conditions().get(info.id, info.conditions))

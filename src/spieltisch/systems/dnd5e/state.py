@@ -18,20 +18,25 @@ from spieltisch.engine.economy import BudgetRule, Budgets, InterruptStack
 from spieltisch.engine.effects import Effects
 from spieltisch.engine.encounter import Encounter
 from spieltisch.engine.grid import Diagonal, Grid, Size, Square
+from spieltisch.systems.dnd5e.areas import Template
 from spieltisch.systems.dnd5e.data import monster
 from spieltisch.systems.dnd5e.later import Later
 from spieltisch.systems.dnd5e.movement import MoveStep, TurnMovement
+from spieltisch.systems.dnd5e.spells import Spellcasting, parse_spellcasting
 from spieltisch.systems.dnd5e.statblock import DamagePart, SaveEffect
 
 __all__ = [
     "BUDGETS",
     "CheckRoll",
+    "Concentrating",
     "DndOptions",
     "DndState",
     "Fighter",
     "LastAttack",
     "PendingMove",
+    "PlacedTemplate",
     "ReadiedAction",
+    "TurnSpells",
     "Weapon",
 ]
 
@@ -93,7 +98,7 @@ class Fighter(Later):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     later: ClassVar[frozenset[str]] = frozenset(
-        {"skills", "passive_perception", "multiattack", "death_save_due"}
+        {"skills", "passive_perception", "multiattack", "death_save_due", "spellcasting"}
     )
 
     id: str
@@ -132,6 +137,8 @@ class Fighter(Later):
     start)."""
     dead: bool = False
     monster: str | None = None
+    spellcasting: Spellcasting | None = None
+    """As on the sheet (a bestiary monster's is read from its *Spellcasting* trait)."""
 
     def modifier(self, ability: str) -> int:
         """The modifier of an ability score (10 when not given)."""
@@ -164,6 +171,15 @@ class Fighter(Later):
         names = {w.name.lower(): w.name for w in self.attacks}
         mix = tuple(names.get(str(n).lower(), "") for n in self._entry().get("multiattack", ()))
         return mix if all(mix) else ()
+
+    def casting(self) -> Spellcasting | None:
+        """The creature's spellcasting: the sheet's, else its bestiary entry's trait."""
+        if self.spellcasting is not None:
+            return self.spellcasting
+        for trait in self._entry().get("traits", ()):
+            if trait.get("name") == "Spellcasting":
+                return parse_spellcasting(str(trait.get("text", "")))
+        return None
 
     def weapon(self, name: str) -> Weapon | None:
         """The attack of that name (any case)."""
@@ -204,6 +220,38 @@ class LastAttack(_Frozen):
     opportunity: bool = False
 
 
+# ---------------------------------------------------------------- spells in play
+
+
+class Concentrating(_Frozen):
+    """The spell a creature concentrates on, and the conditions it imposed (target,
+    condition), which end with it."""
+
+    spell: str
+    slot: int
+    imposed: tuple[tuple[str, str], ...] = ()
+
+
+class PlacedTemplate(_Frozen):
+    """An area spell's template on the map: whose, which spell, placed in which round, and
+    whether it lasts while its caster concentrates (else for the rest of the casting turn)."""
+
+    caster: str
+    spell: str
+    template: Template
+    round: int = 0
+    lasting: bool = False
+
+
+class TurnSpells(_Frozen):
+    """The spells a creature cast in its turn of ``round`` (the one-spell rule's memory)."""
+
+    round: int
+    bonus_action_spell: bool = False
+    other_spell: bool = False
+    cantrip_action: bool = False
+
+
 class DndState(_Frozen):
     """A whole table."""
 
@@ -227,6 +275,16 @@ class DndState(_Frozen):
     """The latest ability check or contest (its event's fields) for the table to show."""
     last_save: dict[str, object] | None = None
     """The latest saving throw (its event's fields) for the table to show."""
+    slots_used: dict[str, tuple[int, ...]] = Field(default_factory=dict)
+    """Spell slots spent per creature, by spell level (1st first)."""
+    concentration: dict[str, Concentrating] = Field(default_factory=dict)
+    templates: dict[str, PlacedTemplate] = Field(default_factory=dict)
+    """The area templates on the map, by caster."""
+    spell_turns: dict[str, TurnSpells] = Field(default_factory=dict)
+    last_cast: dict[str, object] | None = None
+    """The latest casting (its event's fields) for the table to show."""
+    last_concentration: dict[str, object] | None = None
+    """The latest concentration save (its event's fields)."""
 
     @staticmethod
     def fresh(options: DndOptions) -> DndState:

@@ -10,14 +10,15 @@ from pydantic import TypeAdapter
 
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine.errors import RuleError
-from spieltisch.engine.system import Access, Odds, OddsOutcome, parse_options
+from spieltisch.engine.system import Access, Odds, OddsOutcome, OddsPart, parse_options
 from spieltisch.engine.upcast import EventShapes
 from spieltisch.engine.visibility import Viewer
+from spieltisch.systems.dnd5e import casting, queries
 from spieltisch.systems.dnd5e import commands as c
 from spieltisch.systems.dnd5e import contact as touching
 from spieltisch.systems.dnd5e import decide as deciding
+from spieltisch.systems.dnd5e import events as e
 from spieltisch.systems.dnd5e import evolve as evolving
-from spieltisch.systems.dnd5e import queries
 from spieltisch.systems.dnd5e import view as viewing
 from spieltisch.systems.dnd5e.data import SKILLS
 from spieltisch.systems.dnd5e.events import EVENTS, Event
@@ -30,6 +31,7 @@ from spieltisch.systems.dnd5e.odds import (
     save_odds,
 )
 from spieltisch.systems.dnd5e.rules import Mode
+from spieltisch.systems.dnd5e.spells import concentration_dc
 from spieltisch.systems.dnd5e.state import DndOptions, DndState, Fighter, Weapon
 from spieltisch.systems.dnd5e.upcast import RULES_VERSION, UPCASTERS
 
@@ -63,7 +65,8 @@ class Dnd5e:
 
     def odds(self, state: DndState, command: c.Command) -> Odds | None:
         """An attack's damage distribution (0 = miss, the critical mixed in); a move's one
-        certain outcome, its route check (:func:`.decide.preview_move`); else ``None``."""
+        certain outcome, its route check (:func:`.decide.preview_move`); a cast's per target;
+        damage to a concentrating creature: P(keeping the spell); else ``None``."""
         if isinstance(command, c.Move):
             return Odds(
                 outcomes=[
@@ -111,6 +114,10 @@ class Dnd5e:
             if found is None:
                 return None
             return _attack_odds(state, *found, (False, False))
+        if isinstance(command, c.Cast):
+            return _cast_odds(state, command)
+        if isinstance(command, c.Damage):
+            return _concentration_odds(state, command)
         if not isinstance(command, c.Attack):
             return None
         attacker = state.fighters.get(command.creature)
@@ -154,7 +161,8 @@ class Dnd5e:
             | c.DeathSave
             | c.Grapple
             | c.Shove
-            | c.Escape,
+            | c.Escape
+            | c.Cast,
         ):
             return Access(piece=command.creature)
         if isinstance(command, c.EndTurn):
@@ -173,6 +181,70 @@ class Dnd5e:
     def view(self, state: DndState, viewer: Viewer) -> dict[str, Any]:
         """What ``viewer`` sees of ``state``."""
         return viewing.view(state, viewer)
+
+
+def _pmf_odds(pmf: Mapping[int, Fraction]) -> Odds:
+    return Odds(
+        outcomes=[
+            OddsOutcome(value=k, probability=float(v), exact=f"{v.numerator}/{v.denominator}")
+            for k, v in sorted(pmf.items())
+        ],
+        mean=float(mean(dict(pmf))),
+    )
+
+
+def _cast_odds(state: DndState, command: c.Cast) -> Odds | None:
+    """A cast's odds before casting, per target (in the caster's or the caller's view): the
+    first target's damage (or healing) as the outcomes; under each target's id its damage or
+    healing, under ``<id>.hit`` P(hit) and P(miss) of an attack spell, under ``<id>.save``
+    P(save) and P(fail) of a save spell. None for a spell with no target or area to roll."""
+    plan = casting.cast_plan(state, command)
+    if not plan.targets:
+        return None
+    parts: list[OddsPart] = []
+    first: Odds | None = None
+    for target in plan.targets:
+        found = casting.target_odds(state, plan, target)
+        damage = _pmf_odds(found.damage)
+        first = first or damage
+        parts.append(OddsPart(key=target.id, odds=damage))
+        if found.hit is not None:
+            parts.append(
+                OddsPart(
+                    key=f"{target.id}.hit", odds=_two(("hit", found.hit), ("miss", 1 - found.hit))
+                )
+            )
+        if found.save_success is not None:
+            p = found.save_success
+            parts.append(OddsPart(key=f"{target.id}.save", odds=_two(("save", p), ("fail", 1 - p))))
+    assert first is not None
+    return first.model_copy(update={"parts": parts})
+
+
+def _concentration_odds(state: DndState, command: c.Damage) -> Odds | None:
+    """Whether a concentrating creature keeps its spell after this damage: P(keep) and
+    P(lose) of its Constitution save against DC max(10, half the damage it takes, after
+    resistances and temporary hit points); lose for certain when it drops to 0 hit points.
+    None when the creature does not concentrate."""
+    target = queries.fighter_of(state, command.target)
+    if target.id not in state.concentration:
+        return None
+    after = evolving.evolve(
+        state,
+        e.Damaged(
+            target=target.id, amount=command.amount, type=command.type, critical=command.critical
+        ),
+    )
+    now = after.fighters[target.id]
+    lost = (target.hp + target.temp_hp) - (now.hp + now.temp_hp)
+    if lost <= 0:
+        return _two(("keep", Fraction(1)), ("lose", Fraction(0)))
+    if now.hp == 0 or now.dead:
+        return _two(("keep", Fraction(0)), ("lose", Fraction(1)))
+    mode, fails = queries.save_mode(after, now, "con")
+    bonus = casting.save_bonus_of(now, "con")
+    p = Fraction(0) if fails else save_odds(bonus, concentration_dc(lost), mode)
+    return _two(("keep", p), ("lose", 1 - p))
 
 
 def _two(*pairs: tuple[str, Fraction]) -> Odds:

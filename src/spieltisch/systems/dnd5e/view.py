@@ -7,15 +7,18 @@ reactions naming a hidden creature are left out with it.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from functools import cache
 from typing import Any
 
 from spieltisch.engine.creatures import Creature, visible_to
 from spieltisch.engine.grid import square_name
 from spieltisch.engine.visibility import Viewer
+from spieltisch.systems.dnd5e.areas import creatures_in, squares_in
+from spieltisch.systems.dnd5e.casting import save_bonus_of, slots_left
 from spieltisch.systems.dnd5e.data import CONDITIONS, bestiary, condition_tags
 from spieltisch.systems.dnd5e.movement import TurnMovement, speed_for
-from spieltisch.systems.dnd5e.odds import AttackOdds
+from spieltisch.systems.dnd5e.odds import AttackOdds, save_odds
 from spieltisch.systems.dnd5e.odds import attack_odds as _attack_odds
 from spieltisch.systems.dnd5e.queries import (
     CLOSE_M,
@@ -23,9 +26,11 @@ from spieltisch.systems.dnd5e.queries import (
     body_of,
     kinds_on,
     may_react,
+    save_mode,
     square_distance,
 )
 from spieltisch.systems.dnd5e.rules import Mode, high_jump_m, long_jump_m
+from spieltisch.systems.dnd5e.spells import spell_info
 from spieltisch.systems.dnd5e.state import DndState, Fighter
 
 __all__ = ["view"]
@@ -210,4 +215,119 @@ def view(state: DndState, viewer: Viewer) -> dict[str, Any]:
         "last_save": state.last_save
         if state.last_save is not None and state.last_save.get("creature") in seen
         else None,
+        **_spells_view(state, seen),
     }
+
+
+# ---------------------------------------------------------------- spells
+
+
+def _spell_entry(key: str) -> dict[str, Any]:
+    info = spell_info(key)
+    return {
+        "id": key,
+        "name": info.name,
+        "level": info.level,
+        "casting": info.casting_unit,
+        "castable": info.in_combat,
+        "range": info.range,
+        "range_m": info.range_m,
+        "area": info.area,
+        "attack": info.attack,
+        "save": info.save_ability,
+        "concentration": info.concentration,
+        "mechanical": info.mechanical,
+    }
+
+
+def _casting(state: DndState, fighter: Fighter) -> dict[str, Any] | None:
+    """A caster's spellcasting as the page shows it: DC, attack bonus, slots and slots left,
+    its spells, and the spell it concentrates on with P(keeping it) at the lowest DC (10)."""
+    found = fighter.casting()
+    if found is None:
+        return None
+    held = state.concentration.get(fighter.id)
+    mode, fails = save_mode(state, fighter, "con")
+    keep = Fraction(0) if fails else save_odds(save_bonus_of(fighter, "con"), 10, mode)
+    return {
+        "ability": found.ability,
+        "level": found.level,
+        "save_dc": found.save_dc,
+        "attack_bonus": found.attack_bonus,
+        "slots": list(found.slots),
+        "slots_left": list(slots_left(state, fighter)),
+        "spells": [_spell_entry(k) for k in found.spells],
+        "concentration": None
+        if held is None
+        else {
+            "spell": held.spell,
+            "name": spell_info(held.spell).name,
+            "slot": held.slot,
+            "keep_dc10": _fraction(keep),
+        },
+    }
+
+
+def _spells_view(state: DndState, seen: set[str]) -> dict[str, Any]:
+    """Spells in play as ``viewer`` sees them: the casters' spellcasting, the templates on
+    the map with the creatures inside (only creatures the viewer sees; a template of a caster
+    the viewer does not see is left out), the latest cast and concentration save."""
+    fight = state.encounter
+    templates = []
+    placed = {
+        f.id: (f.position, f.size)
+        for f in state.fighters.values()
+        if f.id in seen and f.position is not None and not f.dead
+    }
+    for caster, placed_template in sorted(state.templates.items()):
+        current = fight is not None and fight.current == caster
+        now = fight is not None and fight.round == placed_template.round
+        if caster not in seen or not (placed_template.lasting or (current and now)):
+            continue
+        template = placed_template.template
+        templates.append(
+            {
+                "caster": caster,
+                "spell": placed_template.spell,
+                "name": spell_info(placed_template.spell).name,
+                "shape": template.shape,
+                "size_m": str(template.size_m),
+                "origin": square_name(template.origin),
+                "toward": square_name(template.toward) if template.toward else None,
+                "lasting": placed_template.lasting,
+                "squares": sorted(
+                    square_name(sq)
+                    for sq in squares_in(template, state.grid.width, state.grid.height)
+                ),
+                "inside": creatures_in(template, placed, state.grid.width, state.grid.height),
+            }
+        )
+    last = state.last_cast
+    last_view = None
+    if last is not None and last.get("creature") in seen:
+        last_view = {
+            **last,
+            "targets": [t for t in _list(last.get("targets")) if t.get("target") in seen],
+            "results": [r for r in _list(last.get("results")) if r.get("target") in seen],
+        }
+    held = state.last_concentration
+    held_view = None
+    if held is not None and held.get("creature") in seen:
+        dc = int(str(held.get("dc", 10)))
+        bonus = int(str(held.get("bonus", 0)))
+        odds = save_odds(bonus, dc, Mode(str(held.get("mode", "normal"))))
+        held_view = {**held, "keep": _fraction(odds)}
+    return {
+        "casting": {
+            f.id: _casting(state, f)
+            for f in state.fighters.values()
+            if f.id in seen and f.casting() is not None
+        },
+        "templates": templates,
+        "last_cast": last_view,
+        "last_concentration": held_view,
+    }
+
+
+def _list(value: object) -> list[dict[str, Any]]:
+    return [x for x in value if isinstance(x, dict)] if isinstance(value, list) else []

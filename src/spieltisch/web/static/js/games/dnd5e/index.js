@@ -1,7 +1,9 @@
 // D&D 5e combat: the battle map in the centre (tokens by size, terrain, the planned route with
 // its cost and the movement left, checked by the server), the pending opportunity attack for
 // its reactor, the turn economy and conditions per creature, the attack with its odds before
-// the roll, and the GM's bestiary, stat lines and terrain. The page only asks; the server decides.
+// the roll, casting a spell (slot, targets or a template placed on the map, the odds per target
+// before casting), slots left and concentration on the cards and tokens, the area templates on
+// the map, and the GM's bestiary, stat lines and terrain. The page only asks; the server decides.
 import { el, showAlert, t, tFirst } from "../../core.js";
 import { checkField, field, numberInput, readInt, select, textInput } from "../../forms.js";
 import { oddsChart } from "../../odds.js";
@@ -20,10 +22,12 @@ const ui = {
   paint: "", attack: "", target: "", action: "dodge", helpTarget: "", helpFoe: "",
   monster: { kind: "goblin", at: "", secret: false, name: "", ac: "12", hp: "10", speed: "9", size: "medium", attacks: "" },
   hero: { name: "", ac: "15", hp: "12", speed: "9", str: "14", dex: "12", attacks: "Longsword: +5, 7 (1d8+3) slashing", bonus: "", at: "" },
+  heroCast: { ability: "", level: "1", dc: "13", attack: "5", score: "16", slots: "", spells: "" },
   initiative: {}, damage: {}, condition: {},
   oddsKey: null, odds: null, reactOdds: {}, lastShown: null,
   save: { creature: "", ability: "dex", dc: "", bonus: "" }, saveKey: null, saveOdds: null,
   ready: { trigger: "", what: "attack", attack: "", target: "", action: "" }, fireOdds: {},
+  cast: { caster: "", spell: "", slot: "", targets: [], origin: "", toward: "", placing: "" }, castKey: null, castOdds: null, castError: null, risk: {},
 };
 const ABILITIES = ["str", "dex", "con", "int", "wis", "cha"];
 
@@ -106,7 +110,7 @@ function deathSaves(f) {
 function gmTools(ctx, f) {
   if (!ctx.isGm) return null;
   const amount = ui.damage[f.id] ?? "";
-  const box = numberInput(`dd-f-${f.id}-amount`, amount, { min: 0, max: 10000, oninput: (e) => (ui.damage[f.id] = e.target.value), "aria-label": t("web.dnd5e.amount_of", { name: f.name }) });
+  const box = numberInput(`dd-f-${f.id}-amount`, amount, { min: 0, max: 10000, oninput: (e) => { ui.damage[f.id] = e.target.value; if (casting(ctx, f.id)?.concentration) ctx.rerender(); }, "aria-label": t("web.dnd5e.amount_of", { name: f.name }) });
   const send = (kind) => {
     const n = readInt(box);
     if (n === null) { showAlert(t("web.dnd5e.amount_missing")); box.focus(); return; }
@@ -120,7 +124,8 @@ function gmTools(ctx, f) {
     el("button", { type: "button", id: `dd-f-${f.id}-heal`, onclick: () => send("heal") }, t("web.dnd5e.heal")),
     select(`dd-f-${f.id}-cond`, conditions.map((k) => [k, tFirst(["web.dnd5e.cond." + k], {}, k)]), choice, { onchange: (e) => (ui.condition[f.id] = e.target.value), "aria-label": t("web.dnd5e.condition_of", { name: f.name }) }),
     el("button", { type: "button", id: `dd-f-${f.id}-cond-add`, onclick: () => sendFor(ctx, f, { kind: "condition", target: f.id, condition: ui.condition[f.id] ?? "prone" }) }, t("web.dnd5e.condition_add")),
-    el("button", { type: "button", id: `dd-f-${f.id}-cond-remove`, disabled: !(f.conditions || []).includes(choice), title: (f.conditions || []).includes(choice) ? null : t("web.dnd5e.condition_absent"), onclick: () => sendFor(ctx, f, { kind: "condition", target: f.id, condition: choice, remove: true }) }, t("web.dnd5e.condition_remove")));
+    el("button", { type: "button", id: `dd-f-${f.id}-cond-remove`, disabled: !(f.conditions || []).includes(choice), title: (f.conditions || []).includes(choice) ? null : t("web.dnd5e.condition_absent"), onclick: () => sendFor(ctx, f, { kind: "condition", target: f.id, condition: choice, remove: true }) }, t("web.dnd5e.condition_remove")),
+    concentrationRisk(ctx, f));
 }
 
 function fighterCard(ctx, f) {
@@ -132,7 +137,7 @@ function fighterCard(ctx, f) {
       el("span", { class: "muted small-print" }, t("web.dnd5e.line", { ac: f.ac, size: t("web.dnd5e.size." + f.size), side: t("web.dnd5e.side", { side: f.side }) })),
       el("span", { class: "dd-hp", id: `dd-f-${f.id}-hp` }, hpText(f)),
       conditionBadges(f)),
-    economy(ctx, f), deathSaves(f), conditionEffects(f), gmTools(ctx, f));
+    economy(ctx, f), spellcastingLine(ctx, f), deathSaves(f), conditionEffects(f), gmTools(ctx, f));
 }
 
 function fightersPanel(ctx) {
@@ -261,6 +266,7 @@ function movable(ctx, f) {
 }
 
 function onSquare(ctx, name) {
+  if (placeTemplate(ctx, name)) return;
   if (ctx.isGm && ui.paint) {
     ctx.send({ kind: "terrain", squares: [name], terrain: ui.paint === "plain" ? null : ui.paint });
     return;
@@ -289,6 +295,7 @@ function onSquare(ctx, name) {
 }
 
 function onToken(ctx, token) {
+  if (placeTemplate(ctx, token.position)) return null;
   const f = byId(ctx).get(token.id);
   if (ctx.isGm && ui.paint) return onSquare(ctx, token.position);
   if (f && movable(ctx, f)) {
@@ -388,7 +395,7 @@ function mapPanel(ctx) {
     prefix: "dd", width: grid.width, height: grid.height, terrain: grid.terrain,
     terrainText: (kind) => t("web.map.terrain." + kind),
     label: t("web.map.map_label", { width: grid.width, height: grid.height }),
-    tokens: tokens(ctx), marks: marks(ctx),
+    tokens: tokens(ctx).map((token) => concentrationToken(ctx, token)), marks: { ...templateMarks(ctx), ...marks(ctx) },
     onSquare: (name) => onSquare(ctx, name),
     onToken: (token) => onToken(ctx, token),
     onStep: (token, to) => onStep(ctx, token, to),
@@ -401,7 +408,7 @@ function mapPanel(ctx) {
     el("p", { class: "muted small-print" }, t("web.map.map_scale", { m: grid.square_m, diagonal: t("web.dnd5e.diagonal." + grid.diagonal) })),
     mapFrame(board),
     terrainLegend(TERRAIN, (kind) => t("web.map.terrain." + kind)),
-    routePanel(ctx), paint);
+    templatesList(ctx), routePanel(ctx), paint);
 }
 
 // -- the current creature's actions --------------------------------------------------------
@@ -662,6 +669,8 @@ function heroForm(ctx) {
       bonus_actions: h.bonus.split(",").map((x) => x.trim()).filter(Boolean),
       position: h.at.trim().toLowerCase() || null,
     };
+    const spellcasting = heroSpellcasting();
+    if (spellcasting) { command.spellcasting = spellcasting; command.abilities[spellcasting.ability] = Number(ui.heroCast.score) || 10; }
     const answer = await ctx.send(command);
     if (answer) { h.name = ""; h.at = ""; ctx.rerender(); }
   };
@@ -676,6 +685,7 @@ function heroForm(ctx) {
       field(t("web.dnd5e.f.dex"), numberInput("dd-hero-dex", h.dex, { min: 1, max: 30, oninput: set("dex") }))),
     field(t("web.dnd5e.f.attacks"), el("textarea", { id: "dd-hero-attacks", rows: 2, maxlength: 2000, oninput: set("attacks") }, h.attacks)),
     field(t("web.dnd5e.f.bonus"), textInput("dd-hero-bonus", h.bonus, { maxlength: 200, oninput: set("bonus") })),
+    heroSpellFields(ctx),
     field(t("web.dnd5e.f.at"), textInput("dd-hero-at", h.at, { maxlength: 8, placeholder: "b2", oninput: set("at") })),
     el("button", { type: "submit", class: "primary", id: "dd-hero-add" }, t("web.dnd5e.add")));
 }
@@ -704,6 +714,229 @@ function toolsPanel(ctx) {
   return el("section", { class: "card dd-tools", id: "dd-tools" }, el("h2", {}, t("web.dnd5e.tools")), ...parts);
 }
 
+// -- spells: casting, slots, concentration, templates ----------------------------------------
+
+function casting(ctx, id) { return (ctx.state.casting || {})[id] || null; }
+function spellName(ctx, caster, id) { return casting(ctx, caster)?.spells?.find((x) => x.id === id)?.name ?? id; }
+function ordinal(n) { return t("web.dnd5e.spell.level", { n }); }
+
+/** Slots left and the spell concentrated on, on a caster's card. */
+function spellcastingLine(ctx, f) {
+  const c = casting(ctx, f.id);
+  if (!c) return null;
+  const slots = c.slots.map((n, i) => t("web.dnd5e.spell.slot_item", { level: ordinal(i + 1), left: c.slots_left[i], of: n }));
+  const held = c.concentration;
+  return el("div", { class: "dd-spellcasting small-print" },
+    el("p", { id: `dd-f-${f.id}-slots` }, t("web.dnd5e.spell.dc_line", { dc: c.save_dc, bonus: (c.attack_bonus >= 0 ? "+" : "") + c.attack_bonus }), " · ",
+      slots.length ? t("web.dnd5e.spell.slots", { list: slots.join(", ") }) : t("web.dnd5e.spell.no_slots")),
+    held ? el("p", { class: "dd-concentration", id: `dd-f-${f.id}-concentration`, dataset: { spell: held.spell } },
+      t("web.dnd5e.spell.concentrating", { spell: held.name, p: percent(held.keep_dc10.p) }), " ", el("span", { class: "exact" }, `(${held.keep_dc10.exact})`)) : null);
+}
+
+/** Beside the GM's damage box of a concentrating creature: P(keeping the spell) after it. */
+function concentrationRisk(ctx, f) {
+  const held = casting(ctx, f.id)?.concentration;
+  const n = Number(ui.damage[f.id]);
+  if (!held || !Number.isInteger(n) || n <= 0) return null;
+  const command = { kind: "damage", target: f.id, amount: n, type: "bludgeoning" };
+  const key = JSON.stringify(command) + "|" + ctx.records.length;
+  const risk = ui.risk[f.id];
+  if (risk?.key !== key) {
+    ui.risk[f.id] = { key, odds: null };
+    ctx.odds(command).then((odds) => { if (ui.risk[f.id]?.key === key) { ui.risk[f.id].odds = odds; ctx.rerender(); } }).catch(() => {});
+    return null;
+  }
+  const keep = risk.odds?.outcomes?.find((o) => o.value === "keep");
+  return keep ? el("span", { class: "small-print", id: `dd-f-${f.id}-risk` }, t("web.dnd5e.spell.risk", { spell: held.name, p: percent(keep.probability) }), " ", el("span", { class: "exact" }, `(${keep.exact})`)) : null;
+}
+
+function concentrationToken(ctx, token) {
+  const held = casting(ctx, token.id)?.concentration;
+  if (!held) return token;
+  return { ...token, classes: [...token.classes, "is-concentrating"], label: token.label + " · " + t("web.dnd5e.spell.concentrating_on", { spell: held.name }) };
+}
+
+function templateMarks(ctx) {
+  const out = {};
+  for (const tpl of ctx.state.templates || []) for (const sq of tpl.squares) out[sq] = "is-template";
+  if (ui.cast.origin) out[ui.cast.origin] = "is-template-origin";
+  return out;
+}
+
+function templatesList(ctx) {
+  const list = ctx.state.templates || [];
+  if (!list.length) return null;
+  return el("ul", { class: "dd-templates small-print", id: "dd-templates" }, list.map((tpl) => el("li", { id: `dd-template-${tpl.caster}`, dataset: { inside: tpl.inside.join(" ") } },
+    t("web.dnd5e.spell.template_line", { spell: tpl.name, caster: nameOf(ctx, tpl.caster), shape: t("web.dnd5e.shape." + tpl.shape), size: metres(tpl.size_m), origin: tpl.origin }), " ",
+    tpl.inside.length ? t("web.dnd5e.spell.inside", { names: tpl.inside.map((id) => nameOf(ctx, id)).join(", ") }) : t("web.dnd5e.spell.nobody_inside"))));
+}
+
+/** While placing a template, a square click sets its origin, then the square it points toward. */
+function placeTemplate(ctx, name) {
+  const c = ui.cast;
+  if (!c.placing) return false;
+  if (c.placing === "origin") { c.origin = name; c.placing = needsToward(ctx) ? "toward" : ""; } else { c.toward = name; c.placing = ""; }
+  ctx.rerender();
+  return true;
+}
+
+function chosenSpell(ctx) { return casting(ctx, ui.cast.caster)?.spells?.find((x) => x.id === ui.cast.spell) || null; }
+function needsToward(ctx) { return ["cone", "line", "cube"].includes(chosenSpell(ctx)?.area?.shape); }
+
+/** The creatures who may cast now: the current one (any spell of 1 action or bonus action) and,
+ * with a reaction left, any other (its reaction spells). */
+function casters(ctx) {
+  const fight = ctx.state.combat;
+  if (!fight || fight.over || ctx.state.pending_reaction) return [];
+  return fighters(ctx).filter((f) => mine(ctx, f) && casting(ctx, f.id) && !f.dead && f.position && !f.down).map((f) => {
+    const now = fight.current === f.id;
+    const spells = casting(ctx, f.id).spells.filter((x) => x.castable && (now || x.casting === "reaction"));
+    return { f, spells };
+  }).filter((x) => x.spells.length);
+}
+
+function castCommand(ctx, spell) {
+  const c = ui.cast;
+  const command = { kind: "cast", creature: c.caster, spell: spell.id };
+  if (spell.level > 0) command.slot = Number(c.slot) || spell.level;
+  if (spell.area) {
+    if (c.origin) command.area = c.toward ? { origin: c.origin, toward: c.toward } : { origin: c.origin };
+  } else if (spell.range !== "self") command.targets = c.targets;
+  return command;
+}
+
+function loadCastOdds(ctx, command) {
+  const key = JSON.stringify(command) + "|" + ctx.records.length;
+  if (ui.castKey === key) return;
+  ui.castKey = key; ui.castOdds = null; ui.castError = null;
+  ctx.odds(command).then((odds) => { if (ui.castKey === key) { ui.castOdds = odds; ctx.rerender(); } })
+    .catch((error) => { if (ui.castKey === key) { ui.castError = error.message; ctx.rerender(); } });
+}
+
+function castOddsLines(ctx, spell) {
+  const odds = ui.castOdds;
+  if (!odds) return [];
+  const parts = new Map((odds.parts || []).map((p) => [p.key, p.odds]));
+  const ids = (odds.parts || []).map((p) => p.key).filter((k) => !k.includes("."));
+  return ids.map((id) => {
+    const damage = parts.get(id);
+    const hit = parts.get(id + ".hit")?.outcomes?.[0];
+    const save = parts.get(id + ".save")?.outcomes?.[0];
+    const mean = (damage?.mean ?? 0).toLocaleString(document.documentElement.lang, { maximumFractionDigits: 1 });
+    const name = nameOf(ctx, id);
+    const text = hit ? t("web.dnd5e.spell.odds_attack", { name, hit: percent(hit.probability), mean })
+      : save ? t("web.dnd5e.spell.odds_save", { name, save: percent(save.probability), mean })
+        : spell.mechanical && damage?.mean ? t("web.dnd5e.spell.odds_sure", { name, mean }) : t("web.dnd5e.spell.odds_none", { name });
+    const exact = hit?.exact || save?.exact;
+    return el("li", { id: `dd-cast-odds-${id}` }, text, exact ? [" ", el("span", { class: "exact" }, `(${exact})`)] : null);
+  });
+}
+
+function castPanel(ctx) {
+  const able = casters(ctx);
+  if (!able.length) return null;
+  const c = ui.cast;
+  if (!able.some((x) => x.f.id === c.caster)) c.caster = able[0].f.id;
+  const mineNow = able.find((x) => x.f.id === c.caster);
+  const f = mineNow.f;
+  const info = casting(ctx, f.id);
+  if (!mineNow.spells.some((x) => x.id === c.spell)) { c.spell = mineNow.spells[0].id; c.slot = ""; c.origin = ""; c.toward = ""; }
+  const spell = chosenSpell(ctx);
+  const slots = spell.level ? info.slots.map((n, i) => i + 1).filter((lvl) => lvl >= spell.level && info.slots_left[lvl - 1] > 0) : [];
+  if (spell.level && !slots.includes(Number(c.slot))) c.slot = slots[0] ? String(slots[0]) : "";
+  const others = fighters(ctx).filter((x) => x.position && !x.dead);
+  c.targets = c.targets.filter((id) => others.some((x) => x.id === id));
+  const command = castCommand(ctx, spell);
+  const b = f.budgets || {};
+  const budget = { action: "action", bonus_action: "bonus", reaction: "reaction" }[spell.casting];
+  const reason = spell.level && !slots.length ? t("web.dnd5e.spell.why_slot")
+    : Number(b[budget] || 0) <= 0 ? t("web.dnd5e.spell.why_" + spell.casting)
+      : spell.area && !c.origin ? t("web.dnd5e.spell.why_origin")
+        : !spell.area && spell.range !== "self" && spell.mechanical && !c.targets.length ? t("web.dnd5e.spell.why_targets") : null;
+  if (!reason) loadCastOdds(ctx, command); else { ui.castKey = null; ui.castOdds = null; ui.castError = null; }
+  const set = (key) => (e) => { c[key] = e.target.value; if (key === "spell") { c.slot = ""; c.origin = ""; c.toward = ""; c.placing = ""; } ctx.rerender(); };
+  const toggle = (id) => (e) => { c.targets = e.target.checked ? [...c.targets, id] : c.targets.filter((x) => x !== id); ctx.rerender(); };
+  const go = async () => {
+    const answer = await sendFor(ctx, f, command);
+    if (answer) { c.targets = []; c.origin = ""; c.toward = ""; c.placing = ""; ctx.rerender(); document.getElementById("dd-cast-result")?.focus(); }
+  };
+  const casterName = (x) => x.f.name;
+  return el("section", { class: "card", id: "dd-cast-box", "aria-labelledby": "dd-cast-heading" },
+    el("h2", { id: "dd-cast-heading" }, t("web.dnd5e.spell.heading")),
+    el("div", { class: "row" },
+      able.length > 1 ? field(t("web.dnd5e.spell.caster"), select("dd-cast-caster", able.map((x) => [x.f.id, casterName(x)]), c.caster, { onchange: set("caster") })) : null,
+      field(t("web.dnd5e.spell.spell"), select("dd-cast-spell", mineNow.spells.map((x) => [x.id, t("web.dnd5e.spell.option", { name: x.name, level: x.level ? ordinal(x.level) : t("web.dnd5e.spell.cantrip"), casting: t("web.dnd5e.casting." + x.casting) })]), c.spell, { onchange: set("spell") })),
+      spell.level ? field(t("web.dnd5e.spell.slot"), select("dd-cast-slot", slots.map((lvl) => [String(lvl), t("web.dnd5e.spell.slot_option", { level: ordinal(lvl), left: info.slots_left[lvl - 1] })]), c.slot, { onchange: set("slot") })) : null),
+    el("p", { class: "muted small-print", id: "dd-cast-about" }, t("web.dnd5e.spell.about", {
+      range: spell.range === "distance" ? metres(spell.range_m) + " m" : t("web.dnd5e.spell.range." + spell.range),
+      casting: t("web.dnd5e.casting." + spell.casting),
+    }), spell.concentration ? " " + t("web.dnd5e.spell.needs_concentration") : "", spell.mechanical ? "" : " " + t("web.dnd5e.spell.text_only")),
+    spell.area ? el("div", { class: "row" },
+      field(t("web.dnd5e.spell.origin"), textInput("dd-cast-origin", c.origin, { maxlength: 8, placeholder: spell.range === "self" ? f.position : "e5", oninput: (e) => { c.origin = e.target.value.trim().toLowerCase(); ctx.rerender(); } })),
+      needsToward(ctx) ? field(t("web.dnd5e.spell.toward"), textInput("dd-cast-toward", c.toward, { maxlength: 8, oninput: (e) => { c.toward = e.target.value.trim().toLowerCase(); ctx.rerender(); } })) : null,
+      el("button", { type: "button", id: "dd-cast-place", "aria-pressed": String(Boolean(c.placing)), onclick: () => { c.placing = c.placing ? "" : "origin"; if (spell.range === "self") { c.origin = f.position; c.placing = needsToward(ctx) ? "toward" : ""; } ctx.rerender(); } },
+        c.placing === "toward" ? t("web.dnd5e.spell.placing_toward") : c.placing ? t("web.dnd5e.spell.placing") : t("web.dnd5e.spell.place")))
+      : spell.range === "self" ? null : el("fieldset", { class: "dd-cast-targets", id: "dd-cast-targets" }, el("legend", {}, t("web.dnd5e.spell.targets")),
+        others.map((x) => checkField(`dd-cast-target-${x.id}`, x.name, c.targets.includes(x.id), { onchange: toggle(x.id) }))),
+    ui.castOdds ? el("ul", { class: "dd-cast-odds", id: "dd-cast-odds" }, castOddsLines(ctx, spell)) : null,
+    ui.castOdds?.outcomes?.length && spell.mechanical ? oddsChart(ui.castOdds, { caption: t("web.dnd5e.spell.first_caption"), labeler: (v) => t("web.dnd5e.damage_value", { n: v }) }) : null,
+    ui.castError ? el("p", { class: "dd-refused", id: "dd-cast-error" }, ui.castError) : null,
+    reason ? el("p", { class: "muted small-print", id: "dd-cast-why" }, reason) : null,
+    el("button", { type: "button", class: "primary", id: "dd-cast-go", disabled: Boolean(reason || ui.castError), title: reason || ui.castError, onclick: go }, t("web.dnd5e.spell.cast", { spell: spell.name })));
+}
+
+function lastCast(ctx) {
+  const last = ctx.state.last_cast;
+  if (!last) return null;
+  const name = spellName(ctx, last.creature, last.spell);
+  const lines = (last.results || []).map((r) => el("li", { id: `dd-cast-result-${r.target}`, dataset: { outcome: r.outcome } },
+    t("web.dnd5e.spell.result." + (r.healed ? "healed" : r.outcome), { target: nameOf(ctx, r.target), damage: r.damage, healed: r.healed }),
+    r.conditions.length ? " " + t("web.dnd5e.spell.result_conditions", { conditions: r.conditions.map((k) => tFirst(["web.dnd5e.cond." + k], {}, k)).join(", ") }) : ""));
+  return el("div", { id: "dd-cast-result", tabindex: "-1", class: "dd-last", "aria-live": "polite", dataset: { spell: last.spell } },
+    el("p", {}, t("web.dnd5e.spell.result_head", { name: nameOf(ctx, last.creature), spell: name })), lines.length ? el("ul", {}, lines) : null);
+}
+
+function lastConcentration(ctx) {
+  const last = ctx.state.last_concentration;
+  if (!last) return null;
+  const kept = last.d20.length ? (last.mode === "advantage" ? Math.max(...last.d20) : last.mode === "disadvantage" ? Math.min(...last.d20) : last.d20[0]) : null;
+  const values = { name: nameOf(ctx, last.creature), spell: spellName(ctx, last.creature, last.spell), dc: last.dc, damage: last.damage, p: percent(last.keep.p), natural: kept, total: kept === null ? null : kept + last.bonus };
+  return el("p", { id: "dd-conc-result", class: "dd-save-result " + (last.kept ? "is-ok" : "is-fail"), dataset: { kept: String(last.kept) } },
+    t(kept === null ? "web.dnd5e.spell.conc_auto" : last.kept ? "web.dnd5e.spell.conc_kept" : "web.dnd5e.spell.conc_lost", values));
+}
+
+/** A spell's id from its SRD name as typed (``Hunter's Mark`` → ``hunters-mark``). */
+function spellId(name) {
+  return name.toLowerCase().replace(/['’]/g, "").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+}
+
+function heroSpellcasting() {
+  const c = ui.heroCast;
+  if (!c.ability) return null;
+  return {
+    ability: c.ability, level: Number(c.level) || 1, save_dc: Number(c.dc) || 10, attack_bonus: Number(c.attack) || 0,
+    slots: c.slots.split(",").map((x) => x.trim()).filter(Boolean).map(Number),
+    spells: c.spells.split(",").map((x) => spellId(x.trim())).filter(Boolean),
+  };
+}
+
+function heroSpellFields(ctx) {
+  const c = ui.heroCast;
+  const set = (key, redraw) => (e) => { c[key] = e.target.value; if (redraw) ctx.rerender(); };
+  const abilities = [["", t("web.dnd5e.hero.no_spells")], ...["int", "wis", "cha"].map((a) => [a, t("web.dnd5e.ability." + a)])];
+  return el("fieldset", { class: "dd-hero-spells" }, el("legend", {}, t("web.dnd5e.hero.spellcasting")),
+    field(t("web.dnd5e.hero.cast_ability"), select("dd-hero-cast-ability", abilities, c.ability, { onchange: set("ability", true) })),
+    c.ability ? [
+      el("div", { class: "row" },
+        field(t("web.dnd5e.hero.cast_score"), numberInput("dd-hero-cast-score", c.score, { min: 1, max: 30, oninput: set("score") })),
+        field(t("web.dnd5e.hero.cast_level"), numberInput("dd-hero-cast-level", c.level, { min: 1, max: 20, oninput: set("level") })),
+        field(t("web.dnd5e.hero.cast_dc"), numberInput("dd-hero-cast-dc", c.dc, { min: 1, max: 40, oninput: set("dc") })),
+        field(t("web.dnd5e.hero.cast_attack"), numberInput("dd-hero-cast-attack", c.attack, { min: -10, max: 30, oninput: set("attack") }))),
+      field(t("web.dnd5e.hero.cast_slots"), textInput("dd-hero-cast-slots", c.slots, { maxlength: 40, placeholder: "4, 3, 2", oninput: set("slots") })),
+      field(t("web.dnd5e.hero.cast_spells"), el("textarea", { id: "dd-hero-cast-spells", rows: 2, maxlength: 4000, placeholder: "Fire Bolt, Magic Missile, Fireball", oninput: set("spells") }, c.spells)),
+    ] : null);
+}
+
 // -- the module ----------------------------------------------------------------------------
 
 /** The table's game panel. */
@@ -713,7 +946,7 @@ export function render(body, ctx) {
   if (ui.selected && !movable(ctx, byId(ctx).get(ui.selected))) { ui.selected = null; clearRoute(); }
   refreshPreview(ctx);
   body.replaceChildren(el("div", { class: "dd-table" },
-    status(ctx), reactionPanel(ctx), readiedPanel(ctx), lastAttack(ctx), mapPanel(ctx), turnPanel(ctx)));
+    status(ctx), reactionPanel(ctx), readiedPanel(ctx), lastAttack(ctx), lastCast(ctx), lastConcentration(ctx), mapPanel(ctx), turnPanel(ctx), castPanel(ctx)));
   // The fight in the scene, the creatures' cards as the sheets, the forms as the tools.
   const tools = toolsPanel(ctx);
   return { sheets: el("div", { class: "dd-table" }, fightersPanel(ctx)), tools: tools && el("div", { class: "dd-table" }, tools) };
@@ -744,6 +977,9 @@ export function describe(event, ctx) {
     case "condition_set": return t(event.remove ? "web.dnd5e.ev.condition_off" : "web.dnd5e.ev.condition_on", { name: n(event.target), condition: tFirst(["web.dnd5e.cond." + event.condition], {}, event.condition) });
     case "save_rolled": return t("web.dnd5e.ev.save_rolled", { name: n(event.creature), ability: t("web.dnd5e.ability." + event.ability), dc: event.dc, result: t(event.succeeded ? "web.dnd5e.save_ok" : "web.dnd5e.save_fail") });
     case "death_saved": return t("web.dnd5e.ev.death_saved", { name: n(event.creature), d20: event.d20 });
+    case "spell_cast": return t(event.slot ? "web.dnd5e.ev.spell_cast" : "web.dnd5e.ev.cantrip_cast", { name: n(event.creature), spell: spellName(ctx, event.creature, event.spell), slot: event.slot, casting: t("web.dnd5e.casting." + event.casting) });
+    case "concentration_saved": return t(event.kept ? "web.dnd5e.ev.concentration_kept" : "web.dnd5e.ev.concentration_lost", { name: n(event.creature), spell: spellName(ctx, event.creature, event.spell), dc: event.dc, damage: event.damage });
+    case "concentration_ended": return t("web.dnd5e.ev.concentration_ended." + event.reason, { name: n(event.creature), spell: spellName(ctx, event.creature, event.spell) });
     default: return null;
   }
 }
@@ -764,5 +1000,7 @@ export function diceOf(event) {
   if (event.kind === "combat_started") return event.rolls.map(([, v]) => ({ die: "d20", sides: 20, face: v }));
   if (event.kind === "save_rolled") return event.d20.map((v) => ({ die: "d20", sides: 20, face: v }));
   if (event.kind === "death_saved") return [{ die: "d20", sides: 20, face: event.d20 }];
+  if (event.kind === "concentration_saved") return event.d20.map((v) => ({ die: "d20", sides: 20, face: v }));
+  if (event.kind === "spell_cast") return event.targets.flatMap((x) => [...x.d20.map((v) => ({ die: "d20", sides: 20, face: v })), ...x.dice.map((v) => ({ die: "d", face: v }))]);
   return [];
 }

@@ -1,0 +1,392 @@
+"""Casting spells at the table: what a ``cast`` command may do on the map, and what a cast's
+dice mean, read off the table's state (the rules of a spell alone are in :mod:`.spells`).
+
+Shared by :mod:`.decide` (checking and rolling), :mod:`.evolve` (applying a cast and
+concentration), :mod:`.view` and the odds; nothing here changes the state. The rules:
+
+* **Who and when**: a creature able to act, in a fight, casts a spell of its list (sheet or
+  stat block); a spell of 1 action or 1 bonus action in its own turn, a reaction spell in any
+  turn while it has its reaction. The casting time takes the action, the bonus action or the
+  reaction; the one-spell rule of :func:`.spells.check_cast` holds within a turn.
+* **Slots**: a levelled spell spends one slot of the chosen level (default: its own), which
+  the sheet must have left; a cantrip spends none.
+* **Range**: every target within the spell's range of the caster (touch: 1.5 m; self: the
+  caster alone); an area's origin within range of the caster, a self-range area's origin the
+  caster's square (the caster is not inside its own self-range area).
+* **Targets**: an area spell affects every creature on the map inside its template (the table
+  picks them, friend and foe); another spell the creatures named.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from spieltisch.engine.errors import RuleError
+from spieltisch.engine.grid import Size, distance, square_name
+from spieltisch.systems.dnd5e import commands as c
+from spieltisch.systems.dnd5e.actions import ActionOdds
+from spieltisch.systems.dnd5e.areas import Template, creatures_in
+from spieltisch.systems.dnd5e.data import monster
+from spieltisch.systems.dnd5e.events import SpellTarget
+from spieltisch.systems.dnd5e.odds import (
+    AttackOdds,
+    DamageDice,
+    attack_damage,
+    attack_odds,
+    save_damage,
+)
+from spieltisch.systems.dnd5e.queries import (
+    CLOSE_M,
+    attack_mode,
+    fighter_of,
+    outcome_of,
+    require_able,
+    save_mode,
+    square_distance,
+)
+from spieltisch.systems.dnd5e.rules import Mode, kept_d20
+from spieltisch.systems.dnd5e.spells import (
+    Spell,
+    Spellcasting,
+    imposed_conditions,
+    spell_damage_dice,
+    spell_heal_dice,
+    spell_info,
+)
+from spieltisch.systems.dnd5e.state import DndState, Fighter, TurnSpells, Weapon
+
+__all__ = [
+    "CastPlan",
+    "TargetResult",
+    "attack_outcome_of",
+    "cast_plan",
+    "cast_result",
+    "casting_of",
+    "damage_dice",
+    "dice_count",
+    "heal_dice",
+    "save_bonus_of",
+    "saved_of",
+    "slot_of",
+    "slots_left",
+    "spell_weapon",
+    "target_odds",
+    "turn_spells",
+]
+
+
+def casting_of(fighter: Fighter) -> Spellcasting:
+    """The creature's spellcasting; ``dnd5e.spell.no_spellcasting`` when it has none."""
+    found = fighter.casting()
+    if found is None:
+        raise RuleError("dnd5e.spell.no_spellcasting", creature=fighter.id)
+    return found
+
+
+def save_bonus_of(fighter: Fighter, ability: str) -> int:
+    """A creature's saving throw bonus: its stat block's, else the ability's modifier."""
+    entry = monster(fighter.monster) if fighter.monster and fighter.monster != "custom" else None
+    saves = (entry or {}).get("saves", {})
+    return int(saves.get(ability, fighter.modifier(ability)))
+
+
+def slots_left(state: DndState, fighter: Fighter) -> tuple[int, ...]:
+    """The slots the creature has left, by spell level (1st first)."""
+    found = fighter.casting()
+    if found is None:
+        return ()
+    used = state.slots_used.get(fighter.id, ())
+    return tuple(n - (used[i] if i < len(used) else 0) for i, n in enumerate(found.slots))
+
+
+def slot_of(info: Spell, slot: int | None) -> int:
+    """The slot level a command asks for: its own, else the spell's level (0: a cantrip)."""
+    return info.level if slot is None else slot
+
+
+def spell_weapon(info: Spell, casting: Spellcasting) -> Weapon:
+    """An attack spell as the attack rules see it (its bonus, melee or ranged)."""
+    return Weapon(
+        name=info.name,
+        bonus=casting.attack_bonus,
+        damage=(),
+        ranged=info.attack == "ranged",
+    )
+
+
+def damage_dice(info: Spell, slot: int, caster: Fighter) -> list[DamageDice]:
+    """The damage dice of a casting by this caster (its level for a cantrip, the modifier of
+    its spellcasting ability for ``MOD``)."""
+    casting = casting_of(caster)
+    return spell_damage_dice(
+        info, slot, character_level=casting.level, modifier=caster.modifier(casting.ability)
+    )
+
+
+def heal_dice(info: Spell, slot: int, caster: Fighter) -> list[DamageDice]:
+    """The healing dice of a casting by this caster."""
+    casting = casting_of(caster)
+    return spell_heal_dice(info, slot, modifier=caster.modifier(casting.ability))
+
+
+def turn_spells(state: DndState, creature: str) -> TurnSpells:
+    """What ``creature`` cast in its turn of the current round (nothing in a new turn)."""
+    round_ = state.encounter.round if state.encounter is not None else 0
+    found = state.spell_turns.get(creature)
+    return found if found is not None and found.round == round_ else TurnSpells(round=round_)
+
+
+@dataclass(frozen=True)
+class CastPlan:
+    """A ``cast`` checked against the map: the caster, spell, slot, casting time, the
+    template (an area spell's) and the creatures it affects."""
+
+    caster: Fighter
+    casting: Spellcasting
+    info: Spell
+    slot: int
+    unit: str
+    template: Template | None
+    targets: tuple[Fighter, ...]
+
+
+def cast_plan(state: DndState, command: c.Cast) -> CastPlan:
+    """Check who casts what when and at whom (the budgets, slots and the one-spell rule are
+    checked when the cast is applied); :class:`RuleError` naming the value otherwise."""
+    caster = fighter_of(state, command.creature)
+    require_able(state, caster)
+    casting = casting_of(caster)
+    info = spell_info(command.spell)
+    if info.id not in casting.spells:
+        raise RuleError("dnd5e.spell.not_known", creature=caster.id, spell=info.name)
+    if not info.in_combat:
+        raise RuleError("dnd5e.spell.too_long", spell=info.name)
+    fight = state.encounter
+    if fight is None:
+        raise RuleError("dnd5e.no_combat")
+    if state.pending is not None:
+        raise RuleError("dnd5e.reaction_pending", creature=state.pending.reactors[0])
+    if info.casting_unit != "reaction" and fight.current != caster.id:
+        raise RuleError("dnd5e.not_your_turn", creature=caster.id, current=fight.current)
+    if caster.position is None:
+        raise RuleError("dnd5e.not_placed", creature=caster.id)
+    slot = slot_of(info, command.slot)
+    template = _template(state, caster, info, command)
+    if template is not None:
+        targets = _inside(state, caster, info, template)
+    else:
+        targets = _targets(state, caster, info, command.targets)
+    return CastPlan(caster, casting, info, slot, info.casting_unit, template, targets)
+
+
+def _range_m(info: Spell) -> Decimal | None:
+    """The spell's range in metres (touch: 1.5 m; None: no limit the map checks)."""
+    if info.range == "touch":
+        return CLOSE_M
+    if info.range == "distance" and info.range_m is not None:
+        return Decimal(str(info.range_m))
+    return None
+
+
+def _template(state: DndState, caster: Fighter, info: Spell, command: c.Cast) -> Template | None:
+    if info.area is None:
+        if command.area is not None:
+            raise RuleError("dnd5e.spell.no_area", spell=info.name)
+        return None
+    if command.area is None:
+        raise RuleError("dnd5e.spell.needs_area", spell=info.name)
+    if command.targets:
+        raise RuleError("dnd5e.spell.area_targets", spell=info.name)
+    assert caster.position is not None
+    origin = state.grid.square(command.area.origin)
+    toward = state.grid.square(command.area.toward) if command.area.toward else None
+    if info.range == "self":
+        if origin != caster.position:
+            raise RuleError("dnd5e.spell.self_origin", spell=info.name, square=command.area.origin)
+    else:
+        reach = _range_m(info)
+        far = distance(state.grid, caster.position, caster.size, origin, Size.MEDIUM)
+        if reach is not None and far > reach:
+            raise RuleError(
+                "dnd5e.spell.area_out_of_range",
+                spell=info.name,
+                square=square_name(origin),
+                range=str(reach),
+            )
+    area = info.area
+    return Template(
+        shape=area["shape"],
+        size_m=Decimal(str(area["size_m"])),
+        width_m=Decimal(str(area.get("width_m", "1.5"))),
+        origin=origin,
+        toward=toward,
+    )
+
+
+def _inside(
+    state: DndState, caster: Fighter, info: Spell, template: Template
+) -> tuple[Fighter, ...]:
+    """The creatures inside a template (not the caster of a self-range area)."""
+    placed = {
+        f.id: (f.position, f.size)
+        for f in state.fighters.values()
+        if f.position is not None
+        and not f.dead
+        and not (info.range == "self" and f.id == caster.id)
+    }
+    inside = creatures_in(template, placed, state.grid.width, state.grid.height)
+    return tuple(state.fighters[who] for who in inside)
+
+
+def _targets(
+    state: DndState, caster: Fighter, info: Spell, names: tuple[str, ...]
+) -> tuple[Fighter, ...]:
+    if info.range == "self":
+        if any(n != caster.id for n in names):
+            raise RuleError("dnd5e.spell.self_only", spell=info.name)
+        return (caster,)
+    if len(set(names)) != len(names):
+        raise RuleError("dnd5e.spell.twice", spell=info.name)
+    reach = _range_m(info)
+    out = []
+    for name in names:
+        target = fighter_of(state, name)
+        if target.dead or target.position is None:
+            raise RuleError("dnd5e.bad_target", target=target.id)
+        if info.attack and target.id == caster.id:
+            raise RuleError("dnd5e.bad_target", target=target.id)
+        if reach is not None and square_distance(state, caster, target) > reach:
+            raise RuleError(
+                "dnd5e.spell.out_of_range", spell=info.name, target=target.id, range=str(reach)
+            )
+        out.append(target)
+    if not out and info.mechanical:
+        raise RuleError("dnd5e.spell.needs_target", spell=info.name)
+    return tuple(out)
+
+
+# ---------------------------------------------------------------- what a cast's dice mean
+
+
+@dataclass(frozen=True)
+class TargetResult:
+    """What a cast did to one creature: the attack's outcome (``hit``, ``critical``,
+    ``miss``), the save's (``saved``, ``failed``) or ``affected`` (no roll), the damage (before
+    resistances), the healing and the conditions imposed."""
+
+    target: str
+    outcome: str
+    damage: int = 0
+    healed: int = 0
+    conditions: tuple[str, ...] = ()
+
+
+def attack_outcome_of(
+    state: DndState, caster: Fighter, target: Fighter, info: Spell, d20: tuple[int, ...], mode: str
+) -> str:
+    """Miss, hit or critical of a spell attack with these d20s."""
+    weapon = spell_weapon(info, casting_of(caster))
+    return outcome_of(state, caster, target, weapon, kept_d20(d20, Mode(mode)))
+
+
+def saved_of(target: Fighter, info: Spell, dc: int, d20: tuple[int, ...], mode: str) -> bool:
+    """Whether the target made its save with these d20s (none: it failed by itself)."""
+    ability = info.save_ability or "dex"
+    return bool(d20) and kept_d20(d20, Mode(mode)) + save_bonus_of(target, ability) >= dc
+
+
+def _total(dice: list[DamageDice], times: int, rolled: tuple[int, ...]) -> int:
+    """The sum of rolled dice for ``dice`` (each count × ``times``) plus the modifiers;
+    ``dnd5e.spell.bad_dice`` when the rolled dice do not fit."""
+    sides = [d.sides for d in dice for _ in range(d.count * times)]
+    if len(sides) != len(rolled) or any(
+        not 1 <= r <= s for r, s in zip(rolled, sides, strict=True)
+    ):
+        raise RuleError("dnd5e.spell.bad_dice", dice=len(rolled))
+    if times == 0:
+        return 0
+    return max(sum(rolled) + sum(d.modifier for d in dice), 0)
+
+
+def dice_count(dice: list[DamageDice], times: int) -> list[int]:
+    """The sides of each die to roll for ``dice`` (each count × ``times``)."""
+    return [d.sides for d in dice for _ in range(d.count * times)]
+
+
+def cast_result(
+    state: DndState, caster: Fighter, info: Spell, slot: int, roll: SpellTarget
+) -> TargetResult:
+    """What ``roll`` means for its target by the rules (see :mod:`.spells`)."""
+    target = fighter_of(state, roll.target)
+    damage = damage_dice(info, slot, caster)
+    if info.attack:
+        outcome = attack_outcome_of(state, caster, target, info, roll.d20, roll.mode)
+        times = {"miss": 0, "hit": 1, "critical": 2}[outcome]
+        return TargetResult(target.id, outcome, damage=_total(damage, times, roll.dice))
+    if info.save_ability:
+        saved = saved_of(target, info, casting_of(caster).save_dc, roll.d20, roll.mode)
+        if saved and info.save_success != "half":
+            _total(damage, 0, roll.dice)
+            return TargetResult(target.id, "saved")
+        total = _total(damage, 1 if damage else 0, roll.dice)
+        if saved:
+            return TargetResult(target.id, "saved", damage=total // 2)
+        return TargetResult(target.id, "failed", damage=total, conditions=imposed_conditions(info))
+    heal = heal_dice(info, slot, caster)
+    if heal:
+        return TargetResult(target.id, "affected", healed=_total(heal, 1, roll.dice))
+    return TargetResult(target.id, "affected", damage=_total(damage, 1 if damage else 0, roll.dice))
+
+
+# ---------------------------------------------------------------- odds before casting
+
+_SURE = AttackOdds(hit=Fraction(1), critical=Fraction(0), miss=Fraction(0))
+
+
+def target_odds(state: DndState, plan: CastPlan, target: Fighter) -> ActionOdds:
+    """The exact odds of a planned cast against one target: P(hit) or P(save), and the
+    damage (before resistances) or the healing as a distribution."""
+    info, caster = plan.info, plan.caster
+    damage = damage_dice(info, plan.slot, caster)
+    if info.attack:
+        weapon = spell_weapon(info, plan.casting)
+        mode = attack_mode(state, caster, target, weapon, (False, False))
+        odds = attack_odds(plan.casting.attack_bonus, target.ac, mode)
+        return ActionOdds(
+            kind="attack",
+            name=info.name,
+            damage=attack_damage(damage, odds),
+            hit=odds.hit,
+            critical=odds.critical,
+            miss=odds.miss,
+        )
+    if info.save_ability:
+        mode, fails = save_mode(state, target, info.save_ability)
+        conditions = imposed_conditions(info)
+        if fails:
+            return ActionOdds(
+                kind="save",
+                name=info.name,
+                damage=attack_damage(damage, _SURE),
+                save_success=Fraction(0),
+                conditions=conditions,
+            )
+        bonus = save_bonus_of(target, info.save_ability)
+        result = save_damage(
+            damage, bonus, plan.casting.save_dc, half=info.save_success == "half", mode=mode
+        )
+        return ActionOdds(
+            kind="save",
+            name=info.name,
+            damage=result.damage,
+            save_success=result.success,
+            conditions=conditions,
+        )
+    heal = heal_dice(info, plan.slot, caster)
+    return ActionOdds(
+        kind="heal" if heal else "effect",
+        name=info.name,
+        damage=attack_damage(heal or damage, _SURE),
+    )
