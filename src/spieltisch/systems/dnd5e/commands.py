@@ -26,6 +26,7 @@ from pydantic import (
 from spieltisch.engine.grid import Size
 from spieltisch.engine.permissions import GmOnly, Secret
 from spieltisch.engine.text import Name, Note, Ref, text_rule
+from spieltisch.systems.dnd5e.conditions import ConditionDuration
 from spieltisch.systems.dnd5e.data import SKILLS, damage_type
 from spieltisch.systems.dnd5e.later import Later
 from spieltisch.systems.dnd5e.movement import MoveStep
@@ -256,12 +257,17 @@ class Heal(_Command):
 
 
 class Condition(_Command):
-    """The GM puts a condition on a creature or takes it off."""
+    """The GM puts a condition on a creature or takes it off; ``source`` is the creature it
+    comes from (the charmer, the source of fear), ``duration`` how long it lasts (default:
+    until removed)."""
 
     kind: Literal["condition"] = "condition"
+    later: ClassVar[frozenset[str]] = frozenset({"source", "duration"})
     target: Ref
     condition: Ref
     remove: StrictBool = False
+    source: Ref | None = None
+    duration: ConditionDuration | None = None
 
 
 class Save(_Command):
@@ -331,6 +337,44 @@ class DeathSave(_Command):
     creature: Ref
 
 
+# ---------------------------------------------------------------- legendary and lair actions
+
+
+class Legendary(_Command):
+    """A legendary action of a monster at the end of another creature's turn (GM): an
+    attack against ``target``, a save forced on ``targets``, or another action (narrated)."""
+
+    kind: Literal["legendary"] = "legendary"
+    creature: Ref
+    action: Name
+    target: Ref | None = None
+    targets: tuple[Ref, ...] = Field(default=(), max_length=20)
+
+
+class LegendaryResistance(_Command):
+    """The GM turns the monster's latest failed saving throw into a success (one of its
+    legendary resistances)."""
+
+    kind: Literal["legendary_resistance"] = "legendary_resistance"
+    creature: Ref
+
+
+class Lair(_Command):
+    """The GM marks a monster as in its lair (lair actions on initiative count 20) or not."""
+
+    kind: Literal["lair"] = "lair"
+    creature: Ref
+    in_lair: StrictBool = True
+
+
+class LairAction(_Command):
+    """The GM takes the round's lair action of a monster in its lair, described in ``text``."""
+
+    kind: Literal["lair_action"] = "lair_action"
+    creature: Ref
+    text: Note
+
+
 Command = Annotated[
     AddCharacter
     | AddMonster
@@ -352,7 +396,11 @@ Command = Annotated[
     | Grapple
     | Shove
     | Escape
-    | DeathSave,
+    | DeathSave
+    | Legendary
+    | LegendaryResistance
+    | Lair
+    | LairAction,
     Field(discriminator="kind"),
 ]
 COMMANDS: TypeAdapter[Command] = TypeAdapter(Command)

@@ -11,6 +11,7 @@ from typing import Annotated, ClassVar, Literal
 from pydantic import ConfigDict, Field, TypeAdapter
 
 from spieltisch.engine.encounter import Combatant
+from spieltisch.systems.dnd5e.conditions import ConditionDuration
 from spieltisch.systems.dnd5e.later import Later
 from spieltisch.systems.dnd5e.movement import JumpCheck, TurnMovement
 from spieltisch.systems.dnd5e.state import CheckRoll, Fighter, PendingMove, ReadiedAction
@@ -71,7 +72,7 @@ class Attacked(_Event):
     """
 
     kind: Literal["attacked"] = "attacked"
-    later: ClassVar[frozenset[str]] = frozenset({"rider", "rider_dice", "modifier"})
+    later: ClassVar[frozenset[str]] = frozenset({"rider", "rider_dice", "modifier", "legendary"})
     attacker: str
     target: str
     attack: str
@@ -87,6 +88,8 @@ class Attacked(_Event):
     opportunity: bool = False
     readied: bool = False
     """The attack of a readied action (its reaction is paid by :class:`ReadyFired`)."""
+    legendary: bool = False
+    """The attack of a legendary action (paid by :class:`LegendaryUsed`)."""
 
 
 class Declined(_Event):
@@ -168,9 +171,12 @@ class ConditionSet(_Event):
     """A condition put on or taken off."""
 
     kind: Literal["condition_set"] = "condition_set"
+    later: ClassVar[frozenset[str]] = frozenset({"source", "duration"})
     target: str
     condition: str
     remove: bool = False
+    source: str | None = None
+    duration: ConditionDuration | None = None
 
 
 class CheckRolled(_Event):
@@ -237,6 +243,88 @@ class DeathSaved(_Event):
     d20: int
 
 
+# ---------------------------------------------------------------- legendary and lair actions
+
+
+class LegendaryOffered(_Event):
+    """A creature's turn is ending: the GM may take legendary actions of ``monsters`` before
+    the next turn begins (``end_turn`` again passes)."""
+
+    kind: Literal["legendary_offered"] = "legendary_offered"
+    creature: str
+    monsters: tuple[str, ...]
+
+
+class LegendaryUsed(_Event):
+    """A legendary action of ``cost`` was taken (its attack or save follows as its own
+    event)."""
+
+    kind: Literal["legendary_used"] = "legendary_used"
+    creature: str
+    action: str
+    cost: int
+
+
+class TargetSave(_Frozen):
+    """One target's saving throw against a save action: its d20s (none: it failed by
+    itself)."""
+
+    target: str
+    d20: tuple[int, ...]
+
+
+class SaveActionRolled(_Event):
+    """A save action of a monster's stat block (the dragon's Wing Attack): each target's
+    save and the damage dice, rolled once for all (by part)."""
+
+    kind: Literal["save_action"] = "save_action"
+    creature: str
+    action: str
+    saves: tuple[TargetSave, ...]
+    dice: tuple[tuple[int, ...], ...] = ()
+
+
+class LegendaryResisted(_Event):
+    """A legendary resistance turned the monster's latest failed save into a success."""
+
+    kind: Literal["legendary_resisted"] = "legendary_resisted"
+    creature: str
+
+
+class LairSet(_Event):
+    """A monster is in its lair, or no longer."""
+
+    kind: Literal["lair_set"] = "lair_set"
+    creature: str
+    in_lair: bool = True
+
+
+class LairActionTaken(_Event):
+    """The round's lair action, as the GM described it."""
+
+    kind: Literal["lair_action_taken"] = "lair_action_taken"
+    creature: str
+    text: str
+
+
+# ---------------------------------------------------------------- condition durations
+
+
+class ConditionSaved(_Event):
+    """At the end of its turn a creature repeated the save that ends a condition: the d20s
+    (none: it failed by itself) against the DC; a success ends the condition."""
+
+    kind: Literal["condition_saved"] = "condition_saved"
+    creature: str
+    condition: str
+    ability: str
+    dc: int
+    bonus: int
+    mode: Literal["normal", "advantage", "disadvantage"]
+    d20: tuple[int, ...]
+    succeeded: bool
+
+
 Event = Annotated[
     FighterAdded
     | CombatStarted
@@ -256,7 +344,14 @@ Event = Annotated[
     | Contested
     | Revealed
     | SaveRolled
-    | DeathSaved,
+    | DeathSaved
+    | LegendaryOffered
+    | LegendaryUsed
+    | SaveActionRolled
+    | LegendaryResisted
+    | LairSet
+    | LairActionTaken
+    | ConditionSaved,
     Field(discriminator="kind"),
 ]
 EVENTS: TypeAdapter[Event] = TypeAdapter(Event)

@@ -18,8 +18,10 @@ from spieltisch.engine.economy import BudgetRule, Budgets, InterruptStack
 from spieltisch.engine.effects import Effects
 from spieltisch.engine.encounter import Encounter
 from spieltisch.engine.grid import Diagonal, Grid, Size, Square
+from spieltisch.systems.dnd5e.conditions import ConditionTrack
 from spieltisch.systems.dnd5e.data import monster
 from spieltisch.systems.dnd5e.later import Later
+from spieltisch.systems.dnd5e.legendary import LegendaryTrack
 from spieltisch.systems.dnd5e.movement import MoveStep, TurnMovement
 from spieltisch.systems.dnd5e.statblock import DamagePart, SaveEffect
 
@@ -227,6 +229,10 @@ class DndState(_Frozen):
     """The latest ability check or contest (its event's fields) for the table to show."""
     last_save: dict[str, object] | None = None
     """The latest saving throw (its event's fields) for the table to show."""
+    legendary: LegendaryTrack = LegendaryTrack()
+    """Legendary actions and resistances used, the open end of a turn, lairs."""
+    conditions: ConditionTrack = ConditionTrack()
+    """Saves that end conditions, and the conditions that ended at the latest turn change."""
 
     @staticmethod
     def fresh(options: DndOptions) -> DndState:

@@ -19,6 +19,7 @@ from spieltisch.systems.dnd5e import decide as deciding
 from spieltisch.systems.dnd5e import evolve as evolving
 from spieltisch.systems.dnd5e import queries
 from spieltisch.systems.dnd5e import view as viewing
+from spieltisch.systems.dnd5e.actions import monster_action
 from spieltisch.systems.dnd5e.data import SKILLS
 from spieltisch.systems.dnd5e.events import EVENTS, Event
 from spieltisch.systems.dnd5e.odds import (
@@ -29,7 +30,9 @@ from spieltisch.systems.dnd5e.odds import (
     mean,
     save_odds,
 )
+from spieltisch.systems.dnd5e.queries import save_action_damage
 from spieltisch.systems.dnd5e.rules import Mode
+from spieltisch.systems.dnd5e.statblock import SaveLine
 from spieltisch.systems.dnd5e.state import DndOptions, DndState, Fighter, Weapon
 from spieltisch.systems.dnd5e.upcast import RULES_VERSION, UPCASTERS
 
@@ -111,6 +114,8 @@ class Dnd5e:
             if found is None:
                 return None
             return _attack_odds(state, *found, (False, False))
+        if isinstance(command, c.Legendary):
+            return _legendary_odds(state, command)
         if not isinstance(command, c.Attack):
             return None
         attacker = state.fighters.get(command.creature)
@@ -158,6 +163,8 @@ class Dnd5e:
         ):
             return Access(piece=command.creature)
         if isinstance(command, c.EndTurn):
+            if state.legendary.window is not None:  # passing on legendary actions: the GM's
+                return Access(gm_only=True)
             current = state.encounter.current if state.encounter else None
             return Access(piece=current) if current else Access(gm_only=True)
         return Access(gm_only=True)
@@ -207,6 +214,32 @@ def _attack_odds(
         parts += [x.dice for x in rider.damage]
         saves += [PartSave(success=p, half=rider.half)] * len(rider.damage)
     pmf = attack_damage(parts, hit, saves)
+    return Odds(
+        outcomes=[
+            OddsOutcome(value=k, probability=float(v), exact=f"{v.numerator}/{v.denominator}")
+            for k, v in pmf.items()
+        ],
+        mean=float(mean(pmf)),
+    )
+
+
+def _legendary_odds(state: DndState, command: c.Legendary) -> Odds | None:
+    """A legendary attack's damage distribution; a legendary save's damage distribution on
+    its first target (the view gives P(save) of each); ``None`` for a narrated action."""
+    fighter, action, after = deciding.legendary_plan(state, command)
+    if action.attack is not None:
+        weapon = fighter.weapon(action.attack)
+        if command.target is None or weapon is None:
+            raise RuleError("dnd5e.legendary.needs_target", creature=fighter.id)
+        target = queries.fighter_of(after, command.target)
+        return _attack_odds(after, fighter, target, weapon, (False, False))
+    if action.save is None:
+        return None
+    line = monster_action(fighter.monster or "", action.save)
+    if not isinstance(line, SaveLine) or not command.targets:
+        raise RuleError("dnd5e.legendary.needs_target", creature=fighter.id)
+    target = queries.fighter_of(after, command.targets[0])
+    pmf = save_action_damage(after, target, line)
     return Odds(
         outcomes=[
             OddsOutcome(value=k, probability=float(v), exact=f"{v.numerator}/{v.denominator}")
