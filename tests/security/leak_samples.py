@@ -613,6 +613,7 @@ DND5E = Samples(
             _DND_SPY,
             {"kind": "damage", "target": f"{CANARY}-spy", "amount": 4, "type": "Feuer"},
             {"kind": "condition", "target": f"{CANARY}-spy", "condition": "prone"},
+            {"kind": "fall", "creature": f"{CANARY}-spy", "height_m": 9},
         ],
         "undo": [_DND_SPY, UNDO_LAST],
         "terrain": [

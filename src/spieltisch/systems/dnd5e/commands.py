@@ -27,6 +27,7 @@ from spieltisch.engine.grid import Size
 from spieltisch.engine.permissions import GmOnly, Secret
 from spieltisch.engine.text import Name, Note, Ref, text_rule
 from spieltisch.systems.dnd5e.conditions import ConditionDuration
+from spieltisch.systems.dnd5e.cover import Cover
 from spieltisch.systems.dnd5e.data import SKILLS, damage_type
 from spieltisch.systems.dnd5e.later import Later
 from spieltisch.systems.dnd5e.movement import MoveStep
@@ -182,13 +183,15 @@ class Attack(_Command):
     """One attack of the Attack action (the first one takes the action)."""
 
     kind: Literal["attack"] = "attack"
-    later: ClassVar[frozenset[str]] = frozenset({"modifier"})
+    later: ClassVar[frozenset[str]] = frozenset({"modifier", "cover"})
     creature: Ref
     target: Ref
     attack: Name
     advantage: Annotated[StrictBool, GmOnly("dnd5e.field.advantage")] = False
     disadvantage: Annotated[StrictBool, GmOnly("dnd5e.field.disadvantage")] = False
     modifier: Annotated[Situational, GmOnly("dnd5e.field.modifier")] = 0
+    cover: Annotated[Cover | None, GmOnly("dnd5e.field.cover")] = None
+    """The GM's ruling on the target's cover (None: derived from the map)."""
 
 
 class TakeAction(_Command):
@@ -375,6 +378,23 @@ class LairAction(_Command):
     text: Note
 
 
+# ---------------------------------------------------------------- falling
+
+Height = (
+    Annotated[StrictInt, Field(ge=0, le=1000)]
+    | Annotated[StrictFloat, Field(ge=0, le=1000, multiple_of=0.5, allow_inf_nan=False)]
+)
+"""A height in metres (whole metres or a multiple of 0.5 m)."""
+
+
+class Fall(_Command):
+    """The GM has a creature fall ``height_m`` metres (1d6 per 3 m, at most 20d6; prone)."""
+
+    kind: Literal["fall"] = "fall"
+    creature: Ref
+    height_m: Height
+
+
 Command = Annotated[
     AddCharacter
     | AddMonster
@@ -400,7 +420,8 @@ Command = Annotated[
     | Legendary
     | LegendaryResistance
     | Lair
-    | LairAction,
+    | LairAction
+    | Fall,
     Field(discriminator="kind"),
 ]
 COMMANDS: TypeAdapter[Command] = TypeAdapter(Command)

@@ -20,8 +20,10 @@ from spieltisch.systems.dnd5e import commands as c
 from spieltisch.systems.dnd5e import events as e
 from spieltisch.systems.dnd5e.actions import monster_action
 from spieltisch.systems.dnd5e.bestiary import monster_fighter, weapon_of
+from spieltisch.systems.dnd5e.cover import Cover
 from spieltisch.systems.dnd5e.data import CONDITIONS, SKILLS, condition_tags
 from spieltisch.systems.dnd5e.evolve import evolve, fold
+from spieltisch.systems.dnd5e.falling import fall_dice
 from spieltisch.systems.dnd5e.legendary import (
     LegendaryAction,
     actions_of,
@@ -34,6 +36,7 @@ from spieltisch.systems.dnd5e.queries import (
     attack_mode,
     body_of,
     check_mode,
+    cover_of,
     fighter_of,
     kinds_on,
     may_react,
@@ -116,7 +119,14 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
                     )
             extra = (command.advantage, command.disadvantage)
             attack = _attack_event(
-                state, attacker, command.target, command.attack, extra, dice, command.modifier
+                state,
+                attacker,
+                command.target,
+                command.attack,
+                extra,
+                dice,
+                command.modifier,
+                cover=command.cover,
             )
             return [attack]
         case c.TakeAction():
@@ -174,6 +184,13 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
             return [e.LairSet(creature=command.creature, in_lair=command.in_lair)]
         case c.LairAction():
             return [e.LairActionTaken(creature=command.creature, text=command.text)]
+        case c.Fall():
+            fighter = fighter_of(state, command.creature)
+            if fighter.dead:
+                raise RuleError("dnd5e.dead", creature=fighter.id)
+            height = Decimal(str(command.height_m))
+            rolled = tuple(dice.roll(6) for _ in range(fall_dice(height)))
+            return [e.Fell(creature=fighter.id, height_m=str(height), dice=rolled)]
         case c.DeathSave():
             fighter = _require_turn(state, command.creature)
             if fighter.hp > 0 or fighter.stable or fighter.dead:
@@ -303,6 +320,7 @@ def _attack_event(
     dice: DiceSource,
     modifier: int = 0,
     opportunity: bool = False,
+    cover: Cover | None = None,
 ) -> e.Attacked:
     target = fighter_of(state, command_target)
     weapon = attacker.weapon(attack_name)
@@ -316,10 +334,13 @@ def _attack_event(
     reach = weapon.reach_m if not weapon.ranged else Decimal(10_000)
     if square_distance(state, attacker, target) > reach:
         raise RuleError("dnd5e.out_of_reach", target=target.id, attack=weapon.name)
+    covered = cover_of(state, attacker, target) if cover is None else cover
+    if covered == "total":
+        raise RuleError("dnd5e.cover.total", target=target.id)
     mode = attack_mode(state, attacker, target, weapon, extra)
     rolled = _roll_d20(dice, mode)
     natural = kept_d20(rolled, mode)
-    outcome = outcome_of(state, attacker, target, weapon, natural, modifier)
+    outcome = outcome_of(state, attacker, target, weapon, natural, modifier, covered)
     parts: list[tuple[int, ...]] = []
     rider: tuple[int, ...] = ()
     rider_dice: list[tuple[int, ...]] = []
@@ -343,6 +364,7 @@ def _attack_event(
         dice=tuple(parts),
         modifier=modifier,
         opportunity=opportunity,
+        cover=covered,
     )
 
 

@@ -12,6 +12,7 @@ from pydantic import ConfigDict, Field, TypeAdapter
 
 from spieltisch.engine.encounter import Combatant
 from spieltisch.systems.dnd5e.conditions import ConditionDuration
+from spieltisch.systems.dnd5e.cover import Cover
 from spieltisch.systems.dnd5e.later import Later
 from spieltisch.systems.dnd5e.movement import JumpCheck, TurnMovement
 from spieltisch.systems.dnd5e.state import CheckRoll, Fighter, PendingMove, ReadiedAction
@@ -72,7 +73,9 @@ class Attacked(_Event):
     """
 
     kind: Literal["attacked"] = "attacked"
-    later: ClassVar[frozenset[str]] = frozenset({"rider", "rider_dice", "modifier", "legendary"})
+    later: ClassVar[frozenset[str]] = frozenset(
+        {"rider", "rider_dice", "modifier", "legendary", "cover"}
+    )
     attacker: str
     target: str
     attack: str
@@ -90,6 +93,8 @@ class Attacked(_Event):
     """The attack of a readied action (its reaction is paid by :class:`ReadyFired`)."""
     legendary: bool = False
     """The attack of a legendary action (paid by :class:`LegendaryUsed`)."""
+    cover: Cover = "none"
+    """The target's cover as decided (from the map, or the GM's ruling): added to its AC."""
 
 
 class Declined(_Event):
@@ -325,6 +330,15 @@ class ConditionSaved(_Event):
     succeeded: bool
 
 
+class Fell(_Event):
+    """A creature fell ``height_m`` metres: the d6s of its damage as rolled."""
+
+    kind: Literal["fell"] = "fell"
+    creature: str
+    height_m: str
+    dice: tuple[int, ...] = ()
+
+
 Event = Annotated[
     FighterAdded
     | CombatStarted
@@ -351,7 +365,8 @@ Event = Annotated[
     | LegendaryResisted
     | LairSet
     | LairActionTaken
-    | ConditionSaved,
+    | ConditionSaved
+    | Fell,
     Field(discriminator="kind"),
 ]
 EVENTS: TypeAdapter[Event] = TypeAdapter(Event)

@@ -94,6 +94,8 @@ def evolve(state: DndState, event: e.Event) -> DndState:
             return _condition_set(state, event)
         case e.ConditionSaved():
             return _condition_saved(state, event)
+        case e.Fell():
+            return _fell(state, event)
         case e.CheckRolled():
             fighter_of(state, event.creature)
             if event.helped:
@@ -164,7 +166,9 @@ def _falls(state: DndState, creature: str) -> DndState:
     fighter = state.fighters[creature]
     kinds = kinds_on(state, creature)
     if fighter.airborne and not fighter.hover and ("prone" in kinds or kinds & SPEED_ZERO):
-        return _set(state, fighter.model_copy(update={"airborne": False}))
+        state = _set(state, fighter.model_copy(update={"airborne": False}))
+        falling = (*(x for x in state.falling if x != creature), creature)
+        return state.model_copy(update={"falling": falling})  # the GM gives the height
     return state
 
 
@@ -354,7 +358,7 @@ def _attacked(state: DndState, event: e.Attacked) -> DndState:
             )
     state = state.model_copy(update={"effects": _use_help(state, attacker.id, target.id)})
     natural = kept_d20(event.d20, Mode(event.mode))
-    outcome = outcome_of(state, attacker, target, weapon, natural, event.modifier)
+    outcome = outcome_of(state, attacker, target, weapon, natural, event.modifier, event.cover)
     totals = (
         []
         if outcome == "miss"
@@ -797,3 +801,22 @@ def _release(state: DndState, grappler: str) -> DndState:
     for effect_id in held:
         fx = effects.remove(fx, effect_id)
     return state.model_copy(update={"effects": fx})
+
+
+# ---------------------------------------------------------------- falling
+
+
+def _fell(state: DndState, event: e.Fell) -> DndState:
+    """The fall's d6 as bludgeoning damage; a creature that took damage lands prone; it is no
+    longer in the air nor waiting for its fall."""
+    fighter = fighter_of(state, event.creature)
+    falling = tuple(x for x in state.falling if x != fighter.id)
+    state = _set(state, fighter.model_copy(update={"airborne": False}))
+    state = state.model_copy(update={"falling": falling})
+    hp_before = (fighter.hp, fighter.temp_hp, fighter.death_failures)
+    state = _hurt(state, state.fighters[fighter.id], sum(event.dice), "bludgeoning", False)
+    now = state.fighters[fighter.id]
+    took = (now.hp, now.temp_hp, now.death_failures) != hp_before
+    if took and not now.dead and "prone" not in kinds_on(state, fighter.id):
+        state = add_effect(state, "prone", fighter.id)
+    return state

@@ -11,8 +11,9 @@ from fractions import Fraction
 
 from spieltisch.engine import economy, effects
 from spieltisch.engine.errors import RuleError
-from spieltisch.engine.grid import distance
+from spieltisch.engine.grid import distance, footprint
 from spieltisch.systems.dnd5e.conditions import exhaustion_tags
+from spieltisch.systems.dnd5e.cover import COVER_BONUS, Cover, cover_between
 from spieltisch.systems.dnd5e.data import condition_tags
 from spieltisch.systems.dnd5e.movement import SPEED_ZERO, Body
 from spieltisch.systems.dnd5e.odds import SaveOdds, save_damage
@@ -25,6 +26,7 @@ __all__ = [
     "attack_mode",
     "body_of",
     "check_mode",
+    "cover_of",
     "exhaustion_level",
     "exhaustion_of",
     "fighter_of",
@@ -158,10 +160,12 @@ def outcome_of(
     weapon: Weapon,
     natural: int,
     modifier: int = 0,
+    cover: Cover = "none",
 ) -> str:
-    """Miss, hit or critical of an attack with this kept d20 and a situational ``modifier``
-    (a hit within 1.5 m of a paralyzed or unconscious target is a critical)."""
-    outcome = attack_outcome(natural, weapon.bonus + modifier, target.ac)
+    """Miss, hit or critical of an attack with this kept d20, a situational ``modifier`` and
+    the target's ``cover`` (added to its AC; a hit within 1.5 m of a paralyzed or unconscious
+    target is a critical)."""
+    outcome = attack_outcome(natural, weapon.bonus + modifier, target.ac + COVER_BONUS[cover])
     tags = condition_tags(kinds_on(state, target.id))
     if (
         outcome == "hit"
@@ -255,3 +259,27 @@ def save_action_odds(state: DndState, target: Fighter, line: SaveLine) -> SaveOd
 def save_action_damage(state: DndState, target: Fighter, line: SaveLine) -> dict[int, Fraction]:
     """The damage distribution of a save action on ``target`` (before its resistances)."""
     return dict(save_action_odds(state, target, line).damage)
+
+
+def cover_of(state: DndState, attacker: Fighter, target: Fighter) -> Cover:
+    """The target's cover against the attacker from the walls and the other living creatures
+    on the map (:mod:`.cover`)."""
+    if attacker.position is None or target.position is None:
+        raise RuleError(
+            "dnd5e.not_placed", creature=attacker.id if attacker.position is None else target.id
+        )
+    walls = [
+        state.grid.square(name) for name, kinds in state.grid.terrain.items() if "wall" in kinds
+    ]
+    bodies = [
+        sq
+        for f in state.fighters.values()
+        if f.id not in (attacker.id, target.id) and f.position is not None and not f.dead
+        for sq in footprint(f.position, f.size)
+    ]
+    return cover_between(
+        footprint(attacker.position, attacker.size),
+        footprint(target.position, target.size),
+        walls,
+        bodies,
+    )

@@ -233,6 +233,8 @@ class DndState(_Frozen):
     """Legendary actions and resistances used, the open end of a turn, lairs."""
     conditions: ConditionTrack = ConditionTrack()
     """Saves that end conditions, and the conditions that ended at the latest turn change."""
+    falling: tuple[str, ...] = ()
+    """Flying creatures knocked out of the air, until the GM gives the height of the fall."""
 
     @staticmethod
     def fresh(options: DndOptions) -> DndState:

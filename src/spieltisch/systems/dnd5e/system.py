@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -20,13 +21,16 @@ from spieltisch.systems.dnd5e import evolve as evolving
 from spieltisch.systems.dnd5e import queries
 from spieltisch.systems.dnd5e import view as viewing
 from spieltisch.systems.dnd5e.actions import monster_action
+from spieltisch.systems.dnd5e.cover import COVER_BONUS, Cover
 from spieltisch.systems.dnd5e.data import SKILLS
 from spieltisch.systems.dnd5e.events import EVENTS, Event
+from spieltisch.systems.dnd5e.falling import fall_dice
 from spieltisch.systems.dnd5e.odds import (
     PartSave,
     attack_damage,
     attack_odds,
     contest_odds,
+    dice_sum,
     mean,
     save_odds,
 )
@@ -116,6 +120,19 @@ class Dnd5e:
             return _attack_odds(state, *found, (False, False))
         if isinstance(command, c.Legendary):
             return _legendary_odds(state, command)
+        if isinstance(command, c.Fall):
+            queries.fighter_of(state, command.creature)
+            count = fall_dice(Decimal(str(command.height_m)))
+            pmf = dice_sum(count, 6)
+            return Odds(
+                outcomes=[
+                    OddsOutcome(
+                        value=k, probability=float(v), exact=f"{v.numerator}/{v.denominator}"
+                    )
+                    for k, v in pmf.items()
+                ],
+                mean=float(mean(pmf)),
+            )
         if not isinstance(command, c.Attack):
             return None
         attacker = state.fighters.get(command.creature)
@@ -135,6 +152,7 @@ class Dnd5e:
             weapon,
             (command.advantage, command.disadvantage),
             command.modifier,
+            command.cover,
         )
 
     def contact(
@@ -198,12 +216,17 @@ def _attack_odds(
     weapon: Weapon,
     extra: tuple[bool, bool],
     modifier: int = 0,
+    cover: Cover | None = None,
 ) -> Odds:
     """The damage distribution of one attack (0 = miss), the mode from every tracked source
     and the GM's ``extra`` advantage or disadvantage, the bonus with a situational
-    ``modifier``."""
+    ``modifier``, the target's AC with its ``cover`` (None: from the map; total cover is
+    refused, ``dnd5e.cover.total``)."""
+    covered = queries.cover_of(state, attacker, target) if cover is None else cover
+    if covered == "total":
+        raise RuleError("dnd5e.cover.total", target=target.id)
     mode = queries.attack_mode(state, attacker, target, weapon, extra)
-    hit = attack_odds(weapon.bonus + modifier, target.ac, Mode(mode))
+    hit = attack_odds(weapon.bonus + modifier, target.ac + COVER_BONUS[covered], Mode(mode))
     parts = [p.dice for p in weapon.damage]
     saves: list[PartSave | None] = [None] * len(parts)
     rider = weapon.rider

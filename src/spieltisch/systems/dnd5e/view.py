@@ -15,6 +15,7 @@ from spieltisch.engine.creatures import Creature, visible_to
 from spieltisch.engine.grid import square_name
 from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.dnd5e.actions import monster_action
+from spieltisch.systems.dnd5e.cover import COVER_BONUS
 from spieltisch.systems.dnd5e.data import CONDITIONS, bestiary, condition_tags
 from spieltisch.systems.dnd5e.decide import legendary_offered
 from spieltisch.systems.dnd5e.legendary import (
@@ -30,6 +31,7 @@ from spieltisch.systems.dnd5e.queries import (
     CLOSE_M,
     attack_mode,
     body_of,
+    cover_of,
     kinds_on,
     may_react,
     save_action_odds,
@@ -97,9 +99,10 @@ def _attack_options(state: DndState, attacker: Fighter, targets: list[Fighter]) 
         if target.id == attacker.id or target.dead or target.position is None:
             continue
         distance = square_distance(state, attacker, target)
+        covered = cover_of(state, attacker, target)
         for weapon in attacker.attacks:
             mode = attack_mode(state, attacker, target, weapon, (False, False))
-            odds = _odds(weapon.bonus, target.ac, mode)
+            odds = _odds(weapon.bonus, target.ac + COVER_BONUS[covered], mode)
             reach = None if weapon.ranged else str(weapon.reach_m)
             out.append(
                 {
@@ -107,11 +110,13 @@ def _attack_options(state: DndState, attacker: Fighter, targets: list[Fighter]) 
                     "target": target.id,
                     "attack": weapon.name,
                     "ranged": weapon.ranged,
-                    "in_reach": weapon.ranged or distance <= weapon.reach_m,
+                    "in_reach": (weapon.ranged or distance <= weapon.reach_m)
+                    and covered != "total",
                     "reach_m": reach,
                     "distance_m": str(distance),
                     "close": distance <= CLOSE_M,
                     "mode": mode.value,
+                    "cover": covered,
                     "bonus": weapon.bonus,
                     "hit": _fraction(odds.hit),
                     "critical": _fraction(odds.critical),
@@ -224,6 +229,7 @@ def view(state: DndState, viewer: Viewer) -> dict[str, Any]:
         if state.last_save is not None and state.last_save.get("creature") in seen
         else None,
         "legendary": _legendary(state, seen, visible),
+        "falling": [x for x in state.falling if x in seen],
         "conditions_ended": [
             x.model_dump(mode="json") for x in state.conditions.ended if x.target in seen
         ],
