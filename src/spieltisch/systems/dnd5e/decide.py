@@ -202,9 +202,9 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
             assert_never(command)
 
 
-GM_CONDITIONS = frozenset({*CONDITIONS, "hidden"})
-"""What the GM may put on a creature or take off with ``condition``: the SRD conditions and
-being hidden (the GM rules on being found)."""
+GM_CONDITIONS = frozenset({*CONDITIONS, "hidden", "squeezing"})
+"""What the GM may put on a creature or take off with ``condition``: the SRD conditions,
+being hidden (the GM rules on being found) and squeezing through a space one size smaller."""
 
 # ---------------------------------------------------------------- checks shared by handlers
 

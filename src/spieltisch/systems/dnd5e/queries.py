@@ -11,13 +11,13 @@ from fractions import Fraction
 
 from spieltisch.engine import economy, effects
 from spieltisch.engine.errors import RuleError
-from spieltisch.engine.grid import distance, footprint
+from spieltisch.engine.grid import Size, distance, footprint
 from spieltisch.systems.dnd5e.conditions import exhaustion_tags
 from spieltisch.systems.dnd5e.cover import COVER_BONUS, Cover, cover_between
 from spieltisch.systems.dnd5e.data import condition_tags
 from spieltisch.systems.dnd5e.movement import SPEED_ZERO, Body
 from spieltisch.systems.dnd5e.odds import SaveOdds, save_damage
-from spieltisch.systems.dnd5e.rules import Mode, attack_outcome, resolve_mode
+from spieltisch.systems.dnd5e.rules import SIZE_ORDER, Mode, attack_outcome, resolve_mode
 from spieltisch.systems.dnd5e.statblock import SaveLine
 from spieltisch.systems.dnd5e.state import DndState, Fighter, Weapon
 
@@ -41,6 +41,7 @@ __all__ = [
     "save_mode",
     "speeds_of",
     "square_distance",
+    "squeezed",
 ]
 
 CLOSE_M = Decimal("1.5")
@@ -62,14 +63,15 @@ def fighter_of(state: DndState, creature: str) -> Fighter:
 def body_of(state: DndState, fighter: Fighter) -> Body:
     """The creature as the movement rules see it (it must be on the map)."""
     assert fighter.position is not None
+    kinds = kinds_on(state, fighter.id)
     return Body(
         id=fighter.id,
         side=fighter.side,
-        size=fighter.size,
+        size=squeezed(fighter.size) if "squeezing" in kinds else fighter.size,
         position=fighter.position,
         speeds=speeds_of(state, fighter),
         reach_m=max((w.reach_m for w in fighter.attacks if not w.ranged), default=fighter.reach_m),
-        conditions=kinds_on(state, fighter.id),
+        conditions=kinds,
         hover=fighter.hover,
         strength=fighter.abilities.get("str", 10),
     )
@@ -283,3 +285,9 @@ def cover_of(state: DndState, attacker: Fighter, target: Fighter) -> Cover:
         walls,
         bodies,
     )
+
+
+def squeezed(size: Size) -> Size:
+    """The size whose space a squeezing creature fits through: one size smaller (tiny
+    stays tiny)."""
+    return SIZE_ORDER[max(SIZE_ORDER.index(size) - 1, 0)]

@@ -207,7 +207,7 @@ def view(state: DndState, viewer: Viewer) -> dict[str, Any]:
         },
         "fighters": shown,
         "attack_options": attacks,
-        "conditions": [*CONDITIONS, "hidden"],  # what the GM may put on or take off
+        "conditions": [*CONDITIONS, "hidden", "squeezing"],  # what the GM may put on or off
         # only the GM enters monsters; the 334 entries would weigh on every player's view
         "bestiary": [
             {"id": key, "name": m["name"], "size": m["size"], "ac": m["ac"], "hp": m["hp"]}
