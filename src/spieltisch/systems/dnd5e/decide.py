@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from fractions import Fraction
 from typing import Literal, assert_never
 
 from spieltisch.dice.fair import DiceSource
@@ -31,6 +32,7 @@ from spieltisch.systems.dnd5e.legendary import (
     resistances_per_day,
 )
 from spieltisch.systems.dnd5e.movement import JumpCheck, MoveStep, TurnMovement, check_move
+from spieltisch.systems.dnd5e.odds import save_odds
 from spieltisch.systems.dnd5e.queries import (
     CLOSE_M,
     attack_mode,
@@ -101,7 +103,7 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
             )
             return [e.TerrainSet(squares=names, terrain=command.terrain)]
         case c.Move():
-            return _move(state, command)
+            return _move(state, command, dice)
         case c.React():
             return _react(state, command, dice)
         case c.Attack():
@@ -371,7 +373,7 @@ def _attack_event(
 # ---------------------------------------------------------------- movement
 
 
-def _move(state: DndState, command: c.Move) -> list[e.Event]:
+def _move(state: DndState, command: c.Move, dice: DiceSource) -> list[e.Event]:
     fighter = _require_turn(state, command.creature)
     out: list[e.Event] = []
     if command.drop_prone:
@@ -381,7 +383,9 @@ def _move(state: DndState, command: c.Move) -> list[e.Event]:
     if not command.steps and not command.stand_up:
         return out
     after = fold(state, out)
-    return out + _move_events(after, after.fighters[fighter.id], command.steps, command.stand_up)
+    return out + _move_events(
+        after, after.fighters[fighter.id], command.steps, command.stand_up, dice=dice
+    )
 
 
 def _move_events(
@@ -391,6 +395,8 @@ def _move_events(
     stand_up: bool,
     offered: tuple[str, ...] = (),
     partial: bool = False,
+    *,
+    dice: DiceSource,
 ) -> list[e.Event]:
     if fighter.position is None:
         raise RuleError("dnd5e.not_placed", creature=fighter.id)
@@ -411,10 +417,23 @@ def _move_events(
         for who, step in result.opportunity_attacks
         if who not in offered and may_react(state, who)
     ]
-    if not can_react:
-        return [
-            _moved(fighter, result.path, result.movement, result.stood_up, steps, result.checks)
+    first_reaction = min((step for _, step in can_react), default=len(steps))
+    rolls, keep = jump_rolls(
+        state, fighter, [x for x in result.checks if x.step < first_reaction], dice
+    )
+    if keep is not None:  # a failed jump check stops the move (see ``jump_rolls``)
+        steps = steps[:keep]
+        result = check_move(
+            state.grid, body, others, steps, before=before, stand_up=stand_up, disengage=disengaged
+        )
+        can_react = [
+            (who, step)
+            for who, step in result.opportunity_attacks
+            if who not in offered and may_react(state, who)
         ]
+    if not can_react:
+        moved = _moved(fighter, result.path, result.movement, result.stood_up, steps, result.checks)
+        return [moved.model_copy(update={"rolls": rolls})]
     first = can_react[0][1]
     reactors = tuple(who for who, step in can_react if step == first)
     prefix = check_move(
@@ -436,7 +455,7 @@ def _move_events(
     moved = _moved(
         fighter, prefix.path, prefix.movement, prefix.stood_up, steps[:first], prefix.checks
     )
-    return [moved.model_copy(update={"pending": pending})]
+    return [moved.model_copy(update={"pending": pending, "rolls": rolls})]
 
 
 def _moved(
@@ -481,7 +500,9 @@ def _react(state: DndState, command: c.React, dice: DiceSource) -> list[e.Event]
     if mover_now.dead or mover_now.hp == 0 or newly_prone:
         return [first]
     try:
-        rest = _move_events(after, mover_now, pending.steps, False, pending.offered, partial=True)
+        rest = _move_events(
+            after, mover_now, pending.steps, False, pending.offered, partial=True, dice=dice
+        )
     except RuleError:
         return [first]
     return [first, *rest]
@@ -524,7 +545,10 @@ def preview_move(state: DndState, command: c.Move) -> dict[str, object]:
         "remaining_m": str(result.remaining_m),
         "path": [square_name(sq) for sq in result.path],
         "stood_up": result.stood_up,
-        "checks": [check.model_dump(mode="json") for check in result.checks],
+        "checks": [
+            {**check.model_dump(mode="json"), "p": _exact(jump_check_odds(state, fighter, check))}
+            for check in result.checks
+        ],
         "opportunity_attacks": [
             who for who, _ in result.opportunity_attacks if may_react(state, who)
         ],
@@ -913,6 +937,34 @@ def frightened_step(state: DndState, fighter: Fighter, path: tuple[Square, ...])
     return None
 
 
+# ---------------------------------------------------------------- jumps rolled
+
+
+def jump_rolls(
+    state: DndState, fighter: Fighter, checks: list[JumpCheck], dice: DiceSource
+) -> tuple[tuple[CheckRoll, ...], int | None]:
+    """Roll a move's DC 10 jump checks in route order until one fails: the rolls, and how
+    many steps the move keeps (None: all succeeded). A failed Strength (Athletics) check over
+    a low obstacle stops the jumper before the step that clears it; a failed Dexterity
+    (Acrobatics) check lands it in the difficult terrain and stops it there. Either way it
+    ends prone (:func:`.evolve._moved`)."""
+    rolls: list[CheckRoll] = []
+    for check in checks:
+        roll = roll_check(state, fighter, check.ability, check.skill, check.dc, dice)
+        rolls.append(roll)
+        if not roll.succeeded:
+            keep = check.step if check.reason == "obstacle" else check.step + 1
+            return tuple(rolls), keep
+    return tuple(rolls), None
+
+
+def jump_check_odds(state: DndState, fighter: Fighter, check: JumpCheck) -> Fraction:
+    """P(success) of a jump check: d20 + the skill's bonus against DC 10, the mode from the
+    creature's conditions."""
+    bonus = fighter.skill_bonus(check.skill, check.ability)
+    return save_odds(bonus, check.dc, check_mode(state, fighter, (False, False)))
+
+
 # ---------------------------------------------------------------- legendary and lair actions
 
 
@@ -1038,3 +1090,7 @@ def named_params(state: DndState, code: str, params: dict[str, object]) -> dict[
         if found is not None and not found.secret:
             out[key] = found.name
     return out
+
+
+def _exact(p: Fraction) -> dict[str, object]:
+    return {"p": float(p), "exact": f"{p.numerator}/{p.denominator}"}

@@ -61,8 +61,12 @@ class Moved(_Event):
     dropped_prone: bool = False
     airborne: bool = False
     pending: PendingMove | None = None
+    later: ClassVar[frozenset[str]] = frozenset({"rolls"})
     checks: tuple[JumpCheck, ...] = ()
-    """DC 10 checks the move's jumps call for (the GM rolls or rules on them)."""
+    """DC 10 checks the move's jumps call for."""
+    rolls: tuple[CheckRoll, ...] = ()
+    """The jump checks as the table rolled them, in route order up to the first failure
+    (which stopped the move there and left the mover prone)."""
 
 
 class Attacked(_Event):

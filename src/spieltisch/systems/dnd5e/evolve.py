@@ -332,12 +332,16 @@ def _moved(state: DndState, event: e.Moved) -> DndState:
         update={"position": parse_square(event.path[-1]), "airborne": event.airborne}
     )
     state = _set(state, fighter)
-    return state.model_copy(
+    state = state.model_copy(
         update={
             "movement": {**state.movement, fighter.id: event.movement},
             "pending": event.pending,
         }
     )
+    failed = any(not roll.succeeded for roll in event.rolls)  # a failed jump check: prone
+    if failed and "prone" not in kinds_on(state, fighter.id):
+        state = add_effect(state, "prone", fighter.id)
+    return state
 
 
 def _attacked(state: DndState, event: e.Attacked) -> DndState:
