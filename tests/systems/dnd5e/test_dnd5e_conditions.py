@@ -216,3 +216,15 @@ def test_a_grapple_ends_when_the_grappler_is_incapacitated() -> None:
     state = put(table(), "grappled", source="orc")
     state = put(state, "stunned", target="orc")
     assert "grappled" not in kinds(state)
+
+
+def test_a_grapple_ends_when_the_grappler_moves_out_of_reach() -> None:
+    # Ada steps to b1 beside the orc (c1) and holds it; she disengages and walks to a3,
+    # 3 m from c1, beyond her reach of 1.5 m: the orc is free
+    state = play(table(), {"kind": "move", "creature": "ada", "steps": [{"to": "b1"}]})
+    state = put(state, "grappled", target="orc", source="ada")
+    state = play(state, {"kind": "move", "creature": "ada", "steps": [{"to": "b2"}]})
+    assert "grappled" in kinds(state, "orc")  # b2 to c1: 1.5 m, still within reach
+    state = play(state, {"kind": "action", "creature": "ada", "action": "disengage"})
+    state = play(state, {"kind": "move", "creature": "ada", "steps": [{"to": "a3"}]})
+    assert "grappled" not in kinds(state, "orc")

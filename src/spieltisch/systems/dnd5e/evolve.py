@@ -37,6 +37,7 @@ from spieltisch.systems.dnd5e.queries import (
     outcome_of,
     require_able,
     save_mode,
+    square_distance,
 )
 from spieltisch.systems.dnd5e.rules import (
     DeathSaves,
@@ -341,7 +342,7 @@ def _moved(state: DndState, event: e.Moved) -> DndState:
     failed = any(not roll.succeeded for roll in event.rolls)  # a failed jump check: prone
     if failed and "prone" not in kinds_on(state, fighter.id):
         state = add_effect(state, "prone", fighter.id)
-    return state
+    return _out_of_reach(state, fighter.id)
 
 
 def _attacked(state: DndState, event: e.Attacked) -> DndState:
@@ -468,7 +469,7 @@ def _contested(state: DndState, event: e.Contested) -> DndState:
                 return state
             target = state.fighters[event.target]
             moved = target.model_copy(update={"position": parse_square(event.push_to)})
-            return _set(state, moved)
+            return _out_of_reach(_set(state, moved), target.id)
         case "escape":
             return state.model_copy(
                 update={"effects": effects.remove_kind(state.effects, "grappled", active.id)}
@@ -796,6 +797,22 @@ def _exhausted(state: DndState, creature: str) -> DndState:
     if fighter.hp > hp_max(state, fighter):
         return _set(state, fighter.model_copy(update={"hp": hp_max(state, fighter)}))
     return state
+
+
+def _out_of_reach(state: DndState, mover: str) -> DndState:
+    """A grapple ends when grappler and grappled are no longer within the grappler's reach
+    (the table does not drag a grappled creature along)."""
+    fx = state.effects
+    for x in state.effects.items:
+        if x.kind != "grappled" or x.source is None or mover not in (x.source, x.target):
+            continue
+        grappler, held = state.fighters.get(x.source), state.fighters.get(x.target)
+        if grappler is None or held is None or grappler.position is None or held.position is None:
+            continue
+        reach = body_of(state, grappler).reach_m
+        if square_distance(state, grappler, held) > reach:
+            fx = effects.remove(fx, x.id)
+    return state.model_copy(update={"effects": fx})
 
 
 def _release(state: DndState, grappler: str) -> DndState:
