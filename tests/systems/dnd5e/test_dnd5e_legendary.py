@@ -197,7 +197,9 @@ def test_the_wing_attack_odds_match_enumeration() -> None:
     wing = next(
         a for a in view["legendary"]["monsters"][0]["actions"] if a["name"] == "Wing Attack"
     )
-    assert wing["odds"] == [{"target": "ada", "save": {"p": 0.05, "exact": "1/20"}}]
+    assert wing["odds"] == [
+        {"target": "ada", "save": {"p": 0.05, "exact": "1/20"}, "cover": "none"}
+    ]
     assert view["legendary"]["window"] == "ada" and view["legendary"]["offered"] == ["drake"]
 
 
@@ -298,3 +300,23 @@ def test_an_untaken_lair_action_lapses_and_a_monster_out_of_its_lair_has_none() 
     assert refused(state, action) == "dnd5e.legendary.not_in_lair"
     state = end_turn(end_turn(state))
     assert not state.legendary.lair_due
+
+
+def test_cover_adds_to_the_dex_save_against_a_wing_attack() -> None:
+    # Ada at a2 with Bo at b2 between her and the dragon (c1–e3): half cover, +2 on her
+    # Dex save: +2 + 2 against DC 22 needs 18, P(save) 3/20.
+    state = play(fresh(), pc("ada", "a2"))
+    state = play(state, pc("bo", "b2"))
+    state = play(state, DRAGON)
+    state = play(state, {"kind": "start_combat", "rolls": {"ada": 20, "bo": 19, "drake": 1}})
+    state = end_turn(state)
+    wing = next(
+        a
+        for a in SYSTEM.view(state, GM_VIEWER)["legendary"]["monsters"][0]["actions"]
+        if a["name"] == "Wing Attack"
+    )
+    ada = next(o for o in wing["odds"] if o["target"] == "ada")
+    assert ada["cover"] == "half" and ada["save"]["exact"] == "3/20"
+    # d20 18 + 2 + 2 = 22: she makes it (without cover 20 < 22 would fail)
+    after = legendary(state, "Wing Attack", 18, 6, 6, targets=["ada"])
+    assert after.fighters["ada"].hp == 20

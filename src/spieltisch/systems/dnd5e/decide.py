@@ -1048,13 +1048,17 @@ def save_action_event(
         target = fighter_of(state, who)
         if target.id == creature.id or target.dead:
             raise RuleError("dnd5e.bad_target", target=target.id)
+        covered = cover_of(state, creature, target)
+        if covered == "total":
+            raise RuleError("dnd5e.cover.total", target=target.id)
         mode, fails = save_mode(state, target, line.save.ability)
-        saves.append(e.TargetSave(target=target.id, d20=() if fails else _roll_d20(dice, mode)))
-    rolled = tuple(
+        d20 = () if fails else _roll_d20(dice, mode)
+        saves.append(e.TargetSave(target=target.id, d20=d20, cover=covered))
+    damage = tuple(
         tuple(dice.roll(part.sides) for _ in range(part.count)) for part in line.save.damage
     )
     return e.SaveActionRolled(
-        creature=creature.id, action=line.name, saves=tuple(saves), dice=rolled
+        creature=creature.id, action=line.name, saves=tuple(saves), dice=damage
     )
 
 

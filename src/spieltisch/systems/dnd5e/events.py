@@ -274,12 +274,15 @@ class LegendaryUsed(_Event):
     cost: int
 
 
-class TargetSave(_Frozen):
+class TargetSave(Later):
     """One target's saving throw against a save action: its d20s (none: it failed by
     itself)."""
 
+    later: ClassVar[frozenset[str]] = frozenset({"cover"})
     target: str
     d20: tuple[int, ...]
+    cover: Cover = "none"
+    """Its cover against the creature using the action (added to a Dexterity save)."""
 
 
 class SaveActionRolled(_Event):

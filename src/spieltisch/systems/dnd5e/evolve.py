@@ -24,6 +24,7 @@ from spieltisch.systems.dnd5e.conditions import (
     engine_duration,
     exhaustion_tags,
 )
+from spieltisch.systems.dnd5e.cover import Cover
 from spieltisch.systems.dnd5e.data import CONDITIONS, catalog, condition_tags
 from spieltisch.systems.dnd5e.legendary import lair_count_passed, per_round, resistances_per_day
 from spieltisch.systems.dnd5e.movement import SPEED_ZERO, TurnMovement, check_move
@@ -36,6 +37,7 @@ from spieltisch.systems.dnd5e.queries import (
     others_of,
     outcome_of,
     require_able,
+    save_action_bonus,
     save_mode,
     square_distance,
 )
@@ -690,7 +692,7 @@ def _save_action(state: DndState, event: e.SaveActionRolled) -> DndState:
     ]
     for save in event.saves:
         target = fighter_of(state, save.target)
-        saved = save_made(state, target, effect.ability, effect.dc, save.d20)
+        saved = save_made(state, target, effect.ability, effect.dc, save.d20, save.cover)
         for part, total in zip(effect.damage, totals, strict=True):
             dealt = (total // 2 if effect.half else 0) if saved else total
             state = _hurt(state, state.fighters[target.id], dealt, part.type, False)
@@ -701,14 +703,19 @@ def _save_action(state: DndState, event: e.SaveActionRolled) -> DndState:
 
 
 def save_made(
-    state: DndState, target: Fighter, ability: str, dc: int, d20: tuple[int, ...]
+    state: DndState,
+    target: Fighter,
+    ability: str,
+    dc: int,
+    d20: tuple[int, ...],
+    cover: Cover = "none",
 ) -> bool:
     """Whether a save with these d20s (none: failed by itself) reaches the DC with the
-    target's ability modifier."""
+    target's bonus (:func:`.queries.save_action_bonus`)."""
     if not d20:
         return False
     mode, _ = save_mode(state, target, ability)
-    return kept_d20(d20, mode) + target.modifier(ability) >= dc
+    return kept_d20(d20, mode) + save_action_bonus(target, ability, cover) >= dc
 
 
 def _legendary_resisted(state: DndState, event: e.LegendaryResisted) -> DndState:

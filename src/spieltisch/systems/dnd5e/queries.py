@@ -36,6 +36,7 @@ __all__ = [
     "others_of",
     "outcome_of",
     "require_able",
+    "save_action_bonus",
     "save_action_damage",
     "save_action_odds",
     "save_mode",
@@ -249,18 +250,30 @@ def speeds_of(state: DndState, fighter: Fighter) -> dict[str, Decimal]:
     return dict(fighter.speeds)
 
 
-def save_action_odds(state: DndState, target: Fighter, line: SaveLine) -> SaveOdds:
-    """P(save) of ``target`` against a save action and the damage it takes: the mode from its
-    conditions, its ability modifier; an automatic failure (paralyzed …) never saves."""
+def save_action_bonus(target: Fighter, ability: str, cover: Cover) -> int:
+    """A target's bonus on a save action's save: its ability modifier, plus its cover against
+    the creature using it on a Dexterity save."""
+    return target.modifier(ability) + (COVER_BONUS[cover] if ability == "dex" else 0)
+
+
+def save_action_odds(
+    state: DndState, creature: Fighter, target: Fighter, line: SaveLine
+) -> SaveOdds:
+    """P(save) of ``target`` against ``creature``'s save action and the damage it takes: the
+    mode from its conditions, :func:`save_action_bonus`; an automatic failure (paralyzed …)
+    never saves."""
     mode, fails = save_mode(state, target, line.save.ability)
     dice = [p.dice for p in line.save.damage]
-    bonus = target.modifier(line.save.ability)
+    cover = cover_of(state, creature, target)
+    bonus = save_action_bonus(target, line.save.ability, cover)
     return save_damage(dice, bonus, line.save.dc, half=line.save.half, mode=mode, fails=fails)
 
 
-def save_action_damage(state: DndState, target: Fighter, line: SaveLine) -> dict[int, Fraction]:
+def save_action_damage(
+    state: DndState, creature: Fighter, target: Fighter, line: SaveLine
+) -> dict[int, Fraction]:
     """The damage distribution of a save action on ``target`` (before its resistances)."""
-    return dict(save_action_odds(state, target, line).damage)
+    return dict(save_action_odds(state, creature, target, line).damage)
 
 
 def cover_of(state: DndState, attacker: Fighter, target: Fighter) -> Cover:

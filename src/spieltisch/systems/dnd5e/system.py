@@ -262,7 +262,7 @@ def _legendary_odds(state: DndState, command: c.Legendary) -> Odds | None:
     if not isinstance(line, SaveLine) or not command.targets:
         raise RuleError("dnd5e.legendary.needs_target", creature=fighter.id)
     target = queries.fighter_of(after, command.targets[0])
-    pmf = save_action_damage(after, target, line)
+    pmf = save_action_damage(after, fighter, target, line)
     return Odds(
         outcomes=[
             OddsOutcome(value=k, probability=float(v), exact=f"{v.numerator}/{v.denominator}")

@@ -260,9 +260,16 @@ def _legendary_action(
     line = monster_action(monster.monster or "", action.save) if action.save else None
     if isinstance(line, SaveLine):
         data["odds"] = [
-            {"target": t.id, "save": _fraction(save_action_odds(state, t, line).success)}
+            {
+                "target": t.id,
+                "save": _fraction(save_action_odds(state, monster, t, line).success),
+                "cover": cover_of(state, monster, t),
+            }
             for t in targets
-            if t.id != monster.id and not t.dead and t.position is not None
+            if t.id != monster.id
+            and not t.dead
+            and t.position is not None
+            and monster.position is not None
         ]
     return data
 
