@@ -320,3 +320,42 @@ def test_cover_adds_to_the_dex_save_against_a_wing_attack() -> None:
     # d20 18 + 2 + 2 = 22: she makes it (without cover 20 < 22 would fail)
     after = legendary(state, "Wing Attack", 18, 6, 6, targets=["ada"])
     assert after.fighters["ada"].hp == 20
+
+
+class _Steady:
+    """Dice that always show the middle of the die (a property test needs no script)."""
+
+    def roll(self, sides: int) -> int:
+        return (sides + 1) // 2
+
+
+@given(
+    st.lists(
+        st.sampled_from(["Detect", "Tail Attack", "Wing Attack", "end_turn"]),
+        max_size=12,
+    )
+)
+def test_legendary_actions_never_exceed_three_a_round(choices: list[str]) -> None:
+    from spieltisch.systems.dnd5e.decide import decide
+    from spieltisch.systems.dnd5e.evolve import fold
+
+    state = table()
+    for choice in choices:
+        if choice == "end_turn":
+            data: dict[str, Any] = {"kind": "end_turn"}
+        else:
+            data = {"kind": "legendary", "creature": "drake", "action": choice}
+            data |= {"target": "ada"} if choice == "Tail Attack" else {}
+            data |= {"targets": ["ada"]} if choice == "Wing Attack" else {}
+        try:
+            state = fold(state, decide(state, command(data), _Steady()))
+        except RuleError as error:
+            assert error.code in {
+                "dnd5e.legendary.not_now",
+                "dnd5e.legendary.spent",
+                "dnd5e.bad_target",
+                "dnd5e.incapacitated",
+            }
+        assert 0 <= state.legendary.spent.get("drake", 0) <= 3
+        # the window only ever holds the end of someone else's turn
+        assert state.legendary.window in (None, "ada")

@@ -274,7 +274,7 @@ class LegendaryUsed(_Event):
     cost: int
 
 
-class TargetSave(Later):
+class TargetSave(_Frozen):
     """One target's saving throw against a save action: its d20s (none: it failed by
     itself)."""
 

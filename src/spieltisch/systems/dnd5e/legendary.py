@@ -108,8 +108,8 @@ class LegendaryTrack(BaseModel):
     spent: dict[str, int] = Field(default_factory=dict)
     """Legendary actions each monster used since the start of its last turn."""
     resisted: dict[str, int] = Field(default_factory=dict)
-    """Legendary resistances each monster used (the table keeps them for the whole day of
-    play it is; the GM clears them with ``legendary_rest``)."""
+    """Legendary resistances each monster used (kept as long as the table lives: it knows no
+    days)."""
     window: str | None = None
     """The creature whose turn is ending while the GM may still take legendary actions."""
     lairs: tuple[str, ...] = ()
