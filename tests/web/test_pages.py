@@ -35,6 +35,8 @@ FAMILIES = {
     "web.hexxen.effect.": ("outer_damage", "inner_damage", "malus", "paralysis", "lep"),
     "web.hexxen.resource.": ("ideen", "coups", "esprit"),
     "web.hexxen.janus_": ("bonus", "malus"),
+    "web.dnd5e.cover.": ("half", "three_quarters", "total"),
+    "web.dnd5e.until.": ("turn_start", "turn_end", "rounds", "save"),
 }
 
 
