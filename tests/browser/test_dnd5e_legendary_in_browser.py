@@ -1,7 +1,8 @@
 """A legendary monster in the browser: after the player ends Ada's turn the GM is offered the
 adult red dragon's legendary actions with their odds (the player waits), uses its Tail Attack
-(one of three actions this round), passes to the next turn, and then has Ada fall 9 m (3d6,
-prone). Nothing here depends on what the dice show."""
+(one of three actions this round), passes to the next turn, poisons Ada until a save (its odds
+on her badge), and has Ada fall 9 m (3d6, prone). Nothing here depends on what the dice
+show."""
 
 from __future__ import annotations
 
@@ -63,6 +64,17 @@ def test_a_legendary_action_after_a_player_s_turn_and_a_fall(browser: Any, serve
         gm.locator("#dd-leg-pass").click()
         expect(pia.locator("#dd-round")).to_have_text("Round 1 · Adult Red Dragon's turn")
         expect(gm.locator("#dd-legendary")).to_have_count(0)
+
+        # The GM poisons Ada until a Wisdom save (DC 12) at the end of her turn: her badge
+        # shows the save and its odds, +0 against 12: 9/20.
+        gm.select_option("#dd-f-ada-cond", "poisoned")
+        gm.select_option("#dd-f-ada-cond-until", "save")
+        gm.fill("#dd-f-ada-cond-n", "12")
+        gm.select_option("#dd-f-ada-cond-ability", "wis")
+        gm.locator("#dd-f-ada-cond-add").click()
+        expect(pia.locator("#dd-f-ada-conditions [data-condition=poisoned]")).to_contain_text(
+            "Wisdom save DC 12 at the end of each turn: 45.0 % (9/20)"
+        )
 
         # Ada falls 9 m: 3d6 (3 to 18) bludgeoning, she lands prone.
         gm.fill("#dd-f-ada-fall-height", "9")

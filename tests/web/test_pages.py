@@ -37,6 +37,7 @@ FAMILIES = {
     "web.hexxen.janus_": ("bonus", "malus"),
     "web.dnd5e.cover.": ("half", "three_quarters", "total"),
     "web.dnd5e.until.": ("turn_start", "turn_end", "rounds", "save"),
+    "web.dnd5e.ended.": ("duration", "save"),
 }
 
 

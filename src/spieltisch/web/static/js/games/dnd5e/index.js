@@ -24,7 +24,7 @@ const ui = {
   oddsKey: null, odds: null, reactOdds: {}, lastShown: null,
   save: { creature: "", ability: "dex", dc: "", bonus: "" }, saveKey: null, saveOdds: null,
   ready: { trigger: "", what: "attack", attack: "", target: "", action: "" }, fireOdds: {},
-  legendaryTarget: {}, legendaryOdds: {}, lairText: "", fall: {},
+  legendaryTarget: {}, legendaryOdds: {}, lairText: "", fall: {}, duration: {},
 };
 const ABILITIES = ["str", "dex", "con", "int", "wis", "cha"];
 
@@ -117,6 +117,34 @@ function deathSaves(f) {
   return el("p", { class: "small-print" }, f.stable ? t("web.dnd5e.stable") : t("web.dnd5e.death_saves", { ok: f.death_successes, bad: f.death_failures }));
 }
 
+/** The GM's choice of how long a condition lasts: until removed, the start or end of the
+ * current creature's next turn, N rounds, or a save at the end of each of its turns. */
+function durationFields(ctx, f) {
+  const d = ui.duration[f.id] ?? (ui.duration[f.id] = { until: "removed", n: "", ability: "wis" });
+  const now = current(ctx);
+  const options = [["removed", t("web.dnd5e.lasts.removed")], ["rounds", t("web.dnd5e.lasts.rounds")], ["save", t("web.dnd5e.lasts.save")]];
+  if (now) options.splice(1, 0, ["turn_end", t("web.dnd5e.until.turn_end", { name: nameOf(ctx, now) })], ["turn_start", t("web.dnd5e.until.turn_start", { name: nameOf(ctx, now) })]);
+  return [
+    select(`dd-f-${f.id}-cond-until`, options, d.until, { onchange: (e) => { d.until = e.target.value; ctx.rerender(); }, "aria-label": t("web.dnd5e.lasts_of", { name: f.name }) }),
+    d.until === "rounds" || d.until === "save"
+      ? numberInput(`dd-f-${f.id}-cond-n`, d.n, { min: 1, max: d.until === "rounds" ? 100 : 40, oninput: (e) => { d.n = e.target.value; }, "aria-label": t(d.until === "rounds" ? "web.dnd5e.lasts.rounds_n" : "web.dnd5e.lasts.dc") })
+      : null,
+    d.until === "save"
+      ? select(`dd-f-${f.id}-cond-ability`, ABILITIES.map((a) => [a, t("web.dnd5e.ability." + a)]), d.ability, { onchange: (e) => { d.ability = e.target.value; }, "aria-label": t("web.dnd5e.lasts.ability") })
+      : null,
+  ];
+}
+
+/** The `duration` of the condition command (null: until removed; false: a number missing). */
+function durationOf(ctx, f) {
+  const d = ui.duration[f.id];
+  if (!d || d.until === "removed") return null;
+  if (d.until === "turn_end" || d.until === "turn_start") return { until: d.until, of: current(ctx) };
+  const n = Number(d.n);
+  if (!Number.isInteger(n) || n < 1) { showAlert(t(d.until === "rounds" ? "web.dnd5e.lasts.rounds_missing" : "web.dnd5e.lasts.dc_missing")); document.getElementById(`dd-f-${f.id}-cond-n`)?.focus(); return false; }
+  return d.until === "rounds" ? { until: "rounds", rounds: n } : { until: "save", ability: d.ability, dc: n };
+}
+
 function gmTools(ctx, f) {
   if (!ctx.isGm) return null;
   const amount = ui.damage[f.id] ?? "";
@@ -133,7 +161,14 @@ function gmTools(ctx, f) {
     el("button", { type: "button", id: `dd-f-${f.id}-damage`, onclick: () => send("damage") }, t("web.dnd5e.damage")),
     el("button", { type: "button", id: `dd-f-${f.id}-heal`, onclick: () => send("heal") }, t("web.dnd5e.heal")),
     select(`dd-f-${f.id}-cond`, conditions.map((k) => [k, tFirst(["web.dnd5e.cond." + k], {}, k)]), choice, { onchange: (e) => (ui.condition[f.id] = e.target.value), "aria-label": t("web.dnd5e.condition_of", { name: f.name }) }),
-    el("button", { type: "button", id: `dd-f-${f.id}-cond-add`, onclick: () => sendFor(ctx, f, { kind: "condition", target: f.id, condition: ui.condition[f.id] ?? "prone" }) }, t("web.dnd5e.condition_add")),
+    ...durationFields(ctx, f),
+    el("button", { type: "button", id: `dd-f-${f.id}-cond-add`, onclick: () => {
+      const command = { kind: "condition", target: f.id, condition: ui.condition[f.id] ?? "prone" };
+      const duration = durationOf(ctx, f);
+      if (duration === false) return;
+      if (duration) command.duration = duration;
+      sendFor(ctx, f, command);
+    } }, t("web.dnd5e.condition_add")),
     el("button", { type: "button", id: `dd-f-${f.id}-cond-remove`, disabled: !(f.conditions || []).includes(choice), title: (f.conditions || []).includes(choice) ? null : t("web.dnd5e.condition_absent"), onclick: () => sendFor(ctx, f, { kind: "condition", target: f.id, condition: choice, remove: true }) }, t("web.dnd5e.condition_remove"))),
     fallRow(ctx, f));
 }
@@ -771,6 +806,15 @@ function legendaryPanel(ctx) {
     el("button", { type: "button", id: "dd-leg-pass", onclick: () => ctx.send({ kind: "end_turn" }) }, t("web.dnd5e.legendary.pass")));
 }
 
+/** The conditions that ended by themselves at the latest turn change (time or a save). */
+function endedLine(ctx) {
+  const ended = ctx.state.conditions_ended || [];
+  if (!ended.length) return null;
+  return el("p", { id: "dd-ended", class: "small-print", "aria-live": "polite" }, ended.map((x) => t("web.dnd5e.ended." + x.reason, {
+    name: nameOf(ctx, x.target), condition: tFirst(["web.dnd5e.cond." + x.condition], {}, x.condition),
+  })).join(" "));
+}
+
 function lairPanel(ctx) {
   const legendary = ctx.state.legendary;
   if (!ctx.isGm || !legendary?.lair_due) return null;
@@ -806,7 +850,7 @@ export function render(body, ctx) {
   if (ui.selected && !movable(ctx, byId(ctx).get(ui.selected))) { ui.selected = null; clearRoute(); }
   refreshPreview(ctx);
   body.replaceChildren(el("div", { class: "dd-table" },
-    status(ctx), reactionPanel(ctx), legendaryPanel(ctx), lairPanel(ctx), readiedPanel(ctx), lastAttack(ctx), mapPanel(ctx), turnPanel(ctx)));
+    status(ctx), endedLine(ctx), reactionPanel(ctx), legendaryPanel(ctx), lairPanel(ctx), readiedPanel(ctx), lastAttack(ctx), mapPanel(ctx), turnPanel(ctx)));
   // The fight in the scene, the creatures' cards as the sheets, the forms as the tools.
   const tools = toolsPanel(ctx);
   return { sheets: el("div", { class: "dd-table" }, fightersPanel(ctx)), tools: tools && el("div", { class: "dd-table" }, tools) };
