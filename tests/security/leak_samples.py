@@ -560,12 +560,42 @@ _DND_RAT = {
     "position": "j10",
 }
 
+_DND_DRAKE = {
+    "kind": "add_monster",
+    "id": f"{CANARY}-drake",
+    "monster": "adult-red-dragon",
+    "secret": True,
+    "position": "m12",
+}
+
 
 def _dnd_ada_first(state: dict[str, Any]) -> dict[str, Any]:
     """The goblin ends its turn if the initiative put it first; else a no-op heal."""
     if (state.get("combat") or {}).get("current") == "gob":
         return {"kind": "end_turn"}
     return {"kind": "heal", "target": "ada", "amount": 0}
+
+
+@dataclass(frozen=True)
+class Either:
+    """A step that picks its command from what the GM sees; ``kinds`` are the kinds it may
+    pick (the D&D coverage test counts them)."""
+
+    pick: Callable[[dict[str, Any]], dict[str, Any]]
+    kinds: tuple[str, ...]
+
+    def __call__(self, state: dict[str, Any]) -> dict[str, Any]:
+        return self.pick(state)
+
+
+def _dnd_lair_or_end(state: dict[str, Any]) -> dict[str, Any]:
+    """The secret dragon's lair action when it is due, else the next turn (or a pass)."""
+    if state["legendary"]["lair_due"]:
+        return {"kind": "lair_action", "creature": f"{CANARY}-drake", "text": f"{CANARY} magma"}
+    return {"kind": "end_turn"}
+
+
+_DND_LAIR_OR_END = Either(_dnd_lair_or_end, ("lair_action", "end_turn"))
 
 
 DND5E = Samples(
@@ -589,10 +619,27 @@ DND5E = Samples(
             {"kind": "heal", "target": "ada", "amount": 1, "temporary": True},
         ],
         "condition": [{"kind": "condition", "target": "gob", "condition": "poisoned"}],
+        "condition_from_secret": [
+            _DND_SPY,
+            {
+                "kind": "condition",
+                "target": "ada",
+                "condition": "charmed",
+                "source": f"{CANARY}-spy",
+                "duration": {"until": "save", "ability": "wis", "dc": 14},
+            },
+            {
+                "kind": "condition",
+                "target": f"{CANARY}-spy",
+                "condition": "blinded",
+                "duration": {"until": "turn_end", "of": "ada"},
+            },
+        ],
         "secret_monster_attacked": [
             _DND_SPY,
             {"kind": "damage", "target": f"{CANARY}-spy", "amount": 4, "type": "Feuer"},
             {"kind": "condition", "target": f"{CANARY}-spy", "condition": "prone"},
+            {"kind": "fall", "creature": f"{CANARY}-spy", "height_m": 9},
         ],
         "undo": [_DND_SPY, UNDO_LAST],
         "terrain": [
@@ -612,6 +659,23 @@ DND5E = Samples(
         "secret_monster_save": [
             _DND_SPY,
             {"kind": "save", "creature": f"{CANARY}-spy", "ability": "wis", "dc": 30, "bonus": 2},
+        ],
+        "legendary": [
+            _DND_DRAKE,
+            {"kind": "lair", "creature": f"{CANARY}-drake"},
+            {"kind": "end_turn"},
+            {"kind": "legendary", "creature": f"{CANARY}-drake", "action": "Detect"},
+            {"kind": "end_turn"},
+        ],
+        "legendary_resistance": [
+            _DND_DRAKE,
+            {"kind": "save", "creature": f"{CANARY}-drake", "ability": "wis", "dc": 40},
+            {"kind": "legendary_resistance", "creature": f"{CANARY}-drake"},
+        ],
+        "lair_action": [
+            _DND_DRAKE,
+            {"kind": "lair", "creature": f"{CANARY}-drake"},
+            *[_DND_LAIR_OR_END] * 4,  # count 20 comes within one round, whatever the initiative
         ],
         "ready_fired": [
             {

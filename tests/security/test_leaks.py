@@ -46,6 +46,8 @@ MAY_CONFLICT = {
     ("kreiswanderer", "ambush"),  # Ada fights in the GM's fold: she may not rest there
     ("kreiswanderer", "join"),  # the same: Ada fights the reinforcements in the GM's fold
     ("dnd5e", "ready_fired"),  # Ada readied in secret: her action is used
+    ("dnd5e", "legendary"),  # Ada's turn ended in secret (held open for a secret dragon)
+    ("dnd5e", "lair_action"),  # the GM ended turns in secret to reach count 20
 }
 """Hidden samples after which a player's command may be refused as ``table.hidden_conflict``
 when it is executed (the answer names nothing hidden; its check says it is fine, being

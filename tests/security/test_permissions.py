@@ -225,6 +225,8 @@ def _mode_effect(table: Table, twin: Table, field: str, value: Any) -> bool:
     attacked, plain = _event(table, "attacked"), _event(twin, "attacked")
     if field == "modifier":  # the situational modifier is carried on the roll
         return bool(attacked.get("modifier") == value and plain.get("modifier", 0) == 0)
+    if field == "cover":  # the GM's ruling on cover is carried on the roll (the map has none)
+        return bool(attacked.get("cover") == value and plain.get("cover", "none") == "none")
     return bool(
         attacked["mode"] == field
         and len(attacked["d20"]) == 2
@@ -306,7 +308,7 @@ SCENARIOS: dict[tuple[str, str], Scenario] = {
     ("dnd5e", "attack"): Scenario(
         _dnd_table,
         {"kind": "attack", "creature": "ada", "target": "gob", "attack": "Longsword"},
-        {"advantage": True, "disadvantage": True, "modifier": 2},
+        {"advantage": True, "disadvantage": True, "modifier": 2, "cover": "half"},
         _mode_effect,
     ),
 }

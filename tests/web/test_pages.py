@@ -37,6 +37,9 @@ FAMILIES = {
     "web.hexxen.janus_": ("bonus", "malus"),
     "web.hexxen.die.": ("blood", "elixir"),
     "web.hexxen.trait.": ("heal", "attack_dice", "immune", "check_bonus", "hex_growth", "shown"),
+    "web.dnd5e.cover.": ("half", "three_quarters", "total"),
+    "web.dnd5e.until.": ("turn_start", "turn_end", "rounds", "save"),
+    "web.dnd5e.ended.": ("duration", "save"),
 }
 
 

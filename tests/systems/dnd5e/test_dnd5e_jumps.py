@@ -1,7 +1,7 @@
 """Jumps as steps of a move: each jumped metre costs a metre of movement, a run-up of 3 m or
-more gives the full distance (else half), and the DC 10 checks are reported. Ada: Strength 16,
-speed 9 m, at a1 — long jump 16 × 0.3 = 4.8 m (2.4 m standing), high jump (3 + 3) × 0.3 =
-1.8 m (0.9 m standing)."""
+more gives the full distance (else half), and the table rolls the DC 10 checks. Ada:
+Strength 16, speed 9 m, at a1 — long jump 16 × 0.3 = 4.8 m (2.4 m standing), high jump
+(3 + 3) × 0.3 = 1.8 m (0.9 m standing)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 from spieltisch.engine.table import Table
 
 from .test_dnd5e_fight import ANNA, GM
-from .test_dnd5e_table_parts import NO_DICE, fight, preview
+from .test_dnd5e_table_parts import NO_DICE, Script, fight, preview
 
 RUN_UP = [{"to": "b1"}, {"to": "c1"}]
 """3 m on foot along rank 1."""
@@ -64,30 +64,66 @@ def test_jumping_over_difficult_terrain_and_water_costs_only_the_metres() -> Non
     assert wet["error"]["code"] == "dnd5e.move.needs_swim" and wet["error"]["step"] == 3
 
 
-def test_the_dc_10_checks_of_a_jump_are_reported() -> None:
+def test_the_dc_10_checks_of_a_jump_come_with_their_odds() -> None:
     table, _ = fight()
     paint(table, "difficult", "e1")
     steps = [*RUN_UP, {"to": "d1", "jump": "long", "obstacle": True}, *long("e1")]
     checked = preview(table, creature="ada", steps=steps)
     assert checked["legal"] is True and checked["cost_m"] == "6.0"
+    # Athletics +3 (Str 16): d20 ≥ 7, 14/20; Acrobatics +2 (Dex 14): d20 ≥ 8, 13/20
     assert checked["checks"] == [
-        {"step": 2, "ability": "str", "skill": "athletics", "dc": 10, "reason": "obstacle"},
+        {
+            "step": 2,
+            "ability": "str",
+            "skill": "athletics",
+            "dc": 10,
+            "reason": "obstacle",
+            "p": {"p": 0.7, "exact": "7/10"},
+        },
         {
             "step": 3,
             "ability": "dex",
             "skill": "acrobatics",
             "dc": 10,
             "reason": "difficult_landing",
+            "p": {"p": 0.65, "exact": "13/20"},
         },
     ]
-    table.execute({"kind": "move", "creature": "ada", "steps": steps}, ANNA, NO_DICE.source_at)
+
+
+def _jump(dice: list[int]) -> Table:
+    table, _ = fight()
+    paint(table, "difficult", "e1")
+    steps = [*RUN_UP, {"to": "d1", "jump": "long", "obstacle": True}, *long("e1")]
+    table.execute({"kind": "move", "creature": "ada", "steps": steps}, ANNA, Script(dice).source_at)
+    return table
+
+
+def _prone(table: Table) -> bool:
+    return "prone" in {x.kind for x in table.state.effects.on("ada")}
+
+
+def test_both_jump_checks_made_the_jump_lands() -> None:
+    table = _jump([7, 8])  # 7 + 3 = 10 and 8 + 2 = 10: both reach DC 10
     moved = table.records[-1].events[-1]
-    assert moved["kind"] == "moved" and [c["reason"] for c in moved["checks"]] == [
-        "obstacle",
-        "difficult_landing",
-    ]
-    assert str(table.state.fighters["ada"].position) == "e1"
+    assert [(r["total"], r["succeeded"]) for r in moved["rolls"]] == [(10, True), (10, True)]
+    assert str(table.state.fighters["ada"].position) == "e1" and not _prone(table)
     assert table.state.movement["ada"].spent == 6
+
+
+def test_a_failed_landing_leaves_the_jumper_prone_where_it_landed() -> None:
+    table = _jump([12, 7])  # the obstacle 15: cleared; the landing 7 + 2 = 9 < 10
+    moved = table.records[-1].events[-1]
+    assert [r["succeeded"] for r in moved["rolls"]] == [True, False]
+    assert str(table.state.fighters["ada"].position) == "e1" and _prone(table)
+
+
+def test_a_failed_obstacle_check_stops_the_jumper_before_it_prone() -> None:
+    table = _jump([6])  # 6 + 3 = 9 < 10: it does not clear the obstacle; no landing roll
+    moved = table.records[-1].events[-1]
+    assert [r["succeeded"] for r in moved["rolls"]] == [False]
+    assert str(table.state.fighters["ada"].position) == "c1" and _prone(table)
+    assert table.state.movement["ada"].spent == 3
 
 
 def test_a_high_jump_costs_its_height_on_top_of_the_step() -> None:

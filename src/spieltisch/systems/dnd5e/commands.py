@@ -26,6 +26,8 @@ from pydantic import (
 from spieltisch.engine.grid import Size
 from spieltisch.engine.permissions import GmOnly, Secret
 from spieltisch.engine.text import Name, Note, Ref, text_rule
+from spieltisch.systems.dnd5e.conditions import ConditionDuration
+from spieltisch.systems.dnd5e.cover import Cover
 from spieltisch.systems.dnd5e.data import SKILLS, damage_type
 from spieltisch.systems.dnd5e.later import Later
 from spieltisch.systems.dnd5e.movement import MoveStep
@@ -187,13 +189,15 @@ class Attack(_Command):
     """One attack of the Attack action (the first one takes the action)."""
 
     kind: Literal["attack"] = "attack"
-    later: ClassVar[frozenset[str]] = frozenset({"modifier"})
+    later: ClassVar[frozenset[str]] = frozenset({"modifier", "cover"})
     creature: Ref
     target: Ref
     attack: Name
     advantage: Annotated[StrictBool, GmOnly("dnd5e.field.advantage")] = False
     disadvantage: Annotated[StrictBool, GmOnly("dnd5e.field.disadvantage")] = False
     modifier: Annotated[Situational, GmOnly("dnd5e.field.modifier")] = 0
+    cover: Annotated[Cover | None, GmOnly("dnd5e.field.cover")] = None
+    """The GM's ruling on the target's cover (None: derived from the map)."""
 
 
 class TakeAction(_Command):
@@ -262,12 +266,17 @@ class Heal(_Command):
 
 
 class Condition(_Command):
-    """The GM puts a condition on a creature or takes it off."""
+    """The GM puts a condition on a creature or takes it off; ``source`` is the creature it
+    comes from (the charmer, the source of fear), ``duration`` how long it lasts (default:
+    until removed)."""
 
     kind: Literal["condition"] = "condition"
+    later: ClassVar[frozenset[str]] = frozenset({"source", "duration"})
     target: Ref
     condition: Ref
     remove: StrictBool = False
+    source: Ref | None = None
+    duration: ConditionDuration | None = None
 
 
 class Save(_Command):
@@ -361,6 +370,61 @@ class Cast(_Command):
     area: Placement | None = None
 
 
+# ---------------------------------------------------------------- legendary and lair actions
+
+
+class Legendary(_Command):
+    """A legendary action of a monster at the end of another creature's turn (GM): an
+    attack against ``target``, a save forced on ``targets``, or another action (narrated)."""
+
+    kind: Literal["legendary"] = "legendary"
+    creature: Ref
+    action: Name
+    target: Ref | None = None
+    targets: tuple[Ref, ...] = Field(default=(), max_length=20)
+
+
+class LegendaryResistance(_Command):
+    """The GM turns the monster's latest failed saving throw into a success (one of its
+    legendary resistances)."""
+
+    kind: Literal["legendary_resistance"] = "legendary_resistance"
+    creature: Ref
+
+
+class Lair(_Command):
+    """The GM marks a monster as in its lair (lair actions on initiative count 20) or not."""
+
+    kind: Literal["lair"] = "lair"
+    creature: Ref
+    in_lair: StrictBool = True
+
+
+class LairAction(_Command):
+    """The GM takes the round's lair action of a monster in its lair, described in ``text``."""
+
+    kind: Literal["lair_action"] = "lair_action"
+    creature: Ref
+    text: Note
+
+
+# ---------------------------------------------------------------- falling
+
+Height = (
+    Annotated[StrictInt, Field(ge=0, le=1000)]
+    | Annotated[StrictFloat, Field(ge=0, le=1000, multiple_of=0.5, allow_inf_nan=False)]
+)
+"""A height in metres (whole metres or a multiple of 0.5 m)."""
+
+
+class Fall(_Command):
+    """The GM has a creature fall ``height_m`` metres (1d6 per 3 m, at most 20d6; prone)."""
+
+    kind: Literal["fall"] = "fall"
+    creature: Ref
+    height_m: Height
+
+
 Command = Annotated[
     AddCharacter
     | AddMonster
@@ -383,7 +447,12 @@ Command = Annotated[
     | Shove
     | Escape
     | DeathSave
-    | Cast,
+    | Cast
+    | Legendary
+    | LegendaryResistance
+    | Lair
+    | LairAction
+    | Fall,
     Field(discriminator="kind"),
 ]
 COMMANDS: TypeAdapter[Command] = TypeAdapter(Command)

@@ -21,6 +21,7 @@ __all__ = [
     "catalog",
     "condition_tags",
     "damage_type",
+    "exhaustion_levels",
     "monster",
     "spell",
     "spell_conditions",
@@ -50,6 +51,12 @@ def condition_tags(kinds: frozenset[str]) -> frozenset[str]:
     """Every rule tag of the given effect kinds (unknown kinds add nothing)."""
     kinds_known = catalog().kinds
     return frozenset(tag for k in kinds if k in kinds_known for tag in kinds_known[k].tags)
+
+
+def exhaustion_levels() -> dict[int, tuple[str, ...]]:
+    """What each level of exhaustion adds (rule tags), by level 1 to 6."""
+    table = _load("conditions.json")["exhaustion_levels"]
+    return {int(level): tuple(tags) for level, tags in table.items()}
 
 
 def bestiary() -> dict[str, Any]:

@@ -10,24 +10,36 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from fractions import Fraction
 from typing import Literal, assert_never
 
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine import economy
 from spieltisch.engine.errors import RuleError
-from spieltisch.engine.grid import Square, footprint, parse_square, square_name
+from spieltisch.engine.grid import Square, distance, footprint, parse_square, square_name
 from spieltisch.systems.dnd5e import casting
 from spieltisch.systems.dnd5e import commands as c
 from spieltisch.systems.dnd5e import events as e
+from spieltisch.systems.dnd5e.actions import monster_action
 from spieltisch.systems.dnd5e.bestiary import monster_fighter, weapon_of
+from spieltisch.systems.dnd5e.cover import Cover
 from spieltisch.systems.dnd5e.data import CONDITIONS, SKILLS, condition_tags
 from spieltisch.systems.dnd5e.evolve import evolve, fold
+from spieltisch.systems.dnd5e.falling import fall_dice
+from spieltisch.systems.dnd5e.legendary import (
+    LegendaryAction,
+    actions_of,
+    affordable,
+    resistances_per_day,
+)
 from spieltisch.systems.dnd5e.movement import JumpCheck, MoveStep, TurnMovement, check_move
+from spieltisch.systems.dnd5e.odds import save_odds
 from spieltisch.systems.dnd5e.queries import (
     CLOSE_M,
     attack_mode,
     body_of,
     check_mode,
+    cover_of,
     fighter_of,
     kinds_on,
     may_react,
@@ -39,7 +51,7 @@ from spieltisch.systems.dnd5e.queries import (
 )
 from spieltisch.systems.dnd5e.rules import SIZE_ORDER, Mode, kept_d20
 from spieltisch.systems.dnd5e.spells import concentration_dc, keeps_concentration
-from spieltisch.systems.dnd5e.statblock import parse_attack
+from spieltisch.systems.dnd5e.statblock import SaveLine, parse_attack
 from spieltisch.systems.dnd5e.state import (
     CheckRoll,
     DndState,
@@ -52,9 +64,12 @@ from spieltisch.systems.dnd5e.state import (
 __all__ = [
     "decide",
     "events_of",
+    "legendary_offered",
+    "legendary_plan",
     "named_params",
     "preview_move",
     "readied_attack",
+    "save_action_event",
     "save_bonus",
     "with_concentration",
 ]
@@ -91,7 +106,7 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
             )
             return [e.TerrainSet(squares=names, terrain=command.terrain)]
         case c.Move():
-            return _move(state, command)
+            return _move(state, command, dice)
         case c.React():
             return _react(state, command, dice)
         case c.Attack():
@@ -109,7 +124,14 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
                     )
             extra = (command.advantage, command.disadvantage)
             attack = _attack_event(
-                state, attacker, command.target, command.attack, extra, dice, command.modifier
+                state,
+                attacker,
+                command.target,
+                command.attack,
+                extra,
+                dice,
+                command.modifier,
+                cover=command.cover,
             )
             return [attack]
         case c.TakeAction():
@@ -134,7 +156,7 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
                 raise RuleError("dnd5e.no_combat")
             if state.pending is not None:
                 raise RuleError("dnd5e.reaction_pending", creature=state.pending.reactors[0])
-            return [e.TurnEnded()]
+            return _end_turn(state, dice)
         case c.Damage():
             fighter_of(state, command.target)
             return [
@@ -151,20 +173,29 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
                 e.Healed(target=command.target, amount=command.amount, temporary=command.temporary)
             ]
         case c.Condition():
-            fighter_of(state, command.target)
-            if command.condition not in GM_CONDITIONS:
-                raise RuleError("dnd5e.unknown_condition", condition=command.condition)
-            return [
-                e.ConditionSet(
-                    target=command.target, condition=command.condition, remove=command.remove
-                )
-            ]
+            return [_condition(state, command)]
         case c.Save():
             return [_save(state, command, dice)]
         case c.Check():
             return [_check(state, command, dice)]
         case c.Grapple() | c.Shove() | c.Escape():
             return [_contest(state, command, dice)]
+        case c.Legendary():
+            return _legendary(state, command, dice)
+        case c.LegendaryResistance():
+            return [_legendary_resistance(state, command.creature)]
+        case c.Lair():
+            fighter_of(state, command.creature)
+            return [e.LairSet(creature=command.creature, in_lair=command.in_lair)]
+        case c.LairAction():
+            return [e.LairActionTaken(creature=command.creature, text=command.text)]
+        case c.Fall():
+            fighter = fighter_of(state, command.creature)
+            if fighter.dead:
+                raise RuleError("dnd5e.dead", creature=fighter.id)
+            height = Decimal(str(command.height_m))
+            rolled = tuple(dice.roll(6) for _ in range(fall_dice(height)))
+            return [e.Fell(creature=fighter.id, height_m=str(height), dice=rolled)]
         case c.DeathSave():
             fighter = _require_turn(state, command.creature)
             if fighter.hp > 0 or fighter.stable or fighter.dead:
@@ -178,9 +209,9 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
             assert_never(command)
 
 
-GM_CONDITIONS = frozenset({*CONDITIONS, "hidden"})
-"""What the GM may put on a creature or take off with ``condition``: the SRD conditions and
-being hidden (the GM rules on being found)."""
+GM_CONDITIONS = frozenset({*CONDITIONS, "hidden", "squeezing"})
+"""What the GM may put on a creature or take off with ``condition``: the SRD conditions,
+being hidden (the GM rules on being found) and squeezing through a space one size smaller."""
 
 # ---------------------------------------------------------------- checks shared by handlers
 
@@ -191,6 +222,8 @@ def _require_turn(state: DndState, creature: str) -> Fighter:
         raise RuleError("dnd5e.no_combat")
     if state.pending is not None:
         raise RuleError("dnd5e.reaction_pending", creature=state.pending.reactors[0])
+    if state.legendary.window is not None:
+        raise RuleError("dnd5e.legendary.pending", creature=state.legendary.window)
     if state.encounter.current != creature:
         raise RuleError("dnd5e.not_your_turn", creature=creature, current=state.encounter.current)
     return fighter
@@ -295,6 +328,7 @@ def _attack_event(
     dice: DiceSource,
     modifier: int = 0,
     opportunity: bool = False,
+    cover: Cover | None = None,
 ) -> e.Attacked:
     target = fighter_of(state, command_target)
     weapon = attacker.weapon(attack_name)
@@ -302,15 +336,19 @@ def _attack_event(
         raise RuleError("dnd5e.unknown_attack", creature=attacker.id, attack=attack_name)
     if target.id == attacker.id or target.dead:
         raise RuleError("dnd5e.bad_target", target=target.id)
+    charm_refusal(state, attacker, target)
     if opportunity and weapon.ranged:
         raise RuleError("dnd5e.opportunity_melee", attack=weapon.name)
     reach = weapon.reach_m if not weapon.ranged else Decimal(10_000)
     if square_distance(state, attacker, target) > reach:
         raise RuleError("dnd5e.out_of_reach", target=target.id, attack=weapon.name)
+    covered = cover_of(state, attacker, target) if cover is None else cover
+    if covered == "total":
+        raise RuleError("dnd5e.cover.total", target=target.id)
     mode = attack_mode(state, attacker, target, weapon, extra)
     rolled = _roll_d20(dice, mode)
     natural = kept_d20(rolled, mode)
-    outcome = outcome_of(state, attacker, target, weapon, natural, modifier)
+    outcome = outcome_of(state, attacker, target, weapon, natural, modifier, covered)
     parts: list[tuple[int, ...]] = []
     rider: tuple[int, ...] = ()
     rider_dice: list[tuple[int, ...]] = []
@@ -334,13 +372,14 @@ def _attack_event(
         dice=tuple(parts),
         modifier=modifier,
         opportunity=opportunity,
+        cover=covered,
     )
 
 
 # ---------------------------------------------------------------- movement
 
 
-def _move(state: DndState, command: c.Move) -> list[e.Event]:
+def _move(state: DndState, command: c.Move, dice: DiceSource) -> list[e.Event]:
     fighter = _require_turn(state, command.creature)
     out: list[e.Event] = []
     if command.drop_prone:
@@ -350,7 +389,9 @@ def _move(state: DndState, command: c.Move) -> list[e.Event]:
     if not command.steps and not command.stand_up:
         return out
     after = fold(state, out)
-    return out + _move_events(after, after.fighters[fighter.id], command.steps, command.stand_up)
+    return out + _move_events(
+        after, after.fighters[fighter.id], command.steps, command.stand_up, dice=dice
+    )
 
 
 def _move_events(
@@ -360,6 +401,8 @@ def _move_events(
     stand_up: bool,
     offered: tuple[str, ...] = (),
     partial: bool = False,
+    *,
+    dice: DiceSource,
 ) -> list[e.Event]:
     if fighter.position is None:
         raise RuleError("dnd5e.not_placed", creature=fighter.id)
@@ -372,15 +415,31 @@ def _move_events(
     )
     if result.error is not None and not partial:
         raise result.error
+    scared = frightened_step(state, fighter, result.path)
+    if scared is not None:
+        raise RuleError("dnd5e.condition.frightened", creature=fighter.id, step=scared)
     can_react = [
         (who, step)
         for who, step in result.opportunity_attacks
         if who not in offered and may_react(state, who)
     ]
-    if not can_react:
-        return [
-            _moved(fighter, result.path, result.movement, result.stood_up, steps, result.checks)
+    first_reaction = min((step for _, step in can_react), default=len(steps))
+    rolls, keep = jump_rolls(
+        state, fighter, [x for x in result.checks if x.step < first_reaction], dice
+    )
+    if keep is not None:  # a failed jump check stops the move (see ``jump_rolls``)
+        steps = steps[:keep]
+        result = check_move(
+            state.grid, body, others, steps, before=before, stand_up=stand_up, disengage=disengaged
+        )
+        can_react = [
+            (who, step)
+            for who, step in result.opportunity_attacks
+            if who not in offered and may_react(state, who)
         ]
+    if not can_react:
+        moved = _moved(fighter, result.path, result.movement, result.stood_up, steps, result.checks)
+        return [moved.model_copy(update={"rolls": rolls})]
     first = can_react[0][1]
     reactors = tuple(who for who, step in can_react if step == first)
     prefix = check_move(
@@ -402,7 +461,7 @@ def _move_events(
     moved = _moved(
         fighter, prefix.path, prefix.movement, prefix.stood_up, steps[:first], prefix.checks
     )
-    return [moved.model_copy(update={"pending": pending})]
+    return [moved.model_copy(update={"pending": pending, "rolls": rolls})]
 
 
 def _moved(
@@ -447,7 +506,9 @@ def _react(state: DndState, command: c.React, dice: DiceSource) -> list[e.Event]
     if mover_now.dead or mover_now.hp == 0 or newly_prone:
         return [first]
     try:
-        rest = _move_events(after, mover_now, pending.steps, False, pending.offered, partial=True)
+        rest = _move_events(
+            after, mover_now, pending.steps, False, pending.offered, partial=True, dice=dice
+        )
     except RuleError:
         return [first]
     return [first, *rest]
@@ -479,14 +540,21 @@ def preview_move(state: DndState, command: c.Move) -> dict[str, object]:
         stand_up=command.stand_up,
         disengage="disengaged" in kinds_on(state, fighter.id),
     )
-    error = result.error
+    error, error_step = result.error, result.error_step
+    scared = frightened_step(state, fighter, result.path)
+    if scared is not None and (error is None or scared < (error_step or 0)):
+        error = RuleError("dnd5e.condition.frightened", creature=fighter.id, step=scared)
+        error_step = scared
     return {
         "legal": error is None,
         "cost_m": str(result.cost_m),
         "remaining_m": str(result.remaining_m),
         "path": [square_name(sq) for sq in result.path],
         "stood_up": result.stood_up,
-        "checks": [check.model_dump(mode="json") for check in result.checks],
+        "checks": [
+            {**check.model_dump(mode="json"), "p": _exact(jump_check_odds(state, fighter, check))}
+            for check in result.checks
+        ],
         "opportunity_attacks": [
             who for who, _ in result.opportunity_attacks if may_react(state, who)
         ],
@@ -495,7 +563,7 @@ def preview_move(state: DndState, command: c.Move) -> dict[str, object]:
         else {
             "code": error.code,
             "params": named_params(state, error.code, dict(error.params)),
-            "step": result.error_step,
+            "step": error_step,
         },
     }
 
@@ -880,6 +948,221 @@ def _concentration_after(before: DndState, after: DndState, dice: DiceSource) ->
     return out
 
 
+# ---------------------------------------------------------------- condition durations
+
+
+def _condition(state: DndState, command: c.Condition) -> e.ConditionSet:
+    """A condition put on (with its source and duration, checked) or taken off."""
+    fighter_of(state, command.target)
+    if command.condition not in GM_CONDITIONS:
+        raise RuleError("dnd5e.unknown_condition", condition=command.condition)
+    duration = command.duration
+    if duration is not None:
+        missing = duration.missing()
+        if missing is not None:
+            raise RuleError(
+                "dnd5e.condition.duration_incomplete", until=duration.until, field=missing
+            )
+        if duration.of is not None:
+            fighter_of(state, duration.of)
+    if command.source is not None:
+        fighter_of(state, command.source)
+    return e.ConditionSet(
+        target=command.target,
+        condition=command.condition,
+        remove=command.remove,
+        source=command.source,
+        duration=duration,
+    )
+
+
+def condition_saves(state: DndState, creature: str, dice: DiceSource) -> list[e.Event]:
+    """The saves ``creature`` repeats at the end of its turn, one per condition that a save
+    ends (still on it); the mode from its conditions, the bonus its ability modifier."""
+    fighter = state.fighters[creature]
+    kinds = kinds_on(state, creature)
+    out: list[e.Event] = []
+    for repeat in state.conditions.saves:
+        if repeat.target != creature or repeat.condition not in kinds:
+            continue
+        mode, fails = save_mode(state, fighter, repeat.ability)
+        rolled = () if fails else _roll_d20(dice, mode)
+        bonus = fighter.modifier(repeat.ability)
+        out.append(
+            e.ConditionSaved(
+                creature=creature,
+                condition=repeat.condition,
+                ability=repeat.ability,
+                dc=repeat.dc,
+                bonus=bonus,
+                mode=mode.value,
+                d20=rolled,
+                succeeded=bool(rolled) and kept_d20(rolled, mode) + bonus >= repeat.dc,
+            )
+        )
+    return out
+
+
+def charm_refusal(state: DndState, attacker: Fighter, target: Fighter) -> None:
+    """A charmed creature cannot attack its charmer (``dnd5e.condition.charmed``)."""
+    if any(x.kind == "charmed" and x.source == target.id for x in state.effects.on(attacker.id)):
+        raise RuleError("dnd5e.condition.charmed", creature=attacker.id, target=target.id)
+
+
+def frightened_step(state: DndState, fighter: Fighter, path: tuple[Square, ...]) -> int | None:
+    """The first step (index) of ``path`` that brings a frightened creature closer to the
+    source of its fear (on the map); None when none does. The table takes the source as
+    always in sight (it does not track sight lines)."""
+    sources = [
+        state.fighters[x.source]
+        for x in state.effects.on(fighter.id)
+        if x.kind == "frightened" and x.source in state.fighters
+    ]
+    for source in sources:
+        if source.position is None or source.dead:
+            continue
+        far = [distance(state.grid, sq, fighter.size, source.position, source.size) for sq in path]
+        for i in range(1, len(far)):
+            if far[i] < far[i - 1]:
+                return i - 1
+    return None
+
+
+# ---------------------------------------------------------------- jumps rolled
+
+
+def jump_rolls(
+    state: DndState, fighter: Fighter, checks: list[JumpCheck], dice: DiceSource
+) -> tuple[tuple[CheckRoll, ...], int | None]:
+    """Roll a move's DC 10 jump checks in route order until one fails: the rolls, and how
+    many steps the move keeps (None: all succeeded). A failed Strength (Athletics) check over
+    a low obstacle stops the jumper before the step that clears it; a failed Dexterity
+    (Acrobatics) check lands it in the difficult terrain and stops it there. Either way it
+    ends prone (:func:`.evolve._moved`)."""
+    rolls: list[CheckRoll] = []
+    for check in checks:
+        roll = roll_check(state, fighter, check.ability, check.skill, check.dc, dice)
+        rolls.append(roll)
+        if not roll.succeeded:
+            keep = check.step if check.reason == "obstacle" else check.step + 1
+            return tuple(rolls), keep
+    return tuple(rolls), None
+
+
+def jump_check_odds(state: DndState, fighter: Fighter, check: JumpCheck) -> Fraction:
+    """P(success) of a jump check: d20 + the skill's bonus against DC 10, the mode from the
+    creature's conditions."""
+    bonus = fighter.skill_bonus(check.skill, check.ability)
+    return save_odds(bonus, check.dc, check_mode(state, fighter, (False, False)))
+
+
+# ---------------------------------------------------------------- legendary and lair actions
+
+
+def legendary_offered(state: DndState, ended: str) -> tuple[str, ...]:
+    """The monsters that may take a legendary action at the end of ``ended``'s turn: on the
+    map (one entered after initiative too), not ``ended``, conscious and able to act, with an
+    affordable legendary action."""
+    if state.encounter is None:
+        return ()
+    out = []
+    for who, fighter in state.fighters.items():
+        if who == ended or fighter.position is None or fighter.hp == 0 or fighter.dead:
+            continue
+        if "incapacitated" in condition_tags(kinds_on(state, who)):
+            continue
+        if affordable(fighter.monster, state.legendary.spent.get(who, 0)):
+            out.append(who)
+    return tuple(out)
+
+
+def _end_turn(state: DndState, dice: DiceSource) -> list[e.Event]:
+    """End the turn; the first time, when a legendary monster could act, the turn's end is
+    held open for the GM (``legendary_offered``); ``end_turn`` in that window passes."""
+    assert state.encounter is not None and state.encounter.current is not None
+    current = state.encounter.current
+    if state.legendary.window is not None:
+        return [e.TurnEnded()]
+    saves = condition_saves(state, current, dice)
+    after = fold(state, saves)
+    monsters = legendary_offered(after, current)
+    if monsters:
+        return [*saves, e.LegendaryOffered(creature=current, monsters=monsters)]
+    return [*saves, e.TurnEnded()]
+
+
+def legendary_plan(
+    state: DndState, command: c.Legendary
+) -> tuple[Fighter, LegendaryAction, DndState]:
+    """The monster, its legendary action and the state once paid for; :class:`RuleError`
+    when it cannot be taken now."""
+    fighter = fighter_of(state, command.creature)
+    window = state.legendary.window
+    if window is None or fighter.id == window:
+        raise RuleError("dnd5e.legendary.not_now", creature=fighter.id)
+    require_able(state, fighter)
+    found = next(
+        (a for a in actions_of(fighter.monster) if a.name.lower() == command.action.lower()),
+        None,
+    )
+    if found is None:
+        raise RuleError("dnd5e.legendary.unknown", creature=fighter.id, action=command.action)
+    used = e.LegendaryUsed(creature=fighter.id, action=found.name, cost=found.cost)
+    return fighter, found, fold(state, [used])
+
+
+def _legendary(state: DndState, command: c.Legendary, dice: DiceSource) -> list[e.Event]:
+    fighter, action, after = legendary_plan(state, command)
+    used = e.LegendaryUsed(creature=fighter.id, action=action.name, cost=action.cost)
+    if action.attack is not None:
+        if command.target is None:
+            raise RuleError("dnd5e.legendary.needs_target", creature=fighter.id)
+        attack = _attack_event(after, fighter, command.target, action.attack, (False, False), dice)
+        return [used, attack.model_copy(update={"legendary": True})]
+    if action.save is not None:
+        return [used, save_action_event(after, fighter, action.save, command.targets, dice)]
+    return [used]
+
+
+def save_action_event(
+    state: DndState, creature: Fighter, name: str, targets: tuple[str, ...], dice: DiceSource
+) -> e.SaveActionRolled:
+    """A save action of ``creature``'s stat block forced on ``targets``: each target's d20s
+    (the mode from its conditions; none when it fails by itself), the damage dice once."""
+    line = monster_action(creature.monster or "", name)
+    if not isinstance(line, SaveLine):
+        raise RuleError("dnd5e.legendary.unknown", creature=creature.id, action=name)
+    if not targets:
+        raise RuleError("dnd5e.legendary.needs_target", creature=creature.id)
+    saves = []
+    for who in dict.fromkeys(targets):
+        target = fighter_of(state, who)
+        if target.id == creature.id or target.dead:
+            raise RuleError("dnd5e.bad_target", target=target.id)
+        covered = cover_of(state, creature, target)
+        if covered == "total":
+            raise RuleError("dnd5e.cover.total", target=target.id)
+        mode, fails = save_mode(state, target, line.save.ability)
+        d20 = () if fails else _roll_d20(dice, mode)
+        saves.append(e.TargetSave(target=target.id, d20=d20, cover=covered))
+    damage = tuple(
+        tuple(dice.roll(part.sides) for _ in range(part.count)) for part in line.save.damage
+    )
+    return e.SaveActionRolled(
+        creature=creature.id, action=line.name, saves=tuple(saves), dice=damage
+    )
+
+
+def _legendary_resistance(state: DndState, creature: str) -> e.LegendaryResisted:
+    fighter = fighter_of(state, creature)
+    last = state.last_save
+    if last is None or last.get("creature") != fighter.id or last.get("succeeded"):
+        raise RuleError("dnd5e.legendary.no_failed_save", creature=fighter.id)
+    if state.legendary.resisted.get(fighter.id, 0) >= resistances_per_day(fighter.monster):
+        raise RuleError("dnd5e.legendary.no_resistance_left", creature=fighter.id)
+    return e.LegendaryResisted(creature=fighter.id)
+
+
 # ---------------------------------------------------------------- refusals
 
 NAMED_PARAMS = ("creature", "target", "current", "mover")
@@ -902,3 +1185,7 @@ def named_params(state: DndState, code: str, params: dict[str, object]) -> dict[
         if found is not None and not found.secret:
             out[key] = found.name
     return out
+
+
+def _exact(p: Fraction) -> dict[str, object]:
+    return {"p": float(p), "exact": f"{p.numerator}/{p.denominator}"}

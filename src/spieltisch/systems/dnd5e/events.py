@@ -12,6 +12,8 @@ from pydantic import ConfigDict, Field, TypeAdapter
 
 from spieltisch.engine.encounter import Combatant
 from spieltisch.systems.dnd5e.areas import Template
+from spieltisch.systems.dnd5e.conditions import ConditionDuration
+from spieltisch.systems.dnd5e.cover import Cover
 from spieltisch.systems.dnd5e.later import Later
 from spieltisch.systems.dnd5e.movement import JumpCheck, TurnMovement
 from spieltisch.systems.dnd5e.state import CheckRoll, Fighter, PendingMove, ReadiedAction
@@ -60,8 +62,12 @@ class Moved(_Event):
     dropped_prone: bool = False
     airborne: bool = False
     pending: PendingMove | None = None
+    later: ClassVar[frozenset[str]] = frozenset({"rolls"})
     checks: tuple[JumpCheck, ...] = ()
-    """DC 10 checks the move's jumps call for (the GM rolls or rules on them)."""
+    """DC 10 checks the move's jumps call for."""
+    rolls: tuple[CheckRoll, ...] = ()
+    """The jump checks as the table rolled them, in route order up to the first failure
+    (which stopped the move there and left the mover prone)."""
 
 
 class Attacked(_Event):
@@ -72,7 +78,9 @@ class Attacked(_Event):
     """
 
     kind: Literal["attacked"] = "attacked"
-    later: ClassVar[frozenset[str]] = frozenset({"rider", "rider_dice", "modifier"})
+    later: ClassVar[frozenset[str]] = frozenset(
+        {"rider", "rider_dice", "modifier", "legendary", "cover"}
+    )
     attacker: str
     target: str
     attack: str
@@ -88,6 +96,10 @@ class Attacked(_Event):
     opportunity: bool = False
     readied: bool = False
     """The attack of a readied action (its reaction is paid by :class:`ReadyFired`)."""
+    legendary: bool = False
+    """The attack of a legendary action (paid by :class:`LegendaryUsed`)."""
+    cover: Cover = "none"
+    """The target's cover as decided (from the map, or the GM's ruling): added to its AC."""
 
 
 class Declined(_Event):
@@ -169,9 +181,12 @@ class ConditionSet(_Event):
     """A condition put on or taken off."""
 
     kind: Literal["condition_set"] = "condition_set"
+    later: ClassVar[frozenset[str]] = frozenset({"source", "duration"})
     target: str
     condition: str
     remove: bool = False
+    source: str | None = None
+    duration: ConditionDuration | None = None
 
 
 class CheckRolled(_Event):
@@ -291,6 +306,100 @@ class ConcentrationEnded(_Event):
     reason: Literal["down", "incapacitated"]
 
 
+# ---------------------------------------------------------------- legendary and lair actions
+
+
+class LegendaryOffered(_Event):
+    """A creature's turn is ending: the GM may take legendary actions of ``monsters`` before
+    the next turn begins (``end_turn`` again passes)."""
+
+    kind: Literal["legendary_offered"] = "legendary_offered"
+    creature: str
+    monsters: tuple[str, ...]
+
+
+class LegendaryUsed(_Event):
+    """A legendary action of ``cost`` was taken (its attack or save follows as its own
+    event)."""
+
+    kind: Literal["legendary_used"] = "legendary_used"
+    creature: str
+    action: str
+    cost: int
+
+
+class TargetSave(_Frozen):
+    """One target's saving throw against a save action: its d20s (none: it failed by
+    itself)."""
+
+    later: ClassVar[frozenset[str]] = frozenset({"cover"})
+    target: str
+    d20: tuple[int, ...]
+    cover: Cover = "none"
+    """Its cover against the creature using the action (added to a Dexterity save)."""
+
+
+class SaveActionRolled(_Event):
+    """A save action of a monster's stat block (the dragon's Wing Attack): each target's
+    save and the damage dice, rolled once for all (by part)."""
+
+    kind: Literal["save_action"] = "save_action"
+    creature: str
+    action: str
+    saves: tuple[TargetSave, ...]
+    dice: tuple[tuple[int, ...], ...] = ()
+
+
+class LegendaryResisted(_Event):
+    """A legendary resistance turned the monster's latest failed save into a success."""
+
+    kind: Literal["legendary_resisted"] = "legendary_resisted"
+    creature: str
+
+
+class LairSet(_Event):
+    """A monster is in its lair, or no longer."""
+
+    kind: Literal["lair_set"] = "lair_set"
+    creature: str
+    in_lair: bool = True
+
+
+class LairActionTaken(_Event):
+    """The round's lair action, as the GM described it."""
+
+    kind: Literal["lair_action_taken"] = "lair_action_taken"
+    creature: str
+    text: str
+
+
+# ---------------------------------------------------------------- condition durations
+
+
+class ConditionSaved(_Event):
+    """At the end of its turn a creature repeated the save that ends a condition: the d20s
+    (none: it failed by itself) against the DC; a success ends the condition."""
+
+    kind: Literal["condition_saved"] = "condition_saved"
+    creature: str
+    condition: str
+    ability: str
+    dc: int
+    bonus: int
+    mode: Literal["normal", "advantage", "disadvantage"]
+    d20: tuple[int, ...]
+    succeeded: bool
+
+
+class Fell(_Event):
+    """A creature fell ``height_m`` metres: the d6s of its damage as rolled."""
+
+    kind: Literal["fell"] = "fell"
+    creature: str
+    height_m: str
+    dice: tuple[int, ...] = ()
+
+
 Event = Annotated[
     FighterAdded
     | CombatStarted
@@ -313,7 +422,15 @@ Event = Annotated[
     | DeathSaved
     | SpellCast
     | ConcentrationSaved
-    | ConcentrationEnded,
+    | ConcentrationEnded
+    | LegendaryOffered
+    | LegendaryUsed
+    | SaveActionRolled
+    | LegendaryResisted
+    | LairSet
+    | LairActionTaken
+    | ConditionSaved
+    | Fell,
     Field(discriminator="kind"),
 ]
 EVENTS: TypeAdapter[Event] = TypeAdapter(Event)

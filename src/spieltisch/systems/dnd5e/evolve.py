@@ -16,16 +16,31 @@ from spieltisch.engine.encounter import Combatant, PhaseEvent
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.grid import parse_square, square_name
 from spieltisch.systems.dnd5e import events as e
+from spieltisch.systems.dnd5e.actions import monster_action
 from spieltisch.systems.dnd5e.casting import cast_result, slots_left, turn_spells
-from spieltisch.systems.dnd5e.data import catalog, condition_tags
+from spieltisch.systems.dnd5e.conditions import (
+    ConditionTrack,
+    Ended,
+    RepeatSave,
+    engine_duration,
+    exhaustion_tags,
+)
+from spieltisch.systems.dnd5e.cover import Cover
+from spieltisch.systems.dnd5e.data import CONDITIONS, catalog, condition_tags
+from spieltisch.systems.dnd5e.legendary import lair_count_passed, per_round, resistances_per_day
 from spieltisch.systems.dnd5e.movement import SPEED_ZERO, TurnMovement, check_move
 from spieltisch.systems.dnd5e.queries import (
     body_of,
+    exhaustion_level,
     fighter_of,
+    hp_max,
     kinds_on,
     others_of,
     outcome_of,
+    require_able,
+    save_action_bonus,
     save_mode,
+    square_distance,
 )
 from spieltisch.systems.dnd5e.rules import (
     DeathSaves,
@@ -46,7 +61,7 @@ from spieltisch.systems.dnd5e.spells import (
     keeps_concentration,
     spell_info,
 )
-from spieltisch.systems.dnd5e.statblock import DAMAGE_TYPES
+from spieltisch.systems.dnd5e.statblock import DAMAGE_TYPES, SaveLine
 from spieltisch.systems.dnd5e.state import (
     BUDGETS,
     CheckRoll,
@@ -94,6 +109,10 @@ def evolve(state: DndState, event: e.Event) -> DndState:
             return _healed(state, event)
         case e.ConditionSet():
             return _condition_set(state, event)
+        case e.ConditionSaved():
+            return _condition_saved(state, event)
+        case e.Fell():
+            return _fell(state, event)
         case e.CheckRolled():
             fighter_of(state, event.creature)
             if event.helped:
@@ -122,6 +141,18 @@ def evolve(state: DndState, event: e.Event) -> DndState:
             if state.concentration.get(event.creature) is None:
                 raise RuleError("dnd5e.spell.not_concentrating", creature=event.creature)
             return end_concentration(state, event.creature)
+        case e.LegendaryOffered():
+            return _track(state, window=event.creature)
+        case e.LegendaryUsed():
+            return _legendary_used(state, event)
+        case e.SaveActionRolled():
+            return _save_action(state, event)
+        case e.LegendaryResisted():
+            return _legendary_resisted(state, event)
+        case e.LairSet():
+            return _lair_set(state, event)
+        case e.LairActionTaken():
+            return _lair_action(state, event)
         case _:
             assert_never(event)
 
@@ -150,6 +181,8 @@ def add_effect(
     """``state`` with an effect of the catalog on ``target`` (a flyer may fall)."""
     fx, _ = effects.apply(state.effects, catalog(), kind, target, duration=duration, source=source)
     state = state.model_copy(update={"effects": fx})
+    if "incapacitated" in condition_tags(frozenset({kind})):
+        state = _release(state, target)
     return _falls(state, target)
 
 
@@ -158,7 +191,9 @@ def _falls(state: DndState, creature: str) -> DndState:
     fighter = state.fighters[creature]
     kinds = kinds_on(state, creature)
     if fighter.airborne and not fighter.hover and ("prone" in kinds or kinds & SPEED_ZERO):
-        return _set(state, fighter.model_copy(update={"airborne": False}))
+        state = _set(state, fighter.model_copy(update={"airborne": False}))
+        falling = (*(x for x in state.falling if x != creature), creature)
+        return state.model_copy(update={"falling": falling})  # the GM gives the height
     return state
 
 
@@ -197,10 +232,15 @@ def _hurt(state: DndState, target: Fighter, amount: int, kind: str, critical: bo
     return state
 
 
-def _hooks(state: DndState, markers: list[PhaseEvent]) -> DndState:
+def _hooks(
+    state: DndState, markers: list[PhaseEvent], ending: tuple[str, int] | None = None
+) -> DndState:
+    """The phase markers of a turn change (``ending``: whose turn ended, in which round):
+    effects tick and
+    expire, the turn's owner gets its budgets back."""
     for marker in markers:
-        fx, _ = effects.tick(state.effects, catalog(), marker)
-        state = state.model_copy(update={"effects": fx})
+        fx, report = effects.tick(state.effects, catalog(), marker)
+        state = _expired(state.model_copy(update={"effects": fx}), report.expired, ending)
         if marker.phase == "turn_start" and marker.combatant is not None:
             who = marker.combatant
             fighter = state.fighters[who]
@@ -208,6 +248,7 @@ def _hooks(state: DndState, markers: list[PhaseEvent]) -> DndState:
             if dying != fighter.death_save_due:
                 fighter = fighter.model_copy(update={"death_save_due": dying})
                 state = _set(state, fighter)
+            state = _legendary_turn_start(state, who)
             budgets = economy.refresh(
                 state.budgets[who],
                 BUDGETS,
@@ -294,7 +335,8 @@ def _combat_started(state: DndState, event: e.CombatStarted) -> DndState:
             )
         )
     fight, markers = encounter.start(combatants, _initiative_key)
-    return _hooks(state.model_copy(update={"encounter": fight}), list(markers))
+    state = _hooks(state.model_copy(update={"encounter": fight}), list(markers))
+    return _lair_clock(state, None, 0)
 
 
 def _terrain_set(state: DndState, event: e.TerrainSet) -> DndState:
@@ -315,12 +357,16 @@ def _moved(state: DndState, event: e.Moved) -> DndState:
         update={"position": parse_square(event.path[-1]), "airborne": event.airborne}
     )
     state = _set(state, fighter)
-    return state.model_copy(
+    state = state.model_copy(
         update={
             "movement": {**state.movement, fighter.id: event.movement},
             "pending": event.pending,
         }
     )
+    failed = any(not roll.succeeded for roll in event.rolls)  # a failed jump check: prone
+    if failed and "prone" not in kinds_on(state, fighter.id):
+        state = add_effect(state, "prone", fighter.id)
+    return _out_of_reach(state, fighter.id)
 
 
 def _attacked(state: DndState, event: e.Attacked) -> DndState:
@@ -332,7 +378,7 @@ def _attacked(state: DndState, event: e.Attacked) -> DndState:
     if event.opportunity:
         state = _pay(state, attacker.id, "reaction")
         state = _after_reaction(state, attacker.id)
-    elif not event.readied:
+    elif not event.readied and not event.legendary:
         state = _one_attack(state, attacker)
         if attacker.attack_mix():
             used = (*state.multiattack_used.get(attacker.id, ()), weapon.name)
@@ -341,7 +387,7 @@ def _attacked(state: DndState, event: e.Attacked) -> DndState:
             )
     state = state.model_copy(update={"effects": _use_help(state, attacker.id, target.id)})
     natural = kept_d20(event.d20, Mode(event.mode))
-    outcome = outcome_of(state, attacker, target, weapon, natural, event.modifier)
+    outcome = outcome_of(state, attacker, target, weapon, natural, event.modifier, event.cover)
     totals = (
         []
         if outcome == "miss"
@@ -447,7 +493,7 @@ def _contested(state: DndState, event: e.Contested) -> DndState:
                 return state
             target = state.fighters[event.target]
             moved = target.model_copy(update={"position": parse_square(event.push_to)})
-            return _set(state, moved)
+            return _out_of_reach(_set(state, moved), target.id)
         case "escape":
             return state.model_copy(
                 update={"effects": effects.remove_kind(state.effects, "grappled", active.id)}
@@ -528,8 +574,16 @@ def _bonus_taken(state: DndState, event: e.BonusTaken) -> DndState:
 def _turn_ended(state: DndState) -> DndState:
     if state.encounter is None:
         raise RuleError("dnd5e.no_combat")
-    fight, markers = encounter.next_turn(state.encounter)
-    return _hooks(state.model_copy(update={"encounter": fight}), list(markers))
+    before = state.encounter
+    state = _tracked(state, state.conditions.turn_ending(before.current or "", before.round))
+    fight, markers = encounter.next_turn(before)
+    state = _hooks(
+        state.model_copy(update={"encounter": fight}),
+        list(markers),
+        (before.current or "", before.round),
+    )
+    ended = before.combatant(before.current).initiative if before.current else None
+    return _lair_clock(_track(state, window=None), ended, before.round)
 
 
 def _healed(state: DndState, event: e.Healed) -> DndState:
@@ -540,7 +594,9 @@ def _healed(state: DndState, event: e.Healed) -> DndState:
         return _set(
             state, fighter.model_copy(update={"temp_hp": max(fighter.temp_hp, event.amount)})
         )
-    healed = fighter.model_copy(update={"hp": min(fighter.max_hp, fighter.hp + event.amount)})
+    healed = fighter.model_copy(
+        update={"hp": min(hp_max(state, fighter), fighter.hp + event.amount)}
+    )
     if healed.hp > 0 and fighter.hp == 0:
         healed = healed.model_copy(
             update={"death_successes": 0, "death_failures": 0, "stable": False}
@@ -552,13 +608,27 @@ def _healed(state: DndState, event: e.Healed) -> DndState:
 
 
 def _condition_set(state: DndState, event: e.ConditionSet) -> DndState:
+    state = _tracked(state, state.conditions.without(event.target, event.condition))
     if event.remove and event.condition == "hidden":
         return _unhide(state, event.target)
     if event.remove:
         return state.model_copy(
             update={"effects": effects.remove_kind(state.effects, event.condition, event.target)}
         )
-    return add_effect(state, event.condition, event.target)
+    duration = event.duration
+    state = add_effect(
+        state, event.condition, event.target, engine_duration(duration), source=event.source
+    )
+    if duration is not None and duration.until == "save":
+        repeat = RepeatSave(
+            target=event.target,
+            condition=event.condition,
+            ability=duration.ability or "con",
+            dc=duration.dc or 10,
+        )
+        saves = (*state.conditions.saves, repeat)
+        state = _tracked(state, state.conditions.model_copy(update={"saves": saves}))
+    return _exhausted(state, event.target)
 
 
 def _death_saved(state: DndState, event: e.DeathSaved) -> DndState:
@@ -724,3 +794,217 @@ def _concentration_saved(state: DndState, event: e.ConcentrationSaved) -> DndSta
         raise RuleError("dnd5e.spell.bad_concentration", creature=fighter.id)
     state = state.model_copy(update={"last_concentration": event.model_dump(mode="json")})
     return state if kept else end_concentration(state, fighter.id)
+
+
+# ---------------------------------------------------------------- legendary and lair actions
+
+
+def _track(state: DndState, **update: object) -> DndState:
+    track = state.legendary.model_copy(update=update)
+    return state.model_copy(update={"legendary": track})
+
+
+def _legendary_turn_start(state: DndState, who: str) -> DndState:
+    """A monster's legendary actions come back at the start of its turn."""
+    if who not in state.legendary.spent:
+        return state
+    return _track(state, spent={k: v for k, v in state.legendary.spent.items() if k != who})
+
+
+def _lair_clock(state: DndState, ended: Decimal | None, round_before: int) -> DndState:
+    """After a turn change: the lair action is due when initiative count 20 passed (ties
+    lost) and a monster is in its lair; an untaken one lapses."""
+    fight = state.encounter
+    due = False
+    if fight is not None and fight.current is not None and state.legendary.lairs:
+        now = fight.combatant(fight.current).initiative
+        due = lair_count_passed(ended, now, fight.round != round_before)
+    if due == state.legendary.lair_due:
+        return state
+    return _track(state, lair_due=due)
+
+
+def _legendary_used(state: DndState, event: e.LegendaryUsed) -> DndState:
+    fighter = fighter_of(state, event.creature)
+    track = state.legendary
+    if track.window is None or track.window == fighter.id:
+        raise RuleError("dnd5e.legendary.not_now", creature=fighter.id)
+    spent = track.spent.get(fighter.id, 0) + event.cost
+    if spent > per_round(fighter.monster):
+        left = per_round(fighter.monster) - track.spent.get(fighter.id, 0)
+        raise RuleError(
+            "dnd5e.legendary.spent", creature=fighter.id, cost=event.cost, left=max(left, 0)
+        )
+    return _track(state, spent={**track.spent, fighter.id: spent})
+
+
+def _save_action(state: DndState, event: e.SaveActionRolled) -> DndState:
+    """Each target of a save action: full damage and the conditions on a failed save, half
+    (rounded down) or none on a success."""
+    creature = fighter_of(state, event.creature)
+    line = monster_action(creature.monster or "", event.action)
+    if not isinstance(line, SaveLine):
+        raise RuleError("dnd5e.legendary.unknown", creature=creature.id, action=event.action)
+    effect = line.save
+    totals = [
+        max(sum(rolled) + part.modifier, 0)
+        for part, rolled in zip(effect.damage, event.dice, strict=True)
+    ]
+    for save in event.saves:
+        target = fighter_of(state, save.target)
+        saved = save_made(state, target, effect.ability, effect.dc, save.d20, save.cover)
+        for part, total in zip(effect.damage, totals, strict=True):
+            dealt = (total // 2 if effect.half else 0) if saved else total
+            state = _hurt(state, state.fighters[target.id], dealt, part.type, False)
+        if not saved:
+            for condition in effect.conditions:
+                state = add_effect(state, condition, target.id, source=creature.id)
+    return state
+
+
+def save_made(
+    state: DndState,
+    target: Fighter,
+    ability: str,
+    dc: int,
+    d20: tuple[int, ...],
+    cover: Cover = "none",
+) -> bool:
+    """Whether a save with these d20s (none: failed by itself) reaches the DC with the
+    target's bonus (:func:`.queries.save_action_bonus`)."""
+    if not d20:
+        return False
+    mode, _ = save_mode(state, target, ability)
+    return kept_d20(d20, mode) + save_action_bonus(target, ability, cover) >= dc
+
+
+def _legendary_resisted(state: DndState, event: e.LegendaryResisted) -> DndState:
+    fighter = fighter_of(state, event.creature)
+    last = state.last_save
+    if last is None or last.get("creature") != fighter.id or last.get("succeeded"):
+        raise RuleError("dnd5e.legendary.no_failed_save", creature=fighter.id)
+    used = state.legendary.resisted.get(fighter.id, 0) + 1
+    if used > resistances_per_day(fighter.monster):
+        raise RuleError("dnd5e.legendary.no_resistance_left", creature=fighter.id)
+    state = _track(state, resisted={**state.legendary.resisted, fighter.id: used})
+    return state.model_copy(update={"last_save": {**last, "succeeded": True, "resisted": True}})
+
+
+def _lair_set(state: DndState, event: e.LairSet) -> DndState:
+    fighter_of(state, event.creature)
+    lairs = tuple(x for x in state.legendary.lairs if x != event.creature)
+    return _track(state, lairs=(*lairs, event.creature) if event.in_lair else lairs)
+
+
+def _lair_action(state: DndState, event: e.LairActionTaken) -> DndState:
+    fighter = fighter_of(state, event.creature)
+    if fighter.id not in state.legendary.lairs:
+        raise RuleError("dnd5e.legendary.not_in_lair", creature=fighter.id)
+    if not state.legendary.lair_due:
+        raise RuleError("dnd5e.legendary.no_lair_action", creature=fighter.id)
+    require_able(state, fighter)
+    return _track(state, lair_due=False)
+
+
+# ---------------------------------------------------------------- condition durations
+
+
+def _tracked(state: DndState, track: ConditionTrack) -> DndState:
+    return state.model_copy(update={"conditions": track})
+
+
+def _expired(
+    state: DndState, gone: tuple[effects.Effect, ...], ending: tuple[str, int] | None
+) -> DndState:
+    """Conditions whose time ran out are listed as ended (and lose their repeat save); the
+    table's own effects (Dodge, Disengage …) end quietly."""
+    fight = state.encounter
+    shown = tuple(x for x in gone if x.kind in CONDITIONS_SHOWN)
+    if fight is None or not shown:
+        return state
+    track = state.conditions
+    for x in shown:
+        track = track.without(x.target, x.kind)
+    after, round_ = ending or (fight.current or "", fight.round)
+    ended = tuple(
+        Ended(target=x.target, condition=x.kind, reason="duration", after=after, round=round_)
+        for x in shown
+    )
+    return _tracked(state, track.with_ended(ended))
+
+
+CONDITIONS_SHOWN = frozenset({*CONDITIONS, "hidden"})
+
+
+def _condition_saved(state: DndState, event: e.ConditionSaved) -> DndState:
+    fighter_of(state, event.creature)
+    if not event.succeeded:
+        return state
+    track = state.conditions.without(event.creature, event.condition)
+    fight = state.encounter
+    ended = Ended(
+        target=event.creature,
+        condition=event.condition,
+        reason="save",
+        after=event.creature,
+        round=fight.round if fight is not None else 0,
+    )
+    state = state.model_copy(
+        update={"effects": effects.remove_kind(state.effects, event.condition, event.creature)}
+    )
+    return _tracked(state, track.with_ended((ended,)))
+
+
+def _exhausted(state: DndState, creature: str) -> DndState:
+    """Exhaustion 4 halves the hit point maximum (hit points above it are lost), 6 kills."""
+    tags = exhaustion_tags(exhaustion_level(state, creature))
+    fighter = state.fighters[creature]
+    if "dies" in tags and not fighter.dead:
+        return _set(state, fighter.model_copy(update={"dead": True}))
+    if fighter.hp > hp_max(state, fighter):
+        return _set(state, fighter.model_copy(update={"hp": hp_max(state, fighter)}))
+    return state
+
+
+def _out_of_reach(state: DndState, mover: str) -> DndState:
+    """A grapple ends when grappler and grappled are no longer within the grappler's reach
+    (the table does not drag a grappled creature along)."""
+    fx = state.effects
+    for x in state.effects.items:
+        if x.kind != "grappled" or x.source is None or mover not in (x.source, x.target):
+            continue
+        grappler, held = state.fighters.get(x.source), state.fighters.get(x.target)
+        if grappler is None or held is None or grappler.position is None or held.position is None:
+            continue
+        reach = body_of(state, grappler).reach_m
+        if square_distance(state, grappler, held) > reach:
+            fx = effects.remove(fx, x.id)
+    return state.model_copy(update={"effects": fx})
+
+
+def _release(state: DndState, grappler: str) -> DndState:
+    """A grapple ends when the grappler is incapacitated."""
+    held = [x.id for x in state.effects.items if x.kind == "grappled" and x.source == grappler]
+    fx = state.effects
+    for effect_id in held:
+        fx = effects.remove(fx, effect_id)
+    return state.model_copy(update={"effects": fx})
+
+
+# ---------------------------------------------------------------- falling
+
+
+def _fell(state: DndState, event: e.Fell) -> DndState:
+    """The fall's d6 as bludgeoning damage; a creature that took damage lands prone; it is no
+    longer in the air nor waiting for its fall."""
+    fighter = fighter_of(state, event.creature)
+    falling = tuple(x for x in state.falling if x != fighter.id)
+    state = _set(state, fighter.model_copy(update={"airborne": False}))
+    state = state.model_copy(update={"falling": falling})
+    hp_before = (fighter.hp, fighter.temp_hp, fighter.death_failures)
+    state = _hurt(state, state.fighters[fighter.id], sum(event.dice), "bludgeoning", False)
+    now = state.fighters[fighter.id]
+    took = (now.hp, now.temp_hp, now.death_failures) != hp_before
+    if took and not now.dead and "prone" not in kinds_on(state, fighter.id):
+        state = add_effect(state, "prone", fighter.id)
+    return state

@@ -151,8 +151,8 @@ def speed_for(body: Body, mode: str) -> tuple[str, Decimal, bool]:
     """The speed a mode uses: (speed name, metres, whether each metre costs one extra).
 
     Climbing and swimming use a climb or swim speed when the creature has one, else the walking
-    speed at +1 m per metre; crawling always uses the walking speed at +1 m per metre. A speed
-    condition sets every speed to 0.
+    speed at +1 m per metre; crawling always uses the walking speed at +1 m per metre, and so
+    does squeezing, in every mode. A speed condition sets every speed to 0.
     """
     zero = bool(body.conditions & SPEED_ZERO)
     if mode in ("climb", "swim") and mode in body.speeds:
@@ -162,7 +162,7 @@ def speed_for(body: Body, mode: str) -> tuple[str, Decimal, bool]:
     else:
         name, extra = "walk", mode != "walk"
     metres = Decimal(0) if zero else body.speeds.get(name, Decimal(0))
-    return name, metres, extra
+    return name, metres, extra or "squeezing" in body.conditions
 
 
 def _refuse(code: str, index: int, **params: object) -> tuple[RuleError, int]:

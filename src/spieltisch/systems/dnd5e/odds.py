@@ -176,11 +176,18 @@ def _parts(dice: list[DamageDice]) -> Dist:
 
 
 def save_damage(
-    dice: list[DamageDice], bonus: int, dc: int, *, half: bool, mode: Mode = Mode.NORMAL
+    dice: list[DamageDice],
+    bonus: int,
+    dc: int,
+    *,
+    half: bool,
+    mode: Mode = Mode.NORMAL,
+    fails: bool = False,
 ) -> SaveOdds:
     """The odds of a save (d20 + ``bonus`` ≥ ``dc``) and the damage: the dice on a failure,
-    half of their total (rounded down) on a success where the effect says so, else 0."""
-    success = save_odds(bonus, dc, mode)
+    half of their total (rounded down) on a success where the effect says so, else 0;
+    ``fails``: the save fails by itself (a paralyzed creature's Dexterity save)."""
+    success = Fraction(0) if fails else save_odds(bonus, dc, mode)
     full = _parts(dice)
     saved = full.map(lambda n: n // 2) if half else Dist.constant(0)
     damage = Dist.mixture([(1 - success, full), (success, saved)])

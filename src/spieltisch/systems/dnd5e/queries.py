@@ -7,13 +7,18 @@ changes the state.
 from __future__ import annotations
 
 from decimal import Decimal
+from fractions import Fraction
 
 from spieltisch.engine import economy, effects
 from spieltisch.engine.errors import RuleError
-from spieltisch.engine.grid import distance
+from spieltisch.engine.grid import Size, distance, footprint
+from spieltisch.systems.dnd5e.conditions import exhaustion_tags
+from spieltisch.systems.dnd5e.cover import COVER_BONUS, Cover, cover_between
 from spieltisch.systems.dnd5e.data import condition_tags
 from spieltisch.systems.dnd5e.movement import SPEED_ZERO, Body
-from spieltisch.systems.dnd5e.rules import Mode, attack_outcome, resolve_mode
+from spieltisch.systems.dnd5e.odds import SaveOdds, save_damage
+from spieltisch.systems.dnd5e.rules import SIZE_ORDER, Mode, attack_outcome, resolve_mode
+from spieltisch.systems.dnd5e.statblock import SaveLine
 from spieltisch.systems.dnd5e.state import DndState, Fighter, Weapon
 
 __all__ = [
@@ -21,15 +26,23 @@ __all__ = [
     "attack_mode",
     "body_of",
     "check_mode",
+    "cover_of",
     "exhaustion_level",
+    "exhaustion_of",
     "fighter_of",
+    "hp_max",
     "kinds_on",
     "may_react",
     "others_of",
     "outcome_of",
     "require_able",
+    "save_action_bonus",
+    "save_action_damage",
+    "save_action_odds",
     "save_mode",
+    "speeds_of",
     "square_distance",
+    "squeezed",
 ]
 
 CLOSE_M = Decimal("1.5")
@@ -51,14 +64,15 @@ def fighter_of(state: DndState, creature: str) -> Fighter:
 def body_of(state: DndState, fighter: Fighter) -> Body:
     """The creature as the movement rules see it (it must be on the map)."""
     assert fighter.position is not None
+    kinds = kinds_on(state, fighter.id)
     return Body(
         id=fighter.id,
         side=fighter.side,
-        size=fighter.size,
+        size=squeezed(fighter.size) if "squeezing" in kinds else fighter.size,
         position=fighter.position,
-        speeds=fighter.speeds,
+        speeds=speeds_of(state, fighter),
         reach_m=max((w.reach_m for w in fighter.attacks if not w.ranged), default=fighter.reach_m),
-        conditions=kinds_on(state, fighter.id),
+        conditions=kinds,
         hover=fighter.hover,
         strength=fighter.abilities.get("str", 10),
     )
@@ -102,7 +116,7 @@ def attack_mode(
         extra[1],
         "attacks_disadvantage" in mine,
         "attacks_disadvantage_in_sight" in mine,  # frightened: the source taken as in sight
-        exhaustion_level(state, attacker.id) >= 3,
+        "attacks_disadvantage" in exhaustion_of(state, attacker.id),
         "attacked_with_disadvantage" in theirs,
     ]
     if "prone" in theirs:  # within 1.5 m any attack (a ranged one too) has advantage
@@ -149,10 +163,12 @@ def outcome_of(
     weapon: Weapon,
     natural: int,
     modifier: int = 0,
+    cover: Cover = "none",
 ) -> str:
-    """Miss, hit or critical of an attack with this kept d20 and a situational ``modifier``
-    (a hit within 1.5 m of a paralyzed or unconscious target is a critical)."""
-    outcome = attack_outcome(natural, weapon.bonus + modifier, target.ac)
+    """Miss, hit or critical of an attack with this kept d20, a situational ``modifier`` and
+    the target's ``cover`` (added to its AC; a hit within 1.5 m of a paralyzed or unconscious
+    target is a critical)."""
+    outcome = attack_outcome(natural, weapon.bonus + modifier, target.ac + COVER_BONUS[cover])
     tags = condition_tags(kinds_on(state, target.id))
     if (
         outcome == "hit"
@@ -173,7 +189,7 @@ def check_mode(state: DndState, fighter: Fighter, extra: tuple[bool, bool]) -> M
         extra[1],
         "checks_disadvantage" in tags,
         "checks_disadvantage_in_sight" in tags,
-        "exhaustion" in kinds,
+        "checks_disadvantage" in exhaustion_of(state, fighter.id),
     ]
     return resolve_mode(sum(advantages), sum(disadvantages))
 
@@ -200,7 +216,7 @@ def save_mode(
     if ability in ("str", "dex") and "fails_str_dex_saves" in tags:
         return Mode.NORMAL, True
     advantages = [extra[0]]
-    disadvantages = [extra[1], exhaustion_level(state, fighter.id) >= 3]
+    disadvantages = [extra[1], "saves_disadvantage" in exhaustion_of(state, fighter.id)]
     if ability == "dex":
         dodge_lost = "incapacitated" in tags or bool(kinds & SPEED_ZERO)
         advantages.append("dodging" in kinds and not dodge_lost)
@@ -211,3 +227,80 @@ def save_mode(
 def exhaustion_level(state: DndState, creature: str) -> int:
     """The creature's level of exhaustion (0 to 6)."""
     return effects.level_of(state.effects, "exhaustion", creature)
+
+
+def exhaustion_of(state: DndState, creature: str) -> frozenset[str]:
+    """What the creature's exhaustion does (the tags of its level and those below)."""
+    return exhaustion_tags(exhaustion_level(state, creature))
+
+
+def hp_max(state: DndState, fighter: Fighter) -> int:
+    """The creature's hit point maximum, halved (rounded down) from exhaustion 4."""
+    halved = "hp_max_half" in exhaustion_of(state, fighter.id)
+    return fighter.max_hp // 2 if halved else fighter.max_hp
+
+
+def speeds_of(state: DndState, fighter: Fighter) -> dict[str, Decimal]:
+    """The creature's speeds with exhaustion applied: halved from level 2, 0 from level 5."""
+    tags = exhaustion_of(state, fighter.id)
+    if "speed_zero" in tags:
+        return {mode: Decimal(0) for mode in fighter.speeds}
+    if "speed_half" in tags:
+        return {mode: metres / 2 for mode, metres in fighter.speeds.items()}
+    return dict(fighter.speeds)
+
+
+def save_action_bonus(target: Fighter, ability: str, cover: Cover) -> int:
+    """A target's bonus on a save action's save: its ability modifier, plus its cover against
+    the creature using it on a Dexterity save."""
+    return target.modifier(ability) + (COVER_BONUS[cover] if ability == "dex" else 0)
+
+
+def save_action_odds(
+    state: DndState, creature: Fighter, target: Fighter, line: SaveLine
+) -> SaveOdds:
+    """P(save) of ``target`` against ``creature``'s save action and the damage it takes: the
+    mode from its conditions, :func:`save_action_bonus`; an automatic failure (paralyzed …)
+    never saves."""
+    mode, fails = save_mode(state, target, line.save.ability)
+    dice = [p.dice for p in line.save.damage]
+    cover = cover_of(state, creature, target)
+    bonus = save_action_bonus(target, line.save.ability, cover)
+    return save_damage(dice, bonus, line.save.dc, half=line.save.half, mode=mode, fails=fails)
+
+
+def save_action_damage(
+    state: DndState, creature: Fighter, target: Fighter, line: SaveLine
+) -> dict[int, Fraction]:
+    """The damage distribution of a save action on ``target`` (before its resistances)."""
+    return dict(save_action_odds(state, creature, target, line).damage)
+
+
+def cover_of(state: DndState, attacker: Fighter, target: Fighter) -> Cover:
+    """The target's cover against the attacker from the walls and the other living creatures
+    on the map (:mod:`.cover`)."""
+    if attacker.position is None or target.position is None:
+        raise RuleError(
+            "dnd5e.not_placed", creature=attacker.id if attacker.position is None else target.id
+        )
+    walls = [
+        state.grid.square(name) for name, kinds in state.grid.terrain.items() if "wall" in kinds
+    ]
+    bodies = [
+        sq
+        for f in state.fighters.values()
+        if f.id not in (attacker.id, target.id) and f.position is not None and not f.dead
+        for sq in footprint(f.position, f.size)
+    ]
+    return cover_between(
+        footprint(attacker.position, attacker.size),
+        footprint(target.position, target.size),
+        walls,
+        bodies,
+    )
+
+
+def squeezed(size: Size) -> Size:
+    """The size whose space a squeezing creature fits through: one size smaller (tiny
+    stays tiny)."""
+    return SIZE_ORDER[max(SIZE_ORDER.index(size) - 1, 0)]

@@ -19,8 +19,10 @@ from spieltisch.engine.effects import Effects
 from spieltisch.engine.encounter import Encounter
 from spieltisch.engine.grid import Diagonal, Grid, Size, Square
 from spieltisch.systems.dnd5e.areas import Template
+from spieltisch.systems.dnd5e.conditions import ConditionTrack
 from spieltisch.systems.dnd5e.data import monster
 from spieltisch.systems.dnd5e.later import Later
+from spieltisch.systems.dnd5e.legendary import LegendaryTrack
 from spieltisch.systems.dnd5e.movement import MoveStep, TurnMovement
 from spieltisch.systems.dnd5e.spells import Spellcasting, parse_spellcasting
 from spieltisch.systems.dnd5e.statblock import DamagePart, SaveEffect
@@ -285,6 +287,12 @@ class DndState(_Frozen):
     """The latest casting (its event's fields) for the table to show."""
     last_concentration: dict[str, object] | None = None
     """The latest concentration save (its event's fields)."""
+    legendary: LegendaryTrack = LegendaryTrack()
+    """Legendary actions and resistances used, the open end of a turn, lairs."""
+    conditions: ConditionTrack = ConditionTrack()
+    """Saves that end conditions, and the conditions that ended at the latest turn change."""
+    falling: tuple[str, ...] = ()
+    """Flying creatures knocked out of the air, until the GM gives the height of the fall."""
 
     @staticmethod
     def fresh(options: DndOptions) -> DndState:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -20,18 +21,24 @@ from spieltisch.systems.dnd5e import decide as deciding
 from spieltisch.systems.dnd5e import events as e
 from spieltisch.systems.dnd5e import evolve as evolving
 from spieltisch.systems.dnd5e import view as viewing
+from spieltisch.systems.dnd5e.actions import monster_action
+from spieltisch.systems.dnd5e.cover import COVER_BONUS, Cover
 from spieltisch.systems.dnd5e.data import SKILLS
 from spieltisch.systems.dnd5e.events import EVENTS, Event
+from spieltisch.systems.dnd5e.falling import fall_dice
 from spieltisch.systems.dnd5e.odds import (
     PartSave,
     attack_damage,
     attack_odds,
     contest_odds,
+    dice_sum,
     mean,
     save_odds,
 )
+from spieltisch.systems.dnd5e.queries import save_action_damage
 from spieltisch.systems.dnd5e.rules import Mode
 from spieltisch.systems.dnd5e.spells import concentration_dc
+from spieltisch.systems.dnd5e.statblock import SaveLine
 from spieltisch.systems.dnd5e.state import DndOptions, DndState, Fighter, Weapon
 from spieltisch.systems.dnd5e.upcast import RULES_VERSION, UPCASTERS
 
@@ -118,6 +125,21 @@ class Dnd5e:
             return _cast_odds(state, command)
         if isinstance(command, c.Damage):
             return _concentration_odds(state, command)
+        if isinstance(command, c.Legendary):
+            return _legendary_odds(state, command)
+        if isinstance(command, c.Fall):
+            queries.fighter_of(state, command.creature)
+            count = fall_dice(Decimal(str(command.height_m)))
+            pmf = dice_sum(count, 6)
+            return Odds(
+                outcomes=[
+                    OddsOutcome(
+                        value=k, probability=float(v), exact=f"{v.numerator}/{v.denominator}"
+                    )
+                    for k, v in pmf.items()
+                ],
+                mean=float(mean(pmf)),
+            )
         if not isinstance(command, c.Attack):
             return None
         attacker = state.fighters.get(command.creature)
@@ -137,6 +159,7 @@ class Dnd5e:
             weapon,
             (command.advantage, command.disadvantage),
             command.modifier,
+            command.cover,
         )
 
     def contact(
@@ -166,6 +189,8 @@ class Dnd5e:
         ):
             return Access(piece=command.creature)
         if isinstance(command, c.EndTurn):
+            if state.legendary.window is not None:  # passing on legendary actions: the GM's
+                return Access(gm_only=True)
             current = state.encounter.current if state.encounter else None
             return Access(piece=current) if current else Access(gm_only=True)
         return Access(gm_only=True)
@@ -263,12 +288,17 @@ def _attack_odds(
     weapon: Weapon,
     extra: tuple[bool, bool],
     modifier: int = 0,
+    cover: Cover | None = None,
 ) -> Odds:
     """The damage distribution of one attack (0 = miss), the mode from every tracked source
     and the GM's ``extra`` advantage or disadvantage, the bonus with a situational
-    ``modifier``."""
+    ``modifier``, the target's AC with its ``cover`` (None: from the map; total cover is
+    refused, ``dnd5e.cover.total``)."""
+    covered = queries.cover_of(state, attacker, target) if cover is None else cover
+    if covered == "total":
+        raise RuleError("dnd5e.cover.total", target=target.id)
     mode = queries.attack_mode(state, attacker, target, weapon, extra)
-    hit = attack_odds(weapon.bonus + modifier, target.ac, Mode(mode))
+    hit = attack_odds(weapon.bonus + modifier, target.ac + COVER_BONUS[covered], Mode(mode))
     parts = [p.dice for p in weapon.damage]
     saves: list[PartSave | None] = [None] * len(parts)
     rider = weapon.rider
@@ -279,6 +309,32 @@ def _attack_odds(
         parts += [x.dice for x in rider.damage]
         saves += [PartSave(success=p, half=rider.half)] * len(rider.damage)
     pmf = attack_damage(parts, hit, saves)
+    return Odds(
+        outcomes=[
+            OddsOutcome(value=k, probability=float(v), exact=f"{v.numerator}/{v.denominator}")
+            for k, v in pmf.items()
+        ],
+        mean=float(mean(pmf)),
+    )
+
+
+def _legendary_odds(state: DndState, command: c.Legendary) -> Odds | None:
+    """A legendary attack's damage distribution; a legendary save's damage distribution on
+    its first target (the view gives P(save) of each); ``None`` for a narrated action."""
+    fighter, action, after = deciding.legendary_plan(state, command)
+    if action.attack is not None:
+        weapon = fighter.weapon(action.attack)
+        if command.target is None or weapon is None:
+            raise RuleError("dnd5e.legendary.needs_target", creature=fighter.id)
+        target = queries.fighter_of(after, command.target)
+        return _attack_odds(after, fighter, target, weapon, (False, False))
+    if action.save is None:
+        return None
+    line = monster_action(fighter.monster or "", action.save)
+    if not isinstance(line, SaveLine) or not command.targets:
+        raise RuleError("dnd5e.legendary.needs_target", creature=fighter.id)
+    target = queries.fighter_of(after, command.targets[0])
+    pmf = save_action_damage(after, fighter, target, line)
     return Odds(
         outcomes=[
             OddsOutcome(value=k, probability=float(v), exact=f"{v.numerator}/{v.denominator}")

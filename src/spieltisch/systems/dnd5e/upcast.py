@@ -22,8 +22,11 @@ from spieltisch.engine.upcast import Upcaster
 
 __all__ = ["RULES_VERSION", "UPCASTERS"]
 
-RULES_VERSION = 1
-"""The version of the rules, carried in exports and snapshots."""
+RULES_VERSION = 2
+"""The version of the rules, carried in exports and snapshots (2: cover from the map, jump
+checks rolled, exhaustion by level, condition durations, legendary actions holding a turn's
+end open; the frozen exports of version 1 reach none of these — no cover between, no jump
+checks, no legendary monster — and replay as they were)."""
 
 UPCASTERS: Mapping[str, Sequence[Upcaster]] = {}
 """Event kind → its upcasters in order (``v1→v2``, ``v2→v3``, …); none yet."""

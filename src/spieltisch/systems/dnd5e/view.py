@@ -14,9 +14,18 @@ from typing import Any
 from spieltisch.engine.creatures import Creature, visible_to
 from spieltisch.engine.grid import square_name
 from spieltisch.engine.visibility import Viewer
+from spieltisch.systems.dnd5e.actions import monster_action
 from spieltisch.systems.dnd5e.areas import creatures_in, squares_in
 from spieltisch.systems.dnd5e.casting import save_bonus_of, slots_left
+from spieltisch.systems.dnd5e.cover import COVER_BONUS
 from spieltisch.systems.dnd5e.data import CONDITIONS, bestiary, condition_tags
+from spieltisch.systems.dnd5e.decide import legendary_offered
+from spieltisch.systems.dnd5e.legendary import (
+    LegendaryAction,
+    actions_of,
+    per_round,
+    resistances_per_day,
+)
 from spieltisch.systems.dnd5e.movement import TurnMovement, speed_for
 from spieltisch.systems.dnd5e.odds import AttackOdds, save_odds
 from spieltisch.systems.dnd5e.odds import attack_odds as _attack_odds
@@ -24,13 +33,16 @@ from spieltisch.systems.dnd5e.queries import (
     CLOSE_M,
     attack_mode,
     body_of,
+    cover_of,
     kinds_on,
     may_react,
+    save_action_odds,
     save_mode,
     square_distance,
 )
 from spieltisch.systems.dnd5e.rules import Mode, high_jump_m, long_jump_m
 from spieltisch.systems.dnd5e.spells import spell_info
+from spieltisch.systems.dnd5e.statblock import SaveLine
 from spieltisch.systems.dnd5e.state import DndState, Fighter
 
 __all__ = ["view"]
@@ -47,6 +59,7 @@ def _fighter(state: DndState, fighter: Fighter) -> dict[str, Any]:
     data = fighter.model_dump(mode="json")
     data["position"] = square_name(fighter.position) if fighter.position else None
     data["conditions"] = sorted(kinds_on(state, fighter.id))
+    data["condition_details"] = condition_details(state, fighter)
     data["tags"] = sorted(condition_tags(kinds_on(state, fighter.id)))
     data["squares"] = fighter.size.squares
     data["down"] = fighter.dead or fighter.hp == 0
@@ -89,9 +102,10 @@ def _attack_options(state: DndState, attacker: Fighter, targets: list[Fighter]) 
         if target.id == attacker.id or target.dead or target.position is None:
             continue
         distance = square_distance(state, attacker, target)
+        covered = cover_of(state, attacker, target)
         for weapon in attacker.attacks:
             mode = attack_mode(state, attacker, target, weapon, (False, False))
-            odds = _odds(weapon.bonus, target.ac, mode)
+            odds = _odds(weapon.bonus, target.ac + COVER_BONUS[covered], mode)
             reach = None if weapon.ranged else str(weapon.reach_m)
             out.append(
                 {
@@ -99,11 +113,13 @@ def _attack_options(state: DndState, attacker: Fighter, targets: list[Fighter]) 
                     "target": target.id,
                     "attack": weapon.name,
                     "ranged": weapon.ranged,
-                    "in_reach": weapon.ranged or distance <= weapon.reach_m,
+                    "in_reach": (weapon.ranged or distance <= weapon.reach_m)
+                    and covered != "total",
                     "reach_m": reach,
                     "distance_m": str(distance),
                     "close": distance <= CLOSE_M,
                     "mode": mode.value,
+                    "cover": covered,
                     "bonus": weapon.bonus,
                     "hit": _fraction(odds.hit),
                     "critical": _fraction(odds.critical),
@@ -194,7 +210,7 @@ def view(state: DndState, viewer: Viewer) -> dict[str, Any]:
         },
         "fighters": shown,
         "attack_options": attacks,
-        "conditions": [*CONDITIONS, "hidden"],  # what the GM may put on or take off
+        "conditions": [*CONDITIONS, "hidden", "squeezing"],  # what the GM may put on or off
         # only the GM enters monsters; the 334 entries would weigh on every player's view
         "bestiary": [
             {"id": key, "name": m["name"], "size": m["size"], "ac": m["ac"], "hp": m["hp"]}
@@ -216,6 +232,11 @@ def view(state: DndState, viewer: Viewer) -> dict[str, Any]:
         if state.last_save is not None and state.last_save.get("creature") in seen
         else None,
         **_spells_view(state, seen),
+        "legendary": _legendary(state, seen, visible),
+        "falling": [x for x in state.falling if x in seen],
+        "conditions_ended": [
+            x.model_dump(mode="json") for x in state.conditions.ended if x.target in seen
+        ],
     }
 
 
@@ -331,3 +352,118 @@ def _spells_view(state: DndState, seen: set[str]) -> dict[str, Any]:
 
 def _list(value: object) -> list[dict[str, Any]]:
     return [x for x in value if isinstance(x, dict)] if isinstance(value, list) else []
+
+
+# ---------------------------------------------------------------- legendary and lair actions
+
+
+def _legendary_action(
+    state: DndState, monster: Fighter, action: LegendaryAction, targets: list[Fighter], left: int
+) -> dict[str, Any]:
+    """One legendary action with its cost and, for an attack, the hit odds against each
+    target; for a save, each target's P(save)."""
+    data: dict[str, Any] = {
+        "name": action.name,
+        "cost": action.cost,
+        "text": action.text,
+        "attack": action.attack,
+        "save": action.save,
+        "affordable": action.cost <= left,
+        "odds": [],
+    }
+    if action.attack is not None:
+        data["odds"] = [
+            o for o in _attack_options(state, monster, targets) if o["attack"] == action.attack
+        ]
+    line = monster_action(monster.monster or "", action.save) if action.save else None
+    if isinstance(line, SaveLine):
+        data["odds"] = [
+            {
+                "target": t.id,
+                "save": _fraction(save_action_odds(state, monster, t, line).success),
+                "cover": cover_of(state, monster, t),
+            }
+            for t in targets
+            if t.id != monster.id
+            and not t.dead
+            and t.position is not None
+            and monster.position is not None
+        ]
+    return data
+
+
+def _legendary(state: DndState, seen: set[str], visible: list[Fighter]) -> dict[str, Any]:
+    """Legendary monsters in sight with their actions left this round, resistances left and
+    actions with odds; the open end of a turn; lairs and whether a lair action is due."""
+    track = state.legendary
+    monsters = []
+    for monster in visible:
+        rounds = per_round(monster.monster)
+        per_day = resistances_per_day(monster.monster)
+        if not rounds and not per_day:
+            continue
+        left = rounds - track.spent.get(monster.id, 0)
+        monsters.append(
+            {
+                "id": monster.id,
+                "per_round": rounds,
+                "left": left,
+                "resistances": per_day,
+                "resistances_left": per_day - track.resisted.get(monster.id, 0),
+                "actions": [
+                    _legendary_action(state, monster, a, visible, left)
+                    for a in actions_of(monster.monster)
+                ],
+            }
+        )
+    window = track.window if track.window in seen else None
+    offered = [] if window is None else [m for m in legendary_offered(state, window) if m in seen]
+    lairs = [x for x in track.lairs if x in seen]
+    return {
+        "monsters": monsters,
+        "window": window,
+        "offered": offered,
+        "lairs": lairs,
+        "lair_due": track.lair_due and bool(lairs),
+    }
+
+
+# ---------------------------------------------------------------- condition durations
+
+
+def condition_details(state: DndState, fighter: Fighter) -> list[dict[str, Any]]:
+    """Each condition on a creature (the table's own effects too) with its level, source and
+    duration: ``until`` ``removed``, ``turn_start`` or ``turn_end`` (``of`` whom), ``rounds``
+    (``left`` round ends) or ``save`` (``ability``, ``dc`` and P(save) of the save at the end of
+    each of its turns)."""
+    out: list[dict[str, Any]] = []
+    for effect in state.effects.on(fighter.id):
+        duration = effect.duration
+        data: dict[str, Any] = {
+            "kind": effect.kind,
+            "level": effect.level,
+            "source": effect.source,
+            "until": "removed",
+        }
+        if duration.phase in ("turn_start", "turn_end"):
+            data.update(until=duration.phase, of=duration.who)
+        elif duration.phase == "round_end":
+            data.update(until="rounds", left=effect.remaining)
+        repeat = next(
+            (
+                r
+                for r in state.conditions.saves
+                if (r.target, r.condition) == (fighter.id, effect.kind)
+            ),
+            None,
+        )
+        if repeat is not None:
+            mode, fails = save_mode(state, fighter, repeat.ability)
+            p = (
+                Fraction(0)
+                if fails
+                else save_odds(fighter.modifier(repeat.ability), repeat.dc, mode)
+            )
+            data.update(until="save", ability=repeat.ability, dc=repeat.dc, save=_fraction(p))
+        out.append(data)
+    return out

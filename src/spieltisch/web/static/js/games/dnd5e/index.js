@@ -28,6 +28,7 @@ const ui = {
   save: { creature: "", ability: "dex", dc: "", bonus: "" }, saveKey: null, saveOdds: null,
   ready: { trigger: "", what: "attack", attack: "", target: "", action: "" }, fireOdds: {},
   cast: { caster: "", spell: "", slot: "", targets: [], origin: "", toward: "", placing: "" }, castKey: null, castOdds: null, castError: null, risk: {},
+  legendaryTarget: {}, legendaryOdds: {}, lairText: "", fall: {}, duration: {},
 };
 const ABILITIES = ["str", "dex", "con", "int", "wis", "cha"];
 
@@ -67,11 +68,24 @@ function slug(name, taken) {
 
 // -- conditions and economy -----------------------------------------------------------------
 
+/** How long a condition lasts, in words ("" until removed). */
+function durationText(ctx, d) {
+  if (!d) return "";
+  if (d.until === "turn_start" || d.until === "turn_end") return t("web.dnd5e.until." + d.until, { name: nameOf(ctx, d.of) });
+  if (d.until === "rounds") return t("web.dnd5e.until.rounds", { n: d.left });
+  if (d.until === "save") return t("web.dnd5e.until.save", { ability: t("web.dnd5e.ability." + d.ability), dc: d.dc, p: percent(d.save.p), exact: d.save.exact });
+  return "";
+}
+
 function conditionBadges(f) {
-  return el("span", { class: "dd-conditions", id: `dd-f-${f.id}-conditions` }, ...(f.conditions || []).map((kind) => el("span", {
-    class: "badge dd-condition", dataset: { condition: kind },
-    title: tFirst(["web.dnd5e.cond_fx." + kind], {}, ""),
-  }, tFirst(["web.dnd5e.cond." + kind], {}, kind))));
+  const details = new Map((f.condition_details || []).map((d) => [d.kind, d]));
+  return el("span", { class: "dd-conditions", id: `dd-f-${f.id}-conditions` }, ...(f.conditions || []).map((kind) => {
+    const lasts = lastCtx ? durationText(lastCtx, details.get(kind)) : "";
+    return el("span", {
+      class: "badge dd-condition", dataset: { condition: kind },
+      title: tFirst(["web.dnd5e.cond_fx." + kind], {}, ""),
+    }, tFirst(["web.dnd5e.cond." + kind], {}, kind), lasts ? el("span", { class: "dd-duration" }, " (" + lasts + ")") : null);
+  }));
 }
 
 function conditionEffects(f) {
@@ -107,6 +121,34 @@ function deathSaves(f) {
   return el("p", { class: "small-print" }, f.stable ? t("web.dnd5e.stable") : t("web.dnd5e.death_saves", { ok: f.death_successes, bad: f.death_failures }));
 }
 
+/** The GM's choice of how long a condition lasts: until removed, the start or end of the
+ * current creature's next turn, N rounds, or a save at the end of each of its turns. */
+function durationFields(ctx, f) {
+  const d = ui.duration[f.id] ?? (ui.duration[f.id] = { until: "removed", n: "", ability: "wis" });
+  const now = current(ctx);
+  const options = [["removed", t("web.dnd5e.lasts.removed")], ["rounds", t("web.dnd5e.lasts.rounds")], ["save", t("web.dnd5e.lasts.save")]];
+  if (now) options.splice(1, 0, ["turn_end", t("web.dnd5e.until.turn_end", { name: nameOf(ctx, now) })], ["turn_start", t("web.dnd5e.until.turn_start", { name: nameOf(ctx, now) })]);
+  return [
+    select(`dd-f-${f.id}-cond-until`, options, d.until, { onchange: (e) => { d.until = e.target.value; ctx.rerender(); }, "aria-label": t("web.dnd5e.lasts_of", { name: f.name }) }),
+    d.until === "rounds" || d.until === "save"
+      ? numberInput(`dd-f-${f.id}-cond-n`, d.n, { min: 1, max: d.until === "rounds" ? 100 : 40, oninput: (e) => { d.n = e.target.value; }, "aria-label": t(d.until === "rounds" ? "web.dnd5e.lasts.rounds_n" : "web.dnd5e.lasts.dc") })
+      : null,
+    d.until === "save"
+      ? select(`dd-f-${f.id}-cond-ability`, ABILITIES.map((a) => [a, t("web.dnd5e.ability." + a)]), d.ability, { onchange: (e) => { d.ability = e.target.value; }, "aria-label": t("web.dnd5e.lasts.ability") })
+      : null,
+  ];
+}
+
+/** The `duration` of the condition command (null: until removed; false: a number missing). */
+function durationOf(ctx, f) {
+  const d = ui.duration[f.id];
+  if (!d || d.until === "removed") return null;
+  if (d.until === "turn_end" || d.until === "turn_start") return { until: d.until, of: current(ctx) };
+  const n = Number(d.n);
+  if (!Number.isInteger(n) || n < 1) { showAlert(t(d.until === "rounds" ? "web.dnd5e.lasts.rounds_missing" : "web.dnd5e.lasts.dc_missing")); document.getElementById(`dd-f-${f.id}-cond-n`)?.focus(); return false; }
+  return d.until === "rounds" ? { until: "rounds", rounds: n } : { until: "save", ability: d.ability, dc: n };
+}
+
 function gmTools(ctx, f) {
   if (!ctx.isGm) return null;
   const amount = ui.damage[f.id] ?? "";
@@ -118,14 +160,22 @@ function gmTools(ctx, f) {
   };
   const choice = ui.condition[f.id] ?? "prone";
   const conditions = ctx.state.conditions || [];
-  return el("div", { class: "row dd-gm-row" },
+  return el("div", { class: "dd-gm-tools" }, el("div", { class: "row dd-gm-row" },
     box,
     el("button", { type: "button", id: `dd-f-${f.id}-damage`, onclick: () => send("damage") }, t("web.dnd5e.damage")),
     el("button", { type: "button", id: `dd-f-${f.id}-heal`, onclick: () => send("heal") }, t("web.dnd5e.heal")),
     select(`dd-f-${f.id}-cond`, conditions.map((k) => [k, tFirst(["web.dnd5e.cond." + k], {}, k)]), choice, { onchange: (e) => (ui.condition[f.id] = e.target.value), "aria-label": t("web.dnd5e.condition_of", { name: f.name }) }),
-    el("button", { type: "button", id: `dd-f-${f.id}-cond-add`, onclick: () => sendFor(ctx, f, { kind: "condition", target: f.id, condition: ui.condition[f.id] ?? "prone" }) }, t("web.dnd5e.condition_add")),
+    ...durationFields(ctx, f),
+    el("button", { type: "button", id: `dd-f-${f.id}-cond-add`, onclick: () => {
+      const command = { kind: "condition", target: f.id, condition: ui.condition[f.id] ?? "prone" };
+      const duration = durationOf(ctx, f);
+      if (duration === false) return;
+      if (duration) command.duration = duration;
+      sendFor(ctx, f, command);
+    } }, t("web.dnd5e.condition_add")),
     el("button", { type: "button", id: `dd-f-${f.id}-cond-remove`, disabled: !(f.conditions || []).includes(choice), title: (f.conditions || []).includes(choice) ? null : t("web.dnd5e.condition_absent"), onclick: () => sendFor(ctx, f, { kind: "condition", target: f.id, condition: choice, remove: true }) }, t("web.dnd5e.condition_remove")),
-    concentrationRisk(ctx, f));
+    concentrationRisk(ctx, f)),
+    fallRow(ctx, f));
 }
 
 function fighterCard(ctx, f) {
@@ -165,6 +215,7 @@ function status(ctx) {
 function attackOddsLine(option) {
   return el("span", { class: "dd-hit-odds" },
     t("web.dnd5e.hit_odds", { hit: percent(option.hit.p), critical: percent(option.critical.p), miss: percent(option.miss.p), mode: t("web.dnd5e.mode." + option.mode) }),
+    option.cover && option.cover !== "none" ? el("span", { class: "dd-cover", dataset: { cover: option.cover } }, " · ", t("web.dnd5e.cover." + option.cover)) : null,
     " ", el("span", { class: "exact" }, `(${option.hit.exact}, ${option.critical.exact})`));
 }
 
@@ -537,6 +588,8 @@ function turnPanel(ctx) {
   if (!now || !mine(ctx, now)) return null;
   const pending = ctx.state.pending_reaction;
   const dying = now.hp === 0 && !now.dead && !now.stable && !now.monster;
+  const ending = ctx.state.legendary?.window === now.id;
+  if (ending) return null; // the GM's legendary panel holds the end of the turn
   const endWhy = pending ? t("web.dnd5e.wait_reaction") : null;
   return el("section", { class: "card", id: "dd-turn", "aria-labelledby": "dd-turn-heading" },
     el("h2", { id: "dd-turn-heading" }, t("web.dnd5e.turn_of", { name: now.name })),
@@ -937,6 +990,90 @@ function heroSpellFields(ctx) {
     ] : null);
 }
 
+// -- legendary and lair actions, falling ------------------------------------------------------
+
+function loadLegendaryOdds(ctx, command) {
+  const key = JSON.stringify(command) + "|" + ctx.records.length;
+  if (key in ui.legendaryOdds) return ui.legendaryOdds[key];
+  ui.legendaryOdds[key] = null;
+  ctx.odds(command).then((odds) => { ui.legendaryOdds[key] = odds; ctx.rerender(); }).catch(() => {});
+  return null;
+}
+
+function legendaryAction(ctx, monster, action, i) {
+  const f = byId(ctx).get(monster.id);
+  const id = `dd-leg-${monster.id}-${i}`;
+  const targets = action.odds.map((o) => o.target).filter((x, j, all) => all.indexOf(x) === j);
+  const key = monster.id + "|" + action.name;
+  if (targets.length && !targets.includes(ui.legendaryTarget[key])) ui.legendaryTarget[key] = targets.find((x) => byId(ctx).get(x)?.side !== f?.side) ?? targets[0];
+  const target = ui.legendaryTarget[key];
+  const command = { kind: "legendary", creature: monster.id, action: action.name };
+  if (action.attack) command.target = target;
+  if (action.save) command.targets = [target];
+  const option = action.odds.find((o) => o.target === target && (!action.attack || o.attack === action.attack));
+  const why = !action.affordable ? t("web.dnd5e.legendary.too_dear", { cost: action.cost, left: monster.left })
+    : action.attack && option && !option.in_reach ? t("web.dnd5e.out_of_reach", { target: nameOf(ctx, target), distance: metres(option.distance_m), reach: metres(option.reach_m) }) : null;
+  const odds = (action.attack || action.save) && target && !why ? loadLegendaryOdds(ctx, command) : null;
+  const line = action.attack && option ? attackOddsLine(option)
+    : action.save && option ? el("span", { class: "dd-save-odds" }, t("web.dnd5e.legendary.save_odds", { p: percent(option.save.p), exact: option.save.exact })) : null;
+  return el("div", { class: "dd-leg-action", id },
+    el("p", {}, el("strong", {}, action.name), " · ", t("web.dnd5e.legendary.cost", { n: action.cost }), line ? [" · ", line] : null),
+    targets.length ? field(t("web.dnd5e.attack_target"), select(`${id}-target`, targets.map((x) => [x, nameOf(ctx, x)]), target, { onchange: (e) => { ui.legendaryTarget[key] = e.target.value; ctx.rerender(); } })) : el("p", { class: "small-print muted" }, action.text),
+    odds ? oddsChart(odds, { caption: t("web.dnd5e.damage_caption"), labeler: (v) => (v === 0 ? t("web.dnd5e.no_damage") : t("web.dnd5e.damage_value", { n: v })) }) : null,
+    why ? el("p", { class: "muted small-print" }, why) : null,
+    el("button", { type: "button", class: "primary", id: `${id}-use`, disabled: Boolean(why), title: why, onclick: () => sendFor(ctx, f, command).then(focusResult) }, t("web.dnd5e.legendary.use", { action: action.name })));
+}
+
+function legendaryPanel(ctx) {
+  const legendary = ctx.state.legendary;
+  if (!legendary?.window) return null;
+  const ending = nameOf(ctx, legendary.window);
+  if (!ctx.isGm) return el("section", { class: "card", id: "dd-legendary" }, el("p", { id: "dd-legendary-wait" }, t("web.dnd5e.legendary.wait", { name: ending })));
+  const offered = new Set(legendary.offered || []);
+  const monsters = (legendary.monsters || []).filter((m) => offered.has(m.id));
+  return el("section", { class: "card dd-legendary", id: "dd-legendary", "aria-labelledby": "dd-legendary-h" },
+    el("h2", { id: "dd-legendary-h" }, t("web.dnd5e.legendary.heading", { name: ending })),
+    ...monsters.map((m) => el("div", { class: "dd-leg-monster", id: `dd-leg-${m.id}` },
+      el("h3", {}, t("web.dnd5e.legendary.left", { name: nameOf(ctx, m.id), left: m.left, total: m.per_round })),
+      ...m.actions.map((a, i) => legendaryAction(ctx, m, a, i)))),
+    el("button", { type: "button", id: "dd-leg-pass", onclick: () => ctx.send({ kind: "end_turn" }) }, t("web.dnd5e.legendary.pass")));
+}
+
+/** The conditions that ended by themselves at the latest turn change (time or a save). */
+function endedLine(ctx) {
+  const ended = ctx.state.conditions_ended || [];
+  if (!ended.length) return null;
+  return el("p", { id: "dd-ended", class: "small-print", "aria-live": "polite" }, ended.map((x) => t("web.dnd5e.ended." + x.reason, {
+    name: nameOf(ctx, x.target), condition: tFirst(["web.dnd5e.cond." + x.condition], {}, x.condition),
+  })).join(" "));
+}
+
+function lairPanel(ctx) {
+  const legendary = ctx.state.legendary;
+  if (!ctx.isGm || !legendary?.lair_due) return null;
+  const who = legendary.lairs[0];
+  const f = byId(ctx).get(who);
+  const why = ui.lairText.trim() ? null : t("web.dnd5e.lair.text_missing");
+  return el("section", { class: "card", id: "dd-lair", "aria-labelledby": "dd-lair-h" },
+    el("h2", { id: "dd-lair-h" }, t("web.dnd5e.lair.heading", { name: nameOf(ctx, who) })),
+    field(t("web.dnd5e.lair.text"), textInput("dd-lair-text", ui.lairText, { oninput: (e) => { ui.lairText = e.target.value; ctx.rerender(); } })),
+    el("button", { type: "button", class: "primary", id: "dd-lair-go", disabled: Boolean(why), title: why, onclick: () => sendFor(ctx, f, { kind: "lair_action", creature: who, text: ui.lairText.trim() }).then((answer) => { if (answer) { ui.lairText = ""; ctx.rerender(); } }) }, t("web.dnd5e.lair.take")));
+}
+
+function fallRow(ctx, f) {
+  const falling = (ctx.state.falling || []).includes(f.id);
+  const height = ui.fall[f.id] ?? "";
+  const box = numberInput(`dd-f-${f.id}-fall-height`, height, { min: 0, max: 1000, step: 0.5, oninput: (e) => { ui.fall[f.id] = e.target.value; }, "aria-label": t("web.dnd5e.fall.height_of", { name: f.name }) });
+  return el("div", { class: "row dd-fall-row" + (falling ? " is-falling" : "") },
+    falling ? el("strong", { id: `dd-f-${f.id}-falling` }, t("web.dnd5e.fall.falling", { name: f.name })) : null,
+    box,
+    el("button", { type: "button", id: `dd-f-${f.id}-fall`, onclick: () => {
+      const metresFallen = Number(String(ui.fall[f.id] ?? "").replace(",", "."));
+      if (!(metresFallen >= 0) || String(ui.fall[f.id] ?? "").trim() === "") { showAlert(t("web.dnd5e.fall.height_missing")); box.focus(); return; }
+      sendFor(ctx, f, { kind: "fall", creature: f.id, height_m: Math.round(metresFallen * 2) / 2 }).then((answer) => { if (answer) { ui.fall[f.id] = ""; ctx.rerender(); } });
+    } }, t("web.dnd5e.fall.go")));
+}
+
 // -- the module ----------------------------------------------------------------------------
 
 /** The table's game panel. */
@@ -946,7 +1083,7 @@ export function render(body, ctx) {
   if (ui.selected && !movable(ctx, byId(ctx).get(ui.selected))) { ui.selected = null; clearRoute(); }
   refreshPreview(ctx);
   body.replaceChildren(el("div", { class: "dd-table" },
-    status(ctx), reactionPanel(ctx), readiedPanel(ctx), lastAttack(ctx), lastCast(ctx), lastConcentration(ctx), mapPanel(ctx), turnPanel(ctx), castPanel(ctx)));
+    status(ctx), endedLine(ctx), reactionPanel(ctx), legendaryPanel(ctx), lairPanel(ctx), readiedPanel(ctx), lastAttack(ctx), lastCast(ctx), lastConcentration(ctx), mapPanel(ctx), turnPanel(ctx), castPanel(ctx)));
   // The fight in the scene, the creatures' cards as the sheets, the forms as the tools.
   const tools = toolsPanel(ctx);
   return { sheets: el("div", { class: "dd-table" }, fightersPanel(ctx)), tools: tools && el("div", { class: "dd-table" }, tools) };
@@ -962,7 +1099,8 @@ export function describe(event, ctx) {
     case "moved": {
       if (event.path.length < 2 && !event.stood_up) return null;
       const base = t("web.dnd5e.ev.moved", { name: n(event.creature), path: event.path.join(" → "), spent: metres(event.movement.spent) });
-      const checks = (event.checks || []).map((c) => " " + t("web.dnd5e.check." + c.reason, { step: c.step + 1, dc: c.dc, name: n(event.creature) })).join("");
+      const checks = (event.checks || []).map((c) => " " + t("web.dnd5e.check." + c.reason, { step: c.step + 1, dc: c.dc, name: n(event.creature) })).join("")
+        + (event.rolls || []).map((r) => " " + t(r.succeeded ? "web.dnd5e.check.made" : "web.dnd5e.check.failed", { total: r.total, dc: r.dc })).join("");
       return (event.stood_up ? t("web.dnd5e.ev.stood_up", { name: n(event.creature) }) + " " : "") + base + (event.pending ? " " + t("web.dnd5e.ev.provoked", { names: event.pending.reactors.map(n).join(", ") }) : "") + checks;
     }
     case "attacked": return t(event.opportunity ? "web.dnd5e.ev.opportunity" : event.readied ? "web.dnd5e.ev.readied_attack" : "web.dnd5e.ev.attacked", { attacker: n(event.attacker), target: n(event.target), attack: event.attack, mode: t("web.dnd5e.mode." + event.mode) });
@@ -980,6 +1118,14 @@ export function describe(event, ctx) {
     case "spell_cast": return t(event.slot ? "web.dnd5e.ev.spell_cast" : "web.dnd5e.ev.cantrip_cast", { name: n(event.creature), spell: spellName(ctx, event.creature, event.spell), slot: event.slot, casting: t("web.dnd5e.casting." + event.casting) });
     case "concentration_saved": return t(event.kept ? "web.dnd5e.ev.concentration_kept" : "web.dnd5e.ev.concentration_lost", { name: n(event.creature), spell: spellName(ctx, event.creature, event.spell), dc: event.dc, damage: event.damage });
     case "concentration_ended": return t("web.dnd5e.ev.concentration_ended." + event.reason, { name: n(event.creature), spell: spellName(ctx, event.creature, event.spell) });
+    case "legendary_offered": return t("web.dnd5e.ev.legendary_offered", { name: n(event.creature) });
+    case "legendary_used": return t("web.dnd5e.ev.legendary_used", { name: n(event.creature), action: event.action, cost: event.cost });
+    case "save_action": return t("web.dnd5e.ev.save_action", { name: n(event.creature), action: event.action, targets: event.saves.map((x) => n(x.target)).join(", ") });
+    case "legendary_resisted": return t("web.dnd5e.ev.legendary_resisted", { name: n(event.creature) });
+    case "lair_set": return t(event.in_lair ? "web.dnd5e.ev.lair_on" : "web.dnd5e.ev.lair_off", { name: n(event.creature) });
+    case "lair_action_taken": return t("web.dnd5e.ev.lair_action", { name: n(event.creature), text: event.text });
+    case "condition_saved": return t("web.dnd5e.ev.condition_saved", { name: n(event.creature), condition: tFirst(["web.dnd5e.cond." + event.condition], {}, event.condition), result: t(event.succeeded ? "web.dnd5e.save_ok" : "web.dnd5e.save_fail") });
+    case "fell": return t("web.dnd5e.ev.fell", { name: n(event.creature), height: metres(event.height_m), damage: event.dice.reduce((a, b) => a + b, 0) });
     default: return null;
   }
 }
@@ -1002,5 +1148,8 @@ export function diceOf(event) {
   if (event.kind === "death_saved") return [{ die: "d20", sides: 20, face: event.d20 }];
   if (event.kind === "concentration_saved") return event.d20.map((v) => ({ die: "d20", sides: 20, face: v }));
   if (event.kind === "spell_cast") return event.targets.flatMap((x) => [...x.d20.map((v) => ({ die: "d20", sides: 20, face: v })), ...x.dice.map((v) => ({ die: "d", face: v }))]);
+  if (event.kind === "condition_saved") return event.d20.map((v) => ({ die: "d20", sides: 20, face: v }));
+  if (event.kind === "fell") return event.dice.map((v) => ({ die: "d6", sides: 6, face: v }));
+  if (event.kind === "save_action") return [...event.saves.flatMap((x) => x.d20.map((v) => ({ die: "d20", sides: 20, face: v }))), ...event.dice.flat().map((v) => ({ die: "d", face: v }))];
   return [];
 }

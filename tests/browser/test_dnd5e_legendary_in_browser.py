@@ -1,0 +1,88 @@
+"""A legendary monster in the browser: after the player ends Ada's turn the GM is offered the
+adult red dragon's legendary actions with their odds (the player waits), uses its Tail Attack
+(one of three actions this round), passes to the next turn, poisons Ada until a save (its odds
+on her badge), and has Ada fall 9 m (3d6, prone). Nothing here depends on what the dice
+show."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from browser_helpers import join, new_context, open_table, watch_errors
+from playwright.sync_api import expect
+
+
+def test_a_legendary_action_after_a_player_s_turn_and_a_fall(browser: Any, server: Any) -> None:
+    contexts = [new_context(browser) for _ in range(2)]
+    gm, pia = (c.new_page() for c in contexts)
+    errors = watch_errors(gm) + watch_errors(pia)
+    try:
+        links = open_table(gm, server.url, "dnd5e", "Lair", "Greta")
+        gm.locator("#open-table").click()
+        join(pia, links["player"], "Pia")
+        expect(gm.locator("#dd-map")).to_be_visible()
+
+        # Ada (AC 16, 30 HP) at b2; the dragon (huge, e2–g4, Tail reach 4.5 m) beside her.
+        fields = {"name": "Ada", "hp": "30", "ac": "16", "dex": "14", "at": "b2"}
+        for key, value in fields.items():
+            pia.fill(f"#dd-hero-{key}", value)
+        pia.fill("#dd-hero-attacks", "Longsword: +5, 7 (1d8+3) slashing")
+        pia.locator("#dd-hero-add").click()
+        expect(gm.locator("#dd-fighters")).to_contain_text("Ada")
+        gm.select_option("#dd-monster", "adult-red-dragon")
+        gm.fill("#dd-monster-at", "e2")
+        gm.locator("#dd-monster-add").click()
+        expect(pia.locator("#dd-token-adult-red-dragon")).to_have_count(1)
+
+        # Initiative at the table: Ada 20 + 2, the dragon 1 + 0.
+        gm.fill("#dd-ini-ada", "20")
+        gm.fill("#dd-ini-adult-red-dragon", "1")
+        gm.locator("#dd-start").click()
+        expect(pia.locator("#dd-round")).to_have_text("Round 1 · Ada's turn")
+
+        # Pia ends Ada's turn: the GM is offered the legendary actions, Pia waits.
+        pia.locator("#dd-end-turn").click()
+        expect(pia.locator("#dd-legendary-wait")).to_contain_text("waiting for the GM")
+        expect(pia.locator("#dd-turn")).to_have_count(0)
+        box = gm.locator("#dd-legendary")
+        expect(box).to_contain_text("End of Ada's turn: legendary actions")
+        expect(box).to_contain_text("3 of 3 legendary actions left")
+        tail = gm.locator("#dd-leg-adult-red-dragon-1")
+        expect(tail).to_contain_text("Tail Attack")
+        # +14 against AC 16: d20 ≥ 2 hits, 19/20; a 20 is a critical, 1/20
+        expect(tail).to_contain_text("(19/20, 1/20)")
+        wing = gm.locator("#dd-leg-adult-red-dragon-2")
+        # Ada's Dex save (+2) against DC 22: only a 20, 1/20
+        expect(wing).to_contain_text("P(save) 5.0 % (1/20)")
+        gm.locator("#dd-leg-adult-red-dragon-1-use").click()
+        expect(pia.locator("#log")).to_contain_text(
+            "Adult Red Dragon takes the legendary action Tail Attack (cost 1)."
+        )
+        expect(box).to_contain_text("2 of 3 legendary actions left")
+
+        # The GM passes: the dragon's turn begins.
+        gm.locator("#dd-leg-pass").click()
+        expect(pia.locator("#dd-round")).to_have_text("Round 1 · Adult Red Dragon's turn")
+        expect(gm.locator("#dd-legendary")).to_have_count(0)
+
+        # The GM poisons Ada until a Wisdom save (DC 12) at the end of her turn: her badge
+        # shows the save and its odds, +0 against 12: 9/20.
+        gm.select_option("#dd-f-ada-cond", "poisoned")
+        gm.select_option("#dd-f-ada-cond-until", "save")
+        gm.fill("#dd-f-ada-cond-n", "12")
+        gm.select_option("#dd-f-ada-cond-ability", "wis")
+        gm.locator("#dd-f-ada-cond-add").click()
+        expect(pia.locator("#dd-f-ada-conditions [data-condition=poisoned]")).to_contain_text(
+            "Wisdom save DC 12 at the end of each turn: 45.0 % (9/20)"
+        )
+
+        # Ada falls 9 m: 3d6 (3 to 18) bludgeoning, she lands prone.
+        gm.fill("#dd-f-ada-fall-height", "9")
+        gm.locator("#dd-f-ada-fall").click()
+        expect(pia.locator("#log")).to_contain_text("Ada falls 9 m and takes")
+        expect(pia.locator("#dd-f-ada-conditions [data-condition=prone]")).to_have_count(1)
+        expect(pia.locator("#dd-f-ada-hp")).not_to_have_text("HP 30/30")
+        assert errors == []
+    finally:
+        for context in contexts:
+            context.close()
