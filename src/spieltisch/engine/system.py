@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -32,6 +32,7 @@ from spieltisch.engine.visibility import Viewer
 __all__ = [
     "Access",
     "Contact",
+    "Discovery",
     "GameSystem",
     "Odds",
     "OddsOutcome",
@@ -155,6 +156,13 @@ class GameSystem(Protocol[StateT, CommandT, EventT]):
         ...
 
 
+Discovery = Literal["table", "player"]
+"""The table option ``discovery`` of every system with :class:`Contact`: who is shown what a
+command discovers: the whole table (``"table"``, the default, and every table made before the
+option existed) or the one who issued the command alone (``"player"``; the table then
+addresses the discovery to that participant, see :class:`~spieltisch.engine.table.Table`)."""
+
+
 @runtime_checkable
 class Contact(Protocol):
     """A system in which a visible command can run into something hidden (contact).
@@ -182,6 +190,10 @@ class Contact(Protocol):
         makes the touched thing visible, carrying everything the shared fold needs to show
         it. The replacement must apply to both folds (the GM's and the shared one) and leave
         them consistent; it must not roll dice (the draws are those ``decide`` made).
+
+        The discovery is the replacement's **last** event, and it alone: with the table
+        option ``discovery`` set to ``"player"`` the table records it apart, addressed to the
+        command's issuer, and the events before it must then stand on their own.
         """
         ...
 

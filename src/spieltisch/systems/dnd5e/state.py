@@ -18,6 +18,7 @@ from spieltisch.engine.economy import BudgetRule, Budgets, InterruptStack
 from spieltisch.engine.effects import Effects
 from spieltisch.engine.encounter import Encounter
 from spieltisch.engine.grid import Diagonal, Grid, Size, Square
+from spieltisch.engine.system import Discovery
 from spieltisch.systems.dnd5e.data import monster
 from spieltisch.systems.dnd5e.later import Later
 from spieltisch.systems.dnd5e.movement import MoveStep, TurnMovement
@@ -55,6 +56,9 @@ class DndOptions(_Frozen):
     height: int = Field(default=20, ge=1, le=200)
     diagonal: Literal["uniform", "5-10-5"] = "uniform"
     """Uniform: every diagonal costs one square (the default); 5-10-5: every second two."""
+    discovery: Discovery = "table"
+    """Who is shown what a player's move discovers by contact: the table, or that player
+    alone (``"player"``; see ``docs/table-api.md``, "Contact")."""
 
 
 class CheckRoll(_Frozen):

@@ -23,6 +23,7 @@ from spieltisch.engine.economy import Budgets
 from spieltisch.engine.effects import Catalog, Effects, load_catalog
 from spieltisch.engine.encounter import Encounter
 from spieltisch.engine.grid import Grid
+from spieltisch.engine.system import Discovery
 
 __all__ = [
     "ATTRIBUTES",
@@ -109,6 +110,9 @@ class HexxenOptions(_Frozen):
     """Most HeXXen dice a hunter's check rolls (attribute + skill, capped)."""
     stars_count: bool = False
     """House rule: every 2 Espritsterne of a hunter add 1 success."""
+    discovery: Discovery = "table"
+    """Who is shown a secret NSC a hunter's ``place`` runs into (contact): the table, or
+    that hunter's player alone (``"player"``; see ``docs/table-api.md``, "Contact")."""
     edition: Literal[1, 2] = 2
     """How the table reads the rules where an earlier release read them otherwise: ``2`` the
     seed's reading (the default); ``1`` the reading of tables made before it (their stored
