@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
+from typing import Annotated, Any, Literal, Protocol, TypeVar, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine.errors import RuleError
@@ -33,11 +33,13 @@ __all__ = [
     "Access",
     "Contact",
     "Discovery",
+    "Edition",
     "GameSystem",
     "Odds",
     "OddsOutcome",
     "OddsPart",
     "StateT",
+    "exact_int",
     "parse_command",
     "parse_options",
     "stamp_options",
@@ -154,6 +156,18 @@ class GameSystem(Protocol[StateT, CommandT, EventT]):
         more here where its rules say so (another player's secret, the GM's notes).
         """
         ...
+
+
+def exact_int(value: Any) -> Any:
+    """A JSON integer as it is: ``true``, ``1.0`` or ``"1"`` is refused (the strict number
+    rule, for the integers a ``Literal`` lists, which pydantic compares loosely)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError("an integer is required")
+    return value
+
+
+Edition = Annotated[Literal[1, 2], BeforeValidator(exact_int)]
+"""A system's rules edition as a table option (1: the rules of tables made before; 2)."""
 
 
 Discovery = Literal["table", "player"]

@@ -42,7 +42,7 @@ from spieltisch.engine.grid import (
     path_cost,
     square_name,
 )
-from spieltisch.engine.system import Discovery
+from spieltisch.engine.system import Discovery, Edition
 from spieltisch.systems.freedice.events import (
     Claimed,
     CombatantAdded,
@@ -130,7 +130,7 @@ class FreeDiceOptions(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    edition: Literal[1, 2] = EDITION
+    edition: Edition = EDITION
     """The rules the table plays by. ``2`` (the default; every new table stores it,
     :meth:`.system.FreeDice.stamp_options`): tokens take space — never two on a square, a
     move passes its own side's tokens but not another side's — and a visible move or
