@@ -14,8 +14,10 @@ GM's fold; a hidden record is decided on the GM's fold and leaves the shared one
 Where a visible command runs into something hidden (a system implementing
 :class:`~spieltisch.engine.system.Contact`: a move onto a secret creature's square), the
 system's ``contact`` replaces its events by the command cut short and the discovery of what
-it touched; the record says so (``contact``). Checking a command (:meth:`Table.check`) never
-consults the GM's fold for anyone but the GM.
+it touched; the record says so (``contact``). With the table option ``discovery`` set to
+``"player"`` the discovery is a record of its own addressed to the command's issuer, which
+changes that participant's own fold alone (:attr:`Table.private_folds`). Checking a command
+(:meth:`Table.check`) never consults the GM's fold for anyone but the GM.
 
 Chat (:mod:`spieltisch.engine.chat`: the reserved kinds ``say`` and ``whisper``) is decided
 here for every system; its records change neither fold, and a whisper carries its audience.
