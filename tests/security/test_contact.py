@@ -227,6 +227,11 @@ def test_with_the_option_only_the_discovering_player_sees_what_was_touched(
     )
     # The log replays (the GM's export and Paul's), and a re-fold from it is the same.
     assert replay_log(system, export["options"], table.records).ok
+    forged = [
+        r.model_copy(update={"events": []}) if r.seq == discovery else r for r in table.records
+    ]
+    assert not replay_log(system, export["options"], forged).ok, "the discovery is checked"
+    assert not replay_log(system, export["options"], _without(export["records"], discovery)).ok
     mine = client.get(f"{run.url}/export", headers=party.player).json()
     assert replay_log(
         system, mine["options"], [Record.model_validate(r) for r in mine["records"]]

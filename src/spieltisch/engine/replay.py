@@ -127,9 +127,12 @@ def replay_log(
             mismatch = _automatic(system, record, expect_auto, basis)
             if mismatch is not None:
                 return ReplayResult(count, mismatch)
+        made = record.seq <= table.seq  # the discovery the record before made
         mismatch = _replay_one(table, record, withheld.get(record.seq, 0))
         if mismatch is not None:
             return ReplayResult(count, mismatch)
+        if made:
+            continue  # part of the record before: what follows it follows that record
         chain = chain + 1 if record.actor == AUTO_ACTOR else 0
         expect_auto = None
         if record.command is not None and chain < MAX_AUTOMATIC and not is_chat(record):
