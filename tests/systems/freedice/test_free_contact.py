@@ -14,6 +14,8 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from spieltisch.dice.fair import DiceSource, FairDice
 from spieltisch.engine.errors import RuleError
@@ -383,3 +385,44 @@ def test_a_contact_replays_from_the_gms_log_and_a_forged_one_does_not() -> None:
     plain = move(table, "c1", ["b1", "c1"])
     log = [*table.records[:-1], plain.model_copy(update={"contact": True})]
     assert not replay_log(table.system, table.options, log).ok
+
+
+SQUARES = [f"{file}{rank}" for file in "abcdefgh" for rank in range(1, 7)]
+
+
+@settings(max_examples=25, deadline=None)
+@example(at="c1", targets=["d1"])  # through the spy: a discovery for certain
+@given(
+    at=st.sampled_from([s for s in SQUARES if s not in ("a1", "h6")]),
+    targets=st.lists(st.sampled_from(SQUARES), min_size=1, max_size=4),
+)
+def test_a_discovery_shown_to_one_player_is_theirs_alone(at: str, targets: list[str]) -> None:
+    """With ``discovery: "player"``, whatever Anna's moves run into: another player and a
+    spectator see exactly the log without the discoveries, Anna sees the spy once she has
+    touched it, the GM's map stays consistent, and a re-fold and a replay agree."""
+    table = Table(get_system("free-dice"), {"discovery": "player"})
+    for record in mia_table().records:
+        table.execute(record.command, GM if record.actor == "gm" else ANNA, fair)
+    hide(table, spy(at))
+    for to in targets:
+        try:
+            table.execute({"kind": "move", "combatant": "mia", "to": to}, ANNA, fair)
+        except RuleError:
+            continue
+    addressed = [r for r in table.records if r.audience is not None]
+    assert addressed or (at, targets) != ("c1", ["d1"])
+    assert all(r.audience == ["anna"] and r.command is None for r in addressed)
+    kept = [r for r in table.records if r.audience is None]
+    twin = Table(
+        table.system,
+        table.options,
+        [r.model_copy(update={"seq": n}) for n, r in enumerate(kept, start=1)],
+    )
+    for viewer in (Viewer(Role.PLAYER, "petra"), Viewer(Role.SPECTATOR, "sue")):
+        assert table.view(viewer) == twin.view(viewer)
+        assert token(table.view(viewer), "spy") is None
+    assert (token(seen(table), "spy") is not None) == bool(addressed)
+    again = Table(table.system, table.options, table.records)
+    assert again.private_folds == table.private_folds
+    assert replay_log(table.system, table.options, table.records).ok
+    consistent(table)
