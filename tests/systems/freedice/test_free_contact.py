@@ -24,6 +24,7 @@ from spieltisch.engine.replay import replay_log
 from spieltisch.engine.system import Contact
 from spieltisch.engine.table import Actor, Record, Role, Table
 from spieltisch.engine.visibility import GM_VIEWER, Viewer
+from spieltisch.store import EventStore
 from spieltisch.systems.freedice.rules import TERRAIN_COST, FreeDiceState
 from spieltisch.systems.registry import get_system
 
@@ -426,3 +427,34 @@ def test_a_discovery_shown_to_one_player_is_theirs_alone(at: str, targets: list[
     assert again.private_folds == table.private_folds
     assert replay_log(table.system, table.options, table.records).ok
     consistent(table)
+
+
+def test_a_discovery_shown_to_one_player_survives_loading_from_the_store(tmp_path: Any) -> None:
+    """The player's own fold is folded from the log on loading: no snapshot stands in for
+    it (snapshots hold the GM's and the shared fold only)."""
+    url = f"sqlite:///{tmp_path / 'own-fold.sqlite3'}"
+    store = EventStore(url, snapshot_every=1)
+    try:
+        created = store.create_table("free-dice", options={"discovery": "player"})
+        gm = store.authenticate(created.table, created.token)
+        anna = store.join(created.table, created.invites["player"], "Anna").participant
+        petra = store.join(created.table, created.invites["player"], "Petra").participant
+        store.execute(created.table, gm, {"kind": "set_map", "width": 8, "height": 6})
+        store.execute(
+            created.table, anna, {"kind": "add_character", "id": "mia", "name": "Mia", "at": "a1"}
+        )
+        store.execute(created.table, gm, spy("c1"), hidden=True)
+        move = {"kind": "move", "combatant": "mia", "to": "d1", "path": ["b1", "c1", "d1"]}
+        records = store.execute(created.table, anna, move).records
+        assert [r.audience for r in records] == [None, [anna.id]]
+        store.execute(created.table, gm, {"kind": "roll", "expression": "1d6"})
+    finally:
+        store.close()
+    again = EventStore(url)
+    try:
+        table = again.table(created.table)
+        assert token(table.view(table.viewer(anna.actor)), "spy") is not None
+        assert token(table.view(table.viewer(petra.actor)), "spy") is None
+        assert token(table.view(table.viewer(gm.actor)), "spy") is not None
+    finally:
+        again.close()
