@@ -17,13 +17,16 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from leak_samples import CANARY, CONTACTS, LURKER, ContactSamples, Step, Who
 
+from spieltisch.engine.replay import replay_log
 from spieltisch.engine.system import Contact
+from spieltisch.engine.table import Actor, Record, Role, Table, Viewer
 from spieltisch.systems.registry import get_system
 
 
@@ -150,3 +153,86 @@ def test_a_visible_command_that_runs_into_a_secret_creature_discovers_it(
     assert all(count == 1 for count in squares.values()), squares
     for text in [*run.texts, *frames]:
         assert CANARY not in text, f"a hidden text reached a player: {text[:300]}"
+
+
+def _player_runs() -> Iterator[Any]:
+    for samples in CONTACTS:
+        for kind, (who, _) in samples.runs.items():
+            if who == "player":
+                yield pytest.param(samples, kind, id=f"{samples.system}-{kind}")
+
+
+def _without(records: list[dict[str, Any]], seq: int) -> list[Record]:
+    """``records`` as if record ``seq`` had never been made (later ones renumbered)."""
+    kept = [Record.model_validate(r) for r in records if r["seq"] != seq]
+    return [r.model_copy(update={"seq": n}) for n, r in enumerate(kept, start=1)]
+
+
+@pytest.mark.parametrize(("samples", "kind"), list(_player_runs()))
+def test_with_the_option_only_the_discovering_player_sees_what_was_touched(
+    client: TestClient, make_party: Any, samples: ContactSamples, kind: str
+) -> None:
+    """``discovery: "player"``: the player who ran into the lurker (Paul) sees it; another
+    player (Petra) and the spectator get, on every channel, exactly what they would get if
+    the discovery had never been made — and nothing hidden."""
+    options = {**samples.options, "discovery": "player"}
+    run = Run(client, make_party, replace(samples, options=options))
+    party = run.party
+    petra = {"Authorization": f"Bearer {party.join('player', 'Petra')}"}
+    petra_id = party.view(petra)["me"]["participant"]
+    paul_id = party.view(party.player)["me"]["participant"]
+    others = {"petra": petra, "spectator": party.spectator}
+    with party.socket(petra["Authorization"].split()[1]) as petra_ws:
+        frames = [petra_ws.receive_text()]
+        run.hide()
+        reply = run.do(*samples.runs[kind])
+        assert reply.status_code == 200, reply.text
+        made, *found = reply.json()["records"]
+        assert made["contact"] is True and made["audience"] is None
+        assert [f["audience"] for f in found] == [[paul_id]] and found[0]["contact"] is True
+        frames.append(petra_ws.receive_text())
+        party.do(party.gm, {"kind": "say", "text": "weiter"})  # the next frame after it
+        frames.append(petra_ws.receive_text())
+    discovery = found[0]["seq"]
+    assert LURKER in json.dumps(party.view(party.player)["state"]), "Paul sees what he touched"
+    assert discovery in {r["seq"] for r in party.records(party.player)}
+    texts = [*frames, *run.checks(petra), *run.checks(party.spectator), json.dumps(run.odds(petra))]
+    for headers in others.values():
+        assert discovery not in {r["seq"] for r in party.records(headers)}
+        texts += [
+            json.dumps(party.view(headers)),
+            json.dumps(party.records(headers)),
+            client.get(f"{run.url}/export", headers=headers).text,
+        ]
+    for text in [*run.texts, *texts]:
+        assert LURKER not in text and CANARY not in text, text[:300]
+    # As if nothing had been discovered: the same log without the discovery, for the others.
+    export = client.get(f"{run.url}/export", headers=party.gm).json()
+    system = get_system(samples.system)
+    table = Table(system, export["options"], [Record.model_validate(r) for r in export["records"]])
+    twin = Table(system, export["options"], _without(export["records"], discovery))
+    probes = [samples.probe(square) for square in samples.squares]
+    for viewer in (Viewer(Role.PLAYER, petra_id), Viewer(Role.SPECTATOR, "s")):
+        assert table.view(viewer) == twin.view(viewer)
+        actor = Actor(id=viewer.participant or "", role=viewer.role)
+        assert [repr(table.check(p, actor)) for p in probes] == [
+            repr(twin.check(p, actor)) for p in probes
+        ]
+    paul = Viewer(Role.PLAYER, paul_id)
+    assert table.view(paul) != twin.view(paul), "the discovery changes Paul's view alone"
+    assert table.view(Viewer(Role.GM)) == twin.view(Viewer(Role.GM)), "the GM knew it all along"
+    state = table.state_for(Role.PLAYER)
+    assert all(
+        system.odds(state, p) == system.odds(twin.state_for(Role.PLAYER), p) for p in probes[:3]
+    )
+    # The log replays (the GM's export and Paul's), and a re-fold from it is the same.
+    assert replay_log(system, export["options"], table.records).ok
+    forged = [
+        r.model_copy(update={"events": []}) if r.seq == discovery else r for r in table.records
+    ]
+    assert not replay_log(system, export["options"], forged).ok, "the discovery is checked"
+    assert not replay_log(system, export["options"], _without(export["records"], discovery)).ok
+    mine = client.get(f"{run.url}/export", headers=party.player).json()
+    assert replay_log(
+        system, mine["options"], [Record.model_validate(r) for r in mine["records"]]
+    ).ok

@@ -45,6 +45,14 @@ def _loose_fields(schema: dict[str, Any]) -> list[str]:
                 found.append(f"{path}: str (not strict)")
             elif not ruled and not node.get("pattern"):
                 found.append(f"{path}: str (no text rule)")
+        elif kind == "literal":
+            if any(not isinstance(v, str) for v in node["expected"]):
+                found.append(f"{path}: literal (compared loosely)")
+        elif (
+            kind == "function-before"
+            and getattr(node["function"]["function"], "__qualname__", "") == "exact_int"
+        ):
+            pass  # a literal of integers taken only as JSON integers
         elif kind == "function-after":
             rule = getattr(node["function"]["function"], "__qualname__", "")
             walk(node["schema"], path, rule.startswith("text_rule"))
@@ -73,15 +81,19 @@ def test_every_command_field_follows_the_strict_rules(system_id: str) -> None:
 
 
 def test_the_walk_finds_loose_fields() -> None:
+    from typing import Literal
+
     from pydantic import BaseModel, TypeAdapter
 
     class Loose(BaseModel):
         count: int
         name: str
+        edition: Literal[1, 2]
 
     assert _loose_fields(TypeAdapter(Loose).core_schema) == [
         ".count: int",
         ".name: str (not strict)",
+        ".edition: literal (compared loosely)",
     ]
 
 

@@ -16,6 +16,10 @@ so the visible records of a redacted log replay on their own. Their draws are ch
 dice check only; where a player's export withholds the draws themselves (an epoch not yet
 revealed), the replay counts them as taken so that later draws keep their indexes.
 
+A contact whose discovery the table shows its issuer alone (the table option ``discovery``)
+makes two records: the command's and, after it, the discovery addressed to the issuer; the
+replay of the first makes both, and the second must then be exactly the one made.
+
 Chat records (``say``, ``whisper``) are decided again by the chat rules with their draws (an
 inline roll), their audience included; the table issues nothing automatic after them. A
 whisper withheld from someone else's export is taken as it is, like a hidden record.
@@ -123,9 +127,12 @@ def replay_log(
             mismatch = _automatic(system, record, expect_auto, basis)
             if mismatch is not None:
                 return ReplayResult(count, mismatch)
+        made = record.seq <= table.seq  # the discovery the record before made
         mismatch = _replay_one(table, record, withheld.get(record.seq, 0))
         if mismatch is not None:
             return ReplayResult(count, mismatch)
+        if made:
+            continue  # part of the record before: what follows it follows that record
         chain = chain + 1 if record.actor == AUTO_ACTOR else 0
         expect_auto = None
         if record.command is not None and chain < MAX_AUTOMATIC and not is_chat(record):
@@ -169,6 +176,14 @@ def _would_run(system: GameSystem[Any, Any, Any], basis: Any, command: Any) -> b
 
 def _replay_one(table: Table, record: Record, withheld: int) -> ReplayMismatch | None:
     """Replay one record on ``table`` and compare; ``None`` when it is exactly as logged."""
+    if record.seq <= table.seq:  # made by the record before: a discovery to its issuer alone
+        made = table.records[record.seq - 1]
+        return _first(
+            record.seq,
+            "",
+            made.model_dump(mode="json", exclude={"seq"}),
+            record.model_dump(mode="json", exclude={"seq"}),
+        )
     if record.command is None and record.undoes is None:
         if withheld:
             # Stand-ins for draws the export withholds, so that later draws keep their place.

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Annotated, Any, Literal, Protocol, TypeVar, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine.errors import RuleError
@@ -32,11 +32,14 @@ from spieltisch.engine.visibility import Viewer
 __all__ = [
     "Access",
     "Contact",
+    "Discovery",
+    "Edition",
     "GameSystem",
     "Odds",
     "OddsOutcome",
     "OddsPart",
     "StateT",
+    "exact_int",
     "parse_command",
     "parse_options",
     "stamp_options",
@@ -155,6 +158,25 @@ class GameSystem(Protocol[StateT, CommandT, EventT]):
         ...
 
 
+def exact_int(value: Any) -> Any:
+    """A JSON integer as it is: ``true``, ``1.0`` or ``"1"`` is refused (the strict number
+    rule, for the integers a ``Literal`` lists, which pydantic compares loosely)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError("an integer is required")
+    return value
+
+
+Edition = Annotated[Literal[1, 2], BeforeValidator(exact_int)]
+"""A system's rules edition as a table option (1: the rules of tables made before; 2)."""
+
+
+Discovery = Literal["table", "player"]
+"""The table option ``discovery`` of every system with :class:`Contact`: who is shown what a
+command discovers: the whole table (``"table"``, the default, and every table made before the
+option existed) or the one who issued the command alone (``"player"``; the table then
+addresses the discovery to that participant, see :class:`~spieltisch.engine.table.Table`)."""
+
+
 @runtime_checkable
 class Contact(Protocol):
     """A system in which a visible command can run into something hidden (contact).
@@ -182,6 +204,10 @@ class Contact(Protocol):
         makes the touched thing visible, carrying everything the shared fold needs to show
         it. The replacement must apply to both folds (the GM's and the shared one) and leave
         them consistent; it must not roll dice (the draws are those ``decide`` made).
+
+        The discovery is the replacement's **last** event, and it alone: with the table
+        option ``discovery`` set to ``"player"`` the table records it apart, addressed to the
+        command's issuer, and the events before it must then stand on their own.
         """
         ...
 

@@ -14,8 +14,10 @@ GM's fold; a hidden record is decided on the GM's fold and leaves the shared one
 Where a visible command runs into something hidden (a system implementing
 :class:`~spieltisch.engine.system.Contact`: a move onto a secret creature's square), the
 system's ``contact`` replaces its events by the command cut short and the discovery of what
-it touched; the record says so (``contact``). Checking a command (:meth:`Table.check`) never
-consults the GM's fold for anyone but the GM.
+it touched; the record says so (``contact``). With the table option ``discovery`` set to
+``"player"`` the discovery is a record of its own addressed to the command's issuer, which
+changes that participant's own fold alone (:attr:`Table.private_folds`). Checking a command
+(:meth:`Table.check`) never consults the GM's fold for anyone but the GM.
 
 Chat (:mod:`spieltisch.engine.chat`: the reserved kinds ``say`` and ``whisper``) is decided
 here for every system; its records change neither fold, and a whisper carries its audience.
@@ -111,6 +113,9 @@ class Table:
         self._shapes = shapes_of(system)
         """The event shapes every event is read through (:mod:`spieltisch.engine.upcast`)."""
         self._state = self._shared = system.new_state(self.options)
+        self._private: dict[str, Any] = {}
+        """Participant → their own fold, for those shown something alone (a discovery, by the
+        table option ``discovery``): the shared fold and the records addressed to them."""
         self._withheld = False
         """A hidden record's content was withheld from this log (see :meth:`replay`)."""
         draws = 0
@@ -118,7 +123,7 @@ class Table:
             record = read_record(self._shapes, record)
             self._append(record, draws)
             draws += len(record.draws)
-        self._state, self._shared = self._fold(self.records, undoing=None)
+        self._state, self._shared, self._private = self._fold(self.records, undoing=None)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -133,9 +138,26 @@ class Table:
         return self._shared
 
     def state_for(self, viewer: Viewer | Role) -> Any:
-        """The state ``viewer`` may see: the GM's, or the shared one, never the GM's to others."""
-        role = viewer.role if isinstance(viewer, Viewer) else viewer
-        return self._state if role is Role.GM else self._shared
+        """The state ``viewer`` may see: the GM's, or the shared one, never the GM's to others;
+        a player who was shown something alone (:attr:`private_folds`) sees their own fold."""
+        if isinstance(viewer, Role):
+            return self._state if viewer is Role.GM else self._shared
+        if viewer.role is Role.PLAYER and viewer.participant in self._private:
+            return self._private[viewer.participant]
+        return self._state if viewer.role is Role.GM else self._shared
+
+    @property
+    def private_folds(self) -> Mapping[str, Any]:
+        """Participant → the fold of the records they see, for every participant who was
+        shown something alone (records addressed to them that change state: a discovery
+        by the table option ``discovery``); empty at most tables."""
+        return self._private
+
+    @property
+    def discovers_alone(self) -> bool:
+        """Whether what a command discovers by contact is shown to its issuer alone (the
+        table option ``discovery`` is ``"player"``) rather than to the table."""
+        return isinstance(self.system, Contact) and self.options.get("discovery") == "player"
 
     def viewer(self, actor: Actor) -> Viewer:
         """The viewer ``actor`` is: its role and the pieces it owns now."""
@@ -208,17 +230,18 @@ class Table:
         parsed = parse_command(self.system, command)
         hidden = hidden or makes_secret(parsed)  # a secret is never an open record
         self._authorize(parsed, actor, hidden, gone)
-        records = [self._decide(parsed, actor.id, source_at, hidden, actor.role is Role.GM)]
+        first = len(self.records)
+        self._decide(parsed, actor.id, source_at, hidden, actor.role is Role.GM)
         plan = automatic or self.system.automatic
         try:
             for _ in range(MAX_AUTOMATIC):
                 follow = plan(self._state if hidden else self._shared)
                 if follow is None:
                     break
-                records.append(self._decide(follow, AUTO_ACTOR, source_at, hidden))
+                self._decide(follow, AUTO_ACTOR, source_at, hidden)
         except RuleError:
             pass  # an automatic command that fails leaves the human's record standing
-        return records
+        return self.records[first:]
 
     def check(
         self, command: Any, actor: Actor, *, hidden: bool = False, gone: Collection[str] = ()
@@ -286,9 +309,9 @@ class Table:
             hidden=target.hidden,
             audience=target.audience,
         )
-        state, shared = self._fold([*self.records, record], undoing=seq)
+        state, shared, private = self._fold([*self.records, record], undoing=seq)
         self.records.append(record)
-        self._state, self._shared = state, shared
+        self._state, self._shared, self._private = state, shared, private
         return record
 
     def absorb(self, records: Iterable[Record]) -> None:
@@ -302,22 +325,29 @@ class Table:
             record = read_record(self._shapes, record)
             self.records.append(record)
             if record.undoes is not None:
-                self._state, self._shared = self._fold(self.records, undoing=None)
+                self._state, self._shared, self._private = self._fold(self.records, undoing=None)
                 continue
             if chat.is_chat(record):
                 continue  # chat changes no state
             events = [self._event(data) for data in record.events]
-            self._state, self._shared = self._evolve(record.hidden, events)
+            if record.audience is not None:  # shown to some alone: their folds
+                self._private = self._tell(self._private, self._shared, record.audience, events)
+                continue
+            self._state, self._shared, self._private = self._evolve(record.hidden, events)
 
     def replay(self, record: Record, actor: Actor) -> Record:
         """Decide ``record``'s command again with its own draws and append what that gives.
 
         The caller compares the result with ``record`` (verification by replay). A record
         whose command was withheld (a hidden record in a player's export) is appended as it
-        is: it has no events. Undo records are replayed through :meth:`undo`.
+        is: it has no events. Undo records are replayed through :meth:`undo`. A discovery
+        addressed to its issuer alone (see :attr:`discovers_alone`) is made by replaying the
+        record before it; replaying it returns the record the table made.
         """
         if record.undoes is not None:
             return self.undo(record.undoes, actor)
+        if record.seq <= len(self.records):
+            return self.records[record.seq - 1]
         if record.command is None:
             self._append(record, self.next_draw)
             self._withheld = self._withheld or record.hidden
@@ -411,22 +441,41 @@ class Table:
             events, contact = recorded, True
         basis = self._state if hidden else self._shared
         access = self.system.access(basis, command)
-        state, shared = self._evolve(hidden, events)
+        found: list[Any] = []
+        if contact and recorded is None and self.discovers_alone and actor_id != AUTO_ACTOR:
+            events, found = events[:-1], events[-1:]  # the discovery: to the issuer alone
+        state, shared, private = self._evolve(hidden, events)
         record = Record(
             seq=len(self.records) + 1,
             actor=actor_id,
             command=self.system.commands.dump_python(command, mode="json"),
-            events=[
-                self._shapes.mark(self.system.events.dump_python(e, mode="json")) for e in events
-            ],
+            events=[self._dump(e) for e in events],
             draws=[DrawModel(index=d.index, sides=d.sides, value=d.value) for d in recorder.draws],
             hidden=hidden,
             claims=access.piece if access.claims and actor_id != AUTO_ACTOR else None,
             contact=contact,
         )
         self.records.append(record)
-        self._state, self._shared = state, shared
+        self._state, self._shared, self._private = state, shared, private
+        if found:
+            self.records.append(
+                Record(
+                    seq=len(self.records) + 1,
+                    actor=actor_id,
+                    events=[self._dump(e) for e in found],
+                    audience=[actor_id],
+                    contact=True,
+                )
+            )
+            self._private = self._tell(self._private, self._shared, [actor_id], found)
         return record
+
+    def _dump(self, event: Any) -> dict[str, Any]:
+        """An event as stored JSON, marked with its version."""
+        marked: dict[str, Any] = self._shapes.mark(
+            self.system.events.dump_python(event, mode="json")
+        )
+        return marked
 
     def _events(
         self,
@@ -475,17 +524,23 @@ class Table:
             return False
         return True
 
-    def _evolve(self, hidden: bool, events: list[Any]) -> tuple[Any, Any]:
-        """Both folds after ``events`` of a record (a hidden one leaves the shared fold).
+    def _evolve(self, hidden: bool, events: list[Any]) -> tuple[Any, Any, dict[str, Any]]:
+        """The GM's, the shared and the private folds after ``events`` of a record (a hidden
+        one leaves all but the GM's alone).
 
         A visible record that applies to the shared fold but not to the GM's (the GM's hidden
         records changed what it builds on) is refused as ``table.hidden_conflict``.
         """
-        if hidden or self._shared is self._state:
+        if hidden:
             state = self._state
             for event in events:
                 state = self.system.evolve(state, event)
-            return state, (self._shared if hidden else state)
+            return state, self._shared, self._private
+        if self._shared is self._state:
+            state = self._state
+            for event in events:
+                state = self.system.evolve(state, event)
+            return state, state, self._follow(self._private, events, state)
         shared = self._shared
         for event in events:
             shared = self.system.evolve(shared, event)
@@ -495,7 +550,40 @@ class Table:
                 state = self.system.evolve(state, event)
         except RuleError:
             raise RuleError("table.hidden_conflict") from None
-        return state, shared
+        return state, shared, self._follow(self._private, events, shared)
+
+    def _follow(self, private: dict[str, Any], events: list[Any], shared: Any) -> dict[str, Any]:
+        """The private folds after the events of a visible record (``shared``: the shared fold
+        after them). A private fold the record does not apply to (what the participant was
+        shown has changed since) gives way to the shared fold: never a refusal, which would
+        tell the issuer of the record what someone else was shown."""
+        if not private:
+            return private
+        after: dict[str, Any] = {}
+        for participant, fold in private.items():
+            try:
+                for event in events:
+                    fold = self.system.evolve(fold, event)
+            except (RuleError, ValueError):
+                fold = shared
+            after[participant] = fold
+        return after
+
+    def _tell(
+        self, private: dict[str, Any], shared: Any, audience: Iterable[str], events: list[Any]
+    ) -> dict[str, Any]:
+        """The private folds after ``events`` shown to ``audience`` alone (a discovery). What
+        does not apply to someone's fold (they know it already) leaves it as it was."""
+        after = dict(private)
+        for participant in audience:
+            fold = after.get(participant, shared)
+            try:
+                for event in events:
+                    fold = self.system.evolve(fold, event)
+            except (RuleError, ValueError):
+                continue
+            after[participant] = fold
+        return after
 
     def _append(self, record: Record, next_draw: int) -> None:
         # An imported log must be one this class could have written: otherwise undo targets or
@@ -517,16 +605,20 @@ class Table:
                 )
         self.records.append(record)
 
-    def _fold(self, records: list[Record], undoing: int | None) -> tuple[Any, Any]:
-        """The GM's and the shared fold of ``records`` (the same object while nothing hidden
-        has happened)."""
+    def _fold(self, records: list[Record], undoing: int | None) -> tuple[Any, Any, dict[str, Any]]:
+        """The GM's, the shared and the private folds of ``records`` (the GM's and the shared
+        one the same object while nothing hidden has happened)."""
         undone = {r.undoes for r in records if r.undoes is not None}
         state = shared = self.system.new_state(self.options)
+        private: dict[str, Any] = {}
         for record in records:
             if record.undoes is not None or record.seq in undone or chat.is_chat(record):
                 continue
             try:
                 events = [self._event(data) for data in record.events]
+                if record.audience is not None:  # shown to some alone: their folds
+                    private = self._tell(private, shared, record.audience, events)
+                    continue
                 before = state
                 for event in events:
                     state = self.system.evolve(state, event)
@@ -537,6 +629,7 @@ class Table:
                 else:
                     for event in events:
                         shared = self.system.evolve(shared, event)
+                private = self._follow(private, events, shared)
             except (RuleError, ValueError) as error:
                 if undoing is None:
                     raise EngineError(
@@ -548,7 +641,7 @@ class Table:
                     dependent=record.seq,
                     reason=error if isinstance(error, RuleError) else str(error),
                 ) from None
-        return state, shared
+        return state, shared, private
 
 
 def read_record(

@@ -128,7 +128,7 @@ class StoredTable(Table):
         """A copy to decide on; the original stays unchanged if the copy is thrown away."""
         copy = StoredTable(self.system, self.options)
         copy.records = list(self.records)
-        copy._state, copy._shared = self._state, self._shared
+        copy._state, copy._shared, copy._private = self._state, self._shared, self._private
         copy.__dict__["_texts"] = self._record_texts()
         for name, value in self.__dict__.items():
             if name == "_draws" or name.startswith("_owners_"):

@@ -108,6 +108,7 @@ def _redacted(info: TableInfo, record: Record) -> Record:
         return record.model_copy(update=audience)  # an undo names what it reverts, no more
     if record.audience is not None:
         audience["actor"] = ""
+        audience["contact"] = False  # a discovery shown to another alone is not named
     shown = [d for d in record.draws if info.epoch_revealed(d.index)]
     return record.model_copy(
         update={"command": None, "events": [], "draws": shown, "claims": None, **audience}

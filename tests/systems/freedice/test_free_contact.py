@@ -14,6 +14,8 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from spieltisch.dice.fair import DiceSource, FairDice
 from spieltisch.engine.errors import RuleError
@@ -22,6 +24,7 @@ from spieltisch.engine.replay import replay_log
 from spieltisch.engine.system import Contact
 from spieltisch.engine.table import Actor, Record, Role, Table
 from spieltisch.engine.visibility import GM_VIEWER, Viewer
+from spieltisch.store import EventStore
 from spieltisch.systems.freedice.rules import TERRAIN_COST, FreeDiceState
 from spieltisch.systems.registry import get_system
 
@@ -383,3 +386,75 @@ def test_a_contact_replays_from_the_gms_log_and_a_forged_one_does_not() -> None:
     plain = move(table, "c1", ["b1", "c1"])
     log = [*table.records[:-1], plain.model_copy(update={"contact": True})]
     assert not replay_log(table.system, table.options, log).ok
+
+
+SQUARES = [f"{file}{rank}" for file in "abcdefgh" for rank in range(1, 7)]
+
+
+@settings(max_examples=25, deadline=None)
+@example(at="c1", targets=["d1"])  # through the spy: a discovery for certain
+@given(
+    at=st.sampled_from([s for s in SQUARES if s not in ("a1", "h6")]),
+    targets=st.lists(st.sampled_from(SQUARES), min_size=1, max_size=4),
+)
+def test_a_discovery_shown_to_one_player_is_theirs_alone(at: str, targets: list[str]) -> None:
+    """With ``discovery: "player"``, whatever Anna's moves run into: another player and a
+    spectator see exactly the log without the discoveries, Anna sees the spy once she has
+    touched it, the GM's map stays consistent, and a re-fold and a replay agree."""
+    table = Table(get_system("free-dice"), {"discovery": "player"})
+    for record in mia_table().records:
+        table.execute(record.command, GM if record.actor == "gm" else ANNA, fair)
+    hide(table, spy(at))
+    for to in targets:
+        try:
+            table.execute({"kind": "move", "combatant": "mia", "to": to}, ANNA, fair)
+        except RuleError:
+            continue
+    addressed = [r for r in table.records if r.audience is not None]
+    assert addressed or (at, targets) != ("c1", ["d1"])
+    assert all(r.audience == ["anna"] and r.command is None for r in addressed)
+    kept = [r for r in table.records if r.audience is None]
+    twin = Table(
+        table.system,
+        table.options,
+        [r.model_copy(update={"seq": n}) for n, r in enumerate(kept, start=1)],
+    )
+    for viewer in (Viewer(Role.PLAYER, "petra"), Viewer(Role.SPECTATOR, "sue")):
+        assert table.view(viewer) == twin.view(viewer)
+        assert token(table.view(viewer), "spy") is None
+    assert (token(seen(table), "spy") is not None) == bool(addressed)
+    again = Table(table.system, table.options, table.records)
+    assert again.private_folds == table.private_folds
+    assert replay_log(table.system, table.options, table.records).ok
+    consistent(table)
+
+
+def test_a_discovery_shown_to_one_player_survives_loading_from_the_store(tmp_path: Any) -> None:
+    """The player's own fold is folded from the log on loading: no snapshot stands in for
+    it (snapshots hold the GM's and the shared fold only)."""
+    url = f"sqlite:///{tmp_path / 'own-fold.sqlite3'}"
+    store = EventStore(url, snapshot_every=1)
+    try:
+        created = store.create_table("free-dice", options={"discovery": "player"})
+        gm = store.authenticate(created.table, created.token)
+        anna = store.join(created.table, created.invites["player"], "Anna").participant
+        petra = store.join(created.table, created.invites["player"], "Petra").participant
+        store.execute(created.table, gm, {"kind": "set_map", "width": 8, "height": 6})
+        store.execute(
+            created.table, anna, {"kind": "add_character", "id": "mia", "name": "Mia", "at": "a1"}
+        )
+        store.execute(created.table, gm, spy("c1"), hidden=True)
+        move = {"kind": "move", "combatant": "mia", "to": "d1", "path": ["b1", "c1", "d1"]}
+        records = store.execute(created.table, anna, move).records
+        assert [r.audience for r in records] == [None, [anna.id]]
+        store.execute(created.table, gm, {"kind": "roll", "expression": "1d6"})
+    finally:
+        store.close()
+    again = EventStore(url)
+    try:
+        table = again.table(created.table)
+        assert token(table.view(table.viewer(anna.actor)), "spy") is not None
+        assert token(table.view(table.viewer(petra.actor)), "spy") is None
+        assert token(table.view(table.viewer(gm.actor)), "spy") is not None
+    finally:
+        again.close()

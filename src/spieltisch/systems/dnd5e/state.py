@@ -12,12 +12,13 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from spieltisch.engine.economy import BudgetRule, Budgets, InterruptStack
 from spieltisch.engine.effects import Effects
 from spieltisch.engine.encounter import Encounter
 from spieltisch.engine.grid import Diagonal, Grid, Size, Square
+from spieltisch.engine.system import Discovery
 from spieltisch.systems.dnd5e.areas import Template
 from spieltisch.systems.dnd5e.conditions import ConditionTrack
 from spieltisch.systems.dnd5e.data import monster
@@ -58,10 +59,13 @@ class _Frozen(BaseModel):
 class DndOptions(_Frozen):
     """Table options (the defaults the rules leave open)."""
 
-    width: int = Field(default=20, ge=1, le=200)
-    height: int = Field(default=20, ge=1, le=200)
+    width: StrictInt = Field(default=20, ge=1, le=200)
+    height: StrictInt = Field(default=20, ge=1, le=200)
     diagonal: Literal["uniform", "5-10-5"] = "uniform"
     """Uniform: every diagonal costs one square (the default); 5-10-5: every second two."""
+    discovery: Discovery = "table"
+    """Who is shown what a player's move discovers by contact: the table, or that player
+    alone (``"player"``; see ``docs/table-api.md``, "Contact")."""
 
 
 class CheckRoll(_Frozen):

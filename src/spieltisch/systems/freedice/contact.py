@@ -78,7 +78,9 @@ def contact(
 ) -> list[Event] | None:
     """What ``command`` does on the GM's fold ``state``, given ``events`` decided on the
     shared fold: ``None`` when it meets nothing hidden, else its events cut short, then a
-    :class:`Discovered` event (see the module)."""
+    :class:`Discovered` event (see the module). Tables of edition 1 know no contact."""
+    if state.options.edition < 2:
+        return None
     if isinstance(command, c.Move) and len(events) == 1 and isinstance(events[0], Moved):
         return _move(state, events[0])
     if (

@@ -20,7 +20,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -42,6 +42,7 @@ from spieltisch.engine.grid import (
     path_cost,
     square_name,
 )
+from spieltisch.engine.system import Discovery, Edition
 from spieltisch.systems.freedice.events import (
     Claimed,
     CombatantAdded,
@@ -62,9 +63,11 @@ from spieltisch.systems.freedice.events import (
 )
 
 __all__ = [
+    "EDITION",
     "MOVE",
     "TERRAIN_COST",
     "Fighter",
+    "FreeDiceOptions",
     "FreeDiceState",
     "blockers",
     "catalog_for",
@@ -118,11 +121,35 @@ class Fighter(_Frozen):
         return (BudgetRule(name=MOVE, amount=Decimal(self.speed)),)
 
 
+EDITION: Literal[2] = 2
+"""The edition of the free table's rules a new table is made with (see :class:`FreeDiceOptions`)."""
+
+
+class FreeDiceOptions(BaseModel):
+    """The free table's options."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    edition: Edition = EDITION
+    """The rules the table plays by. ``2`` (the default; every new table stores it,
+    :meth:`.system.FreeDice.stamp_options`): tokens take space — never two on a square, a
+    move passes its own side's tokens but not another side's — and a visible move or
+    placement that runs into something hidden discovers it (:mod:`.contact`). ``1``: the
+    rules of tables made before, whose stored options lack this field
+    (:meth:`.system.FreeDice.upgrade_options`): tokens take no space and nothing is
+    discovered by contact, so their logs (two tokens on one square among them) load, undo and
+    verify as they were played."""
+    discovery: Discovery = "table"
+    """Who is shown what a player's command discovers by contact: the table, or that player
+    alone (``"player"``; see ``docs/table-api.md``, "Contact")."""
+
+
 class FreeDiceState(BaseModel):
     """The state of a free-dice table: every roll so far, the map and the fight."""
 
     model_config = ConfigDict(frozen=True)
 
+    options: FreeDiceOptions = FreeDiceOptions()
     rolls: tuple[Rolled, ...] = ()
     grid: Grid = Grid(width=12, height=8)
     image: str | None = None
@@ -213,7 +240,10 @@ def squares_of(fighter: Fighter) -> frozenset[Square]:
 
 
 def taken(state: FreeDiceState, but: str | None = None) -> dict[Square, Fighter]:
-    """Square → the token on it, of every combatant but ``but`` (no token ends a move there)."""
+    """Square → the token on it, of every combatant but ``but`` (no token ends a move there);
+    none in edition 1, where tokens take no space."""
+    if state.options.edition < 2:
+        return {}
     return {sq: f for f in state.fighters if f.id != but for sq in squares_of(f)}
 
 

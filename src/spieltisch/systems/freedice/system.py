@@ -15,7 +15,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter
+from pydantic import TypeAdapter
 
 from spieltisch.dice.dice import roll
 from spieltisch.dice.errors import DiceError, LimitError
@@ -28,7 +28,7 @@ from spieltisch.engine.creatures import Creature, Track
 from spieltisch.engine.effects import Duration
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.grid import Size, Square, footprint
-from spieltisch.engine.system import Access, Odds, OddsOutcome
+from spieltisch.engine.system import Access, Odds, OddsOutcome, parse_options
 from spieltisch.engine.upcast import EventShapes
 from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.freedice import commands as c
@@ -44,7 +44,9 @@ from spieltisch.systems.freedice.events import (
     RollPart,
 )
 from spieltisch.systems.freedice.rules import (
+    EDITION,
     MOVE,
+    FreeDiceOptions,
     FreeDiceState,
     blockers,
     cheapest_path,
@@ -110,12 +112,6 @@ def _roll(node: Expression, dice: DiceSource) -> Any:
 
 def _faces(result: Any) -> tuple[DieFace, ...]:
     return tuple(DieFace.model_validate(die.to_json()) for die in result.dice)
-
-
-class FreeDiceOptions(BaseModel):
-    """The free-dice system has no table options."""
-
-    model_config = ConfigDict(extra="forbid")
 
 
 def _initiative(text: str) -> str:
@@ -242,10 +238,19 @@ class FreeDice:
     meta = META
 
     def new_state(self, options: Mapping[str, Any]) -> FreeDiceState:
-        """An empty table (the system has no options; unknown ones are refused)."""
-        if options:
-            raise RuleError("rule.bad_command", system=SYSTEM_ID, detail=", ".join(options))
-        return FreeDiceState()
+        """An empty table; ``options`` are :class:`.rules.FreeDiceOptions` (validated: the
+        first problem is ``freedice.bad_option`` naming the option and the value)."""
+        return FreeDiceState(options=parse_options(FreeDiceOptions, "freedice.bad_option", options))
+
+    def stamp_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """A new table stores the edition of the rules (2, tokens take space, unless given),
+        so that a table stored before it (without ``edition``) keeps edition 1."""
+        return {"edition": EDITION, **options}
+
+    def upgrade_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Options stored without ``edition`` are a table made before the edition: it keeps
+        the rules it was played with (edition 1, tokens take no space, no contact)."""
+        return {**options, "edition": options.get("edition", 1)}
 
     def decide(self, state: FreeDiceState, command: Command, dice: DiceSource) -> list[Event]:
         """Check a command against the free table's rules, roll what it needs, give its events."""

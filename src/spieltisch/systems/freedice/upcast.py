@@ -22,8 +22,10 @@ from spieltisch.engine.upcast import Upcaster
 
 __all__ = ["RULES_VERSION", "UPCASTERS"]
 
-RULES_VERSION = 1
-"""The version of the rules, carried in exports and snapshots."""
+RULES_VERSION = 2
+"""The version of the rules, carried in exports and snapshots. 2: tokens take space and
+contact discovers what is hidden (the options' ``edition`` 2; a table stored without it reads
+as edition 1, the rules of version 1, so its snapshots of version 1 are folded anew)."""
 
 UPCASTERS: Mapping[str, Sequence[Upcaster]] = {}
 """Event kind → its upcasters in order (``v1→v2``, ``v2→v3``, …); none yet."""

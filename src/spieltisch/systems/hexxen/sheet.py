@@ -7,13 +7,16 @@ import re
 from enum import StrEnum
 from functools import cache
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     SerializerFunctionWrapHandler,
+    StrictBool,
+    StrictInt,
     model_serializer,
     model_validator,
 )
@@ -23,6 +26,8 @@ from spieltisch.engine.economy import Budgets
 from spieltisch.engine.effects import Catalog, Effects, load_catalog
 from spieltisch.engine.encounter import Encounter
 from spieltisch.engine.grid import Grid
+from spieltisch.engine.system import Discovery, exact_int
+from spieltisch.engine.text import Ref
 
 __all__ = [
     "ATTRIBUTES",
@@ -91,9 +96,9 @@ class Decay(_Frozen):
 
     mode: Literal["auto", "check", "none"] = "none"
     """``auto``: one level a round; ``check``: an Abbau check a round; ``none``: until removed."""
-    skill: str | None = None
+    skill: Ref | None = None
     """The skill a hunter rolls for the Abbau check (an NSC rolls its attribute)."""
-    per_success: bool = True
+    per_success: StrictBool = True
     """Each success of the Abbau check removes a level (else one level on any success)."""
 
 
@@ -110,11 +115,14 @@ def _default_decay() -> dict[str, Decay]:
 class HexxenOptions(_Frozen):
     """The table options: every default the rules leave open (see docs/games/hexxen.md)."""
 
-    max_pool: int = Field(default=10, ge=1, le=30)
+    max_pool: StrictInt = Field(default=10, ge=1, le=30)
     """Most HeXXen dice a hunter's check rolls (attribute + skill, capped)."""
-    stars_count: bool = False
+    stars_count: StrictBool = False
     """House rule: every 2 Espritsterne of a hunter add 1 success."""
-    edition: Literal[1, 2, 3] = 3
+    discovery: Discovery = "table"
+    """Who is shown a secret NSC a hunter's ``place`` runs into (contact): the table, or
+    that hunter's player alone (``"player"``; see ``docs/table-api.md``, "Contact")."""
+    edition: Annotated[Literal[1, 2, 3], BeforeValidator(exact_int)] = 3
     """How the table reads the rules where an earlier release read them otherwise: ``3`` the
     seed's reading with Blut- and Elixierwürfel that act and NSC properties applied (the
     default); ``2`` that reading before (an Elixierwürfel on an attack line only reported,
@@ -124,43 +132,43 @@ class HexxenOptions(_Frozen):
     a power takes any number of targets, an NSC without attributes defends a comparative
     check with its strongest attack's dice, a bound NSC's melee line hits any hunter, and a
     power's ``[tag]`` is not kept."""
-    max_janus: int = Field(default=5, ge=1, le=10)
+    max_janus: StrictInt = Field(default=5, ge=1, le=10)
     """Most bonus and most malus of a check (``modifier_cap``), so most Janus dice."""
     modifier_cap: Literal["each_side", "net"] = "each_side"
     """``each_side``: every source of bonus adds up and is capped at ``max_janus``, so is every
     source of malus, then both are netted (the seed); ``net``: everything is netted first and
     the net is capped (the reading of tables made before)."""
-    base_ap: int = Field(default=6, ge=0, le=20)
+    base_ap: StrictInt = Field(default=6, ge=0, le=20)
     """A hunter's Ap per round before Lähmungsstufen."""
-    ap_minus_armour: bool = False
+    ap_minus_armour: StrictBool = False
     """Subtract the hunter's armour from his Ap per round (as a published sheet does)."""
-    defense_ap: int = Field(default=1, ge=0, le=6)
+    defense_ap: StrictInt = Field(default=1, ge=0, le=6)
     """Ap a defensive reaction (parry, dodge) costs."""
-    hit_threshold: int = Field(default=1, ge=1, le=10)
+    hit_threshold: StrictInt = Field(default=1, ge=1, le=10)
     """Net successes an attack needs after the defence to hit."""
-    damage_offset: int = Field(default=0, ge=-10, le=10)
+    damage_offset: StrictInt = Field(default=0, ge=-10, le=10)
     """LeP lost = Schaden + net successes + this (default 0, the published rule; −1 is the
     reading of tables made before), minus armour."""
-    armour_reduces: bool = True
+    armour_reduces: StrictBool = True
     """Armour is subtracted from the LeP an attack costs."""
-    max_level: int = Field(default=5, ge=1, le=10)
+    max_level: StrictInt = Field(default=5, ge=1, le=10)
     """Highest level of an ongoing effect."""
-    damage_per_level: int = Field(default=2, ge=0, le=10)
+    damage_per_level: StrictInt = Field(default=2, ge=0, le=10)
     """LeP outer and inner damage deal per level in the INI-0 phase."""
-    lep_base: int = Field(default=7, ge=0, le=30)
+    lep_base: StrictInt = Field(default=7, ge=0, le=30)
     """Hunter's LeP = this + KKR + WIL (+ Unempfindlichkeit)."""
-    lep_floor: int = Field(default=-10, ge=-50, le=0)
+    lep_floor: StrictInt = Field(default=-10, ge=-50, le=0)
     """How low a hunter's LeP may fall."""
-    npc_handlungen: int = Field(default=1, ge=1, le=10)
+    npc_handlungen: StrictInt = Field(default=1, ge=1, le=10)
     """An NSC's Handlungen per round when its stat block names none."""
-    decay: dict[str, Decay] = Field(default_factory=_default_decay, max_length=40)
+    decay: dict[Ref, Decay] = Field(default_factory=_default_decay, max_length=40)
     """How ongoing effects lose levels at INI 0, by tag (``Furcht``) or by kind (``malus``);
     a tag's rule wins over its kind's. Default: damage −1 a round, Malus- and Lähmungsstufen
     until removed, ``[Furcht]`` by an Abbau check with Geistesstärke."""
-    binding_from_map: bool = True
+    binding_from_map: StrictBool = True
     """Two opposing tokens on neighbouring squares of the battle map are bound (gebunden) —
     unless the GM set that pair otherwise; tables made before read only ``set_bound``."""
-    ini_roll: bool = False
+    ini_roll: StrictBool = False
     """House rule for ``start_fight`` with ``roll_ini``: INI + 1d6 (the seed rolls no INI)."""
 
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, StrictBool, StrictInt, TypeAdapter
+from pydantic import BeforeValidator, Field, StrictBool, StrictInt, TypeAdapter
 
 from spieltisch.engine.permissions import GmOnly, Secret
+from spieltisch.engine.system import exact_int
 from spieltisch.engine.text import Name, Ref
 from spieltisch.systems.kreiswanderer.sheet import (
     MAX_ITEMS,
@@ -212,7 +213,7 @@ class AssignDice(_Command):
 
     kind: Literal["assign_dice"] = "assign_dice"
     being: Ref
-    dodge: Literal[0, 1]
+    dodge: Annotated[Literal[0, 1], BeforeValidator(exact_int)]
 
 
 class Attack(_Command):

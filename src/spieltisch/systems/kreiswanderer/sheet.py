@@ -27,6 +27,7 @@ from spieltisch.engine.creatures import Creature, Tag
 from spieltisch.engine.economy import Budgets, PendingAction
 from spieltisch.engine.effects import Effects
 from spieltisch.engine.encounter import Encounter
+from spieltisch.engine.system import Edition
 from spieltisch.engine.text import Name, Ref
 
 __all__ = [
@@ -208,7 +209,7 @@ class KreisOptions(_Frozen):
     with :data:`EDITION` (see :meth:`.system.Kreiswanderer.created_options`).
     """
 
-    edition: SkipJsonSchema[Literal[1, 2]] = 1
+    edition: SkipJsonSchema[Edition] = 1
     attributes: tuple[Ref, ...] = Field(default=DEFAULT_ATTRIBUTES, min_length=1, max_length=20)
     default_target: Annotated[StrictInt, Field(ge=0, le=99)] = 10
     tie_goes_to: Literal["passive", "active"] = "passive"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from enum import IntEnum, StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from spieltisch.engine.text import Name, Ref
 
@@ -222,29 +222,29 @@ class LastCheck(_Frozen):
 class KittiesOptions(_Frozen):
     """Table options: every default the rules leave open, documented in the game's docs."""
 
-    creation_attributes: tuple[int, ...] = (1, 2, 3)
+    creation_attributes: tuple[StrictInt, ...] = (1, 2, 3)
     """A new kitty's attribute ratings, each used once."""
-    creation_talents: int = Field(default=1, ge=0, le=5)
-    creation_powers: int = Field(default=1, ge=0, le=3)
-    starting_treats: int = Field(default=2, ge=0, le=10)
-    starting_aua_limit: int = Field(default=2, ge=0, le=10)
-    default_difficulty: int = Field(default=4, ge=3, le=6)
-    foe_difficulty: int = Field(default=4, ge=3, le=6)
-    foe_aua_limit: int = Field(default=2, ge=1, le=20)
-    power_bonus_once_per_scene: bool = True
-    xp_per_level: tuple[int, ...] = (5, 6, 6, 7, 7, 8, 8, 9, 9)
+    creation_talents: StrictInt = Field(default=1, ge=0, le=5)
+    creation_powers: StrictInt = Field(default=1, ge=0, le=3)
+    starting_treats: StrictInt = Field(default=2, ge=0, le=10)
+    starting_aua_limit: StrictInt = Field(default=2, ge=0, le=10)
+    default_difficulty: StrictInt = Field(default=4, ge=3, le=6)
+    foe_difficulty: StrictInt = Field(default=4, ge=3, le=6)
+    foe_aua_limit: StrictInt = Field(default=2, ge=1, le=20)
+    power_bonus_once_per_scene: StrictBool = True
+    xp_per_level: tuple[StrictInt, ...] = (5, 6, 6, 7, 7, 8, 8, 9, 9)
     """XP needed to reach level 2, 3, …; the maximum level is one more than its length."""
-    xp_carry_over: bool = False
+    xp_carry_over: StrictBool = False
     """Keep XP above the threshold at a level-up (default: XP resets to 0)."""
-    xp_failure_cap: int | None = Field(default=None, ge=0)
+    xp_failure_cap: StrictInt | None = Field(default=None, ge=0)
     """Most XP per episode from accepted failures (the seed suggests 2 or 3); None: no cap."""
-    episode_reset_auas: bool = True
+    episode_reset_auas: StrictBool = True
     """Default of the GM's choice at episode start: clear Auas."""
-    episode_reset_injuries: bool = True
+    episode_reset_injuries: StrictBool = True
     """Default of the GM's choice at episode start: clear injuries."""
-    reroll_want: int = Field(default=2, ge=1, le=10)
+    reroll_want: StrictInt = Field(default=2, ge=1, le=10)
     """Successes the treat-reroll odds aim for (reroll all non-successes below this)."""
-    max_pool: int = Field(default=20, ge=1, le=60)
+    max_pool: StrictInt = Field(default=20, ge=1, le=60)
     """Refuse larger pools (typed modifiers are bounded, the odds stay cheap)."""
 
     @property

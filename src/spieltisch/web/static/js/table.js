@@ -418,7 +418,7 @@ function renderLog() {
     if (record.undoes != null) {
       items.push(el("p", { class: "log-text" }, t("web.log.undo", { who, seq: record.undoes })));
     } else {
-      const kind = record.command?.kind ?? "?";
+      const kind = record.command?.kind ?? (record.contact ? "discovery" : "?");
       const summary = chat.summary(record, ctx) || game().summary?.(record, ctx)
         || tFirst([`web.cmd.${view.info.system}.${kind}`, `web.cmd.${kind}`], { ...(record.command || {}), who }, kind);
       items.push(el("p", { class: "log-text" }, summary));
