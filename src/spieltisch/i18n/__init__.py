@@ -23,6 +23,7 @@ from spieltisch.errors import SpieltischError
 __all__ = [
     "LANGUAGES",
     "area_catalog",
+    "area_plurals",
     "areas",
     "catalog",
     "default_language",
@@ -124,6 +125,11 @@ def areas() -> tuple[str, ...]:
 def area_catalog(lang: str, area: str) -> Mapping[str, str]:
     """The messages of one area of ``lang`` (:func:`areas`): key → text."""
     return _files(lang)[area][0]
+
+
+def area_plurals(lang: str, area: str) -> Mapping[str, tuple[str, ...]]:
+    """The plural entries of one area of ``lang``: key → one text per plural form."""
+    return _files(lang)[area][1]
 
 
 def catalog(lang: str) -> Mapping[str, str]:

@@ -110,6 +110,23 @@ function rolledDice(record) {
   return chatDice.length ? chatDice : recordDice(record).flat();
 }
 
+/** The dice one event shows (the game's reading of it, else its own `dice`); [] for none. */
+function eventDice(event, record) {
+  const dice = game().diceOf?.(event, record) ?? (Array.isArray(event.dice) ? event.dice : null);
+  return dice || [];
+}
+
+/** What a record did, outcome first: `{lines, told}`, the game's headline of the whole record
+ * (`headline(record, ctx)`, telling every event), else the lines of the events that rolled
+ * dice (an attack and its damage, not the points paid before it); no lines for none. */
+function outcomeOf(record) {
+  const events = record.events || [];
+  const own = game().headline?.(record, ctx);
+  if (own) return { lines: [own], told: new Set(events) };
+  const rolled = events.filter((event) => event.roll?.dice?.length || eventDice(event, record).length);
+  return { lines: rolled.map((event) => eventText(event, record)).filter(Boolean), told: new Set(rolled) };
+}
+
 /** Show each new record that rolled dice in the toast, once; the first load only takes note. */
 function announce(records) {
   for (const record of records || []) {
@@ -123,11 +140,10 @@ function announce(records) {
 
 function showRoll(record, dice) {
   const toast = document.getElementById("toast");
-  const texts = (record.events || []).map((event) => eventText(event, record)).filter(Boolean);
-  const what = texts[0] || dice.map((d) => d.face ?? d.value).join(" ");
+  const what = outcomeOf(record).lines.join(" ") || dice.map((d) => d.face ?? d.value).join(" ");
   const row = renderDice(dice.slice(0, 12), { size: 40 });
   row.setAttribute("aria-hidden", "true");  // the line says it; the passing faces stay silent
-  toast.replaceChildren(el("p", { class: "toast-text" }, t("web.toast.rolled", { who: actorName(record.actor), what })), row);
+  toast.replaceChildren(el("p", { class: "toast-text" }, what), el("p", { class: "toast-who" }, t("web.toast.rolled", { who: actorName(record.actor) })), row);
   toast.dataset.seq = record.seq;
   toast.classList.add("is-shown");
   toast.dataset.animated = String(animateRoll(row, dice, { size: 40 }));
@@ -398,11 +414,7 @@ function eventText(event, record = null) {
 }
 
 function recordDice(record) {
-  const fromEvents = [];
-  for (const event of record.events || []) {
-    const dice = game().diceOf?.(event, record) ?? (Array.isArray(event.dice) ? event.dice : null);
-    if (dice && dice.length) fromEvents.push(dice);
-  }
+  const fromEvents = (record.events || []).map((event) => eventDice(event, record)).filter((dice) => dice.length);
   if (fromEvents.length) return fromEvents;
   if (record.draws && record.draws.length) return [record.draws.map((d) => ({ die: "d" + d.sides, sides: d.sides, face: d.value }))];
   return [];
@@ -421,9 +433,12 @@ function renderLog() {
       const kind = record.command?.kind ?? "?";
       const summary = chat.summary(record, ctx) || game().summary?.(record, ctx)
         || tFirst([`web.cmd.${view.info.system}.${kind}`, `web.cmd.${kind}`], { ...(record.command || {}), who }, kind);
-      items.push(el("p", { class: "log-text" }, summary));
+      // Outcome first: what the dice decided, then what was asked, then the other events.
+      const outcome = outcomeOf(record);
+      for (const text of outcome.lines) items.push(el("p", { class: "log-text log-outcome" }, text));
+      items.push(el("p", { class: outcome.lines.length ? "log-event log-command" : "log-text" }, summary));
       for (const event of record.events || []) {
-        const text = eventText(event, record);
+        const text = outcome.told.has(event) ? null : eventText(event, record);
         if (text) items.push(el("p", { class: "log-event" }, text));
       }
       for (const dice of recordDice(record)) items.push(el("div", { class: "log-dice" }, renderDice(dice)));

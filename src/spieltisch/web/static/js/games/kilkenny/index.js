@@ -287,6 +287,17 @@ export function describe(event) {
   return tFirst([`web.kilkenny.ev.${event.kind}`], { ...event, seat }, null);
 }
 
+/** What a turn did, outcome first: the move and what it took after the roll that allowed it
+ * (a roll that allows no move says so itself). */
+export function headline(record) {
+  const events = record.events || [];
+  if (!events.some((event) => event.kind === "rolled")) return null;
+  const told = events.some((event) => event.kind === "passed") ? events.filter((event) => event.kind !== "rolled") : events;
+  const lines = told.map((event) => describe(event)).filter(Boolean);
+  const rolled = lines.length > 1 && told[0].kind === "rolled" ? [...lines.slice(1), lines[0]] : lines;
+  return rolled.join(" ");
+}
+
 /** The log line of a record: who acted for which seat. */
 export function summary(record) {
   const kind = record.command?.kind;
