@@ -116,7 +116,7 @@ export function describe(event, ctx, record = null) {
     case "effect_removed": return t(k + "effect_removed", { name: event.name, target: nameOf(ctx, event.target) });
     case "track_changed":
       return t(k + "track", { name: nameOf(ctx, event.combatant), track: event.track, current: event.current, maximum: event.maximum });
-    case "moved": return t(k + "moved", { name: nameOf(ctx, event.combatant), to: event.path[event.path.length - 1], cost: event.cost });
+    case "moved": return t(k + "moved", { name: nameOf(ctx, event.combatant), to: event.path[event.path.length - 1], count: event.cost });
     case "map_set": return t(k + "map", { width: event.width, height: event.height });
     case "terrain_painted": return t(k + "painted", { count: event.squares.length, terrain: t("web.map.terrain." + (event.terrain || "plain")) });
     case "image_set": return t(event.image ? k + "image" : k + "no_image");
