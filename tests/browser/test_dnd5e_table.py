@@ -254,7 +254,7 @@ def test_a_dnd5e_fight_on_the_map(browser: Any, server: Any, screenshots: Path) 
             gm.fill("#dd-f-goblin-amount", "7")
             gm.locator("#dd-f-goblin-damage").click()
         for page in (gm, *players):
-            expect(page.locator("#dd-round")).to_have_text("The fight is over: side party stands.")
+            expect(page.locator("#dd-round")).to_have_text("The fight is over; the winner: party.")
         gm.screenshot(path=str(screenshots / "dnd5e-fight-over.png"), full_page=True)
 
         # The secret ogre stood on the GM's map all along, never on a player's page.
@@ -263,7 +263,7 @@ def test_a_dnd5e_fight_on_the_map(browser: Any, server: Any, screenshots: Path) 
             expect(page.locator("#dd-token-ogre")).to_have_count(0)
             assert "Ogre" not in page.content()
             page.reload()
-            expect(page.locator("#dd-round")).to_have_text("The fight is over: side party stands.")
+            expect(page.locator("#dd-round")).to_have_text("The fight is over; the winner: party.")
             assert "Ogre" not in page.content()
         assert errors == []
     finally:

@@ -29,6 +29,8 @@ const ABILITIES = ["str", "dex", "con", "int", "wis", "cha"];
 
 function fighters(ctx) { return ctx.state.fighters || []; }
 function byId(ctx) { return new Map(fighters(ctx).map((f) => [f.id, f])); }
+/** A side in words: the party or the foes, else as the GM named it. */
+function sideName(side) { return tFirst(["web.dnd5e.side_name." + side], {}, side); }
 function nameOf(ctx, id) { return byId(ctx).get(id)?.name ?? t("web.dnd5e.someone"); }
 function mine(ctx, f) { return ctx.isGm || (ctx.me.role === "player" && (ctx.me.pieces || []).includes(f.id)); }
 function current(ctx) { return ctx.state.combat?.current ?? null; }
@@ -129,7 +131,7 @@ function fighterCard(ctx, f) {
     el("div", { class: "dd-fighter-head" },
       el("strong", {}, f.name),
       f.secret ? el("span", { class: "badge hidden-badge" }, t("web.dnd5e.secret")) : null,
-      el("span", { class: "muted small-print" }, t("web.dnd5e.line", { ac: f.ac, size: t("web.dnd5e.size." + f.size), side: t("web.dnd5e.side", { side: f.side }) })),
+      el("span", { class: "muted small-print" }, t("web.dnd5e.line", { ac: f.ac, size: t("web.dnd5e.size." + f.size), side: t("web.dnd5e.side", { side: sideName(f.side) }) })),
       el("span", { class: "dd-hp", id: `dd-f-${f.id}-hp` }, hpText(f)),
       conditionBadges(f)),
     economy(ctx, f), deathSaves(f), conditionEffects(f), gmTools(ctx, f));
@@ -152,7 +154,7 @@ function status(ctx) {
   const fight = ctx.state.combat;
   let text;
   if (!fight) text = t("web.dnd5e.no_fight");
-  else if (fight.over) text = fight.over.winner ? t("web.dnd5e.over", { side: fight.over.winner }) : t("web.dnd5e.over_nobody");
+  else if (fight.over) text = fight.over.winner ? t("web.dnd5e.over", { side: sideName(fight.over.winner) }) : t("web.dnd5e.over_nobody");
   else text = fight.current ? t("web.dnd5e.round", { round: fight.round, name: nameOf(ctx, fight.current) }) : t("web.dnd5e.round_hidden", { round: fight.round });
   return el("p", { id: "dd-round", class: "dd-status" + (fight?.over ? " is-over" : ""), "aria-live": "polite" }, text);
 }
@@ -776,7 +778,7 @@ export function describe(event, ctx) {
     case "ready_fired": return t("web.dnd5e.ev.ready_fired", { name: n(event.creature) });
     case "bonus_taken": return t("web.dnd5e.ev.bonus_taken", { name: n(event.creature), feature: tFirst(["web.dnd5e.action." + event.feature], {}, event.feature) });
     case "turn_ended": return t("web.dnd5e.ev.turn_ended");
-    case "damaged": return t("web.dnd5e.ev.damaged", { name: n(event.target), amount: event.amount, type: tFirst(["web.dnd5e.dtype." + event.type], {}, event.type) });
+    case "damaged": return t("web.dnd5e.ev.damaged", { name: n(event.target), amount: event.amount, type: tFirst(["web.dnd5e.dtype." + String(event.type).toLowerCase()], {}, event.type) });
     case "healed": return t(event.temporary ? "web.dnd5e.ev.temp" : "web.dnd5e.ev.healed", { name: n(event.target), amount: event.amount });
     case "condition_set": return t(event.remove ? "web.dnd5e.ev.condition_off" : "web.dnd5e.ev.condition_on", { name: n(event.target), condition: tFirst(["web.dnd5e.cond." + event.condition], {}, event.condition) });
     case "save_rolled": return t("web.dnd5e.ev.save_rolled", { name: n(event.creature), ability: t("web.dnd5e.ability." + event.ability), dc: event.dc, result: t(event.succeeded ? "web.dnd5e.save_ok" : "web.dnd5e.save_fail") });
