@@ -8,99 +8,15 @@ and each expectation is worked out from the events the server answers, whatever 
 
 from __future__ import annotations
 
-import json
-import urllib.request
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_helpers import new_context, watch_errors
+from browser_helpers import ApiTable as Table
 from playwright.sync_api import Page, expect
 
 from spieltisch.i18n import translate, translate_plural
 
 pytestmark = pytest.mark.browser
-
-
-def post(url: str, body: dict[str, Any], token: str | None = None) -> Any:
-    """POST JSON to the server, the answer as data."""
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = "Bearer " + token
-    request = urllib.request.Request(url, json.dumps(body).encode(), headers, method="POST")
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        return json.load(answer)
-
-
-class Table:
-    """A table made through the API, its GM's page open in a browser."""
-
-    def __init__(self, base: str, page: Page, system: str, options: dict[str, Any] | None = None):
-        made = post(
-            base + "/api/tables",
-            {"system": system, "language": "en", "title": "Outcomes", "options": options or {}},
-        )
-        self.base, self.page = base, page
-        self.id, self.token = made["table"], made["token"]
-        entry = {"token": self.token, "participant": made["participant"], "role": "gm"}
-        page.goto(base + "/")
-        page.evaluate(
-            "([id, entry]) => localStorage.setItem("
-            "'spieltisch.tables', JSON.stringify({[id]: entry}))",
-            [self.id, entry],
-        )
-
-    def send(self, command: dict[str, Any]) -> list[dict[str, Any]]:
-        """Send a command as the GM; the records it made."""
-        answer = post(
-            f"{self.base}/api/tables/{self.id}/commands",
-            {"command": command, "hidden": False, "expected_seq": None},
-            self.token,
-        )
-        return list(answer["records"])
-
-    def state(self) -> Any:
-        """The table's state as the GM sees it."""
-        request = urllib.request.Request(
-            f"{self.base}/api/tables/{self.id}", headers={"Authorization": "Bearer " + self.token}
-        )
-        with urllib.request.urlopen(request, timeout=30) as answer:
-            return json.load(answer)["state"]
-
-    def open(self) -> None:
-        """Open the table page and wait until it is live."""
-        self.page.goto(f"{self.base}/t/{self.id}")
-        expect(self.page.locator("#conn")).to_have_attribute("data-state", "live")
-
-    def play(self, command: dict[str, Any]) -> list[dict[str, Any]]:
-        """Play a command from the open page (so its notice shows); the records it made."""
-        records: list[dict[str, Any]] = self.page.evaluate(
-            """async ([id, command]) => {
-              const token = JSON.parse(localStorage.getItem('spieltisch.tables'))[id].token;
-              const answer = await fetch(`/api/tables/${id}/commands`, {
-                method: 'POST',
-                headers: {'Content-Type': 'application/json', Authorization: 'Bearer ' + token},
-                body: JSON.stringify({command, hidden: false, expected_seq: null}),
-              });
-              return (await answer.json()).records;
-            }""",
-            [self.id, command],
-        )
-        return records
-
-    def entry(self, seq: int) -> Any:
-        """The log entry of record ``seq``."""
-        return self.page.locator(f'#log > li[data-seq="{seq}"]')
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Page]:
-    context = new_context(browser, viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    errors = watch_errors(page)
-    yield page
-    context.close()
-    assert not errors, errors
 
 
 def en(key: str, **params: Any) -> str:
@@ -114,9 +30,9 @@ def outcome_line(table: Table, seq: int, text: str) -> None:
 
 
 def test_a_dnd5e_attack_says_hit_or_miss_and_damage_and_a_death_save_its_result(
-    server: Any, page: Page
+    server: Any, gm_page: Page
 ) -> None:
-    table = Table(server.url, page, "dnd5e")
+    table = Table(server.url, gm_page, "dnd5e")
     table.send(
         {
             "kind": "add_character",
@@ -193,9 +109,9 @@ def being(being_id: str, name: str, side: str, weapon: str, skill: str) -> dict[
 
 
 def test_a_kreiswanderer_attack_is_told_by_its_hit_and_damage_not_by_the_ap_paid(
-    server: Any, page: Page
+    server: Any, gm_page: Page
 ) -> None:
-    table = Table(server.url, page, "kreiswanderer")
+    table = Table(server.url, gm_page, "kreiswanderer")
     table.send(being("ada", "Ada", "party", "Schwert", "schwerter"))
     table.send(being("gob", "Goblin", "foes", "Messer", "messer"))
     table.send({"kind": "start_combat", "combatants": ["ada", "gob"]})
@@ -226,8 +142,8 @@ def test_a_kreiswanderer_attack_is_told_by_its_hit_and_damage_not_by_the_ap_paid
     expect(table.entry(record["seq"]).locator(".log-text").first).to_have_text(text.inner_text())
 
 
-def test_a_hexxen_hit_says_the_lep_lost_first(server: Any, page: Page) -> None:
-    table = Table(server.url, page, "hexxen")
+def test_a_hexxen_hit_says_the_lep_lost_first(server: Any, gm_page: Page) -> None:
+    table = Table(server.url, gm_page, "hexxen")
     table.send(
         {
             "kind": "create_hunter",
@@ -277,9 +193,9 @@ def test_a_hexxen_hit_says_the_lep_lost_first(server: Any, page: Page) -> None:
 
 
 def test_a_kitties_check_says_its_tier_first_with_one_success_in_the_singular(
-    server: Any, page: Page
+    server: Any, gm_page: Page
 ) -> None:
-    table = Table(server.url, page, "magical-kitties")
+    table = Table(server.url, gm_page, "magical-kitties")
     table.send(
         {
             "kind": "create_kitty",
@@ -304,10 +220,12 @@ def test_a_kitties_check_says_its_tier_first_with_one_success_in_the_singular(
     assert translate_plural("web.kitties.ev.check_rolled", 1, "de").endswith("1 Erfolg.")
 
 
-def test_a_kilkenny_turn_of_the_ai_says_its_move_before_its_roll(server: Any, page: Page) -> None:
+def test_a_kilkenny_turn_of_the_ai_says_its_move_before_its_roll(
+    server: Any, gm_page: Page
+) -> None:
     table = Table(
         server.url,
-        page,
+        gm_page,
         "kilkenny",
         {"players": 2, "seats": [{"player": "human"}, {"player": "greedy"}]},
     )
@@ -333,11 +251,11 @@ def test_a_kilkenny_turn_of_the_ai_says_its_move_before_its_roll(server: Any, pa
         expect(first).to_contain_text(f"{seat} rolls a {rolled['value']}.")
         assert (first.inner_text() or "").startswith(text)
         # The notice of the turn tells the move too, not only the roll.
-        expect(page.locator("#toast .toast-text")).to_have_text(first.inner_text())
+        expect(gm_page.locator("#toast .toast-text")).to_have_text(first.inner_text())
 
 
-def test_a_free_roll_says_its_result_before_its_notation(server: Any, page: Page) -> None:
-    table = Table(server.url, page, "free-dice")
+def test_a_free_roll_says_its_result_before_its_notation(server: Any, gm_page: Page) -> None:
+    table = Table(server.url, gm_page, "free-dice")
     table.open()
     (record,) = table.play({"kind": "roll", "expression": "3d6"})
     (rolled,) = [e for e in record["events"] if e["kind"] == "rolled"]
