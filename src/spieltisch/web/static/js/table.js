@@ -625,10 +625,19 @@ function renderGmTools() {
     document.getElementById("hidden-toggle").checked = view.hidden;
     return;
   }
-  const hidden = el("input", { type: "checkbox", id: "hidden-toggle", checked: view.hidden, onchange: (e) => { view.hidden = e.target.checked; } });
+  const hidden = el("input", { type: "checkbox", id: "hidden-toggle", checked: view.hidden, "aria-describedby": "hidden-hint", onchange: (e) => setHidden(e.target.checked) });
   body.replaceChildren(
     el("div", { class: "field check" }, hidden, el("label", { for: "hidden-toggle" }, t("web.gm.hidden"))),
+    el("p", { id: "hidden-hint", class: "muted small-print" }, t("web.gm.hidden_hint")),
     el("button", { type: "button", id: "reveal-button", onclick: reveal }, t("web.gm.reveal")));
+}
+
+/** Turn the GM's persistent hidden mode on or off; while it is on a banner says so. */
+function setHidden(on) {
+  view.hidden = on;
+  document.getElementById("hidden-banner").hidden = !on;
+  const box = document.getElementById("hidden-toggle");
+  if (box) box.checked = on;
 }
 
 async function reveal() {
@@ -687,6 +696,7 @@ async function join(code) {
 async function init() {
   initLanguageSwitch();
   initSoundToggle(document.getElementById("sound-toggle"));
+  document.getElementById("hidden-off").addEventListener("click", () => setHidden(false));
   // Opening another invite link on this page changes only the fragment: start again.
   window.addEventListener("hashchange", () => { if (inviteFromFragment()) location.reload(); });
   const code = inviteFromFragment();
