@@ -190,6 +190,15 @@ def test_a_hexxen_hit_says_the_lep_lost_first(server: Any, gm_page: Page) -> Non
     else:
         expected = f"Werwolf misses Ada with Klauenhieb ({total} against {parry} {defence})."
     outcome_line(table, record["seq"], expected)
+    # The notice shows each die's symbols as the log does (not pips 1-6).
+    labels = "dice => dice.map((d) => d.getAttribute('aria-label'))"
+    logged = table.entry(record["seq"]).locator(".die").evaluate_all(labels)
+    gm_page.wait_for_function(
+        "() => !document.querySelector('#toast').getAnimations({subtree: true}).length"
+    )
+    shown = gm_page.locator("#toast .die").evaluate_all(labels)
+    assert shown == logged, (shown, logged)
+    assert not any(label.startswith("d6") for label in shown), shown
 
 
 def test_a_kitties_check_says_its_tier_first_with_one_success_in_the_singular(

@@ -104,15 +104,11 @@ function addRecords(records) {
 
 let toastTimer = null;
 
-/** The dice a record rolled, flat, for the toast (a chat roll's dice, the events', the draws). */
-function rolledDice(record) {
-  const chatDice = (record.events || []).flatMap((event) => event.roll?.dice || []);
-  return chatDice.length ? chatDice : recordDice(record).flat();
-}
-
-/** The dice one event shows (the game's reading of it, else its own `dice`); [] for none. */
+/** The dice one event shows: a chat roll's, else the game's reading of the event (HeXXen's
+ * symbol dice, not their numbers), else its own `dice`; [] for none. */
 function eventDice(event, record) {
-  const dice = game().diceOf?.(event, record) ?? (Array.isArray(event.dice) ? event.dice : null);
+  if (event.kind === "said") return event.roll?.dice || [];
+  const dice = game().diceOf?.(event, record, ctx) ?? (Array.isArray(event.dice) ? event.dice : null);
   return dice || [];
 }
 
@@ -123,7 +119,7 @@ function outcomeOf(record) {
   const events = record.events || [];
   const own = game().headline?.(record, ctx);
   if (own) return { lines: [own], told: new Set(events) };
-  const rolled = events.filter((event) => event.roll?.dice?.length || eventDice(event, record).length);
+  const rolled = events.filter((event) => eventDice(event, record).length);
   return { lines: rolled.map((event) => eventText(event, record)).filter(Boolean), told: new Set(rolled) };
 }
 
@@ -133,7 +129,7 @@ function announce(records) {
     if (view.announced.has(record.seq)) continue;
     view.announced.add(record.seq);
     if (!view.loaded || record.undoes != null || !view.game) continue;
-    const dice = rolledDice(record);
+    const dice = recordDice(record).flat();
     if (dice.length) showRoll(record, dice);
   }
 }

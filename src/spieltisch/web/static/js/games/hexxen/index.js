@@ -765,7 +765,8 @@ export function describe(event, ctx) {
 }
 
 /** The dice of an event as symbol dice (HeXXen, Janus, Blut). */
-export function diceOf(event, record) {
+export function diceOf(event, record, ctx) {
+  if (ctx?.state?.faces) FACES = ctx.state.faces;
   const faces = FACES;
   if (!faces) return null;
   const rolls = [];
