@@ -18,7 +18,10 @@ WEB = Path(pages.__file__).parent
 KEY = re.compile(r"""\bt\(\s*["'](web\.[A-Za-z0-9_.-]*[A-Za-z0-9-])["']""")
 FAMILIES = {
     "web.role.": ("gm", "player", "spectator"),
-    "web.conn.": ("live", "off"),
+    "web.conn.": ("live", "off", "connecting"),
+    "web.join.about_": ("player", "spectator"),
+    "web.dnd5e.ev.attack_": ("hit", "critical", "miss"),
+    "web.dnd5e.ev.death_": ("revived", "fumbled", "saved", "failed"),
     "web.kitties.tier.": ("0", "1", "2", "3", "4"),
     "web.kitties.tier_short.": ("0", "1", "2", "3", "4"),
     "web.kitties.attr.": ("cute", "cunning", "fierce"),

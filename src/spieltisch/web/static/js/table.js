@@ -220,6 +220,7 @@ function setConn(state) {
 }
 
 function connect() {
+  setConn("connecting");
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   const url = `${scheme}//${location.host}/api/tables/${TABLE}/ws?lang=${PAGE.lang}`;
   let socket;
@@ -669,9 +670,20 @@ async function runVerify() {
 
 // -- joining -------------------------------------------------------------------------------
 
+/** Name the table, its game and its GM on the join page (a wrong code says so at once). */
+async function showInvitation(code) {
+  const about = await guarded(() => api("POST", `/api/tables/${TABLE}/invitation`, { body: { invite: code } }));
+  if (!about) return;
+  document.getElementById("join-title").textContent = t("web.join.heading_table", { title: about.title || TABLE });
+  document.getElementById("join-about").textContent = t("web.join.about_" + about.role, {
+    system: systemName(about.system), gm: about.gm || t("web.role.gm"),
+  });
+}
+
 async function join(code) {
   const box = document.getElementById("join");
   box.hidden = false;
+  showInvitation(code);
   const form = document.getElementById("join-form");
   form.name.focus();
   return new Promise((resolve) => {
