@@ -184,6 +184,26 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** Ask a question in the page, not in a browser box: a modal dialog (the keyboard stays in
+ * it, Escape cancels) with a heading, the paragraphs `parts` and two buttons. Resolves to
+ * true when confirmed. The buttons are `<id>-yes` and `<id>-no`. */
+export function ask({ id, title, parts, confirm, cancel = t("web.ask.cancel") }) {
+  return new Promise((resolve) => {
+    const dialog = el("dialog", { id, class: "ask", "aria-labelledby": id + "-title", "aria-describedby": id + "-text" },
+      el("h2", { id: id + "-title" }, title),
+      el("div", { id: id + "-text" }, parts.map((part) => el("p", {}, part))),
+      el("div", { class: "row" },
+        el("button", { type: "button", class: "primary", id: id + "-yes", onclick: () => dialog.close("yes") }, confirm),
+        el("button", { type: "button", id: id + "-no", onclick: () => dialog.close("no") }, cancel)));
+    dialog.addEventListener("close", () => {
+      dialog.remove();
+      resolve(dialog.returnValue === "yes");
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+  });
+}
+
 /** An SVG element (namespaced). */
 export function svg(tag, attrs = {}, ...children) {
   return el(tag, { ...attrs, svg: true }, ...children);

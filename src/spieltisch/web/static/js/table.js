@@ -1,5 +1,5 @@
 // The table page: join by invite, the game panel, the live log, people, fair dice, GM tools.
-import { ApiError, PAGE, api, clearAlert, copyText, el, forgetTable, guarded, initLanguageSwitch, inviteFromFragment, inviteUrl, myTable, saveTable, showAlert, systemName, t, tFirst } from "./core.js";
+import { ApiError, PAGE, api, ask, clearAlert, copyText, el, forgetTable, guarded, initLanguageSwitch, inviteFromFragment, inviteUrl, myTable, saveTable, showAlert, systemName, t, tFirst } from "./core.js";
 import { animateRoll, renderDice } from "./dice.js";
 import { initSoundToggle, rattle } from "./sound.js";
 import { verifyExport } from "./verify.js";
@@ -637,8 +637,22 @@ function setHidden(on) {
   if (box) box.checked = on;
 }
 
+/** What revealing the seed now makes checkable: the draws of the current epoch and the log
+ * entries that hold them (the GM sees every record). */
+function revealParts() {
+  const epoch = (view.info.epochs || []).at(-1);
+  const start = epoch?.start ?? 0;
+  const drawn = [...view.records.values()].flatMap((r) => (r.draws || []).map((d) => d.index)).filter((i) => i >= start);
+  const entries = entriesIn(start, null);
+  const checkable = drawn.length && entries
+    ? t("web.gm.reveal_checkable", { start, end: Math.max(...drawn), ...entries })
+    : t("web.gm.reveal_nothing");
+  return [checkable, t("web.gm.reveal_after")];
+}
+
 async function reveal() {
-  if (!confirm(t("web.gm.reveal_confirm"))) return;
+  const yes = await ask({ id: "reveal-dialog", title: t("web.gm.reveal_title"), parts: revealParts(), confirm: t("web.gm.reveal_yes") });
+  if (!yes) return;
   const answer = await guarded(() => api("POST", `/api/tables/${TABLE}/reveal`, { token: token() }));
   if (answer) {
     view.verification = null;
