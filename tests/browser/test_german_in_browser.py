@@ -78,5 +78,8 @@ def test_sides_and_counted_nouns_in_german_words(server: Any, gm_page: Page) -> 
 
     free = ApiTable(server.url, gm_page, "free-dice", language="de")
     (painted,) = free.send({"kind": "paint", "squares": ["b2"], "terrain": "difficult"})
+    (rolled,) = free.send({"kind": "roll", "expression": "4W6kh3"})
     free.open()
     expect(free.entry(painted["seq"])).to_contain_text("1 Feld bemalt")
+    # The notation is echoed as typed, German W and all.
+    expect(free.entry(rolled["seq"]).locator(".log-outcome")).to_contain_text("(4W6kh3)")
