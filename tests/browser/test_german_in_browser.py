@@ -72,7 +72,9 @@ def test_sides_and_counted_nouns_in_german_words(server: Any, gm_page: Page) -> 
         }
     )
     table.send({"kind": "add_monster", "id": "goblin", "monster": "goblin", "position": "e5"})
+    (hurt,) = table.send({"kind": "damage", "target": "goblin", "amount": 3, "type": "bludgeoning"})
     table.open()
+    expect(table.entry(hurt["seq"])).to_contain_text("Goblin erleidet 3 Schaden (Wucht).")
     expect(gm_page.locator("#dd-f-ada")).to_contain_text("Seite: Gruppe")
     expect(gm_page.locator("#dd-f-goblin")).to_contain_text("Seite: Gegner")
 
