@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from browser_helpers import join, new_context, open_table
 from playwright.sync_api import Page, expect
 
@@ -45,6 +46,12 @@ def test_one_roll_is_hidden_and_the_hidden_mode_is_unmissable(browser: Any, serv
         banner = gm.locator("#hidden-banner")
         expect(banner).to_be_visible()
         expect(banner).to_contain_text("the players see nothing of what you do now")
+        blocking = [
+            v["id"]
+            for v in Axe().run(gm).response["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]
+        assert not blocking, blocking
         gm.evaluate("window.scrollTo(0, document.body.scrollHeight)")
         expect(banner).to_be_in_viewport()
         roll(gm, "3d6")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from browser_helpers import new_context, open_table
 from playwright.sync_api import expect
 
@@ -30,6 +31,12 @@ def test_the_reveal_asks_in_the_page_and_says_what_becomes_checkable(
         dialog = gm.get_by_role("dialog", name="Reveal the seed now?")
         expect(dialog).to_be_visible()
         expect(dialog).to_contain_text("Nothing was rolled in this epoch yet")
+        blocking = [
+            v["id"]
+            for v in Axe().run(gm).response["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]
+        assert not blocking, blocking
         expect(gm.locator("#reveal-dialog-yes")).to_be_focused()
         gm.keyboard.press("Escape")
         expect(dialog).to_have_count(0)
