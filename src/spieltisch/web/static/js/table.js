@@ -129,8 +129,9 @@ function announce(records) {
     if (view.announced.has(record.seq)) continue;
     view.announced.add(record.seq);
     if (!view.loaded || record.undoes != null || !view.game) continue;
+    // News are the records that rolled dice, and those a game tells by a headline (a move).
     const dice = recordDice(record).flat();
-    if (dice.length) showRoll(record, dice);
+    if (dice.length || game().headline?.(record, ctx)) showRoll(record, dice);
   }
 }
 
@@ -139,11 +140,11 @@ function showRoll(record, dice) {
   const what = outcomeOf(record).lines.join(" ") || dice.map((d) => d.face ?? d.value).join(" ");
   const row = renderDice(dice.slice(0, 12), { size: 40 });
   row.setAttribute("aria-hidden", "true");  // the line says it; the passing faces stay silent
-  toast.replaceChildren(el("p", { class: "toast-text" }, what), el("p", { class: "toast-who" }, t("web.toast.rolled", { who: actorName(record.actor) })), row);
+  toast.replaceChildren(el("p", { class: "toast-text" }, what), el("p", { class: "toast-who" }, t(dice.length ? "web.toast.rolled" : "web.toast.by", { who: actorName(record.actor) })), row);
   toast.dataset.seq = record.seq;
   toast.classList.add("is-shown");
   toast.dataset.animated = String(animateRoll(row, dice, { size: 40 }));
-  if (rattle(dice.length)) {
+  if (dice.length && rattle(dice.length)) {
     const box = document.getElementById("sound-toggle");
     box.dataset.played = String(Number(box.dataset.played || 0) + 1);
   }
