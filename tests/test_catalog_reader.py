@@ -20,13 +20,21 @@ CATALOGS = sorted(Path(i18n.__file__).parent.glob("*/*.po"))
 @pytest.mark.parametrize("path", CATALOGS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_shipped_catalog_reads_as_babel_reads_it(path: Path) -> None:
     with path.open("rb") as handle:
-        babel = {
-            m.id: m.string
-            for m in read_po(handle, locale=path.parent.name)
-            if m.id and isinstance(m.id, str) and isinstance(m.string, str) and m.string
-        }
-    ours, _forms = read_catalog(path)
-    assert ours == babel
+        messages = list(read_po(handle, locale=path.parent.name))
+    babel = {
+        m.id: m.string
+        for m in messages
+        if m.id and isinstance(m.id, str) and isinstance(m.string, str) and m.string
+    }
+    babel_forms = {
+        m.id[0]: tuple(m.string)
+        for m in messages
+        if isinstance(m.id, tuple) and isinstance(m.string, tuple) and all(m.string)
+    }
+    ours, forms = read_catalog(path)
+    assert forms == babel_forms
+    # A plural entry also answers as a single text: its first form.
+    assert ours == babel | {key: texts[0] for key, texts in babel_forms.items()}
 
 
 texts = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=40)

@@ -7,6 +7,8 @@ leaves any there.
 
 from __future__ import annotations
 
+import json
+import urllib.request
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -89,3 +91,82 @@ def join(page: Page, invite_url: str, name: str) -> None:
 def log_count(page: Page) -> int:
     """The number of entries in the log feed."""
     return page.locator("#log > li").count()
+
+
+def post(url: str, body: dict[str, Any], token: str | None = None) -> Any:
+    """POST JSON to the server, the answer as data."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = "Bearer " + token
+    request = urllib.request.Request(url, json.dumps(body).encode(), headers, method="POST")
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.load(answer)
+
+
+class ApiTable:
+    """A table made through the API, its GM's page open in a browser."""
+
+    def __init__(
+        self,
+        base: str,
+        page: Page,
+        system: str,
+        options: dict[str, Any] | None = None,
+        language: str = "en",
+    ):
+        made = post(
+            base + "/api/tables",
+            {"system": system, "language": language, "title": "Test", "options": options or {}},
+        )
+        self.language = language
+        self.base, self.page = base, page
+        self.id, self.token = made["table"], made["token"]
+        entry = {"token": self.token, "participant": made["participant"], "role": "gm"}
+        page.goto(base + "/")
+        page.evaluate(
+            "([id, entry]) => localStorage.setItem("
+            "'spieltisch.tables', JSON.stringify({[id]: entry}))",
+            [self.id, entry],
+        )
+
+    def send(self, command: dict[str, Any]) -> list[dict[str, Any]]:
+        """Send a command as the GM; the records it made."""
+        answer = post(
+            f"{self.base}/api/tables/{self.id}/commands",
+            {"command": command, "hidden": False, "expected_seq": None},
+            self.token,
+        )
+        return list(answer["records"])
+
+    def state(self) -> Any:
+        """The table's state as the GM sees it."""
+        request = urllib.request.Request(
+            f"{self.base}/api/tables/{self.id}", headers={"Authorization": "Bearer " + self.token}
+        )
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return json.load(answer)["state"]
+
+    def open(self) -> None:
+        """Open the table page in the table's language and wait until it is live."""
+        self.page.goto(f"{self.base}/t/{self.id}?lang={self.language}")
+        expect(self.page.locator("#conn")).to_have_attribute("data-state", "live")
+
+    def play(self, command: dict[str, Any]) -> list[dict[str, Any]]:
+        """Play a command from the open page (so its notice shows); the records it made."""
+        records: list[dict[str, Any]] = self.page.evaluate(
+            """async ([id, command]) => {
+              const token = JSON.parse(localStorage.getItem('spieltisch.tables'))[id].token;
+              const answer = await fetch(`/api/tables/${id}/commands`, {
+                method: 'POST',
+                headers: {'Content-Type': 'application/json', Authorization: 'Bearer ' + token},
+                body: JSON.stringify({command, hidden: false, expected_seq: null}),
+              });
+              return (await answer.json()).records;
+            }""",
+            [self.id, command],
+        )
+        return records
+
+    def entry(self, seq: int) -> Any:
+        """The log entry of record ``seq``."""
+        return self.page.locator(f'#log > li[data-seq="{seq}"]')

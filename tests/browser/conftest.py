@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import CSP_VIOLATIONS
+from browser_helpers import CSP_VIOLATIONS, new_context, watch_errors
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -108,6 +108,17 @@ def browser() -> Iterator[Any]:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture
+def gm_page(browser: Any) -> Iterator[Any]:
+    """A page of its own browser context (1280 × 900) that fails the test on a script error."""
+    context = new_context(browser, viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors = watch_errors(page)
+    yield page
+    context.close()
+    assert not errors, errors
 
 
 @pytest.fixture

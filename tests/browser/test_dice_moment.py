@@ -4,6 +4,7 @@ browser, and the page does not move."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -40,7 +41,9 @@ def test_a_roll_reaches_everyone_as_a_notice(
         player.evaluate("window.scrollTo(0, 120)")
         before = player.evaluate("window.scrollY")
         roll(gm, "3d6")
-        expect(toast).to_contain_text("Gina rolled: 3d6:")
+        # Outcome first: the result, then the notation, then who rolled.
+        expect(toast.locator(".toast-text")).to_have_text(re.compile(r"^\d+ \(3d6\)$"))
+        expect(toast.locator(".toast-who")).to_have_text("rolled by Gina")
         expect(toast.locator(".die")).to_have_count(3)
         # The actual dice: the same faces as in the log, once they settle.
         log_faces = (
@@ -62,7 +65,7 @@ def test_a_roll_reaches_everyone_as_a_notice(
         # Without a page jump.
         assert player.evaluate("window.scrollY") == before
         # The roller sees the notice too.
-        expect(gm.locator("#toast")).to_contain_text("Gina rolled: 3d6:")
+        expect(gm.locator("#toast .toast-who")).to_have_text("rolled by Gina")
         assert not errors, errors
     finally:
         gm_context.close()

@@ -19,6 +19,7 @@ def _roll(page: Page, expression: str, count: int) -> None:
 
 def _reveal(page: Page, epochs: int) -> None:
     page.get_by_role("button", name="Reveal the seed").click()
+    page.locator("#reveal-dialog-yes").click()
     expect(page.locator("#epochs > li")).to_have_count(epochs)
 
 

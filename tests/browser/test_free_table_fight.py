@@ -78,7 +78,7 @@ def test_a_free_table_fight(browser: Any, server: Any, tmp_path: Path, screensho
         player.fill("#fd-eff-name", "Blessed")
         player.fill("#fd-eff-rounds", "1")
         player.locator("#fd-eff-submit").click()
-        expect(gm.locator("#fd-c-hero .fd-effect")).to_contain_text("Blessed · 1 rounds left")
+        expect(gm.locator("#fd-c-hero .fd-effect")).to_contain_text("Blessed · 1 round left")
         player.locator("#fd-token-hero").click()
         player.locator("#fd-sq-d2").click()
         expect(gm.locator("#fd-token-hero")).to_have_attribute("data-square", "d2")

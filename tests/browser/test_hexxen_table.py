@@ -218,8 +218,12 @@ def test_a_hexxen_fight(browser: Any, server: Any, screenshots: Any) -> None:
         expect(player.locator("#hx-round")).to_have_text("Round 2 · Werwolf's turn")
         expect(player.locator("#hx-effects-ada")).to_contain_text("outer damage 1")
         expect(player.locator("#hx-ini0-last")).to_contain_text("Ada lost 4 LeP (outer damage 2)")
-        expect(player.locator("#log")).to_contain_text("INI 0 (round 1): Ada loses 4 LeP")
-        expect(gm.locator("#log")).to_contain_text("INI 0 (Runde 1): Ada verliert 4 LeP")
+        expect(player.locator("#log")).to_contain_text(
+            "Ada loses 4 LeP to outer damage (level 2; INI 0, round 1)"
+        )
+        expect(gm.locator("#log")).to_contain_text(
+            "Ada verliert 4 LeP – äußerer Schaden (Stufe 2; INI 0, Runde 1)"
+        )
         assert lep(player, "ada") == before - 4
         gm.screenshot(path=str(screenshots / "hexxen-gm.png"), full_page=True)
 

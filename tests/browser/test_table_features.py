@@ -95,6 +95,7 @@ def test_the_table_for_everyone(browser: Any, server: Any, screenshots: Path) ->
 
         # Reveal the seed; everyone can verify every die in the browser.
         gm.get_by_role("button", name="Reveal the seed").click()
+        gm.locator("#reveal-dialog-yes").click()
         expect(player.locator("#revealed-seed")).to_be_visible()
         player.locator("#verify-button").click()
         verdict = player.locator("#verify-result")

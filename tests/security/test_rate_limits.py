@@ -91,8 +91,8 @@ def test_odds_previews_are_limited_in_german_too(web_store: EventStore) -> None:
         table, gm = created.json()["table"], created.json()["token"]
         for _ in range(2):
             assert _roll(client, table, gm, "odds").status_code == 200
-        message = _limited(_roll(client, table, gm, "odds"), "odds")
-        assert "Zu viele Anfragen" in message
+        message = _limited(_roll(client, table, gm, "odds"), "Chancen")
+        assert "Zu viele Anfragen (Chancen: höchstens 2 je Minute)" in message
         assert _roll(client, table, gm).status_code == 200  # commands are counted apart
 
 
@@ -100,7 +100,7 @@ def test_create_join_and_import_per_address(web_store: EventStore) -> None:
     with _client(web_store, create="2/hour", join="1/hour", imports="1/hour") as client:
         first = _create(client).json()
         assert _create(client).status_code == 201
-        _limited(_create(client), "create")
+        _limited(_create(client), "new tables")
         assert len(web_store.list_tables()) == 2
         join = {"invite": first["invites"]["player"], "name": "P"}
         assert client.post(f"/api/tables/{first['table']}/join", json=join).status_code == 201

@@ -377,3 +377,13 @@ def test_a_refused_undo_names_its_reason_in_words(client: Any, make_party: Any) 
     assert "kitties." not in message  # the reason as a sentence, not as a code
     assert "Eintrag Nr. 2 baut darauf auf" in message and "'mia'" in message
     assert _unchanged(party) == before
+
+
+def test_an_invitation_names_table_game_gm_and_role_before_joining(party: Any) -> None:
+    client, url = party.client, f"/api/tables/{party.id}/invitation"
+    seen = client.post(url, json={"invite": party.created["invites"]["spectator"]})
+    assert seen.status_code == 200, seen.text
+    assert seen.json() == {"title": "Test", "system": "toy", "gm": "", "role": "spectator"}
+    _error(client.post(url, json={"invite": "guess"}), 403, "table.bad_invite")
+    # Asking joins nobody.
+    assert len(party.view()["participants"]) == 3

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from spieltisch.i18n import area_catalog, catalog
+from spieltisch.i18n import LANGUAGES, area_catalog, catalog
 from spieltisch.web import pages
 from spieltisch.web.app import create_app
 
@@ -18,7 +18,10 @@ WEB = Path(pages.__file__).parent
 KEY = re.compile(r"""\bt\(\s*["'](web\.[A-Za-z0-9_.-]*[A-Za-z0-9-])["']""")
 FAMILIES = {
     "web.role.": ("gm", "player", "spectator"),
-    "web.conn.": ("live", "off"),
+    "web.conn.": ("live", "off", "connecting"),
+    "web.join.about_": ("player", "spectator"),
+    "web.dnd5e.ev.attack_": ("hit", "critical", "miss"),
+    "web.dnd5e.ev.death_": ("revived", "fumbled", "saved", "failed"),
     "web.kitties.tier.": ("0", "1", "2", "3", "4"),
     "web.kitties.tier_short.": ("0", "1", "2", "3", "4"),
     "web.kitties.attr.": ("cute", "cunning", "fierce"),
@@ -175,3 +178,16 @@ def test_text_answers_are_compressed_for_a_browser_that_accepts_it(client: TestC
         plain = client.get(url, headers={"Accept-Encoding": "identity"})
         assert "content-encoding" not in plain.headers
         assert packed.content == plain.content  # the client unpacked it: the same bytes
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_table_option_has_a_label(client: TestClient, lang: str) -> None:
+    """The start page names every option in words, never by its field name ("Max Pool")."""
+    texts = json.loads(pages.texts_for(lang))
+    missing = [
+        f"{system['id']}.{name}"
+        for system in client.get("/api/systems").json()
+        for name in (system.get("options") or {}).get("properties", {})
+        if f"web.option.{system['id']}.{name}" not in texts and f"web.option.{name}" not in texts
+    ]
+    assert not missing, missing

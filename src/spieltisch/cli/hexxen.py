@@ -231,6 +231,4 @@ def check_command(
     console.print(t("hexxen.cli.seed", seed=used_seed))
     console.print(t("hexxen.cli.dice", dice=" ".join(map(str, roll.dice)) or "–"))
     console.print(t("hexxen.cli.janus", dice=" ".join(map(str, roll.janus)) or "–", net=roll.net))
-    console.print(
-        t("hexxen.cli.result", result=roll.total, successes=roll.successes, stars=roll.stars)
-    )
+    console.print(t("hexxen.cli.result", result=roll.total, count=roll.successes, stars=roll.stars))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
+from decimal import Decimal
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from spieltisch.errors import SpieltischError
 __all__ = [
     "LANGUAGES",
     "area_catalog",
+    "area_plurals",
     "areas",
     "catalog",
     "default_language",
@@ -126,6 +128,11 @@ def area_catalog(lang: str, area: str) -> Mapping[str, str]:
     return _files(lang)[area][0]
 
 
+def area_plurals(lang: str, area: str) -> Mapping[str, tuple[str, ...]]:
+    """The plural entries of one area of ``lang``: key → one text per plural form."""
+    return _files(lang)[area][1]
+
+
 def catalog(lang: str) -> Mapping[str, str]:
     """All messages of one language: key → text (every ``.po`` file of that language; for a
     plural entry, its first form)."""
@@ -137,7 +144,7 @@ def plurals(lang: str) -> Mapping[str, tuple[str, ...]]:
     return _messages(lang)[1]
 
 
-def plural_index(lang: str, count: int) -> int:
+def plural_index(lang: str, count: int | Decimal) -> int:
     """Which plural form ``count`` takes in ``lang`` (German and English: one, other)."""
     return 0 if abs(count) == 1 else 1
 
@@ -166,8 +173,17 @@ class _Missing(dict[str, Any]):
 
 
 def translate(key: str, lang: str, /, **params: Any) -> str:
-    """The text of ``key`` in ``lang`` with ``params`` filled in; the key itself if unknown."""
-    text = catalog(normalize_language(lang)).get(key) or catalog("en").get(key) or key
+    """The text of ``key`` in ``lang`` with ``params`` filled in; the key itself if unknown.
+
+    A plural entry takes the form its ``count`` parameter asks for (an error raised with
+    ``count=…`` is worded in the right number, see :func:`translate_plural`)."""
+    lang = normalize_language(lang)
+    forms = plurals(lang).get(key) or plurals("en").get(key)
+    count = params.get("count")
+    if forms and isinstance(count, int | Decimal) and not isinstance(count, bool):
+        text = forms[min(plural_index(lang, count), len(forms) - 1)]
+    else:
+        text = catalog(lang).get(key) or catalog("en").get(key) or key
     try:
         return text.format_map(_Missing(params))
     except (ValueError, KeyError, IndexError, AttributeError):
@@ -177,15 +193,7 @@ def translate(key: str, lang: str, /, **params: Any) -> str:
 def translate_plural(key: str, count: int, lang: str, /, **params: Any) -> str:
     """The text of ``key`` in the plural form ``count`` takes in ``lang`` (``count`` is also
     filled in as ``{count}``); a key without plural forms is translated as usual."""
-    lang = normalize_language(lang)
-    forms = plurals(lang).get(key) or plurals("en").get(key)
-    if not forms:
-        return translate(key, lang, count=count, **params)
-    text = forms[min(plural_index(lang, count), len(forms) - 1)]
-    try:
-        return text.format_map(_Missing({"count": count, **params}))
-    except (ValueError, KeyError, IndexError, AttributeError):
-        return text
+    return translate(key, lang, **params, count=count)
 
 
 def error_message(error: SpieltischError, lang: str) -> str:

@@ -373,10 +373,10 @@ class EventStore:
         people = [participant for participant, _ in cached.participants.values()]
         return [p for p in people if not p.removed] + [p for p in people if p.removed]
 
-    def join(self, table_id: str, invite: str, name: str) -> Joined:
-        """Join a table with an invite code: a new participant in the invite's role."""
+    def invite_role(self, table_id: str, invite: str) -> Role:
+        """The role an invite code of the table gives (compared in constant time);
+        ``table.bad_invite`` for a code the table does not have (or no longer has)."""
         self._current(table_id)
-        name = check_text(name, "table.bad_name", MAX_NAME)
         wanted = hash_secret(invite or "")
         with self.engine.connect() as conn:
             invites = conn.execute(
@@ -388,6 +388,12 @@ class EventStore:
                 role = Role(invite_role)
         if role is None:
             raise StoreError("table.bad_invite", table=table_id)
+        return role
+
+    def join(self, table_id: str, invite: str, name: str) -> Joined:
+        """Join a table with an invite code: a new participant in the invite's role."""
+        role = self.invite_role(table_id, invite)
+        name = check_text(name, "table.bad_name", MAX_NAME)
         participant = Participant(_new_id(), name, role)
         token = _new_secret()
 

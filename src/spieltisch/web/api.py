@@ -15,6 +15,7 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from spieltisch.engine.chat import is_chat_command
 from spieltisch.engine.system import Odds, parse_command
 from spieltisch.engine.table import Record
+from spieltisch.engine.visibility import Role
 from spieltisch.i18n import error_message
 from spieltisch.store import Participant, StoredTable, TableInfo
 from spieltisch.systems.registry import get_system, system_ids
@@ -31,6 +32,8 @@ from spieltisch.web.schemas import (
     ErrorResponse,
     ImportedParticipant,
     ImportResponse,
+    Invitation,
+    InvitationRequest,
     Invites,
     JoinRequest,
     JoinResponse,
@@ -205,6 +208,20 @@ async def import_table(request: Request, store: StoreDep) -> ImportResponse:
         commitment=created.commitment,
         participants=[ImportedParticipant(**p) for p in created.participants],
     )
+
+
+@router.post(
+    "/tables/{table_id}/invitation",
+    response_model=Invitation,
+    dependencies=[rate_limit("join")],
+)
+def invitation(table_id: str, body: InvitationRequest, store: StoreDep) -> Invitation:
+    """What an invite code opens, for the join page: the table's title and game, the GM's
+    name and the role it gives (``table.bad_invite`` for a wrong code; counted as a join)."""
+    role = store.invite_role(table_id, body.invite)
+    info = store.info(table_id)
+    gm = next((p.name for p in store.participants(table_id) if p.role is Role.GM), "")
+    return Invitation(title=info.title, system=info.system, gm=gm, role=role.value)
 
 
 @router.post(

@@ -40,6 +40,7 @@ from limits.strategies import MovingWindowRateLimiter
 from sqlalchemy import Engine, text
 
 from spieltisch import safejson
+from spieltisch.engine.text import Label
 from spieltisch.errors import InputError, SpieltischError
 from spieltisch.safejson import JsonLimitError
 from spieltisch.web.deps import bearer_token
@@ -231,8 +232,14 @@ class RateLimiter:
             return
         retry = self.counter.hit(checks)
         if retry is not None:
-            limit = next(str(item) for item, _ in checks)
-            raise RateLimited("api.rate_limited", action=kind, limit=limit, retry=retry)
+            limit = next(item for item, _ in checks)
+            raise RateLimited(
+                "api.rate_limited",
+                action=Label(f"api.rate.{kind}"),
+                count=limit.amount,
+                per=Label(f"api.period.{limit.GRANULARITY.name}", count=limit.multiples),
+                retry=retry,
+            )
 
 
 def rate_limit(kind: str) -> Any:

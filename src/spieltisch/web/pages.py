@@ -20,7 +20,14 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from spieltisch.i18n import LANGUAGES, area_catalog, areas, normalize_language, translate
+from spieltisch.i18n import (
+    LANGUAGES,
+    area_catalog,
+    area_plurals,
+    areas,
+    normalize_language,
+    translate,
+)
 
 __all__ = [
     "GAME_AREAS",
@@ -94,14 +101,17 @@ def page_language(request: Request) -> str:
 @cache
 def texts_for(lang: str, part: str = PAGE_PART) -> bytes:
     """The texts of one part (:data:`PAGE_PART` or a game's system id) in ``lang`` as JSON;
-    ``KeyError`` for a part that does not exist."""
+    ``KeyError`` for a part that does not exist. A plural entry is the list of its forms in
+    the catalog's order (German and English: one, other); the page picks one by ``count``."""
     if part == PAGE_PART:
         wanted = [area for area in areas() if area not in _NOT_IN_PAGES]
     else:
         wanted = [GAME_AREAS[part]]
-    data: dict[str, str] = {}
+    lang = normalize_language(lang)
+    data: dict[str, str | list[str]] = {}
     for area in wanted:
-        data.update(area_catalog(normalize_language(lang), area))
+        data.update(area_catalog(lang, area))
+        data.update({key: list(forms) for key, forms in area_plurals(lang, area).items()})
     return json.dumps(data, ensure_ascii=False, sort_keys=True).encode()
 
 

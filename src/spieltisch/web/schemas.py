@@ -165,6 +165,21 @@ class JoinRequest(_Request):
     name: StrictStr
 
 
+class InvitationRequest(_Request):
+    """Ask what an invite code opens, before joining."""
+
+    invite: StrictStr
+
+
+class Invitation(BaseModel):
+    """What an invite opens: the table's title and game, its GM's name, the role it gives."""
+
+    title: str
+    system: str
+    gm: str
+    role: str
+
+
 class JoinResponse(BaseModel):
     """The new participant and their secret token."""
 

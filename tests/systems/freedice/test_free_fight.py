@@ -285,7 +285,7 @@ def test_moves_cost_a_square_each_difficult_two_and_walls_block() -> None:
     with pytest.raises(RuleError) as caught:
         do(table, {**move, "to": "f1"})  # d3, e2, f1: 3 squares, 2 left
     assert caught.value.code == "freedice.too_far"
-    assert caught.value.params == {"to": "f1", "cost": Decimal(3), "left": Decimal(2)}
+    assert caught.value.params == {"to": "f1", "count": Decimal(3), "left": Decimal(2)}
     with pytest.raises(RuleError) as caught:
         do(table, {"kind": "move", "combatant": "elf", "to": "f3"})
     assert caught.value.code == "freedice.not_their_turn"

@@ -465,7 +465,7 @@ class FreeDice:
         if fighting:
             left = fighter.budgets.amount(MOVE)
             if cost > left:
-                raise RuleError("freedice.too_far", to=command.to, cost=cost, left=left)
+                raise RuleError("freedice.too_far", to=command.to, count=cost, left=left)
         return e.Moved(
             combatant=fighter.id,
             path=square_names(path),

@@ -34,14 +34,33 @@ function repr(value) {
   return String(value);
 }
 
-/** The text of `key` in the page's language, `{name}` / `{name!r}` fields filled from params. */
+// The plural forms of the catalogs of German and English, in gettext's order (nplurals=2):
+// the form of one, then the other. `Intl.PluralRules` names the category of a count.
+const PLURAL = new Intl.PluralRules(LANG);
+const PLURAL_ORDER = ["one", "other"];
+const NUMBER = new Intl.NumberFormat(LANG, { useGrouping: false, maximumFractionDigits: 20 });
+
+/** A number as people of the page's language write it ("0,5" in German); else the value. */
+export function formatNumber(value) {
+  return typeof value === "number" && Number.isFinite(value) ? NUMBER.format(value) : String(value ?? "");
+}
+
+/** The form of a plural entry (a list of forms) that `count` takes in the page's language. */
+function pluralForm(forms, count) {
+  const at = PLURAL_ORDER.indexOf(PLURAL.select(Number(count)));
+  return forms[Math.min(at < 0 ? forms.length - 1 : at, forms.length - 1)];
+}
+
+/** The text of `key` in the page's language, `{name}` / `{name!r}` fields filled from params;
+ * numbers written in the page's language. A plural entry takes the form of `params.count`. */
 export function t(key, params = {}) {
-  const text = TEXTS[key];
-  if (text === undefined) return key;
+  const entry = TEXTS[key];
+  if (entry === undefined) return key;
+  const text = Array.isArray(entry) ? pluralForm(entry, params.count ?? 0) : entry;
   return text.replace(/\{(\w+)(![rs])?(:[^}]*)?\}/g, (whole, name, conv) => {
     if (!(name in params)) return whole;
     const value = params[name];
-    return conv === "!r" ? repr(value) : String(value ?? "");
+    return conv === "!r" ? repr(value) : formatNumber(value);
   });
 }
 
@@ -163,6 +182,26 @@ export function el(tag, attrs = {}, ...children) {
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return node;
+}
+
+/** Ask a question in the page, not in a browser box: a modal dialog (the keyboard stays in
+ * it, Escape cancels) with a heading, the paragraphs `parts` and two buttons. Resolves to
+ * true when confirmed. The buttons are `<id>-yes` and `<id>-no`. */
+export function ask({ id, title, parts, confirm, cancel = t("web.ask.cancel") }) {
+  return new Promise((resolve) => {
+    const dialog = el("dialog", { id, class: "ask", "aria-labelledby": id + "-title", "aria-describedby": id + "-text" },
+      el("h2", { id: id + "-title" }, title),
+      el("div", { id: id + "-text" }, parts.map((part) => el("p", {}, part))),
+      el("div", { class: "row" },
+        el("button", { type: "button", class: "primary", id: id + "-yes", onclick: () => dialog.close("yes") }, confirm),
+        el("button", { type: "button", id: id + "-no", onclick: () => dialog.close("no") }, cancel)));
+    dialog.addEventListener("close", () => {
+      dialog.remove();
+      resolve(dialog.returnValue === "yes");
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+  });
 }
 
 /** An SVG element (namespaced). */

@@ -1,5 +1,5 @@
 // The table page: join by invite, the game panel, the live log, people, fair dice, GM tools.
-import { ApiError, PAGE, api, clearAlert, copyText, el, forgetTable, guarded, initLanguageSwitch, inviteFromFragment, inviteUrl, myTable, saveTable, showAlert, systemName, t, tFirst } from "./core.js";
+import { ApiError, PAGE, api, ask, clearAlert, copyText, el, forgetTable, guarded, initLanguageSwitch, inviteFromFragment, inviteUrl, myTable, saveTable, showAlert, systemName, t, tFirst } from "./core.js";
 import { animateRoll, renderDice } from "./dice.js";
 import { initSoundToggle, rattle } from "./sound.js";
 import { verifyExport } from "./verify.js";
@@ -104,10 +104,23 @@ function addRecords(records) {
 
 let toastTimer = null;
 
-/** The dice a record rolled, flat, for the toast (a chat roll's dice, the events', the draws). */
-function rolledDice(record) {
-  const chatDice = (record.events || []).flatMap((event) => event.roll?.dice || []);
-  return chatDice.length ? chatDice : recordDice(record).flat();
+/** The dice one event shows: a chat roll's, else the game's reading of the event (HeXXen's
+ * symbol dice, not their numbers), else its own `dice`; [] for none. */
+function eventDice(event, record) {
+  if (event.kind === "said") return event.roll?.dice || [];
+  const dice = game().diceOf?.(event, record, ctx) ?? (Array.isArray(event.dice) ? event.dice : null);
+  return dice || [];
+}
+
+/** What a record did, outcome first: `{lines, told}`, the game's headline of the whole record
+ * (`headline(record, ctx)`, telling every event), else the lines of the events that rolled
+ * dice (an attack and its damage, not the points paid before it); no lines for none. */
+function outcomeOf(record) {
+  const events = record.events || [];
+  const own = game().headline?.(record, ctx);
+  if (own) return { lines: [own], told: new Set(events) };
+  const rolled = events.filter((event) => eventDice(event, record).length);
+  return { lines: rolled.map((event) => eventText(event, record)).filter(Boolean), told: new Set(rolled) };
 }
 
 /** Show each new record that rolled dice in the toast, once; the first load only takes note. */
@@ -116,22 +129,22 @@ function announce(records) {
     if (view.announced.has(record.seq)) continue;
     view.announced.add(record.seq);
     if (!view.loaded || record.undoes != null || !view.game) continue;
-    const dice = rolledDice(record);
-    if (dice.length) showRoll(record, dice);
+    // News are the records that rolled dice, and those a game tells by a headline (a move).
+    const dice = recordDice(record).flat();
+    if (dice.length || game().headline?.(record, ctx)) showRoll(record, dice);
   }
 }
 
 function showRoll(record, dice) {
   const toast = document.getElementById("toast");
-  const texts = (record.events || []).map((event) => eventText(event, record)).filter(Boolean);
-  const what = texts[0] || dice.map((d) => d.face ?? d.value).join(" ");
+  const what = outcomeOf(record).lines.join(" ") || dice.map((d) => d.face ?? d.value).join(" ");
   const row = renderDice(dice.slice(0, 12), { size: 40 });
   row.setAttribute("aria-hidden", "true");  // the line says it; the passing faces stay silent
-  toast.replaceChildren(el("p", { class: "toast-text" }, t("web.toast.rolled", { who: actorName(record.actor), what })), row);
+  toast.replaceChildren(el("p", { class: "toast-text" }, what), el("p", { class: "toast-who" }, t(dice.length ? "web.toast.rolled" : "web.toast.by", { who: actorName(record.actor) })), row);
   toast.dataset.seq = record.seq;
   toast.classList.add("is-shown");
   toast.dataset.animated = String(animateRoll(row, dice, { size: 40 }));
-  if (rattle(dice.length)) {
+  if (dice.length && rattle(dice.length)) {
     const box = document.getElementById("sound-toggle");
     box.dataset.played = String(Number(box.dataset.played || 0) + 1);
   }
@@ -208,6 +221,7 @@ function setConn(state) {
 }
 
 function connect() {
+  setConn("connecting");
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   const url = `${scheme}//${location.host}/api/tables/${TABLE}/ws?lang=${PAGE.lang}`;
   let socket;
@@ -398,11 +412,7 @@ function eventText(event, record = null) {
 }
 
 function recordDice(record) {
-  const fromEvents = [];
-  for (const event of record.events || []) {
-    const dice = game().diceOf?.(event, record) ?? (Array.isArray(event.dice) ? event.dice : null);
-    if (dice && dice.length) fromEvents.push(dice);
-  }
+  const fromEvents = (record.events || []).map((event) => eventDice(event, record)).filter((dice) => dice.length);
   if (fromEvents.length) return fromEvents;
   if (record.draws && record.draws.length) return [record.draws.map((d) => ({ die: "d" + d.sides, sides: d.sides, face: d.value }))];
   return [];
@@ -421,9 +431,12 @@ function renderLog() {
       const kind = record.command?.kind ?? (record.contact ? "discovery" : "?");
       const summary = chat.summary(record, ctx) || game().summary?.(record, ctx)
         || tFirst([`web.cmd.${view.info.system}.${kind}`, `web.cmd.${kind}`], { ...(record.command || {}), who }, kind);
-      items.push(el("p", { class: "log-text" }, summary));
+      // Outcome first: what the dice decided, then what was asked, then the other events.
+      const outcome = outcomeOf(record);
+      for (const text of outcome.lines) items.push(el("p", { class: "log-text log-outcome" }, text));
+      items.push(el("p", { class: outcome.lines.length ? "log-event log-command" : "log-text" }, summary));
       for (const event of record.events || []) {
-        const text = eventText(event, record);
+        const text = outcome.told.has(event) ? null : eventText(event, record);
         if (text) items.push(el("p", { class: "log-event" }, text));
       }
       for (const dice of recordDice(record)) items.push(el("div", { class: "log-dice" }, renderDice(dice)));
@@ -610,14 +623,37 @@ function renderGmTools() {
     document.getElementById("hidden-toggle").checked = view.hidden;
     return;
   }
-  const hidden = el("input", { type: "checkbox", id: "hidden-toggle", checked: view.hidden, onchange: (e) => { view.hidden = e.target.checked; } });
+  const hidden = el("input", { type: "checkbox", id: "hidden-toggle", checked: view.hidden, "aria-describedby": "hidden-hint", onchange: (e) => setHidden(e.target.checked) });
   body.replaceChildren(
     el("div", { class: "field check" }, hidden, el("label", { for: "hidden-toggle" }, t("web.gm.hidden"))),
+    el("p", { id: "hidden-hint", class: "muted small-print" }, t("web.gm.hidden_hint")),
     el("button", { type: "button", id: "reveal-button", onclick: reveal }, t("web.gm.reveal")));
 }
 
+/** Turn the GM's persistent hidden mode on or off; while it is on a banner says so. */
+function setHidden(on) {
+  view.hidden = on;
+  document.getElementById("hidden-banner").hidden = !on;
+  const box = document.getElementById("hidden-toggle");
+  if (box) box.checked = on;
+}
+
+/** What revealing the seed now makes checkable: the draws of the current epoch and the log
+ * entries that hold them (the GM sees every record). */
+function revealParts() {
+  const epoch = (view.info.epochs || []).at(-1);
+  const start = epoch?.start ?? 0;
+  const drawn = [...view.records.values()].flatMap((r) => (r.draws || []).map((d) => d.index)).filter((i) => i >= start);
+  const entries = entriesIn(start, null);
+  const checkable = drawn.length && entries
+    ? t("web.gm.reveal_checkable", { start, end: Math.max(...drawn), ...entries })
+    : t("web.gm.reveal_nothing");
+  return [checkable, t("web.gm.reveal_after")];
+}
+
 async function reveal() {
-  if (!confirm(t("web.gm.reveal_confirm"))) return;
+  const yes = await ask({ id: "reveal-dialog", title: t("web.gm.reveal_title"), parts: revealParts(), confirm: t("web.gm.reveal_yes") });
+  if (!yes) return;
   const answer = await guarded(() => api("POST", `/api/tables/${TABLE}/reveal`, { token: token() }));
   if (answer) {
     view.verification = null;
@@ -649,9 +685,20 @@ async function runVerify() {
 
 // -- joining -------------------------------------------------------------------------------
 
+/** Name the table, its game and its GM on the join page (a wrong code says so at once). */
+async function showInvitation(code) {
+  const about = await guarded(() => api("POST", `/api/tables/${TABLE}/invitation`, { body: { invite: code } }));
+  if (!about) return;
+  document.getElementById("join-title").textContent = t("web.join.heading_table", { title: about.title || TABLE });
+  document.getElementById("join-about").textContent = t("web.join.about_" + about.role, {
+    system: systemName(about.system), gm: about.gm || t("web.role.gm"),
+  });
+}
+
 async function join(code) {
   const box = document.getElementById("join");
   box.hidden = false;
+  showInvitation(code);
   const form = document.getElementById("join-form");
   form.name.focus();
   return new Promise((resolve) => {
@@ -672,6 +719,7 @@ async function join(code) {
 async function init() {
   initLanguageSwitch();
   initSoundToggle(document.getElementById("sound-toggle"));
+  document.getElementById("hidden-off").addEventListener("click", () => setHidden(false));
   // Opening another invite link on this page changes only the fragment: start again.
   window.addEventListener("hashchange", () => { if (inviteFromFragment()) location.reload(); });
   const code = inviteFromFragment();

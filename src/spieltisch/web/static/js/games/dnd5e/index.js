@@ -34,6 +34,8 @@ const ABILITIES = ["str", "dex", "con", "int", "wis", "cha"];
 
 function fighters(ctx) { return ctx.state.fighters || []; }
 function byId(ctx) { return new Map(fighters(ctx).map((f) => [f.id, f])); }
+/** A side in words: the party or the foes, else as the GM named it. */
+function sideName(side) { return tFirst(["web.dnd5e.side_name." + side], {}, side); }
 function nameOf(ctx, id) { return byId(ctx).get(id)?.name ?? t("web.dnd5e.someone"); }
 function mine(ctx, f) { return ctx.isGm || (ctx.me.role === "player" && (ctx.me.pieces || []).includes(f.id)); }
 function current(ctx) { return ctx.state.combat?.current ?? null; }
@@ -106,7 +108,7 @@ function economy(ctx, f) {
     slot("action", Number(b.action || 0) > 0),
     f.bonus_actions?.length ? slot("bonus", Number(b.bonus || 0) > 0) : el("span", { class: "dd-slot is-none" }, t("web.dnd5e.slot.no_bonus")),
     slot("reaction", Number(b.reaction || 0) > 0),
-    attacks > 0 ? el("span", { class: "dd-slot is-left" }, t("web.dnd5e.attacks_left", { n: attacks })) : null,
+    attacks > 0 ? el("span", { class: "dd-slot is-left" }, t("web.dnd5e.attacks_left", { count: attacks })) : null,
     el("span", { class: "dd-slot dd-move-left", id: `dd-f-${f.id}-move` }, t("web.dnd5e.movement_left", { left: metres(walk), speed: metres(Number(speed) * (1 + (f.movement?.dashes || 0))) })));
 }
 
@@ -184,7 +186,7 @@ function fighterCard(ctx, f) {
     el("div", { class: "dd-fighter-head" },
       el("strong", {}, f.name),
       f.secret ? el("span", { class: "badge hidden-badge" }, t("web.dnd5e.secret")) : null,
-      el("span", { class: "muted small-print" }, t("web.dnd5e.line", { ac: f.ac, size: t("web.dnd5e.size." + f.size), side: t("web.dnd5e.side", { side: f.side }) })),
+      el("span", { class: "muted small-print" }, t("web.dnd5e.line", { ac: f.ac, size: t("web.dnd5e.size." + f.size), side: t("web.dnd5e.side", { side: sideName(f.side) }) })),
       el("span", { class: "dd-hp", id: `dd-f-${f.id}-hp` }, hpText(f)),
       conditionBadges(f)),
     economy(ctx, f), spellcastingLine(ctx, f), deathSaves(f), conditionEffects(f), gmTools(ctx, f));
@@ -207,7 +209,7 @@ function status(ctx) {
   const fight = ctx.state.combat;
   let text;
   if (!fight) text = t("web.dnd5e.no_fight");
-  else if (fight.over) text = fight.over.winner ? t("web.dnd5e.over", { side: fight.over.winner }) : t("web.dnd5e.over_nobody");
+  else if (fight.over) text = fight.over.winner ? t("web.dnd5e.over", { side: sideName(fight.over.winner) }) : t("web.dnd5e.over_nobody");
   else text = fight.current ? t("web.dnd5e.round", { round: fight.round, name: nameOf(ctx, fight.current) }) : t("web.dnd5e.round_hidden", { round: fight.round });
   return el("p", { id: "dd-round", class: "dd-status" + (fight?.over ? " is-over" : ""), "aria-live": "polite" }, text);
 }
@@ -1089,6 +1091,43 @@ export function render(body, ctx) {
   return { sheets: el("div", { class: "dd-table" }, fightersPanel(ctx)), tools: tools && el("div", { class: "dd-table" }, tools) };
 }
 
+/** The d20 an attack kept (the higher of two with advantage, the lower with disadvantage). */
+function keptD20(event) {
+  if (event.d20.length < 2) return event.d20[0];
+  return event.mode === "advantage" ? Math.max(...event.d20) : Math.min(...event.d20);
+}
+
+/** What an attack did: the table's own account of its latest attack, else the same rule read
+ * from the dice, the weapon and the target's armour class ({outcome, natural, total, damage}). */
+function attackResult(event, ctx) {
+  const natural = keptD20(event);
+  const last = ctx.state?.last_attack;
+  if (last && last.attacker === event.attacker && last.target === event.target && last.attack === event.attack && last.natural === natural) return last;
+  const weapon = byId(ctx).get(event.attacker)?.attacks?.find((w) => w.name === event.attack);
+  const target = byId(ctx).get(event.target);
+  if (!weapon || !target) return null;
+  const total = natural + weapon.bonus + (event.modifier || 0);
+  const outcome = natural === 20 ? "critical" : natural === 1 || total < target.ac ? "miss" : "hit";
+  const sum = (values) => values.reduce((a, b) => a + b, 0);
+  const damage = outcome === "miss" ? 0 : sum(event.dice.map((part, i) => Math.max(sum(part) + (weapon.damage[i]?.modifier ?? 0), 0)));
+  return { outcome, natural, total, damage };
+}
+
+/** An attack's log line, outcome first: hit, critical or miss, with the damage. */
+function attackText(event, ctx) {
+  const params = { attacker: nameOf(ctx, event.attacker), target: nameOf(ctx, event.target), attack: event.attack, mode: t("web.dnd5e.mode." + event.mode) };
+  const result = attackResult(event, ctx);
+  if (!result) return t(event.opportunity ? "web.dnd5e.ev.opportunity" : event.readied ? "web.dnd5e.ev.readied_attack" : "web.dnd5e.ev.attacked", params);
+  const mode = event.mode === "normal" ? "" : t("web.dnd5e.ev.attack_mode", { mode: params.mode });
+  const text = t("web.dnd5e.ev.attack_" + result.outcome, { ...params, natural: result.natural, total: result.total, damage: result.damage, mode });
+  return t(event.opportunity ? "web.dnd5e.ev.as_opportunity" : event.readied ? "web.dnd5e.ev.as_readied" : "web.dnd5e.ev.as_action", { text });
+}
+
+/** What a death save's d20 does: a 20 brings the creature back, a 1 counts twice. */
+function deathSave(d20) {
+  return d20 === 20 ? "revived" : d20 === 1 ? "fumbled" : d20 >= 10 ? "saved" : "failed";
+}
+
 /** A log line for one event. */
 export function describe(event, ctx) {
   const n = (id) => nameOf(ctx, id);
@@ -1103,18 +1142,18 @@ export function describe(event, ctx) {
         + (event.rolls || []).map((r) => " " + t(r.succeeded ? "web.dnd5e.check.made" : "web.dnd5e.check.failed", { total: r.total, dc: r.dc })).join("");
       return (event.stood_up ? t("web.dnd5e.ev.stood_up", { name: n(event.creature) }) + " " : "") + base + (event.pending ? " " + t("web.dnd5e.ev.provoked", { names: event.pending.reactors.map(n).join(", ") }) : "") + checks;
     }
-    case "attacked": return t(event.opportunity ? "web.dnd5e.ev.opportunity" : event.readied ? "web.dnd5e.ev.readied_attack" : "web.dnd5e.ev.attacked", { attacker: n(event.attacker), target: n(event.target), attack: event.attack, mode: t("web.dnd5e.mode." + event.mode) });
+    case "attacked": return attackText(event, ctx);
     case "declined": return t("web.dnd5e.ev.declined", { name: n(event.creature) });
     case "action_taken": return t("web.dnd5e.ev.action_taken", { name: n(event.creature), action: t("web.dnd5e.action." + event.action) });
     case "readied": return t("web.dnd5e.ev.readied", { name: n(event.creature), trigger: event.readied.trigger });
     case "ready_fired": return t("web.dnd5e.ev.ready_fired", { name: n(event.creature) });
     case "bonus_taken": return t("web.dnd5e.ev.bonus_taken", { name: n(event.creature), feature: tFirst(["web.dnd5e.action." + event.feature], {}, event.feature) });
     case "turn_ended": return t("web.dnd5e.ev.turn_ended");
-    case "damaged": return t("web.dnd5e.ev.damaged", { name: n(event.target), amount: event.amount, type: tFirst(["web.dnd5e.dtype." + event.type], {}, event.type) });
+    case "damaged": return t("web.dnd5e.ev.damaged", { name: n(event.target), amount: event.amount, type: tFirst(["web.dnd5e.dtype." + String(event.type).toLowerCase()], {}, event.type) });
     case "healed": return t(event.temporary ? "web.dnd5e.ev.temp" : "web.dnd5e.ev.healed", { name: n(event.target), amount: event.amount });
     case "condition_set": return t(event.remove ? "web.dnd5e.ev.condition_off" : "web.dnd5e.ev.condition_on", { name: n(event.target), condition: tFirst(["web.dnd5e.cond." + event.condition], {}, event.condition) });
     case "save_rolled": return t("web.dnd5e.ev.save_rolled", { name: n(event.creature), ability: t("web.dnd5e.ability." + event.ability), dc: event.dc, result: t(event.succeeded ? "web.dnd5e.save_ok" : "web.dnd5e.save_fail") });
-    case "death_saved": return t("web.dnd5e.ev.death_saved", { name: n(event.creature), d20: event.d20 });
+    case "death_saved": return t("web.dnd5e.ev.death_" + deathSave(event.d20), { name: n(event.creature), d20: event.d20 });
     case "spell_cast": return t(event.slot ? "web.dnd5e.ev.spell_cast" : "web.dnd5e.ev.cantrip_cast", { name: n(event.creature), spell: spellName(ctx, event.creature, event.spell), slot: event.slot, casting: t("web.dnd5e.casting." + event.casting) });
     case "concentration_saved": return t(event.kept ? "web.dnd5e.ev.concentration_kept" : "web.dnd5e.ev.concentration_lost", { name: n(event.creature), spell: spellName(ctx, event.creature, event.spell), dc: event.dc, damage: event.damage });
     case "concentration_ended": return t("web.dnd5e.ev.concentration_ended." + event.reason, { name: n(event.creature), spell: spellName(ctx, event.creature, event.spell) });
@@ -1133,7 +1172,7 @@ export function describe(event, ctx) {
 /** The dice of one event: d20s (the one not kept faded) and damage dice. */
 export function diceOf(event) {
   if (event.kind === "attacked") {
-    const keep = event.d20.length === 2 ? (event.mode === "advantage" ? Math.max(...event.d20) : Math.min(...event.d20)) : event.d20[0];
+    const keep = keptD20(event);
     let kept = false;
     const d20s = event.d20.map((v) => { const k = !kept && v === keep; if (k) kept = true; return { die: "d20", sides: 20, face: v, kept: k }; });
     const weapon = lastCtx ? byId(lastCtx).get(event.attacker)?.attacks?.find((w) => w.name === event.attack) : null;

@@ -2,13 +2,13 @@
 // a combat tracker and a battle map — for any game.
 import { LANG, el, guarded, t } from "../../core.js";
 import { renderDice, rollResult } from "../../dice.js";
-import { fieldLabel } from "../../forms.js";
+import { checkField, fieldLabel } from "../../forms.js";
 import { oddsChart } from "../../odds.js";
 import { renderMap } from "./map.js";
 import { renderTools } from "./tools.js";
 import { renderTracker } from "./tracker.js";
 
-const draft = { expression: "3d6", label: "" };
+const draft = { expression: "3d6", label: "", hidden: false };
 
 /** The record that logged `event` (a roll shown from the state), for the notation as typed. */
 function recordOf(ctx, event) {
@@ -35,9 +35,18 @@ function rollForm(ctx) {
   const command = () => ({ kind: "roll", expression: draft.expression.trim(), label: draft.label.trim() || null });
   return el("section", { class: "card", id: "fd-roll" },
     el("h2", {}, t("web.freedice.heading")),
-    el("form", { class: "form", onsubmit: async (e) => { e.preventDefault(); await ctx.send(command()); } },
+    el("form", { class: "form", onsubmit: async (e) => {
+      e.preventDefault();
+      // Hidden is chosen per roll: the box is cleared once the roll is made.
+      if (await ctx.send(command(), { hidden: draft.hidden || undefined })) {
+        draft.hidden = false;
+        const box = document.getElementById("fd-hidden");
+        if (box) box.checked = false;
+      }
+    } },
       el("div", { class: "field" }, fieldLabel(expr, t("web.freedice.expression")), expr),
       el("div", { class: "field" }, el("label", { for: "fd-label" }, t("web.freedice.label")), label),
+      ctx.isGm ? checkField("fd-hidden", t("web.gm.hidden_roll"), draft.hidden, { onchange: (e) => { draft.hidden = e.target.checked; } }) : null,
       el("div", { class: "row" },
         el("button", { type: "button", onclick: async () => {
           const odds = await guarded(() => ctx.odds(command()));
@@ -116,7 +125,7 @@ export function describe(event, ctx, record = null) {
     case "effect_removed": return t(k + "effect_removed", { name: event.name, target: nameOf(ctx, event.target) });
     case "track_changed":
       return t(k + "track", { name: nameOf(ctx, event.combatant), track: event.track, current: event.current, maximum: event.maximum });
-    case "moved": return t(k + "moved", { name: nameOf(ctx, event.combatant), to: event.path[event.path.length - 1], cost: event.cost });
+    case "moved": return t(k + "moved", { name: nameOf(ctx, event.combatant), to: event.path[event.path.length - 1], count: event.cost });
     case "map_set": return t(k + "map", { width: event.width, height: event.height });
     case "terrain_painted": return t(k + "painted", { count: event.squares.length, terrain: t("web.map.terrain." + (event.terrain || "plain")) });
     case "image_set": return t(event.image ? k + "image" : k + "no_image");

@@ -7,7 +7,7 @@ import { byId, legalFor, mayAct, sendFor } from "./shared.js";
 function effectText(ctx, effect) {
   const who = effect.who ? (byId(ctx).get(effect.who)?.name || effect.who) : "";
   const level = effect.level != null ? " " + t("web.freedice.level", { level: effect.level }) : "";
-  const until = effect.until === "removed" ? "" : " · " + t("web.freedice.until." + effect.until, { n: effect.remaining, who });
+  const until = effect.until === "removed" ? "" : " · " + t("web.freedice.until." + effect.until, { count: effect.remaining, who });
   return effect.name + level + until;
 }
 
@@ -61,7 +61,7 @@ function row(ctx, c, fight) {
   if (c.secret) badges.push(el("span", { class: "badge hidden-badge" }, t("web.freedice.secret")));
   if (c.mine) badges.push(el("span", { class: "badge" }, t("web.freedice.mine")));
   if (fight && fight.delayed.includes(c.id)) badges.push(el("span", { class: "badge" }, t("web.freedice.delayed")));
-  const move = c.move_left != null ? el("span", { class: "muted small-print" }, t("web.freedice.move_left", { n: c.move_left })) : null;
+  const move = c.move_left != null ? el("span", { class: "muted small-print" }, t("web.freedice.move_left", { count: c.move_left })) : null;
   return el("li", {
     id: `fd-c-${c.id}`, class: "fd-combatant" + (current ? " is-current" : "") + (fight && fight.done.includes(c.id) ? " is-done" : ""),
     "aria-current": current ? "true" : null,

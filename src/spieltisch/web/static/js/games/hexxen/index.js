@@ -143,7 +143,7 @@ function oddsBlock(ctx, command, { caption, margin = false, id }) {
   const answer = oddsOf(ctx, command);
   if (!answer) return el("p", { class: "muted", id }, t("web.hexxen.odds_loading"));
   if (answer.error) return el("p", { class: "muted", id }, answer.error);
-  const labeler = margin ? (v) => t("web.hexxen.margin_value", { n: v }) : (v) => t("web.hexxen.successes_value", { n: v });
+  const labeler = margin ? (v) => t("web.hexxen.margin_value", { n: v }) : (v) => t("web.hexxen.successes_value", { count: v });
   return el("div", { id, class: "hx-odds" }, oddsChart(answer, { caption, labeler }), ...diceOdds(answer));
 }
 
@@ -182,7 +182,7 @@ function janusLine(ctx, roll) {
 function rollView(ctx, roll, who, id) {
   return el("div", { class: "hx-roll", id },
     el("p", {}, el("strong", {}, who), " · ",
-      t(roll.die === "M" ? "web.hexxen.roll_gm" : "web.hexxen.roll_hunter", { total: roll.total, successes: roll.successes, stars: roll.stars })),
+      t(roll.die === "M" ? "web.hexxen.roll_gm" : "web.hexxen.roll_hunter", { count: roll.total, successes: roll.successes, stars: roll.stars })),
     renderDice(dieFaces(ctx, roll.die, roll.dice), { size: 32 }),
     janusLine(ctx, roll));
 }
@@ -194,7 +194,7 @@ function lastView(ctx) {
   const parts = [];
   let headline = "";
   if (last.kind === "check_rolled") {
-    headline = t("web.hexxen.last.check", { name: nameOf(ctx, d.hunter), skill: d.skill, total: d.roll.total });
+    headline = t("web.hexxen.last.check", { name: nameOf(ctx, d.hunter), skill: d.skill, count: d.roll.total });
     parts.push(rollView(ctx, d.roll, nameOf(ctx, d.hunter), "hx-last-roll"));
   } else if (last.kind === "contest_rolled") {
     headline = t(d.margin > 0 ? "web.hexxen.last.contest_won" : "web.hexxen.last.contest_lost", { name: nameOf(ctx, d.hunter), npc: nameOf(ctx, d.npc), skill: d.skill, margin: Math.abs(d.margin) });
@@ -604,7 +604,7 @@ function npcCard(ctx, npc) {
     t("web.hexxen.lep_value", { current: npc.lep.current, maximum: npc.lep.maximum }),
     t("web.hexxen.ini_value", { ini: npc.ini }),
     t("web.hexxen.hex_value", { current: npc.hex.current, maximum: npc.hex.maximum }),
-    t("web.hexxen.handlungen_round", { n: npc.handlungen }),
+    t("web.hexxen.handlungen_round", { count: npc.handlungen }),
   ];
   if (npc.widernatuerlich) facts.push(t("web.hexxen.widernatuerlich"));
   const attrs = Object.entries(npc.attributes || {});
@@ -788,13 +788,13 @@ export function describe(event, ctx) {
     case "turn_advanced": return [t("web.hexxen.log.turn_advanced"), ...(event.abbau || []).map((a) => t("web.hexxen.log.abbau", { name: n(a.target), effect: effectName(a.effect), total: a.roll.total, removed: a.removed }))].join(" ");
     case "effect_ticked": return t("web.hexxen.log.effect_ticked", { name: n(event.target), effect: effectName(event.effect), level: event.level, amount: event.amount, round: event.round });
     case "fight_ended": return t("web.hexxen.log.fight_ended");
-    case "check_rolled": return t("web.hexxen.log.check_rolled", { name: n(event.hunter), skill: event.skill, total: event.roll.total, stars: event.roll.stars });
+    case "check_rolled": return t("web.hexxen.log.check_rolled", { name: n(event.hunter), skill: event.skill, count: event.roll.total, stars: event.roll.stars });
     case "contest_rolled": return t("web.hexxen.log.contest_rolled", { name: n(event.hunter), skill: event.skill, npc: n(event.npc), total: event.roll.total, npc_total: event.npc_roll.total, margin: event.margin });
     case "attack_declared": return t("web.hexxen.log.attack_declared", { npc: n(event.pending.npc), attack: event.pending.attack, name: n(event.pending.target) });
     case "attack_rolled": return [t(event.hit ? "web.hexxen.log.attack_hit" : "web.hexxen.log.attack_miss", { npc: n(event.npc), attack: event.attack, name: n(event.target), total: event.roll.total, defense: t("web.hexxen.defense." + event.defense), defense_total: event.defense_roll ? event.defense_roll.total : 0, lep: event.lep_lost }),
       ...(event.special || []).map((s) => t("web.hexxen.log.special", { die: t("web.hexxen.die." + s.die), value: s.value, gives: givesName(s.effect) }))].join(" ");
     case "regenerated": return t("web.hexxen.log.regenerated", { name: n(event.npc), property: event.property, lep: event.lep, value: event.value, die: t("web.hexxen.die." + event.die) });
-    case "power_used": return t("web.hexxen.log.power_used", { npc: n(event.npc), power: event.power, total: event.roll.total, hex: event.hex })
+    case "power_used": return t("web.hexxen.log.power_used", { npc: n(event.npc), power: event.power, count: event.roll.total, hex: event.hex })
       + " " + event.results.map((r) => t(r.margin > 0 ? "web.hexxen.log.power_hit" : "web.hexxen.log.power_failed", { name: n(r.hunter), total: r.roll.total, margin: r.margin, amount: r.amount, effect: r.effect ? effectName(r.effect) : t("web.hexxen.effect.reported") })).join(" ");
     case "placed": return t("web.hexxen.log.placed", { name: n(event.target), square: event.to });
     case "hex_gained": return t(event.reason === "growth" ? "web.hexxen.log.hex_growth" : "web.hexxen.log.hex_gained", { name: n(event.npc), amount: event.amount });
@@ -808,7 +808,8 @@ export function describe(event, ctx) {
 }
 
 /** The dice of an event as symbol dice (HeXXen, Janus, Blut). */
-export function diceOf(event, record) {
+export function diceOf(event, record, ctx) {
+  if (ctx?.state?.faces) FACES = ctx.state.faces;
   const faces = FACES;
   if (!faces) return null;
   const rolls = [];

@@ -287,6 +287,18 @@ export function describe(event) {
   return tFirst([`web.kilkenny.ev.${event.kind}`], { ...event, seat }, null);
 }
 
+/** What a move did, outcome first, with the roll that allowed it (a record of its own before
+ * it); a roll alone (or one that allows no move, which says so itself) has no headline. */
+export function headline(record, ctx) {
+  const events = record.events || [];
+  const told = events.filter((event) => event.kind !== "rolled").map((event) => describe(event)).filter(Boolean);
+  if (!told.length || events.some((event) => event.kind === "passed")) return told.length ? told.join(" ") : null;
+  const roll = events.find((event) => event.kind === "rolled") ?? (ctx?.records || [])
+    .filter((r) => r.seq < record.seq && r.undoes == null).sort((a, b) => b.seq - a.seq)
+    .flatMap((r) => r.events || []).find((event) => event.kind === "rolled");
+  return told.join(" ") + (roll ? " " + t("web.kilkenny.after_roll", { value: roll.value ?? roll.roll }) : "");
+}
+
 /** The log line of a record: who acted for which seat. */
 export function summary(record) {
   const kind = record.command?.kind;

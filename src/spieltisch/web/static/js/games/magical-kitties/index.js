@@ -575,7 +575,7 @@ export function describe(event, ctx) {
     case "foe_created": return t("web.kitties.ev.foe_created", { name: event.foe.name, difficulty: event.foe.difficulty, limit: event.foe.aua_limit });
     case "check_rolled": {
       const hits = event.dice.filter((v) => v >= event.difficulty).length;
-      return t("web.kitties.ev.check_rolled", { name: kittyName(event.kitty), attribute: attrName(event.attribute), difficulty: event.difficulty, successes: hits, tier: t("web.kitties.tier." + Math.min(hits, 4)) });
+      return t("web.kitties.ev.check_rolled", { name: kittyName(event.kitty), attribute: attrName(event.attribute), difficulty: event.difficulty, count: hits, tier: t("web.kitties.tier." + Math.min(hits, 4)) });
     }
     case "dice_rerolled": return t("web.kitties.ev.dice_rerolled", { name: kittyName(event.kitty), n: event.indexes.length });
     case "outcome_chosen": return t("web.kitties.ev.outcome_chosen", { entry: entryText(event.entry) });
