@@ -74,7 +74,7 @@ function slug(name, taken) {
 function durationText(ctx, d) {
   if (!d) return "";
   if (d.until === "turn_start" || d.until === "turn_end") return t("web.dnd5e.until." + d.until, { name: nameOf(ctx, d.of) });
-  if (d.until === "rounds") return t("web.dnd5e.until.rounds", { n: d.left });
+  if (d.until === "rounds") return t("web.dnd5e.until.rounds", { count: d.left });
   if (d.until === "save") return t("web.dnd5e.until.save", { ability: t("web.dnd5e.ability." + d.ability), dc: d.dc, p: percent(d.save.p), exact: d.save.exact });
   return "";
 }
