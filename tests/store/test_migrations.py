@@ -25,7 +25,7 @@ def test_migrations_match_the_models_and_are_idempotent(database_url: str) -> No
         migrate(engine)  # a second start changes nothing
         with engine.connect() as conn:
             context = MigrationContext.configure(conn)
-            assert context.get_current_revision() == "0004_people"
+            assert context.get_current_revision() == "0005_dice_streams"
             differences: list[Any] = compare_metadata(context, Base.metadata)
         assert differences == []
         tables = set(inspect(engine).get_table_names())
