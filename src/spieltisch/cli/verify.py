@@ -67,17 +67,23 @@ def _mismatch_line(mismatch: Mismatch) -> str:
     )
 
 
-def _epoch_line(epoch: EpochCheck) -> tuple[bool | None, str]:
+def _epoch_line(epoch: EpochCheck, streams: bool) -> tuple[bool | None, str]:
+    # A chained epoch (format 3) begins at a record; an older one at a draw of the whole log.
+    keys = (
+        ("verify.epoch_records", "verify.epoch_no_records", "verify.epoch_records_from")
+        if streams
+        else ("verify.epoch_draws", "verify.epoch_none", "verify.epoch_from")
+    )
     covers = (
-        t("verify.epoch_draws", start=epoch.start, end=epoch.end - 1)
+        t(keys[0], start=epoch.start, end=epoch.end - 1)
         if epoch.end is not None and epoch.end > epoch.start
-        else t("verify.epoch_none")
+        else t(keys[1])
         if epoch.end is not None
-        else t("verify.epoch_from", start=epoch.start)
+        else t(keys[2], start=epoch.start)
     )
     entries = (
         t("verify.epoch_entries", first=epoch.first_seq, last=epoch.last_seq)
-        if epoch.first_seq is not None
+        if epoch.first_seq is not None and not streams
         else ""
     )
     where = {"number": epoch.number, "covers": covers, "entries": entries}
@@ -97,7 +103,7 @@ def _epoch_line(epoch: EpochCheck) -> tuple[bool | None, str]:
 def render_verdict(verdict: Checked) -> list[tuple[bool | None, str]]:
     """The verdict as lines of text, each marked good (``True``), bad or pending (``None``)."""
     dice = verdict.dice
-    lines = [_epoch_line(epoch) for epoch in dice.epochs]
+    lines = [_epoch_line(epoch, dice.streams) for epoch in dice.epochs]
     if dice.chain is not None:
         error = dice.chain.error()
         lines.append((False, t(error.code, **error.params)))

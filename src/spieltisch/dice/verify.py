@@ -287,6 +287,8 @@ class Verification:
     """How many draws do not check out."""
     chain: ChainBreak | None = None
     """Where the chain of epochs does not close over the draws (``None``: it does)."""
+    streams: bool = False
+    """Format 3: epochs begin at records (``start``/``end`` of an epoch are record ``seq``)."""
 
     @property
     def commitment_ok(self) -> bool:
@@ -547,6 +549,7 @@ def _verify_streams(
         mismatch=first,
         mismatches=count,
         chain=_tiling_break(epochs, after) or _link_break(table, epochs),
+        streams=True,
     )
 
 
