@@ -272,8 +272,9 @@ def parse_export(data: Any) -> ParsedExport:
         raise problem
     records = _log(data)[2]  # in today's shape (upcast where they are older)
     streams = streams_of(data)
-    # Folds every event and refuses a log with gaps (a player's export that withholds draws
-    # of an epoch not yet revealed): stored, it would draw those indexes again.
+    # Folds every event and, in format 2, refuses a log with gaps (a player's export that
+    # withholds draws of an epoch not yet revealed): stored, it would draw those indexes again.
+    # In format 3 every record has its own stream: nothing withheld is drawn again.
     table = Table(system, options, records, streams=streams)
     return ParsedExport(
         system=system.id,
