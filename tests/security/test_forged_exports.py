@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 
 from legacy import log_format_table
 from spieltisch.cli.app import app
-from spieltisch.dice.fair import DiceSource, FairDice
+from spieltisch.dice.fair import DiceSource, Epoch, FairDice, link_epochs
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import Access, Odds
 from spieltisch.engine.visibility import Viewer
@@ -803,3 +803,47 @@ def test_a_first_seed_revealed_before_any_roll_verifies_after_the_next_reveal(
     assert error is not None and error.code == "verify.chain_open"
     sqlite_store.reveal(created.table, gm)
     assert verify_document(sqlite_store.export(created.table, gm)).ok
+
+
+def test_a_chain_made_again_is_found_by_the_link_the_table_announced(
+    played: Played, tmp_path: Path
+) -> None:
+    """A forger who moves a boundary and makes every link after it again gets a file that
+    holds together on its own (the moved record is merely 'not checkable yet'), but its last
+    link is not the one the table announced: ``spieltisch verify --chain`` finds it."""
+    announced = played.store.info(played.id).epochs[-1].chain
+    assert announced is not None
+    forged = played.export()
+    epochs = forged["fair"]["epochs"]
+    epochs[2]["start"] = 5
+    relinked = link_epochs(
+        forged["table"], [Epoch(e["start"], e["commitment"], e["seed"]) for e in epochs]
+    )
+    for epoch, linked in zip(epochs, relinked, strict=True):
+        epoch["chain"] = linked.chain
+    assert verify_document(forged).ok  # what the file alone can show
+    path = tmp_path / "relinked.json"
+    path.write_text(json.dumps(forged), encoding="utf-8")
+    for lang in ("en", "de"):
+        result = CliRunner().invoke(
+            app, ["--lang", lang, "verify", str(path), "--chain", announced]
+        )
+        assert result.exit_code == 1
+        missing = translate("verify.announced_missing", lang, chain=announced)
+        assert f"✗ {missing}" in result.stdout
+        # No "every check passed" after the replay's line.
+        replayed = translate("verify.replay_ok", lang, records=8)
+        assert result.stdout.splitlines()[-1] == f"✓ {replayed}"
+    report = json.loads(
+        CliRunner().invoke(app, ["verify", str(path), "--json", "--chain", announced]).stdout
+    )
+    assert report["announced"] == {"chain": announced, "epoch": None}
+    # The epochs before the moved boundary are as announced; the honest file holds every link.
+    second = played.store.info(played.id).epochs[1].chain
+    assert second is not None
+    ok = CliRunner().invoke(app, ["--lang", "en", "verify", str(path), "--chain", second])
+    assert ok.exit_code == 0 and "is the link of epoch 2" in ok.stdout
+    honest = tmp_path / "honest.json"
+    honest.write_text(json.dumps(played.export()), encoding="utf-8")
+    result = CliRunner().invoke(app, ["verify", str(honest), "--chain", announced.upper()])
+    assert result.exit_code == 0, result.stdout

@@ -169,6 +169,8 @@ class EpochCheck:
     """The first record with a draw in this epoch (``None``: no draws)."""
     last_seq: int | None
     """The last record with a draw in this epoch."""
+    chain: str | None = None
+    """Format 3: the epoch's link as the file gives it."""
 
     @property
     def status(self) -> EpochStatus:
@@ -192,6 +194,7 @@ class EpochCheck:
             "draws": self.draws,
             "first_seq": self.first_seq,
             "last_seq": self.last_seq,
+            "chain": self.chain,
         }
 
 
@@ -305,6 +308,15 @@ class Verification:
         """Everything that can be checked matches: every revealed commitment, the chain of
         epochs and every draw."""
         return self.commitment_ok and self.chain is None and self.mismatch is None
+
+    def announced(self, link: str) -> int | None:
+        """The number of the epoch whose link is ``link`` (a link the table announced), or
+        ``None``. Links chain, so a match proves that epoch and every one before it are as
+        the table made them (when the chain holds, :attr:`chain` is ``None``)."""
+        for epoch in self.epochs:
+            if epoch.chain is not None and epoch.chain.lower() == link.strip().lower():
+                return epoch.number
+        return None
 
     def error(self) -> VerifyError | None:
         """The first problem as an error (a bad commitment, then an open chain, then a bad
@@ -491,6 +503,7 @@ def _checks(
             draws=len(covered[number]),
             first_seq=covered[number][0] if covered[number] else None,
             last_seq=covered[number][-1] if covered[number] else None,
+            chain=epoch.chain,
         )
         for number, (epoch, source) in enumerate(zip(epochs, dice, strict=True))
     )
