@@ -48,7 +48,20 @@ def test_epochs_are_shown_and_verified_and_the_table_rolls_on(browser: Any, serv
         expect(epochs.nth(2)).to_contain_text("Epoch 3 · entries from no. 4 on")
         expect(epochs.nth(2)).to_have_attribute("data-status", "open")
         expect(epochs.nth(2)).to_contain_text("stays secret")
-        expect(epochs.nth(0).locator("code")).to_have_count(2)  # commitment and seed
+        expect(epochs.nth(0).locator("code")).to_have_count(3)  # commitment, link and seed
+        # Every epoch shows its link, the one the export carries.
+        links = player.locator("#epochs code.chain")
+        expect(links).to_have_count(3)
+        exported = player.evaluate(
+            """async () => {
+              const core = await import('/static/js/core.js');
+              const id = location.pathname.split('/').pop();
+              const data = await core.api('GET', `/api/tables/${id}/export`,
+                { token: core.myTable(id).token });
+              return data.fair.epochs.map((e) => e.chain);
+            }"""
+        )
+        assert links.all_text_contents() == exported
 
         player.locator("#verify-button").click()
         verdict = player.locator("#verify-result")

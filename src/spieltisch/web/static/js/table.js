@@ -558,6 +558,7 @@ function epochItem(epoch) {
   return el("li", { class: "epoch", dataset: { epoch: epoch.number, status: epoch.seed ? "revealed" : "open" } },
     el("p", { class: "small-print" }, ...head),
     el("p", { class: "small-print" }, t("web.fair.commitment"), " ", el("code", { class: "hash" }, epoch.commitment)),
+    epoch.chain ? el("p", { class: "small-print" }, t("web.fair.chain"), " ", el("code", { class: "hash chain" }, epoch.chain)) : null,
     epoch.seed ? el("p", { class: "small-print" }, t("web.fair.seed"), " ", el("code", { class: "hash" }, epoch.seed))
       : el("p", { class: "muted small-print" }, t("web.fair.secret")));
 }
