@@ -14,7 +14,8 @@ Records withheld from a player's export (hidden records: no command, no events) 
 they are: they leave the shared fold alone, which is the one visible records are decided on,
 so the visible records of a redacted log replay on their own. Their draws are checked by the
 dice check only; where a player's export withholds the draws themselves (an epoch not yet
-revealed), the replay counts them as taken so that later draws keep their indexes.
+revealed), the replay of a log of format 2 counts them as taken so that later draws keep their
+indexes (in format 3 every record draws from its own stream: nothing to count).
 
 Chat records (``say``, ``whisper``) are decided again by the chat rules with their draws (an
 inline roll), their audience included; the table issues nothing automatic after them. A
