@@ -33,23 +33,36 @@ def test_epochs_are_shown_and_verified_and_the_table_rolls_on(browser: Any, serv
         gm.locator("#open-table").click()
         join(player, links["player"], "Pia")
         expect(gm.locator("#epochs > li")).to_have_count(1)
-        expect(gm.locator('#epochs > li[data-epoch="1"]')).to_contain_text("draws from 0 on")
+        expect(gm.locator('#epochs > li[data-epoch="1"]')).to_contain_text("entries from no. 1 on")
 
-        _roll(gm, "2d6", 1)  # draws 0-1
+        _roll(gm, "2d6", 1)  # entry 1
         _reveal(gm, 2)
-        _roll(gm, "1d20", 2)  # draw 2: the table rolls on after the reveal
-        _roll(player, "3d6", 3)  # draws 3-5
+        _roll(gm, "1d20", 2)  # entry 2: the table rolls on after the reveal
+        _roll(player, "3d6", 3)  # entry 3
         _reveal(gm, 3)
-        _roll(player, "1d8", 4)  # draw 6, in the open third epoch
+        _roll(player, "1d8", 4)  # entry 4, in the open third epoch
 
         epochs = player.locator("#epochs > li")
         expect(epochs).to_have_count(3)
-        expect(epochs.nth(0)).to_contain_text("Epoch 1 · draws 0–1 · entries no. 1–1")
-        expect(epochs.nth(1)).to_contain_text("Epoch 2 · draws 2–5 · entries no. 2–3")
-        expect(epochs.nth(2)).to_contain_text("Epoch 3 · draws from 6 on · entries no. 4–4")
+        expect(epochs.nth(0)).to_contain_text("Epoch 1 · entries no. 1–1")
+        expect(epochs.nth(1)).to_contain_text("Epoch 2 · entries no. 2–3")
+        expect(epochs.nth(2)).to_contain_text("Epoch 3 · entries from no. 4 on")
         expect(epochs.nth(2)).to_have_attribute("data-status", "open")
         expect(epochs.nth(2)).to_contain_text("stays secret")
-        expect(epochs.nth(0).locator("code")).to_have_count(2)  # commitment and seed
+        expect(epochs.nth(0).locator("code")).to_have_count(3)  # commitment, link and seed
+        # Every epoch shows its link, the one the export carries.
+        links = player.locator("#epochs code.chain")
+        expect(links).to_have_count(3)
+        exported = player.evaluate(
+            """async () => {
+              const core = await import('/static/js/core.js');
+              const id = location.pathname.split('/').pop();
+              const data = await core.api('GET', `/api/tables/${id}/export`,
+                { token: core.myTable(id).token });
+              return data.fair.epochs.map((e) => e.chain);
+            }"""
+        )
+        assert links.all_text_contents() == exported
 
         player.locator("#verify-button").click()
         verdict = player.locator("#verify-result")
@@ -76,8 +89,26 @@ def test_epochs_are_shown_and_verified_and_the_table_rolls_on(browser: Any, serv
         assert {k: forged["mismatch"][k] for k in ("kind", "seq", "index", "epoch")} == {
             "kind": "value",
             "seq": 3,
-            "index": 3,
+            "index": 0,
             "epoch": 2,
+        }
+        # So is a boundary moved back over the second epoch: its link no longer fits.
+        moved = player.evaluate(
+            """async () => {
+              const core = await import('/static/js/core.js');
+              const { verifyExport } = await import('/static/js/verify.js');
+              const id = location.pathname.split('/').pop();
+              const data = await core.api('GET', `/api/tables/${id}/export`,
+                { token: core.myTable(id).token });
+              data.fair.epochs[2].start = 3;
+              return verifyExport(data);
+            }"""
+        )
+        assert moved["ok"] is False and moved["mismatch"] is None
+        assert {k: moved["chain"][k] for k in ("kind", "epoch", "start")} == {
+            "kind": "link",
+            "epoch": 3,
+            "start": 3,
         }
         assert not errors, errors
     finally:

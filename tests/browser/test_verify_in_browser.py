@@ -10,7 +10,7 @@ from browser_helpers import new_context
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spieltisch.dice.fair import FairDice
+from spieltisch.dice.fair import Epoch, FairDice, link_epochs
 
 pytestmark = pytest.mark.browser
 
@@ -146,3 +146,77 @@ def test_a_chain_of_epochs_is_checked_epoch_by_epoch(page: Any) -> None:
         "bad_commitment",
         "pending",
     ]
+
+
+def _streams_export(epochs: list[tuple[FairDice, int, bool]], rolls: list[list[int]]) -> Any:
+    """A format-3 export: record ``k + 1`` rolls dice with the sides in ``rolls[k]`` from its
+    own stream, with the seed of the epoch (dice, first record, revealed) it falls in."""
+    records = []
+    for seq, sides in enumerate(rolls, start=1):
+        dice = [d for d, start, _ in epochs if start <= seq][-1]
+        draws = [
+            {"index": k, "sides": n, "value": dice.stream_value(seq, k, n)}
+            for k, n in enumerate(sides)
+        ]
+        records.append({"seq": seq, "draws": draws})
+    chain = link_epochs(
+        epochs[0][0].table,
+        [Epoch(start, d.commitment, d.seed_hex if shown else None) for d, start, shown in epochs],
+    )
+    return {
+        "format": "spieltisch-table/3",
+        "table": epochs[0][0].table,
+        "fair": {
+            "epochs": [epoch.to_json() for epoch in chain],
+            "player_seeds": [{"start": 2, "seed": "Mauz"}],
+        },
+        "records": records,
+    }
+
+
+def test_streams_and_the_chain_of_format_3_agree_with_the_reference(page: Any) -> None:
+    first = FairDice(SEED, "strom").with_player_seed(2, "Mauz")
+    second = FairDice(bytes(32), "strom").with_player_seed(2, "Mauz")
+    third = FairDice(bytes([7]) * 32, "strom").with_player_seed(2, "Mauz")
+    epochs = [(first, 1, True), (second, 3, True), (third, 5, False)]
+    data = _streams_export(epochs, [[6, 6], [20], [2**63 + 1, 4, 4], [], [6], [8, 8]])
+    result = _verify(page, data)
+    assert (result["ok"], result["draws"], result["pending"], result["chain"]) == (
+        True,
+        6,
+        3,
+        None,
+    )
+    assert [(e["status"], e["draws"], e["firstSeq"]) for e in result["epochs"]] == [
+        ("ok", 3, 1),
+        ("ok", 3, 3),
+        ("pending", 3, 5),
+    ]
+    # A draw numbered across the log instead of in its record's stream is found.
+    moved_draw = json.loads(json.dumps(data))
+    moved_draw["records"][2]["draws"][1]["index"] = 4
+    assert _verify(page, moved_draw)["mismatch"]["kind"] == "index"
+    # A boundary moved back, and an epoch doubled, break the chain.
+    moved = json.loads(json.dumps(data))
+    moved["fair"]["epochs"][2]["start"] = 4
+    broken = _verify(page, moved)
+    assert broken["ok"] is False
+    assert broken["chain"] == {
+        "kind": "link",
+        "epoch": 3,
+        "start": 4,
+        "computed": link_epochs(
+            "strom",
+            [Epoch(1, first.commitment), Epoch(3, second.commitment), Epoch(4, third.commitment)],
+        )[-1].chain,
+        "chain": data["fair"]["epochs"][2]["chain"],
+    }
+    doubled = json.loads(json.dumps(data))
+    doubled["fair"]["epochs"].insert(2, doubled["fair"]["epochs"][1])
+    assert _verify(page, doubled)["chain"] == {
+        "kind": "tiling",
+        "epoch": 3,
+        "start": 3,
+        "low": 4,
+        "high": 7,
+    }

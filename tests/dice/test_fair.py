@@ -19,13 +19,17 @@ from hypothesis import strategies as st
 from spieltisch.dice.fair import (
     MAX_SIDES,
     DiceSource,
+    Epoch,
     FairDice,
     FairDiceError,
     PlayerSeed,
     RecordingSource,
     SeededSource,
+    chain_link,
     export_fair,
+    link_epochs,
     mac_message,
+    stream_message,
 )
 
 SEED = bytes(range(32))
@@ -300,3 +304,38 @@ def test_any_draw_is_within_the_die(seed: bytes, table: str, index: int, sides: 
     value = FairDice(seed, table).value(index, sides)
     assert 1 <= value <= sides
     assert value == reference(seed, table, index, sides)[0]
+
+
+def test_the_worked_example_of_format_3_in_the_docs() -> None:
+    """docs/fair-dice.md, sections 3.1 and 4.1: a stream per record, and the chain's links."""
+    dice = FairDice(bytes(range(32)), "tisch-42")
+    assert stream_message("tisch-42", 1, 0, 0, "") == b"tisch-42\x1f1\x1f0\x1f0\x1f"
+    assert [dice.stream_value(1, 0, 6), dice.stream_value(1, 1, 20)] == [2, 1]
+    assert dice.stream_value(2, 0, 100) == 90
+    mixed = dice.with_player_seed(2, "Schnurrhaar")
+    assert [mixed.stream_value(1, 0, 6), mixed.stream_value(2, 0, 100)] == [2, 68]
+    assert mixed.stream_value(2, 1, 20) == 19
+    big = dice.stream_draw(2, 0, 2**63 + 1)
+    assert (big.attempt, big.value) == (2, 2328462316188181511)
+    assert dice.value(0, 6) == 6  # format 2's draw 0: another message, another number
+    second = FairDice(bytes(32), "tisch-42")
+    first_link = chain_link("tisch-42", 1, 1, dice.commitment, "")
+    assert first_link == "ab272f25cd28382afb1046ea92446f8677016611bff0ed4ddac56b2ce3374987"
+    linked = link_epochs(
+        "tisch-42", [Epoch(1, dice.commitment), Epoch(3, second.commitment.upper())]
+    )
+    assert [e.chain for e in linked] == [
+        first_link,
+        "b05f104fa3f75b022283e2811c5e85317f9a2efce4c6a111caadb9f17dd1aa28",
+    ]
+
+
+def test_a_record_stream_rolls_from_draw_zero() -> None:
+    dice = FairDice(bytes(range(32)), "tisch-42")
+    source = dice.stream(2)
+    assert [source.roll(100), source.roll(20)] == [
+        dice.stream_value(2, 0, 100),
+        dice.stream_value(2, 1, 20),
+    ]
+    with pytest.raises(FairDiceError):
+        dice.stream_value(0, 0, 6)  # records are numbered from 1

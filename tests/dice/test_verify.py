@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from spieltisch.dice.fair import FairDice, export_fair
 from spieltisch.dice.verify import (
     EXPORT_FORMAT,
+    LOG_FORMAT,
     MismatchKind,
     VerifyError,
     parse_export,
@@ -253,11 +254,11 @@ def test_malformed_exports_name_the_field_and_value(
 
 def test_another_format_is_refused_by_name() -> None:
     data = make_export(dice_with_seeds(), ROLLS)
-    data["format"] = "spieltisch-table/3"
+    data["format"] = "spieltisch-table/4"
     with pytest.raises(VerifyError) as caught:
         verify_export(data)
     assert caught.value.code == "verify.wrong_format"
-    assert caught.value.params == {"value": "spieltisch-table/3", "expected": EXPORT_FORMAT}
+    assert caught.value.params == {"value": "spieltisch-table/4", "expected": EXPORT_FORMAT}
 
 
 def test_parse_export_reads_text_and_bytes() -> None:
@@ -367,7 +368,7 @@ def epochs_export(
         for n, start in enumerate(starts)
     ]
     return {
-        "format": EXPORT_FORMAT,
+        "format": LOG_FORMAT,
         "table": "kette",
         "fair": {"epochs": epochs, "player_seeds": seeds},
         "records": records,

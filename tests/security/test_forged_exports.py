@@ -20,8 +20,9 @@ from fastapi.testclient import TestClient
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from typer.testing import CliRunner
 
+from legacy import log_format_table
 from spieltisch.cli.app import app
-from spieltisch.dice.fair import DiceSource, FairDice
+from spieltisch.dice.fair import DiceSource, Epoch, FairDice, link_epochs
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import Access, Odds
 from spieltisch.engine.visibility import Viewer
@@ -140,11 +141,20 @@ def echo() -> Iterator[None]:
 
 
 class Played:
-    """A free-dice table played over three epochs (two revealed), with a hidden GM roll."""
+    """A free-dice table played over three epochs (two revealed), with hidden GM rolls.
 
-    def __init__(self, store: EventStore) -> None:
+    In format 3 (the default) every record draws 0, 1, … from its own stream and the epochs
+    begin at records 1, 4 and 6; in format 2 (``log_format``) draws are numbered across the
+    log (the comments) and the epochs begin at draws 0, 6 and 8.
+    """
+
+    def __init__(self, store: EventStore, *, log_format: bool = False) -> None:
         self.store = store
-        created = store.create_table("free-dice", language="en")
+        created = (
+            log_format_table(store, "free-dice")
+            if log_format
+            else store.create_table("free-dice", language="en")
+        )
         self.id = created.table
         self.gm = store.authenticate(self.id, created.token)
         joined = store.join(self.id, created.invites["player"], "Paul")
@@ -154,10 +164,10 @@ class Played:
         roll(self.gm, "1d20", None, hidden=True)  # 2: draw 2 (hidden)
         store.add_player_seed(self.id, self.player, "Mauz")
         roll(self.player, "3d6kh2", None)  # 3: draws 3-5
-        store.reveal(self.id, self.gm)  # epoch 1: draws 0-5
+        store.reveal(self.id, self.gm)  # epoch 1: draws 0-5, records 1-3
         roll(self.player, "1d8", "second epoch")  # 4: draw 6
         roll(self.gm, "1d12", None, hidden=True)  # 5: draw 7 (hidden)
-        store.reveal(self.id, self.gm)  # epoch 2: draws 6-7
+        store.reveal(self.id, self.gm)  # epoch 2: draws 6-7, records 4-5
         roll(self.player, "1d6", None)  # 6: draw 8, in the open third epoch
         roll(self.gm, "1d4", None, hidden=True)  # 7: draw 9 (hidden, not revealed yet)
         roll(self.player, "1d10", None)  # 8: draw 10
@@ -200,7 +210,7 @@ def test_an_honest_export_across_three_epochs_verifies(played: Played) -> None:
     epochs = [
         (e["number"], e["start"], e["end"], e["status"], e["draws"]) for e in report["epochs"]
     ]
-    assert epochs == [(1, 0, 6, "ok", 6), (2, 6, 8, "ok", 2), (3, 8, None, "pending", 3)]
+    assert epochs == [(1, 1, 4, "ok", 6), (2, 4, 6, "ok", 2), (3, 6, None, "pending", 3)]
     assert (report["draws"], report["pending_draws"], report["replayed"]) == (8, 3, 8)
     assert report["replay"] is None and report["mismatch"] is None
 
@@ -216,11 +226,11 @@ def test_a_players_export_verifies_visible_records_by_replay_and_hidden_by_draws
         (7, None, []),
     ]
     # Hidden draws of revealed epochs are there (checked against the seed); the open epoch's
-    # hidden draw is withheld.
+    # hidden draw is withheld, and nothing tells how many there were.
     assert [len(r["draws"]) for r in hidden] == [1, 1, 0]
     verdict = verify_document(mine)
     assert verdict.ok, verdict.to_json()
-    assert (verdict.dice.draws, verdict.dice.pending, verdict.dice.withheld) == (8, 2, 1)
+    assert (verdict.dice.draws, verdict.dice.pending, verdict.dice.withheld) == (8, 2, 0)
     assert verdict.replay.records == 8
     # A changed hidden draw in a revealed epoch shows, and so does a changed visible event.
     forged = copy.deepcopy(mine)
@@ -233,9 +243,10 @@ def test_a_players_export_verifies_visible_records_by_replay_and_hidden_by_draws
 
 def test_the_table_rolls_on_after_each_reveal(played: Played) -> None:
     info = played.store.info(played.id)
-    assert [e.start for e in info.epochs] == [0, 6, 8] and info.can_roll
+    assert [e.start for e in info.epochs] == [1, 4, 6] and info.can_roll
     played.roll(played.player, "1d6", None)
-    assert played.store.table(played.id).records[-1].draws[0].index == 11
+    record = played.store.table(played.id).records[-1]
+    assert (record.seq, [d.index for d in record.draws]) == (9, [0])
 
 
 # -- forgeries -------------------------------------------------------------------------------
@@ -294,11 +305,12 @@ def test_every_changed_event_field_is_named_by_the_replay(played: Played) -> Non
     assert tried > 40  # results, every die's face, kept and exploded flags, labels
 
 
-def _true_draw(data: Export, index: int, sides: int) -> dict[str, int]:
-    """Draw ``index`` as the revealed first epoch gives it (what a forger can compute)."""
+def _true_draw(data: Export, seq: int, index: int, sides: int) -> dict[str, int]:
+    """Draw ``index`` of record ``seq``'s stream as the revealed first epoch gives it (what a
+    forger can compute)."""
     fair = data["fair"]
     dice = FairDice.from_hex(fair["epochs"][0]["seed"], data["table"], fair["player_seeds"])
-    return {"index": index, "sides": sides, "value": dice.value(index, sides)}
+    return {"index": index, "sides": sides, "value": dice.stream_value(seq, index, sides)}
 
 
 def _swap_records(data: Export) -> None:
@@ -328,32 +340,33 @@ FORGERIES: list[tuple[str, Callable[[Export], None], str, dict[str, Any]]] = [
         "changed draw",
         lambda d: _bump(d["records"][2]["draws"][1]),
         "verify.mismatch_value",
-        {"seq": 3, "index": 4},
+        {"seq": 3, "index": 1},
     ),
     (
         "changed hidden draw",
         lambda d: _bump(d["records"][1]["draws"][0]),
         "verify.mismatch_value",
-        {"seq": 2, "index": 2},
+        {"seq": 2, "index": 0},
     ),
-    ("reordered", _swap_records, "verify.mismatch_index", {"seq": 4, "expected": 3, "logged": 6}),
     (
-        "dropped",
-        lambda d: d["records"].pop(1),
+        "renumbered draw",
+        lambda d: d["records"][2]["draws"][1].update(index=3),
         "verify.mismatch_index",
-        {"seq": 3, "expected": 2, "logged": 3},
+        {"seq": 3, "expected": 1, "logged": 3},
     ),
+    ("reordered", _swap_records, "verify.replay_mismatch", {"seq": 4, "field": "seq"}),
+    ("dropped", lambda d: d["records"].pop(1), "verify.replay_mismatch", {"seq": 3}),
     (
         "duplicated",
         lambda d: d["records"].insert(1, copy.deepcopy(d["records"][0])),
-        "verify.mismatch_index",
-        {"seq": 1, "expected": 2, "logged": 0},
+        "verify.replay_mismatch",
+        {"seq": 1, "field": "seq"},
     ),
     (
-        "surplus draw",  # with the value the revealed seed gives: the next record's no longer fit
-        lambda d: d["records"][0]["draws"].append(_true_draw(d, 2, 6)),
-        "verify.mismatch_index",
-        {"seq": 2, "expected": 3, "logged": 2},
+        "surplus draw",  # with the value the revealed seed gives: the replay takes two dice
+        lambda d: d["records"][0]["draws"].append(_true_draw(d, 1, 2, 6)),
+        "verify.replay_mismatch",
+        {"seq": 1, "field": "draws.count"},
     ),
     (
         "changed command",
@@ -367,14 +380,13 @@ FORGERIES: list[tuple[str, Callable[[Export], None], str, dict[str, Any]]] = [
         "verify.commitment_mismatch",
         {"epoch": 1},
     ),
-    # The first draw of epoch 1 (draws 0-5) that the other seed draws differently: which one
-    # depends on the random seeds (a d6 agrees by chance one time in six).
-    ("swapped epochs", _swap_epochs, "verify.mismatch_value", {"index": range(6)}),
+    # Each seed matches its commitment, but epoch 1's link was made over the other one.
+    ("swapped epochs", _swap_epochs, "verify.chain_link", {"epoch": 1, "start": 1}),
     (
         "moved epoch start",
-        lambda d: d["fair"]["epochs"][1].update(start=5),
-        "verify.mismatch_split",
-        {"seq": 3, "index": 5, "expected": 3},
+        lambda d: d["fair"]["epochs"][1].update(start=3),
+        "verify.chain_link",
+        {"epoch": 2, "start": 3},
     ),
 ]
 
@@ -410,10 +422,7 @@ def test_surplus_draws_with_correct_values_are_refused_by_the_replay(played: Pla
     data = played.export()
     record = data["records"][5]
     extra = 50_000
-    record["draws"] += [{"index": 9 + k, "sides": 6, "value": 1} for k in range(extra)]
-    for later in data["records"][6:]:
-        for draw in later["draws"]:
-            draw["index"] += extra
+    record["draws"] += [{"index": 1 + k, "sides": 6, "value": 1} for k in range(extra)]
     verdict = verify_document(data)
     assert verdict.dice.ok
     mismatch = verdict.replay.mismatch
@@ -499,7 +508,7 @@ def test_the_command_line_names_the_first_mismatch(played: Played, tmp_path: Pat
     report = json.loads(ok.stdout)
     assert [e["status"] for e in report["epochs"]] == ["ok", "ok", "pending"]
     text = CliRunner().invoke(app, ["--lang", "en", "verify", str(path)]).stdout
-    assert "Epoch 3 (draws from 8 on, entries 6 to 8): not revealed yet" in text
+    assert "Epoch 3 (entries from 6 on): not revealed yet" in text
     assert text.splitlines()[-1].startswith("✓ Table")
 
     data["records"][0]["events"][0]["result"] = 999
@@ -556,9 +565,13 @@ class _Highest:
         return sides
 
 
-def _two_epochs(store: EventStore) -> Export:
+def _two_epochs(store: EventStore, *, log_format: bool = False) -> Export:
     """Two rolls revealed in epoch 1, two more (one hidden) in the open epoch 2."""
-    created = store.create_table("free-dice", language="en")
+    created = (
+        log_format_table(store, "free-dice")
+        if log_format
+        else store.create_table("free-dice", language="en")
+    )
     gm = store.authenticate(created.table, created.token)
     player = store.authenticate(
         created.table, store.join(created.table, created.invites["player"], "Paul").token
@@ -579,23 +592,154 @@ def _redecided(data: Export) -> Export:
     from spieltisch.systems.registry import get_system
 
     forged = copy.deepcopy(data)
-    table = Table(get_system(forged["system"]), forged["options"])
+    streams = forged["format"] == "spieltisch-table/3"
+    table = Table(get_system(forged["system"]), forged["options"], streams=streams)
     for record in forged["records"]:
         actor = Actor(id=record["actor"], role=Role.GM)
-        table.execute(record["command"], actor, lambda _index: _Highest(), hidden=record["hidden"])
+        table.execute(record["command"], actor, lambda _key: _Highest(), hidden=record["hidden"])
     forged["records"] = [r.model_dump(mode="json") for r in table.records]
     return forged
+
+
+def _epochs(change: Callable[[list[Any]], Any]) -> Callable[[Export], Export]:
+    def forge(data: Export) -> Export:
+        change(data["fair"]["epochs"])
+        return data
+
+    return forge
+
+
+def _reordered(epochs: list[Any]) -> None:
+    epochs[0], epochs[1] = epochs[1], epochs[0]
+
+
+CHAIN_FORGERIES: list[tuple[str, Callable[[Export], Export], str, dict[str, Any]]] = [
+    # The open epoch 3 (records 6-8) moved back over record 5 of the revealed epoch 2.
+    (
+        "boundary moved back",
+        _epochs(lambda e: e[2].update(start=5)),
+        "verify.chain_link",
+        {"epoch": 3, "start": 5},
+    ),
+    # ... and forward, so that record 6 would be checked against epoch 2's seed.
+    (
+        "boundary moved forward",
+        _epochs(lambda e: e[2].update(start=7)),
+        "verify.chain_link",
+        {"epoch": 3, "start": 7},
+    ),
+    ("dropped epoch", _epochs(lambda e: e.pop(1)), "verify.chain_link", {"epoch": 2, "start": 6}),
+    (
+        "duplicated epoch",
+        _epochs(lambda e: e.insert(2, dict(e[1]))),
+        "verify.chain_tiling",
+        {"epoch": 3, "start": 4, "low": 5, "high": 9},
+    ),
+    (
+        "reordered epochs",
+        _epochs(_reordered),
+        "verify.chain_tiling",
+        {"epoch": 1, "start": 4, "low": 1, "high": 1},
+    ),
+]
+
+
+def _refused_everywhere(
+    store: EventStore, forged: Export, code: str, params: dict[str, Any], tmp_path: Path
+) -> None:
+    """``forged`` is failed by verify (library, CLI in both languages) and refused by import
+    (store and HTTP, 422 with the localized reason naming the epoch), changing nothing."""
+    verdict = verify_document(forged)
+    error = verdict.error()
+    assert not verdict.ok and error is not None and error.code == code
+    assert {key: error.params[key] for key in params} == params
+    assert verdict.to_json()["chain"]["kind"] == code.removeprefix("verify.chain_")
+
+    tables = len(store.list_tables())
+    with pytest.raises(SpieltischError) as caught:
+        store.import_table(forged)
+    assert (caught.value.code, caught.value.params) == (error.code, error.params)
+    with TestClient(create_app(store)) as client:
+        for lang in ("en", "de"):
+            answer = client.post(f"/api/tables/import?lang={lang}", json=forged)
+            assert answer.status_code == 422
+            body = answer.json()["error"]
+            assert body["code"] == code
+            assert body["message"] == translate(code, lang, **error.params)
+            assert f" {params['epoch']} " in body["message"]
+    assert len(store.list_tables()) == tables
+
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps(forged), encoding="utf-8")
+    for lang in ("en", "de"):
+        result = CliRunner().invoke(app, ["--lang", lang, "verify", str(path)])
+        assert result.exit_code == 1
+        assert f"✗ {translate(code, lang, **error.params)}" in result.stdout
+    report = json.loads(CliRunner().invoke(app, ["verify", str(path), "--json"]).stdout)
+    assert report["ok"] is False and report["chain"]["epoch"] == params["epoch"]
+
+
+@pytest.mark.parametrize(
+    ("forge", "code", "params"),
+    [f[1:] for f in CHAIN_FORGERIES],
+    ids=[f[0] for f in CHAIN_FORGERIES],
+)
+def test_a_forged_chain_of_epochs_is_refused_everywhere(
+    played: Played, tmp_path: Path, forge: Any, code: str, params: dict[str, Any]
+) -> None:
+    """Every boundary is committed by the link of its epoch when it is made: moving one,
+    dropping, doubling or reordering an epoch breaks the chain."""
+    _refused_everywhere(played.store, forge(played.export()), code, params, tmp_path)
+
+
+def test_re_deciding_with_maximal_dice_behind_a_moved_boundary_is_refused(
+    sqlite_store: EventStore, tmp_path: Path
+) -> None:
+    """The forgery of the hostile-file report in format 3: the open epoch moved back to
+    record 1, so that the revealed epoch covers nothing, then every record decided again
+    with every die at its maximum. The replay and the dice agree with the forgery (nothing
+    revealed covers a record); the link of the moved epoch does not."""
+    honest = _two_epochs(sqlite_store)
+    assert [e["start"] for e in honest["fair"]["epochs"]] == [1, 3]
+    assert verify_document(honest).ok
+    forged = copy.deepcopy(honest)
+    forged["fair"]["epochs"][1]["start"] = 1
+    forged = _redecided(forged)
+    assert {d["value"] for r in forged["records"] for d in r["draws"]} == {6, 20}
+    verdict = verify_document(forged)
+    assert verdict.replay.ok and verdict.dice.mismatch is None and verdict.dice.commitment_ok
+    _refused_everywhere(
+        sqlite_store, forged, "verify.chain_link", {"epoch": 2, "start": 1}, tmp_path
+    )
+
+
+def test_a_first_seed_revealed_before_any_record_verifies_at_once(
+    sqlite_store: EventStore,
+) -> None:
+    """In format 3 the boundary of an empty first epoch is committed like any other: the
+    table verifies without waiting for the next reveal."""
+    created = sqlite_store.create_table("free-dice")
+    gm = sqlite_store.authenticate(created.table, created.token)
+    sqlite_store.reveal(created.table, gm)
+    roll = {"kind": "roll", "expression": "1d6", "label": None}
+    sqlite_store.execute(created.table, gm, roll)
+    data = sqlite_store.export(created.table, gm)
+    assert [e["start"] for e in data["fair"]["epochs"]] == [1, 1]
+    assert verify_document(data).ok
+
+
+# -- the chain of epochs of format 2 ------------------------------------------------------------
 
 
 def test_moving_the_open_epoch_back_over_revealed_draws_is_refused(
     sqlite_store: EventStore, tmp_path: Path
 ) -> None:
-    """The forgery of the hostile-file report: the open epoch's start set to 0, so that the
-    revealed epoch covers nothing and every draw is 'not checkable yet'; then every record
-    decided again with every die at its maximum. The replay cannot tell (the draws and events
-    agree), the dice check did not look (nothing revealed covered them): the chain of epochs
-    must not close."""
-    honest = _two_epochs(sqlite_store)
+    """The forgery of the hostile-file report on a table of format 2: the open epoch's start
+    set to 0, so that the revealed epoch covers nothing and every draw is 'not checkable
+    yet'; then every record decided again with every die at its maximum. The replay cannot
+    tell (the draws and events agree), the dice check did not look (nothing revealed covered
+    them): the chain of epochs must not close."""
+    honest = _two_epochs(sqlite_store, log_format=True)
     assert [e["start"] for e in honest["fair"]["epochs"]] == [0, 3]
     assert verify_document(honest).ok
     forged = copy.deepcopy(honest)
@@ -608,7 +752,14 @@ def test_moving_the_open_epoch_back_over_revealed_draws_is_refused(
     error = verdict.error()
     assert error is not None and error.code == "verify.chain_open"
     assert error.params == {"epoch": 1, "start": 0, "next": 2, "pending": 8}
-    assert verdict.to_json()["chain"] == {"epoch": 1, "start": 0, "pending": 8}
+    assert verdict.to_json()["chain"] == {
+        "kind": "open",
+        "epoch": 1,
+        "start": 0,
+        "pending": 8,
+        "expected": None,
+        "found": None,
+    }
 
     tables = len(sqlite_store.list_tables())
     with pytest.raises(SpieltischError) as caught:
@@ -628,9 +779,9 @@ def test_moving_the_open_epoch_back_over_revealed_draws_is_refused(
         assert answer.json()["error"]["message"].startswith("Die Kette der Epochen schließt nicht")
 
 
-def test_the_same_in_a_later_epoch(played: Played) -> None:
-    """Three epochs: the open one moved back to where the second starts."""
-    forged = played.export()
+def test_the_same_in_a_later_epoch(sqlite_store: EventStore) -> None:
+    """Three epochs of format 2: the open one moved back to where the second starts."""
+    forged = Played(sqlite_store, log_format=True).export()
     forged["fair"]["epochs"][2]["start"] = 6
     forged = _redecided(forged)
     verdict = verify_document(forged)
@@ -642,8 +793,8 @@ def test_the_same_in_a_later_epoch(played: Played) -> None:
 def test_a_first_seed_revealed_before_any_roll_verifies_after_the_next_reveal(
     sqlite_store: EventStore,
 ) -> None:
-    """The one honest table of the forged shape, and its way out."""
-    created = sqlite_store.create_table("free-dice")
+    """The one honest table of the forged shape in format 2, and its way out."""
+    created = log_format_table(sqlite_store, "free-dice")
     gm = sqlite_store.authenticate(created.table, created.token)
     sqlite_store.reveal(created.table, gm)
     roll = {"kind": "roll", "expression": "1d6", "label": None}
@@ -652,3 +803,47 @@ def test_a_first_seed_revealed_before_any_roll_verifies_after_the_next_reveal(
     assert error is not None and error.code == "verify.chain_open"
     sqlite_store.reveal(created.table, gm)
     assert verify_document(sqlite_store.export(created.table, gm)).ok
+
+
+def test_a_chain_made_again_is_found_by_the_link_the_table_announced(
+    played: Played, tmp_path: Path
+) -> None:
+    """A forger who moves a boundary and makes every link after it again gets a file that
+    holds together on its own (the moved record is merely 'not checkable yet'), but its last
+    link is not the one the table announced: ``spieltisch verify --chain`` finds it."""
+    announced = played.store.info(played.id).epochs[-1].chain
+    assert announced is not None
+    forged = played.export()
+    epochs = forged["fair"]["epochs"]
+    epochs[2]["start"] = 5
+    relinked = link_epochs(
+        forged["table"], [Epoch(e["start"], e["commitment"], e["seed"]) for e in epochs]
+    )
+    for epoch, linked in zip(epochs, relinked, strict=True):
+        epoch["chain"] = linked.chain
+    assert verify_document(forged).ok  # what the file alone can show
+    path = tmp_path / "relinked.json"
+    path.write_text(json.dumps(forged), encoding="utf-8")
+    for lang in ("en", "de"):
+        result = CliRunner().invoke(
+            app, ["--lang", lang, "verify", str(path), "--chain", announced]
+        )
+        assert result.exit_code == 1
+        missing = translate("verify.announced_missing", lang, chain=announced)
+        assert f"✗ {missing}" in result.stdout
+        # No "every check passed" after the replay's line.
+        replayed = translate("verify.replay_ok", lang, records=8)
+        assert result.stdout.splitlines()[-1] == f"✓ {replayed}"
+    report = json.loads(
+        CliRunner().invoke(app, ["verify", str(path), "--json", "--chain", announced]).stdout
+    )
+    assert report["announced"] == {"chain": announced, "epoch": None}
+    # The epochs before the moved boundary are as announced; the honest file holds every link.
+    second = played.store.info(played.id).epochs[1].chain
+    assert second is not None
+    ok = CliRunner().invoke(app, ["--lang", "en", "verify", str(path), "--chain", second])
+    assert ok.exit_code == 0 and "is the link of epoch 2" in ok.stdout
+    honest = tmp_path / "honest.json"
+    honest.write_text(json.dumps(played.export()), encoding="utf-8")
+    result = CliRunner().invoke(app, ["verify", str(honest), "--chain", announced.upper()])
+    assert result.exit_code == 0, result.stdout

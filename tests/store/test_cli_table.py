@@ -53,7 +53,7 @@ def test_new_list_export_import(tmp_path: Path) -> None:
     result = _run("table", "export", created["table"], "--db", str(db), "--out", str(out))
     assert result.exit_code == 0, result.output
     exported = json.loads(out.read_text())
-    assert exported["format"] == "spieltisch-table/2" and verify_export(exported).ok
+    assert exported["format"] == "spieltisch-table/3" and verify_export(exported).ok
     imported = _json(_run("table", "import", str(out), "--db", str(other), "--json"))
     assert imported["table"] != created["table"]
     store = EventStore(db_path=str(other))

@@ -1,5 +1,5 @@
 """The Alembic migrations build exactly the schema of the models, run twice safely, and turn
-existing tables into seed epochs."""
+existing tables into seed epochs of format 2."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def test_migrations_match_the_models_and_are_idempotent(database_url: str) -> No
         migrate(engine)  # a second start changes nothing
         with engine.connect() as conn:
             context = MigrationContext.configure(conn)
-            assert context.get_current_revision() == "0004_people"
+            assert context.get_current_revision() == "0005_dice_streams"
             differences: list[Any] = compare_metadata(context, Base.metadata)
         assert differences == []
         tables = set(inspect(engine).get_table_names())
@@ -86,6 +86,12 @@ def test_existing_tables_become_one_epoch_and_revealed_ones_roll_on(database_url
             fresh = rolled_on.epochs[1]
             assert (fresh.start, fresh.seed, rolled_on.can_roll) == (1, None, True)
             assert fresh.commitment != commitment
+            # They keep numbering their draws across the log (format 2, no links) for ever.
+            assert not untouched.streams and not rolled_on.streams
+            assert all(e.chain is None for e in (*untouched.epochs, *rolled_on.epochs))
+            exported = store.export("shown", None)
+            assert exported["format"] == "spieltisch-table/2"
+            assert [e["start"] for e in exported["fair"]["epochs"]] == [0, 1]
         finally:
             store.close()
     finally:

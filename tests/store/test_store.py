@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from sqlalchemy import select, text
 
-from spieltisch.dice.fair import FairDice
+from legacy import log_format_table
+from spieltisch.dice.fair import FairDice, chain_link
 from spieltisch.dice.verify import verify_export
 from spieltisch.engine.errors import EngineError, RuleError
 from spieltisch.engine.table import Role, Table
@@ -32,9 +33,13 @@ def store(database_url: str, toy: Any) -> Iterator[EventStore]:
 class Game:
     """A table with a GM, a player and a spectator."""
 
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: EventStore, *, log_format: bool = False) -> None:
         self.store = store
-        self.created = store.create_table("toy", language="en", title="Test", name="Gina")
+        self.created = (
+            log_format_table(store, "toy")
+            if log_format
+            else store.create_table("toy", language="en", title="Test", name="Gina")
+        )
         self.id = self.created.table
         self.gm = store.authenticate(self.id, self.created.token)
         joined = store.join(self.id, self.created.invites["player"], "Paul")
@@ -137,7 +142,7 @@ def test_commands_append_records_with_fair_draws(game: Game) -> None:
     assert [d.index for d in record.draws] == [0]
     seed = game.store.reveal(game.id, game.gm).seed
     dice = FairDice(bytes.fromhex(seed), game.id)
-    assert record.draws[0].value == dice.value(0, 20)
+    assert record.draws[0].value == dice.stream_value(2, 0, 20)  # record 2's own stream
     assert rolled.table.state.pieces == {"cat": record.draws[0].value}
     assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == game.created.commitment
 
@@ -263,7 +268,7 @@ def test_a_fresh_store_loads_the_same_table_via_snapshots(game: Game, database_u
         loaded = fresh.table(game.id)
         assert loaded.records == expected.records
         assert loaded.state == expected.state
-        assert loaded.state == Table(expected.system, {}, expected.records).state
+        assert loaded.state == Table(expected.system, {}, expected.records, streams=True).state
     finally:
         fresh.close()
 
@@ -312,7 +317,7 @@ def test_two_stores_see_each_others_commits(game: Game, database_url: str) -> No
 # -- fair dice: player seeds, reveal -------------------------------------------------------
 
 
-def test_player_seeds_take_part_from_the_next_draw(game: Game) -> None:
+def test_player_seeds_take_part_from_the_next_record(game: Game) -> None:
     game.do(game.player, {"kind": "join", "piece": "cat"})
     game.do(game.player, {"kind": "roll", "piece": "cat", "sides": 100})
     with _error("rule.forbidden"):
@@ -320,12 +325,12 @@ def test_player_seeds_take_part_from_the_next_draw(game: Game) -> None:
     with _error("table.bad_seed"):
         game.store.add_player_seed(game.id, game.player, "")
     added = game.store.add_player_seed(game.id, game.player, "lucky 7")
-    assert added.start == 1
+    assert added.start == 3  # the next record's seq
     last = game.do(game.player, {"kind": "roll", "piece": "cat", "sides": 100}).records[0]
     seed = game.store.reveal(game.id, game.gm).seed
     plain = FairDice(bytes.fromhex(seed), game.id)
-    mixed = plain.with_player_seed(1, "lucky 7")
-    assert last.draws[0].value == mixed.value(1, 100)
+    mixed = plain.with_player_seed(3, "lucky 7")
+    assert last.draws[0].value == mixed.stream_value(3, 0, 100)
     verdict = verify_export(game.store.export(game.id, game.player))
     assert verdict.ok and verdict.draws == 2
     # The seed stays in effect in the next epoch, and more can be added there.
@@ -333,8 +338,27 @@ def test_player_seeds_take_part_from_the_next_draw(game: Game) -> None:
     again = game.do(game.player, {"kind": "roll", "piece": "cat", "sides": 100}).records[0]
     second = game.store.reveal(game.id, game.gm).seed
     assert again.draws[0].value == FairDice(bytes.fromhex(second), game.id).with_player_seed(
-        1, "lucky 7"
-    ).with_player_seed(2, "after").value(2, 100)
+        3, "lucky 7"
+    ).with_player_seed(4, "after").stream_value(4, 0, 100)
+
+
+def test_a_table_of_format_2_keeps_numbering_draws_across_its_log(store: EventStore) -> None:
+    """Tables made before streams keep their derivation: a seed and an epoch begin at a
+    draw, every draw is numbered across the log, the export is format 2 and verifies."""
+    game = Game(store, log_format=True)
+    game.do(game.player, {"kind": "join", "piece": "cat"})
+    game.do(game.gm, {"kind": "roll", "piece": "cat", "sides": 8}, hidden=True)
+    assert game.store.add_player_seed(game.id, game.player, "alt").start == 1
+    rolled = game.do(game.player, {"kind": "roll", "piece": "cat"}).records[0]
+    assert [d.index for d in rolled.draws] == [1]
+    done = game.store.reveal(game.id, game.gm)
+    assert (done.epoch.start, done.current.start, done.current.chain) == (0, 2, None)
+    dice = FairDice(bytes.fromhex(done.seed), "vor-den-stroemen").with_player_seed(1, "alt")
+    assert rolled.draws[0].value == dice.value(1, 6)
+    data = game.store.export(game.id, game.gm)
+    assert data["format"] == "spieltisch-table/2"
+    assert all("chain" not in epoch for epoch in data["fair"]["epochs"])
+    assert verify_export(data).ok and verify_export(data).draws == 2
 
 
 def test_reveal_is_gm_only_and_the_table_rolls_on_with_a_fresh_seed(game: Game) -> None:
@@ -344,24 +368,29 @@ def test_reveal_is_gm_only_and_the_table_rolls_on_with_a_fresh_seed(game: Game) 
         game.store.reveal(game.id, game.player)
     assert game.store.info(game.id).seed is None
     done = game.store.reveal(game.id, game.gm)
-    assert (done.number, done.epoch.start, done.epoch.commitment) == (1, 0, game.created.commitment)
+    assert (done.number, done.epoch.start, done.epoch.commitment) == (1, 1, game.created.commitment)
     assert hashlib.sha256(bytes.fromhex(done.seed)).hexdigest() == game.created.commitment
-    assert (done.current.start, done.current.seed) == (1, None)
+    assert (done.current.start, done.current.seed) == (3, None)  # from the next record on
+    assert done.current.chain == chain_link(
+        game.id, 2, 3, done.current.commitment, str(done.epoch.chain)
+    )
     assert done.current.commitment != game.created.commitment
     assert game.store.reveal(game.id, game.gm) == done  # nothing drawn since: the same answer
     info = game.store.info(game.id)
     assert info.seed == done.seed and info.commitment == done.current.commitment
-    assert [(e.start, e.seed) for e in info.epochs] == [(0, done.seed), (1, None)]
+    assert [(e.start, e.seed) for e in info.epochs] == [(1, done.seed), (3, None)]
 
     later = game.do(game.player, {"kind": "roll", "piece": "cat"}).records[0]
-    assert [d.index for d in later.draws] == [1]
-    assert first.draws[0].value == FairDice(bytes.fromhex(done.seed), game.id).value(0, 6)
+    assert [d.index for d in later.draws] == [0]
+    first_dice = FairDice(bytes.fromhex(done.seed), game.id)
+    assert first.draws[0].value == first_dice.stream_value(2, 0, 6)
     second = game.store.reveal(game.id, game.gm)
-    assert (second.number, second.epoch.start, second.current.start) == (2, 1, 2)
+    assert (second.number, second.epoch.start, second.current.start) == (2, 3, 4)
     assert second.epoch.commitment == done.current.commitment
-    assert later.draws[0].value == FairDice(bytes.fromhex(second.seed), game.id).value(1, 6)
+    second_dice = FairDice(bytes.fromhex(second.seed), game.id)
+    assert later.draws[0].value == second_dice.stream_value(3, 0, 6)
     epochs = game.store.info(game.id).epochs
-    assert [(e.start, e.revealed) for e in epochs] == [(0, True), (1, True), (2, False)]
+    assert [(e.start, e.revealed) for e in epochs] == [(1, True), (3, True), (4, False)]
 
 
 # -- export and import ---------------------------------------------------------------------
@@ -378,11 +407,14 @@ def _played(game: Game) -> None:
 def test_export_format_and_visibility(game: Game) -> None:
     _played(game)
     data = game.store.export(game.id, game.gm)
-    assert data["format"] == "spieltisch-table/2"
+    assert data["format"] == "spieltisch-table/3"
     assert (data["table"], data["system"], data["language"]) == (game.id, "toy", "en")
+    link = chain_link(game.id, 1, 1, game.created.commitment, "")
     assert data["fair"] == {
-        "epochs": [{"start": 0, "commitment": game.created.commitment, "seed": None}],
-        "player_seeds": [{"start": 2, "seed": "p-seed"}],
+        "epochs": [
+            {"start": 1, "commitment": game.created.commitment, "seed": None, "chain": link}
+        ],
+        "player_seeds": [{"start": 4, "seed": "p-seed"}],
     }
     assert [r["seq"] for r in data["records"]] == [1, 2, 3, 4]
     before = game.store.export(game.id, game.player)["records"]
@@ -418,10 +450,10 @@ def test_import_makes_a_new_verifiable_table(game: Game) -> None:
     }
     # The revealed epoch comes along; the new table commits to a fresh seed and rolls on.
     assert again["fair"]["epochs"][0] == data["fair"]["epochs"][0]
-    assert again["fair"]["epochs"][1]["start"] == 3 and again["fair"]["epochs"][1]["seed"] is None
+    assert again["fair"]["epochs"][1]["start"] == 5 and again["fair"]["epochs"][1]["seed"] is None
     assert verify_export(again).ok
     rolled = game.store.execute(created.table, gm, {"kind": "roll", "piece": "cat"}).records[0]
-    assert [d.index for d in rolled.draws] == [3]
+    assert (rolled.seq, [d.index for d in rolled.draws]) == (5, [0])
     paul = next(p for p in created.participants if p["name"] == "Paul")
     assert game.store.authenticate(created.table, paul["token"]).id == game.player.id
     assert game.store.table(created.table).owners() == {"cat": game.player.id}
@@ -472,7 +504,8 @@ def test_damaged_imports_are_refused(game: Game, damage: Any, code: str) -> None
     assert len(game.store.list_tables()) == count
 
 
-def test_an_export_of_the_first_format_is_still_imported(game: Game) -> None:
+def test_an_export_of_the_first_format_is_still_imported(store: EventStore) -> None:
+    game = Game(store, log_format=True)
     _played(game)
     game.store.reveal(game.id, game.gm)
     data = game.store.export(game.id, game.gm)

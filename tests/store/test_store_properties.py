@@ -77,7 +77,7 @@ def test_the_stored_log_always_reloads_to_its_fold(toy: Any, operations: list[An
             finally:
                 fresh.close()
             assert reloaded.records == current.records
-            folded = Table(current.system, {}, current.records)
+            folded = Table(current.system, {}, current.records, streams=current.streams)
             assert reloaded.state == current.state == folded.state
             assert reloaded.owners() == folded.owners()
         finally:
@@ -133,6 +133,11 @@ def test_any_damaged_export_imports_or_is_refused_with_a_code(toy: Any, data: An
                 assert len(store.list_tables()) == before
             else:
                 table = store.table(imported.table)
-                assert table.state == Table(table.system, table.options, table.records).state
+                assert (
+                    table.state
+                    == Table(
+                        table.system, table.options, table.records, streams=table.streams
+                    ).state
+                )
         finally:
             store.close()

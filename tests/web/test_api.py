@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from spieltisch.dice.fair import FairDice
+from spieltisch.dice.fair import FairDice, chain_link
 from spieltisch.dice.verify import verify_export
 from spieltisch.web.deps import accepted_language
 
@@ -189,7 +189,9 @@ def test_player_seeds_reveal_and_verify(party: Any) -> None:
     )
     added = party.client.post(seeds, headers=party.player, json={"seed": "dice of Paul"})
     assert added.status_code == 200
-    assert added.json()["player_seeds"] == [{"start": 1, "seed": "dice of Paul"}]
+    # It takes part from the next record on (3): a number no hidden die moves.
+    assert added.json()["start"] == 3
+    assert added.json()["player_seeds"] == [{"start": 3, "seed": "dice of Paul"}]
     last = party.do(party.player, {"kind": "roll", "piece": "cat", "sides": 20}).json()["records"][
         0
     ]
@@ -199,37 +201,41 @@ def test_player_seeds_reveal_and_verify(party: Any) -> None:
     assert (
         hashlib.sha256(bytes.fromhex(revealed["seed"])).hexdigest() == party.created["commitment"]
     )
-    dice = FairDice(bytes.fromhex(revealed["seed"]), party.id).with_player_seed(1, "dice of Paul")
-    assert last["draws"][0]["value"] == dice.value(1, 20)
+    dice = FairDice(bytes.fromhex(revealed["seed"]), party.id).with_player_seed(3, "dice of Paul")
+    assert last["draws"][0]["value"] == dice.stream_value(3, 0, 20)
     assert party.view(party.player)["seed"] == revealed["seed"]
     commitment = party.created["commitment"]
     assert revealed["commitment"] == commitment
     assert revealed["epoch"] == {
         "number": 1,
-        "start": 0,
-        "end": 2,
+        "start": 1,
+        "end": 4,
         "commitment": commitment,
         "seed": revealed["seed"],
+        "chain": chain_link(party.id, 1, 1, commitment, ""),
     }
     current = revealed["current"]
     assert (current["number"], current["start"], current["end"], current["seed"]) == (
         2,
-        2,
+        4,
         None,
         None,
+    )
+    assert current["chain"] == chain_link(
+        party.id, 2, 4, current["commitment"], revealed["epoch"]["chain"]
     )
     assert party.view(party.player)["epochs"] == [revealed["epoch"], current]
     # The table rolls on with the fresh seed, the player seed still mixed in.
     rolled = party.do(party.player, {"kind": "roll", "piece": "cat", "sides": 20})
     assert rolled.status_code == 200, rolled.text
-    assert [d["index"] for d in rolled.json()["records"][0]["draws"]] == [2]
+    assert [d["index"] for d in rolled.json()["records"][0]["draws"]] == [0]
     exported = party.client.get(f"/api/tables/{party.id}/export", headers=party.spectator).json()
     verdict = verify_export(exported)
     assert verdict.ok and (verdict.draws, verdict.pending) == (2, 1)
     second = party.client.post(reveal, headers=party.gm).json()
     assert second["epoch"]["commitment"] == current["commitment"]
-    later = FairDice(bytes.fromhex(second["seed"]), party.id).with_player_seed(1, "dice of Paul")
-    assert rolled.json()["records"][0]["draws"][0]["value"] == later.value(2, 20)
+    later = FairDice(bytes.fromhex(second["seed"]), party.id).with_player_seed(3, "dice of Paul")
+    assert rolled.json()["records"][0]["draws"][0]["value"] == later.stream_value(4, 0, 20)
 
 
 def test_export_import_round_trip(party: Any) -> None:
@@ -238,7 +244,7 @@ def test_export_import_round_trip(party: Any) -> None:
     party.do(party.gm, {"kind": "note", "text": "hidden"}, hidden=True)
     party.client.post(f"/api/tables/{party.id}/reveal", headers=party.gm)
     exported = party.client.get(f"/api/tables/{party.id}/export", headers=party.gm).json()
-    assert exported["format"] == "spieltisch-table/2"
+    assert exported["format"] == "spieltisch-table/3"
     imported = party.client.post("/api/tables/import", json=exported)
     assert imported.status_code == 201, imported.text
     body = imported.json()

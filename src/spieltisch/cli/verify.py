@@ -67,17 +67,23 @@ def _mismatch_line(mismatch: Mismatch) -> str:
     )
 
 
-def _epoch_line(epoch: EpochCheck) -> tuple[bool | None, str]:
+def _epoch_line(epoch: EpochCheck, streams: bool) -> tuple[bool | None, str]:
+    # A chained epoch (format 3) begins at a record; an older one at a draw of the whole log.
+    keys = (
+        ("verify.epoch_records", "verify.epoch_no_records", "verify.epoch_records_from")
+        if streams
+        else ("verify.epoch_draws", "verify.epoch_none", "verify.epoch_from")
+    )
     covers = (
-        t("verify.epoch_draws", start=epoch.start, end=epoch.end - 1)
+        t(keys[0], start=epoch.start, end=epoch.end - 1)
         if epoch.end is not None and epoch.end > epoch.start
-        else t("verify.epoch_none")
+        else t(keys[1])
         if epoch.end is not None
-        else t("verify.epoch_from", start=epoch.start)
+        else t(keys[2], start=epoch.start)
     )
     entries = (
         t("verify.epoch_entries", first=epoch.first_seq, last=epoch.last_seq)
-        if epoch.first_seq is not None
+        if epoch.first_seq is not None and not streams
         else ""
     )
     where = {"number": epoch.number, "covers": covers, "entries": entries}
@@ -94,13 +100,20 @@ def _epoch_line(epoch: EpochCheck) -> tuple[bool | None, str]:
     return True, t("verify.epoch_ok", commitment=epoch.commitment, **where)
 
 
-def render_verdict(verdict: Checked) -> list[tuple[bool | None, str]]:
-    """The verdict as lines of text, each marked good (``True``), bad or pending (``None``)."""
+def render_verdict(
+    verdict: Checked, announced: tuple[str, int | None] | None = None
+) -> list[tuple[bool | None, str]]:
+    """The verdict as lines of text, each marked good (``True``), bad or pending (``None``).
+
+    ``announced``: a link the table announced and the epoch of the file it is the link of
+    (``None``: it is none of them, which fails the verdict)."""
     dice = verdict.dice
-    lines = [_epoch_line(epoch) for epoch in dice.epochs]
+    lines = [_epoch_line(epoch, dice.streams) for epoch in dice.epochs]
     if dice.chain is not None:
         error = dice.chain.error()
         lines.append((False, t(error.code, **error.params)))
+    if announced is not None:
+        lines.append(_announced_line(*announced))
     if dice.mismatch is None:
         lines.append((True, t("verify.summary_draws_ok", draws=dice.draws)))
     else:
@@ -116,7 +129,7 @@ def render_verdict(verdict: Checked) -> list[tuple[bool | None, str]]:
         lines.append((True, t("verify.replay_ok", records=verdict.replay.records)))
     else:
         lines.append((False, t(mismatch.error().code, **mismatch.error().params)))
-    if verdict.ok:
+    if verdict.ok and (announced is None or announced[1] is not None):
         text = t(
             "verify.ok",
             table=dice.table,
@@ -136,17 +149,30 @@ def verify(
     as_json: Annotated[
         bool, typer.Option("--json", help=help_text("cli.help.verify.opt.json"))
     ] = False,
+    chain: Annotated[
+        str | None,
+        typer.Option("--chain", metavar="LINK", help=help_text("cli.help.verify.opt.chain")),
+    ] = None,
 ) -> None:
     """Check the fair dice of an exported table against its revealed seeds, and replay it."""
     try:
         verdict = verify_document(parse_export(read_export(file)))
     except VerifyError as error:
         fail(error, as_json=as_json)
+    epoch = None if chain is None else verdict.dice.announced(chain)
     if as_json:
-        emit_json(verdict.to_json())
+        announced = None if chain is None else {"chain": chain, "epoch": epoch}
+        emit_json({**verdict.to_json(), "announced": announced})
     else:
-        for good, text in render_verdict(verdict):
+        for good, text in render_verdict(verdict, None if chain is None else (chain, epoch)):
             line = f"{_MARKS[good]} {escape(text)}"
             settings.console.print(line, markup=True, soft_wrap=True, highlight=False)
-    if not verdict.ok:
+    if not verdict.ok or (chain is not None and epoch is None):
         raise typer.Exit(EXIT_MISMATCH)
+
+
+def _announced_line(chain: str, epoch: int | None) -> tuple[bool, str]:
+    """Whether a link the table announced is in the file's chain of epochs."""
+    if epoch is None:
+        return False, t("verify.announced_missing", chain=chain)
+    return True, t("verify.announced_ok", chain=chain, epoch=epoch)

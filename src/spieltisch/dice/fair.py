@@ -11,7 +11,7 @@ import hmac
 import random
 import re
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeGuard, runtime_checkable
 
@@ -32,9 +32,12 @@ __all__ = [
     "ReplayExhausted",
     "ReplaySource",
     "SeededSource",
+    "chain_link",
     "epoch_at",
     "export_fair",
+    "link_epochs",
     "mac_message",
+    "stream_message",
 ]
 
 MAX_SIDES = 1 << 64
@@ -168,6 +171,16 @@ def mac_message(table: str, index: int, attempt: int, mixed: str) -> bytes:
     return f"{table}\x1f{index}\x1f{attempt}\x1f{mixed}".encode()
 
 
+def stream_message(table: str, seq: int, index: int, attempt: int, mixed: str) -> bytes:
+    """The message MACed for draw ``index`` of record ``seq``'s own stream (format 3).
+
+    UTF-8 of table, record ``seq``, the draw's ``index`` within the record, attempt and mixed
+    seeds, joined with U+001F: four separators, where :func:`mac_message` has three, so the
+    two derivations never share a message.
+    """
+    return f"{table}\x1f{seq}\x1f{index}\x1f{attempt}\x1f{mixed}".encode()
+
+
 def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -238,21 +251,39 @@ class FairDice:
         return replace(self, player_seeds=(*self.player_seeds, PlayerSeed(start, seed)))
 
     def mixed_seeds(self, index: int) -> str:
-        """The player seeds in effect at draw ``index``, in the order added, joined by U+001E."""
+        """The player seeds in effect at ``index``, in the order added, joined by U+001E.
+
+        ``index`` is a draw index in formats 1 and 2, a record's ``seq`` in format 3."""
         return "\x1e".join(p.seed for p in self.player_seeds if p.start <= index)
 
     def draw(self, index: int, sides: int) -> FairDraw:
-        """Draw ``index`` for a die with ``sides`` faces, with the attempt that was accepted."""
-        if not _is_int(index) or index < 0:
-            raise FairDiceError("fair.bad_index", value=index)
-        if not _is_int(sides) or not 1 <= sides <= MAX_SIDES:
-            raise FairDiceError("fair.bad_sides", value=sides)
+        """Draw ``index`` of the whole log (formats 1 and 2), with the accepted attempt."""
+        _check(index, sides)
         mixed = self.mixed_seeds(index)
+        return self._derive(
+            index, sides, lambda attempt: mac_message(self.table, index, attempt, mixed)
+        )
+
+    def stream_draw(self, seq: int, index: int, sides: int) -> FairDraw:
+        """Draw ``index`` of record ``seq``'s own stream (format 3), with the accepted attempt.
+
+        Every record draws from a stream of its own, so no draw of one record moves with how
+        many dice another one rolled (a hidden one above all).
+        """
+        _check(index, sides)
+        if not _is_int(seq) or seq < 1:
+            raise FairDiceError("fair.bad_index", value=seq)
+        mixed = self.mixed_seeds(seq)
+        return self._derive(
+            index, sides, lambda attempt: stream_message(self.table, seq, index, attempt, mixed)
+        )
+
+    def _derive(self, index: int, sides: int, message: Callable[[int], bytes]) -> FairDraw:
+        """Rejection sampling over the MACs of ``message(attempt)`` for attempt 0, 1, …"""
         limit = _SPACE - _SPACE % sides
         attempt = 0
         while True:
-            message = mac_message(self.table, index, attempt, mixed)
-            mac = hmac.new(self.server_seed, message, hashlib.sha256).digest()
+            mac = hmac.new(self.server_seed, message(attempt), hashlib.sha256).digest()
             number = int.from_bytes(mac[:8], "big")
             if number < limit:
                 return FairDraw(index, sides, number % sides + 1, attempt)
@@ -262,13 +293,28 @@ class FairDice:
         """The value of draw ``index`` for a die with ``sides`` faces (1..sides)."""
         return self.draw(index, sides).value
 
+    def stream_value(self, seq: int, index: int, sides: int) -> int:
+        """The value of draw ``index`` of record ``seq``'s stream (format 3)."""
+        return self.stream_draw(seq, index, sides).value
+
     def source_at(self, index: int) -> DiceSource:
-        """A source whose first roll is draw ``index``."""
+        """A source whose first roll is draw ``index`` of the whole log (formats 1 and 2)."""
         return _FairSource(self, index)
+
+    def stream(self, seq: int) -> DiceSource:
+        """The source of record ``seq`` (format 3): its rolls are draws 0, 1, … of its stream."""
+        return _StreamSource(self, seq)
 
 
 _SPACE = MAX_SIDES
 _HEX = re.compile(r"(?:[0-9a-fA-F]{2})+")
+
+
+def _check(index: int, sides: int) -> None:
+    if not _is_int(index) or index < 0:
+        raise FairDiceError("fair.bad_index", value=index)
+    if not _is_int(sides) or not 1 <= sides <= MAX_SIDES:
+        raise FairDiceError("fair.bad_sides", value=sides)
 
 
 def _encodes(text: str) -> bool:
@@ -289,10 +335,13 @@ class Epoch:
     """
 
     start: int
-    """The index of the epoch's first draw."""
+    """Where the epoch begins: the index of its first draw (formats 1 and 2), the ``seq`` of
+    the first record it covers (format 3)."""
     commitment: str
     """SHA-256 of the epoch's server seed, hex."""
     seed: str | None = None
+    chain: str | None = None
+    """Format 3: the link that binds the epoch to its place (:func:`chain_link`)."""
 
     @property
     def revealed(self) -> bool:
@@ -304,8 +353,36 @@ class Epoch:
         return FairDice.from_hex(self.seed or "", table, player_seeds)
 
     def to_json(self) -> dict[str, Any]:
-        """``{"start", "commitment", "seed"}`` (``seed`` is ``null`` until revealed)."""
-        return {"start": self.start, "commitment": self.commitment, "seed": self.seed}
+        """``{"start", "commitment", "seed"}`` (``seed`` is ``null`` until revealed), and
+        ``"chain"`` in format 3."""
+        data: dict[str, Any] = {"start": self.start, "commitment": self.commitment}
+        data["seed"] = self.seed
+        if self.chain is not None:
+            data["chain"] = self.chain
+        return data
+
+
+def chain_link(table: str, number: int, start: int, commitment: str, previous: str) -> str:
+    """The link of epoch ``number`` (from 1) in a format-3 chain, lower-case hex.
+
+    SHA-256 of UTF-8 ``"spieltisch-epoch" ␟ table ␟ number ␟ start ␟ commitment ␟ previous``
+    (␟ = U+001F, numbers in decimal, the commitment in lower case, ``previous`` the link of
+    the epoch before, empty for the first). It is made when the epoch begins, from its seed's
+    commitment and the first record it covers, and chains every earlier boundary: moving,
+    dropping, doubling or reordering an epoch changes this link and every later one.
+    """
+    parts = ("spieltisch-epoch", table, str(number), str(start), commitment.lower(), previous)
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+
+
+def link_epochs(table: str, epochs: Iterable[Epoch]) -> tuple[Epoch, ...]:
+    """``epochs`` with their :attr:`Epoch.chain` links, computed in order (format 3)."""
+    linked: list[Epoch] = []
+    previous = ""
+    for number, epoch in enumerate(epochs, start=1):
+        previous = chain_link(table, number, epoch.start, epoch.commitment, previous)
+        linked.append(replace(epoch, chain=previous))
+    return tuple(linked)
 
 
 def epoch_at(epochs: Sequence[Epoch], index: int) -> int:
@@ -340,5 +417,17 @@ class _FairSource:
 
     def roll(self, sides: int) -> int:
         value = self._dice.value(self._index, sides)
+        self._index += 1
+        return value
+
+
+class _StreamSource:
+    def __init__(self, dice: FairDice, seq: int) -> None:
+        self._dice = dice
+        self._seq = seq
+        self._index = 0
+
+    def roll(self, sides: int) -> int:
+        value = self._dice.stream_value(self._seq, self._index, sides)
         self._index += 1
         return value

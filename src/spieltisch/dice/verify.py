@@ -1,9 +1,15 @@
 """Recompute the fair dice of an exported table and report whether every draw matches.
 
-Pure: :func:`verify_export` takes the parsed export (``format`` ``spieltisch-table/2``, or the
-older ``spieltisch-table/1`` with a single seed) and returns a :class:`Verification`; it reads
-no files and prints nothing. The log's draws fall into *epochs* (one per server seed, see
-:class:`~spieltisch.dice.fair.Epoch`). The checks, in order:
+Pure: :func:`verify_export` takes the parsed export (``format`` ``spieltisch-table/3``, or the
+older ``/2`` and ``/1``) and returns a :class:`Verification`; it reads no files and prints
+nothing. The log's draws fall into *epochs* (one per server seed, see
+:class:`~spieltisch.dice.fair.Epoch`).
+
+In format 3 every record draws from a stream of its own (its draws are numbered 0, 1, … and
+derived with :meth:`~spieltisch.dice.fair.FairDice.stream_value`), epochs begin at records and
+each carries the link that chains it to its place (:func:`~spieltisch.dice.fair.chain_link`):
+the epochs must tile the records and every link must be the one recomputed, else the chain
+is broken (:class:`ChainBreak`). The checks of formats 1 and 2, in order:
 
 1. every revealed epoch's server seed hashes (SHA-256) to its published commitment;
 2. the raw draws of all records, in log order, are numbered 0, 1, 2, … without gaps (a
@@ -35,15 +41,19 @@ from spieltisch import safejson
 from spieltisch.dice.fair import (
     MAX_SIDES,
     Epoch,
+    FairDice,
     FairDiceError,
     PlayerSeed,
     epoch_at,
+    link_epochs,
 )
 
 __all__ = [
     "EXPORT_FORMAT",
     "EXPORT_FORMATS",
+    "LOG_FORMAT",
     "ChainBreak",
+    "ChainKind",
     "EpochCheck",
     "EpochStatus",
     "Mismatch",
@@ -53,13 +63,17 @@ __all__ = [
     "epochs_of",
     "parse_export",
     "player_seeds_of",
+    "streams_of",
     "verify_export",
 ]
 
-EXPORT_FORMAT = "spieltisch-table/2"
-"""The ``format`` of a table export as written now (a chain of epochs in ``fair.epochs``)."""
+EXPORT_FORMAT = "spieltisch-table/3"
+"""The ``format`` of a table export as written now: a stream per record, a chain of epochs."""
 
-EXPORT_FORMATS = ("spieltisch-table/1", EXPORT_FORMAT)
+LOG_FORMAT = "spieltisch-table/2"
+"""The format of tables whose draws are numbered across the log (made before streams)."""
+
+EXPORT_FORMATS = ("spieltisch-table/1", LOG_FORMAT, EXPORT_FORMAT)
 """Every export format this module reads; ``/1`` has one seed in ``fair.commitment/seed``."""
 
 _HEX = re.compile(r"(?:[0-9a-fA-F]{2})+")
@@ -155,6 +169,8 @@ class EpochCheck:
     """The first record with a draw in this epoch (``None``: no draws)."""
     last_seq: int | None
     """The last record with a draw in this epoch."""
+    chain: str | None = None
+    """Format 3: the epoch's link as the file gives it."""
 
     @property
     def status(self) -> EpochStatus:
@@ -178,29 +194,64 @@ class EpochCheck:
             "draws": self.draws,
             "first_seq": self.first_seq,
             "last_seq": self.last_seq,
+            "chain": self.chain,
         }
+
+
+class ChainKind(StrEnum):
+    """How the chain of epochs is broken."""
+
+    OPEN = "open"
+    """Formats 1 and 2: a revealed epoch covers no draw while the pending one after it holds
+    draws (a boundary moved back over revealed draws makes them unverifiable)."""
+    TILING = "tiling"
+    """Format 3: an epoch begins where it cannot: the first not at record 1, a later one not
+    after the one before it, or beyond the record after the log (a gap, an overlap, a
+    doubled or reordered epoch)."""
+    LINK = "link"
+    """Format 3: an epoch's link is not the one its boundary, commitment and the links before
+    it give (a boundary moved, an epoch dropped, doubled or replaced after it was made)."""
 
 
 @dataclass(frozen=True)
 class ChainBreak:
-    """The chain of epochs does not close over the draws: a revealed epoch covers no draw of
-    the log while the epoch after it, not revealed yet, holds draws.
+    """Where the chain of epochs does not close over the log (see :class:`ChainKind`).
 
-    That is what a boundary moved back over revealed draws looks like: it makes them
-    unverifiable. A table closes an epoch without draws only when its first seed is revealed
-    before anything was rolled (a second reveal before the next draw answers the same epoch);
-    such a table looks the same until its next reveal.
+    In formats 1 and 2 (``OPEN``): a table closes an epoch without draws only when its first
+    seed is revealed before anything was rolled (a second reveal before the next draw answers
+    the same epoch); such a table looks the same until its next reveal.
     """
 
     epoch: int
-    """The empty revealed epoch (from 1)."""
+    """The epoch where the chain breaks (from 1)."""
     start: int
-    """Its start, which the pending epoch after it starts at too."""
-    pending: int
-    """How many draws the pending epoch after it holds."""
+    """Its start as the file says."""
+    pending: int = 0
+    """``OPEN``: how many draws the pending epoch after it holds."""
+    kind: ChainKind = ChainKind.OPEN
+    expected: int | str | None = None
+    """``TILING``: the first record it may begin at; ``LINK``: the recomputed link."""
+    found: int | str | None = None
+    """``TILING``: the last record it may begin at; ``LINK``: the link in the file."""
 
     def error(self) -> VerifyError:
-        """This break as the error ``verify.chain_open``."""
+        """This break as ``verify.chain_open``, ``verify.chain_tiling`` or ``verify.chain_link``."""
+        if self.kind is ChainKind.TILING:
+            return VerifyError(
+                "verify.chain_tiling",
+                epoch=self.epoch,
+                start=self.start,
+                low=self.expected,
+                high=self.found,
+            )
+        if self.kind is ChainKind.LINK:
+            return VerifyError(
+                "verify.chain_link",
+                epoch=self.epoch,
+                start=self.start,
+                computed=self.expected,
+                chain=self.found,
+            )
         return VerifyError(
             "verify.chain_open",
             epoch=self.epoch,
@@ -210,8 +261,15 @@ class ChainBreak:
         )
 
     def to_json(self) -> dict[str, Any]:
-        """``{"epoch", "start", "pending"}``."""
-        return {"epoch": self.epoch, "start": self.start, "pending": self.pending}
+        """``{"kind", "epoch", "start", "pending", "expected", "found"}``."""
+        return {
+            "kind": self.kind.value,
+            "epoch": self.epoch,
+            "start": self.start,
+            "pending": self.pending,
+            "expected": self.expected,
+            "found": self.found,
+        }
 
 
 @dataclass(frozen=True)
@@ -232,6 +290,8 @@ class Verification:
     """How many draws do not check out."""
     chain: ChainBreak | None = None
     """Where the chain of epochs does not close over the draws (``None``: it does)."""
+    streams: bool = False
+    """Format 3: epochs begin at records (``start``/``end`` of an epoch are record ``seq``)."""
 
     @property
     def commitment_ok(self) -> bool:
@@ -248,6 +308,15 @@ class Verification:
         """Everything that can be checked matches: every revealed commitment, the chain of
         epochs and every draw."""
         return self.commitment_ok and self.chain is None and self.mismatch is None
+
+    def announced(self, link: str) -> int | None:
+        """The number of the epoch whose link is ``link`` (a link the table announced), or
+        ``None``. Links chain, so a match proves that epoch and every one before it are as
+        the table made them (when the chain holds, :attr:`chain` is ``None``)."""
+        for epoch in self.epochs:
+            if epoch.chain is not None and epoch.chain.lower() == link.strip().lower():
+                return epoch.number
+        return None
 
     def error(self) -> VerifyError | None:
         """The first problem as an error (a bad commitment, then an open chain, then a bad
@@ -335,6 +404,8 @@ def verify_export(data: Mapping[str, Any], *, require_revealed: bool = True) -> 
     seeds = player_seeds_of(data)
     dice = [e.dice(table, seeds) if e.revealed else None for e in epochs]
     records = _records(data)
+    if streams_of(data):
+        return _verify_streams(table, epochs, dice, records)
     pending_from = None if epochs[-1].revealed else epochs[-1].start
 
     first: Mismatch | None = None
@@ -404,7 +475,23 @@ def verify_export(data: Mapping[str, Any], *, require_revealed: bool = True) -> 
                 count += 1
                 first = first or problem
             expected += 1
-    checks = tuple(
+    return Verification(
+        table=table,
+        epochs=_checks(epochs, dice, covered),
+        draws=checked,
+        pending=pending,
+        withheld=withheld,
+        mismatch=first,
+        mismatches=count,
+        chain=_chain_break(epochs, [len(seqs) for seqs in covered]),
+    )
+
+
+def _checks(
+    epochs: Sequence[Epoch], dice: Sequence[FairDice | None], covered: Sequence[Sequence[int]]
+) -> tuple[EpochCheck, ...]:
+    """Each epoch with its verdict; ``covered``: per epoch, the ``seq`` of each draw in it."""
+    return tuple(
         EpochCheck(
             number=number + 1,
             start=epoch.start,
@@ -416,19 +503,97 @@ def verify_export(data: Mapping[str, Any], *, require_revealed: bool = True) -> 
             draws=len(covered[number]),
             first_seq=covered[number][0] if covered[number] else None,
             last_seq=covered[number][-1] if covered[number] else None,
+            chain=epoch.chain,
         )
         for number, (epoch, source) in enumerate(zip(epochs, dice, strict=True))
     )
+
+
+def _verify_streams(
+    table: str, epochs: Sequence[Epoch], dice: Sequence[FairDice | None], records: list[_Record]
+) -> Verification:
+    """Format 3: every draw of record ``seq`` is draw 0, 1, … of its own stream, derived with
+    the seed of the epoch the record falls in; the epochs tile the records and chain."""
+    first: Mismatch | None = None
+    count = checked = pending = 0
+    covered: list[list[int]] = [[] for _ in epochs]
+    for record in records:
+        number = epoch_at(epochs, record.seq)
+        source = dice[number]
+        for position, draw in enumerate(record.draws):
+            problem: Mismatch | None = None
+            if draw.index != position:
+                problem = Mismatch(
+                    MismatchKind.INDEX,
+                    draw.seq,
+                    draw.index,
+                    draw.sides,
+                    position,
+                    draw.index,
+                    number + 1,
+                )
+            elif source is None:
+                pending += 1
+            else:
+                checked += 1
+                value = source.stream_value(draw.seq, draw.index, draw.sides)
+                if value != draw.value:
+                    problem = Mismatch(
+                        MismatchKind.VALUE,
+                        draw.seq,
+                        draw.index,
+                        draw.sides,
+                        value,
+                        draw.value,
+                        number + 1,
+                    )
+            if problem is None:
+                covered[number].append(draw.seq)
+            else:
+                count += 1
+                first = first or problem
+    after = records[-1].seq + 1 if records else 1
     return Verification(
         table=table,
-        epochs=checks,
+        epochs=_checks(epochs, dice, covered),
         draws=checked,
         pending=pending,
-        withheld=withheld,
+        withheld=0,
         mismatch=first,
         mismatches=count,
-        chain=_chain_break(epochs, [len(seqs) for seqs in covered]),
+        chain=_tiling_break(epochs, after) or _link_break(table, epochs),
+        streams=True,
     )
+
+
+def _tiling_break(epochs: Sequence[Epoch], after: int) -> ChainBreak | None:
+    """The first epoch that does not begin where the tiling lets it (format 3).
+
+    Epoch 1 begins at record 1. Epoch 2 begins at the earliest there (epoch 1 is empty when
+    the table revealed its first seed before any record), every later epoch after the one
+    before it; none begins after ``after``, the record after the log.
+    """
+    for number, epoch in enumerate(epochs, start=1):
+        if number == 1:
+            low, high = 1, 1
+        else:
+            previous = epochs[number - 2].start
+            low, high = (previous if number == 2 else previous + 1), after
+        if not low <= epoch.start <= high:
+            return ChainBreak(number, epoch.start, kind=ChainKind.TILING, expected=low, found=high)
+    return None
+
+
+def _link_break(table: str, epochs: Sequence[Epoch]) -> ChainBreak | None:
+    """The first epoch whose link in the file is not the one recomputed (format 3)."""
+    for number, (epoch, linked) in enumerate(
+        zip(epochs, link_epochs(table, epochs), strict=True), start=1
+    ):
+        if (epoch.chain or "").lower() != linked.chain:
+            return ChainBreak(
+                number, epoch.start, kind=ChainKind.LINK, expected=linked.chain, found=epoch.chain
+            )
+    return None
 
 
 def _chain_break(epochs: Sequence[Epoch], covered: Sequence[int]) -> ChainBreak | None:
@@ -439,11 +604,18 @@ def _chain_break(epochs: Sequence[Epoch], covered: Sequence[int]) -> ChainBreak 
     return None
 
 
+def streams_of(data: Mapping[str, Any]) -> bool:
+    """Whether an export draws a stream per record (format 3)."""
+    return data.get("format") == EXPORT_FORMAT
+
+
 def epochs_of(data: Mapping[str, Any]) -> list[Epoch]:
     """The chain of epochs of an export, checked for shape (``verify.bad_format`` otherwise).
 
     ``spieltisch-table/1`` has one epoch from draw 0 (``fair.commitment``, ``fair.seed``).
-    In ``/2`` the epochs start at 0 and in order, and only the last may be unrevealed.
+    In ``/2`` the epochs start at 0 and in order, and only the last may be unrevealed. In
+    ``/3`` each has its ``chain`` link; where they begin is checked by :func:`verify_export`
+    (a broken chain is a verdict, not a malformed file).
     """
     fair = _field(data, "fair", Mapping)
     if data.get("format") == EXPORT_FORMATS[0]:
@@ -458,15 +630,21 @@ def epochs_of(data: Mapping[str, Any]) -> list[Epoch]:
         if not isinstance(item, Mapping):
             raise VerifyError("verify.bad_format", field=where, value=_short(item))
         start = _field(item, "start", int, prefix=f"{where}.")
-        low = epochs[-1].start if epochs else 0
-        if start < low or (not epochs and start != 0):
+        chain = None
+        if streams_of(data):
+            if start < 1:
+                raise VerifyError("verify.bad_format", field=f"{where}.start", value=start)
+            chain = _field(item, "chain", str, prefix=f"{where}.")
+            if not _HEX.fullmatch(chain):
+                raise VerifyError("verify.bad_format", field=f"{where}.chain", value=_short(chain))
+        elif start < (epochs[-1].start if epochs else 0) or (not epochs and start != 0):
             raise VerifyError("verify.bad_format", field=f"{where}.start", value=start)
         commitment = _field(item, "commitment", str, prefix=f"{where}.")
         seed = _seed(item.get("seed"), f"{where}.seed")
         if seed is None and number + 1 < len(raw):
             # Only the open epoch may be secret: a closed one was closed by its reveal.
             raise VerifyError("verify.bad_format", field=f"{where}.seed", value=None)
-        epochs.append(Epoch(start, commitment, seed))
+        epochs.append(Epoch(start, commitment, seed, chain))
     return epochs
 
 

@@ -14,7 +14,8 @@ Records withheld from a player's export (hidden records: no command, no events) 
 they are: they leave the shared fold alone, which is the one visible records are decided on,
 so the visible records of a redacted log replay on their own. Their draws are checked by the
 dice check only; where a player's export withholds the draws themselves (an epoch not yet
-revealed), the replay counts them as taken so that later draws keep their indexes.
+revealed), the replay of a log of format 2 counts them as taken so that later draws keep their
+indexes (in format 3 every record draws from its own stream: nothing to count).
 
 A contact whose discovery the table shows its issuer alone (the table option ``discovery``)
 makes two records: the command's and, after it, the discovery addressed to the issuer; the
@@ -109,13 +110,19 @@ class ReplayResult:
 
 
 def replay_log(
-    system: GameSystem[Any, Any, Any], options: Mapping[str, Any], records: Sequence[Record]
+    system: GameSystem[Any, Any, Any],
+    options: Mapping[str, Any],
+    records: Sequence[Record],
+    *,
+    streams: bool = False,
 ) -> ReplayResult:
-    """Replay ``records`` on a fresh table of ``system`` with ``options`` (see the module)."""
-    table = Table(system, options)
+    """Replay ``records`` on a fresh table of ``system`` with ``options`` (see the module);
+    ``streams``: every record draws from its own stream (format 3, nothing is withheld
+    between records)."""
+    table = Table(system, options, streams=streams)
     shapes = shapes_of(system)
     records = [read_record(shapes, record) for record in records]  # in today's shape
-    withheld = _withheld(records)
+    withheld = {} if streams else _withheld(records)
     expect_auto: Any = None  # the automatic command the table issues next, if any
     basis: Any = None  # the state that command is decided on
     chain = 0  # automatic records since the last command of a participant
@@ -190,7 +197,7 @@ def _replay_one(table: Table, record: Record, withheld: int) -> ReplayMismatch |
             start = table.next_draw
             filler = [DrawModel(index=start + k, sides=1, value=1) for k in range(withheld)]
             record = record.model_copy(update={"draws": [*record.draws, *filler]})
-        expected_index = table.next_draw
+        expected_index = 0 if table.streams else table.next_draw
         for position, draw in enumerate(record.draws):
             if draw.index != expected_index + position:
                 field = f"draws.{position}.index"

@@ -106,9 +106,15 @@ class Table:
         system: GameSystem[Any, Any, Any],
         options: Mapping[str, Any] | None = None,
         records: Iterable[Record] = (),
+        *,
+        streams: bool = False,
     ) -> None:
         self.system = system
         self.options: dict[str, Any] = dict(options or {})
+        self.streams = streams
+        """Every record draws from a stream of its own (format 3): ``source_at`` is asked for
+        the record's ``seq`` and its draws are numbered from 0. Otherwise (formats 1 and 2)
+        draws are numbered across the whole log and ``source_at`` is asked for the index."""
         self.records: list[Record] = []
         self._shapes = shapes_of(system)
         """The event shapes every event is read through (:mod:`spieltisch.engine.upcast`)."""
@@ -121,7 +127,7 @@ class Table:
         draws = 0
         for record in records:
             record = read_record(self._shapes, record)
-            self._append(record, draws)
+            self._append(record, 0 if streams else draws)
             draws += len(record.draws)
         self._state, self._shared, self._private = self._fold(self.records, undoing=None)
 
@@ -179,6 +185,14 @@ class Table:
         """The index of the next raw die draw (draws are numbered across the whole log)."""
         return sum(len(record.draws) for record in self.records)
 
+    def _dice_key(self) -> tuple[int, int]:
+        """What the next record's dice are asked for, and the index of its first draw: its
+        ``seq`` and 0 with streams, else the next draw of the whole log twice."""
+        if self.streams:
+            return len(self.records) + 1, 0
+        start = self.next_draw
+        return start, start
+
     def undone(self) -> set[int]:
         """Sequence numbers of the records that are reverted."""
         return {record.undoes for record in self.records if record.undoes is not None}
@@ -216,7 +230,8 @@ class Table:
     ) -> list[Record]:
         """Decide ``command`` for ``actor`` and append its record(s).
 
-        ``source_at(index)`` gives the dice source positioned at raw draw ``index``. Automatic
+        ``source_at(key)`` gives the dice source of the record: with :attr:`streams` ``key`` is
+        its ``seq``, else the index of the raw draw the source is positioned at. Automatic
         commands the system issues afterwards are appended as records of their own; they come
         from ``automatic(state)`` (default: ``system.automatic``; the server computes them in a
         process pool). On a :class:`RuleError` nothing changes.
@@ -349,7 +364,7 @@ class Table:
         if record.seq <= len(self.records):
             return self.records[record.seq - 1]
         if record.command is None:
-            self._append(record, self.next_draw)
+            self._append(record, self._dice_key()[1])
             self._withheld = self._withheld or record.hidden
             return record
         draws = [Draw(d.index, d.sides, d.value) for d in record.draws]
@@ -387,8 +402,8 @@ class Table:
             raise RuleError("rule.forbidden", action=command.kind)
         if isinstance(command, chat.Whisper) and participants is not None:
             chat.check_recipient(command, actor, participants)
-        start = self.next_draw
-        recorder = RecordingSource(source_at(start), start=start)
+        key, start = self._dice_key()
+        recorder = RecordingSource(source_at(key), start=start)
         events = chat.decide(command, recorder)
         record = Record(
             seq=len(self.records) + 1,
@@ -434,9 +449,9 @@ class Table:
         *,
         recorded: list[Any] | None = None,
     ) -> Record:
-        start = self.next_draw
-        recorder = RecordingSource(source_at(start), start=start)
-        events, contact = self._events(command, recorder, hidden, gm, lambda: source_at(start))
+        key, start = self._dice_key()
+        recorder = RecordingSource(source_at(key), start=start)
+        events, contact = self._events(command, recorder, hidden, gm, lambda: source_at(key))
         if recorded is not None:
             events, contact = recorded, True
         basis = self._state if hidden else self._shared

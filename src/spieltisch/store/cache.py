@@ -30,10 +30,12 @@ class StoredTable(Table):
         records: Sequence[Record],
         states: tuple[Any, Any],
         state_seq: int,
+        *,
+        streams: bool = False,
     ) -> StoredTable:
         """A table whose GM and shared states after record ``state_seq`` are ``states``; the
         later records are folded in."""
-        table = cls(system, options)
+        table = cls(system, options, streams=streams)
         table.records = [read_record(table._shapes, record) for record in records[:state_seq]]
         table._state, table._shared = states
         table.absorb(records[state_seq:])
@@ -126,7 +128,7 @@ class StoredTable(Table):
 
     def fork(self) -> StoredTable:
         """A copy to decide on; the original stays unchanged if the copy is thrown away."""
-        copy = StoredTable(self.system, self.options)
+        copy = StoredTable(self.system, self.options, streams=self.streams)
         copy.records = list(self.records)
         copy._state, copy._shared, copy._private = self._state, self._shared, self._private
         copy.__dict__["_texts"] = self._record_texts()

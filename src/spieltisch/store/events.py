@@ -29,7 +29,7 @@ from pydantic import TypeAdapter
 from sqlalchemy import Connection, Engine, delete, insert, select, text, update
 from sqlalchemy.exc import OperationalError
 
-from spieltisch.dice.fair import DiceSource, Epoch, FairDice, PlayerSeed
+from spieltisch.dice.fair import DiceSource, Epoch, FairDice, PlayerSeed, link_epochs
 from spieltisch.engine.chat import is_chat_command
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import GameSystem, stamp_options, upgrade_options
@@ -221,7 +221,8 @@ class EventStore:
             dice_table=table_id,
             server_seed=dice.server_seed.hex(),
             commitment=dice.commitment,
-            epoch_start=0,
+            dice_format=3,
+            epoch_start=1,
             epochs=[],
             player_seeds=[],
             seq=0,
@@ -563,7 +564,7 @@ class EventStore:
         def decide(write: _Write) -> PlayerSeed:
             self._present(write, by)
             cached = write.cached
-            start = cached.table.next_draw
+            start = _boundary(cached)
             dice = cached.info.dice()
             if dice is not None:
                 dice.with_player_seed(start, seed)  # validates the seed text
@@ -588,7 +589,7 @@ class EventStore:
 
         def decide(write: _Write) -> Revealed:
             info = write.cached.info
-            start = write.cached.table.next_draw
+            start = _boundary(write.cached)
             if len(info.epochs) > 1 and info.current.start == start:
                 return Revealed(info.epochs[-2], len(info.epochs) - 1, info.current)
             seed = info._server_seed
@@ -604,7 +605,10 @@ class EventStore:
                 server_seed=fresh.seed_hex,
                 commitment=fresh.commitment,
             )
-            return Revealed(revealed, len(info.epochs), Epoch(start, fresh.commitment))
+            current = Epoch(start, fresh.commitment)
+            if info.streams:  # the new epoch's link, made now over its boundary
+                current = link_epochs(info.dice_table, (*info.epochs[:-1], revealed, current))[-1]
+            return Revealed(revealed, len(info.epochs), current)
 
         return self._write(table_id, decide)
 
@@ -639,7 +643,8 @@ class EventStore:
             language=parsed.language,
             options=parsed.options,
             dice_table=parsed.dice_table,
-            **_import_epochs(parsed.epochs, parsed.dice_table, parsed.next_draw),
+            dice_format=3 if parsed.streams else 2,
+            **_import_epochs(parsed.epochs, parsed.dice_table, parsed.next_start),
             player_seeds=[{"start": p.start, "seed": p.seed} for p in parsed.player_seeds],
             seq=len(parsed.records),
             version=0,
@@ -746,7 +751,7 @@ class EventStore:
         if dice is None:
             closed = _ClosedDice(info.id)
             return lambda _index: closed
-        return dice.source_at
+        return dice.stream if info.streams else dice.source_at
 
     def _drop(self, table_id: str) -> None:
         with self._guard:
@@ -830,9 +835,11 @@ class EventStore:
         if snap is not None:
             states = decode_states(system, info.options, snap.state)
             if states is not None:
-                table = StoredTable.restore(system, info.options, records, states, snap.seq)
+                table = StoredTable.restore(
+                    system, info.options, records, states, snap.seq, streams=info.streams
+                )
         if table is None:
-            table = StoredTable(system, info.options, records)
+            table = StoredTable(system, info.options, records, streams=info.streams)
         participants = _participants(conn, info.id)
         return _Cached(info, table, participants)
 
@@ -989,6 +996,8 @@ def _info(row: Any) -> TableInfo:
         Epoch(cast(int, e["start"]), str(e["commitment"]), cast("str | None", e.get("seed")))
         for e in row.epochs or []
     )
+    epochs = (*epochs, Epoch(row.epoch_start, row.commitment))
+    streams = row.dice_format == 3
     return TableInfo(
         id=row.id,
         system=row.system,
@@ -996,7 +1005,7 @@ def _info(row: Any) -> TableInfo:
         language=row.language,
         options=_stored_options(row.system, row.options),
         dice_table=row.dice_table,
-        epochs=(*epochs, Epoch(row.epoch_start, row.commitment)),
+        epochs=link_epochs(row.dice_table, epochs) if streams else epochs,
         player_seeds=tuple(
             PlayerSeed(cast(int, p["start"]), str(p["seed"])) for p in row.player_seeds
         ),
@@ -1005,20 +1014,28 @@ def _info(row: Any) -> TableInfo:
         created=row.created,
         people=row.people,
         _server_seed=row.server_seed,
+        streams=streams,
     )
 
 
-def _import_epochs(epochs: Sequence[Epoch], dice_table: str, next_draw: int) -> dict[str, Any]:
-    """The epoch columns of an imported table: its revealed epochs, then the current one.
+def _boundary(cached: _Cached) -> int:
+    """Where a new epoch or player seed begins: the next record (streams), else the next
+    draw."""
+    return cached.table.seq + 1 if cached.info.streams else cached.table.next_draw
+
+
+def _import_epochs(epochs: Sequence[Epoch], dice_table: str, next_start: int) -> dict[str, Any]:
+    """The epoch columns of an imported table: its revealed epochs, then the current one
+    (``next_start``: where an epoch after the log would begin).
 
     When the export's last epoch is revealed too, or nothing was drawn with it yet, the new
     table commits to a fresh seed for the draws after the log and rolls on; otherwise that
     epoch's seed is unknown here and the table rolls no dice.
     """
     closed = [epoch for epoch in epochs if epoch.revealed]
-    if epochs[-1].revealed or epochs[-1].start >= next_draw:
+    if epochs[-1].revealed or epochs[-1].start >= next_start:
         fresh = FairDice.new(dice_table)
-        current = Epoch(next_draw, fresh.commitment)
+        current = Epoch(next_start, fresh.commitment)
         seed: str | None = fresh.seed_hex
     else:
         current, seed = epochs[-1], None

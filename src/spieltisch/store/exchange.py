@@ -1,4 +1,5 @@
-"""Export and import of a table: one JSON document (format ``spieltisch-table/2``).
+"""Export and import of a table: one JSON document (format ``spieltisch-table/3``, or ``/2``
+for a table whose draws are numbered across its log).
 
 An export carries the table's settings, its fair-dice block (the chain of seed epochs and the
 player seeds), its participants (without tokens) and its records.
@@ -8,8 +9,8 @@ This module is also where the two halves of verification meet: the dice check
 the replay (:func:`spieltisch.engine.replay.replay_log`: every record is what the rules make
 of its draws). The replay needs the game system from the registry, which sits above the
 engine, so the composition lives here in the store: :func:`verify_document` for
-``spieltisch verify``, :func:`parse_export` for import. Both read ``spieltisch-table/1``
-exports (one seed) as well.
+``spieltisch verify``, :func:`parse_export` for import. Both read ``spieltisch-table/2`` and
+``/1`` exports (one seed) as well.
 """
 
 from __future__ import annotations
@@ -24,10 +25,12 @@ from spieltisch.dice.fair import Epoch, PlayerSeed
 from spieltisch.dice.verify import (
     EXPORT_FORMAT,
     EXPORT_FORMATS,
+    LOG_FORMAT,
     Verification,
     VerifyError,
     epochs_of,
     player_seeds_of,
+    streams_of,
     verify_export,
 )
 from spieltisch.engine.errors import EngineError
@@ -74,7 +77,7 @@ def export_document(
     else:
         records = [r if sees(viewer, r) else _redacted(info, r) for r in table.records]
     return {
-        "format": EXPORT_FORMAT,
+        "format": EXPORT_FORMAT if info.streams else LOG_FORMAT,
         "table": info.dice_table,
         "system": info.system,
         "options": info.options,
@@ -109,7 +112,7 @@ def _redacted(info: TableInfo, record: Record) -> Record:
     if record.audience is not None:
         audience["actor"] = ""
         audience["contact"] = False  # a discovery shown to another alone is not named
-    shown = [d for d in record.draws if info.epoch_revealed(d.index)]
+    shown = info.revealed_draws(record)
     return record.model_copy(
         update={"command": None, "events": [], "draws": shown, "claims": None, **audience}
     )
@@ -129,10 +132,15 @@ class ParsedExport:
     records: list[Record]
     participants: list[Participant]
     """Everyone but the GM (the importer becomes the GM)."""
+    streams: bool = False
+    """Every record draws from a stream of its own (format 3)."""
 
     @property
-    def next_draw(self) -> int:
-        """The index of the first draw after the log."""
+    def next_start(self) -> int:
+        """Where an epoch after the log begins: the next record's ``seq`` (streams), else
+        the index of the first draw after the log."""
+        if self.streams:
+            return len(self.records) + 1
         return sum(len(record.draws) for record in self.records)
 
 
@@ -175,7 +183,7 @@ def verify_document(data: Any, *, require_revealed: bool = True) -> Checked:
     """
     dice = verify_export(data, require_revealed=require_revealed)
     system, options, records = _log(data)
-    return Checked(dice, replay_log(system, options, records))
+    return Checked(dice, replay_log(system, options, records, streams=streams_of(data)))
 
 
 def _log(data: Mapping[str, Any]) -> tuple[Any, dict[str, Any], list[Record]]:
@@ -264,9 +272,11 @@ def parse_export(data: Any) -> ParsedExport:
     if problem is not None:
         raise problem
     records = _log(data)[2]  # in today's shape (upcast where they are older)
-    # Folds every event and refuses a log with gaps (a player's export that withholds draws
-    # of an epoch not yet revealed): stored, it would draw those indexes again.
-    table = Table(system, options, records)
+    streams = streams_of(data)
+    # Folds every event and, in format 2, refuses a log with gaps (a player's export that
+    # withholds draws of an epoch not yet revealed): stored, it would draw those indexes again.
+    # In format 3 every record has its own stream: nothing withheld is drawn again.
+    table = Table(system, options, records, streams=streams)
     return ParsedExport(
         system=system.id,
         options=options,
@@ -277,6 +287,7 @@ def parse_export(data: Any) -> ParsedExport:
         player_seeds=tuple(player_seeds_of(data)),
         records=table.records,
         participants=others,
+        streams=streams,
     )
 
 

@@ -60,8 +60,12 @@ class TableRow(Base):
     reveal)."""
     commitment: Mapped[str] = mapped_column(String(64))
     """The current epoch's commitment."""
+    dice_format: Mapped[int] = mapped_column(Integer, default=3, server_default="2")
+    """3: every record draws from a stream of its own; 2: draws are numbered across the log
+    (tables made before streams, and imports of format 1 and 2)."""
     epoch_start: Mapped[int] = mapped_column(Integer, default=0)
-    """Index of the first draw of the current epoch."""
+    """Where the current epoch begins: its first record's ``seq`` (format 3), its first
+    draw's index (format 2)."""
     epochs: Mapped[list[dict[str, object]]] = mapped_column(JSON, default=list)
     """The revealed epochs before the current one: ``[{"start", "commitment", "seed"}]``."""
     player_seeds: Mapped[list[dict[str, object]]] = mapped_column(JSON, default=list)

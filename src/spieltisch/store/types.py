@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from spieltisch.dice.fair import Epoch, FairDice, PlayerSeed, epoch_at
-from spieltisch.engine.table import Actor, Role
+from spieltisch.engine.table import Actor, DrawModel, Record, Role
 from spieltisch.errors import SpieltischError
 
 __all__ = [
@@ -71,6 +71,9 @@ class TableInfo:
     """Bumped whenever someone joins, leaves or is removed."""
     _server_seed: str | None = field(default=None, repr=False)
     """The current epoch's secret seed (hex); ``None`` when unknown here."""
+    streams: bool = False
+    """Every record draws from a stream of its own and epochs begin at records and are
+    chained (export format 3); else draws are numbered across the log (format 2)."""
 
     @property
     def current(self) -> Epoch:
@@ -105,8 +108,16 @@ class TableInfo:
         return FairDice(bytes.fromhex(self._server_seed), self.dice_table, self.player_seeds)
 
     def epoch_revealed(self, index: int) -> bool:
-        """Whether draw ``index`` falls in a revealed epoch."""
+        """Whether ``index`` falls in a revealed epoch: a record's ``seq`` with streams, a
+        draw's index without."""
         return self.epochs[epoch_at(self.epochs, index)].revealed
+
+    def revealed_draws(self, record: Record) -> list[DrawModel]:
+        """The draws of ``record`` that fall in a revealed epoch (what a redacted record
+        shows): all or none of them with streams, where an epoch begins at a record."""
+        if self.streams:
+            return list(record.draws) if self.epoch_revealed(record.seq) else []
+        return [d for d in record.draws if self.epoch_revealed(d.index)]
 
     def fair_block(self) -> dict[str, Any]:
         """The ``fair`` block of an export: ``{"epochs": [...], "player_seeds": [...]}``."""

@@ -106,6 +106,7 @@ def epochs_public(info: TableInfo) -> list[EpochPublic]:
             end=epochs[number + 1].start if number + 1 < len(epochs) else None,
             commitment=epoch.commitment,
             seed=epoch.seed,
+            chain=epoch.chain,
         )
         for number, epoch in enumerate(epochs)
     ]
@@ -351,7 +352,10 @@ def undo(table_id: str, body: UndoRequest, me: CurrentParticipant, store: StoreD
 def add_player_seed(
     table_id: str, body: PlayerSeedRequest, me: CurrentParticipant, store: StoreDep
 ) -> PlayerSeedResponse:
-    """Mix a player's seed string into every draw from the next one on."""
+    """Mix a player's seed string into every draw from the next record on.
+
+    ``start`` is the ``seq`` of that record (format 3): it moves with the records, never with
+    how many dice the GM's hidden ones rolled."""
     added = store.add_player_seed(table_id, me, body.seed)
     info = store.info(table_id)
     return PlayerSeedResponse(

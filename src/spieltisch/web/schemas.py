@@ -200,7 +200,9 @@ class ParticipantPublic(BaseModel):
 
 
 class PlayerSeedPublic(BaseModel):
-    """A player's seed string and the first draw it takes part in."""
+    """A player's seed string and where it begins to take part: the ``seq`` of the first
+    record (a table of format 3, where every record draws from its own stream), the index of
+    the first draw (format 2)."""
 
     start: int
     seed: str
@@ -212,12 +214,16 @@ class EpochPublic(BaseModel):
     number: int
     """Position in the chain, from 1."""
     start: int
-    """Index of its first draw."""
+    """Where it begins: the ``seq`` of its first record (format 3), the index of its first
+    draw (format 2)."""
     end: int | None
-    """Index after its last draw (the next epoch's start); ``null`` for the current epoch."""
+    """Where the next epoch begins; ``null`` for the current epoch."""
     commitment: str
     seed: str | None
     """The server seed in hex once revealed, else ``null``."""
+    chain: str | None = None
+    """Format 3: the link that commits the epoch's beginning, its commitment and every epoch
+    before it (see docs/fair-dice.md); ``null`` for a table of format 2."""
 
 
 class TableView(BaseModel):

@@ -557,10 +557,12 @@ function entriesIn(start, end) {
 /** One epoch of the chain: what it covers, its commitment, its seed once revealed. */
 function epochItem(epoch) {
   const result = view.verification?.epochs?.find((e) => e.number === epoch.number);
-  const covers = epoch.end == null ? t("web.fair.epoch_from", { start: epoch.start })
-    : epoch.end > epoch.start ? t("web.fair.epoch_draws", { start: epoch.start, end: epoch.end - 1 })
-      : t("web.fair.epoch_none");
-  const entries = entriesIn(epoch.start, epoch.end);
+  // A chained epoch (format 3) begins at a record; an older one at a draw of the whole log.
+  const unit = epoch.chain ? "records" : "draws";
+  const covers = epoch.end == null ? t(`web.fair.epoch_${unit === "records" ? "records_from" : "from"}`, { start: epoch.start })
+    : epoch.end > epoch.start ? t(`web.fair.epoch_${unit}`, { start: epoch.start, end: epoch.end - 1 })
+      : t(epoch.chain ? "web.fair.epoch_no_records" : "web.fair.epoch_none");
+  const entries = epoch.chain ? null : entriesIn(epoch.start, epoch.end);
   const head = [el("strong", {}, t("web.fair.epoch", { number: epoch.number })), " · ", covers];
   if (entries) head.push(" · ", t("web.fair.epoch_entries", entries));
   if (result) {
@@ -569,6 +571,7 @@ function epochItem(epoch) {
   return el("li", { class: "epoch", dataset: { epoch: epoch.number, status: epoch.seed ? "revealed" : "open" } },
     el("p", { class: "small-print" }, ...head),
     el("p", { class: "small-print" }, t("web.fair.commitment"), " ", el("code", { class: "hash" }, epoch.commitment)),
+    epoch.chain ? el("p", { class: "small-print" }, t("web.fair.chain"), " ", el("code", { class: "hash chain" }, epoch.chain)) : null,
     epoch.seed ? el("p", { class: "small-print" }, t("web.fair.seed"), " ", el("code", { class: "hash" }, epoch.seed))
       : el("p", { class: "muted small-print" }, t("web.fair.secret")));
 }
@@ -589,7 +592,8 @@ function renderFair() {
     if (result) {
       const text = result.ok ? t("web.verify.ok", { draws: result.draws })
         : result.commitmentOk === false ? t("web.verify.bad_commitment")
-          : t("web.verify.mismatch", result.mismatch);
+          : result.mismatch ? t("web.verify.mismatch", result.mismatch)
+            : t("web.verify.chain_" + result.chain.kind, result.chain);
       const extra = result.ok && result.pending ? " " + t("web.verify.pending", { pending: result.pending }) : "";
       parts.push(el("div", { id: "verify-result", class: "verify " + (result.ok ? "ok" : "bad"), role: "status", tabindex: "-1" }, text + extra));
     }

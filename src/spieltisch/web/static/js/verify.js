@@ -20,19 +20,57 @@ export async function commitmentOf(seedHex) {
   return bytesToHex(await crypto.subtle.digest("SHA-256", hexToBytes(seedHex)));
 }
 
-/** A function (index, sides, playerSeeds) -> value, for one server seed and table. */
+/** SHA-256 of a text, hex. */
+async function sha256Text(text) {
+  return bytesToHex(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
+}
+
+/**
+ * A function (index, sides, playerSeeds, seq) -> value, for one server seed and table. Without
+ * `seq` draw `index` of the whole log (formats 1 and 2); with it draw `index` of record `seq`'s
+ * own stream (format 3), whose player seeds are those with start <= seq.
+ */
 export async function drawer(seedHex, table) {
   const key = await crypto.subtle.importKey("raw", hexToBytes(seedHex), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  return async (index, sides, playerSeeds) => {
-    const mixed = playerSeeds.filter((p) => p.start <= index).map((p) => p.seed).join("\x1e");
+  return async (index, sides, playerSeeds, seq = null) => {
+    const at = seq ?? index;
+    const mixed = playerSeeds.filter((p) => p.start <= at).map((p) => p.seed).join("\x1e");
+    const prefix = seq == null ? `${table}\x1f${index}` : `${table}\x1f${seq}\x1f${index}`;
     const limit = SPACE - (SPACE % BigInt(sides));
     for (let attempt = 0; ; attempt++) {
-      const message = encoder.encode(`${table}\x1f${index}\x1f${attempt}\x1f${mixed}`);
+      const message = encoder.encode(`${prefix}\x1f${attempt}\x1f${mixed}`);
       const mac = new DataView(await crypto.subtle.sign("HMAC", key, message));
       const number = mac.getBigUint64(0, false);
       if (number < limit) return Number(number % BigInt(sides)) + 1;
     }
   };
+}
+
+/**
+ * Format 3: where the chain of epochs breaks, or null. Epoch 1 begins at record 1, epoch 2 at
+ * the earliest there, every later one after the one before it, none after the record after the
+ * log (`after`); each link is SHA-256("spieltisch-epoch" ␟ table ␟ number ␟ start ␟ commitment ␟
+ * previous link).
+ */
+export async function chainBreak(table, chain, after) {
+  let previous = "";
+  for (let n = 0; n < chain.length; n++) {
+    const epoch = chain[n];
+    const low = n === 0 ? 1 : n === 1 ? chain[0].start : chain[n - 1].start + 1;
+    const high = n === 0 ? 1 : after;
+    if (!(epoch.start >= low && epoch.start <= high)) {
+      return { kind: "tiling", epoch: n + 1, start: epoch.start, low, high };
+    }
+  }
+  for (let n = 0; n < chain.length; n++) {
+    const epoch = chain[n];
+    const parts = ["spieltisch-epoch", table, n + 1, epoch.start, String(epoch.commitment).toLowerCase(), previous];
+    previous = await sha256Text(parts.join("\x1f"));
+    if (String(epoch.chain || "").toLowerCase() !== previous) {
+      return { kind: "link", epoch: n + 1, start: epoch.start, computed: previous, chain: epoch.chain };
+    }
+  }
+  return null;
 }
 
 /** The chain of epochs of an export: `fair.epochs` (format 2) or the single seed of format 1. */
@@ -50,6 +88,7 @@ function chainOf(fair) {
 export async function verifyExport(data) {
   const fair = data.fair || {};
   const chain = chainOf(fair);
+  const streams = data.format === "spieltisch-table/3";
   const seeds = fair.player_seeds || [];
   const epochs = [];
   const values = [];
@@ -66,6 +105,7 @@ export async function verifyExport(data) {
     epochs.push({ number: n + 1, start: epoch.start, end, status, draws: 0, firstSeq: null, lastSeq: null });
   }
   const epochAt = (index) => epochs.reduce((found, e, n) => (e.start <= index ? n : found), 0);
+  if (streams) return verifyStreams(data, chain, epochs, values, seeds, epochAt);
   const last = epochs[epochs.length - 1];
   const pendingFrom = last && last.status === "pending" ? last.start : null;
   let expected = 0, gap = false, draws = 0, pending = 0, withheld = 0, mismatch = null;
@@ -98,5 +138,34 @@ export async function verifyExport(data) {
     }
   }
   const commitmentOk = epochs.every((e) => e.status !== "bad_commitment");
-  return { ok: commitmentOk && !mismatch, draws, pending, withheld, commitmentOk, epochs, mismatch };
+  return { ok: commitmentOk && !mismatch, draws, pending, withheld, commitmentOk, epochs, mismatch, chain: null };
+}
+
+/** Format 3: each record's draws are 0, 1, … of its own stream, in the epoch its seq falls in. */
+async function verifyStreams(data, chain, epochs, values, seeds, epochAt) {
+  const records = data.records || [];
+  let draws = 0, pending = 0, mismatch = null;
+  for (const record of records) {
+    const n = epochAt(record.seq);
+    const epoch = epochs[n];
+    for (const [position, draw] of (record.draws || []).entries()) {
+      if (draw.index !== position) {
+        mismatch ??= { kind: "index", seq: record.seq, index: draw.index, sides: draw.sides, expected: position, logged: draw.index, epoch: epoch.number };
+        continue;
+      }
+      epoch.draws++;
+      epoch.firstSeq ??= record.seq;
+      epoch.lastSeq = record.seq;
+      if (!values[n]) { pending++; continue; }
+      draws++;
+      const value = await values[n](draw.index, draw.sides, seeds, record.seq);
+      if (value !== draw.value) {
+        mismatch ??= { kind: "value", seq: record.seq, index: draw.index, sides: draw.sides, expected: value, logged: draw.value, epoch: epoch.number };
+      }
+    }
+  }
+  const after = records.length ? records[records.length - 1].seq + 1 : 1;
+  const broken = await chainBreak(data.table, chain, after);
+  const commitmentOk = epochs.every((e) => e.status !== "bad_commitment");
+  return { ok: commitmentOk && !mismatch && !broken, draws, pending, withheld: 0, commitmentOk, epochs, mismatch, chain: broken, streams: true };
 }
