@@ -12,6 +12,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from spieltisch import jsonpatch
 from spieltisch.engine.system import GameSystem
 from spieltisch.engine.table import Record, Table, read_record
 from spieltisch.engine.visibility import Role, Viewer, sees
@@ -59,6 +60,26 @@ class StoredTable(Table):
             return known[1]
         text = json.dumps(self.view(viewer), separators=(",", ":"))
         memo[viewer.key] = (state, text)
+        return text
+
+    def patch_json(self, base: StoredTable, viewer: Viewer) -> str | None:
+        """The JSON Patch (RFC 6902, as text) from ``viewer``'s view of ``base`` (an earlier
+        version of this table) to its view of this one; ``None`` when the patch would be
+        longer than the view itself (send the view then).
+
+        Kept per pair of view texts: viewers whose views are alike (every spectator, players
+        who own nothing) share one diff.
+        """
+        old, new = base.view_json(viewer), self.view_json(viewer)
+        memo: dict[tuple[str, str], str | None] = self.__dict__.setdefault("_patches", {})
+        key = (old, new)
+        if key in memo:
+            return memo[key]
+        operations = jsonpatch.diff(base.view(viewer), self.view(viewer))
+        text: str | None = json.dumps(operations, separators=(",", ":"))
+        if len(text or "") >= len(new):
+            text = None
+        memo[key] = text
         return text
 
     def record_json(self, record: Record) -> str:
