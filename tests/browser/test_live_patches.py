@@ -37,7 +37,8 @@ _values = st.recursive(
 
 _APPLY = """async (cases) => {
   const { applyPatch } = await import("/static/js/patch.js");
-  return cases.map(([old, patch]) => JSON.stringify(applyPatch(JSON.parse(old), JSON.parse(patch))));
+  const apply = ([old, patch]) => applyPatch(JSON.parse(old), JSON.parse(patch));
+  return cases.map((pair) => JSON.stringify(apply(pair)));
 }"""
 
 
