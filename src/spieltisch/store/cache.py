@@ -17,7 +17,18 @@ from spieltisch.engine.system import GameSystem
 from spieltisch.engine.table import Record, Table, read_record
 from spieltisch.engine.visibility import Role, Viewer, sees
 
-__all__ = ["StoredTable"]
+__all__ = ["StoredTable", "view_class"]
+
+_SPECTATOR = Viewer(Role.SPECTATOR)
+
+
+def view_class(viewer: Viewer) -> Viewer:
+    """The viewer whose view ``viewer`` gets: a spectator who owns nothing sees what a nameless
+    spectator sees (the shared state is the same for all, and a view leaves out what belongs to
+    someone else: without a name one can only see less), so all of them share one view."""
+    if viewer.role is Role.SPECTATOR and not viewer.pieces:
+        return _SPECTATOR
+    return viewer
 
 
 class StoredTable(Table):
@@ -41,7 +52,9 @@ class StoredTable(Table):
         return table
 
     def view(self, viewer: Viewer) -> dict[str, Any]:
-        """The system's view for ``viewer``, computed once per state and viewer."""
+        """The system's view for ``viewer``, computed once per state and viewer class
+        (:func:`view_class`: every spectator who owns nothing shares one)."""
+        viewer = view_class(viewer)
         memo: dict[Any, tuple[Any, dict[str, Any]]] = self.__dict__.setdefault("_views", {})
         state = self.state_for(viewer)
         known = memo.get(viewer.key)
@@ -52,7 +65,8 @@ class StoredTable(Table):
         return view
 
     def view_json(self, viewer: Viewer) -> str:
-        """:meth:`view` as compact JSON text, encoded once per state and viewer."""
+        """:meth:`view` as compact JSON text, encoded once per state and viewer class."""
+        viewer = view_class(viewer)
         memo: dict[Any, tuple[Any, str]] = self.__dict__.setdefault("_view_texts", {})
         state = self.state_for(viewer)
         known = memo.get(viewer.key)
