@@ -122,6 +122,7 @@ def serve(database_url: str, workers: int = 1, source: Path | None = None) -> It
             if process.poll() is not None or time.monotonic() > deadline:
                 raise SystemExit("the server did not start")
             time.sleep(0.1)
+        _warm_up(base)
         yield Server(base, process.pid)
     finally:
         process.terminate()
@@ -129,6 +130,18 @@ def serve(database_url: str, workers: int = 1, source: Path | None = None) -> It
             process.wait(timeout=20)
         except subprocess.TimeoutExpired:
             process.kill()
+
+
+def _warm_up(base: str) -> None:
+    """Wait until the server's worker pool is up (an odds preview runs in it): the pool starts
+    in the background, and its imports are no part of what a command costs."""
+    created = httpx.post(f"{base}/api/tables", json={"system": "free-dice"}, timeout=300).json()
+    headers = {"Authorization": f"Bearer {created['token']}"}
+    command = {"command": {"kind": "roll", "expression": "3d6"}}
+    url = f"{base}/api/tables/{created['table']}/odds"
+    answer = httpx.post(url, json=command, headers=headers, timeout=300)
+    if answer.status_code != 200:
+        raise SystemExit(f"the server's pool did not answer: {answer.text}")
 
 
 @contextmanager
