@@ -5,21 +5,26 @@ is refused (see :func:`spieltisch.web.headers.origin_allowed`), and so is a toke
 the token travels in the client's first message, ``{"type": "auth", "token": "…", "since":
 n}`` (``since`` optional, it wins over the query), sent within :data:`AUTH_TIMEOUT` seconds.
 Then the client receives one ``records`` message with every record after ``n`` it may see
-(possibly none) and the current state; then, as the table changes:
+(possibly none) and its whole view (``state``, a snapshot); then, as the table changes:
 
-* ``{"type": "records", "records": [...], "seq": n, "state": {...}}`` for new records;
-* ``{"type": "undo", "record": {...}, "undoes": m, "seq": n, "state": {...}}`` for an undo;
+* ``{"type": "records", "records": [...], "seq": n, "base": b, "patch": [...]}`` for new
+  records: ``patch`` (RFC 6902) turns the view at ``b``, the last one this connection was
+  sent, into the view at ``n`` (a message has ``state`` instead when the patch would be
+  longer, or the viewer's pieces changed);
+* ``{"type": "undo", "record": {...}, "undoes": m, "seq": n, "base": b, "patch": [...]}``;
 * ``{"type": "table", "seq": n, "seed": hex|null, "epochs": [...], "player_seeds": [...]}``
   when an epoch's seed is revealed (and a fresh one committed) or a player seed is added;
 * ``{"type": "participants", "participants": [...]}`` when someone joins, leaves or is
   removed (those who left are listed with ``"removed": true``).
 
-When the connection's own participant leaves or is removed, it gets an error
-``table.removed`` and is closed with 4401, on every worker.
+A client whose view is not a patch's ``base`` sends ``{"type":"snapshot"}`` and receives a
+``records`` message without records and with ``state``. When the connection's own participant
+leaves or is removed, it gets an error ``table.removed`` and is closed with 4401, on every
+worker.
 
-``seq`` is the table's last sequence number at the time of sending and ``state`` the state
-after it; a client reconnects with ``since`` = the last ``seq`` it received. Hidden records
-reach only the GM. Errors arrive as ``{"type": "error", "error": {"code", "message"}}``
+``seq`` is the table's last sequence number at the time of sending; a client reconnects with
+``since`` = the last ``seq`` it received. Hidden records reach only the GM.
+Errors arrive as ``{"type": "error", "error": {"code", "message"}}``
 followed by a close: 4401 bad token, 4403 foreign origin, 4404 unknown table, 4408 no auth
 message in time, 4400 otherwise (a token in the URL, a first message that is no auth).
 """
