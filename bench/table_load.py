@@ -114,7 +114,7 @@ def serve(database_url: str, workers: int = 1, source: Path | None = None) -> It
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 300  # a loaded machine: an older server warms first
         while True:
             with suppress(httpx.TransportError):
                 if httpx.get(f"{base}/api/systems", timeout=2).status_code == 200:
