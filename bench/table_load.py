@@ -292,7 +292,7 @@ async def scenario(
                 ready = asyncio.Event()
                 task = asyncio.create_task(follow(ws_base, table, token, ready, lambda: finished))
                 followers.append((task, ready))
-        await asyncio.wait_for(asyncio.gather(*(ready.wait() for _, ready in followers)), 60)
+        await asyncio.wait_for(asyncio.gather(*(ready.wait() for _, ready in followers)), limit)
         start, cpu_start = time.perf_counter(), server.cpu_seconds()
         jobs = []
         per_table_commands = max(1, commands // tables)
