@@ -495,6 +495,7 @@ async function loadOlder() {
   if (!Number.isFinite(oldest)) return;
   const answer = await api("GET", `/api/tables/${TABLE}/records?before=${oldest}&limit=${LOG_PAGE}`, { token: token() });
   view.older = Boolean(answer.older);
+  for (const record of answer.records || []) view.announced.add(record.seq);  // old news: no toast
   addRecords(answer.records || []);
   render();
 }
