@@ -19,9 +19,14 @@ floor for a dedicated server.
     .venv/bin/python bench/table_load.py --db sqlite --clients 50 --commands 400
     .venv/bin/python bench/table_load.py --cold-load 2000      # snapshot vs full fold
     .venv/bin/python bench/table_load.py --db sqlite --scenario many --repeat 3
+    .venv/bin/python bench/table_load.py --db sqlite --scenario one --clients 50 --log 5000 \
+        --anchor ../main                                 # side by side with another checkout
 
-To compare with other code side by side, run the same script with ``PYTHONPATH`` pointing at
-that checkout's ``src`` (the server is started with the same interpreter and environment).
+``--log N`` gives every table N rolls before the timed commands; ``msg B`` is the median size
+of a message announcing one roll.
+
+To compare with other code side by side, give ``--anchor`` that checkout: every scenario runs
+on a fresh database and server, once on each code, alternating, and the ratios are printed.
 """
 
 from __future__ import annotations
@@ -88,13 +93,16 @@ class Server:
 
 
 @contextmanager
-def serve(database_url: str, workers: int = 1) -> Iterator[Server]:
+def serve(database_url: str, workers: int = 1, source: Path | None = None) -> Iterator[Server]:
     """A ``spieltisch serve`` child process on a free port (``workers`` processes: PostgreSQL
-    only, the commands of a table meeting in the database and fanned out by NOTIFY)."""
+    only, the commands of a table meeting in the database and fanned out by NOTIFY), running
+    the code in ``source`` (a ``src`` folder; default: whatever this process imports)."""
     port = _free_port()
     # A load test is not abuse: the per-token and per-address rate limits are switched off.
     limits = {f"SPIELTISCH_RATE_{f.name.upper()}": "" for f in fields(RateLimits)}
     env = {**os.environ, **limits, "SPIELTISCH_DATABASE_URL": database_url}
+    if source is not None:
+        env["PYTHONPATH"] = str(source)
     process = subprocess.Popen(
         [
             *[sys.executable, "-c", _START, "serve", "--host", "127.0.0.1", "--port", str(port)],
@@ -106,7 +114,7 @@ def serve(database_url: str, workers: int = 1) -> Iterator[Server]:
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 300  # a loaded machine: an older server warms first
         while True:
             with suppress(httpx.TransportError):
                 if httpx.get(f"{base}/api/systems", timeout=2).status_code == 200:
@@ -114,6 +122,7 @@ def serve(database_url: str, workers: int = 1) -> Iterator[Server]:
             if process.poll() is not None or time.monotonic() > deadline:
                 raise SystemExit("the server did not start")
             time.sleep(0.1)
+        _warm_up(base)
         yield Server(base, process.pid)
     finally:
         process.terminate()
@@ -121,6 +130,18 @@ def serve(database_url: str, workers: int = 1) -> Iterator[Server]:
             process.wait(timeout=20)
         except subprocess.TimeoutExpired:
             process.kill()
+
+
+def _warm_up(base: str) -> None:
+    """Wait until the server's worker pool is up (an odds preview runs in it): the pool starts
+    in the background, and its imports are no part of what a command costs."""
+    created = httpx.post(f"{base}/api/tables", json={"system": "free-dice"}, timeout=300).json()
+    headers = {"Authorization": f"Bearer {created['token']}"}
+    command = {"command": {"kind": "roll", "expression": "3d6"}}
+    url = f"{base}/api/tables/{created['table']}/odds"
+    answer = httpx.post(url, json=command, headers=headers, timeout=300)
+    if answer.status_code != 200:
+        raise SystemExit(f"the server's pool did not answer: {answer.text}")
 
 
 @contextmanager
@@ -150,6 +171,8 @@ class Table:
     sent: dict[str, float] = field(default_factory=dict)
     acked: dict[str, float] = field(default_factory=dict)
     received: dict[str, list[float]] = field(default_factory=dict)
+    sizes: list[int] = field(default_factory=list)
+    """The length of each message that announced exactly one labelled roll (bytes)."""
 
 
 async def open_table(http: httpx.AsyncClient, clients: int) -> Table:
@@ -178,8 +201,11 @@ async def follow(ws_base: str, table: Table, token: str, ready: asyncio.Event, d
             except TimeoutError:
                 continue
             now = time.perf_counter()
-            for label in _labels(raw):
+            labels = _labels(raw)
+            for label in labels:
                 table.received.setdefault(label, []).append(now)
+            if len(labels) == 1:
+                table.sizes.append(len(raw if isinstance(raw, bytes) else raw.encode()))
 
 
 _LABEL = re.compile(r'"label":"(t\d+-c\d+)"')
@@ -188,12 +214,36 @@ _LABEL = re.compile(r'"label":"(t\d+-c\d+)"')
 def _labels(raw: str | bytes) -> set[str]:
     """Labels of the records in a message, without parsing the (large) state.
 
-    The server writes ``records`` before ``seq`` and ``state``, and the state of free-dice
-    repeats every earlier roll, so only the part before ``],"seq":`` is searched; parsing whole
+    The server writes ``records`` before ``seq`` and the view (``state`` or ``patch``), which
+    may repeat earlier rolls, so only the part before ``],"seq":`` is searched; parsing whole
     messages in 20 clients would make this process, not the server, the bottleneck.
     """
     text = raw if isinstance(raw, str) else raw.decode()
     return set(_LABEL.findall(text.split('],"seq":', 1)[0]))
+
+
+def prepare(database_url: str, tables: int, clients: int, log: int) -> list[Table]:
+    """``tables`` free-dice tables of ``clients`` people (a GM, the others players), each with
+    a log of ``log`` rolls, written straight into the database before the server starts."""
+    sys.path.insert(0, str(ROOT / "src"))
+    from spieltisch.store import EventStore
+
+    store = EventStore(database_url)
+    try:
+        prepared = []
+        for _ in range(tables):
+            created = store.create_table("free-dice")
+            tokens = [created.token]
+            for n in range(clients - 1):
+                tokens.append(store.join(created.table, created.invites["player"], f"p{n}").token)
+            gm = store.authenticate(created.table, created.token)
+            for n in range(log):
+                command = {"kind": "roll", "expression": f"{n % 5 + 1}d6", "label": "log"}
+                store.execute(created.table, gm, command)
+            prepared.append(Table(created.table, tokens))
+        return prepared
+    finally:
+        store.close()
 
 
 async def send(http: httpx.AsyncClient, table: Table, token: str, labels: list[str]) -> None:
@@ -208,21 +258,33 @@ async def send(http: httpx.AsyncClient, table: Table, token: str, labels: list[s
         table.acked[label] = time.perf_counter()
 
 
+def _mean(results: list[dict[str, Any]], key: str) -> float:
+    """The mean of ``key`` over repeated runs (nan when a run has none)."""
+    return statistics.fmean(r[key] for r in results) or float("nan")
+
+
 def _percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
 async def scenario(
-    server: Server, tables: int, clients: int, commands: int, senders: int, limit: float
+    server: Server,
+    tables: int,
+    clients: int,
+    commands: int,
+    senders: int,
+    limit: float,
+    prepared: list[Table] | None = None,
 ) -> dict[str, Any]:
-    """Run one scenario; ``clients`` and ``commands`` are totals over all tables."""
+    """Run one scenario; ``clients`` and ``commands`` are totals over all tables (or the
+    ``prepared`` ones, made before the server started)."""
     base = server.base
     ws_base = base.replace("http://", "ws://")
     limits = httpx.Limits(max_connections=200)
     async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
         per_table = max(2, clients // tables)
-        opened = [await open_table(http, per_table) for _ in range(tables)]
+        opened = prepared or [await open_table(http, per_table) for _ in range(tables)]
         finished = False
         followers = []
         for table in opened:
@@ -230,7 +292,7 @@ async def scenario(
                 ready = asyncio.Event()
                 task = asyncio.create_task(follow(ws_base, table, token, ready, lambda: finished))
                 followers.append((task, ready))
-        await asyncio.wait_for(asyncio.gather(*(ready.wait() for _, ready in followers)), 60)
+        await asyncio.wait_for(asyncio.gather(*(ready.wait() for _, ready in followers)), limit)
         start, cpu_start = time.perf_counter(), server.cpu_seconds()
         jobs = []
         per_table_commands = max(1, commands // tables)
@@ -274,6 +336,9 @@ async def scenario(
         "fanout_mean": statistics.fmean(fanout) * 1000 if fanout else float("nan"),
         "undelivered": lost,
         "cpu_ms": (cpu_end - cpu_start) / total * 1000,
+        "message_bytes": _percentile(sizes, 0.5)
+        if (sizes := [n for t in opened for n in t.sizes])
+        else 0,
     }
 
 
@@ -365,7 +430,27 @@ def main() -> None:
         default=[1],
         help="server processes (PostgreSQL): one run per count given, e.g. --workers 1 2",
     )
+    parser.add_argument(
+        "--log", type=int, default=0, metavar="N", help="give every table N rolls before timing"
+    )
+    parser.add_argument(
+        "--anchor",
+        type=Path,
+        metavar="PATH",
+        help="another checkout (or its src): run each scenario on it and on this code, "
+        "alternating, and print the ratios this / anchor",
+    )
     args = parser.parse_args()
+    if not 0 <= args.log <= 20000:
+        parser.error("keep it bounded: 0..20000 records of log")
+    codes: list[tuple[str, Path | None]] = [("this", ROOT / "src")]
+    if args.anchor is not None:
+        anchor = (
+            args.anchor / "src" if (args.anchor / "src" / "spieltisch").is_dir() else args.anchor
+        )
+        if not (anchor / "spieltisch").is_dir():
+            parser.error(f"no spieltisch package in {args.anchor}")
+        codes = [("anchor", anchor), *codes]
     if args.cold_load:
         if not 1 <= args.cold_load <= 20000:
             parser.error("keep it bounded: 1..20000 records")
@@ -388,7 +473,7 @@ def main() -> None:
         if args.scenario in (key, "both")
     ]
 
-    results: list[tuple[str, str, dict[str, Any]]] = []
+    results: list[tuple[str, str, str, dict[str, Any]]] = []
     databases = ["sqlite", "postgres"] if args.db == "both" else [args.db]
     runs = [
         (database, workers)
@@ -397,32 +482,54 @@ def main() -> None:
     ]
     for database, workers in runs:
         label = database if workers == 1 else f"{database}×{workers}"
-        with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
-            if database == "sqlite":
-                url: str | None = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
-            else:
-                url = stack.enter_context(postgres())
-            if url is None:
-                continue
-            with serve(url, workers) as server:
-                for name, tables, senders in chosen * args.repeat:
-                    result = asyncio.run(
-                        scenario(server, tables, args.clients, args.commands, senders, args.limit)
-                    )
-                    results.append((label, name, result))
+        # Side by side: each scenario on a fresh database and server, the codes alternating.
+        for name, tables, senders in chosen * args.repeat:
+            for code, source in codes:
+                with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
+                    if database == "sqlite":
+                        url: str | None = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
+                    else:
+                        url = stack.enter_context(postgres())
+                    if url is None:
+                        continue
+                    per_table = max(2, args.clients // tables)
+                    prepared = prepare(url, tables, per_table, args.log) if args.log else None
+                    with serve(url, workers, source) as server:
+                        result = asyncio.run(
+                            scenario(
+                                server,
+                                *(tables, args.clients, args.commands, senders, args.limit),
+                                prepared=prepared,
+                            )
+                        )
+                    results.append((label, code, name, result))
 
     print(
-        f"{'database':9} {'scenario':10} {'tables':>6} {'clients':>7} {'cmds':>5} {'cmd/s':>7} "
-        f"{'ack p50':>8} {'ack p99':>8} {'fan p50':>8} {'fan p99':>8} {'lost':>4}   (ms)"
+        f"{'database':9} {'code':6} {'scenario':10} {'tables':>6} {'clients':>7} {'log':>5} "
+        f"{'cmds':>5} {'cmd/s':>7} {'ack p50':>8} {'ack p99':>8} {'fan p50':>8} {'fan p99':>8} "
+        f"{'lost':>4} {'cpu/cmd':>7}   (ms) {'msg B':>6}"
     )
-    for database, name, r in results:
+    for database, code, name, r in results:
         print(
-            f"{database:9} {name:10} {r['tables']:>6} {r['clients']:>7} {r['commands']:>5} "
-            f"{r['per_second']:>7.1f} {r['ack_p50']:>8.1f} {r['ack_p99']:>8.1f} "
+            f"{database:9} {code:6} {name:10} {r['tables']:>6} {r['clients']:>7} {args.log:>5} "
+            f"{r['commands']:>5} {r['per_second']:>7.1f} {r['ack_p50']:>8.1f} {r['ack_p99']:>8.1f} "
             f"{r['fanout_p50']:>8.1f} {r['fanout_p99']:>8.1f} {r['undelivered']:>4} "
-            f"{r['cpu_ms']:>7.2f}"
+            f"{r['cpu_ms']:>7.2f}        {r['message_bytes']:>6}"
         )
-    by = {(d, n): r for d, n, r in results}
+    if args.anchor is not None:
+        for database in dict.fromkeys(d for d, _, _, _ in results):
+            for name, _, _ in chosen:
+                mine = [r for d, c, n, r in results if (d, c, n) == (database, "this", name)]
+                theirs = [r for d, c, n, r in results if (d, c, n) == (database, "anchor", name)]
+                if not (mine and theirs):
+                    continue
+                ratios = ", ".join(
+                    f"{key} {_mean(mine, key) / _mean(theirs, key):.2f}"
+                    for key in ("per_second", "cpu_ms", "fanout_p99", "message_bytes")
+                )
+                print(f"this / anchor, {database}, {name}, log {args.log}: {ratios}")
+    results_by_code = [(d, n, r) for d, c, n, r in results if c == "this"]
+    by = {(d, n): r for d, n, r in results_by_code}
     for workers in args.workers[1:] if args.db == "postgres" else []:
         for name in ("one table", f"{args.tables} tables"):
             single, several = by.get(("postgres", name)), by.get((f"postgres×{workers}", name))

@@ -7,6 +7,7 @@ only where the server binaries are absent.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -17,6 +18,7 @@ from hypothesis import settings
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from pg import PostgresServer, postgres_missing
+from spieltisch import jsonpatch
 from spieltisch.dice.fair import DiceSource, SeededSource
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import Access, Odds, OddsOutcome
@@ -217,6 +219,37 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
 # -- the web application -------------------------------------------------------------------
 
 
+class Live:
+    """A table's WebSocket as a page follows it: every message it returns carries the whole
+    view as ``state``, the snapshot it came with or the last one patched as the message says
+    (the ``base`` of every patch must be the version held). ``last`` is the message as sent."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.state: Any = None
+        self.version = -1
+        self.last: dict[str, Any] = {}
+
+    def receive_json(self) -> dict[str, Any]:
+        message: dict[str, Any] = self.ws.receive_json()
+        self.last = dict(message)
+        if "state" in message:
+            self.state, self.version = message["state"], message["seq"]
+        elif "patch" in message:
+            if message["seq"] != self.version:
+                assert message["base"] == self.version, (message["base"], self.version)
+                self.state = jsonpatch.apply(self.state, message["patch"])
+                self.version = message["seq"]
+            message["state"] = self.state
+        return message
+
+    def receive_text(self) -> str:
+        return json.dumps(self.receive_json())
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.ws, name)
+
+
 class Party:
     """A table opened through the HTTP API, with a GM, a player and a spectator."""
 
@@ -257,7 +290,7 @@ class Party:
             message["since"] = since
         with (client or self.client).websocket_connect(f"/api/tables/{self.id}/ws") as ws:
             ws.send_json(message)
-            yield ws
+            yield Live(ws)
 
     def view(self, who: dict[str, str] | None = None) -> dict[str, Any]:
         response = self.client.get(f"/api/tables/{self.id}", headers=who or self.gm)

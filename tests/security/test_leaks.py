@@ -179,10 +179,15 @@ class Run:
         """What ``who`` sees now, but the sequence number (which counts hidden records too)."""
         table = who.keep(self.client.get(self.url, headers=who.headers)).json()
         records = who.keep(self.client.get(f"{self.url}/records", headers=who.headers)).json()
+        pages = [  # the latest page, and one before an early seq (the page loads older ones)
+            who.keep(self.client.get(f"{self.url}/records?{query}", headers=who.headers)).json()
+            for query in ("limit=2", "before=3&limit=1")
+        ]
         return {
             "state": table["state"],
             "participants": table["participants"],
             "records": records["records"],
+            "pages": [(page["records"], page["older"]) for page in pages],
             "odds": self.odds(who, odds_of),
         }
 

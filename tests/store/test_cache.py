@@ -95,3 +95,20 @@ def test_a_thrown_away_fork_never_lends_its_record_text(toy: Any) -> None:
     [record] = kept.execute({"kind": "count"}, PLAYER, dice)
     assert record.seq == lost.seq
     assert kept.record_json(record) == record.model_dump_json() != lost.model_dump_json()
+
+
+def test_spectators_who_own_nothing_share_one_view(toy: Any) -> None:
+    """One view per viewer class: every spectator without pieces gets the very same view (and
+    text), players each their own, and a patch between two versions is made once."""
+    table = StoredTable(toy, {})
+    table.execute({"kind": "join", "piece": "cat"}, PLAYER, dice)
+    sue, tom = (Viewer(Role.SPECTATOR, name) for name in ("sue", "tom"))
+    assert table.view(sue) is table.view(tom)
+    assert table.view_json(sue) is table.view_json(tom)
+    assert table.view(sue) == Table(toy, {}, table.records).view(sue)
+    owner = table.viewer(PLAYER)
+    assert owner.pieces == {"cat"} and table.view(owner) is not table.view(sue)
+    later = table.fork()
+    later.execute({"kind": "roll", "piece": "cat", "sides": 6}, PLAYER, dice)
+    assert later.view(sue)["pieces"] != table.view(sue)["pieces"]
+    assert later.patch_json(table, sue) is later.patch_json(table, tom)

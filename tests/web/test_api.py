@@ -148,6 +148,41 @@ def test_records_since_hide_gm_only_records(party: Any) -> None:
     assert response.json()["seq"] == 3
 
 
+def test_records_come_in_pages_of_what_the_caller_may_see(party: Any) -> None:
+    """``limit`` gives the latest visible records, ``before`` the ones before a seq; a page
+    of the player skips the GM's hidden records as if they did not exist."""
+    party.do(party.player, {"kind": "count"})  # 1
+    party.do(party.gm, {"kind": "note", "text": "secret"}, hidden=True)  # 2
+    for _ in range(4):
+        party.do(party.player, {"kind": "count"})  # 3..6
+    party.do(party.gm, {"kind": "note", "text": "later"}, hidden=True)  # 7
+    url = f"/api/tables/{party.id}/records"
+
+    def page(who: dict[str, str], query: str) -> tuple[list[int], bool]:
+        body = party.client.get(f"{url}?{query}", headers=who).json()
+        assert body["seq"] == 7
+        return [r["seq"] for r in body["records"]], body["older"]
+
+    assert page(party.gm, "limit=2") == ([6, 7], True)
+    assert page(party.player, "limit=2") == ([5, 6], True)
+    assert page(party.player, "before=5&limit=2") == ([3, 4], True)
+    assert page(party.player, "before=3&limit=2") == ([1], False)
+    assert page(party.spectator, "before=4&limit=2") == ([1, 3], False)
+    assert page(party.gm, "before=4&limit=2") == ([2, 3], True)
+    assert page(party.player, "before=4") == ([1, 3], False)
+    assert page(party.player, "since=3&before=6&limit=9") == ([4, 5], False)
+    assert page(party.player, "before=99&limit=1") == ([6], True)
+    assert "secret" not in party.client.get(f"{url}?limit=500", headers=party.player).text
+
+
+@pytest.mark.parametrize("query", ["limit=0", "limit=501", "before=0", "limit=x"])
+def test_a_bad_page_is_refused_naming_the_value(party: Any, query: str) -> None:
+    response = party.client.get(f"/api/tables/{party.id}/records?{query}", headers=party.player)
+    assert response.status_code == 422
+    error = response.json()["error"]
+    assert error["code"] == "api.bad_page" and repr(query.split("=")[1]) in error["message"]
+
+
 def test_odds_preview_rolls_nothing(party: Any) -> None:
     party.do(party.player, {"kind": "join", "piece": "cat"})
     url = f"/api/tables/{party.id}/odds"

@@ -159,3 +159,74 @@ def test_hidden_records_reach_players_neither_as_records_nor_as_state(party: Any
         after = player.receive_json()  # the undo of the secret never arrives
         assert after["type"] == "records" and _seqs(after) == [5]
         assert "trap" not in str(party.records(party.player))
+
+
+@pytest.fixture
+def free(client: Any, make_party: Any) -> Any:
+    """A free-dice table: views large enough that a patch is the smaller message."""
+    return make_party(client, "free-dice")
+
+
+def _roll(expression: str = "3d6") -> dict[str, Any]:
+    return {"kind": "roll", "expression": expression}
+
+
+def test_after_a_command_each_client_gets_the_change_of_its_view(free: Any) -> None:
+    """A snapshot on connecting, then patches: the records and what changed, never the view."""
+    free.do(free.player, _roll())
+    with _socket(free, free.gm_token) as gm, _socket(free, free.player_token) as player:
+        assert "state" in gm.receive_json() and "state" in player.receive_json()
+        rolled = free.do(free.player, _roll("2d6")).json()
+        for ws, who in ((gm, free.gm), (player, free.player)):
+            message = ws.receive_json()
+            assert "state" not in ws.last and ws.last["base"] == 1 and ws.last["seq"] == 2
+            assert ws.last["patch"] and message["state"] == free.view(who)["state"]
+        assert player.state == rolled["state"]
+        free.do(free.gm, _roll("1d20"), hidden=True)
+        free.do(free.player, _roll("1d4"))
+        gm.receive_json(), gm.receive_json()
+        assert gm.state == free.view(free.gm)["state"] and len(gm.state["rolls"]) == 4
+        player.receive_json()  # the patch skips the hidden roll: its base is the last one sent
+        assert player.last["base"] == 2 and player.last["seq"] == 4
+        assert player.state == free.view(free.player)["state"] and len(player.state["rolls"]) == 3
+
+
+def test_a_client_that_fell_behind_asks_for_a_snapshot(free: Any) -> None:
+    with _socket(free, free.player_token) as player:
+        player.receive_json()
+        free.do(free.player, _roll())
+        player.ws.receive_json()  # lost: the page could not apply it
+        player.send_text('{"type":"snapshot"}')
+        snapshot = player.receive_json()
+        assert snapshot["type"] == "records" and snapshot["records"] == []
+        assert snapshot["seq"] == 1 and snapshot["state"] == free.view(free.player)["state"]
+        free.do(free.player, _roll())
+        assert player.receive_json()["state"] == free.view(free.player)["state"]
+        assert player.last["base"] == 1 and "patch" in player.last
+
+
+def test_viewers_alike_share_one_patch_text(free: Any) -> None:
+    """Two spectators see the same: the very same message, made once."""
+    other = free.join("spectator", "Tom")
+    spectator = free.spectator["Authorization"].split()[1]
+    with _socket(free, spectator) as one, _socket(free, other) as two:
+        one.receive_json(), two.receive_json()
+        free.do(free.player, _roll())
+        text = one.ws.receive_text()
+        assert '"patch":' in text and text == two.ws.receive_text()
+
+
+def test_claiming_a_piece_sends_the_whole_view_again(free: Any) -> None:
+    """A view whose owner gained a piece is another viewer's view: no patch across it, while
+    the others, whose viewer stayed the same, get a patch."""
+    for n in range(3):
+        free.do(
+            free.gm, {"kind": "add_combatant", "id": f"hero{n}", "name": "H", "claimable": True}
+        )
+    with _socket(free, free.player_token) as player, _socket(free, free.gm_token) as gm:
+        player.receive_json(), gm.receive_json()
+        free.do(free.player, {"kind": "claim", "combatant": "hero1"})
+        message = player.receive_json()
+        assert "state" in player.last and message["state"] == free.view(free.player)["state"]
+        assert [c["mine"] for c in message["state"]["combatants"]] == [False, True, False]
+        assert "patch" in gm.ws.receive_json()

@@ -12,11 +12,23 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from spieltisch import jsonpatch
 from spieltisch.engine.system import GameSystem
 from spieltisch.engine.table import Record, Table, read_record
 from spieltisch.engine.visibility import Role, Viewer, sees
 
-__all__ = ["StoredTable"]
+__all__ = ["StoredTable", "view_class"]
+
+_SPECTATOR = Viewer(Role.SPECTATOR)
+
+
+def view_class(viewer: Viewer) -> Viewer:
+    """The viewer whose view ``viewer`` gets: a spectator who owns nothing sees what a nameless
+    spectator sees (the shared state is the same for all, and a view leaves out what belongs to
+    someone else: without a name one can only see less), so all of them share one view."""
+    if viewer.role is Role.SPECTATOR and not viewer.pieces:
+        return _SPECTATOR
+    return viewer
 
 
 class StoredTable(Table):
@@ -42,7 +54,9 @@ class StoredTable(Table):
         return table
 
     def view(self, viewer: Viewer) -> dict[str, Any]:
-        """The system's view for ``viewer``, computed once per state and viewer."""
+        """The system's view for ``viewer``, computed once per state and viewer class
+        (:func:`view_class`: every spectator who owns nothing shares one)."""
+        viewer = view_class(viewer)
         memo: dict[Any, tuple[Any, dict[str, Any]]] = self.__dict__.setdefault("_views", {})
         state = self.state_for(viewer)
         known = memo.get(viewer.key)
@@ -53,7 +67,8 @@ class StoredTable(Table):
         return view
 
     def view_json(self, viewer: Viewer) -> str:
-        """:meth:`view` as compact JSON text, encoded once per state and viewer."""
+        """:meth:`view` as compact JSON text, encoded once per state and viewer class."""
+        viewer = view_class(viewer)
         memo: dict[Any, tuple[Any, str]] = self.__dict__.setdefault("_view_texts", {})
         state = self.state_for(viewer)
         known = memo.get(viewer.key)
@@ -61,6 +76,26 @@ class StoredTable(Table):
             return known[1]
         text = json.dumps(self.view(viewer), separators=(",", ":"))
         memo[viewer.key] = (state, text)
+        return text
+
+    def patch_json(self, base: StoredTable, viewer: Viewer) -> str | None:
+        """The JSON Patch (RFC 6902, as text) from ``viewer``'s view of ``base`` (an earlier
+        version of this table) to its view of this one; ``None`` when the patch would be
+        longer than the view itself (send the view then).
+
+        Kept per pair of view texts: viewers whose views are alike (every spectator, players
+        who own nothing) share one diff.
+        """
+        old, new = base.view_json(viewer), self.view_json(viewer)
+        memo: dict[tuple[str, str], str | None] = self.__dict__.setdefault("_patches", {})
+        key = (old, new)
+        if key in memo:
+            return memo[key]
+        operations = jsonpatch.diff(base.view(viewer), self.view(viewer))
+        text: str | None = json.dumps(operations, separators=(",", ":"))
+        if len(text or "") >= len(new):
+            text = None
+        memo[key] = text
         return text
 
     def record_json(self, record: Record) -> str:

@@ -15,7 +15,8 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from spieltisch.engine.chat import is_chat_command
 from spieltisch.engine.system import Odds, parse_command
 from spieltisch.engine.table import Record
-from spieltisch.engine.visibility import Role
+from spieltisch.engine.visibility import Role, sees
+from spieltisch.errors import SpieltischError
 from spieltisch.i18n import error_message
 from spieltisch.store import Participant, StoredTable, TableInfo
 from spieltisch.systems.registry import get_system, system_ids
@@ -53,7 +54,10 @@ from spieltisch.web.schemas import (
 )
 from spieltisch.web.workers import Workers, odds_in_pool
 
-__all__ = ["epochs_public", "router", "table_view"]
+MAX_PAGE = 500
+"""The most records one page of ``GET /api/tables/{id}/records`` may ask for (``limit``)."""
+
+__all__ = ["MAX_PAGE", "epochs_public", "router", "table_view"]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorResponse} for status in (400, 401, 403, 404, 409, 413, 422, 429, 503)
@@ -334,11 +338,43 @@ def get_records(
     me: CurrentParticipant,
     store: StoreDep,
     since: int = Query(0, ge=0),
+    before: str | None = Query(None, description="a seq ≥ 1: only records before it"),
+    limit: str | None = Query(None, description=f"1 to {MAX_PAGE}: only the latest so many"),
 ) -> RecordsResponse:
-    """The records after ``since`` that the caller may see (hidden ones only for the GM,
-    whispers only for their sender, their recipient and the GM)."""
+    """The records after ``since`` (and before ``before``) that the caller may see (hidden
+    ones only for the GM, whispers only for their sender, their recipient and the GM); with
+    ``limit`` only the latest that many of them, and ``older`` says whether more came before.
+
+    A ``before`` or ``limit`` that is no whole number in its range is refused
+    (``api.bad_page``, naming it) before the table is read."""
+    first = None if before is None else _page_number("before", before, 1, None)
+    count = None if limit is None else _page_number("limit", limit, 1, MAX_PAGE)
     _, table = store.snapshot(table_id)
-    return RecordsResponse(records=table.visible(table.viewer(me.actor), since), seq=table.seq)
+    viewer = table.viewer(me.actor)
+    end = table.seq if first is None else min(first - 1, table.seq)
+    if count is None:
+        listed = [r for r in table.records[since:end] if sees(viewer, r)]
+        return RecordsResponse(records=listed, seq=table.seq)
+    page: list[Record] = []
+    position = end
+    while position > since and len(page) < count:  # newest first: a page costs its own size
+        record = table.records[position - 1]
+        if sees(viewer, record):
+            page.append(record)
+        position -= 1
+    older = any(sees(viewer, r) for r in reversed(table.records[since:position]))
+    return RecordsResponse(records=page[::-1], seq=table.seq, older=older)
+
+
+def _page_number(name: str, text: str, low: int, high: int | None) -> int:
+    """``text`` as a whole number from ``low`` to ``high`` (``None``: no bound), or
+    ``api.bad_page`` naming the parameter and the value."""
+    value = int(text) if text.isascii() and text.isdigit() and len(text) <= 12 else None
+    if value is None or value < low or (high is not None and value > high):
+        raise SpieltischError(
+            "api.bad_page", name=name, value=text, low=low, high=high if high else "∞"
+        )
+    return value
 
 
 @router.post("/tables/{table_id}/undo", response_model=UndoResponse)

@@ -303,10 +303,13 @@ class OddsRequest(_Request):
 
 
 class RecordsResponse(BaseModel):
-    """Records after a sequence number that the caller may see."""
+    """Records after a sequence number (and before another) that the caller may see."""
 
     records: list[Record]
     seq: int
+    older: bool = False
+    """Whether the caller may see records before the first listed (after ``since``) that a
+    ``limit`` left out: ask again with ``before`` = the first listed ``seq``."""
 
 
 class UndoRequest(_Request):

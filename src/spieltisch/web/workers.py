@@ -18,6 +18,7 @@ import atexit
 import multiprocessing
 import os
 import pickle
+import threading
 from collections.abc import Callable
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
@@ -71,16 +72,29 @@ def _automatic(system: System, state: Any) -> Any:
     return system.automatic(state)
 
 
-class Workers:
-    """The process pool of one application (``size`` 0: run tasks in the caller's thread)."""
+PRELOAD = ("spieltisch.web.workers", "spieltisch.systems")
+"""What the pool's fork server imports once, before it forks a process."""
 
-    def __init__(self, settings: PoolSettings) -> None:
+
+class Workers:
+    """The process pool of one application (``size`` 0: run tasks in the caller's thread).
+
+    Starting the pool starts the fork server, which imports every game system: seconds on a
+    busy machine. That happens in a background thread (``warming``), so the server answers at
+    once; a task that needs the pool before it is up waits for it.
+    """
+
+    def __init__(self, settings: PoolSettings, preload: tuple[str, ...] = PRELOAD) -> None:
         self.settings = settings
         cost.set_default_budget(settings.odds_budget)
         self._pool: ProcessPool | None = None
+        self._starting = threading.Lock()
+        """Held while the pool starts (pebble starts it on the first task, unguarded)."""
+        self.warming: threading.Thread | None = None
+        """The thread that starts the pool and a first process, or None without a pool."""
         if settings.size > 0:
             context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload(["spieltisch.web.workers", "spieltisch.systems"])
+            context.set_forkserver_preload(list(preload))
             self._pool = ProcessPool(
                 max_workers=settings.size,
                 initializer=_start,
@@ -88,13 +102,21 @@ class Workers:
                 context=context,
             )
             # Start the fork server and a first process now, in the background: the first
-            # preview or AI move should not wait for the game systems to be imported.
-            self._pool.schedule(_start, args=(settings.odds_budget,))
+            # preview or AI move should not wait for the game systems to be imported, and
+            # nothing else should wait at all.
+            self.warming = threading.Thread(target=self._warm, name="spieltisch-warm", daemon=True)
+            self.warming.start()
             # The pool's processes are not daemons: at exit, multiprocessing joins them. A pool
             # nobody closed (an application whose shutdown never ran) is stopped first, so the
             # exit never waits on its processes (exit hooks run last-in, first-out, and
             # multiprocessing registered its own when the pool was made).
             atexit.register(self.close)
+
+    def _warm(self) -> None:
+        with self._starting:
+            pool = self._pool
+            if pool is not None:
+                pool.schedule(_start, args=(self.settings.odds_budget,))
 
     @property
     def pooled(self) -> bool:
@@ -103,9 +125,11 @@ class Workers:
 
     def run(self, function: Callable[..., Any], *args: Any) -> Any:
         """``function(*args)`` in the pool within the time limit (blocks the calling thread)."""
-        if self._pool is None:
+        pool = self._pool
+        if pool is None:
             return function(*args)
-        future = self._pool.schedule(function, args=args, timeout=self.settings.timeout)
+        with self._starting:
+            future = pool.schedule(function, args=args, timeout=self.settings.timeout)
         try:
             return future.result()
         except (FutureTimeout, ProcessExpired):
@@ -119,9 +143,10 @@ class Workers:
         """Stop the pool: running tasks are ended, the processes joined."""
         if self._pool is not None:
             atexit.unregister(self.close)
-            self._pool.stop()  # type: ignore[no-untyped-call]
-            self._pool.join()
-            self._pool = None
+            with self._starting:  # after a start under way: pebble stops a started pool
+                pool, self._pool = self._pool, None
+            pool.stop()  # type: ignore[no-untyped-call]
+            pool.join()
 
 
 def odds_in_pool(

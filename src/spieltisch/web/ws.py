@@ -5,21 +5,26 @@ is refused (see :func:`spieltisch.web.headers.origin_allowed`), and so is a toke
 the token travels in the client's first message, ``{"type": "auth", "token": "…", "since":
 n}`` (``since`` optional, it wins over the query), sent within :data:`AUTH_TIMEOUT` seconds.
 Then the client receives one ``records`` message with every record after ``n`` it may see
-(possibly none) and the current state; then, as the table changes:
+(possibly none) and its whole view (``state``, a snapshot); then, as the table changes:
 
-* ``{"type": "records", "records": [...], "seq": n, "state": {...}}`` for new records;
-* ``{"type": "undo", "record": {...}, "undoes": m, "seq": n, "state": {...}}`` for an undo;
+* ``{"type": "records", "records": [...], "seq": n, "base": b, "patch": [...]}`` for new
+  records: ``patch`` (RFC 6902) turns the view at ``b``, the last one this connection was
+  sent, into the view at ``n`` (a message has ``state`` instead when the patch would be
+  longer, or the viewer's pieces changed);
+* ``{"type": "undo", "record": {...}, "undoes": m, "seq": n, "base": b, "patch": [...]}``;
 * ``{"type": "table", "seq": n, "seed": hex|null, "epochs": [...], "player_seeds": [...]}``
   when an epoch's seed is revealed (and a fresh one committed) or a player seed is added;
 * ``{"type": "participants", "participants": [...]}`` when someone joins, leaves or is
   removed (those who left are listed with ``"removed": true``).
 
-When the connection's own participant leaves or is removed, it gets an error
-``table.removed`` and is closed with 4401, on every worker.
+A client whose view is not a patch's ``base`` sends ``{"type":"snapshot"}`` and receives a
+``records`` message without records and with ``state``. When the connection's own participant
+leaves or is removed, it gets an error ``table.removed`` and is closed with 4401, on every
+worker.
 
-``seq`` is the table's last sequence number at the time of sending and ``state`` the state
-after it; a client reconnects with ``since`` = the last ``seq`` it received. Hidden records
-reach only the GM. Errors arrive as ``{"type": "error", "error": {"code", "message"}}``
+``seq`` is the table's last sequence number at the time of sending; a client reconnects with
+``since`` = the last ``seq`` it received. Hidden records reach only the GM.
+Errors arrive as ``{"type": "error", "error": {"code", "message"}}``
 followed by a close: 4401 bad token, 4403 foreign origin, 4404 unknown table, 4408 no auth
 message in time, 4400 otherwise (a token in the URL, a first message that is no auth).
 """
@@ -45,12 +50,15 @@ from spieltisch.web.deps import accepted_language
 from spieltisch.web.headers import origin_allowed
 from spieltisch.web.live import Broker
 
-__all__ = ["AUTH_TIMEOUT", "CLOSE_CODES", "message_texts", "router"]
+__all__ = ["AUTH_TIMEOUT", "CLOSE_CODES", "SNAPSHOT", "message_texts", "router"]
 
 router = APIRouter()
 
 AUTH_TIMEOUT = 10.0
 """Seconds a new connection may take to send its auth message (``app.state.ws_auth_timeout``)."""
+
+SNAPSHOT = '{"type":"snapshot"}'
+"""What a client sends to get its whole view again (after a patch that did not apply)."""
 
 CLOSE_CODES = {
     "table.bad_token": 4401,
@@ -63,19 +71,30 @@ CLOSE_CODES = {
 
 
 def message_texts(
-    records: list[Record], table: StoredTable, viewer: Viewer, *, always: bool = False
+    records: list[Record],
+    table: StoredTable,
+    viewer: Viewer,
+    *,
+    always: bool = False,
+    base: StoredTable | None = None,
 ) -> list[str]:
     """The messages (JSON text) announcing ``records`` to ``viewer``.
 
     Runs of ordinary records become one ``records`` message each, every undo its own
     ``undo`` message. With ``always`` an empty ``records`` message is sent when nothing is
-    visible (the greeting after connecting). The state is the one ``viewer`` may see
-    (:meth:`StoredTable.view_json`) and each record's text is :meth:`StoredTable.record_json`:
-    both serialized once per table version (and viewer) and shared by every message and
-    connection, and by the HTTP answer to the command.
+    visible (the greeting after connecting). Each message ends with the view ``viewer`` may
+    see at ``table.seq``: the whole view as ``state`` (a snapshot), or, given the ``base``
+    table the connection's last message showed, the change against it as ``base`` (that
+    table's seq) and ``patch`` (RFC 6902, see :func:`StoredTable.patch_json`). Views,
+    patches and record texts are made once per table version (and viewer) and shared by
+    every message and connection, and by the HTTP answer to the command.
     """
     visible = [r for r in records if sees(viewer, r)]
-    tail = f',"seq":{table.seq},"state":{table.view_json(viewer)}}}'
+    patch = None if base is None else table.patch_json(base, viewer)
+    if base is not None and patch is not None:
+        tail = f',"seq":{table.seq},"base":{base.seq},"patch":{patch}}}'
+    else:
+        tail = f',"seq":{table.seq},"state":{table.view_json(viewer)}}}'
     texts: list[str] = []
     run: list[str] = []
 
@@ -104,17 +123,19 @@ _TEXTS: weakref.WeakKeyDictionary[StoredTable, dict[tuple[int, _ViewerKey], list
 )
 
 
-def _texts(table: StoredTable, sent: int, viewer: Viewer) -> list[str]:
-    """The messages after ``sent``, made once per table version, position and viewer.
+def _texts(table: StoredTable, base: StoredTable, viewer: Viewer) -> list[str]:
+    """The messages after ``base`` (the table last sent), made once per table version,
+    position and viewer.
 
     Cached tables are never changed after they are published, so the connections of a
-    table share the same serialized messages.
+    table share the same serialized messages (and tables at one seq hold the same log).
     """
     per_table = _TEXTS.setdefault(table, {})
-    texts = per_table.get((sent, viewer.key))
+    key = (base.seq, viewer.key)
+    texts = per_table.get(key)
     if texts is None:
-        texts = message_texts(table.records[sent:], table, viewer)
-        per_table[(sent, viewer.key)] = texts
+        texts = message_texts(table.records[base.seq :], table, viewer, base=base)
+        per_table[key] = texts
     return texts
 
 
@@ -177,31 +198,51 @@ async def table_socket(websocket: WebSocket, table_id: str, since: int = 0) -> N
         info, table = await anyio.to_thread.run_sync(store.snapshot, table_id)
         people = await anyio.to_thread.run_sync(store.participants, table_id)
         sent = max(0, min(since, table.seq))
-        for text in message_texts(table.records[sent:], table, table.viewer(me.actor), always=True):
+        shown, seer = table, table.viewer(me.actor)  # the view this client holds: whose, when
+        for text in message_texts(table.records[sent:], table, seer, always=True):
             await websocket.send_text(text)
-        sent, fair, known = table.seq, _fair(info), _people(people)
-        reader = asyncio.ensure_future(_read_until_closed(websocket))
+        fair, known = _fair(info), _people(people)
+        wants_snapshot = asyncio.Event()
+        reader = asyncio.ensure_future(_read_until_closed(websocket, wants_snapshot))
         try:
             while True:
                 waiter = asyncio.ensure_future(subscription.wait())
-                done, _ = await asyncio.wait({reader, waiter}, return_when=asyncio.FIRST_COMPLETED)
+                asked = asyncio.ensure_future(wants_snapshot.wait())
+                done, _ = await asyncio.wait(
+                    {reader, waiter, asked}, return_when=asyncio.FIRST_COMPLETED
+                )
                 if reader in done:
                     waiter.cancel()
+                    asked.cancel()
                     return
+                if asked in done:
+                    wants_snapshot.clear()
+                    for text in message_texts([], shown, seer, always=True):
+                        await websocket.send_text(text)
+                if waiter not in done:
+                    waiter.cancel()
+                    continue
+                asked.cancel()
                 seq, local, joined = waiter.result()
                 wanted = seq if local and seq >= 0 else None
                 peeked = store.peek(table_id, wanted) if wanted is not None else None
                 if peeked is None:
                     peeked = await anyio.to_thread.run_sync(store.snapshot, table_id, wanted)
                 info, table = peeked
-                if table.seq < sent:  # a stale cache in a lagging worker: ask again later
+                if table.seq < shown.seq:  # a stale cache in a lagging worker: ask again later
                     continue
-                for text in _texts(table, sent, table.viewer(me.actor)):
+                viewer = table.viewer(me.actor)
+                if viewer.key == seer.key:
+                    texts = _texts(table, shown, viewer)
+                else:  # the pieces one owns changed: the whole view again
+                    texts = message_texts(table.records[shown.seq :], table, viewer, always=True)
+                for text in texts:
                     await websocket.send_text(text)
+                if texts:
+                    shown, seer = table, viewer
                 if _fair(info) != fair:
                     fair = _fair(info)
                     await websocket.send_json(_table_message(info, table))
-                sent = table.seq
                 if joined:
                     people = await anyio.to_thread.run_sync(store.participants, table_id)
                     if not any(p.id == me.id and not p.removed for p in people):
@@ -253,13 +294,15 @@ async def _authentication(websocket: WebSocket, since: int) -> tuple[str, int]:
     return token, wanted
 
 
-async def _read_until_closed(websocket: WebSocket) -> None:
-    """Answer pings and return when the client disconnects."""
+async def _read_until_closed(websocket: WebSocket, wants_snapshot: asyncio.Event) -> None:
+    """Answer pings, note asks for a snapshot, and return when the client disconnects."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         while True:
             text = await websocket.receive_text()
             if text == "ping":
                 await websocket.send_text("pong")
+            elif text == SNAPSHOT:
+                wants_snapshot.set()
 
 
 async def _refuse(

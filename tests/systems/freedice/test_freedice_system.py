@@ -9,6 +9,7 @@ from spieltisch.dice.fair import DiceSource, FairDice, RecordingSource, SeededSo
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.table import Actor, Role, Table, draws_of
 from spieltisch.engine.visibility import GM_VIEWER
+from spieltisch.systems.freedice.view import ROLLS_SHOWN
 from spieltisch.systems.registry import get_system, system_ids
 
 GM = Actor(id="gm", role=Role.GM)
@@ -67,6 +68,17 @@ def test_undo_and_replay_give_the_same_state() -> None:
         "3d6",
         "5d6>=4",
     ]
+
+
+def test_a_view_lists_only_the_latest_rolls() -> None:
+    """The log keeps every roll; the view the last ROLLS_SHOWN, oldest first."""
+    system = get_system("free-dice")
+    table = Table(system)
+    for n in range(ROLLS_SHOWN + 3):
+        table.execute({"kind": "roll", "expression": f"{n + 1}d6"}, ANNA, source_at)
+    assert len(table.state.rolls) == ROLLS_SHOWN + 3
+    shown = system.view(table.state, GM_VIEWER)["rolls"]
+    assert [r["expression"] for r in shown] == [f"{n + 1}d6" for n in range(3, ROLLS_SHOWN + 3)]
 
 
 def test_bad_notation_is_a_rule_error_and_changes_nothing() -> None:

@@ -1,4 +1,8 @@
-"""What a viewer sees of a free-dice table: rolls, the map, the roster and the fight.
+"""What a viewer sees of a free-dice table: the recent rolls, the map, the roster and the fight.
+
+A view lists only the last :data:`ROLLS_SHOWN` rolls: a campaign's log grows for years, and
+every older roll is in the records, which the page reads page by page
+(``GET /api/tables/{id}/records?before=…``).
 
 The state handed in is already the fold the viewer may see; on top of that a combatant the
 GM marked secret is shown only to the GM and its owner (the toolkit's
@@ -20,7 +24,10 @@ from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.freedice.events import EVENTS
 from spieltisch.systems.freedice.rules import MOVE, TERRAIN_COST, Fighter, FreeDiceState
 
-__all__ = ["view"]
+__all__ = ["ROLLS_SHOWN", "view"]
+
+ROLLS_SHOWN = 50
+"""How many of the latest rolls a view lists (``rolls``, oldest first)."""
 
 
 @lru_cache(maxsize=1024)
@@ -90,7 +97,8 @@ def _fighter(
 
 
 def view(state: FreeDiceState, viewer: Viewer) -> dict[str, Any]:
-    """The JSON for ``viewer``: ``rolls``, ``map``, ``combatants`` and ``fight``."""
+    """The JSON for ``viewer``: ``rolls`` (the last :data:`ROLLS_SHOWN`), ``map``,
+    ``combatants`` and ``fight``."""
     fighters = [f for f in state.fighters if visible_to(f.creature, viewer)]
     shown = {f.id for f in fighters}
     grid = state.grid
@@ -106,7 +114,7 @@ def view(state: FreeDiceState, viewer: Viewer) -> dict[str, Any]:
             "delayed": sorted(who for who in encounter.delayed if who in shown),
         }
     return {
-        "rolls": [_roll(event) for event in state.rolls],
+        "rolls": [_roll(event) for event in state.rolls[-ROLLS_SHOWN:]],
         "map": {
             "width": grid.width,
             "height": grid.height,

@@ -4,15 +4,22 @@ import { animateRoll, renderDice } from "./dice.js";
 import { initSoundToggle, rattle } from "./sound.js";
 import { verifyExport } from "./verify.js";
 import { loadGame } from "./games.js";
+import { applyPatch } from "./patch.js";
 import * as chat from "./chat.js";
 
 const TABLE = PAGE.table;
+
+/** How many records the log reads at once: the latest on loading, older ones on request. */
+const LOG_PAGE = 100;
 
 const view = {
   info: null,
   records: new Map(),
   state: null,
+  stateSeq: -1,        // the table's seq the state is the view of (patches name their base)
+  askedSnapshot: false,
   seq: 0,
+  older: false,        // the server holds older records this page has not read
   hidden: false,
   socket: null,
   retry: 0,
@@ -163,7 +170,7 @@ function applyAnswer(answer) {
   if (answer.records) addRecords(answer.records);
   if (answer.record) addRecords([answer.record]);
   if (typeof answer.seq === "number") view.seq = Math.max(view.seq, answer.seq);
-  if (answer.state) view.state = answer.state;
+  if (answer.state) takeState(answer.state, answer.seq);
   // A record that claimed a piece changes who owns what: read the participants again.
   if (claims(answer.records)) guarded(reload);
   else render();
@@ -204,14 +211,47 @@ async function reloadOnce() {
   const info = await api("GET", `/api/tables/${TABLE}`, { token: token() });
   if (!view.game) view.game = await loadGame(info.system);
   view.info = info;
-  view.state = info.state;
-  const answer = await api("GET", `/api/tables/${TABLE}/records?since=0`, { token: token() });
-  const records = Array.isArray(answer) ? answer : answer.records || [];
+  takeState(info.state, info.seq);
+  const answer = await api("GET", `/api/tables/${TABLE}/records?limit=${LOG_PAGE}`, { token: token() });
+  const records = answer.records || [];
+  // Records never change: those read before the latest page stay (an older page asked for).
+  const first = records.length ? records[0].seq : Infinity;
+  const earlier = [...view.records.values()].filter((r) => r.seq < first);
+  if (!earlier.length) view.older = Boolean(answer.older);
   view.records = new Map();
-  addRecords(records);
+  addRecords([...earlier, ...records]);
   view.seq = Math.max(view.seq, info.seq || 0);
   saveTable(TABLE, { title: info.title, system: info.system, role: info.me?.role, participant: info.me?.participant, name: info.me?.name });
   render();
+}
+
+/** A whole view at table seq `seq`, unless the one held is newer. */
+function takeState(state, seq) {
+  if (typeof seq === "number" && seq < view.stateSeq) return;
+  view.state = state;
+  view.stateSeq = typeof seq === "number" ? seq : view.stateSeq;
+}
+
+/** The view after a live message: its snapshot, or its patch applied to the view held if
+ * that is the patch's base. A patch that does not fit asks the server for a snapshot. */
+function followView(data, socket) {
+  if (data.state) {
+    view.state = data.state;
+    view.stateSeq = data.seq;
+    view.askedSnapshot = false;
+    return;
+  }
+  if (!data.patch || data.seq <= view.stateSeq) return;  // already there (a command's answer)
+  try {
+    if (data.base !== view.stateSeq) throw new Error("another base");
+    view.state = applyPatch(view.state, data.patch);
+    view.stateSeq = data.seq;
+  } catch {
+    if (!view.askedSnapshot && socket.readyState === WebSocket.OPEN) {
+      view.askedSnapshot = true;
+      socket.send(JSON.stringify({ type: "snapshot" }));
+    }
+  }
 }
 
 function setConn(state) {
@@ -256,7 +296,7 @@ function connect() {
     const known = new Set(view.records.keys());
     if (data.records) addRecords(data.records);
     if (typeof data.seq === "number") view.seq = Math.max(view.seq, data.seq);
-    if (data.state) view.state = data.state;
+    followView(data, socket);
     const unknownActor = (data.records || []).some((r) => !known.has(r.seq) && r.actor !== "auto"
       && !(view.info?.participants || []).some((p) => participantId(p) === r.actor));
     if (unknownActor || claims(data.records)) await guarded(reload);
@@ -459,6 +499,18 @@ function renderLog() {
     ...items);
   }));
   document.getElementById("log-empty").hidden = records.length > 0;
+  document.getElementById("log-older").hidden = !view.older;
+}
+
+/** Read the page of records before the oldest one shown ("Load older"). */
+async function loadOlder() {
+  const oldest = Math.min(...view.records.keys());
+  if (!Number.isFinite(oldest)) return;
+  const answer = await api("GET", `/api/tables/${TABLE}/records?before=${oldest}&limit=${LOG_PAGE}`, { token: token() });
+  view.older = Boolean(answer.older);
+  for (const record of answer.records || []) view.announced.add(record.seq);  // old news: no toast
+  addRecords(answer.records || []);
+  render();
 }
 
 async function undo(seq) {
@@ -743,6 +795,7 @@ async function init() {
     return;
   }
   view.loaded = true;
+  document.getElementById("log-older").addEventListener("click", () => guarded(loadOlder));
   document.getElementById("table").hidden = false;
   connect();
 }
