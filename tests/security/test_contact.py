@@ -24,6 +24,7 @@ import pytest
 from fastapi.testclient import TestClient
 from leak_samples import CANARY, CONTACTS, LURKER, ContactSamples, Step, Who
 
+from spieltisch.dice.verify import streams_of
 from spieltisch.engine.replay import replay_log
 from spieltisch.engine.system import Contact
 from spieltisch.engine.table import Actor, Record, Role, Table, Viewer
@@ -209,8 +210,10 @@ def test_with_the_option_only_the_discovering_player_sees_what_was_touched(
     # As if nothing had been discovered: the same log without the discovery, for the others.
     export = client.get(f"{run.url}/export", headers=party.gm).json()
     system = get_system(samples.system)
-    table = Table(system, export["options"], [Record.model_validate(r) for r in export["records"]])
-    twin = Table(system, export["options"], _without(export["records"], discovery))
+    streams = streams_of(export)
+    records = [Record.model_validate(r) for r in export["records"]]
+    table = Table(system, export["options"], records, streams=streams)
+    twin = Table(system, export["options"], _without(export["records"], discovery), streams=streams)
     probes = [samples.probe(square) for square in samples.squares]
     for viewer in (Viewer(Role.PLAYER, petra_id), Viewer(Role.SPECTATOR, "s")):
         assert table.view(viewer) == twin.view(viewer)
@@ -226,13 +229,17 @@ def test_with_the_option_only_the_discovering_player_sees_what_was_touched(
         system.odds(state, p) == system.odds(twin.state_for(Role.PLAYER), p) for p in probes[:3]
     )
     # The log replays (the GM's export and Paul's), and a re-fold from it is the same.
-    assert replay_log(system, export["options"], table.records).ok
+    assert replay_log(system, export["options"], table.records, streams=streams).ok
     forged = [
         r.model_copy(update={"events": []}) if r.seq == discovery else r for r in table.records
     ]
-    assert not replay_log(system, export["options"], forged).ok, "the discovery is checked"
-    assert not replay_log(system, export["options"], _without(export["records"], discovery)).ok
+    assert not replay_log(system, export["options"], forged, streams=streams).ok, "checked"
+    without = _without(export["records"], discovery)
+    assert not replay_log(system, export["options"], without, streams=streams).ok
     mine = client.get(f"{run.url}/export", headers=party.player).json()
     assert replay_log(
-        system, mine["options"], [Record.model_validate(r) for r in mine["records"]]
+        system,
+        mine["options"],
+        [Record.model_validate(r) for r in mine["records"]],
+        streams=streams_of(mine),
     ).ok

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from spieltisch.dice.verify import verify_export
+from spieltisch.dice.verify import streams_of, verify_export
 from spieltisch.engine.table import Record, Table
 from spieltisch.engine.visibility import GM_VIEWER, Role, Viewer
 from spieltisch.store import EventStore
@@ -108,7 +108,10 @@ def _finish(party: Any, gm: Follower, player: Follower, system: str) -> None:
         assert own == (full | {"command": None, "events": []} if full["hidden"] else full)
     game = get_system(system)
     table = Table(
-        game, exported["options"], [Record.model_validate(r) for r in exported["records"]]
+        game,
+        exported["options"],
+        [Record.model_validate(r) for r in exported["records"]],
+        streams=streams_of(exported),
     )
     assert game.view(table.state, GM_VIEWER) == party.view(party.gm)["state"] == gm.state
     # Players see the fold of the records they may see: a hidden record's effects stay secret.
