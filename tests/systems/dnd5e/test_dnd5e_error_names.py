@@ -10,6 +10,8 @@ import pytest
 from spieltisch.engine.errors import RuleError
 from spieltisch.i18n import error_message
 
+from .helpers import SYSTEM, command
+from .test_dnd5e_casting import table
 from .test_dnd5e_fight import ANNA, GM
 from .test_dnd5e_table_parts import NO_DICE, fight, preview
 
@@ -54,3 +56,19 @@ def test_the_route_check_names_the_creature_in_the_way() -> None:
     blocked = preview(table, creature="ada", steps=[{"to": "b2"}, {"to": "c3"}])
     assert blocked["error"]["code"] == "dnd5e.move.hostile_space"
     assert blocked["error"]["params"]["creature"] == "Goblin"
+
+
+def test_the_odds_name_the_creature_a_refusal_is_about() -> None:
+    """The chance shown before a cast or a grapple is refused in the same words as the
+    command: the creature out of range or reach by its name, not its id."""
+    state = table(("g1", "z1"), width=40)
+    cast = command({"kind": "cast", "creature": "wiz", "spell": "fire-bolt", "targets": ["g1"]})
+    with pytest.raises(RuleError) as far:
+        SYSTEM.odds(state, cast)
+    assert far.value.code == "dnd5e.spell.out_of_range"
+    assert far.value.params["target"] == "G1"
+    grapple = command({"kind": "grapple", "creature": "wiz", "target": "g1"})
+    with pytest.raises(RuleError) as reach:
+        SYSTEM.odds(state, grapple)
+    assert reach.value.code == "dnd5e.out_of_reach"
+    assert reach.value.params["target"] == "G1"

@@ -73,7 +73,15 @@ class Dnd5e:
     def odds(self, state: DndState, command: c.Command) -> Odds | None:
         """An attack's damage distribution (0 = miss, the critical mixed in); a move's one
         certain outcome, its route check (:func:`.decide.preview_move`); a cast's per target;
-        damage to a concentrating creature: P(keeping the spell); else ``None``."""
+        damage to a concentrating creature: P(keeping the spell); else ``None``. A refusal
+        names creatures by their display names, as :meth:`decide` does."""
+        try:
+            return self._odds(state, command)
+        except RuleError as error:
+            params = deciding.named_params(state, error.code, dict(error.params))
+            raise RuleError(error.code, **params) from None
+
+    def _odds(self, state: DndState, command: c.Command) -> Odds | None:
         if isinstance(command, c.Move):
             return Odds(
                 outcomes=[

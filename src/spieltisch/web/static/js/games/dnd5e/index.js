@@ -28,8 +28,11 @@ const ui = {
   save: { creature: "", ability: "dex", dc: "", bonus: "" }, saveKey: null, saveOdds: null,
   ready: { trigger: "", what: "attack", attack: "", target: "", action: "" }, fireOdds: {},
   cast: { caster: "", spell: "", slot: "", targets: [], origin: "", toward: "", placing: "" }, castKey: null, castOdds: null, castError: null, risk: {},
-  legendaryTarget: {}, legendaryOdds: {}, lairText: "", fall: {}, duration: {},
+  legendaryTarget: {}, legendaryOdds: {}, lairText: "", fall: {}, duration: {}, source: {},
+  contest: { action: "grapple", target: "" }, contestKey: null, contestOdds: null,
 };
+const CONTESTS = ["grapple", "shove_prone", "shove_push"];
+const SOURCED = ["frightened", "charmed"];
 const ABILITIES = ["str", "dex", "con", "int", "wis", "cha"];
 
 function fighters(ctx) { return ctx.state.fighters || []; }
@@ -151,6 +154,16 @@ function durationOf(ctx, f) {
   return d.until === "rounds" ? { until: "rounds", rounds: n } : { until: "save", ability: d.ability, dc: n };
 }
 
+/** The GM's choice of the creature a fear or a charm comes from (a frightened creature cannot
+ * step closer to it, a charmed one cannot attack it). */
+function sourceField(ctx, f) {
+  const others = fighters(ctx).filter((x) => x.id !== f.id && !x.dead);
+  const chosen = others.some((x) => x.id === ui.source[f.id]) ? ui.source[f.id] : "";
+  return select(`dd-f-${f.id}-cond-source`, [["", t("web.dnd5e.cond_source_none")], ...others.map((x) => [x.id, x.name])], chosen, {
+    onchange: (e) => { ui.source[f.id] = e.target.value; }, "aria-label": t("web.dnd5e.cond_source_of", { name: f.name }),
+  });
+}
+
 function gmTools(ctx, f) {
   if (!ctx.isGm) return null;
   const amount = ui.damage[f.id] ?? "";
@@ -166,13 +179,15 @@ function gmTools(ctx, f) {
     box,
     el("button", { type: "button", id: `dd-f-${f.id}-damage`, onclick: () => send("damage") }, t("web.dnd5e.damage")),
     el("button", { type: "button", id: `dd-f-${f.id}-heal`, onclick: () => send("heal") }, t("web.dnd5e.heal")),
-    select(`dd-f-${f.id}-cond`, conditions.map((k) => [k, tFirst(["web.dnd5e.cond." + k], {}, k)]), choice, { onchange: (e) => (ui.condition[f.id] = e.target.value), "aria-label": t("web.dnd5e.condition_of", { name: f.name }) }),
+    select(`dd-f-${f.id}-cond`, conditions.map((k) => [k, tFirst(["web.dnd5e.cond." + k], {}, k)]), choice, { onchange: (e) => { ui.condition[f.id] = e.target.value; ctx.rerender(); }, "aria-label": t("web.dnd5e.condition_of", { name: f.name }) }),
     ...durationFields(ctx, f),
+    SOURCED.includes(choice) ? sourceField(ctx, f) : null,
     el("button", { type: "button", id: `dd-f-${f.id}-cond-add`, onclick: () => {
       const command = { kind: "condition", target: f.id, condition: ui.condition[f.id] ?? "prone" };
       const duration = durationOf(ctx, f);
       if (duration === false) return;
       if (duration) command.duration = duration;
+      if (SOURCED.includes(command.condition) && ui.source[f.id]) command.source = ui.source[f.id];
       sendFor(ctx, f, command);
     } }, t("web.dnd5e.condition_add")),
     el("button", { type: "button", id: `dd-f-${f.id}-cond-remove`, disabled: !(f.conditions || []).includes(choice), title: (f.conditions || []).includes(choice) ? null : t("web.dnd5e.condition_absent"), onclick: () => sendFor(ctx, f, { kind: "condition", target: f.id, condition: choice, remove: true }) }, t("web.dnd5e.condition_remove")),
@@ -523,6 +538,43 @@ function actionBox(ctx, f) {
     }, t("web.dnd5e.bonus", { feature: tFirst(["web.dnd5e.action." + feature], {}, feature) })))) : null);
 }
 
+function loadContestOdds(ctx, command) {
+  const key = command ? JSON.stringify(command) + "|" + ctx.records.length : null;
+  if (ui.contestKey === key) return ui.contestOdds;
+  ui.contestKey = key; ui.contestOdds = null;
+  if (command) {
+    ctx.odds(command).then((odds) => { if (ui.contestKey === key) { ui.contestOdds = odds; ctx.rerender(); } })
+      .catch((error) => { if (ui.contestKey === key) { ui.contestOdds = { failed: error.message }; ctx.rerender(); } });
+  }
+  return null;
+}
+
+/** Grapple or shove (one attack of the Attack action, a contest of Athletics against the
+ * target's better of Athletics and Acrobatics) with the chance to win before the roll, and
+ * the action to escape a grapple. */
+function contestBox(ctx, f) {
+  const c = ui.contest;
+  const b = f.budgets || {};
+  const canAct = Number(b.action || 0) > 0 || Number(b.attacks || 0) > 0;
+  const others = fighters(ctx).filter((x) => x.id !== f.id && x.position && !x.dead);
+  if (!others.some((x) => x.id === c.target)) c.target = (others.find((x) => x.side !== f.side) || others[0])?.id || "";
+  const grappled = (f.conditions || []).includes("grappled");
+  const command = c.target ? (c.action === "grapple" ? { kind: "grapple", creature: f.id, target: c.target }
+    : { kind: "shove", creature: f.id, target: c.target, effect: c.action === "shove_push" ? "push" : "prone" }) : null;
+  const odds = canAct ? loadContestOdds(ctx, command) : null;
+  const win = odds?.outcomes?.find((o) => o.value === "win");
+  const reason = !command ? t("web.dnd5e.contest_no_target") : !canAct ? t("web.dnd5e.no_action_left") : odds?.failed || null;
+  return el("div", { class: "dd-contest", id: "dd-contest-box" },
+    el("h3", {}, t("web.dnd5e.contest_heading")),
+    el("div", { class: "row" },
+      field(t("web.dnd5e.contest_label"), select("dd-contest-action", CONTESTS.map((a) => [a, t("web.dnd5e.contest." + a)]), c.action, { onchange: (e) => { c.action = e.target.value; ctx.rerender(); } })),
+      field(t("web.dnd5e.attack_target"), select("dd-contest-target", others.map((x) => [x.id, x.name]), c.target, { onchange: (e) => { c.target = e.target.value; ctx.rerender(); } }))),
+    win ? el("p", { id: "dd-contest-odds" }, t("web.dnd5e.contest_odds", { p: percent(win.probability) }), " ", el("span", { class: "exact" }, `(${win.exact})`)) : null,
+    reason ? el("p", { class: "muted small-print", id: "dd-contest-why" }, reason) : null,
+    el("button", { type: "button", id: "dd-contest-go", disabled: Boolean(reason) || !win, title: reason, onclick: () => sendFor(ctx, f, command) }, t("web.dnd5e.contest_go", { action: t("web.dnd5e.contest." + c.action) })),
+    grappled ? el("button", { type: "button", id: "dd-escape", disabled: Number(b.action || 0) <= 0, onclick: () => sendFor(ctx, f, { kind: "escape", creature: f.id }) }, t("web.dnd5e.contest_escape")) : null);
+}
+
 function readyBox(ctx, f) {
   const r = ui.ready;
   const left = Number(f.budgets?.action || 0) > 0;
@@ -597,6 +649,7 @@ function turnPanel(ctx) {
     el("h2", { id: "dd-turn-heading" }, t("web.dnd5e.turn_of", { name: now.name })),
     dying ? el("button", { type: "button", class: "primary", id: "dd-death-save", onclick: () => sendFor(ctx, now, { kind: "death_save", creature: now.id }) }, t("web.dnd5e.death_save")) : null,
     dying || pending ? null : attackBox(ctx, now),
+    dying || pending ? null : contestBox(ctx, now),
     dying || pending ? null : actionBox(ctx, now),
     dying || pending ? null : readyBox(ctx, now),
     el("button", { type: "button", id: "dd-end-turn", disabled: Boolean(endWhy), title: endWhy, onclick: () => { ui.selected = null; clearRoute(); sendFor(ctx, now, { kind: "end_turn" }); } }, t("web.dnd5e.end_turn")));
@@ -1164,6 +1217,7 @@ export function describe(event, ctx) {
     case "lair_set": return t(event.in_lair ? "web.dnd5e.ev.lair_on" : "web.dnd5e.ev.lair_off", { name: n(event.creature) });
     case "lair_action_taken": return t("web.dnd5e.ev.lair_action", { name: n(event.creature), text: event.text });
     case "condition_saved": return t("web.dnd5e.ev.condition_saved", { name: n(event.creature), condition: tFirst(["web.dnd5e.cond." + event.condition], {}, event.condition), result: t(event.succeeded ? "web.dnd5e.save_ok" : "web.dnd5e.save_fail") });
+    case "contested": return t(event.won ? "web.dnd5e.ev.contest_won" : "web.dnd5e.ev.contest_lost", { name: n(event.creature), target: n(event.target), action: t("web.dnd5e.contest_ev." + event.action), active: event.active.total, passive: event.passive.total });
     case "fell": return t("web.dnd5e.ev.fell", { name: n(event.creature), height: metres(event.height_m), damage: event.dice.reduce((a, b) => a + b, 0) });
     default: return null;
   }
@@ -1188,6 +1242,7 @@ export function diceOf(event) {
   if (event.kind === "concentration_saved") return event.d20.map((v) => ({ die: "d20", sides: 20, face: v }));
   if (event.kind === "spell_cast") return event.targets.flatMap((x) => [...x.d20.map((v) => ({ die: "d20", sides: 20, face: v })), ...x.dice.map((v) => ({ die: "d", face: v }))]);
   if (event.kind === "condition_saved") return event.d20.map((v) => ({ die: "d20", sides: 20, face: v }));
+  if (event.kind === "contested") return [...event.active.d20, ...event.passive.d20].map((v) => ({ die: "d20", sides: 20, face: v }));
   if (event.kind === "fell") return event.dice.map((v) => ({ die: "d6", sides: 6, face: v }));
   if (event.kind === "save_action") return [...event.saves.flatMap((x) => x.d20.map((v) => ({ die: "d20", sides: 20, face: v }))), ...event.dice.flat().map((v) => ({ die: "d", face: v }))];
   return [];
