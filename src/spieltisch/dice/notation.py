@@ -33,10 +33,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import MISSING, dataclass, field, fields, replace
 from enum import StrEnum
 from functools import cache
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -77,6 +77,40 @@ RerollMode = Literal["once", "always"]
 
 FATE = "F"
 """The letter of the Fate die (``4dF``): a numeric symbol die with faces −1, −1, 0, 0, 1, 1."""
+
+
+_T = TypeVar("_T")
+
+
+def _quick(cls: type[_T]) -> type[_T]:
+    """Give a frozen dataclass an ``__init__`` that stores the fields straight into the
+    instance's dict.
+
+    The generated frozen ``__init__`` sets each field through ``object.__setattr__``: a
+    ten-field :class:`Dice` then costs a microsecond, more than the odds of a small check,
+    and a tree is built for every text typed. Same signature, defaults and
+    ``__post_init__``; the instances stay frozen.
+    """
+    namespace: dict[str, Any] = {}
+    params, lines = ["self"], ["    own = self.__dict__"]
+    for item in fields(cls):  # type: ignore[arg-type]
+        if not item.init:
+            continue
+        assert item.default_factory is MISSING
+        if item.default is MISSING:
+            params.append(item.name)
+        else:
+            namespace[f"_{item.name}"] = item.default
+            params.append(f"{item.name}=_{item.name}")
+        lines.append(f"    own[{item.name!r}] = {item.name}")
+    if hasattr(cls, "__post_init__"):
+        lines.append("    self.__post_init__()")
+    exec(f"def __init__({', '.join(params)}):\n" + "\n".join(lines), namespace)
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__doc__ = cls.__init__.__doc__
+    cls.__init__ = init  # type: ignore[method-assign]
+    return cls
 
 
 @dataclass(frozen=True)
@@ -144,6 +178,7 @@ class Expression:
         return sum(n.count for n in self.walk() if isinstance(n, Dice | Pool))
 
 
+@_quick
 @dataclass(frozen=True)
 class Constant(Expression):
     """A whole number."""
@@ -154,6 +189,7 @@ class Constant(Expression):
         return str(self.value)
 
 
+@_quick
 @dataclass(frozen=True)
 class Compare:
     """A comparison of one value with a target: counting successes, a total against a
@@ -183,6 +219,7 @@ class Compare:
         return f"{self.op}{self.target}"
 
 
+@_quick
 @dataclass(frozen=True)
 class Keep:
     """Keep or drop the ``count`` highest (``kh``/``dh``) or lowest (``kl``/``dl``) dice."""
@@ -204,6 +241,7 @@ class Keep:
         return f"{self.mode}{self.count}"
 
 
+@_quick
 @dataclass(frozen=True)
 class Reroll:
     """Reroll a throw whose face meets ``on``: ``once`` (the second throw stands) or
@@ -216,6 +254,7 @@ class Reroll:
         return ("r" if self.mode == "once" else "rr") + self.on.condition
 
 
+@_quick
 @dataclass(frozen=True)
 class Explode:
     """A throw whose face meets ``on`` (``None``: the highest face) adds another throw:
@@ -234,6 +273,7 @@ class Explode:
         return mark if self.on is None else mark + self.on.condition
 
 
+@_quick
 @dataclass(frozen=True)
 class DieSpec:
     """One die of a :class:`Dice` term as thrown: sides, reroll rule, bounds, explosions."""
@@ -304,6 +344,7 @@ class DieSpec:
         return found
 
 
+@_quick
 @dataclass(frozen=True)
 class Dice(Expression):
     """``count`` numeric dice with ``sides`` faces: rerolled, bounded, exploding, kept and
@@ -405,6 +446,7 @@ _POOL_KEYS: dict[str, tuple[str, ...]] = {
 }
 
 
+@_quick
 @dataclass(frozen=True)
 class Pool(Expression):
     """``count`` symbol dice of one kind (``H M J B E S``, or ``F`` for Fate dice);
@@ -432,6 +474,7 @@ class Pool(Expression):
         return f"{self.count}dF" if self.die == FATE else f"{self.count}{self.die}"
 
 
+@_quick
 @dataclass(frozen=True)
 class Negate(Expression):
     """The negative of a number."""
@@ -457,6 +500,11 @@ def _union(*groups: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(key for key in VALUE_KEYS if key in found)
 
 
+_NUMERIC = (Kind.NUMBER, (), False, False)
+"""The meaning of an operation on numbers: a number, no symbol keys, no comparison."""
+
+
+@_quick
 @dataclass(frozen=True)
 class BinaryOp(Expression):
     """``left op right`` for ``+``, ``-`` and ``*``.
@@ -472,15 +520,16 @@ class BinaryOp(Expression):
 
     def __post_init__(self) -> None:
         # The meaning of the node is fixed by its operands: work it out once.
-        left, right = self.left.kind, self.right.kind
-        symbols = left is not Kind.NUMBER
-        comparative = self.op == "-" and symbols and right is Kind.SYMBOLS
-        malus = self.op == "-" and symbols and right is Kind.JANUS
+        left = self.left.kind
+        if left is Kind.NUMBER:
+            self.__dict__["_meaning"] = _NUMERIC
+            return
+        right = self.right.kind
+        comparative = self.op == "-" and right is Kind.SYMBOLS
+        malus = self.op == "-" and right is Kind.JANUS
         kind: Kind
         keys: tuple[str, ...]
-        if not symbols:
-            kind, keys = Kind.NUMBER, ()
-        elif self.op == "+" and left is Kind.JANUS and right is Kind.JANUS:
+        if self.op == "+" and left is Kind.JANUS and right is Kind.JANUS:
             kind, keys = Kind.JANUS, ("successes",)
         elif comparative:
             kind, keys = Kind.SYMBOLS, ("successes",)
@@ -491,7 +540,7 @@ class BinaryOp(Expression):
             else:
                 extra = ("successes",) if malus else ()
                 kind, keys = Kind.SYMBOLS, _union(left_keys, right_keys, extra)
-        object.__setattr__(self, "_meaning", (kind, keys, comparative, malus))
+        self.__dict__["_meaning"] = (kind, keys, comparative, malus)
 
     @property
     def kind(self) -> Kind:
@@ -535,6 +584,7 @@ class BinaryOp(Expression):
         return f"{left} {self.op} {right}"
 
 
+@_quick
 @dataclass(frozen=True)
 class Divide(Expression):
     """``operand / divisor`` with a whole-number result: rounded down (``/``, ``floor()``),
@@ -571,6 +621,7 @@ class Divide(Expression):
         return text if self.rounding == "floor" else f"{self.rounding}({text})"
 
 
+@_quick
 @dataclass(frozen=True)
 class Abs(Expression):
     """The absolute value of a number."""
@@ -596,6 +647,7 @@ def _absorbs(node: Expression) -> bool:
     return False
 
 
+@_quick
 @dataclass(frozen=True)
 class Test(Expression):
     """A total compared with a target: 1 when it meets it, else 0 (``1d20+5>=15``)."""
@@ -621,6 +673,7 @@ class Test(Expression):
         return f"{inner} {self.compare.op} {self.compare.target}"
 
 
+@_quick
 @dataclass(frozen=True)
 class Group(Expression):
     """``{a, b, …}``: the sum of its members, or of the kept ones, or the count of (kept)
@@ -661,6 +714,7 @@ class Group(Expression):
         return text
 
 
+@_quick
 @dataclass(frozen=True)
 class Label(Expression):
     """A term with a label (``2d6[fire]``): the label is kept with the term's value."""
@@ -689,6 +743,7 @@ class Label(Expression):
         return f"{inner}[{self.text}]"
 
 
+@_quick
 @dataclass(frozen=True)
 class Comment(Expression):
     """A whole roll with a comment (``1d20+5 # Wahrnehmung``, ``1d20+5 [Angriff]``)."""
