@@ -210,6 +210,25 @@ class Compare:
             return value < self.target
         return value == self.target
 
+    def span(self, low: int, high: int) -> tuple[int, int]:
+        """The values of ``low…high`` that meet the target: one run ``(first, last)``, empty
+        when ``first > last`` (every comparison meets a run of whole numbers)."""
+        op, target = self.op, self.target
+        if op == ">=":
+            return max(low, target), high
+        if op == ">":
+            return max(low, target + 1), high
+        if op == "<=":
+            return low, min(high, target)
+        if op == "<":
+            return low, min(high, target - 1)
+        return max(low, target), min(high, target)
+
+    def hits(self, sides: int) -> int:
+        """How many of the faces 1…``sides`` meet the target."""
+        first, last = self.span(1, sides)
+        return max(0, last - first + 1)
+
     @property
     def condition(self) -> str:
         """As written after ``r``, ``!``, ``xo``: a bare number for ``=``."""
@@ -287,24 +306,43 @@ class DieSpec:
     def faces(self) -> list[tuple[int, int]]:
         """The faces a throw shows after the reroll rule, with integer weights over
         :attr:`denominator` (every face once without a rule)."""
+        return list(enumerate(self.weights(), 1))
+
+    def weights(self) -> list[int]:
+        """The weights of the faces 1…sides after the reroll rule, over :attr:`denominator`:
+        a face the rule rerolls always never stays; rerolled once, a face stays when it
+        shows first and is not rerolled (``sides`` ways) or shows second (``hits`` ways)."""
         sides, rule = self.sides, self.reroll
         if rule is None:
-            return [(face, 1) for face in range(1, sides + 1)]
-        hits = [rule.on.test(face) for face in range(1, sides + 1)]
-        if rule.mode == "always":
-            return [
-                (face, 0 if hit else 1) for face, hit in zip(range(1, sides + 1), hits, strict=True)
-            ]
-        matched = sum(hits)
-        return [
-            (face, (0 if hit else sides) + matched)
-            for face, hit in zip(range(1, sides + 1), hits, strict=True)
-        ]
+            return [1] * sides
+        first, last = rule.on.span(1, sides)
+        hits = max(0, last - first + 1)
+        stay, rerolled = (1, 0) if rule.mode == "always" else (sides + hits, hits)
+        if not hits:
+            return [stay] * sides
+        return [stay] * (first - 1) + [rerolled] * hits + [stay] * (sides - last)
+
+    def bounded(self) -> tuple[int, list[int]] | None:
+        """What a throw adds when the die does not explode: the lowest value and the weights
+        of the values from it on (those of :meth:`weights`, the faces past a bound piled onto
+        it); ``None`` for an exploding die or bounds outside the faces."""
+        sides = self.sides
+        low = 1 if self.minimum is None else self.minimum
+        high = sides if self.maximum is None else self.maximum
+        if self.explode is not None or not 1 <= low <= high <= sides:
+            return None
+        weights = self.weights()
+        if low == 1 and high == sides:
+            return 1, weights
+        kept = weights[low - 1 : high]
+        kept[0] += sum(weights[: low - 1])
+        kept[-1] += sum(weights[high:])
+        return low, kept
 
     @property
     def denominator(self) -> int:
         """The sum of the weights of :meth:`faces`."""
-        return sum(weight for _, weight in self.faces())
+        return sum(self.weights())
 
     def value(self, face: int, extra: bool = False) -> int:
         """What a throw showing ``face`` adds: clamped by the bounds, one less for an extra
@@ -1006,11 +1044,7 @@ class _Meaning:
         sides = node.sides
         spec = node.spec
         rule = spec.reroll
-        if (
-            rule is not None
-            and rule.mode == "always"
-            and all(map(rule.on.test, range(1, sides + 1)))
-        ):
+        if rule is not None and rule.mode == "always" and rule.on.hits(sides) == sides:
             raise self.fail(
                 "dice.reroll_every_face",
                 position,
@@ -1023,9 +1057,11 @@ class _Meaning:
                 raise self.fail("dice.bad_bound", position, found, f"1 … {sides}", bound=bound)
         if node.minimum is not None and node.maximum is not None and node.minimum > node.maximum:
             raise self.fail("dice.bad_bound", position, found, "min ≤ max", bound=node.minimum)
-        shown = [face for face, weight in spec.faces() if weight]
         explode = spec.explode
-        if explode is not None and explode.mode != "once" and all(map(spec.explodes, shown)):
+        if explode is None or explode.mode == "once":
+            return
+        shown = [face for face, weight in spec.faces() if weight]
+        if all(map(spec.explodes, shown)):
             raise self.fail("dice.explodes_always", position, found, f"!{sides}", rule=str(explode))
 
     def label(self, text: str, position: int) -> str:
@@ -1058,11 +1094,7 @@ def _dice_reachable(node: Dice) -> bool:
     compare = node.compare
     assert compare is not None
     if node.plain:  # faces 1…sides
-        return (
-            compare.test(1)
-            or compare.test(node.sides)
-            or (compare.op == "=" and 1 <= compare.target <= node.sides)
-        )
+        return compare.hits(node.sides) > 0
     spec = node.spec
     totals = spec.totals()
     if any(compare.test(total) for total in totals):
