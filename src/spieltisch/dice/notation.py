@@ -32,7 +32,7 @@ spaces around binary operators) that parses back to an equal tree.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import MISSING, dataclass, field, fields, replace
 from enum import StrEnum
 from functools import cache
@@ -932,23 +932,6 @@ _HINTS: dict[str, str] = {
 }
 _HINT_ORDER = tuple(_HINTS)
 _MAX_DIGITS = 9
-_KEEP_NAMES: dict[str, KeepMode] = {
-    "kh": "kh",
-    "k": "kh",
-    "kl": "kl",
-    "dh": "dh",
-    "dl": "dl",
-    "d": "dl",
-}
-_EXPLODE_NAMES: dict[str, ExplodeMode] = {
-    "!": "add",
-    "x": "add",
-    "!!": "add",
-    "ie": "add",
-    "!p": "penetrate",
-    "xo": "once",
-    "ra": "once",
-}
 _FUNCTIONS = ("floor", "ceil", "round", "abs")
 
 
@@ -957,15 +940,77 @@ def _hint(expected: set[str] | frozenset[str]) -> str:
     return " | ".join(_HINTS[name] for name in names) or "?"
 
 
-def _bare_op(word: str) -> CompareOp:
-    """What a bare number means after ``word``: ``t``, ``ie`` at least, ``f`` at most,
-    everything else (Foundry, Roll20) equal."""
-    word = word.lower()
-    if word in ("t", "ie"):
-        return ">="
-    if word == "f":
-        return "<="
-    return "="
+Make = Callable[[CompareOp, int | None, int], Any]
+"""What a suffix sets, from its comparison operator, its number (``None``: none written) and
+the sides of the die."""
+
+
+def _reroll(mode: RerollMode) -> Make:
+    return lambda op, number, sides: Reroll(
+        mode, Compare("=", 1) if number is None else Compare(op, number)
+    )
+
+
+def _explode(mode: ExplodeMode) -> Make:
+    return lambda op, number, sides: Explode(mode, None if number is None else Compare(op, number))
+
+
+def _add_once(op: CompareOp, number: int | None, sides: int) -> Explode:
+    return Explode("once", Compare("=", sides) if number is None else Compare(op, number))
+
+
+def _keep(mode: KeepMode) -> Make:
+    return lambda op, number, sides: Keep(mode, 1 if number is None else number)
+
+
+def _bound(op: CompareOp, number: int | None, sides: int) -> int | None:
+    return number
+
+
+def _condition(op: CompareOp, number: int | None, sides: int) -> Compare | None:
+    return None if number is None else Compare(op, number)
+
+
+# Every suffix of a dice term or group (lower case; "" is a bare comparison, ``>=4``): the
+# slot it fills, what a bare number after it compares with (Foundry's and Roll20's ``=``;
+# Dice Maiden's ``t`` and ``ie`` at least, ``f`` at most) and what it sets (``None`` where a
+# number it needs is missing). The grammar and the fast path both read suffixes by it.
+_SUFFIXES: dict[str, tuple[str, CompareOp, Make]] = {
+    "r": ("reroll", "=", _reroll("once")),
+    "ro": ("reroll", "=", _reroll("once")),
+    "rr": ("reroll", "=", _reroll("always")),
+    "ra": ("explode", "=", _add_once),
+    "!": ("explode", "=", _explode("add")),
+    "x": ("explode", "=", _explode("add")),
+    "!!": ("explode", "=", _explode("add")),
+    "ie": ("explode", ">=", _explode("add")),
+    "!p": ("explode", "=", _explode("penetrate")),
+    "xo": ("explode", "=", _explode("once")),
+    "kh": ("keep", "=", _keep("kh")),
+    "k": ("keep", "=", _keep("kh")),
+    "kl": ("keep", "=", _keep("kl")),
+    "dh": ("keep", "=", _keep("dh")),
+    "dl": ("keep", "=", _keep("dl")),
+    "d": ("keep", "=", _keep("dl")),
+    "min": ("minimum", "=", _bound),
+    "mi": ("minimum", "=", _bound),
+    "max": ("maximum", "=", _bound),
+    "ma": ("maximum", "=", _bound),
+    "cs": ("compare", "=", _condition),
+    "t": ("compare", ">=", _condition),
+    "cf": ("failure", "=", _condition),
+    "f": ("failure", "<=", _condition),
+    "": ("compare", "=", _condition),
+}
+_GROUP_SLOTS = frozenset({"keep", "compare", "failure"})
+"""The slots a group's suffixes may fill."""
+
+
+def _suffix(word: str, op: str | None, number: int | None, sides: int) -> tuple[str, Any]:
+    """The slot a suffix (lower case) fills and its value (``None`` where a number it needs
+    is missing)."""
+    slot, bare, make = _SUFFIXES[word]
+    return slot, make(op or bare, number, sides)  # type: ignore[arg-type]
 
 
 class _Meaning:
@@ -1186,12 +1231,6 @@ class _Build(Transformer[Token, Any]):
             return None, self.number(children[0])
         return str(children[0]), self.number(children[1])
 
-    def _compare(self, word: str, cond: tuple[str | None, int] | None, default: Compare) -> Compare:
-        if cond is None:
-            return default
-        op, target = cond
-        return Compare(op or _bare_op(word), target)  # type: ignore[arg-type]
-
     def reroll(self, children: list[Any]) -> tuple[str, Token, Any]:
         return ("reroll", children[0], children[1] if len(children) > 1 else None)
 
@@ -1211,38 +1250,23 @@ class _Build(Transformer[Token, Any]):
         return ("failure", children[0], children[1])
 
     def compare(self, children: list[Any]) -> tuple[str, Token, Any]:
-        return ("success", children[0], (str(children[0]), self.number(children[1])))
+        return ("compare", children[0], (str(children[0]), self.number(children[1])))
 
     def _modifiers(self, parts: list[tuple[str, Token, Any]], sides: int) -> dict[str, Any]:
         """The modifiers of a dice term or group by slot (each slot at most once)."""
         found: dict[str, Any] = {}
-        for slot, token, argument in parts:
-            word = str(token).lower()
-            if slot == "reroll" and word == "ra":
-                key = "explode"
-            elif slot == "bound":
-                key = "minimum" if word.startswith("mi") else "maximum"
-            elif slot == "success":
-                key = "compare"
-            else:
-                key = slot
-            if key in found:
+        for rule, token, argument in parts:
+            op: str | None = None
+            number: int | None = None
+            if isinstance(argument, tuple):
+                op, number = argument
+            elif argument is not None:
+                number = self.number(argument)
+            word = "" if rule == "compare" else str(token).lower()
+            slot, value = _suffix(word, op, number, sides)
+            if slot in found:
                 raise self.fail("dice.duplicate_modifier", token, "+ -", modifier=str(token))
-            if key == "explode" and slot == "reroll":
-                found[key] = Explode("once", self._compare(word, argument, Compare("=", sides)))
-            elif slot == "reroll":
-                mode: RerollMode = "always" if word == "rr" else "once"
-                found[key] = Reroll(mode, self._compare(word, argument, Compare("=", 1)))
-            elif slot == "explode":
-                on = None if argument is None else self._compare(word, argument, Compare("=", 1))
-                found[key] = Explode(_EXPLODE_NAMES[word], on)
-            elif slot == "keep":
-                count = 1 if argument is None else self.number(argument)
-                found[key] = Keep(_KEEP_NAMES[word], count)
-            elif slot == "bound":
-                found[key] = self.number(argument)
-            else:
-                found[key] = self._compare(word, argument, Compare("=", 1))
+            found[slot] = value
         return found
 
     def dice(self, children: list[Any]) -> Expression:
@@ -1363,19 +1387,18 @@ def _count_dice(node: Expression, text: str, limits: Limits) -> None:
 # names the error. So errors stay the grammar's; a property test checks that both agree.
 
 _WS = re.compile(r"[ \t]*")
-_INT = re.compile(r"[ \t]*([0-9]+)")
 _TERM = re.compile(
     r"[ \t]*(?:([0-9]+)[ \t]*)?(?:([dDwW])([0-9]+|%|[fF])|([HMJBEShmjbes]))"
     r"|[ \t]*([0-9]+)"
 )
 _FUNC = re.compile(r"[ \t]*(floor|ceil|round|abs)[ \t]*\(", re.I)
-_MODIFIER = re.compile(
-    r"[ \t]*(?:(rr|ro|ra|r)|(!!|![pP]|!|xo|x|ie)|(kh|kl|dh|dl|k|d)|(min|max|mi|ma)"
-    r"|(cs|t)|(cf|f)|(>=|<=|>|<|=))",
+_SUFFIX = re.compile(
+    r"[ \t]*(?:(rr|ro|ra|r|!!|!p|!|xo|x|ie|cs|t|cf|f)(?:[ \t]*(>=|<=|>|<|=)?[ \t]*([0-9]+))?"
+    r"|(kh|kl|dh|dl|k|d|min|max|mi|ma)(?:[ \t]*([0-9]+))?|(>=|<=|>|<|=)[ \t]*([0-9]+))",
     re.I,
 )
-_GROUP_MODIFIER = re.compile(r"[ \t]*(?:(kh|kl|dh|dl|k|d)|(cs|t)|(cf|f)|(>=|<=|>|<|=))", re.I)
-_COND = re.compile(r"[ \t]*(?:(>=|<=|>|<|=)[ \t]*([0-9]+)|([0-9]+))")
+_SUFFIX_RUN = re.compile(f"(?:{_SUFFIX.pattern})*", re.I)
+# One suffix of a dice term or group (its word, comparison and number), and a run of them.
 _CMP = re.compile(r"[ \t]*(>=|<=|>|<|=)[ \t]*(-?)[ \t]*([0-9]+)")
 _LABEL = re.compile(r"[ \t]*(\[[^\[\]\r\n]*\])")
 
@@ -1395,14 +1418,15 @@ def _int(text: str) -> int:
 class _Fast:
     """Recursive descent over the characters; raises :class:`_Bail` at anything unusual."""
 
-    __slots__ = ("dice", "limits", "meaning", "pos", "text")
+    __slots__ = ("counted", "dice", "limits", "pos", "text")
 
     def __init__(self, text: str, limits: Limits) -> None:
         self.text = text
         self.pos = 0
         self.limits = limits
         self.dice = 0
-        self.meaning = _Meaning(text, limits)
+        self.counted: list[Dice] = []
+        """The dice terms that count successes (their targets are checked after)."""
 
     def peek(self) -> str:
         text, pos = self.text, self.pos
@@ -1523,70 +1547,32 @@ class _Fast:
             raise _Bail
         self.pos += 1
 
-    def cond(self, word: str, default: Compare | None) -> Compare | None:
-        found = _COND.match(self.text, self.pos)
-        if found is None:
-            return default
-        self.pos = found.end()
-        if found.group(3) is not None:
-            return Compare(_bare_op(word), _int(found.group(3)))
-        return Compare(found.group(1), _int(found.group(2)))  # type: ignore[arg-type]
-
-    def number(self) -> int | None:
-        found = _INT.match(self.text, self.pos)
-        if found is None:
-            return None
-        self.pos = found.end()
-        return _int(found.group(1))
+    def suffixes(self, sides: int) -> dict[str, Any]:
+        """The run of suffixes from here, by slot (see :data:`_SUFFIXES`)."""
+        text, pos = self.text, self.pos
+        run = _SUFFIX_RUN.match(text, pos)
+        found: dict[str, Any] = {}
+        if run is None or run.end() == pos:
+            return found
+        for word, op, number, named, digits, compare, target in _SUFFIX.findall(
+            text, pos, run.end()
+        ):
+            if named:
+                word, number = named, digits
+            elif compare:
+                op, number = compare, target
+            slot, value = _suffix(word.lower(), op, _int(number) if number else None, sides)
+            if value is None or slot in found:
+                raise _Bail
+            found[slot] = value
+        self.pos = run.end()
+        return found
 
     def modifiers(self, count: int, sides: int) -> Expression:
-        found: dict[str, Any] = {}
-        text = self.text
-        while True:
-            match = _MODIFIER.match(text, self.pos)
-            if match is None:
-                break
-            self.pos = match.end()
-            reroll, explode, keep, bound, success, failure, compare = match.groups()
-            word = match.group(match.lastindex or 0).lower()
-            if reroll is not None:
-                key = "explode" if word == "ra" else "reroll"
-                if key in found:
-                    raise _Bail
-                if word == "ra":
-                    on = self.cond(word, Compare("=", sides))
-                    assert on is not None
-                    found[key] = Explode("once", on)
-                else:
-                    on = self.cond(word, Compare("=", 1))
-                    assert on is not None
-                    found[key] = Reroll("always" if word == "rr" else "once", on)
-            elif explode is not None:
-                if "explode" in found:
-                    raise _Bail
-                found["explode"] = Explode(_EXPLODE_NAMES[word], self.cond(word, None))
-            elif keep is not None:
-                if "keep" in found:
-                    raise _Bail
-                kept = self.number()
-                found["keep"] = Keep(_KEEP_NAMES[word], 1 if kept is None else kept)
-            elif bound is not None:
-                key = "minimum" if word.startswith("mi") else "maximum"
-                value = self.number()
-                if key in found or value is None:
-                    raise _Bail
-                found[key] = value
-            elif success is not None or failure is not None:
-                key = "compare" if success is not None else "failure"
-                on = self.cond(word, None)
-                if key in found or on is None:
-                    raise _Bail
-                found[key] = on
-            else:
-                target = self.number()
-                if "compare" in found or target is None:
-                    raise _Bail
-                found["compare"] = Compare(compare, target)  # type: ignore[arg-type]
+        found = self.suffixes(sides)
+        if not found:
+            self.dice += count
+            return Dice(count, sides)
         keep_rule = found.get("keep")
         if keep_rule is not None:
             limit = count if keep_rule.mode in ("kh", "kl") else count - 1
@@ -1595,9 +1581,11 @@ class _Fast:
         node = Dice(count, sides, **found)
         if "reroll" in found or "explode" in found or "minimum" in found or "maximum" in found:
             try:
-                self.meaning.dice(node, 0, "")
+                _Meaning(self.text, self.limits).dice(node, 0, "")
             except NotationError:
                 raise _Bail from None
+        if node.compare is not None:
+            self.counted.append(node)
         self.dice += count
         return node
 
@@ -1610,35 +1598,14 @@ class _Fast:
         self.close("}")
         if any(member.kind is not Kind.NUMBER for member in members):
             raise _Bail
-        found: dict[str, Any] = {}
-        text = self.text
-        while True:
-            match = _GROUP_MODIFIER.match(text, self.pos)
-            if match is None:
-                break
-            self.pos = match.end()
-            keep, success, failure, compare = match.groups()
-            word = match.group(match.lastindex or 0).lower()
-            if keep is not None:
-                if "keep" in found:
-                    raise _Bail
-                kept = self.number()
-                rule = Keep(_KEEP_NAMES[word], 1 if kept is None else kept)
-                limit = len(members) if rule.mode in ("kh", "kl") else len(members) - 1
-                if not 1 <= rule.count <= limit or len(members) > self.limits.max_keep_pool:
-                    raise _Bail
-                found["keep"] = rule
-            elif success is not None or failure is not None:
-                key = "compare" if success is not None else "failure"
-                on = self.cond(word, None)
-                if key in found or on is None:
-                    raise _Bail
-                found[key] = on
-            else:
-                target = self.number()
-                if "compare" in found or target is None:
-                    raise _Bail
-                found["compare"] = Compare(compare, target)  # type: ignore[arg-type]
+        found = self.suffixes(0)
+        if not _GROUP_SLOTS.issuperset(found):
+            raise _Bail
+        rule = found.get("keep")
+        if rule is not None:
+            limit = len(members) if rule.mode in ("kh", "kl") else len(members) - 1
+            if not 1 <= rule.count <= limit or len(members) > self.limits.max_keep_pool:
+                raise _Bail
         return Group(tuple(members), **found)
 
 
@@ -1681,13 +1648,13 @@ def _simple_term(
     return node, count
 
 
-def _simple(text: str, limits: Limits) -> Expression | None:
+def _simple(reader: _Fast) -> Expression | None:
     """The tree of a text of one or two simple terms; ``None`` if it is not one."""
+    text, limits = reader.text, reader.limits
     found = _SIMPLE.fullmatch(text)
     if found is None:
         return None
     parts = found.groups()
-    reader = _Fast(text, limits)
     try:
         left, dice = _simple_term(reader, parts, 0, found.start(3))
         if parts[5] is not None:
@@ -1709,14 +1676,16 @@ def _simple(text: str, limits: Limits) -> Expression | None:
     return Test(left, Compare(op, -target if parts[12] else target))  # type: ignore[arg-type]
 
 
-def _fast(text: str, limits: Limits) -> Expression | None:
-    """The tree of ``text`` when it is plainly valid, else ``None`` (see above)."""
+def _fast(text: str, limits: Limits) -> tuple[Expression, list[Dice]] | None:
+    """The tree of ``text`` when it is plainly valid, and its dice terms that count
+    successes; else ``None`` (see above)."""
+    reader = _Fast(text, limits)
     try:
-        simple = _simple(text, limits)
+        simple = _simple(reader)
     except _Bail:
         simple = None
     if simple is not None:
-        return simple
+        return simple, reader.counted
     reader = _Fast(text, limits)
     try:
         node = reader.test()
@@ -1726,7 +1695,7 @@ def _fast(text: str, limits: Limits) -> Expression | None:
         return None
     if reader.dice > limits.max_dice:
         return None
-    return node
+    return node, reader.counted
 
 
 # -- comments and the trailing label ---------------------------------------------------------
@@ -1790,26 +1759,29 @@ def _rightmost(node: Expression) -> Expression:
     return node
 
 
-def _check_targets(node: Expression, text: str, written: str) -> None:
+def _check_targets(node: Expression, counted: list[Dice], text: str, written: str) -> None:
     """Refuse a success target no die can reach (``3d6>=10``: the sum of the dice was meant),
-    suggesting the comparison of the total."""
-    for n in node.walk():
-        if not isinstance(n, Dice) or n.compare is None or _dice_reachable(n):
+    suggesting the comparison of the total; ``counted`` are the dice terms of ``node`` that
+    count successes."""
+    for n in counted:
+        compare = n.compare
+        assert compare is not None
+        if _dice_reachable(n):
             continue
         plain = replace(n, compare=None)
         if n.failure is None and _rightmost(node) is n and not isinstance(node, Test):
-            suggestion = str(Test(_replace(node, n, plain), n.compare))
-            at = written.rfind(str(n.compare.op))
-            if at > 0 and written[at:].replace(" ", "") == str(n.compare):
+            suggestion = str(Test(_replace(node, n, plain), compare))
+            at = written.rfind(str(compare.op))
+            if at > 0 and written[at:].replace(" ", "") == str(compare):
                 suggestion = f"({written[:at].strip()}){written[at:].strip()}"
         else:
-            suggestion = str(_replace(node, n, Test(plain, n.compare)))
-        position = max(0, text.find(str(n.compare.op)))
+            suggestion = str(_replace(node, n, Test(plain, compare)))
+        position = max(0, text.find(str(compare.op)))
         raise NotationError(
             "dice.unreachable_target",
             value=text,
             position=position,
-            found=str(n.compare),
+            found=str(compare),
             expected=suggestion,
             suggestion=suggestion,
             dice=str(plain),
@@ -1847,11 +1819,16 @@ def parse(text: str, limits: Limits | None = None) -> Expression:
             limit=limits.max_operators,
         )
     body, comment, start = _split_comment(text)
-    node = _fast(body, limits)
-    if node is None:
+    fast = _fast(body, limits)
+    if fast is not None:
+        node, counted = fast
+    else:
         node = _grammar_parse(body, limits, text)
-    if _TARGETS.search(body):
-        _check_targets(node, text, body)
+        counted = []
+        if _TARGETS.search(body):
+            counted = [n for n in node.walk() if isinstance(n, Dice) and n.compare is not None]
+    if counted:
+        _check_targets(node, counted, text, body)
     if comment is not None:
         _check_comment(text, comment, start, limits)
         if comment:
