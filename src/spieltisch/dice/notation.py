@@ -1397,8 +1397,7 @@ _SUFFIX = re.compile(
     r"|(kh|kl|dh|dl|k|d|min|max|mi|ma)(?:[ \t]*([0-9]+))?|(>=|<=|>|<|=)[ \t]*([0-9]+))",
     re.I,
 )
-_SUFFIX_RUN = re.compile(f"(?:{_SUFFIX.pattern})*", re.I)
-# One suffix of a dice term or group (its word, comparison and number), and a run of them.
+# One suffix of a dice term or group: its word, comparison and number.
 _CMP = re.compile(r"[ \t]*(>=|<=|>|<|=)[ \t]*(-?)[ \t]*([0-9]+)")
 _LABEL = re.compile(r"[ \t]*(\[[^\[\]\r\n]*\])")
 
@@ -1550,22 +1549,21 @@ class _Fast:
     def suffixes(self, sides: int) -> dict[str, Any]:
         """The run of suffixes from here, by slot (see :data:`_SUFFIXES`)."""
         text, pos = self.text, self.pos
-        run = _SUFFIX_RUN.match(text, pos)
         found: dict[str, Any] = {}
-        if run is None or run.end() == pos:
-            return found
-        for word, op, number, named, digits, compare, target in _SUFFIX.findall(
-            text, pos, run.end()
-        ):
+        match = _SUFFIX.match(text, pos)
+        while match is not None:
+            word, op, number, named, digits, compare, target = match.groups()
             if named:
                 word, number = named, digits
             elif compare:
-                op, number = compare, target
-            slot, value = _suffix(word.lower(), op, _int(number) if number else None, sides)
+                word, op, number = "", compare, target
+            slot, value = _suffix(word.lower(), op, None if number is None else _int(number), sides)
             if value is None or slot in found:
                 raise _Bail
             found[slot] = value
-        self.pos = run.end()
+            pos = match.end()
+            match = _SUFFIX.match(text, pos)
+        self.pos = pos
         return found
 
     def modifiers(self, count: int, sides: int) -> Expression:
