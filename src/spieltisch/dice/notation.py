@@ -1438,7 +1438,8 @@ class _Fast:
 
     def test(self) -> Expression:
         left = self.sum()
-        found = _CMP.match(self.text, self.pos)
+        char = self.peek()
+        found = _CMP.match(self.text, self.pos) if char and char in "<>=" else None
         if found is None:
             return left
         if left.kind is not Kind.NUMBER:
@@ -1484,7 +1485,7 @@ class _Fast:
                 raise _Bail
             return Negate(operand)
         node = self.atom()
-        found = _LABEL.match(self.text, self.pos)
+        found = _LABEL.match(self.text, self.pos) if self.peek() == "[" else None
         if found is None:
             return node
         self.pos = found.end()

@@ -203,8 +203,8 @@ def _small_keep(
     the ``k`` kept) and at least ``k - a`` of the others at ``t``, the rest worse, the kept
     dice score the ``a`` better ones plus ``k - a`` times the score of ``t``. The better
     dice are a power of the polynomial of the better values; the others, ``m = count - a``
-    of them at ``t`` (weight ``w``) or worse (``v``), weigh ``(w + v)^m`` less the ways
-    with fewer than ``k - a`` at ``t``. ``counting``: the scores are not the values."""
+    of them at ``t`` (weight ``w``) or worse (``v``), weigh the terms of ``(w·y + v)^m``
+    with ``y^(k - a)`` or more. ``counting``: the scores are not the values."""
     highest, kept = keep.kept(count)
     if kept == 1 and not counting:
         return _small_like_extreme(die, count, highest)
@@ -226,20 +226,17 @@ def _small_keep(
     worse = sum(w for _, w in order)
     better = 0  # the polynomial of one die better than t
     done = 0
+    choose = _COMB[count]
     for (_, weight), points in zip(order, raw, strict=True):
         worse -= weight
         shift = bits * (points - base)
         power = 1  # better ** a
-        either = weight + worse
-        choose = _COMB[count]
+        spread = weight << 64 | worse  # one of the others: slot b counts b dice at t
         for a in range(kept if better else 1):
-            rest, need = count - a, kept - a
-            row = _COMB[rest]
-            others = either**rest
-            here = 1  # weight ** b
-            for b in range(need):
-                others -= row[b] * here * worse ** (rest - b)
-                here *= weight
+            need = kept - a
+            # the ways with at least ``need`` at t: the slots from ``need`` on, summed
+            # (2**64 ≡ 1 modulo _SLOT_LIMIT, and no sum reaches it)
+            others = (spread ** (count - a) >> 64 * need) % _SLOT_LIMIT
             if others:
                 done += (power * (choose[a] * others)) << (need * shift)
             power *= better
