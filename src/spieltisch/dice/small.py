@@ -12,6 +12,7 @@ from spieltisch.dice.faces import SYMBOL_DICE, VALUE_KEYS, symbol_die
 from spieltisch.dice.notation import (
     Abs,
     BinaryOp,
+    Compare,
     Constant,
     Dice,
     Divide,
@@ -153,6 +154,28 @@ def _small_map(a: _Small, function: Callable[[int], int]) -> _Small:
             value = function(low + index)
             out[value] = out.get(value, 0) + weight
     return _repack(out, denominator)
+
+
+def _small_hits(a: _Small, compare: Compare) -> _Small:
+    """Whether a value of ``a`` meets ``compare`` (1 or 0): the weights of the run of
+    values it meets, summed."""
+    low, weights, denominator = _unpack(a)
+    first, last = compare.span(low, low + len(weights) - 1)
+    hit = sum(weights[first - low : last - low + 1]) if first <= last else 0
+    if hit in (0, denominator):
+        return int(hit > 0), 1, 1, 1
+    return 0, (denominator - hit) | hit << 64, 2, denominator
+
+
+def _small_scored(a: _Small, node: Dice | Group) -> _Small:
+    """What one die or member of ``node`` with a value of ``a`` adds: the value, or 1 for a
+    success (less 1 for a failure)."""
+    if not node.counting:
+        return a
+    if node.failure is None:
+        assert node.compare is not None
+        return _small_hits(a, node.compare)
+    return _small_map(a, node.score)
 
 
 def _small_extreme(members: list[_Small], highest: bool) -> _Small | None:
@@ -320,9 +343,7 @@ class _SmallPath(Visitor[str, _Small | None]):
                 die = _small_die(low, list(weights), denominator)
         if node.keep is not None:
             return _small_keep(die, node.count, node.keep, node.score, node.counting)
-        if node.counting:
-            die = _small_map(die, node.score)
-        return _small_power(die, node.count)
+        return _small_power(_small_scored(die, node), node.count)
 
     def constant(self, node: Constant, context: str) -> _Small | None:
         return None if context else (node.value, 1, 1, 1)
@@ -343,14 +364,16 @@ class _SmallPath(Visitor[str, _Small | None]):
         inner = self.visit(node.operand, context)
         if inner is None:
             return None
-        low, weights, denominator = _unpack(inner)
-        first, last = node.compare.span(low, low + len(weights) - 1)
-        hit = sum(weights[first - low : last - low + 1]) if first <= last else 0
-        if hit in (0, denominator):
-            return int(hit > 0), 1, 1, 1
-        return 0, (denominator - hit) | hit << 64, 2, denominator
+        return _small_hits(inner, node.compare)
 
     def group(self, node: Group, context: str) -> _Small | None:
+        first = node.members[0]
+        if node.keep is None and all(member == first for member in node.members):
+            # equal members summed or counted: a power of one
+            one = self.visit(first, context)
+            if one is None:
+                return None
+            return _small_power(_small_scored(one, node), len(node.members))
         members: list[_Small] = []
         for index, member in enumerate(node.members):
             # equal members (``{4d6kh3, 4d6kh3}``) have equal distributions: computed once
@@ -368,7 +391,7 @@ class _SmallPath(Visitor[str, _Small | None]):
             return _small_extreme(members, highest)
         result: _Small | None = None
         for small in members:
-            counted = _small_map(small, node.score) if node.counting else small
+            counted = _small_scored(small, node)
             result = counted if result is None else _small_sum(result, counted)
             if result is None:
                 return None
