@@ -1588,12 +1588,27 @@ class _Fast:
         self.dice += count
         return node
 
+    def member(self) -> Expression:
+        """A member of a group: in one match when it is simple (see :data:`_MEMBER`)."""
+        found = _MEMBER.match(self.text, self.pos)
+        if found is not None:
+            pos, dice, counted = self.pos, self.dice, len(self.counted)
+            try:
+                node = _simple_read(self, found)
+            except _Bail:
+                self.pos, self.dice = pos, dice
+                del self.counted[counted:]
+            else:
+                self.pos = found.end()
+                return node
+        return self.test()
+
     def group(self) -> Expression:
         self.pos += 1
-        members = [self.test()]
+        members = [self.member()]
         while self.peek() == ",":
             self.pos += 1
-            members.append(self.test())
+            members.append(self.member())
         self.close("}")
         if any(member.kind is not Kind.NUMBER for member in members):
             raise _Bail
@@ -1613,64 +1628,57 @@ _HEAD = (
     r"|([0-9]+))[ \t]*"
 )
 _SIMPLE = re.compile(rf"{_HEAD}(?:([-+]){_HEAD})?(?:(>=|<=|[<>=])[ \t]*(-?)[ \t]*([0-9]+))?[ \t]*")
+_MEMBER = re.compile(rf"{_SIMPLE.pattern}(?=[,}}])")
 # The commonest texts in one match: one term, or two joined by + or -, maybe compared with a
-# target (``3d6``, ``4W6kh3``, ``2d20kh1 + 5``, ``10M-3J``, ``1d20+5>=15``, ``4d6r1``);
-# anything else goes through the descent.
+# target (``3d6``, ``4W6kh3``, ``2d20kh1 + 5``, ``10M-3J``, ``1d20+5>=15``, ``4d6r1``), and
+# group members of that shape; anything else goes through the descent.
 
 
-def _simple_term(
-    reader: _Fast, parts: tuple[str | None, ...], at: int, start: int
-) -> tuple[Expression, int]:
-    """One term of :data:`_SIMPLE` (its groups from ``at`` on, found from ``start``) and the
-    dice it rolls."""
+def _simple_term(reader: _Fast, parts: tuple[str | None, ...], at: int, start: int) -> Expression:
+    """One term of :data:`_SIMPLE` (its groups from ``at`` on, found from ``start``); the
+    reader counts its dice."""
     count_text, side_text, mods, symbol, number = parts[at : at + 5]
     if number is not None:
-        return Constant(_int(number)), 0
+        return Constant(_int(number))
     count = _int(count_text) if count_text else 1
     limits = reader.limits
     if count > limits.max_dice:
         raise _Bail
     if symbol is not None:
-        return Pool(count, symbol.upper()), count
+        reader.dice += count
+        return Pool(count, symbol.upper())
     assert side_text is not None
     sides = 100 if side_text == "%" else _int(side_text)
     if count == 0 or not 2 <= sides <= limits.max_sides:
         raise _Bail
     if not mods or not mods.strip():
-        return Dice(count, sides), count
+        reader.dice += count
+        return Dice(count, sides)
     reader.pos = start
     node = reader.modifiers(count, sides)
     if reader.peek() and reader.pos != start + len(mods):
         raise _Bail
     if reader.pos < start + len(mods.rstrip()):
         raise _Bail
-    return node, count
+    return node
 
 
-def _simple(reader: _Fast) -> Expression | None:
-    """The tree of a text of one or two simple terms; ``None`` if it is not one."""
-    text, limits = reader.text, reader.limits
-    found = _SIMPLE.fullmatch(text)
-    if found is None:
-        return None
+def _simple_read(reader: _Fast, found: re.Match[str]) -> Expression:
+    """The tree of a match of :data:`_SIMPLE`; raises :class:`_Bail` if it is not one."""
     parts = found.groups()
-    try:
-        left, dice = _simple_term(reader, parts, 0, found.start(3))
-        if parts[5] is not None:
-            right, more = _simple_term(reader, parts, 6, found.start(9))
-            if (left.kind is Kind.NUMBER) != (right.kind is Kind.NUMBER):
-                return None
-            dice += more
-            left = BinaryOp("+" if parts[5] == "+" else "-", left, right)
-    except _Bail:
-        return None
-    if dice > limits.max_dice:
-        return None
+    left = _simple_term(reader, parts, 0, found.start(3))
+    if parts[5] is not None:
+        right = _simple_term(reader, parts, 6, found.start(9))
+        if (left.kind is Kind.NUMBER) != (right.kind is Kind.NUMBER):
+            raise _Bail
+        left = BinaryOp("+" if parts[5] == "+" else "-", left, right)
+    if reader.dice > reader.limits.max_dice:
+        raise _Bail
     op = parts[11]
     if op is None:
         return left
     if left.kind is not Kind.NUMBER:
-        return None
+        raise _Bail
     target = _int(parts[13])
     return Test(left, Compare(op, -target if parts[12] else target))  # type: ignore[arg-type]
 
@@ -1678,13 +1686,13 @@ def _simple(reader: _Fast) -> Expression | None:
 def _fast(text: str, limits: Limits) -> tuple[Expression, list[Dice]] | None:
     """The tree of ``text`` when it is plainly valid, and its dice terms that count
     successes; else ``None`` (see above)."""
-    reader = _Fast(text, limits)
-    try:
-        simple = _simple(reader)
-    except _Bail:
-        simple = None
-    if simple is not None:
-        return simple, reader.counted
+    found = _SIMPLE.fullmatch(text)
+    if found is not None:
+        reader = _Fast(text, limits)
+        try:
+            return _simple_read(reader, found), reader.counted
+        except _Bail:
+            pass
     reader = _Fast(text, limits)
     try:
         node = reader.test()
