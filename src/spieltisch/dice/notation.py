@@ -1628,6 +1628,7 @@ _HEAD = (
     r"|([0-9]+))[ \t]*"
 )
 _SIMPLE = re.compile(rf"{_HEAD}(?:([-+]){_HEAD})?(?:(>=|<=|[<>=])[ \t]*(-?)[ \t]*([0-9]+))?[ \t]*")
+_COUNTS = re.compile(r"[ \t]*(>=|<=|>|<|=)[ \t]*([0-9]+)[ \t]*")
 _MEMBER = re.compile(rf"{_SIMPLE.pattern}(?=[,}}])")
 # The commonest texts in one match: one term, or two joined by + or -, maybe compared with a
 # target (``3d6``, ``4W6kh3``, ``2d20kh1 + 5``, ``10M-3J``, ``1d20+5>=15``, ``4d6r1``), and
@@ -1651,9 +1652,16 @@ def _simple_term(reader: _Fast, parts: tuple[str | None, ...], at: int, start: i
     sides = 100 if side_text == "%" else _int(side_text)
     if count == 0 or not 2 <= sides <= limits.max_sides:
         raise _Bail
+    reader.dice += count
     if not mods or not mods.strip():
-        reader.dice += count
         return Dice(count, sides)
+    counts = _COUNTS.fullmatch(mods)
+    if counts is not None:  # the commonest suffix alone: a success target (``5d6>=4``)
+        on = Compare(counts.group(1), _int(counts.group(2)))  # type: ignore[arg-type]
+        counting = Dice(count, sides, compare=on)
+        reader.counted.append(counting)
+        return counting
+    reader.dice -= count  # counted by the suffixes' reader
     reader.pos = start
     node = reader.modifiers(count, sides)
     if reader.peek() and reader.pos != start + len(mods):
