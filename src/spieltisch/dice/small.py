@@ -237,7 +237,7 @@ def _small_keep(
     order = [(low + i, w) for i, w in enumerate(weights) if w]
     if highest:
         order.reverse()
-    raw = [score(value) for value, _ in order]
+    raw = [score(value) for value, _ in order] if counting else [value for value, _ in order]
     base = min(raw)
     total = denominator**count
     code = _narrow(total)
@@ -253,16 +253,18 @@ def _small_keep(
     for (_, weight), points in zip(order, raw, strict=True):
         worse -= weight
         shift = bits * (points - base)
-        power = 1  # better ** a
         spread = weight << 64 | worse  # one of the others: slot b counts b dice at t
-        for a in range(kept if better else 1):
+        here = 0  # the sum over a, by Horner's rule in the better dice's polynomial
+        top = kept - 1 if better else 0
+        ways = spread ** (count - top)  # spread ** (count - a)
+        for a in range(top, -1, -1):
             need = kept - a
-            # the ways with at least ``need`` at t: the slots from ``need`` on, summed
-            # (2**64 ≡ 1 modulo _SLOT_LIMIT, and no sum reaches it)
-            others = (spread ** (count - a) >> 64 * need) % _SLOT_LIMIT
-            if others:
-                done += (power * (choose[a] * others)) << (need * shift)
-            power *= better
+            # the others' ways with at least ``need`` at t: the slots from ``need`` on,
+            # summed (2**64 ≡ 1 modulo _SLOT_LIMIT, and no sum reaches it)
+            others = (ways >> 64 * need) % _SLOT_LIMIT
+            here = here * better + ((choose[a] * others) << need * shift)
+            ways *= spread
+        done += here
         better += weight << shift
     size = kept * (max(raw) - base) + 1
     return kept * base, _widen(done, size, code), size, total
