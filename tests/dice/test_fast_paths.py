@@ -55,7 +55,8 @@ def _general(node: Expression) -> dict[int, Fraction]:
 
 def _icepool(die: Any) -> dict[int, Fraction]:
     total = die.denominator()
-    return {int(o): Fraction(q, total) for o, q in zip(die.outcomes(), die.quantities()) if q}
+    pairs = zip(die.outcomes(), die.quantities(), strict=True)
+    return {int(o): Fraction(q, total) for o, q in pairs if q}
 
 
 def _d(sides: int) -> Any:
