@@ -1425,7 +1425,8 @@ class _Fast:
         self.limits = limits
         self.dice = 0
         self.counted: list[Dice] = []
-        """The dice terms that count successes (their targets are checked after)."""
+        """The dice terms that count successes, but for plain dice whose target a face
+        meets (the others' targets are checked after)."""
 
     def peek(self) -> str:
         text, pos = self.text, self.pos
@@ -1659,7 +1660,8 @@ def _simple_term(reader: _Fast, parts: tuple[str | None, ...], at: int, start: i
     if counts is not None:  # the commonest suffix alone: a success target (``5d6>=4``)
         on = Compare(counts.group(1), _int(counts.group(2)))  # type: ignore[arg-type]
         counting = Dice(count, sides, compare=on)
-        reader.counted.append(counting)
+        if not on.hits(sides):
+            reader.counted.append(counting)
         return counting
     reader.dice -= count  # counted by the suffixes' reader
     reader.pos = start
@@ -1821,7 +1823,8 @@ def parse(text: str, limits: Limits | None = None) -> Expression:
         raise NotationError(
             "dice.notation.empty", value=repr(text), position=0, found="", expected="3d6"
         )
-    operators = len(_OPERATORS.findall(text))
+    # every operator is one character: a shorter text cannot have too many
+    operators = len(_OPERATORS.findall(text)) if len(text) > limits.max_operators else 0
     if len(text) > limits.max_length or operators > limits.max_operators:
         raise NotationError(
             "dice.notation.too_long",
