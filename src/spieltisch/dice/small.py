@@ -249,20 +249,20 @@ def _small_keep(
     worse = sum(w for _, w in order)
     better = 0  # the polynomial of one die better than t
     done = 0
-    choose = _COMB[count]
+    # per a, from the most better dice down: C(count, a), the slots of the others' ways
+    # with fewer than ``k - a`` at t, and ``k - a``
+    steps = [(_COMB[count][a], 64 * (kept - a), kept - a) for a in range(kept - 1, -1, -1)]
     for (_, weight), points in zip(order, raw, strict=True):
         worse -= weight
         shift = bits * (points - base)
         spread = weight << 64 | worse  # one of the others: slot b counts b dice at t
         here = 0  # the sum over a, by Horner's rule in the better dice's polynomial
-        top = kept - 1 if better else 0
-        ways = spread ** (count - top)  # spread ** (count - a)
-        for a in range(top, -1, -1):
-            need = kept - a
+        first = 0 if better else kept - 1
+        ways = spread ** (count - kept + 1 + first)  # spread ** (count - a)
+        for choose, cut, need in steps[first:]:
             # the others' ways with at least ``need`` at t: the slots from ``need`` on,
             # summed (2**64 ≡ 1 modulo _SLOT_LIMIT, and no sum reaches it)
-            others = (ways >> 64 * need) % _SLOT_LIMIT
-            here = here * better + ((choose[a] * others) << need * shift)
+            here = here * better + ((choose * ((ways >> cut) % _SLOT_LIMIT)) << need * shift)
             ways *= spread
         done += here
         better += weight << shift
