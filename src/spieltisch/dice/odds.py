@@ -242,9 +242,9 @@ def _build(node: Expression, budget: int | None) -> Distribution:
         keys, low, weights, denominator = small
         table: tuple[tuple[Outcome, float], ...]
         if keys is None:
-            table = tuple((low + i, w / denominator) for i, w in enumerate(weights) if w)
+            table = tuple([(low + i, w / denominator) for i, w in enumerate(weights) if w])
         else:
-            table = tuple(((low + i,), w / denominator) for i, w in enumerate(weights) if w)
+            table = tuple([((low + i,), w / denominator) for i, w in enumerate(weights) if w])
         return Distribution(node, keys, table, 0.0)
     depths = depths_of(node)
     check_cost(node, depths, False, budget)
