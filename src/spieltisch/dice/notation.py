@@ -1579,7 +1579,10 @@ class _Fast:
             if not 1 <= keep_rule.count <= limit or count > self.limits.max_keep_pool:
                 raise _Bail
         node = Dice(count, sides, **found)
-        if "reroll" in found or "explode" in found or "minimum" in found or "maximum" in found:
+        rule = found.get("reroll")
+        if rule is not None and rule.mode == "always" and rule.on.hits(sides) == sides:
+            raise _Bail  # no face would stay
+        if "explode" in found or "minimum" in found or "maximum" in found:
             try:
                 _Meaning(self.text, self.limits).dice(node, 0, "")
             except NotationError:
