@@ -249,21 +249,29 @@ def _small_keep(
     worse = sum(w for _, w in order)
     better = 0  # the polynomial of one die better than t
     done = 0
-    # per a, from the most better dice down: C(count, a), the slots of the others' ways
-    # with fewer than ``k - a`` at t, and ``k - a``
-    steps = [(_COMB[count][a], 64 * (kept - a), kept - a) for a in range(kept - 1, -1, -1)]
+    # per a, from the most better dice down: C(count, a), the mask of the slots of the
+    # others' ways with fewer than ``k - a`` at t, and ``k - a``
+    steps = [
+        (_COMB[count][a], (1 << 64 * (kept - a)) - 1, kept - a) for a in range(kept - 1, -1, -1)
+    ]
+    low_slots = steps[-1][1]
     for (_, weight), points in zip(order, raw, strict=True):
         worse -= weight
         shift = bits * (points - base)
         spread = weight << 64 | worse  # one of the others: slot b counts b dice at t
+        either = weight + worse
         here = 0  # the sum over a, by Horner's rule in the better dice's polynomial
         first = 0 if better else kept - 1
-        ways = spread ** (count - kept + 1 + first)  # spread ** (count - a)
-        for choose, cut, need in steps[first:]:
-            # the others' ways with at least ``need`` at t: the slots from ``need`` on,
-            # summed (2**64 ≡ 1 modulo _SLOT_LIMIT, and no sum reaches it)
-            here = here * better + ((choose * ((ways >> cut) % _SLOT_LIMIT)) << need * shift)
-            ways *= spread
+        rest = count - kept + 1 + first  # count - a
+        ways = spread**rest & low_slots  # its slots below k
+        every = either**rest
+        for choose, fewer, need in steps[first:]:
+            # the others' ways with at least ``need`` at t: all but the slots below
+            # ``need``, summed (2**64 ≡ 1 modulo _SLOT_LIMIT, and no sum reaches it)
+            others = every - (ways & fewer) % _SLOT_LIMIT
+            here = here * better + ((choose * others) << need * shift)
+            ways = ways * spread & low_slots
+            every *= either
         done += here
         better += weight << shift
     size = kept * (max(raw) - base) + 1
