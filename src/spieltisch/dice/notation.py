@@ -1386,7 +1386,6 @@ def _count_dice(node: Expression, text: str, limits: Limits) -> None:
 # (a syntax error, a limit, mixed types), and then the grammar parses the text again and
 # names the error. So errors stay the grammar's; a property test checks that both agree.
 
-_WS = re.compile(r"[ \t]*")
 _TERM = re.compile(
     r"[ \t]*(?:([0-9]+)[ \t]*)?(?:([dDwW])([0-9]+|%|[fF])|([HMJBEShmjbes]))"
     r"|[ \t]*([0-9]+)"
