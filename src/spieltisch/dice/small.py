@@ -301,16 +301,23 @@ def _but_worst(
 _WIDTHS = {code: array(code).itemsize for code in "BHIQ"}
 
 
+_LIMITS = tuple((1 << 8 * size, code) for code, size in _WIDTHS.items())
+
+
 def _narrow(total: int) -> str:
     """The type code of the narrowest slots that hold every weight up to ``total``."""
-    return next(code for code, size in _WIDTHS.items() if total < 1 << 8 * size)
+    for limit, code in _LIMITS:
+        if total < limit:
+            return code
+    raise AssertionError(total)  # denominators of the small path stay below 2**64
 
 
 def _widen(packed: int, size: int, code: str) -> int:
     """Weights packed in slots of type ``code``, repacked in 64 bits."""
     if code == "Q":
         return packed
-    return _pack(array(code, packed.to_bytes(size * _WIDTHS[code], "little")).tolist())
+    narrow = array(code, packed.to_bytes(size * _WIDTHS[code], "little"))
+    return int.from_bytes(array("Q", narrow).tobytes(), "little")
 
 
 _COMB = [[math.comb(n, c) for c in range(n + 1)] for n in range(101)]
