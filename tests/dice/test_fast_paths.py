@@ -1,9 +1,9 @@
 """The shortcuts of the odds engine against the general path and icepool, for random pools.
 
 The small-integer path keeps or drops dice by the value of the last kept die (all but one
-die as differences of powers), rerolls and bounds a die in closed form, counts successes and
-compares totals by the run of values a comparison meets; each must give the very fractions
-of the array engine and of icepool.
+die as differences of powers, dice of alike likely faces in closed form), rerolls and
+bounds a die in closed form, counts successes and compares totals by the run of values a
+comparison meets; each must give the very fractions of the array engine and of icepool.
 """
 
 from __future__ import annotations
@@ -91,6 +91,22 @@ def test_keep_and_drop_agree_with_icepool_and_the_array_engine(
     ours = _ours(node)
     assert ours == _icepool(_kept(count, sides, rule))
     assert ours == _general(node)
+
+
+@SETTINGS
+@given(keeps(), st.integers(1, 3))
+def test_keeping_dice_of_unequal_faces_agrees_with_icepool(
+    case: tuple[int, int, Keep], low: int
+) -> None:
+    # rerolled once, a die's faces are no longer alike likely: the general programme
+    count, sides, rule = case
+    low = min(low, sides - 1)
+    node = Dice(count, sides, keep=rule, reroll=Reroll("once", Compare("<=", low)))
+    highest, kept = rule.kept(count)
+    pool = _d(sides).reroll(list(range(1, low + 1)), depth=1).pool(count)
+    theirs = (pool.highest(kept) if highest else pool.lowest(kept)).sum()
+    assert small_root(node) is not None
+    assert _ours(node) == _icepool(theirs)
 
 
 @SETTINGS

@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 from array import array
 from collections.abc import Callable
-from itertools import accumulate
+from itertools import accumulate, repeat
+from operator import mul, sub
 
 from spieltisch.dice.exploding import die_weights
 from spieltisch.dice.faces import SYMBOL_DICE, VALUE_KEYS, symbol_die
@@ -234,6 +235,8 @@ def _small_keep(
     low, weights, denominator = _unpack(die)
     if denominator > 1 and (count >= 64 or denominator**count >= _SLOT_LIMIT):
         return None
+    if not counting and kept < count - 1 and weights.count(1) == len(weights):
+        return _uniform_keep(low, len(weights), count, highest, kept)
     order = [(low + i, w) for i, w in enumerate(weights) if w]
     if highest:
         order.reverse()
@@ -276,6 +279,55 @@ def _small_keep(
         better += weight << shift
     size = kept * (max(raw) - base) + 1
     return kept * base, _widen(done, size, code), size, total
+
+
+def _uniform_keep(low: int, sides: int, count: int, highest: bool, kept: int) -> _Small:
+    """The sum of the ``kept`` highest (or lowest) of ``count`` dice that show ``sides``
+    consecutive values from ``low``, all alike likely: the sum over the value ``t`` of the last
+    kept die (as :func:`_small_keep`) in closed form.
+
+    With ``t`` the ``e``-th value, ``a`` of the kept dice (``a < k``) show one of the
+    ``q = sides - 1 - e`` values above it, a power of ``y^(e+1) (y^q - 1) / (y - 1)``, the
+    other ``k - a`` show ``t``, and of the ``count - a`` dice not above it at least
+    ``k - a`` show ``t``: ``S_a(e)`` ways, the sum over ``p ≤ count - k`` of
+    ``C(count - a, p) e^p``. Expanding ``(y^q - 1)^a`` makes each part a sum over ``e`` of
+    ``S_a(e) y^((k - b) e)``: the list ``S_a`` packed ``k - b`` slots apart, one step in C.
+    With ``y`` the slot base ``2^bits`` the division by ``(y - 1)^a`` is an exact division
+    of whole numbers, done by Horner's rule in ``a``. The lowest dice are the highest ones
+    mirrored."""
+    total = sides**count
+    code = _narrow(total)
+    width = _WIDTHS[code]
+    bits = 8 * width
+    # S_(k-1)(e) = (e + 1)^(n-k+1) - e^(n-k+1); S_a = (e + 1) S_(a+1) - C(n-a-1, k-a-1) e^(n-k+1)
+    powers = [e ** (count - kept + 1) for e in range(sides + 1)]
+    edge = powers[:-1]
+    ways = list(map(sub, powers[1:], edge))
+    zero = array(code, bytes(width))
+    top = bits * (sides - 1)
+    base = (1 << bits) - 1  # y - 1
+    row = _COMB[count]
+    whole = 0
+    for a in range(kept - 1, -1, -1):
+        if a < kept - 1:
+            weight = _COMB[count - a - 1][kept - a - 1]
+            ways = list(
+                map(sub, map(mul, range(1, sides + 1), ways), map(mul, edge, repeat(weight)))
+            )
+        values = array(code, ways)
+        part = 0  # the sum over e of S_a(e) y^(k e) (y^q - 1)^a, by the terms of the power
+        for b, choose in enumerate(_COMB[a]):
+            stride = kept - b
+            slots = zero * (stride * (sides - 1) + 1)
+            slots[::stride] = values
+            term = choose * int.from_bytes(slots, "little") << top * b
+            part = part - term if (a - b) & 1 else part + term
+        whole = whole // base + (row[a] * part << bits * a)
+    size = kept * (sides - 1) + 1
+    slots = array(code, whole.to_bytes(size * width, "little"))
+    if not highest:
+        slots.reverse()
+    return kept * low, int.from_bytes(array("Q", slots).tobytes(), "little"), size, total
 
 
 def _but_worst(
