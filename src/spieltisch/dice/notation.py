@@ -32,11 +32,11 @@ spaces around binary operators) that parses back to an equal tree.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterator
+from dataclasses import MISSING, dataclass, field, fields, replace
 from enum import StrEnum
 from functools import cache
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -77,6 +77,40 @@ RerollMode = Literal["once", "always"]
 
 FATE = "F"
 """The letter of the Fate die (``4dF``): a numeric symbol die with faces −1, −1, 0, 0, 1, 1."""
+
+
+_T = TypeVar("_T")
+
+
+def _quick(cls: type[_T]) -> type[_T]:
+    """Give a frozen dataclass an ``__init__`` that stores the fields straight into the
+    instance's dict.
+
+    The generated frozen ``__init__`` sets each field through ``object.__setattr__``: a
+    ten-field :class:`Dice` then costs a microsecond, more than the odds of a small check,
+    and a tree is built for every text typed. Same signature, defaults and
+    ``__post_init__``; the instances stay frozen.
+    """
+    namespace: dict[str, Any] = {}
+    params, lines = ["self"], ["    own = self.__dict__"]
+    for item in fields(cls):  # type: ignore[arg-type]
+        if not item.init:
+            continue
+        assert item.default_factory is MISSING
+        if item.default is MISSING:
+            params.append(item.name)
+        else:
+            namespace[f"_{item.name}"] = item.default
+            params.append(f"{item.name}=_{item.name}")
+        lines.append(f"    own[{item.name!r}] = {item.name}")
+    if hasattr(cls, "__post_init__"):
+        lines.append("    self.__post_init__()")
+    exec(f"def __init__({', '.join(params)}):\n" + "\n".join(lines), namespace)
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__doc__ = cls.__init__.__doc__
+    cls.__init__ = init  # type: ignore[method-assign]
+    return cls
 
 
 @dataclass(frozen=True)
@@ -144,6 +178,7 @@ class Expression:
         return sum(n.count for n in self.walk() if isinstance(n, Dice | Pool))
 
 
+@_quick
 @dataclass(frozen=True)
 class Constant(Expression):
     """A whole number."""
@@ -154,6 +189,7 @@ class Constant(Expression):
         return str(self.value)
 
 
+@_quick
 @dataclass(frozen=True)
 class Compare:
     """A comparison of one value with a target: counting successes, a total against a
@@ -174,6 +210,25 @@ class Compare:
             return value < self.target
         return value == self.target
 
+    def span(self, low: int, high: int) -> tuple[int, int]:
+        """The values of ``low…high`` that meet the target: one run ``(first, last)``, empty
+        when ``first > last`` (every comparison meets a run of whole numbers)."""
+        op, target = self.op, self.target
+        if op == ">=":
+            return max(low, target), high
+        if op == ">":
+            return max(low, target + 1), high
+        if op == "<=":
+            return low, min(high, target)
+        if op == "<":
+            return low, min(high, target - 1)
+        return max(low, target), min(high, target)
+
+    def hits(self, sides: int) -> int:
+        """How many of the faces 1…``sides`` meet the target."""
+        first, last = self.span(1, sides)
+        return max(0, last - first + 1)
+
     @property
     def condition(self) -> str:
         """As written after ``r``, ``!``, ``xo``: a bare number for ``=``."""
@@ -183,6 +238,7 @@ class Compare:
         return f"{self.op}{self.target}"
 
 
+@_quick
 @dataclass(frozen=True)
 class Keep:
     """Keep or drop the ``count`` highest (``kh``/``dh``) or lowest (``kl``/``dl``) dice."""
@@ -204,6 +260,7 @@ class Keep:
         return f"{self.mode}{self.count}"
 
 
+@_quick
 @dataclass(frozen=True)
 class Reroll:
     """Reroll a throw whose face meets ``on``: ``once`` (the second throw stands) or
@@ -216,6 +273,7 @@ class Reroll:
         return ("r" if self.mode == "once" else "rr") + self.on.condition
 
 
+@_quick
 @dataclass(frozen=True)
 class Explode:
     """A throw whose face meets ``on`` (``None``: the highest face) adds another throw:
@@ -234,6 +292,7 @@ class Explode:
         return mark if self.on is None else mark + self.on.condition
 
 
+@_quick
 @dataclass(frozen=True)
 class DieSpec:
     """One die of a :class:`Dice` term as thrown: sides, reroll rule, bounds, explosions."""
@@ -247,24 +306,43 @@ class DieSpec:
     def faces(self) -> list[tuple[int, int]]:
         """The faces a throw shows after the reroll rule, with integer weights over
         :attr:`denominator` (every face once without a rule)."""
+        return list(enumerate(self.weights(), 1))
+
+    def weights(self) -> list[int]:
+        """The weights of the faces 1…sides after the reroll rule, over :attr:`denominator`:
+        a face the rule rerolls always never stays; rerolled once, a face stays when it
+        shows first and is not rerolled (``sides`` ways) or shows second (``hits`` ways)."""
         sides, rule = self.sides, self.reroll
         if rule is None:
-            return [(face, 1) for face in range(1, sides + 1)]
-        hits = [rule.on.test(face) for face in range(1, sides + 1)]
-        if rule.mode == "always":
-            return [
-                (face, 0 if hit else 1) for face, hit in zip(range(1, sides + 1), hits, strict=True)
-            ]
-        matched = sum(hits)
-        return [
-            (face, (0 if hit else sides) + matched)
-            for face, hit in zip(range(1, sides + 1), hits, strict=True)
-        ]
+            return [1] * sides
+        first, last = rule.on.span(1, sides)
+        hits = max(0, last - first + 1)
+        stay, rerolled = (1, 0) if rule.mode == "always" else (sides + hits, hits)
+        if not hits:
+            return [stay] * sides
+        return [stay] * (first - 1) + [rerolled] * hits + [stay] * (sides - last)
+
+    def bounded(self) -> tuple[int, list[int]] | None:
+        """What a throw adds when the die does not explode: the lowest value and the weights
+        of the values from it on (those of :meth:`weights`, the faces past a bound piled onto
+        it); ``None`` for an exploding die or bounds outside the faces."""
+        sides = self.sides
+        low = 1 if self.minimum is None else self.minimum
+        high = sides if self.maximum is None else self.maximum
+        if self.explode is not None or not 1 <= low <= high <= sides:
+            return None
+        weights = self.weights()
+        if low == 1 and high == sides:
+            return 1, weights
+        kept = weights[low - 1 : high]
+        kept[0] += sum(weights[: low - 1])
+        kept[-1] += sum(weights[high:])
+        return low, kept
 
     @property
     def denominator(self) -> int:
         """The sum of the weights of :meth:`faces`."""
-        return sum(weight for _, weight in self.faces())
+        return sum(self.weights())
 
     def value(self, face: int, extra: bool = False) -> int:
         """What a throw showing ``face`` adds: clamped by the bounds, one less for an extra
@@ -304,6 +382,7 @@ class DieSpec:
         return found
 
 
+@_quick
 @dataclass(frozen=True)
 class Dice(Expression):
     """``count`` numeric dice with ``sides`` faces: rerolled, bounded, exploding, kept and
@@ -405,6 +484,7 @@ _POOL_KEYS: dict[str, tuple[str, ...]] = {
 }
 
 
+@_quick
 @dataclass(frozen=True)
 class Pool(Expression):
     """``count`` symbol dice of one kind (``H M J B E S``, or ``F`` for Fate dice);
@@ -432,6 +512,7 @@ class Pool(Expression):
         return f"{self.count}dF" if self.die == FATE else f"{self.count}{self.die}"
 
 
+@_quick
 @dataclass(frozen=True)
 class Negate(Expression):
     """The negative of a number."""
@@ -457,6 +538,11 @@ def _union(*groups: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(key for key in VALUE_KEYS if key in found)
 
 
+_NUMERIC = (Kind.NUMBER, (), False, False)
+"""The meaning of an operation on numbers: a number, no symbol keys, no comparison."""
+
+
+@_quick
 @dataclass(frozen=True)
 class BinaryOp(Expression):
     """``left op right`` for ``+``, ``-`` and ``*``.
@@ -472,15 +558,16 @@ class BinaryOp(Expression):
 
     def __post_init__(self) -> None:
         # The meaning of the node is fixed by its operands: work it out once.
-        left, right = self.left.kind, self.right.kind
-        symbols = left is not Kind.NUMBER
-        comparative = self.op == "-" and symbols and right is Kind.SYMBOLS
-        malus = self.op == "-" and symbols and right is Kind.JANUS
+        left = self.left.kind
+        if left is Kind.NUMBER:
+            self.__dict__["_meaning"] = _NUMERIC
+            return
+        right = self.right.kind
+        comparative = self.op == "-" and right is Kind.SYMBOLS
+        malus = self.op == "-" and right is Kind.JANUS
         kind: Kind
         keys: tuple[str, ...]
-        if not symbols:
-            kind, keys = Kind.NUMBER, ()
-        elif self.op == "+" and left is Kind.JANUS and right is Kind.JANUS:
+        if self.op == "+" and left is Kind.JANUS and right is Kind.JANUS:
             kind, keys = Kind.JANUS, ("successes",)
         elif comparative:
             kind, keys = Kind.SYMBOLS, ("successes",)
@@ -491,7 +578,7 @@ class BinaryOp(Expression):
             else:
                 extra = ("successes",) if malus else ()
                 kind, keys = Kind.SYMBOLS, _union(left_keys, right_keys, extra)
-        object.__setattr__(self, "_meaning", (kind, keys, comparative, malus))
+        self.__dict__["_meaning"] = (kind, keys, comparative, malus)
 
     @property
     def kind(self) -> Kind:
@@ -535,6 +622,7 @@ class BinaryOp(Expression):
         return f"{left} {self.op} {right}"
 
 
+@_quick
 @dataclass(frozen=True)
 class Divide(Expression):
     """``operand / divisor`` with a whole-number result: rounded down (``/``, ``floor()``),
@@ -571,6 +659,7 @@ class Divide(Expression):
         return text if self.rounding == "floor" else f"{self.rounding}({text})"
 
 
+@_quick
 @dataclass(frozen=True)
 class Abs(Expression):
     """The absolute value of a number."""
@@ -596,6 +685,7 @@ def _absorbs(node: Expression) -> bool:
     return False
 
 
+@_quick
 @dataclass(frozen=True)
 class Test(Expression):
     """A total compared with a target: 1 when it meets it, else 0 (``1d20+5>=15``)."""
@@ -621,6 +711,7 @@ class Test(Expression):
         return f"{inner} {self.compare.op} {self.compare.target}"
 
 
+@_quick
 @dataclass(frozen=True)
 class Group(Expression):
     """``{a, b, …}``: the sum of its members, or of the kept ones, or the count of (kept)
@@ -661,6 +752,7 @@ class Group(Expression):
         return text
 
 
+@_quick
 @dataclass(frozen=True)
 class Label(Expression):
     """A term with a label (``2d6[fire]``): the label is kept with the term's value."""
@@ -689,6 +781,7 @@ class Label(Expression):
         return f"{inner}[{self.text}]"
 
 
+@_quick
 @dataclass(frozen=True)
 class Comment(Expression):
     """A whole roll with a comment (``1d20+5 # Wahrnehmung``, ``1d20+5 [Angriff]``)."""
@@ -839,23 +932,6 @@ _HINTS: dict[str, str] = {
 }
 _HINT_ORDER = tuple(_HINTS)
 _MAX_DIGITS = 9
-_KEEP_NAMES: dict[str, KeepMode] = {
-    "kh": "kh",
-    "k": "kh",
-    "kl": "kl",
-    "dh": "dh",
-    "dl": "dl",
-    "d": "dl",
-}
-_EXPLODE_NAMES: dict[str, ExplodeMode] = {
-    "!": "add",
-    "x": "add",
-    "!!": "add",
-    "ie": "add",
-    "!p": "penetrate",
-    "xo": "once",
-    "ra": "once",
-}
 _FUNCTIONS = ("floor", "ceil", "round", "abs")
 
 
@@ -864,15 +940,77 @@ def _hint(expected: set[str] | frozenset[str]) -> str:
     return " | ".join(_HINTS[name] for name in names) or "?"
 
 
-def _bare_op(word: str) -> CompareOp:
-    """What a bare number means after ``word``: ``t``, ``ie`` at least, ``f`` at most,
-    everything else (Foundry, Roll20) equal."""
-    word = word.lower()
-    if word in ("t", "ie"):
-        return ">="
-    if word == "f":
-        return "<="
-    return "="
+Make = Callable[[CompareOp, int | None, int], Any]
+"""What a suffix sets, from its comparison operator, its number (``None``: none written) and
+the sides of the die."""
+
+
+def _reroll(mode: RerollMode) -> Make:
+    return lambda op, number, sides: Reroll(
+        mode, Compare("=", 1) if number is None else Compare(op, number)
+    )
+
+
+def _explode(mode: ExplodeMode) -> Make:
+    return lambda op, number, sides: Explode(mode, None if number is None else Compare(op, number))
+
+
+def _add_once(op: CompareOp, number: int | None, sides: int) -> Explode:
+    return Explode("once", Compare("=", sides) if number is None else Compare(op, number))
+
+
+def _keep(mode: KeepMode) -> Make:
+    return lambda op, number, sides: Keep(mode, 1 if number is None else number)
+
+
+def _bound(op: CompareOp, number: int | None, sides: int) -> int | None:
+    return number
+
+
+def _condition(op: CompareOp, number: int | None, sides: int) -> Compare | None:
+    return None if number is None else Compare(op, number)
+
+
+# Every suffix of a dice term or group (lower case; "" is a bare comparison, ``>=4``): the
+# slot it fills, what a bare number after it compares with (Foundry's and Roll20's ``=``;
+# Dice Maiden's ``t`` and ``ie`` at least, ``f`` at most) and what it sets (``None`` where a
+# number it needs is missing). The grammar and the fast path both read suffixes by it.
+_SUFFIXES: dict[str, tuple[str, CompareOp, Make]] = {
+    "r": ("reroll", "=", _reroll("once")),
+    "ro": ("reroll", "=", _reroll("once")),
+    "rr": ("reroll", "=", _reroll("always")),
+    "ra": ("explode", "=", _add_once),
+    "!": ("explode", "=", _explode("add")),
+    "x": ("explode", "=", _explode("add")),
+    "!!": ("explode", "=", _explode("add")),
+    "ie": ("explode", ">=", _explode("add")),
+    "!p": ("explode", "=", _explode("penetrate")),
+    "xo": ("explode", "=", _explode("once")),
+    "kh": ("keep", "=", _keep("kh")),
+    "k": ("keep", "=", _keep("kh")),
+    "kl": ("keep", "=", _keep("kl")),
+    "dh": ("keep", "=", _keep("dh")),
+    "dl": ("keep", "=", _keep("dl")),
+    "d": ("keep", "=", _keep("dl")),
+    "min": ("minimum", "=", _bound),
+    "mi": ("minimum", "=", _bound),
+    "max": ("maximum", "=", _bound),
+    "ma": ("maximum", "=", _bound),
+    "cs": ("compare", "=", _condition),
+    "t": ("compare", ">=", _condition),
+    "cf": ("failure", "=", _condition),
+    "f": ("failure", "<=", _condition),
+    "": ("compare", "=", _condition),
+}
+_GROUP_SLOTS = frozenset({"keep", "compare", "failure"})
+"""The slots a group's suffixes may fill."""
+
+
+def _suffix(word: str, op: str | None, number: int | None, sides: int) -> tuple[str, Any]:
+    """The slot a suffix (lower case) fills and its value (``None`` where a number it needs
+    is missing)."""
+    slot, bare, make = _SUFFIXES[word]
+    return slot, make(op or bare, number, sides)  # type: ignore[arg-type]
 
 
 class _Meaning:
@@ -951,11 +1089,7 @@ class _Meaning:
         sides = node.sides
         spec = node.spec
         rule = spec.reroll
-        if (
-            rule is not None
-            and rule.mode == "always"
-            and all(map(rule.on.test, range(1, sides + 1)))
-        ):
+        if rule is not None and rule.mode == "always" and rule.on.hits(sides) == sides:
             raise self.fail(
                 "dice.reroll_every_face",
                 position,
@@ -968,9 +1102,11 @@ class _Meaning:
                 raise self.fail("dice.bad_bound", position, found, f"1 … {sides}", bound=bound)
         if node.minimum is not None and node.maximum is not None and node.minimum > node.maximum:
             raise self.fail("dice.bad_bound", position, found, "min ≤ max", bound=node.minimum)
-        shown = [face for face, weight in spec.faces() if weight]
         explode = spec.explode
-        if explode is not None and explode.mode != "once" and all(map(spec.explodes, shown)):
+        if explode is None or explode.mode == "once":
+            return
+        shown = [face for face, weight in spec.faces() if weight]
+        if all(map(spec.explodes, shown)):
             raise self.fail("dice.explodes_always", position, found, f"!{sides}", rule=str(explode))
 
     def label(self, text: str, position: int) -> str:
@@ -1003,11 +1139,7 @@ def _dice_reachable(node: Dice) -> bool:
     compare = node.compare
     assert compare is not None
     if node.plain:  # faces 1…sides
-        return (
-            compare.test(1)
-            or compare.test(node.sides)
-            or (compare.op == "=" and 1 <= compare.target <= node.sides)
-        )
+        return compare.hits(node.sides) > 0
     spec = node.spec
     totals = spec.totals()
     if any(compare.test(total) for total in totals):
@@ -1099,12 +1231,6 @@ class _Build(Transformer[Token, Any]):
             return None, self.number(children[0])
         return str(children[0]), self.number(children[1])
 
-    def _compare(self, word: str, cond: tuple[str | None, int] | None, default: Compare) -> Compare:
-        if cond is None:
-            return default
-        op, target = cond
-        return Compare(op or _bare_op(word), target)  # type: ignore[arg-type]
-
     def reroll(self, children: list[Any]) -> tuple[str, Token, Any]:
         return ("reroll", children[0], children[1] if len(children) > 1 else None)
 
@@ -1124,38 +1250,23 @@ class _Build(Transformer[Token, Any]):
         return ("failure", children[0], children[1])
 
     def compare(self, children: list[Any]) -> tuple[str, Token, Any]:
-        return ("success", children[0], (str(children[0]), self.number(children[1])))
+        return ("compare", children[0], (str(children[0]), self.number(children[1])))
 
     def _modifiers(self, parts: list[tuple[str, Token, Any]], sides: int) -> dict[str, Any]:
         """The modifiers of a dice term or group by slot (each slot at most once)."""
         found: dict[str, Any] = {}
-        for slot, token, argument in parts:
-            word = str(token).lower()
-            if slot == "reroll" and word == "ra":
-                key = "explode"
-            elif slot == "bound":
-                key = "minimum" if word.startswith("mi") else "maximum"
-            elif slot == "success":
-                key = "compare"
-            else:
-                key = slot
-            if key in found:
+        for rule, token, argument in parts:
+            op: str | None = None
+            number: int | None = None
+            if isinstance(argument, tuple):
+                op, number = argument
+            elif argument is not None:
+                number = self.number(argument)
+            word = "" if rule == "compare" else str(token).lower()
+            slot, value = _suffix(word, op, number, sides)
+            if slot in found:
                 raise self.fail("dice.duplicate_modifier", token, "+ -", modifier=str(token))
-            if key == "explode" and slot == "reroll":
-                found[key] = Explode("once", self._compare(word, argument, Compare("=", sides)))
-            elif slot == "reroll":
-                mode: RerollMode = "always" if word == "rr" else "once"
-                found[key] = Reroll(mode, self._compare(word, argument, Compare("=", 1)))
-            elif slot == "explode":
-                on = None if argument is None else self._compare(word, argument, Compare("=", 1))
-                found[key] = Explode(_EXPLODE_NAMES[word], on)
-            elif slot == "keep":
-                count = 1 if argument is None else self.number(argument)
-                found[key] = Keep(_KEEP_NAMES[word], count)
-            elif slot == "bound":
-                found[key] = self.number(argument)
-            else:
-                found[key] = self._compare(word, argument, Compare("=", 1))
+            found[slot] = value
         return found
 
     def dice(self, children: list[Any]) -> Expression:
@@ -1275,20 +1386,17 @@ def _count_dice(node: Expression, text: str, limits: Limits) -> None:
 # (a syntax error, a limit, mixed types), and then the grammar parses the text again and
 # names the error. So errors stay the grammar's; a property test checks that both agree.
 
-_WS = re.compile(r"[ \t]*")
-_INT = re.compile(r"[ \t]*([0-9]+)")
 _TERM = re.compile(
     r"[ \t]*(?:([0-9]+)[ \t]*)?(?:([dDwW])([0-9]+|%|[fF])|([HMJBEShmjbes]))"
     r"|[ \t]*([0-9]+)"
 )
 _FUNC = re.compile(r"[ \t]*(floor|ceil|round|abs)[ \t]*\(", re.I)
-_MODIFIER = re.compile(
-    r"[ \t]*(?:(rr|ro|ra|r)|(!!|![pP]|!|xo|x|ie)|(kh|kl|dh|dl|k|d)|(min|max|mi|ma)"
-    r"|(cs|t)|(cf|f)|(>=|<=|>|<|=))",
+_SUFFIX = re.compile(
+    r"[ \t]*(?:(rr|ro|ra|r|!!|!p|!|xo|x|ie|cs|t|cf|f)(?:[ \t]*(>=|<=|>|<|=)?[ \t]*([0-9]+))?"
+    r"|(kh|kl|dh|dl|k|d|min|max|mi|ma)(?:[ \t]*([0-9]+))?|(>=|<=|>|<|=)[ \t]*([0-9]+))",
     re.I,
 )
-_GROUP_MODIFIER = re.compile(r"[ \t]*(?:(kh|kl|dh|dl|k|d)|(cs|t)|(cf|f)|(>=|<=|>|<|=))", re.I)
-_COND = re.compile(r"[ \t]*(?:(>=|<=|>|<|=)[ \t]*([0-9]+)|([0-9]+))")
+# One suffix of a dice term or group: its word, comparison and number.
 _CMP = re.compile(r"[ \t]*(>=|<=|>|<|=)[ \t]*(-?)[ \t]*([0-9]+)")
 _LABEL = re.compile(r"[ \t]*(\[[^\[\]\r\n]*\])")
 
@@ -1308,14 +1416,16 @@ def _int(text: str) -> int:
 class _Fast:
     """Recursive descent over the characters; raises :class:`_Bail` at anything unusual."""
 
-    __slots__ = ("dice", "limits", "meaning", "pos", "text")
+    __slots__ = ("counted", "dice", "limits", "pos", "text")
 
     def __init__(self, text: str, limits: Limits) -> None:
         self.text = text
         self.pos = 0
         self.limits = limits
         self.dice = 0
-        self.meaning = _Meaning(text, limits)
+        self.counted: list[Dice] = []
+        """The dice terms that count successes, but for plain dice whose target a face
+        meets (the others' targets are checked after)."""
 
     def peek(self) -> str:
         text, pos = self.text, self.pos
@@ -1328,7 +1438,8 @@ class _Fast:
 
     def test(self) -> Expression:
         left = self.sum()
-        found = _CMP.match(self.text, self.pos)
+        char = self.peek()
+        found = _CMP.match(self.text, self.pos) if char and char in "<>=" else None
         if found is None:
             return left
         if left.kind is not Kind.NUMBER:
@@ -1374,7 +1485,7 @@ class _Fast:
                 raise _Bail
             return Negate(operand)
         node = self.atom()
-        found = _LABEL.match(self.text, self.pos)
+        found = _LABEL.match(self.text, self.pos) if self.peek() == "[" else None
         if found is None:
             return node
         self.pos = found.end()
@@ -1436,122 +1547,82 @@ class _Fast:
             raise _Bail
         self.pos += 1
 
-    def cond(self, word: str, default: Compare | None) -> Compare | None:
-        found = _COND.match(self.text, self.pos)
-        if found is None:
-            return default
-        self.pos = found.end()
-        if found.group(3) is not None:
-            return Compare(_bare_op(word), _int(found.group(3)))
-        return Compare(found.group(1), _int(found.group(2)))  # type: ignore[arg-type]
-
-    def number(self) -> int | None:
-        found = _INT.match(self.text, self.pos)
-        if found is None:
-            return None
-        self.pos = found.end()
-        return _int(found.group(1))
+    def suffixes(self, sides: int) -> dict[str, Any]:
+        """The run of suffixes from here, by slot (see :data:`_SUFFIXES`)."""
+        text, pos = self.text, self.pos
+        found: dict[str, Any] = {}
+        match = _SUFFIX.match(text, pos)
+        while match is not None:
+            word, op, number, named, digits, compare, target = match.groups()
+            if named:
+                word, number = named, digits
+            elif compare:
+                word, op, number = "", compare, target
+            slot, value = _suffix(word.lower(), op, None if number is None else _int(number), sides)
+            if value is None or slot in found:
+                raise _Bail
+            found[slot] = value
+            pos = match.end()
+            match = _SUFFIX.match(text, pos)
+        self.pos = pos
+        return found
 
     def modifiers(self, count: int, sides: int) -> Expression:
-        found: dict[str, Any] = {}
-        text = self.text
-        while True:
-            match = _MODIFIER.match(text, self.pos)
-            if match is None:
-                break
-            self.pos = match.end()
-            reroll, explode, keep, bound, success, failure, compare = match.groups()
-            word = match.group(match.lastindex or 0).lower()
-            if reroll is not None:
-                key = "explode" if word == "ra" else "reroll"
-                if key in found:
-                    raise _Bail
-                if word == "ra":
-                    on = self.cond(word, Compare("=", sides))
-                    assert on is not None
-                    found[key] = Explode("once", on)
-                else:
-                    on = self.cond(word, Compare("=", 1))
-                    assert on is not None
-                    found[key] = Reroll("always" if word == "rr" else "once", on)
-            elif explode is not None:
-                if "explode" in found:
-                    raise _Bail
-                found["explode"] = Explode(_EXPLODE_NAMES[word], self.cond(word, None))
-            elif keep is not None:
-                if "keep" in found:
-                    raise _Bail
-                kept = self.number()
-                found["keep"] = Keep(_KEEP_NAMES[word], 1 if kept is None else kept)
-            elif bound is not None:
-                key = "minimum" if word.startswith("mi") else "maximum"
-                value = self.number()
-                if key in found or value is None:
-                    raise _Bail
-                found[key] = value
-            elif success is not None or failure is not None:
-                key = "compare" if success is not None else "failure"
-                on = self.cond(word, None)
-                if key in found or on is None:
-                    raise _Bail
-                found[key] = on
-            else:
-                target = self.number()
-                if "compare" in found or target is None:
-                    raise _Bail
-                found["compare"] = Compare(compare, target)  # type: ignore[arg-type]
+        found = self.suffixes(sides)
+        if not found:
+            self.dice += count
+            return Dice(count, sides)
         keep_rule = found.get("keep")
         if keep_rule is not None:
             limit = count if keep_rule.mode in ("kh", "kl") else count - 1
             if not 1 <= keep_rule.count <= limit or count > self.limits.max_keep_pool:
                 raise _Bail
         node = Dice(count, sides, **found)
-        if "reroll" in found or "explode" in found or "minimum" in found or "maximum" in found:
+        rule = found.get("reroll")
+        if rule is not None and rule.mode == "always" and rule.on.hits(sides) == sides:
+            raise _Bail  # no face would stay
+        if "explode" in found or "minimum" in found or "maximum" in found:
             try:
-                self.meaning.dice(node, 0, "")
+                _Meaning(self.text, self.limits).dice(node, 0, "")
             except NotationError:
                 raise _Bail from None
+        if node.compare is not None:
+            self.counted.append(node)
         self.dice += count
         return node
 
+    def member(self) -> Expression:
+        """A member of a group: in one match when it is simple (see :data:`_MEMBER`)."""
+        found = _MEMBER.match(self.text, self.pos)
+        if found is not None:
+            pos, dice, counted = self.pos, self.dice, len(self.counted)
+            try:
+                node = _simple_read(self, found)
+            except _Bail:
+                self.pos, self.dice = pos, dice
+                del self.counted[counted:]
+            else:
+                self.pos = found.end()
+                return node
+        return self.test()
+
     def group(self) -> Expression:
         self.pos += 1
-        members = [self.test()]
+        members = [self.member()]
         while self.peek() == ",":
             self.pos += 1
-            members.append(self.test())
+            members.append(self.member())
         self.close("}")
         if any(member.kind is not Kind.NUMBER for member in members):
             raise _Bail
-        found: dict[str, Any] = {}
-        text = self.text
-        while True:
-            match = _GROUP_MODIFIER.match(text, self.pos)
-            if match is None:
-                break
-            self.pos = match.end()
-            keep, success, failure, compare = match.groups()
-            word = match.group(match.lastindex or 0).lower()
-            if keep is not None:
-                if "keep" in found:
-                    raise _Bail
-                kept = self.number()
-                rule = Keep(_KEEP_NAMES[word], 1 if kept is None else kept)
-                limit = len(members) if rule.mode in ("kh", "kl") else len(members) - 1
-                if not 1 <= rule.count <= limit or len(members) > self.limits.max_keep_pool:
-                    raise _Bail
-                found["keep"] = rule
-            elif success is not None or failure is not None:
-                key = "compare" if success is not None else "failure"
-                on = self.cond(word, None)
-                if key in found or on is None:
-                    raise _Bail
-                found[key] = on
-            else:
-                target = self.number()
-                if "compare" in found or target is None:
-                    raise _Bail
-                found["compare"] = Compare(compare, target)  # type: ignore[arg-type]
+        found = self.suffixes(0)
+        if not _GROUP_SLOTS.issuperset(found):
+            raise _Bail
+        rule = found.get("keep")
+        if rule is not None:
+            limit = len(members) if rule.mode in ("kh", "kl") else len(members) - 1
+            if not 1 <= rule.count <= limit or len(members) > self.limits.max_keep_pool:
+                raise _Bail
         return Group(tuple(members), **found)
 
 
@@ -1560,76 +1631,80 @@ _HEAD = (
     r"|([0-9]+))[ \t]*"
 )
 _SIMPLE = re.compile(rf"{_HEAD}(?:([-+]){_HEAD})?(?:(>=|<=|[<>=])[ \t]*(-?)[ \t]*([0-9]+))?[ \t]*")
+_COUNTS = re.compile(r"[ \t]*(>=|<=|>|<|=)[ \t]*([0-9]+)[ \t]*")
+_MEMBER = re.compile(rf"{_SIMPLE.pattern}(?=[,}}])")
 # The commonest texts in one match: one term, or two joined by + or -, maybe compared with a
-# target (``3d6``, ``4W6kh3``, ``2d20kh1 + 5``, ``10M-3J``, ``1d20+5>=15``, ``4d6r1``);
-# anything else goes through the descent.
+# target (``3d6``, ``4W6kh3``, ``2d20kh1 + 5``, ``10M-3J``, ``1d20+5>=15``, ``4d6r1``), and
+# group members of that shape; anything else goes through the descent.
 
 
-def _simple_term(
-    reader: _Fast, parts: tuple[str | None, ...], at: int, start: int
-) -> tuple[Expression, int]:
-    """One term of :data:`_SIMPLE` (its groups from ``at`` on, found from ``start``) and the
-    dice it rolls."""
+def _simple_term(reader: _Fast, parts: tuple[str | None, ...], at: int, start: int) -> Expression:
+    """One term of :data:`_SIMPLE` (its groups from ``at`` on, found from ``start``); the
+    reader counts its dice."""
     count_text, side_text, mods, symbol, number = parts[at : at + 5]
     if number is not None:
-        return Constant(_int(number)), 0
+        return Constant(_int(number))
     count = _int(count_text) if count_text else 1
     limits = reader.limits
     if count > limits.max_dice:
         raise _Bail
     if symbol is not None:
-        return Pool(count, symbol.upper()), count
+        reader.dice += count
+        return Pool(count, symbol.upper())
     assert side_text is not None
     sides = 100 if side_text == "%" else _int(side_text)
     if count == 0 or not 2 <= sides <= limits.max_sides:
         raise _Bail
+    reader.dice += count
     if not mods or not mods.strip():
-        return Dice(count, sides), count
+        return Dice(count, sides)
+    counts = _COUNTS.fullmatch(mods)
+    if counts is not None:  # the commonest suffix alone: a success target (``5d6>=4``)
+        on = Compare(counts.group(1), _int(counts.group(2)))  # type: ignore[arg-type]
+        counting = Dice(count, sides, compare=on)
+        if not on.hits(sides):
+            reader.counted.append(counting)
+        return counting
+    reader.dice -= count  # counted by the suffixes' reader
     reader.pos = start
     node = reader.modifiers(count, sides)
     if reader.peek() and reader.pos != start + len(mods):
         raise _Bail
     if reader.pos < start + len(mods.rstrip()):
         raise _Bail
-    return node, count
+    return node
 
 
-def _simple(text: str, limits: Limits) -> Expression | None:
-    """The tree of a text of one or two simple terms; ``None`` if it is not one."""
-    found = _SIMPLE.fullmatch(text)
-    if found is None:
-        return None
+def _simple_read(reader: _Fast, found: re.Match[str]) -> Expression:
+    """The tree of a match of :data:`_SIMPLE`; raises :class:`_Bail` if it is not one."""
     parts = found.groups()
-    reader = _Fast(text, limits)
-    try:
-        left, dice = _simple_term(reader, parts, 0, found.start(3))
-        if parts[5] is not None:
-            right, more = _simple_term(reader, parts, 6, found.start(9))
-            if (left.kind is Kind.NUMBER) != (right.kind is Kind.NUMBER):
-                return None
-            dice += more
-            left = BinaryOp("+" if parts[5] == "+" else "-", left, right)
-    except _Bail:
-        return None
-    if dice > limits.max_dice:
-        return None
+    left = _simple_term(reader, parts, 0, found.start(3))
+    if parts[5] is not None:
+        right = _simple_term(reader, parts, 6, found.start(9))
+        if (left.kind is Kind.NUMBER) != (right.kind is Kind.NUMBER):
+            raise _Bail
+        left = BinaryOp("+" if parts[5] == "+" else "-", left, right)
+    if reader.dice > reader.limits.max_dice:
+        raise _Bail
     op = parts[11]
     if op is None:
         return left
     if left.kind is not Kind.NUMBER:
-        return None
+        raise _Bail
     target = _int(parts[13])
     return Test(left, Compare(op, -target if parts[12] else target))  # type: ignore[arg-type]
 
 
-def _fast(text: str, limits: Limits) -> Expression | None:
-    """The tree of ``text`` when it is plainly valid, else ``None`` (see above)."""
-    try:
-        simple = _simple(text, limits)
-    except _Bail:
-        simple = None
-    if simple is not None:
-        return simple
+def _fast(text: str, limits: Limits) -> tuple[Expression, list[Dice]] | None:
+    """The tree of ``text`` when it is plainly valid, and its dice terms that count
+    successes; else ``None`` (see above)."""
+    found = _SIMPLE.fullmatch(text)
+    if found is not None:
+        reader = _Fast(text, limits)
+        try:
+            return _simple_read(reader, found), reader.counted
+        except _Bail:
+            pass
     reader = _Fast(text, limits)
     try:
         node = reader.test()
@@ -1639,7 +1714,7 @@ def _fast(text: str, limits: Limits) -> Expression | None:
         return None
     if reader.dice > limits.max_dice:
         return None
-    return node
+    return node, reader.counted
 
 
 # -- comments and the trailing label ---------------------------------------------------------
@@ -1703,26 +1778,29 @@ def _rightmost(node: Expression) -> Expression:
     return node
 
 
-def _check_targets(node: Expression, text: str, written: str) -> None:
+def _check_targets(node: Expression, counted: list[Dice], text: str, written: str) -> None:
     """Refuse a success target no die can reach (``3d6>=10``: the sum of the dice was meant),
-    suggesting the comparison of the total."""
-    for n in node.walk():
-        if not isinstance(n, Dice) or n.compare is None or _dice_reachable(n):
+    suggesting the comparison of the total; ``counted`` are the dice terms of ``node`` that
+    count successes."""
+    for n in counted:
+        compare = n.compare
+        assert compare is not None
+        if _dice_reachable(n):
             continue
         plain = replace(n, compare=None)
         if n.failure is None and _rightmost(node) is n and not isinstance(node, Test):
-            suggestion = str(Test(_replace(node, n, plain), n.compare))
-            at = written.rfind(str(n.compare.op))
-            if at > 0 and written[at:].replace(" ", "") == str(n.compare):
+            suggestion = str(Test(_replace(node, n, plain), compare))
+            at = written.rfind(str(compare.op))
+            if at > 0 and written[at:].replace(" ", "") == str(compare):
                 suggestion = f"({written[:at].strip()}){written[at:].strip()}"
         else:
-            suggestion = str(_replace(node, n, Test(plain, n.compare)))
-        position = max(0, text.find(str(n.compare.op)))
+            suggestion = str(_replace(node, n, Test(plain, compare)))
+        position = max(0, text.find(str(compare.op)))
         raise NotationError(
             "dice.unreachable_target",
             value=text,
             position=position,
-            found=str(n.compare),
+            found=str(compare),
             expected=suggestion,
             suggestion=suggestion,
             dice=str(plain),
@@ -1747,7 +1825,8 @@ def parse(text: str, limits: Limits | None = None) -> Expression:
         raise NotationError(
             "dice.notation.empty", value=repr(text), position=0, found="", expected="3d6"
         )
-    operators = len(_OPERATORS.findall(text))
+    # every operator is one character: a shorter text cannot have too many
+    operators = len(_OPERATORS.findall(text)) if len(text) > limits.max_operators else 0
     if len(text) > limits.max_length or operators > limits.max_operators:
         raise NotationError(
             "dice.notation.too_long",
@@ -1760,11 +1839,16 @@ def parse(text: str, limits: Limits | None = None) -> Expression:
             limit=limits.max_operators,
         )
     body, comment, start = _split_comment(text)
-    node = _fast(body, limits)
-    if node is None:
+    fast = _fast(body, limits)
+    if fast is not None:
+        node, counted = fast
+    else:
         node = _grammar_parse(body, limits, text)
-    if _TARGETS.search(body):
-        _check_targets(node, text, body)
+        counted = []
+        if _TARGETS.search(body):
+            counted = [n for n in node.walk() if isinstance(n, Dice) and n.compare is not None]
+    if counted:
+        _check_targets(node, counted, text, body)
     if comment is not None:
         _check_comment(text, comment, start, limits)
         if comment:

@@ -13,8 +13,9 @@ left out of the whole expression is at most :data:`TAIL` and that mass is report
 ``truncated``.
 
 Small expressions take a shortcut in both modes: a single number or symbol count without
-exploding or kept dice, whose weights fit in 64 bits, is computed with integer polynomials
-packed into one Python int (see :func:`_small`); its float probabilities are the exact
+dice that explode again and again, whose weights fit in 64 bits, is computed with integer
+polynomials packed into one Python int (see :mod:`spieltisch.dice.small`: closed forms for
+keep/drop, rerolls, bounds and comparisons); its float probabilities are the exact
 fractions, correctly rounded. Most game checks are such, and there the fixed cost of array
 code would dominate.
 """
@@ -242,9 +243,9 @@ def _build(node: Expression, budget: int | None) -> Distribution:
         keys, low, weights, denominator = small
         table: tuple[tuple[Outcome, float], ...]
         if keys is None:
-            table = tuple((low + i, w / denominator) for i, w in enumerate(weights) if w)
+            table = tuple([(low + i, w / denominator) for i, w in enumerate(weights) if w])
         else:
-            table = tuple(((low + i,), w / denominator) for i, w in enumerate(weights) if w)
+            table = tuple([((low + i,), w / denominator) for i, w in enumerate(weights) if w])
         return Distribution(node, keys, table, 0.0)
     depths = depths_of(node)
     check_cost(node, depths, False, budget)

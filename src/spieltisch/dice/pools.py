@@ -112,7 +112,7 @@ def numeric_dice(node: Dice, depth: int, exact: bool) -> Pmf:
     successes (1) and failures (−1; +1 when only failures are counted)."""
     if node.compare is not None and node.failure is None and node.plain:
         # A plain die: count the faces 1..sides that meet the target.
-        hits = hits_of(node.sides, node.compare)
+        hits = node.compare.hits(node.sides)
         if exact:
             weights = np.array([node.sides - hits, hits], dtype=object)
             return Pmf(NUMERIC, (0,), weights, node.sides, 0.0)
@@ -134,20 +134,6 @@ def scored(die: Pmf, score: Callable[[int], int]) -> Pmf:
         if weight:
             weights[value - low] += weight
     return Pmf(NUMERIC, (low,), weights, die.denominator, die.missing)
-
-
-def hits_of(sides: int, compare: Compare) -> int:
-    """How many of the faces 1..sides meet ``compare``."""
-    target, op = compare.target, compare.op
-    if op == ">=":
-        return min(sides, max(0, sides - target + 1))
-    if op == ">":
-        return min(sides, max(0, sides - target))
-    if op == "<=":
-        return min(sides, max(0, target))
-    if op == "<":
-        return min(sides, max(0, target - 1))
-    return 1 if 1 <= target <= sides else 0
 
 
 _TESTS: dict[str, Callable[[Array, int], Array]] = {

@@ -5,13 +5,15 @@ from __future__ import annotations
 import math
 from array import array
 from collections.abc import Callable
-from itertools import accumulate
+from itertools import accumulate, repeat
+from operator import mul, sub
 
 from spieltisch.dice.exploding import die_weights
 from spieltisch.dice.faces import SYMBOL_DICE, VALUE_KEYS, symbol_die
 from spieltisch.dice.notation import (
     Abs,
     BinaryOp,
+    Compare,
     Constant,
     Dice,
     Divide,
@@ -23,7 +25,7 @@ from spieltisch.dice.notation import (
     Pool,
     Test,
 )
-from spieltisch.dice.pools import FACE_CELLS, hits_of
+from spieltisch.dice.pools import FACE_CELLS
 from spieltisch.dice.tree import Visitor
 
 # -- small expressions: integer polynomials in one Python int ------------------------------
@@ -155,6 +157,28 @@ def _small_map(a: _Small, function: Callable[[int], int]) -> _Small:
     return _repack(out, denominator)
 
 
+def _small_hits(a: _Small, compare: Compare) -> _Small:
+    """Whether a value of ``a`` meets ``compare`` (1 or 0): the weights of the run of
+    values it meets, summed."""
+    low, weights, denominator = _unpack(a)
+    first, last = compare.span(low, low + len(weights) - 1)
+    hit = sum(weights[first - low : last - low + 1]) if first <= last else 0
+    if hit in (0, denominator):
+        return int(hit > 0), 1, 1, 1
+    return 0, (denominator - hit) | hit << 64, 2, denominator
+
+
+def _small_scored(a: _Small, node: Dice | Group) -> _Small:
+    """What one die or member of ``node`` with a value of ``a`` adds: the value, or 1 for a
+    success (less 1 for a failure)."""
+    if not node.counting:
+        return a
+    if node.failure is None:
+        assert node.compare is not None
+        return _small_hits(a, node.compare)
+    return _small_map(a, node.score)
+
+
 def _small_extreme(members: list[_Small], highest: bool) -> _Small | None:
     """The highest (or lowest) of independent members: differences of products of their
     cumulative weights (weights of the values up to, or from, each value)."""
@@ -197,55 +221,155 @@ def _small_like_extreme(die: _Small, count: int, highest: bool) -> _Small | None
 def _small_keep(
     die: _Small, count: int, keep: Keep, score: Callable[[int], int], counting: bool
 ) -> _Small | None:
-    """The kept scores of ``count`` like dice (see :func:`spieltisch.dice.keep.like_keep`),
-    with the score polynomials packed into Python ints (``counting``: the scores are not
-    the values)."""
+    """The kept scores of ``count`` like dice, by the value ``t`` of the last kept die.
+
+    Values are visited from the best down. With ``a`` dice better than ``t`` (fewer than
+    the ``k`` kept) and at least ``k - a`` of the others at ``t``, the rest worse, the kept
+    dice score the ``a`` better ones plus ``k - a`` times the score of ``t``. The better
+    dice are a power of the polynomial of the better values; the others, ``m = count - a``
+    of them at ``t`` (weight ``w``) or worse (``v``), weigh the terms of ``(w·y + v)^m``
+    with ``y^(k - a)`` or more. ``counting``: the scores are not the values."""
     highest, kept = keep.kept(count)
     if kept == 1 and not counting:
         return _small_like_extreme(die, count, highest)
     low, weights, denominator = _unpack(die)
     if denominator > 1 and (count >= 64 or denominator**count >= _SLOT_LIMIT):
         return None
+    if not counting and kept < count - 1 and weights.count(1) == len(weights):
+        return _uniform_keep(low, len(weights), count, highest, kept)
     order = [(low + i, w) for i, w in enumerate(weights) if w]
     if highest:
         order.reverse()
-    raw = [score(value) for value, _ in order]
+    raw = [score(value) for value, _ in order] if counting else [value for value, _ in order]
     base = min(raw)
-    gains = [64 * (r - base) for r in raw]
-    belows = [0] * len(order)
-    running = 0
-    for index in range(len(order) - 1, -1, -1):
-        belows[index] = running
-        running += order[index][1]
-    states = [0] * kept
-    states[0] = 1
+    total = denominator**count
+    code = _narrow(total)
+    bits = 8 * _WIDTHS[code]
+    if kept == count - 1:
+        done = _but_worst(order, raw, base, count, bits)
+        size = (count - 1) * (max(raw) - base) + 1
+        return (count - 1) * base, _widen(done, size, code), size, total
+    worse = sum(w for _, w in order)
+    better = 0  # the polynomial of one die better than t
     done = 0
-    for (_, weight), gain, below in zip(order, gains, belows, strict=True):
-        ahead = [1] * (count + 1)  # weight ** c
-        behind = [1] * (count + 1)  # below ** c
-        for c in range(1, count + 1):
-            ahead[c] = ahead[c - 1] * weight
-            behind[c] = behind[c - 1] * below
-        fresh = [0] * kept
-        for placed, state in enumerate(states):
-            if not state:
-                continue
-            rest = count - placed
-            need = kept - placed
-            row = _COMB[rest]
-            # fewer than ``need`` dice at this value: the state stays open
-            fresh[placed] += state
-            for c in range(1, need):
-                fresh[placed + c] += (state * (row[c] * ahead[c])) << (c * gain)
-            # ``need`` or more here (one counts ``need`` times), the others all below
-            tail = 0
-            for c in range(need, rest + 1):
-                tail += row[c] * ahead[c] * behind[rest - c]
-            if tail:
-                done += (state * tail) << (need * gain)
-        states = fresh
+    # per a, from the most better dice down: C(count, a), the mask of the slots of the
+    # others' ways with fewer than ``k - a`` at t, and ``k - a``
+    steps = [
+        (_COMB[count][a], (1 << 64 * (kept - a)) - 1, kept - a) for a in range(kept - 1, -1, -1)
+    ]
+    low_slots = steps[-1][1]
+    for (_, weight), points in zip(order, raw, strict=True):
+        worse -= weight
+        shift = bits * (points - base)
+        spread = weight << 64 | worse  # one of the others: slot b counts b dice at t
+        either = weight + worse
+        here = 0  # the sum over a, by Horner's rule in the better dice's polynomial
+        first = 0 if better else kept - 1
+        rest = count - kept + 1 + first  # count - a
+        ways = spread**rest & low_slots  # its slots below k
+        every = either**rest
+        for choose, fewer, need in steps[first:]:
+            # the others' ways with at least ``need`` at t: all but the slots below
+            # ``need``, summed (2**64 ≡ 1 modulo _SLOT_LIMIT, and no sum reaches it)
+            others = every - (ways & fewer) % _SLOT_LIMIT
+            here = here * better + ((choose * others) << need * shift)
+            ways = ways * spread & low_slots
+            every *= either
+        done += here
+        better += weight << shift
     size = kept * (max(raw) - base) + 1
-    return kept * base, done, size, denominator**count
+    return kept * base, _widen(done, size, code), size, total
+
+
+def _uniform_keep(low: int, sides: int, count: int, highest: bool, kept: int) -> _Small:
+    """The sum of the ``kept`` highest (or lowest) of ``count`` dice that show ``sides``
+    consecutive values from ``low``, all alike likely: the sum over the value ``t`` of the last
+    kept die (as :func:`_small_keep`) in closed form.
+
+    With ``t`` the ``e``-th value, ``a`` of the kept dice (``a < k``) show one of the
+    ``q = sides - 1 - e`` values above it, a power of ``y^(e+1) (y^q - 1) / (y - 1)``, the
+    other ``k - a`` show ``t``, and of the ``count - a`` dice not above it at least
+    ``k - a`` show ``t``: ``S_a(e)`` ways, the sum over ``p ≤ count - k`` of
+    ``C(count - a, p) e^p``. Expanding ``(y^q - 1)^a`` makes each part a sum over ``e`` of
+    ``S_a(e) y^((k - b) e)``: the list ``S_a`` packed ``k - b`` slots apart, one step in C.
+    With ``y`` the slot base ``2^bits`` the division by ``(y - 1)^a`` is an exact division
+    of whole numbers, done by Horner's rule in ``a``. The lowest dice are the highest ones
+    mirrored."""
+    total = sides**count
+    code = _narrow(total)
+    width = _WIDTHS[code]
+    bits = 8 * width
+    # S_(k-1)(e) = (e + 1)^(n-k+1) - e^(n-k+1); S_a = (e + 1) S_(a+1) - C(n-a-1, k-a-1) e^(n-k+1)
+    powers = [e ** (count - kept + 1) for e in range(sides + 1)]
+    edge = powers[:-1]
+    ways = list(map(sub, powers[1:], edge))
+    zero = array(code, bytes(width))
+    top = bits * (sides - 1)
+    base = (1 << bits) - 1  # y - 1
+    row = _COMB[count]
+    whole = 0
+    for a in range(kept - 1, -1, -1):
+        if a < kept - 1:
+            weight = _COMB[count - a - 1][kept - a - 1]
+            ways = list(
+                map(sub, map(mul, range(1, sides + 1), ways), map(mul, edge, repeat(weight)))
+            )
+        values = array(code, ways)
+        part = 0  # the sum over e of S_a(e) y^(k e) (y^q - 1)^a, by the terms of the power
+        for b, choose in enumerate(_COMB[a]):
+            stride = kept - b
+            slots = zero * (stride * (sides - 1) + 1)
+            slots[::stride] = values
+            term = choose * int.from_bytes(slots, "little") << top * b
+            part = part - term if (a - b) & 1 else part + term
+        whole = whole // base + (row[a] * part << bits * a)
+    size = kept * (sides - 1) + 1
+    slots = array(code, whole.to_bytes(size * width, "little"))
+    if not highest:
+        slots.reverse()
+    return kept * low, int.from_bytes(array("Q", slots).tobytes(), "little"), size, total
+
+
+def _but_worst(
+    order: list[tuple[int, int]], raw: list[int], base: int, count: int, bits: int
+) -> int:
+    """All but the worst of ``count`` like dice (values ``order``ed from the best, scoring
+    ``raw``), packed in slots of ``bits``: with ``G(t)`` the polynomial of the dice all no
+    worse than ``t``, the worst shows ``t`` in ``G(t) - G(t + 1)``, and the kept dice score
+    that less the score of ``t``."""
+    better = done = previous = 0
+    for (_, weight), points in zip(order, raw, strict=True):
+        shift = bits * (points - base)
+        better += weight << shift
+        power = better**count
+        done += (power - previous) >> shift
+        previous = power
+    return done
+
+
+# Array type codes by the bytes of their items, narrowest first: the keep programmes pack
+# their polynomials in the narrowest slots that hold the weights (Python multiplies whole
+# numbers digit by digit, so four times narrower slots multiply up to sixteen times faster).
+_WIDTHS = {code: array(code).itemsize for code in "BHIQ"}
+
+
+_LIMITS = tuple((1 << 8 * size, code) for code, size in _WIDTHS.items())
+
+
+def _narrow(total: int) -> str:
+    """The type code of the narrowest slots that hold every weight up to ``total``."""
+    for limit, code in _LIMITS:
+        if total < limit:
+            return code
+    raise AssertionError(total)  # denominators of the small path stay below 2**64
+
+
+def _widen(packed: int, size: int, code: str) -> int:
+    """Weights packed in slots of type ``code``, repacked in 64 bits."""
+    if code == "Q":
+        return packed
+    narrow = array(code, packed.to_bytes(size * _WIDTHS[code], "little"))
+    return int.from_bytes(array("Q", narrow).tobytes(), "little")
 
 
 _COMB = [[math.comb(n, c) for c in range(n + 1)] for n in range(101)]
@@ -268,23 +392,27 @@ class _SmallPath(Visitor[str, _Small | None]):
             if node.keep is None and node.failure is None:
                 if node.compare is None:
                     return _small_power(_plain(sides), node.count)
-                hits = hits_of(sides, node.compare)
+                hits = node.compare.hits(sides)
                 if hits in (0, sides):
                     return int(hits > 0) * node.count, 1, 1, 1
                 common = math.gcd(sides, hits)
                 die = 0, (sides - hits) // common | hits // common << 64, 2, sides // common
                 return _small_power(die, node.count)
             die = _plain(sides)
-        elif node.explode is not None and node.explode.mode != "once":
-            return None
         else:
-            (low, weights, denominator), _ = die_weights(node.spec, 0)
-            die = _small_die(low, list(weights), denominator)
+            spec = node.spec
+            bounded = spec.bounded()
+            if bounded is not None:
+                low, values = bounded
+                die = _small_die(low, values, sum(values))
+            elif node.explode is not None and node.explode.mode != "once":
+                return None
+            else:
+                (low, weights, denominator), _ = die_weights(spec, 0)
+                die = _small_die(low, list(weights), denominator)
         if node.keep is not None:
             return _small_keep(die, node.count, node.keep, node.score, node.counting)
-        if node.counting:
-            die = _small_map(die, node.score)
-        return _small_power(die, node.count)
+        return _small_power(_small_scored(die, node), node.count)
 
     def constant(self, node: Constant, context: str) -> _Small | None:
         return None if context else (node.value, 1, 1, 1)
@@ -305,14 +433,16 @@ class _SmallPath(Visitor[str, _Small | None]):
         inner = self.visit(node.operand, context)
         if inner is None:
             return None
-        low, weights, denominator = _unpack(inner)
-        test = node.compare.test
-        hit = sum(w for i, w in enumerate(weights) if w and test(low + i))
-        if hit in (0, denominator):
-            return int(hit > 0), 1, 1, 1
-        return 0, (denominator - hit) | hit << 64, 2, denominator
+        return _small_hits(inner, node.compare)
 
     def group(self, node: Group, context: str) -> _Small | None:
+        first = node.members[0]
+        if node.keep is None and all(member == first for member in node.members):
+            # equal members summed or counted: a power of one
+            one = self.visit(first, context)
+            if one is None:
+                return None
+            return _small_power(_small_scored(one, node), len(node.members))
         members: list[_Small] = []
         for index, member in enumerate(node.members):
             # equal members (``{4d6kh3, 4d6kh3}``) have equal distributions: computed once
@@ -330,7 +460,7 @@ class _SmallPath(Visitor[str, _Small | None]):
             return _small_extreme(members, highest)
         result: _Small | None = None
         for small in members:
-            counted = _small_map(small, node.score) if node.counting else small
+            counted = _small_scored(small, node)
             result = counted if result is None else _small_sum(result, counted)
             if result is None:
                 return None

@@ -1,0 +1,233 @@
+"""The shortcuts of the odds engine against the general path and icepool, for random pools.
+
+The small-integer path keeps or drops dice by the value of the last kept die (all but one
+die as differences of powers, dice of alike likely faces in closed form), rerolls and
+bounds a die in closed form, counts successes and compares totals by the run of values a
+comparison meets; each must give the very fractions of the array engine and of icepool.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import icepool
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from spieltisch.dice.arrays import cells_of
+from spieltisch.dice.evaluate import evaluate
+from spieltisch.dice.exploding import depths_of
+from spieltisch.dice.notation import (
+    BinaryOp,
+    Compare,
+    Constant,
+    Dice,
+    DieSpec,
+    Expression,
+    Group,
+    Keep,
+    Reroll,
+    Test,
+    parse,
+)
+from spieltisch.dice.odds import distribution
+from spieltisch.dice.small import small_root
+
+SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+OPS = st.sampled_from([">=", ">", "<=", "<", "="])
+
+
+def _ours(node: Expression) -> dict[int, Fraction]:
+    """The exact odds the engine gives (the small path wherever it runs)."""
+    out: dict[int, Fraction] = {}
+    for value, fraction in distribution(node).exact():
+        assert isinstance(value, int)
+        out[value] = fraction
+    return out
+
+
+def _general(node: Expression) -> dict[int, Fraction]:
+    """The exact odds of the array engine alone."""
+    pmf = evaluate(node, depths_of(node), True, None)
+    return {int(o): Fraction(int(w), pmf.denominator) for o, w in cells_of(pmf) if w}  # type: ignore[call-overload]
+
+
+def _icepool(die: Any) -> dict[int, Fraction]:
+    total = die.denominator()
+    pairs = zip(die.outcomes(), die.quantities(), strict=True)
+    return {int(o): Fraction(q, total) for o, q in pairs if q}
+
+
+def _d(sides: int) -> Any:
+    return icepool.Die(range(1, sides + 1))
+
+
+@st.composite
+def keeps(draw: st.DrawFn) -> tuple[int, int, Keep]:
+    count = draw(st.integers(1, 7))
+    sides = draw(st.integers(2, 20))
+    mode = draw(st.sampled_from(["kh", "kl", "dh", "dl"]))
+    most = count if mode in ("kh", "kl") else count - 1
+    if most < 1:
+        mode, most = "kh", count
+    return count, sides, Keep(mode, draw(st.integers(1, most)))  # type: ignore[arg-type]
+
+
+def _kept(count: int, sides: int, rule: Keep) -> Any:
+    highest, kept = rule.kept(count)
+    pool = _d(sides).pool(count)
+    return (pool.highest(kept) if highest else pool.lowest(kept)).sum()
+
+
+@SETTINGS
+@given(keeps())
+def test_keep_and_drop_agree_with_icepool_and_the_array_engine(
+    case: tuple[int, int, Keep],
+) -> None:
+    count, sides, rule = case
+    node = Dice(count, sides, keep=rule)
+    assert small_root(node) is not None  # the shortcut runs
+    ours = _ours(node)
+    assert ours == _icepool(_kept(count, sides, rule))
+    assert ours == _general(node)
+
+
+@SETTINGS
+@given(keeps(), st.integers(1, 3))
+def test_keeping_dice_of_unequal_faces_agrees_with_icepool(
+    case: tuple[int, int, Keep], low: int
+) -> None:
+    # rerolled once, a die's faces are no longer alike likely: the general programme
+    count, sides, rule = case
+    low = min(low, sides - 1)
+    node = Dice(count, sides, keep=rule, reroll=Reroll("once", Compare("<=", low)))
+    highest, kept = rule.kept(count)
+    pool = _d(sides).reroll(list(range(1, low + 1)), depth=1).pool(count)
+    theirs = (pool.highest(kept) if highest else pool.lowest(kept)).sum()
+    assert small_root(node) is not None
+    assert _ours(node) == _icepool(theirs)
+
+
+@SETTINGS
+@given(keeps(), OPS, st.integers(1, 20))
+def test_kept_dice_counting_successes_agree_with_the_array_engine(
+    case: tuple[int, int, Keep], op: str, target: int
+) -> None:
+    count, sides, rule = case
+    on = Compare(op, target)  # type: ignore[arg-type]
+    if not on.hits(sides):
+        return  # refused when typed; no die can count
+    node = Dice(count, sides, keep=rule, compare=on)
+    assert _ours(node) == _general(node)
+
+
+@SETTINGS
+@given(
+    st.integers(1, 5),
+    st.integers(2, 20),
+    st.sampled_from(["once", "always"]),
+    OPS,
+    st.integers(0, 21),
+)
+def test_rerolls_agree_with_icepool(
+    count: int, sides: int, mode: str, op: str, target: int
+) -> None:
+    on = Compare(op, target)  # type: ignore[arg-type]
+    faces = [face for face in range(1, sides + 1) if on.test(face)]
+    if mode == "always" and len(faces) == sides:
+        return  # refused: no face would stay
+    node = Dice(count, sides, reroll=Reroll(mode, on))  # type: ignore[arg-type]
+    die = _d(sides)  # no face rerolled, or every face once: the throw that stands is fair
+    if 0 < len(faces) < sides:
+        die = die.reroll(faces, depth=1 if mode == "once" else "inf")
+    assert _ours(node) == _icepool(count @ die)
+    assert _ours(node) == _general(node)
+
+
+@SETTINGS
+@given(
+    st.integers(2, 12),
+    st.sampled_from([None, "once", "always"]),
+    OPS,
+    st.integers(1, 12),
+    st.integers(1, 12),
+    st.integers(1, 12),
+)
+def test_a_bounded_die_is_its_faces_piled_onto_the_bounds(
+    sides: int, mode: str | None, op: str, target: int, low: int, high: int
+) -> None:
+    rule = None if mode is None else Reroll(mode, Compare(op, target))  # type: ignore[arg-type]
+    spec = DieSpec(sides, rule, min(low, sides), min(high, sides))
+    if rule is not None and mode == "always" and rule.on.hits(sides) == sides:
+        return
+    found = spec.bounded()
+    if spec.minimum is not None and spec.maximum is not None and spec.minimum > spec.maximum:
+        assert found is None
+        return
+    assert found is not None
+    start, weights = found
+    expected: dict[int, int] = {}
+    for face, weight in spec.faces():
+        if weight:
+            expected[spec.value(face)] = expected.get(spec.value(face), 0) + weight
+    assert {start + i: w for i, w in enumerate(weights) if w} == expected
+
+
+@SETTINGS
+@given(OPS, st.integers(-30, 30), st.integers(-10, 10), st.integers(0, 20))
+def test_a_comparison_meets_one_run_of_values(op: str, target: int, low: int, width: int) -> None:
+    compare = Compare(op, target)  # type: ignore[arg-type]
+    first, last = compare.span(low, low + width)
+    assert [v for v in range(low, low + width + 1) if compare.test(v)] == list(
+        range(first, last + 1)
+    )
+    if low == 1:
+        assert compare.hits(width + 1) == max(0, last - first + 1)
+
+
+@SETTINGS
+@given(st.integers(1, 4), st.integers(2, 20), st.integers(-5, 10), OPS, st.integers(-5, 40))
+def test_a_compared_total_agrees_with_icepool(
+    count: int, sides: int, bonus: int, op: str, target: int
+) -> None:
+    total: Expression = Dice(count, sides)
+    if bonus:
+        total = BinaryOp("+", total, Constant(bonus))
+    node = Test(total, Compare(op, target))  # type: ignore[arg-type]
+    theirs = {
+        ">=": lambda d: d >= target,
+        ">": lambda d: d > target,
+        "<=": lambda d: d <= target,
+        "<": lambda d: d < target,
+        "=": lambda d: d == target,
+    }[op](count @ _d(sides) + bonus)
+    assert _ours(node) == _icepool(theirs)
+    assert _ours(node) == _general(node)
+
+
+@SETTINGS
+@given(
+    st.integers(1, 3),
+    st.integers(2, 8),
+    st.integers(1, 4),
+    OPS,
+    st.integers(1, 20),
+    st.booleans(),
+)
+def test_equal_group_members_summed_or_counted_agree_with_the_array_engine(
+    count: int, sides: int, members: int, op: str, target: int, counting: bool
+) -> None:
+    compare = Compare(op, target) if counting else None  # type: ignore[arg-type]
+    node = Group((Dice(count, sides),) * members, compare=compare)
+    assert _ours(node) == _general(node)
+
+
+@SETTINGS
+@given(keeps(), st.integers(2, 3))
+def test_groups_of_kept_dice_agree_with_the_array_engine(
+    case: tuple[int, int, Keep], members: int
+) -> None:
+    count, sides, rule = case
+    node = parse(str(Group((Dice(count, sides, keep=rule),) * members, Keep("kh", 1))))
+    assert _ours(node) == _general(node)
