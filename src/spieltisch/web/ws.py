@@ -33,11 +33,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import weakref
 from typing import Any
 
 import anyio
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocketState
 
 from spieltisch import safejson
 from spieltisch.engine.table import Record
@@ -51,6 +53,8 @@ from spieltisch.web.headers import origin_allowed
 from spieltisch.web.live import Broker
 
 __all__ = ["AUTH_TIMEOUT", "CLOSE_CODES", "SNAPSHOT", "message_texts", "router"]
+
+_log = logging.getLogger(__name__)
 
 router = APIRouter()
 
@@ -255,8 +259,16 @@ async def table_socket(websocket: WebSocket, table_id: str, since: int = 0) -> N
                         )
         finally:
             reader.cancel()
-    except (WebSocketDisconnect, RuntimeError):
-        pass  # the client went away while we were sending
+    except WebSocketDisconnect:
+        pass
+    except RuntimeError:
+        # Sending to a client that went away raises RuntimeError; with the client still there
+        # it is a defect: logged, and the socket closed so that the page reconnects (a socket
+        # left open without its handler would wait for messages that never come).
+        if websocket.client_state is WebSocketState.CONNECTED:
+            _log.exception("the socket of table %s stopped", table_id)
+            with contextlib.suppress(Exception):
+                await websocket.close(code=1011)
     finally:
         broker.unsubscribe(subscription)
 
