@@ -48,7 +48,7 @@ def test_the_reveal_asks_in_the_page_and_says_what_becomes_checkable(
         expect(gm.locator("#log > li")).to_have_count(1)
         reveal.click()
         expect(dialog).to_contain_text(
-            "Then everyone can check the draws 0–1 of this epoch (log no. 1–1)."
+            "Then everyone can check 2 draws of this epoch (log no. 1–1)."
         )
         expect(dialog).to_contain_text("later rolls stay secret until the next reveal")
         gm.locator("#reveal-dialog-no").click()

@@ -695,14 +695,17 @@ function setHidden(on) {
 }
 
 /** What revealing the seed now makes checkable: the draws of the current epoch and the log
- * entries that hold them (the GM sees every record). */
+ * entries that hold them (the GM sees every record). A chained epoch (format 3) begins at a
+ * record, an older one at a draw of the whole log. */
 function revealParts() {
   const epoch = (view.info.epochs || []).at(-1);
   const start = epoch?.start ?? 0;
-  const drawn = [...view.records.values()].flatMap((r) => (r.draws || []).map((d) => d.index)).filter((i) => i >= start);
-  const entries = entriesIn(start, null);
-  const checkable = drawn.length && entries
-    ? t("web.gm.reveal_checkable", { start, end: Math.max(...drawn), ...entries })
+  const inEpoch = (record, draw) => (epoch?.chain ? record.seq >= start : draw.index >= start);
+  const holding = [...view.records.values()].filter((r) => (r.draws || []).some((d) => inEpoch(r, d)));
+  const count = holding.reduce((n, r) => n + r.draws.filter((d) => inEpoch(r, d)).length, 0);
+  const seqs = holding.map((r) => r.seq);
+  const checkable = count
+    ? t("web.gm.reveal_checkable", { count, first: Math.min(...seqs), last: Math.max(...seqs) })
     : t("web.gm.reveal_nothing");
   return [checkable, t("web.gm.reveal_after")];
 }
