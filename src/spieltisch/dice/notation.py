@@ -752,10 +752,9 @@ class Group(Expression):
         return text
 
 
-@_quick
 @dataclass(frozen=True)
-class Label(Expression):
-    """A term with a label (``2d6[fire]``): the label is kept with the term's value."""
+class _Annotated(Expression):
+    """A term or roll with a text beside it: its value, kind and keys are the operand's."""
 
     operand: Expression
     text: str
@@ -771,8 +770,14 @@ class Label(Expression):
         return self.operand.keys
 
     def children(self) -> tuple[Expression, ...]:
-        """The labelled term."""
+        """The annotated operand."""
         return (self.operand,)
+
+
+@_quick
+@dataclass(frozen=True)
+class Label(_Annotated):
+    """A term with a label (``2d6[fire]``): the label is kept with the term's value."""
 
     def __str__(self) -> str:
         inner = str(self.operand)
@@ -783,30 +788,13 @@ class Label(Expression):
 
 @_quick
 @dataclass(frozen=True)
-class Comment(Expression):
+class Comment(_Annotated):
     """A whole roll with a comment (``1d20+5 # Wahrnehmung``, ``1d20+5 [Angriff]``)."""
-
-    operand: Expression
-    text: str
-
-    @property
-    def kind(self) -> Kind:
-        """The operand's."""
-        return self.operand.kind
-
-    @property
-    def keys(self) -> tuple[str, ...]:
-        """The operand's."""
-        return self.operand.keys
 
     @property
     def precedence(self) -> int:
         """Stands only at the root."""
         return -1
-
-    def children(self) -> tuple[Expression, ...]:
-        """The commented roll."""
-        return (self.operand,)
 
     def __str__(self) -> str:
         return f"{self.operand} # {self.text}"
