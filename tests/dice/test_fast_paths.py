@@ -12,10 +12,13 @@ from fractions import Fraction
 from typing import Any
 
 import icepool
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from spieltisch.dice import notation
 from spieltisch.dice.arrays import cells_of
+from spieltisch.dice.errors import NotationError
 from spieltisch.dice.evaluate import evaluate
 from spieltisch.dice.exploding import depths_of
 from spieltisch.dice.notation import (
@@ -24,9 +27,11 @@ from spieltisch.dice.notation import (
     Constant,
     Dice,
     DieSpec,
+    Explode,
     Expression,
     Group,
     Keep,
+    Limits,
     Reroll,
     Test,
     parse,
@@ -231,3 +236,87 @@ def test_groups_of_kept_dice_agree_with_the_array_engine(
     count, sides, rule = case
     node = parse(str(Group((Dice(count, sides, keep=rule),) * members, Keep("kh", 1))))
     assert _ours(node) == _general(node)
+
+
+@SETTINGS
+@given(
+    st.integers(2, 11),
+    st.integers(2, 20),
+    st.sampled_from(["dl", "dh"]),
+    st.integers(0, 3),
+)
+def test_all_but_one_die_agrees_with_icepool(count: int, sides: int, mode: str, low: int) -> None:
+    # all but the lowest (or highest) die of alike likely faces: in closed form up to eight
+    # dice, by differences of powers past them; rerolling the lowest faces again and again
+    # leaves alike likely faces that start above 1
+    low = min(low, sides - 2)
+    reroll = Reroll("always", Compare("<=", low)) if low else None
+    node = Dice(count, sides, keep=Keep(mode, 1), reroll=reroll)  # type: ignore[arg-type]
+    die = _d(sides).reroll(list(range(1, low + 1)), depth="inf") if low else _d(sides)
+    pool = die.pool(count)
+    theirs = (pool.highest(count - 1) if mode == "dl" else pool.lowest(count - 1)).sum()
+    assert small_root(node) is not None
+    assert _ours(node) == _icepool(theirs)
+
+
+@SETTINGS
+@given(st.integers(2, 6), st.integers(2, 6), st.sampled_from(["kh", "kl", "dh", "dl"]))
+def test_kept_dice_of_unlike_faces_are_never_taken_for_alike_ones(
+    count: int, sides: int, mode: str
+) -> None:
+    # a die exploding once on its highest face shows as many values as its denominator
+    # (``1d2xo``: 1 of 2, 3 and 4 of 4 each), yet its faces are not alike likely
+    rule = Keep(mode, 1)  # type: ignore[arg-type]
+    node = Dice(count, sides, keep=rule, explode=Explode("once"))
+    die = _d(sides).explode(depth=1)
+    highest, kept = rule.kept(count)
+    pool = die.pool(count)
+    theirs = (pool.highest(kept) if highest else pool.lowest(kept)).sum()
+    assert _ours(node) == _icepool(theirs)
+    assert _ours(node) == _general(node)
+
+
+_MEMBERS = ["1d20", "1d20+5", "4d6kh3", "2d6", "1d12", "3d6", "2W10r1", "1d8 - 1", "2d6>=5", "7"]
+
+
+@SETTINGS
+@given(
+    st.lists(st.sampled_from(_MEMBERS), min_size=1, max_size=4),
+    st.sampled_from(["", "kh", "kl1", "k2", "dl1", "dh", "d2"]),
+    st.sampled_from(["", ">=12", "<3", "cs>=10", "=7"]),
+    st.sampled_from(["", " "]),
+)
+def test_a_group_of_simple_members_is_read_as_the_grammar_reads_it(
+    members: list[str], keep: str, compare: str, space: str
+) -> None:
+    # the group's fast path reads a member written again once; a keep alone in one step
+    text = "{" + f",{space}".join(members) + "}" + space + keep + compare
+    fast = notation._fast(text, Limits())
+    try:
+        grammar: Expression | str = notation._grammar_parse(text, Limits())
+    except NotationError as error:
+        grammar = error.code
+    if fast is None:
+        assert isinstance(grammar, str)  # only what the grammar refuses is left to it
+        return
+    assert fast[0] == grammar
+    assert str(fast[0]) == str(grammar)
+    if not isinstance(fast[0], Group) or fast[0].compare is None:
+        assert _ours(fast[0]) == _general(fast[0])
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["4d6kh3", "2d20kl", "4d6k3", "4d6d", "4d6 dh 1", "4d6r1", "2d6ro<3", "2d10rr<=2", "1d20R"],
+)
+def test_a_lone_keep_or_reroll_is_read_as_the_grammar_reads_it(text: str) -> None:
+    fast = notation._fast(text, Limits())
+    assert fast is not None
+    assert fast[0] == notation._grammar_parse(text, Limits())
+
+
+@pytest.mark.parametrize("text", ["4d6kh5", "4d6dl4", "1d6d", "4d6kh0", "2d6rr<=6", "101d6kh1"])
+def test_a_lone_keep_or_reroll_the_grammar_refuses_is_left_to_it(text: str) -> None:
+    assert notation._fast(text, Limits()) is None
+    with pytest.raises(NotationError):
+        parse(text)

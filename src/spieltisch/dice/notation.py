@@ -1395,6 +1395,10 @@ class _Bail(Exception):
     """The fast path gives up; the grammar takes the text."""
 
 
+def _number(text: str | None) -> int | None:
+    return None if text is None else _int(text)
+
+
 def _int(text: str) -> int:
     if len(text) > _MAX_DIGITS and len(text.lstrip("0")) > _MAX_DIGITS:
         raise _Bail
@@ -1624,6 +1628,13 @@ _MEMBER = re.compile(rf"{_SIMPLE.pattern}(?=[,}}])")
 # The commonest texts in one match: one term, or two joined by + or -, maybe compared with a
 # target (``3d6``, ``4W6kh3``, ``2d20kh1 + 5``, ``10M-3J``, ``1d20+5>=15``, ``4d6r1``), and
 # group members of that shape; anything else goes through the descent.
+_LONE = re.compile(
+    r"[ \t]*(kh|kl|dh|dl|k|d|rr|ro|r)(?:[ \t]*(>=|<=|>|<|=)?[ \t]*([0-9]+))?[ \t]*", re.I
+)
+# A keep, drop or reroll as a dice term's only suffix (a keep takes no comparison).
+_GROUP = re.compile(r"[ \t]*\{([^{}()\[\]]*)\}([a-zA-Z0-9<>= \t]*)")
+# A group of members without brackets (each one of :data:`_SIMPLE`'s shape), maybe with
+# suffixes: ``{1d20, 1d20}kh1``, ``{4d6kh3, 4d6kh3}``, ``{3d6, 3d6, 3d6}>=12``.
 
 
 def _simple_term(reader: _Fast, parts: tuple[str | None, ...], at: int, start: int) -> Expression:
@@ -1653,6 +1664,20 @@ def _simple_term(reader: _Fast, parts: tuple[str | None, ...], at: int, start: i
         if not on.hits(sides):
             reader.counted.append(counting)
         return counting
+    lone = _LONE.fullmatch(mods)
+    if lone is not None:  # a keep, drop or reroll alone (``4d6kh3``, ``2d20kl``, ``4d6r1``)
+        word, op, digits = lone.groups()
+        slot, rule = _suffix(word.lower(), op, None if digits is None else _int(digits), sides)
+        if slot == "keep":
+            if op is not None:
+                raise _Bail
+            limit = count if rule.mode in ("kh", "kl") else count - 1
+            if not 1 <= rule.count <= limit or count > limits.max_keep_pool:
+                raise _Bail
+            return Dice(count, sides, keep=rule)
+        if rule.mode == "always" and rule.on.hits(sides) == sides:
+            raise _Bail  # no face would stay
+        return Dice(count, sides, reroll=rule)
     reader.dice -= count  # counted by the suffixes' reader
     reader.pos = start
     node = reader.modifiers(count, sides)
@@ -1683,6 +1708,49 @@ def _simple_read(reader: _Fast, found: re.Match[str]) -> Expression:
     return Test(left, Compare(op, -target if parts[12] else target))  # type: ignore[arg-type]
 
 
+def _simple_group(reader: _Fast, found: re.Match[str]) -> Expression:
+    """The tree of a match of :data:`_GROUP`; raises :class:`_Bail` if it is not one."""
+    members: list[Expression] = []
+    limits = reader.limits
+    read: dict[str, tuple[Expression, _Fast]] = {}  # a member written again is read once
+    for text in found.group(1).split(","):
+        known = read.get(text)
+        if known is None:
+            simple = _SIMPLE.fullmatch(text)
+            if simple is None:
+                raise _Bail
+            part = _Fast(text, limits)
+            member = _simple_read(part, simple)
+            if member.kind is not Kind.NUMBER:
+                raise _Bail
+            known = read[text] = member, part
+        member, part = known
+        reader.dice += part.dice
+        reader.counted += part.counted
+        members.append(member)
+    if reader.dice > limits.max_dice:
+        raise _Bail
+    written = found.group(2)
+    lone = _LONE.fullmatch(written) if written else None
+    suffixes: dict[str, Any] = {}
+    if lone is not None and lone.group(2) is None:  # a keep alone (``kh1``): no reroll here
+        slot, rule = _suffix(lone.group(1).lower(), None, _number(lone.group(3)), 0)
+        if slot != "keep":
+            raise _Bail
+        suffixes[slot] = rule
+    elif written:
+        reader.pos = found.start(2)
+        suffixes = reader.suffixes(0)
+        if reader.peek() or not _GROUP_SLOTS.issuperset(suffixes):
+            raise _Bail
+    rule = suffixes.get("keep")
+    if rule is not None:
+        limit = len(members) if rule.mode in ("kh", "kl") else len(members) - 1
+        if not 1 <= rule.count <= limit or len(members) > limits.max_keep_pool:
+            raise _Bail
+    return Group(tuple(members), **suffixes)
+
+
 def _fast(text: str, limits: Limits) -> tuple[Expression, list[Dice]] | None:
     """The tree of ``text`` when it is plainly valid, and its dice terms that count
     successes; else ``None`` (see above)."""
@@ -1693,6 +1761,14 @@ def _fast(text: str, limits: Limits) -> tuple[Expression, list[Dice]] | None:
             return _simple_read(reader, found), reader.counted
         except _Bail:
             pass
+    elif "{" in text:
+        group = _GROUP.fullmatch(text)
+        if group is not None:
+            reader = _Fast(text, limits)
+            try:
+                return _simple_group(reader, group), reader.counted
+            except _Bail:
+                pass
     reader = _Fast(text, limits)
     try:
         node = reader.test()

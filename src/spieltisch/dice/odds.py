@@ -31,7 +31,7 @@ from typing import Any
 from spieltisch.dice.arrays import MAX_CELLS, NUMERIC, Outcome, align, cells_of, comb_row, table_of
 from spieltisch.dice.evaluate import check_cost, evaluate
 from spieltisch.dice.exploding import TAIL, depths_of, die_pmf, die_weights
-from spieltisch.dice.notation import Expression, Limits, parse
+from spieltisch.dice.notation import Expression, parse
 from spieltisch.dice.pools import cached_power, symbol_die_pmf
 from spieltisch.dice.small import small_root
 
@@ -259,7 +259,7 @@ def _build(node: Expression, budget: int | None) -> Distribution:
 
 @lru_cache(maxsize=4096)
 def _parsed(text: str) -> Expression:
-    return parse(text, Limits())
+    return parse(text)
 
 
 def distribution(expr: Expression | str, budget: int | None = None) -> Distribution:

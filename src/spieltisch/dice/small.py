@@ -232,11 +232,15 @@ def _small_keep(
     highest, kept = keep.kept(count)
     if kept == 1 and not counting:
         return _small_like_extreme(die, count, highest)
-    low, weights, denominator = _unpack(die)
+    low, packed, size, denominator = die
     if denominator > 1 and (count >= 64 or denominator**count >= _SLOT_LIMIT):
         return None
-    if not counting and kept < count - 1 and weights.count(1) == len(weights):
-        return _uniform_keep(low, len(weights), count, highest, kept)
+    if not counting and size == denominator and packed == _plain(size)[1]:  # weights all 1
+        if kept == count - 1 and count <= _DROP_ONE_MOST:
+            return _drop_one(low, size, count, highest)
+        if kept < count - 1:
+            return _uniform_keep(low, size, count, highest, kept)
+    low, weights, denominator = _unpack(die)
     order = [(low + i, w) for i, w in enumerate(weights) if w]
     if highest:
         order.reverse()
@@ -279,6 +283,45 @@ def _small_keep(
         better += weight << shift
     size = kept * (max(raw) - base) + 1
     return kept * base, _widen(done, size, code), size, total
+
+
+_DROP_ONE_MOST = 8
+"""The most dice :func:`_drop_one` takes (past it the powers of its sums grow large)."""
+
+
+def _drop_one(low: int, sides: int, count: int, highest: bool) -> _Small:
+    """All but the lowest (or highest) of ``count`` dice that show ``sides`` consecutive
+    values from ``low``, all alike likely, in closed form.
+
+    In values counted from ``low`` and with ``G_t = y^t + … + y^(sides-1)`` the dice all at
+    least ``t``, the lowest die shows ``t`` in ``G_t^n - G_(t+1)^n`` and the kept ones score
+    that less ``t``: the sum over ``t`` of ``y^((n-1)t) H_(sides-t)^n - y^((n-1)t+n)
+    H_(sides-t-1)^n`` with ``H_m = (y^m - 1) / (y - 1)``. Expanding ``(y^m - 1)^n`` by the
+    binomial theorem, the term of ``y^(m j)`` sums over ``t`` to ``C(n, j) (-1)^(n-j)
+    (y^(sides j) - y^(n + (sides-1) j))`` times the ``sides`` powers ``y^(d t)``, ``d = n-1-j``
+    (the terms of ``j = n`` cancel): ``n`` terms and one exact division by ``(y - 1)^n``, with
+    ``y`` the slot base ``2^bits`` (as in :func:`_uniform_keep`). The highest die dropped is
+    the lowest one mirrored."""
+    total = sides**count
+    code = _narrow(total)
+    width = _WIDTHS[code]
+    bits = 8 * width
+    row = _COMB[count]
+    whole = 0
+    for j in range(count):
+        stride = bits * (count - 1 - j)
+        # the sum of y^(d t) for t < sides: a geometric series (``sides`` when d = 0)
+        powers = ((1 << stride * sides) - 1) // ((1 << stride) - 1) if stride else sides
+        term = row[j] * (
+            (powers << bits * sides * j) - (powers << bits * (count + (sides - 1) * j))
+        )
+        whole = whole - term if (count - j) & 1 else whole + term
+    whole //= ((1 << bits) - 1) ** count
+    size = (count - 1) * (sides - 1) + 1
+    slots = array(code, whole.to_bytes(size * width, "little"))
+    if not highest:
+        slots.reverse()
+    return (count - 1) * low, int.from_bytes(array("Q", slots).tobytes(), "little"), size, total
 
 
 def _uniform_keep(low: int, sides: int, count: int, highest: bool, kept: int) -> _Small:
@@ -436,24 +479,24 @@ class _SmallPath(Visitor[str, _Small | None]):
         return _small_hits(inner, node.compare)
 
     def group(self, node: Group, context: str) -> _Small | None:
-        first = node.members[0]
-        if node.keep is None and all(member == first for member in node.members):
-            # equal members summed or counted: a power of one
+        first, *others = node.members
+        if all(member == first for member in others):
+            # equal members: a power of one, or like dice kept
             one = self.visit(first, context)
             if one is None:
                 return None
-            return _small_power(_small_scored(one, node), len(node.members))
+            if node.keep is None:
+                return _small_power(_small_scored(one, node), len(node.members))
+            return _small_keep(one, len(node.members), node.keep, node.score, node.counting)
         members: list[_Small] = []
         for index, member in enumerate(node.members):
-            # equal members (``{4d6kh3, 4d6kh3}``) have equal distributions: computed once
+            # equal members (``{4d6kh3, 4d6kh3, 1d20}``) have equal distributions: computed once
             same = node.members.index(member)
             small = members[same] if same < index else self.visit(member, context)
             if small is None:
                 return None
             members.append(small)
         if node.keep is not None:
-            if all(member == node.members[0] for member in node.members):
-                return _small_keep(members[0], len(members), node.keep, node.score, node.counting)
             highest, kept = node.keep.kept(len(members))
             if kept != 1 or node.counting:
                 return None
@@ -482,7 +525,7 @@ class _SmallPath(Visitor[str, _Small | None]):
 _SMALL = _SmallPath()
 
 
-def small_root(node: Expression) -> tuple[tuple[str, ...] | None, int, list[int], int] | None:
+def small_root(node: Expression) -> tuple[tuple[str, ...] | None, int, array[int], int] | None:
     """A small expression's result keys (``None`` for a number), lowest value, integer
     weights and denominator; ``None`` unless it is small and a number or a single count."""
     keys: tuple[str, ...] | None = None
@@ -496,4 +539,4 @@ def small_root(node: Expression) -> tuple[tuple[str, ...] | None, int, list[int]
     if result is None:
         return None
     low, packed, size, denominator = result
-    return keys, low, _slots(packed, size).tolist(), denominator
+    return keys, low, _slots(packed, size), denominator
