@@ -1713,7 +1713,8 @@ def _simple_group(reader: _Fast, found: re.Match[str]) -> Expression:
     members: list[Expression] = []
     limits = reader.limits
     read: dict[str, tuple[Expression, _Fast]] = {}  # a member written again is read once
-    for text in found.group(1).split(","):
+    for written in found.group(1).split(","):
+        text = written.strip(" \t")
         known = read.get(text)
         if known is None:
             simple = _SIMPLE.fullmatch(text)
@@ -1730,15 +1731,15 @@ def _simple_group(reader: _Fast, found: re.Match[str]) -> Expression:
         members.append(member)
     if reader.dice > limits.max_dice:
         raise _Bail
-    written = found.group(2)
-    lone = _LONE.fullmatch(written) if written else None
+    after = found.group(2)
+    lone = _LONE.fullmatch(after) if after else None
     suffixes: dict[str, Any] = {}
     if lone is not None and lone.group(2) is None:  # a keep alone (``kh1``): no reroll here
         slot, rule = _suffix(lone.group(1).lower(), None, _number(lone.group(3)), 0)
         if slot != "keep":
             raise _Bail
         suffixes[slot] = rule
-    elif written:
+    elif after:
         reader.pos = found.start(2)
         suffixes = reader.suffixes(0)
         if reader.peek() or not _GROUP_SLOTS.issuperset(suffixes):

@@ -181,27 +181,27 @@ def _small_scored(a: _Small, node: Dice | Group) -> _Small:
 
 def _small_extreme(members: list[_Small], highest: bool) -> _Small | None:
     """The highest (or lowest) of independent members: differences of products of their
-    cumulative weights (weights of the values up to, or from, each value)."""
+    cumulative weights (weights of the values up to, or from, each value). Each member's
+    cumulative weights count in its own denominator, so their product counts in the product
+    of the denominators."""
     denominator = math.prod(m[3] for m in members)
     if denominator >= _SLOT_LIMIT:
         return None
     tables = [_unpack(m) for m in members]
     low = min(t[0] for t in tables)
     high = max(t[0] + len(t[1]) - 1 for t in tables)
-    span = high - low + 1
-    rows: list[list[int]] = []
+    products: list[int] = []
     for start, weights, member_denominator in tables:
-        scale = denominator // member_denominator
-        padded = [0] * (start - low) + weights + [0] * (high - start - len(weights) + 1)
-        if not highest:
-            padded.reverse()
-        rows.append([w * scale for w in accumulate(padded)])
-    shift = denominator ** (len(members) - 1)
-    products = [math.prod(column) // shift for column in zip(*rows, strict=True)]
-    out = [products[0]] + [products[i] - products[i - 1] for i in range(1, span)]
+        before, after = start - low, high - start - len(weights) + 1
+        if not highest:  # from the highest value down
+            weights.reverse()
+            before, after = after, before
+        row = [0] * before + list(accumulate(weights)) + [member_denominator] * after
+        products = list(map(mul, products, row)) if products else row
+    out = list(map(sub, products, [0, *products[:-1]]))
     if not highest:
         out.reverse()
-    return low, _pack(out), span, denominator
+    return low, _pack(out), high - low + 1, denominator
 
 
 def _small_like_extreme(die: _Small, count: int, highest: bool) -> _Small | None:
@@ -210,9 +210,9 @@ def _small_like_extreme(die: _Small, count: int, highest: bool) -> _Small | None
     if denominator > 1 and (count >= 64 or denominator**count >= _SLOT_LIMIT):
         return None
     if not highest:
-        weights = weights[::-1]
-    powers = [c**count for c in accumulate(weights)]
-    out = [powers[0]] + [powers[i] - powers[i - 1] for i in range(1, len(powers))]
+        weights.reverse()
+    powers = list(map(pow, accumulate(weights), repeat(count)))
+    out = list(map(sub, powers, [0, *powers[:-1]]))
     if not highest:
         out.reverse()
     return low, _pack(out), len(out), denominator**count
@@ -489,12 +489,17 @@ class _SmallPath(Visitor[str, _Small | None]):
                 return _small_power(_small_scored(one, node), len(node.members))
             return _small_keep(one, len(node.members), node.keep, node.score, node.counting)
         members: list[_Small] = []
-        for index, member in enumerate(node.members):
+        seen: list[tuple[Expression, _Small]] = []
+        for member in node.members:
             # equal members (``{4d6kh3, 4d6kh3, 1d20}``) have equal distributions: computed once
-            same = node.members.index(member)
-            small = members[same] if same < index else self.visit(member, context)
+            small = next((done for other, done in seen if other is member), None)
             if small is None:
-                return None
+                small = next((done for other, done in seen if other == member), None)
+            if small is None:
+                small = self.visit(member, context)
+                if small is None:
+                    return None
+                seen.append((member, small))
             members.append(small)
         if node.keep is not None:
             highest, kept = node.keep.kept(len(members))
