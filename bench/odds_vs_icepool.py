@@ -17,12 +17,14 @@ is ``distribution(text)``, the notation parsed cold — the end-to-end cost, and
 Every case checks that both engines give the same distribution: the largest difference of
 a probability ≤ 1e-12 plus the mass cut off from exploding dice, and that mass ≤ 1e-12.
 
-Timing on a shared machine is noisy, so each case is measured in rounds: a round times a
-few calls back to back (fewer for slow cases) of icepool, of ours and of ours with parsing,
-in an order that alternates from round to round, so that load hits all three alike. The
-best round per call counts for each. After ``--rounds`` rounds a case goes on until its
-three best times have not improved by more than 1 % for three rounds in a row (at most
-``--max-rounds``); a ratio is the best icepool time over the best time of ours.
+Timing on a shared machine is noisy, so the bench counts the CPU time of this process (time
+spent waiting for a core while others run is not counted, for either engine) and measures
+each case in rounds: a round times a few calls back to back (fewer for slow cases) of
+icepool, of ours and of ours with parsing, in an order that alternates from round to
+round, so that load hits all three alike. The best round per call counts for each. After
+``--rounds`` rounds a case goes on until its three best times have not improved by more
+than 1 % for three rounds in a row (at most ``--max-rounds``); a ratio is the best icepool
+time over the best time of ours.
 
 Run: ``python bench/odds_vs_icepool.py`` (``--quick`` for a few cases, ``--family e h`` for
 some families). It prints every case's ratio without and with parsing and, per family, the
@@ -284,18 +286,18 @@ def _round(run: Callable[[], Any], inner: int) -> tuple[float, Any]:
     Every call starts cold: the engine's caches are cleared before each call (inside the
     timing, so it counts against the engine) and icepool builds its dice afresh.
     """
-    start = time.perf_counter()
+    start = time.process_time()
     result: Any = None
     for _ in range(inner):
         clear_caches()
         result = run()
-    return (time.perf_counter() - start) / inner, result
+    return (time.process_time() - start) / inner, result
 
 
 def _once(run: Callable[[], Any]) -> float:
-    start = time.perf_counter()
+    start = time.process_time()
     run()
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 def _difference(ours: Distribution, theirs: Any) -> float:
