@@ -320,3 +320,34 @@ def test_a_lone_keep_or_reroll_the_grammar_refuses_is_left_to_it(text: str) -> N
     assert notation._fast(text, Limits()) is None
     with pytest.raises(NotationError):
         parse(text)
+
+
+@SETTINGS
+@given(
+    st.sampled_from(["", "0", "1", "5", "007", "999", "1000", "1001"]),
+    st.sampled_from("dDwW"),
+    st.sampled_from(["0", "1", "2", "6", "06", "20", "100", "101", "666"]),
+    st.sampled_from(["", ">=", ">", "<=", "<", "="]),
+    st.integers(0, 120),
+)
+def test_bare_dice_are_read_as_the_grammar_reads_them(
+    count: str, letter: str, sides: str, op: str, target: int
+) -> None:
+    # the commonest text (``3d6``, ``5W6>=4``) in one match; a pool too large or a die
+    # without faces is the grammar's to refuse, a target no face meets is named for the check
+    # after reading
+    text = f"{count}{letter}{sides}{op}{target if op else ''}"
+    fast = notation._fast(text, Limits())
+    try:
+        grammar: Expression | str = notation._grammar_parse(text, Limits())
+    except NotationError as error:
+        grammar = error.code
+    if fast is None:
+        assert isinstance(grammar, str)
+        return
+    tree, counted = fast
+    assert tree == grammar
+    assert isinstance(tree, Dice)
+    assert counted == ([] if tree.compare is None or tree.compare.hits(tree.sides) else [tree])
+    if tree.count <= 5:
+        assert _ours(tree) == _general(tree)

@@ -1752,9 +1752,33 @@ def _simple_group(reader: _Fast, found: re.Match[str]) -> Expression:
     return Group(tuple(members), **suffixes)
 
 
+_BARE = re.compile(r"([0-9]{1,4})?[dDwW]([0-9]{1,3})(?:(>=|<=|>|<|=)([0-9]{1,4}))?")
+# The commonest text of all, without spaces: dice, maybe counting successes (``3d6``,
+# ``5W6>=4``); no number here is long enough to need the digit limits.
+
+
+def _bare(found: re.Match[str], limits: Limits) -> Dice | None:
+    """The dice term of a match of :data:`_BARE`, or ``None`` when it is not plainly valid
+    or counts a target no face meets (the general reading names that)."""
+    count_text, side_text, op, target = found.groups()
+    count = int(count_text) if count_text else 1
+    sides = int(side_text)
+    if not 1 <= count <= limits.max_dice or not 2 <= sides <= limits.max_sides:
+        return None
+    if op is None:
+        return Dice(count, sides)
+    on = Compare(op, int(target))  # type: ignore[arg-type]
+    return Dice(count, sides, compare=on) if on.hits(sides) else None
+
+
 def _fast(text: str, limits: Limits) -> tuple[Expression, list[Dice]] | None:
     """The tree of ``text`` when it is plainly valid, and its dice terms that count
     successes; else ``None`` (see above)."""
+    bare = _BARE.fullmatch(text)
+    if bare is not None:
+        term = _bare(bare, limits)
+        if term is not None:
+            return term, []
     found = _SIMPLE.fullmatch(text)
     if found is not None:
         reader = _Fast(text, limits)
