@@ -1712,22 +1712,27 @@ def _simple_group(reader: _Fast, found: re.Match[str]) -> Expression:
     """The tree of a match of :data:`_GROUP`; raises :class:`_Bail` if it is not one."""
     members: list[Expression] = []
     limits = reader.limits
-    read: dict[str, tuple[Expression, _Fast]] = {}  # a member written again is read once
+    read: dict[str, tuple[Expression, int, list[Dice]]] = {}  # a member written again: once
     for written in found.group(1).split(","):
         text = written.strip(" \t")
         known = read.get(text)
         if known is None:
-            simple = _SIMPLE.fullmatch(text)
-            if simple is None:
-                raise _Bail
-            part = _Fast(text, limits)
-            member = _simple_read(part, simple)
-            if member.kind is not Kind.NUMBER:
-                raise _Bail
-            known = read[text] = member, part
-        member, part = known
-        reader.dice += part.dice
-        reader.counted += part.counted
+            bare = _BARE.fullmatch(text)
+            term = None if bare is None else _bare(bare, limits)
+            if term is not None:
+                known = read[text] = term, term.count, []
+            else:
+                simple = _SIMPLE.fullmatch(text)
+                if simple is None:
+                    raise _Bail
+                part = _Fast(text, limits)
+                member = _simple_read(part, simple)
+                if member.kind is not Kind.NUMBER:
+                    raise _Bail
+                known = read[text] = member, part.dice, part.counted
+        member, dice, counted = known
+        reader.dice += dice
+        reader.counted += counted
         members.append(member)
     if reader.dice > limits.max_dice:
         raise _Bail
