@@ -55,7 +55,10 @@ def _ours(node: Expression) -> dict[int, Fraction]:
 def _general(node: Expression) -> dict[int, Fraction]:
     """The exact odds of the array engine alone."""
     pmf = evaluate(node, depths_of(node), True, None)
-    return {int(o): Fraction(int(w), pmf.denominator) for o, w in cells_of(pmf) if w}  # type: ignore[call-overload]
+    cells = cells_of(pmf)
+    return {
+        o if isinstance(o, int) else o[0]: Fraction(int(w), pmf.denominator) for o, w in cells if w
+    }
 
 
 def _icepool(die: Any) -> dict[int, Fraction]:
