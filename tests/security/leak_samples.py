@@ -769,6 +769,11 @@ DND5E = Samples(
             {"kind": "move", "creature": f"{CANARY}-spy", "steps": [{"to": "h7"}]},
             f"{CANARY}-spy",
         ),
+        Probe(
+            "monster",
+            {"kind": "move", "creature": "ada", "steps": [{"to": "a2"}], "drag": f"{CANARY}-spy"},
+            f"{CANARY}-spy",
+        ),
     ],
 )
 

@@ -168,13 +168,17 @@ class Terrain(_Command):
 
 
 class Move(_Command):
-    """The creature in its turn moves along ``steps`` (and may stand up or drop prone first)."""
+    """The creature in its turn moves along ``steps`` (and may stand up or drop prone first);
+    ``drag`` names a creature it grapples and drags along (at half speed unless that creature
+    is two or more sizes smaller)."""
 
     kind: Literal["move"] = "move"
+    later: ClassVar[frozenset[str]] = frozenset({"drag"})
     creature: Ref
     steps: tuple[MoveStep, ...] = Field(default=(), max_length=100)
     stand_up: StrictBool = False
     drop_prone: StrictBool = False
+    drag: Ref | None = None
 
 
 class React(_Command):

@@ -51,6 +51,14 @@ class TerrainSet(_Event):
     terrain: str | None = None
 
 
+class Dragged(_Frozen):
+    """A grappled creature dragged along a move: its ``path`` (square names, the start first)
+    runs beside the mover's, one square for each of the mover's."""
+
+    creature: str
+    path: tuple[str, ...]
+
+
 class Moved(_Event):
     """A creature moved along ``path`` (square names, the start first)."""
 
@@ -62,12 +70,14 @@ class Moved(_Event):
     dropped_prone: bool = False
     airborne: bool = False
     pending: PendingMove | None = None
-    later: ClassVar[frozenset[str]] = frozenset({"rolls"})
+    later: ClassVar[frozenset[str]] = frozenset({"rolls", "drag"})
     checks: tuple[JumpCheck, ...] = ()
     """DC 10 checks the move's jumps call for."""
     rolls: tuple[CheckRoll, ...] = ()
     """The jump checks as the table rolled them, in route order up to the first failure
     (which stopped the move there and left the mover prone)."""
+    drag: Dragged | None = None
+    """The grappled creature the mover dragged along, if any."""
 
 
 class Attacked(_Event):

@@ -357,6 +357,9 @@ def _moved(state: DndState, event: e.Moved) -> DndState:
         update={"position": parse_square(event.path[-1]), "airborne": event.airborne}
     )
     state = _set(state, fighter)
+    if event.drag is not None:
+        held = fighter_of(state, event.drag.creature)
+        state = _set(state, held.model_copy(update={"position": parse_square(event.drag.path[-1])}))
     state = state.model_copy(
         update={
             "movement": {**state.movement, fighter.id: event.movement},
@@ -968,7 +971,7 @@ def _exhausted(state: DndState, creature: str) -> DndState:
 
 def _out_of_reach(state: DndState, mover: str) -> DndState:
     """A grapple ends when grappler and grappled are no longer within the grappler's reach
-    (the table does not drag a grappled creature along)."""
+    (a move that drags the grappled creature along keeps it there)."""
     fx = state.effects
     for x in state.effects.items:
         if x.kind != "grappled" or x.source is None or mover not in (x.source, x.target):

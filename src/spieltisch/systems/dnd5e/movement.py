@@ -33,6 +33,7 @@ from spieltisch.engine.grid import (
 from spieltisch.engine.text import text_rule
 from spieltisch.systems.dnd5e.rules import (
     RUN_UP_M,
+    SIZE_ORDER,
     high_jump_m,
     long_jump_m,
     size_steps,
@@ -49,6 +50,7 @@ __all__ = [
     "MoveStep",
     "TurnMovement",
     "check_move",
+    "drag_halves",
     "speed_for",
 ]
 
@@ -143,6 +145,8 @@ class MoveResult(_Frozen):
     stood_up: bool = False
     checks: tuple[JumpCheck, ...] = ()
     """The DC 10 checks the jumps of the legal prefix call for."""
+    drag_path: tuple[Square, ...] = ()
+    """The positions of the dragged creature along the legal prefix (empty: no drag)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
 
@@ -165,6 +169,50 @@ def speed_for(body: Body, mode: str) -> tuple[str, Decimal, bool]:
     return name, metres, extra or "squeezing" in body.conditions
 
 
+def drag_halves(mover: Size, held: Size) -> bool:
+    """Whether dragging a grappled creature halves the grappler's speed: always, unless the
+    grappled creature is two or more sizes smaller than the grappler."""
+    return SIZE_ORDER.index(mover) - SIZE_ORDER.index(held) < 2
+
+
+def _dragging(mover: Body, held: Body) -> Body:
+    """The mover as it moves while dragging ``held`` (its speeds halved where the rule says)."""
+    if not drag_halves(mover.size, held.size):
+        return mover
+    return mover.model_copy(update={"speeds": {k: v / 2 for k, v in mover.speeds.items()}})
+
+
+def _drag_error(
+    grid: Grid,
+    held: Body,
+    others: Sequence[Body],
+    step: MoveStep,
+    index: int,
+    at: tuple[int, int],
+    last: bool,
+) -> tuple[RuleError, int] | None:
+    """Why the dragged creature cannot be pulled to ``at`` (x, y) at step ``index``, if so."""
+    if step.mode == "fly" or step.jump is not None:
+        return _refuse("dnd5e.move.drag_mode", index, creature=held.id, mode=step.mode)
+    x, y = at
+    side = held.size.squares
+    if x < 0 or y < 0 or x + side > grid.width or y + side > grid.height:
+        return _refuse("dnd5e.move.drag_blocked", index, creature=held.id, to=step.to)
+    squares = footprint(Square(x=x, y=y), held.size)
+    blocked = _refuse(
+        "dnd5e.move.drag_blocked", index, creature=held.id, to=square_name(squares[0])
+    )
+    if any("wall" in grid.terrain_at(sq) for sq in squares):
+        return blocked
+    mine = set(squares)
+    for other in others:
+        if not mine & set(footprint(other.position, other.size)):
+            continue
+        if last or (other.side != held.side and size_steps(held.size, other.size) < 2):
+            return blocked
+    return None
+
+
 def _refuse(code: str, index: int, **params: object) -> tuple[RuleError, int]:
     return RuleError(code, step=index, **params), index
 
@@ -180,6 +228,7 @@ def check_move(
     disengage: bool = False,
     forced: bool = False,
     midway: bool = False,
+    drag: Body | None = None,
 ) -> MoveResult:
     """Check ``mover``'s move along ``steps`` and say what it costs and provokes.
 
@@ -189,8 +238,13 @@ def check_move(
     legal prefix. ``forced`` marks movement that is not the creature's own (no budget, no
     opportunity attacks). ``midway`` checks the first part of a move that goes on later (it
     stops where an opportunity attack interrupts it), so it may stop in another creature's
-    space.
+    space. ``drag`` is a creature the mover grapples and drags along: it keeps its place
+    beside the mover (each step moves it the same way), provokes nothing, and the mover's
+    speeds are halved unless it is two or more sizes smaller (see :func:`drag_halves`).
     """
+    own = mover
+    if drag is not None:
+        others = [o for o in others if o.id != drag.id]
     turn = before or TurnMovement()
     factor = 1 + turn.dashes
     spent = turn.spent
@@ -214,6 +268,9 @@ def check_move(
         else:
             spent += cost
             stood, prone = True, False
+    if drag is not None:
+        mover = _dragging(mover, drag)
+    dragged = [drag.position] if drag is not None else []
     run_up = Decimal(0)
     jumped = Decimal(0)
     checks: list[JumpCheck] = []
@@ -230,6 +287,16 @@ def check_move(
         if step.mode == "fly" and "fly" not in mover.speeds:
             error = _refuse("dnd5e.move.no_speed", index, mode="fly")
             break
+        if drag is not None:
+            at = (
+                drag.position.x + target.x - mover.position.x,
+                drag.position.y + target.y - mover.position.y,
+            )
+            last = index == len(steps) - 1 and not (forced or midway)
+            error = _drag_error(grid, drag, others, step, index, at, last)
+            if error is not None:
+                break
+            dragged.append(Square(x=at[0], y=at[1]))
         occupied = _occupied(footprint(target, mover.size), others)
 
         jumping = step.jump is not None
@@ -319,7 +386,8 @@ def check_move(
         if end is not None:
             error = end
             path.pop()
-            spent = _prefix_cost(grid, mover, others, steps, turn, stood, len(path) - 1)
+            dragged = dragged[: len(path)]
+            spent = _prefix_cost(grid, own, others, steps, turn, stood, len(path) - 1, drag)
             mode_in_use = _prefix_mode(mover, steps, turn, len(path) - 1)
     body = mover.model_copy(update={"position": path[0]})
     exits = () if (disengage or forced) else _opportunities(grid, body, others, path)
@@ -340,6 +408,7 @@ def check_move(
         error_step=None if error is None else error[1],
         stood_up=stood,
         checks=tuple(c for c in checks if c.step < len(path) - 1),
+        drag_path=tuple(dragged),
     )
 
 
@@ -359,10 +428,11 @@ def _prefix_cost(
     turn: TurnMovement,
     stood: bool,
     count: int,
+    drag: Body | None,
 ) -> Decimal:
     """The movement spent after the first ``count`` steps (re-checked without the rest)."""
     again = check_move(
-        grid, mover, others, steps[:count], before=turn, stand_up=stood, disengage=True
+        grid, mover, others, steps[:count], before=turn, stand_up=stood, disengage=True, drag=drag
     )
     return again.movement.spent
 

@@ -192,14 +192,19 @@ class Fighter(Later):
         return next((w for w in self.attacks if w.name.lower() == name.lower()), None)
 
 
-class PendingMove(_Frozen):
+class PendingMove(Later):
     """A move stopped where it provoked: the reactors decide in turn, then the mover goes on."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    later: ClassVar[frozenset[str]] = frozenset({"drag"})
 
     mover: str
     reactors: tuple[str, ...]
     steps: tuple[MoveStep, ...]
     offered: tuple[str, ...] = ()
     """Every reactor offered an attack during this move (each is offered once)."""
+    drag: str | None = None
+    """The grappled creature the mover drags along (it goes on dragging it while it holds it)."""
 
 
 class ReadiedAction(_Frozen):
