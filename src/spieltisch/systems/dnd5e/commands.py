@@ -167,6 +167,21 @@ class Terrain(_Command):
     terrain: TerrainKind | None = None
 
 
+GroundHeight = (
+    Annotated[StrictInt, Field(ge=-100, le=100)]
+    | Annotated[StrictFloat, Field(ge=-100, le=100, multiple_of=0.5, allow_inf_nan=False)]
+)
+"""A ground height in metres, in steps of 0.5 m (below 0: a pit)."""
+
+
+class Ground(_Command):
+    """The GM sets the ground height of squares in metres: a ledge, a pit (0: level again)."""
+
+    kind: Literal["ground"] = "ground"
+    squares: tuple[Square, ...] = Field(min_length=1, max_length=400)
+    height_m: GroundHeight
+
+
 class Move(_Command):
     """The creature in its turn moves along ``steps`` (and may stand up or drop prone first);
     ``drag`` names a creature it grapples and drags along (at half speed unless that creature
@@ -434,6 +449,7 @@ Command = Annotated[
     | AddMonster
     | StartCombat
     | Terrain
+    | Ground
     | Move
     | React
     | Attack

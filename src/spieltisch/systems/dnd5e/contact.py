@@ -173,6 +173,7 @@ def _stopped(
         disengage=True,
         midway=True,
         drag=body_of(gm, held) if held is not None else None,
+        ground=gm.ground,
     )
     drag = (
         None

@@ -39,6 +39,7 @@ from spieltisch.systems.dnd5e.movement import (
     MoveStep,
     TurnMovement,
     check_move,
+    ground_under,
 )
 from spieltisch.systems.dnd5e.odds import save_odds
 from spieltisch.systems.dnd5e.queries import (
@@ -112,6 +113,11 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
                 dict.fromkeys(square_name(state.grid.square(sq)) for sq in command.squares)
             )
             return [e.TerrainSet(squares=names, terrain=command.terrain)]
+        case c.Ground():
+            names = tuple(
+                dict.fromkeys(square_name(state.grid.square(sq)) for sq in command.squares)
+            )
+            return [e.GroundSet(squares=names, height_m=str(Decimal(str(command.height_m))))]
         case c.Move():
             return _move(state, command, dice)
         case c.React():
@@ -186,7 +192,8 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
         case c.Check():
             return [_check(state, command, dice)]
         case c.Grapple() | c.Shove() | c.Escape():
-            return [_contest(state, command, dice)]
+            contested = _contest(state, command, dice)
+            return [contested, *_pushed_off(state, contested, dice)]
         case c.Legendary():
             return _legendary(state, command, dice)
         case c.LegendaryResistance():
@@ -453,6 +460,7 @@ def _move_events(
         stand_up=stand_up,
         disengage=disengaged,
         drag=held,
+        ground=state.ground,
     )
     if result.error is not None and not partial:
         raise result.error
@@ -479,6 +487,7 @@ def _move_events(
             stand_up=stand_up,
             disengage=disengaged,
             drag=held,
+            ground=state.ground,
         )
         can_react = [
             (who, step)
@@ -500,6 +509,7 @@ def _move_events(
         disengage=True,
         midway=True,
         drag=held,
+        ground=state.ground,
     )
     pending = PendingMove(
         mover=fighter.id,
@@ -609,6 +619,7 @@ def preview_move(state: DndState, command: c.Move) -> dict[str, object]:
         stand_up=command.stand_up,
         disengage="disengaged" in kinds_on(state, fighter.id),
         drag=_drag_body(state, command.drag),
+        ground=state.ground,
     )
     error, error_step = result.error, result.error_step
     scared = frightened_step(state, fighter, result.path)
@@ -809,7 +820,25 @@ def _push_square(state: DndState, shover: Fighter, target: Fighter) -> str:
     taken = any(mine & set(footprint(o.position, o.size)) for o in others_of(state, target))
     if walls or taken:
         raise RuleError("dnd5e.shove_blocked", target=target.id)
+    if ground_under(state.ground, to, target.size) > ground_under(
+        state.ground, target.position, target.size
+    ):  # into the face of a ledge
+        raise RuleError("dnd5e.shove_blocked", target=target.id)
     return square_name(to)
+
+
+def _pushed_off(state: DndState, contested: e.Contested, dice: DiceSource) -> list[e.Event]:
+    """A push off a ledge: the creature falls the height between the two grounds."""
+    target = state.fighters[contested.target]
+    if contested.push_to is None or target.position is None:
+        return []
+    drop = ground_under(state.ground, target.position, target.size) - ground_under(
+        state.ground, parse_square(contested.push_to), target.size
+    )
+    if drop <= 0:
+        return []
+    rolled = tuple(dice.roll(6) for _ in range(fall_dice(drop)))
+    return [e.Fell(creature=target.id, height_m=str(drop), dice=rolled)]
 
 
 def _contest(

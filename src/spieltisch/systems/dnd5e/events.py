@@ -51,6 +51,14 @@ class TerrainSet(_Event):
     terrain: str | None = None
 
 
+class GroundSet(_Event):
+    """Squares got a ground height in metres (``"0"``: level ground again)."""
+
+    kind: Literal["ground_set"] = "ground_set"
+    squares: tuple[str, ...]
+    height_m: str
+
+
 class Dragged(_Frozen):
     """A grappled creature dragged along a move: its ``path`` (square names, the start first)
     runs beside the mover's, one square for each of the mover's."""
@@ -414,6 +422,7 @@ Event = Annotated[
     FighterAdded
     | CombatStarted
     | TerrainSet
+    | GroundSet
     | Moved
     | Attacked
     | Declined

@@ -86,6 +86,8 @@ def evolve(state: DndState, event: e.Event) -> DndState:
             return _combat_started(state, event)
         case e.TerrainSet():
             return _terrain_set(state, event)
+        case e.GroundSet():
+            return _ground_set(state, event)
         case e.Moved():
             return _moved(state, event)
         case e.Attacked():
@@ -345,6 +347,14 @@ def _terrain_set(state: DndState, event: e.TerrainSet) -> DndState:
     for name in event.squares:
         grid = grid.with_terrain(grid.square(name), *kinds)
     return state.model_copy(update={"grid": grid})
+
+
+def _ground_set(state: DndState, event: e.GroundSet) -> DndState:
+    height = Decimal(event.height_m)
+    ground = {k: v for k, v in state.ground.items() if k not in event.squares}
+    if height:
+        ground.update(dict.fromkeys(event.squares, height))
+    return state.model_copy(update={"ground": ground})
 
 
 def _moved(state: DndState, event: e.Moved) -> DndState:

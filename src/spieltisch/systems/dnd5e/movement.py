@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.grid import (
+    Diagonal,
     Grid,
     Size,
     Square,
@@ -51,6 +52,8 @@ __all__ = [
     "TurnMovement",
     "check_move",
     "drag_halves",
+    "ground_under",
+    "spatial_distance",
     "speed_for",
 ]
 
@@ -169,6 +172,27 @@ def speed_for(body: Body, mode: str) -> tuple[str, Decimal, bool]:
     return name, metres, extra or "squeezing" in body.conditions
 
 
+def ground_under(ground: Mapping[str, Decimal], position: Square, size: Size) -> Decimal:
+    """The ground height (metres) under a creature's space: the highest of its squares, 0 for
+    a square without a height."""
+    return max(ground.get(square_name(sq), Decimal(0)) for sq in footprint(position, size))
+
+
+def spatial_distance(flat_m: Decimal, rise_m: Decimal, grid: Grid) -> Decimal:
+    """The distance between two creatures ``flat_m`` apart on the map and ``rise_m`` apart
+    in height: the height is a third axis under the map's diagonal rule (uniform: the longer
+    of the two; 5-10-5: the longer plus one square for every second square of the shorter,
+    the height counted in whole squares, rounded up)."""
+    if rise_m <= 0:
+        return flat_m
+    if grid.diagonal is not Diagonal.ALTERNATING:
+        return max(flat_m, rise_m)
+    square = grid.square_m
+    rise = -(-rise_m // square) * square
+    longer, shorter = max(flat_m, rise), min(flat_m, rise)
+    return longer + (shorter // (2 * square)) * square
+
+
 def drag_halves(mover: Size, held: Size) -> bool:
     """Whether dragging a grappled creature halves the grappler's speed: always, unless the
     grappled creature is two or more sizes smaller than the grappler."""
@@ -190,6 +214,8 @@ def _drag_error(
     index: int,
     at: tuple[int, int],
     last: bool,
+    ground: Mapping[str, Decimal],
+    before: Square,
 ) -> tuple[RuleError, int] | None:
     """Why the dragged creature cannot be pulled to ``at`` (x, y) at step ``index``, if so."""
     if step.mode == "fly" or step.jump is not None:
@@ -203,6 +229,8 @@ def _drag_error(
         "dnd5e.move.drag_blocked", index, creature=held.id, to=square_name(squares[0])
     )
     if any("wall" in grid.terrain_at(sq) for sq in squares):
+        return blocked
+    if ground_under(ground, squares[0], held.size) != ground_under(ground, before, held.size):
         return blocked
     mine = set(squares)
     for other in others:
@@ -229,6 +257,7 @@ def check_move(
     forced: bool = False,
     midway: bool = False,
     drag: Body | None = None,
+    ground: Mapping[str, Decimal] | None = None,
 ) -> MoveResult:
     """Check ``mover``'s move along ``steps`` and say what it costs and provokes.
 
@@ -241,7 +270,11 @@ def check_move(
     space. ``drag`` is a creature the mover grapples and drags along: it keeps its place
     beside the mover (each step moves it the same way), provokes nothing, and the mover's
     speeds are halved unless it is two or more sizes smaller (see :func:`drag_halves`).
+    ``ground`` holds the map's ground heights by square name: a step that changes the ground
+    height under the mover must climb (flying ignores it) and pays the height climbed on top
+    of the step, at the climbing rate; a dragged creature is never pulled up or down.
     """
+    heights = ground or {}
     own = mover
     if drag is not None:
         others = [o for o in others if o.id != drag.id]
@@ -293,22 +326,35 @@ def check_move(
                 drag.position.y + target.y - mover.position.y,
             )
             last = index == len(steps) - 1 and not (forced or midway)
-            error = _drag_error(grid, drag, others, step, index, at, last)
+            error = _drag_error(grid, drag, others, step, index, at, last, heights, dragged[-1])
             if error is not None:
                 break
             dragged.append(Square(x=at[0], y=at[1]))
+        vertical = Decimal(0)
+        if heights and step.mode != "fly":
+            rise = ground_under(heights, target, mover.size) - ground_under(
+                heights, position, mover.size
+            )
+            if rise and (step.mode != "climb" or step.jump is not None):
+                error = _refuse("dnd5e.move.needs_climb", index, to=step.to, height=str(abs(rise)))
+                break
+            vertical = abs(rise)
         occupied = _occupied(footprint(target, mover.size), others)
 
         jumping = step.jump is not None
 
         def price(
-            s: Step, extra: bool = extra, occupied: bool = occupied, jumping: bool = jumping
+            s: Step,
+            extra: bool = extra,
+            occupied: bool = occupied,
+            jumping: bool = jumping,
+            vertical: Decimal = vertical,
         ) -> Decimal:
             if jumping:  # in the air: each jumped metre costs one metre
                 return s.base
             difficult = "difficult" in s.terrain or occupied
             per_metre = 1 + (2 if extra and difficult else 1 if extra or difficult else 0)
-            return s.base * per_metre
+            return (s.base + vertical) * per_metre
 
         paid = path_cost(
             grid,
@@ -387,7 +433,9 @@ def check_move(
             error = end
             path.pop()
             dragged = dragged[: len(path)]
-            spent = _prefix_cost(grid, own, others, steps, turn, stood, len(path) - 1, drag)
+            spent = _prefix_cost(
+                grid, own, others, steps, turn, stood, len(path) - 1, drag, heights
+            )
             mode_in_use = _prefix_mode(mover, steps, turn, len(path) - 1)
     body = mover.model_copy(update={"position": path[0]})
     exits = () if (disengage or forced) else _opportunities(grid, body, others, path)
@@ -429,10 +477,19 @@ def _prefix_cost(
     stood: bool,
     count: int,
     drag: Body | None,
+    ground: Mapping[str, Decimal],
 ) -> Decimal:
     """The movement spent after the first ``count`` steps (re-checked without the rest)."""
     again = check_move(
-        grid, mover, others, steps[:count], before=turn, stand_up=stood, disengage=True, drag=drag
+        grid,
+        mover,
+        others,
+        steps[:count],
+        before=turn,
+        stand_up=stood,
+        disengage=True,
+        drag=drag,
+        ground=ground,
     )
     return again.movement.spent
 

@@ -15,7 +15,7 @@ from spieltisch.engine.grid import Size, distance, footprint
 from spieltisch.systems.dnd5e.conditions import exhaustion_tags
 from spieltisch.systems.dnd5e.cover import COVER_BONUS, Cover, cover_between
 from spieltisch.systems.dnd5e.data import condition_tags
-from spieltisch.systems.dnd5e.movement import SPEED_ZERO, Body
+from spieltisch.systems.dnd5e.movement import SPEED_ZERO, Body, ground_under, spatial_distance
 from spieltisch.systems.dnd5e.odds import SaveOdds, save_damage
 from spieltisch.systems.dnd5e.rules import SIZE_ORDER, Mode, attack_outcome, resolve_mode
 from spieltisch.systems.dnd5e.statblock import SaveLine
@@ -94,10 +94,17 @@ def require_able(state: DndState, fighter: Fighter) -> None:
 
 
 def square_distance(state: DndState, a: Fighter, b: Fighter) -> Decimal:
-    """The distance in metres between two placed creatures (the grid's diagonal rule)."""
+    """The distance in metres between two placed creatures (the grid's diagonal rule), the
+    difference of their ground heights counted as a third axis (see
+    :func:`~.movement.spatial_distance`)."""
     if a.position is None or b.position is None:
         raise RuleError("dnd5e.not_placed", creature=a.id if a.position is None else b.id)
-    return distance(state.grid, a.position, a.size, b.position, b.size)
+    flat = distance(state.grid, a.position, a.size, b.position, b.size)
+    rise = abs(
+        ground_under(state.ground, a.position, a.size)
+        - ground_under(state.ground, b.position, b.size)
+    )
+    return spatial_distance(flat, rise, state.grid)
 
 
 def attack_mode(

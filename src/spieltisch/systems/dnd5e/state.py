@@ -302,6 +302,8 @@ class DndState(_Frozen):
     """Saves that end conditions, and the conditions that ended at the latest turn change."""
     falling: tuple[str, ...] = ()
     """Flying creatures knocked out of the air, until the GM gives the height of the fall."""
+    ground: dict[str, Decimal] = Field(default_factory=dict)
+    """The ground height of squares in metres, by square name (a square not listed: 0)."""
 
     @staticmethod
     def fresh(options: DndOptions) -> DndState:

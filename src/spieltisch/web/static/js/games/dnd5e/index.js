@@ -1188,9 +1188,11 @@ export function describe(event, ctx) {
     case "fighter_added": return t("web.dnd5e.ev.fighter_added", { name: event.fighter.name, square: event.fighter.position ? squareName(event.fighter.position.x, event.fighter.position.y) : "–" });
     case "combat_started": return t("web.dnd5e.ev.combat_started", { rolls: event.rolls.map(([id, d]) => `${n(id)} ${d}`).join(", ") });
     case "terrain_set": return t("web.dnd5e.ev.terrain_set", { squares: event.squares.join(", "), terrain: event.terrain ? t("web.map.terrain." + event.terrain) : t("web.map.terrain.plain") });
+    case "ground_set": return t("web.dnd5e.ev.ground_set", { squares: event.squares.join(", "), height: metres(event.height_m) });
     case "moved": {
       if (event.path.length < 2 && !event.stood_up) return null;
-      const base = t("web.dnd5e.ev.moved", { name: n(event.creature), path: event.path.join(" → "), spent: metres(event.movement.spent) });
+      const base = t("web.dnd5e.ev.moved", { name: n(event.creature), path: event.path.join(" → "), spent: metres(event.movement.spent) })
+        + (event.drag ? " " + t("web.dnd5e.ev.dragged", { name: n(event.drag.creature), path: event.drag.path.join(" → ") }) : "");
       const checks = (event.checks || []).map((c) => " " + t("web.dnd5e.check." + c.reason, { step: c.step + 1, dc: c.dc, name: n(event.creature) })).join("")
         + (event.rolls || []).map((r) => " " + t(r.succeeded ? "web.dnd5e.check.made" : "web.dnd5e.check.failed", { total: r.total, dc: r.dc })).join("");
       return (event.stood_up ? t("web.dnd5e.ev.stood_up", { name: n(event.creature) }) + " " : "") + base + (event.pending ? " " + t("web.dnd5e.ev.provoked", { names: event.pending.reactors.map(n).join(", ") }) : "") + checks;
