@@ -17,12 +17,16 @@ const COLOURS = { party: "#2a6fdb", foes: "#a33a2f" };
 // What the person is choosing or typing; kept across re-renders.
 let lastCtx = null;
 
+/** The character form's fields as a fresh form shows them (and again after a character is added). */
+const HERO_FORM = Object.freeze({ name: "", ac: "15", hp: "12", speed: "9", str: "14", dex: "12", attacks: "Longsword: +5, 7 (1d8+3) slashing", bonus: "", at: "" });
+const HERO_CAST_FORM = Object.freeze({ ability: "", level: "1", dc: "13", attack: "5", score: "16", slots: "", spells: "" });
+
 const ui = {
   selected: null, route: [], mode: "walk", jump: "", jumpHeight: "", obstacle: false, standUp: false, preview: null, previewKey: null,
   paint: "", attack: "", target: "", action: "dodge", helpTarget: "", helpFoe: "",
   monster: { kind: "goblin", at: "", secret: false, name: "", ac: "12", hp: "10", speed: "9", size: "medium", attacks: "" },
-  hero: { name: "", ac: "15", hp: "12", speed: "9", str: "14", dex: "12", attacks: "Longsword: +5, 7 (1d8+3) slashing", bonus: "", at: "" },
-  heroCast: { ability: "", level: "1", dc: "13", attack: "5", score: "16", slots: "", spells: "" },
+  hero: { ...HERO_FORM },
+  heroCast: { ...HERO_CAST_FORM },
   initiative: {}, damage: {}, condition: {},
   oddsKey: null, odds: null, reactOdds: {}, lastShown: null,
   save: { creature: "", ability: "dex", dc: "", bonus: "" }, saveKey: null, saveOdds: null,
@@ -780,7 +784,7 @@ function heroForm(ctx) {
     const spellcasting = heroSpellcasting();
     if (spellcasting) { command.spellcasting = spellcasting; command.abilities[spellcasting.ability] = Number(ui.heroCast.score) || 10; }
     const answer = await ctx.send(command);
-    if (answer) { h.name = ""; h.at = ""; ctx.rerender(); }
+    if (answer) { ui.hero = { ...HERO_FORM }; ui.heroCast = { ...HERO_CAST_FORM }; ctx.rerender(); }
   };
   return el("form", { class: "form", id: "dd-hero-form", onsubmit: submit },
     el("h3", {}, t("web.dnd5e.add_character")),
