@@ -124,3 +124,53 @@ def test_a_push_into_the_face_of_a_ledge_is_refused_before_rolling() -> None:
     state = table((["f5"], 3), ada="d5", gob="e5")
     shove = {"kind": "shove", "creature": "ada", "target": "gob", "effect": "push"}
     assert refused(state, shove).code == "dnd5e.shove_blocked"
+
+
+# ---------------------------------------------------------------- flying at a height
+
+
+def flyer(gob: str = "h8") -> DndState:
+    return table(gob=gob, speeds={"walk": 9, "fly": 9})
+
+
+def test_flying_up_and_down_costs_the_height_and_only_flying_goes_on_aloft() -> None:
+    # d5 at 3 m: 1.5 m across + 3 m up; then c5 back to the ground: 1.5 + 3
+    up = [{"to": "d5", "mode": "fly", "altitude_m": 3}]
+    assert cost(flyer(), up) == Decimal("4.5")
+    assert cost(flyer(), [*up, {"to": "c5", "mode": "fly", "altitude_m": 0}]) == 9
+    state = play(flyer(), {"kind": "move", "creature": "ada", "steps": up})
+    assert state.fighters["ada"].altitude_m == 3 and state.fighters["ada"].airborne
+    ada = next(f for f in SYSTEM.view(state, GM_VIEWER)["fighters"] if f["id"] == "ada")
+    assert ada["altitude_m"] == "3"
+    error = refused(state, {"kind": "move", "creature": "ada", "steps": [{"to": "c5"}]})
+    assert error.code == "dnd5e.move.aloft" and error.params == {"step": 0, "height": "3"}
+    # flying on at the same height costs only the way across
+    assert cost(state, [{"to": "c5", "mode": "fly"}]) == Decimal("1.5")
+
+
+def test_a_flyer_above_a_creature_is_out_of_its_reach() -> None:
+    # Ada hovers 3 m above e6, beside the goblin at f5: 3 m apart (uniform diagonals)
+    up = {
+        "kind": "move",
+        "creature": "ada",
+        "steps": [{"to": "e6", "mode": "fly", "altitude_m": 3}],
+    }
+    state = play(flyer("f5"), up)
+    assert square_distance(state, state.fighters["ada"], state.fighters["gob"]) == 3
+    swing = {"kind": "attack", "creature": "ada", "target": "gob", "attack": "Longsword"}
+    assert refused(state, swing).code == "dnd5e.out_of_reach"
+
+
+def test_a_flyer_knocked_out_of_the_air_falls_the_height_it_flew_at() -> None:
+    up = [{"to": "d5", "mode": "fly", "altitude_m": 7.5}]
+    state = play(flyer(), {"kind": "move", "creature": "ada", "steps": up})
+    state = play(state, {"kind": "condition", "target": "ada", "condition": "prone"})
+    assert state.falling == ("ada",)
+    fall = {"kind": "fall", "creature": "ada"}
+    odds = SYSTEM.odds(state, command(fall))
+    assert odds is not None and len(odds.outcomes) == 11  # 7.5 m: 2d6, totals 2 to 12
+    state = play(state, fall, 3, 4)  # 2d6 = 7: 20 → 13
+    assert state.fighters["ada"].hp == 13 and state.fighters["ada"].altitude_m == 0
+    assert state.falling == ()
+    # on the ground there is no height to take: the GM gives one
+    assert refused(state, fall).code == "dnd5e.fall_height_missing"

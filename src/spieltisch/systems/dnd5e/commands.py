@@ -437,11 +437,13 @@ Height = (
 
 
 class Fall(_Command):
-    """The GM has a creature fall ``height_m`` metres (1d6 per 3 m, at most 20d6; prone)."""
+    """The GM has a creature fall ``height_m`` metres (1d6 per 3 m, at most 20d6; prone);
+    without ``height_m`` it falls from the height it flew at."""
 
     kind: Literal["fall"] = "fall"
+    later: ClassVar[frozenset[str]] = frozenset({"height_m"})
     creature: Ref
-    height_m: Height
+    height_m: Height | None = None
 
 
 Command = Annotated[

@@ -183,6 +183,7 @@ def _stopped(
     short = moved.model_copy(
         update={
             "drag": drag,
+            "altitude_m": result.altitude_m,
             "path": tuple(square_name(sq) for sq in path[: stop + 1]),
             "movement": result.movement,
             "airborne": moved.airborne if stop == len(path) - 1 else mover.airborne,

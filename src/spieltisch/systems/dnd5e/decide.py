@@ -207,7 +207,11 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
             fighter = fighter_of(state, command.creature)
             if fighter.dead:
                 raise RuleError("dnd5e.dead", creature=fighter.id)
-            height = Decimal(str(command.height_m))
+            height = (
+                fighter.altitude_m if command.height_m is None else Decimal(str(command.height_m))
+            )
+            if height <= 0 and command.height_m is None:
+                raise RuleError("dnd5e.fall_height_missing", creature=fighter.id)
             rolled = tuple(dice.roll(6) for _ in range(fall_dice(height)))
             return [e.Fell(creature=fighter.id, height_m=str(height), dice=rolled)]
         case c.DeathSave():
@@ -496,7 +500,8 @@ def _move_events(
         ]
     if not can_react:
         moved = _moved(fighter, result.path, result.movement, result.stood_up, steps, result.checks)
-        return [moved.model_copy(update={"rolls": rolls, "drag": _dragged(drag, result)})]
+        done = {"rolls": rolls, "drag": _dragged(drag, result), "altitude_m": result.altitude_m}
+        return [moved.model_copy(update=done)]
     first = can_react[0][1]
     reactors = tuple(who for who, step in can_react if step == first)
     prefix = check_move(
@@ -521,7 +526,12 @@ def _move_events(
     moved = _moved(
         fighter, prefix.path, prefix.movement, prefix.stood_up, steps[:first], prefix.checks
     )
-    update = {"pending": pending, "rolls": rolls, "drag": _dragged(drag, prefix)}
+    update: dict[str, object] = {
+        "pending": pending,
+        "rolls": rolls,
+        "drag": _dragged(drag, prefix),
+        "altitude_m": prefix.altitude_m,
+    }
     return [moved.model_copy(update=update)]
 
 

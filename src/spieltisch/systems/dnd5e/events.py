@@ -6,6 +6,7 @@ criticals and damage from them again when it folds the event, so the rules live 
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Annotated, ClassVar, Literal
 
 from pydantic import ConfigDict, Field, TypeAdapter
@@ -78,7 +79,7 @@ class Moved(_Event):
     dropped_prone: bool = False
     airborne: bool = False
     pending: PendingMove | None = None
-    later: ClassVar[frozenset[str]] = frozenset({"rolls", "drag"})
+    later: ClassVar[frozenset[str]] = frozenset({"rolls", "drag", "altitude_m"})
     checks: tuple[JumpCheck, ...] = ()
     """DC 10 checks the move's jumps call for."""
     rolls: tuple[CheckRoll, ...] = ()
@@ -86,6 +87,8 @@ class Moved(_Event):
     (which stopped the move there and left the mover prone)."""
     drag: Dragged | None = None
     """The grappled creature the mover dragged along, if any."""
+    altitude_m: Decimal = Decimal(0)
+    """The mover's height above the ground at the end (flying)."""
 
 
 class Attacked(_Event):

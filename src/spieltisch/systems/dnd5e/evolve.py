@@ -364,7 +364,11 @@ def _moved(state: DndState, event: e.Moved) -> DndState:
             update={"effects": effects.remove_kind(state.effects, "prone", fighter.id)}
         )
     fighter = fighter.model_copy(
-        update={"position": parse_square(event.path[-1]), "airborne": event.airborne}
+        update={
+            "position": parse_square(event.path[-1]),
+            "airborne": event.airborne,
+            "altitude_m": event.altitude_m,
+        }
     )
     state = _set(state, fighter)
     if event.drag is not None:
@@ -1012,7 +1016,7 @@ def _fell(state: DndState, event: e.Fell) -> DndState:
     longer in the air nor waiting for its fall."""
     fighter = fighter_of(state, event.creature)
     falling = tuple(x for x in state.falling if x != fighter.id)
-    state = _set(state, fighter.model_copy(update={"airborne": False}))
+    state = _set(state, fighter.model_copy(update={"airborne": False, "altitude_m": Decimal(0)}))
     state = state.model_copy(update={"falling": falling})
     hp_before = (fighter.hp, fighter.temp_hp, fighter.death_failures)
     state = _hurt(state, state.fighters[fighter.id], sum(event.dice), "bludgeoning", False)

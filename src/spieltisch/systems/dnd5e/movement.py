@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
@@ -32,6 +32,7 @@ from spieltisch.engine.grid import (
     square_name,
 )
 from spieltisch.engine.text import text_rule
+from spieltisch.systems.dnd5e.later import Later
 from spieltisch.systems.dnd5e.rules import (
     RUN_UP_M,
     SIZE_ORDER,
@@ -53,8 +54,10 @@ __all__ = [
     "check_move",
     "drag_halves",
     "ground_under",
+    "narrow_at",
     "spatial_distance",
     "speed_for",
+    "squeezed",
 ]
 
 MoveMode = Literal["walk", "fly", "climb", "swim", "crawl"]
@@ -88,6 +91,8 @@ class Body(_Frozen):
     hover: bool = False
     strength: int = 10
     """The Strength score (for jumps)."""
+    altitude_m: Decimal = Decimal(0)
+    """How high it flies above the ground under it."""
 
     @property
     def token(self) -> Token:
@@ -95,8 +100,11 @@ class Body(_Frozen):
         return Token(id=self.id, position=self.position, size=self.size, reach_m=self.reach_m)
 
 
-class MoveStep(_Frozen):
+class MoveStep(Later):
     """One step: the square the creature's position moves to, and how."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    later: ClassVar[frozenset[str]] = frozenset({"altitude_m"})
 
     to: Annotated[StrictStr, Field(max_length=8), text_rule(8)]
     mode: MoveMode = "walk"
@@ -106,6 +114,8 @@ class MoveStep(_Frozen):
     height_m: Decimal | None = Field(default=None, gt=0, le=30)
     obstacle: StrictBool = False
     """The jump clears a low obstacle (the GM may ask for a DC 10 Strength (Athletics) check)."""
+    altitude_m: Decimal | None = Field(default=None, ge=0, le=1000, decimal_places=1)
+    """A flying step: the height above the ground it ends at (None: the height it had)."""
 
 
 class JumpCheck(_Frozen):
@@ -150,6 +160,8 @@ class MoveResult(_Frozen):
     """The DC 10 checks the jumps of the legal prefix call for."""
     drag_path: tuple[Square, ...] = ()
     """The positions of the dragged creature along the legal prefix (empty: no drag)."""
+    altitude_m: Decimal = Decimal(0)
+    """The mover's height above the ground at the end of the legal prefix."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
 
@@ -170,6 +182,28 @@ def speed_for(body: Body, mode: str) -> tuple[str, Decimal, bool]:
         name, extra = "walk", mode != "walk"
     metres = Decimal(0) if zero else body.speeds.get(name, Decimal(0))
     return name, metres, extra or "squeezing" in body.conditions
+
+
+def squeezed(size: Size) -> Size:
+    """The size whose space a squeezing creature fits through: one size smaller (tiny
+    stays tiny)."""
+    return SIZE_ORDER[max(SIZE_ORDER.index(size) - 1, 0)]
+
+
+def _walled(grid: Grid, squares: Sequence[Square]) -> bool:
+    return any("wall" in grid.terrain_at(sq) for sq in squares)
+
+
+def narrow_at(grid: Grid, size: Size, position: Square) -> bool:
+    """Whether a creature of ``size`` at ``position`` squeezes by the map: the walls leave a
+    passage narrower than its space but wide enough for the space of one size smaller (its
+    space meets a wall, that smaller space at the same corner does not)."""
+    smaller = squeezed(size)
+    if smaller is size:
+        return False
+    return _walled(grid, footprint(position, size)) and not _walled(
+        grid, footprint(position, smaller)
+    )
 
 
 def ground_under(ground: Mapping[str, Decimal], position: Square, size: Size) -> Decimal:
@@ -304,6 +338,7 @@ def check_move(
     if drag is not None:
         mover = _dragging(mover, drag)
     dragged = [drag.position] if drag is not None else []
+    altitudes = [mover.altitude_m]
     run_up = Decimal(0)
     jumped = Decimal(0)
     checks: list[JumpCheck] = []
@@ -317,6 +352,9 @@ def check_move(
             break
         target = grid.square(step.to)
         name, speed, extra = speed_for(mover, step.mode)
+        narrow = "squeezing" not in mover.conditions and narrow_at(grid, mover.size, target)
+        size = squeezed(mover.size) if narrow else mover.size
+        extra = extra or narrow
         if step.mode == "fly" and "fly" not in mover.speeds:
             error = _refuse("dnd5e.move.no_speed", index, mode="fly")
             break
@@ -331,6 +369,12 @@ def check_move(
                 break
             dragged.append(Square(x=at[0], y=at[1]))
         vertical = Decimal(0)
+        aloft = altitudes[-1] if step.altitude_m is None else step.altitude_m
+        if step.mode == "fly":
+            vertical = abs(aloft - altitudes[-1])
+        elif aloft:
+            error = _refuse("dnd5e.move.aloft", index, height=str(aloft))
+            break
         if heights and step.mode != "fly":
             rise = ground_under(heights, target, mover.size) - ground_under(
                 heights, position, mover.size
@@ -339,7 +383,7 @@ def check_move(
                 error = _refuse("dnd5e.move.needs_climb", index, to=step.to, height=str(abs(rise)))
                 break
             vertical = abs(rise)
-        occupied = _occupied(footprint(target, mover.size), others)
+        occupied = _occupied(footprint(target, size), others)
 
         jumping = step.jump is not None
 
@@ -361,7 +405,7 @@ def check_move(
             [position, target],
             price,
             mode=step.mode,
-            size=mover.size,
+            size=size,
             diagonals_before=diagonals,
         )
         total = paid.total
@@ -427,6 +471,7 @@ def check_move(
         diagonals = paid.diagonals
         position = target
         path.append(position)
+        altitudes.append(aloft)
     if error is None and len(path) > 1 and not forced and not midway:
         end = _end_error(mover, others, path[-1], len(path) - 2)
         if end is not None:
@@ -457,6 +502,7 @@ def check_move(
         stood_up=stood,
         checks=tuple(c for c in checks if c.step < len(path) - 1),
         drag_path=tuple(dragged),
+        altitude_m=altitudes[len(path) - 1],
     )
 
 
@@ -527,7 +573,8 @@ def _step_error(
         return _refuse("dnd5e.move.not_adjacent", index, frm=square_name(position), to=step.to)
     if prone and step.mode != "crawl":
         return _refuse("dnd5e.move.prone_crawl", index, mode=step.mode)
-    squares = footprint(target, mover.size)
+    narrow = "squeezing" not in mover.conditions and narrow_at(grid, mover.size, target)
+    squares = footprint(target, squeezed(mover.size) if narrow else mover.size)
     terrain = frozenset().union(*(grid.terrain_at(sq) for sq in squares))
     if "wall" in terrain:
         return _refuse("dnd5e.move.wall", index, to=step.to)

@@ -104,7 +104,14 @@ class Fighter(Later):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     later: ClassVar[frozenset[str]] = frozenset(
-        {"skills", "passive_perception", "multiattack", "death_save_due", "spellcasting"}
+        {
+            "skills",
+            "passive_perception",
+            "multiattack",
+            "death_save_due",
+            "spellcasting",
+            "altitude_m",
+        }
     )
 
     id: str
@@ -135,6 +142,9 @@ class Fighter(Later):
     immunities: frozenset[str] = frozenset()
     position: Square | None = None
     airborne: bool = False
+    altitude_m: Decimal = Decimal(0)
+    """How high it flies above the ground under it (kept when it is knocked out of the air,
+    until it falls)."""
     death_successes: int = 0
     death_failures: int = 0
     stable: bool = False
