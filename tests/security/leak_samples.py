@@ -647,6 +647,10 @@ DND5E = Samples(
             {"kind": "terrain", "squares": ["f5"], "terrain": "wall"},
             {"kind": "terrain", "squares": ["e6"]},
         ],
+        "ground": [
+            {"kind": "ground", "squares": ["e5", "e6"], "height_m": 4.5},
+            {"kind": "ground", "squares": ["e6"], "height_m": 0},
+        ],
         "save": [{"kind": "save", "creature": "gob", "ability": "dex", "dc": 12}],
         "check": [
             {"kind": "check", "creature": "gob", "skill": "athletics", "dc": 12, "modifier": 1}
@@ -767,6 +771,11 @@ DND5E = Samples(
         Probe(
             "monster",
             {"kind": "move", "creature": f"{CANARY}-spy", "steps": [{"to": "h7"}]},
+            f"{CANARY}-spy",
+        ),
+        Probe(
+            "monster",
+            {"kind": "move", "creature": "ada", "steps": [{"to": "a2"}], "drag": f"{CANARY}-spy"},
             f"{CANARY}-spy",
         ),
     ],

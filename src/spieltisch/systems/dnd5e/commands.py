@@ -167,14 +167,33 @@ class Terrain(_Command):
     terrain: TerrainKind | None = None
 
 
+GroundHeight = (
+    Annotated[StrictInt, Field(ge=-100, le=100)]
+    | Annotated[StrictFloat, Field(ge=-100, le=100, multiple_of=0.5, allow_inf_nan=False)]
+)
+"""A ground height in metres, in steps of 0.5 m (below 0: a pit)."""
+
+
+class Ground(_Command):
+    """The GM sets the ground height of squares in metres: a ledge, a pit (0: level again)."""
+
+    kind: Literal["ground"] = "ground"
+    squares: tuple[Square, ...] = Field(min_length=1, max_length=400)
+    height_m: GroundHeight
+
+
 class Move(_Command):
-    """The creature in its turn moves along ``steps`` (and may stand up or drop prone first)."""
+    """The creature in its turn moves along ``steps`` (and may stand up or drop prone first);
+    ``drag`` names a creature it grapples and drags along (at half speed unless that creature
+    is two or more sizes smaller)."""
 
     kind: Literal["move"] = "move"
+    later: ClassVar[frozenset[str]] = frozenset({"drag"})
     creature: Ref
     steps: tuple[MoveStep, ...] = Field(default=(), max_length=100)
     stand_up: StrictBool = False
     drop_prone: StrictBool = False
+    drag: Ref | None = None
 
 
 class React(_Command):
@@ -418,11 +437,13 @@ Height = (
 
 
 class Fall(_Command):
-    """The GM has a creature fall ``height_m`` metres (1d6 per 3 m, at most 20d6; prone)."""
+    """The GM has a creature fall ``height_m`` metres (1d6 per 3 m, at most 20d6; prone);
+    without ``height_m`` it falls from the height it flew at."""
 
     kind: Literal["fall"] = "fall"
+    later: ClassVar[frozenset[str]] = frozenset({"height_m"})
     creature: Ref
-    height_m: Height
+    height_m: Height | None = None
 
 
 Command = Annotated[
@@ -430,6 +451,7 @@ Command = Annotated[
     | AddMonster
     | StartCombat
     | Terrain
+    | Ground
     | Move
     | React
     | Attack

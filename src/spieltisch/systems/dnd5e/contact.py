@@ -57,12 +57,16 @@ def contact(state: DndState, command: c.Command, events: Sequence[e.Event]) -> l
     return None
 
 
-def _sharing(gm: DndState, mover: Fighter, square: Square) -> list[Fighter]:
+def _sharing(
+    gm: DndState, mover: Fighter, square: Square, besides: str | None = None
+) -> list[Fighter]:
+    """The creatures whose space meets ``mover``'s at ``square`` (not ``besides``, the
+    creature dragged along with it or dragging it)."""
     mine = set(footprint(square, mover.size))
     return [
         f
         for f in gm.fighters.values()
-        if f.id != mover.id
+        if f.id not in (mover.id, besides)
         and f.position is not None
         and not f.dead
         and mine & set(footprint(f.position, f.size))
@@ -107,21 +111,33 @@ def _cut(gm: DndState, moved: e.Moved, steps: tuple[MoveStep, ...]) -> list[e.Ev
     if mover.position is None:
         return None
     path = [parse_square(name) for name in moved.path]
+    held = gm.fighters.get(moved.drag.creature) if moved.drag is not None else None
+    dragged = [parse_square(name) for name in moved.drag.path] if moved.drag is not None else []
     last = len(path) - 1
     for k in range(1, len(path)):
-        walls = tuple(
-            square_name(sq)
-            for sq in footprint(path[k], mover.size)
-            if "wall" in gm.grid.terrain_at(sq)
-        )
-        blocking = [
-            f
-            for f in _sharing(gm, mover, path[k])
-            if k == last or (f.side != mover.side and size_steps(f.size, mover.size) < 2)
-        ]
+        walls, blocking = _met(gm, mover, path[k], k == last, held)
+        if held is not None:
+            more_walls, more = _met(gm, held, dragged[k], k == last, mover)
+            walls, blocking = walls + more_walls, blocking + more
         if walls or blocking:
             return _stopped(gm, mover, moved, steps, path, k, walls, blocking)
     return None
+
+
+def _met(
+    gm: DndState, mover: Fighter, square: Square, last: bool, besides: Fighter | None
+) -> tuple[tuple[str, ...], list[Fighter]]:
+    """The walls and the creatures ``mover`` may not pass (or stop on, when ``last``) at
+    ``square`` on the GM's fold."""
+    walls = tuple(
+        square_name(sq) for sq in footprint(square, mover.size) if "wall" in gm.grid.terrain_at(sq)
+    )
+    blocking = [
+        f
+        for f in _sharing(gm, mover, square, besides.id if besides is not None else None)
+        if last or (f.side != mover.side and size_steps(f.size, mover.size) < 2)
+    ]
+    return walls, blocking
 
 
 def _stopped(
@@ -136,7 +152,14 @@ def _stopped(
 ) -> list[e.Event]:
     stop = k - 1
     passed: list[Fighter] = []
-    while stop > 0 and (sharing := _sharing(gm, mover, path[stop])):
+    held = gm.fighters[moved.drag.creature] if moved.drag is not None else None
+    dragged = [parse_square(name) for name in moved.drag.path] if moved.drag is not None else []
+    while stop > 0:
+        sharing = _sharing(gm, mover, path[stop], held.id if held is not None else None)
+        if held is not None:
+            sharing += _sharing(gm, held, dragged[stop], mover.id)
+        if not sharing:
+            break
         passed.extend(sharing)
         stop -= 1
     before = gm.movement.get(mover.id, TurnMovement())
@@ -149,9 +172,18 @@ def _stopped(
         stand_up=moved.stood_up,
         disengage=True,
         midway=True,
+        drag=body_of(gm, held) if held is not None else None,
+        ground=gm.ground,
+    )
+    drag = (
+        None
+        if moved.drag is None
+        else moved.drag.model_copy(update={"path": moved.drag.path[: stop + 1]})
     )
     short = moved.model_copy(
         update={
+            "drag": drag,
+            "altitude_m": result.altitude_m,
             "path": tuple(square_name(sq) for sq in path[: stop + 1]),
             "movement": result.movement,
             "airborne": moved.airborne if stop == len(path) - 1 else mover.airborne,

@@ -32,7 +32,15 @@ from spieltisch.systems.dnd5e.legendary import (
     affordable,
     resistances_per_day,
 )
-from spieltisch.systems.dnd5e.movement import JumpCheck, MoveStep, TurnMovement, check_move
+from spieltisch.systems.dnd5e.movement import (
+    Body,
+    JumpCheck,
+    MoveResult,
+    MoveStep,
+    TurnMovement,
+    check_move,
+    ground_under,
+)
 from spieltisch.systems.dnd5e.odds import save_odds
 from spieltisch.systems.dnd5e.queries import (
     CLOSE_M,
@@ -105,6 +113,11 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
                 dict.fromkeys(square_name(state.grid.square(sq)) for sq in command.squares)
             )
             return [e.TerrainSet(squares=names, terrain=command.terrain)]
+        case c.Ground():
+            names = tuple(
+                dict.fromkeys(square_name(state.grid.square(sq)) for sq in command.squares)
+            )
+            return [e.GroundSet(squares=names, height_m=str(Decimal(str(command.height_m))))]
         case c.Move():
             return _move(state, command, dice)
         case c.React():
@@ -179,7 +192,8 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
         case c.Check():
             return [_check(state, command, dice)]
         case c.Grapple() | c.Shove() | c.Escape():
-            return [_contest(state, command, dice)]
+            contested = _contest(state, command, dice)
+            return [contested, *_pushed_off(state, contested, dice)]
         case c.Legendary():
             return _legendary(state, command, dice)
         case c.LegendaryResistance():
@@ -193,7 +207,11 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
             fighter = fighter_of(state, command.creature)
             if fighter.dead:
                 raise RuleError("dnd5e.dead", creature=fighter.id)
-            height = Decimal(str(command.height_m))
+            height = (
+                fighter.altitude_m if command.height_m is None else Decimal(str(command.height_m))
+            )
+            if height <= 0 and command.height_m is None:
+                raise RuleError("dnd5e.fall_height_missing", creature=fighter.id)
             rolled = tuple(dice.roll(6) for _ in range(fall_dice(height)))
             return [e.Fell(creature=fighter.id, height_m=str(height), dice=rolled)]
         case c.DeathSave():
@@ -389,9 +407,34 @@ def _move(state: DndState, command: c.Move, dice: DiceSource) -> list[e.Event]:
     if not command.steps and not command.stand_up:
         return out
     after = fold(state, out)
+    if command.drag is not None:
+        _require_drag(after, fighter, command.drag)
     return out + _move_events(
-        after, after.fighters[fighter.id], command.steps, command.stand_up, dice=dice
+        after,
+        after.fighters[fighter.id],
+        command.steps,
+        command.stand_up,
+        dice=dice,
+        drag=command.drag,
     )
+
+
+def _holds(state: DndState, grappler: str, held: str) -> bool:
+    """Whether ``grappler`` grapples ``held`` (and both are on the map)."""
+    return any(
+        x.kind == "grappled" and x.source == grappler for x in state.effects.on(held)
+    ) and all(f in state.fighters and state.fighters[f].position for f in (grappler, held))
+
+
+def _require_drag(state: DndState, fighter: Fighter, held: str) -> None:
+    """Refuse dragging a creature the mover does not grapple (the same answer for a creature
+    nobody made)."""
+    if not _holds(state, fighter.id, held):
+        raise RuleError("dnd5e.move.drag_not_grappled", creature=fighter.id, target=held)
+
+
+def _drag_body(state: DndState, held: str | None) -> Body | None:
+    return None if held is None else body_of(state, state.fighters[held])
 
 
 def _move_events(
@@ -403,6 +446,7 @@ def _move_events(
     partial: bool = False,
     *,
     dice: DiceSource,
+    drag: str | None = None,
 ) -> list[e.Event]:
     if fighter.position is None:
         raise RuleError("dnd5e.not_placed", creature=fighter.id)
@@ -410,8 +454,17 @@ def _move_events(
     disengaged = "disengaged" in kinds_on(state, fighter.id)
     body = body_of(state, fighter)
     others = others_of(state, fighter)
+    held = _drag_body(state, drag)
     result = check_move(
-        state.grid, body, others, steps, before=before, stand_up=stand_up, disengage=disengaged
+        state.grid,
+        body,
+        others,
+        steps,
+        before=before,
+        stand_up=stand_up,
+        disengage=disengaged,
+        drag=held,
+        ground=state.ground,
     )
     if result.error is not None and not partial:
         raise result.error
@@ -430,7 +483,15 @@ def _move_events(
     if keep is not None:  # a failed jump check stops the move (see ``jump_rolls``)
         steps = steps[:keep]
         result = check_move(
-            state.grid, body, others, steps, before=before, stand_up=stand_up, disengage=disengaged
+            state.grid,
+            body,
+            others,
+            steps,
+            before=before,
+            stand_up=stand_up,
+            disengage=disengaged,
+            drag=held,
+            ground=state.ground,
         )
         can_react = [
             (who, step)
@@ -439,7 +500,8 @@ def _move_events(
         ]
     if not can_react:
         moved = _moved(fighter, result.path, result.movement, result.stood_up, steps, result.checks)
-        return [moved.model_copy(update={"rolls": rolls})]
+        done = {"rolls": rolls, "drag": _dragged(drag, result), "altitude_m": result.altitude_m}
+        return [moved.model_copy(update=done)]
     first = can_react[0][1]
     reactors = tuple(who for who, step in can_react if step == first)
     prefix = check_move(
@@ -451,17 +513,33 @@ def _move_events(
         stand_up=stand_up,
         disengage=True,
         midway=True,
+        drag=held,
+        ground=state.ground,
     )
     pending = PendingMove(
         mover=fighter.id,
         reactors=reactors,
         steps=tuple(steps[first:]),
         offered=(*offered, *reactors),
+        drag=drag,
     )
     moved = _moved(
         fighter, prefix.path, prefix.movement, prefix.stood_up, steps[:first], prefix.checks
     )
-    return [moved.model_copy(update={"pending": pending, "rolls": rolls})]
+    update: dict[str, object] = {
+        "pending": pending,
+        "rolls": rolls,
+        "drag": _dragged(drag, prefix),
+        "altitude_m": prefix.altitude_m,
+    }
+    return [moved.model_copy(update=update)]
+
+
+def _dragged(drag: str | None, result: MoveResult) -> e.Dragged | None:
+    """The dragged creature's part of a checked move."""
+    if drag is None:
+        return None
+    return e.Dragged(creature=drag, path=tuple(square_name(s) for s in result.drag_path))
 
 
 def _moved(
@@ -505,9 +583,17 @@ def _react(state: DndState, command: c.React, dice: DiceSource) -> list[e.Event]
     newly_prone = "prone" in kinds_on(after, mover_now.id) - kinds_on(state, mover_now.id)
     if mover_now.dead or mover_now.hp == 0 or newly_prone:
         return [first]
+    drag = pending.drag if pending.drag and _holds(after, mover_now.id, pending.drag) else None
     try:
         rest = _move_events(
-            after, mover_now, pending.steps, False, pending.offered, partial=True, dice=dice
+            after,
+            mover_now,
+            pending.steps,
+            False,
+            pending.offered,
+            partial=True,
+            dice=dice,
+            drag=drag,
         )
     except RuleError:
         return [first]
@@ -519,7 +605,8 @@ def preview_move(state: DndState, command: c.Move) -> dict[str, object]:
 
     The same rules as deciding the move: ``legal``, ``cost_m`` (standing up included),
     ``remaining_m`` of the speed in use, ``path`` (square names of the legal prefix, the start
-    first), ``opportunity_attacks`` (the reactors who may take one, in route order) and
+    first), ``drag_path`` (the dragged creature's squares, only for a move that drags one),
+    ``opportunity_attacks`` (the reactors who may take one, in route order) and
     ``error`` (the code, its params and the step, or ``None``). A command that cannot move at
     all (not this creature's turn, a reaction pending) raises its :class:`RuleError`.
     """
@@ -531,6 +618,8 @@ def preview_move(state: DndState, command: c.Move) -> dict[str, object]:
             raise RuleError("dnd5e.already_prone", creature=fighter.id)
         state = evolve(state, e.ConditionSet(target=fighter.id, condition="prone"))
         fighter = state.fighters[fighter.id]
+    if command.drag is not None:
+        _require_drag(state, fighter, command.drag)
     result = check_move(
         state.grid,
         body_of(state, fighter),
@@ -539,17 +628,21 @@ def preview_move(state: DndState, command: c.Move) -> dict[str, object]:
         before=state.movement.get(fighter.id, TurnMovement()),
         stand_up=command.stand_up,
         disengage="disengaged" in kinds_on(state, fighter.id),
+        drag=_drag_body(state, command.drag),
+        ground=state.ground,
     )
     error, error_step = result.error, result.error_step
     scared = frightened_step(state, fighter, result.path)
     if scared is not None and (error is None or scared < (error_step or 0)):
         error = RuleError("dnd5e.condition.frightened", creature=fighter.id, step=scared)
         error_step = scared
+    dragged = {"drag_path": [square_name(sq) for sq in result.drag_path]} if command.drag else {}
     return {
         "legal": error is None,
         "cost_m": str(result.cost_m),
         "remaining_m": str(result.remaining_m),
         "path": [square_name(sq) for sq in result.path],
+        **dragged,
         "stood_up": result.stood_up,
         "checks": [
             {**check.model_dump(mode="json"), "p": _exact(jump_check_odds(state, fighter, check))}
@@ -737,7 +830,25 @@ def _push_square(state: DndState, shover: Fighter, target: Fighter) -> str:
     taken = any(mine & set(footprint(o.position, o.size)) for o in others_of(state, target))
     if walls or taken:
         raise RuleError("dnd5e.shove_blocked", target=target.id)
+    if ground_under(state.ground, to, target.size) > ground_under(
+        state.ground, target.position, target.size
+    ):  # into the face of a ledge
+        raise RuleError("dnd5e.shove_blocked", target=target.id)
     return square_name(to)
+
+
+def _pushed_off(state: DndState, contested: e.Contested, dice: DiceSource) -> list[e.Event]:
+    """A push off a ledge: the creature falls the height between the two grounds."""
+    target = state.fighters[contested.target]
+    if contested.push_to is None or target.position is None:
+        return []
+    drop = ground_under(state.ground, target.position, target.size) - ground_under(
+        state.ground, parse_square(contested.push_to), target.size
+    )
+    if drop <= 0:
+        return []
+    rolled = tuple(dice.roll(6) for _ in range(fall_dice(drop)))
+    return [e.Fell(creature=target.id, height_m=str(drop), dice=rolled)]
 
 
 def _contest(

@@ -6,6 +6,7 @@ criticals and damage from them again when it folds the event, so the rules live 
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Annotated, ClassVar, Literal
 
 from pydantic import ConfigDict, Field, TypeAdapter
@@ -51,6 +52,22 @@ class TerrainSet(_Event):
     terrain: str | None = None
 
 
+class GroundSet(_Event):
+    """Squares got a ground height in metres (``"0"``: level ground again)."""
+
+    kind: Literal["ground_set"] = "ground_set"
+    squares: tuple[str, ...]
+    height_m: str
+
+
+class Dragged(_Frozen):
+    """A grappled creature dragged along a move: its ``path`` (square names, the start first)
+    runs beside the mover's, one square for each of the mover's."""
+
+    creature: str
+    path: tuple[str, ...]
+
+
 class Moved(_Event):
     """A creature moved along ``path`` (square names, the start first)."""
 
@@ -62,12 +79,16 @@ class Moved(_Event):
     dropped_prone: bool = False
     airborne: bool = False
     pending: PendingMove | None = None
-    later: ClassVar[frozenset[str]] = frozenset({"rolls"})
+    later: ClassVar[frozenset[str]] = frozenset({"rolls", "drag", "altitude_m"})
     checks: tuple[JumpCheck, ...] = ()
     """DC 10 checks the move's jumps call for."""
     rolls: tuple[CheckRoll, ...] = ()
     """The jump checks as the table rolled them, in route order up to the first failure
     (which stopped the move there and left the mover prone)."""
+    drag: Dragged | None = None
+    """The grappled creature the mover dragged along, if any."""
+    altitude_m: Decimal = Decimal(0)
+    """The mover's height above the ground at the end (flying)."""
 
 
 class Attacked(_Event):
@@ -404,6 +425,7 @@ Event = Annotated[
     FighterAdded
     | CombatStarted
     | TerrainSet
+    | GroundSet
     | Moved
     | Attacked
     | Declined

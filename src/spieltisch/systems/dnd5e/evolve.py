@@ -86,6 +86,8 @@ def evolve(state: DndState, event: e.Event) -> DndState:
             return _combat_started(state, event)
         case e.TerrainSet():
             return _terrain_set(state, event)
+        case e.GroundSet():
+            return _ground_set(state, event)
         case e.Moved():
             return _moved(state, event)
         case e.Attacked():
@@ -347,6 +349,14 @@ def _terrain_set(state: DndState, event: e.TerrainSet) -> DndState:
     return state.model_copy(update={"grid": grid})
 
 
+def _ground_set(state: DndState, event: e.GroundSet) -> DndState:
+    height = Decimal(event.height_m)
+    ground = {k: v for k, v in state.ground.items() if k not in event.squares}
+    if height:
+        ground.update(dict.fromkeys(event.squares, height))
+    return state.model_copy(update={"ground": ground})
+
+
 def _moved(state: DndState, event: e.Moved) -> DndState:
     fighter = fighter_of(state, event.creature)
     if event.stood_up:
@@ -354,9 +364,16 @@ def _moved(state: DndState, event: e.Moved) -> DndState:
             update={"effects": effects.remove_kind(state.effects, "prone", fighter.id)}
         )
     fighter = fighter.model_copy(
-        update={"position": parse_square(event.path[-1]), "airborne": event.airborne}
+        update={
+            "position": parse_square(event.path[-1]),
+            "airborne": event.airborne,
+            "altitude_m": event.altitude_m,
+        }
     )
     state = _set(state, fighter)
+    if event.drag is not None:
+        held = fighter_of(state, event.drag.creature)
+        state = _set(state, held.model_copy(update={"position": parse_square(event.drag.path[-1])}))
     state = state.model_copy(
         update={
             "movement": {**state.movement, fighter.id: event.movement},
@@ -968,7 +985,7 @@ def _exhausted(state: DndState, creature: str) -> DndState:
 
 def _out_of_reach(state: DndState, mover: str) -> DndState:
     """A grapple ends when grappler and grappled are no longer within the grappler's reach
-    (the table does not drag a grappled creature along)."""
+    (a move that drags the grappled creature along keeps it there)."""
     fx = state.effects
     for x in state.effects.items:
         if x.kind != "grappled" or x.source is None or mover not in (x.source, x.target):
@@ -999,7 +1016,7 @@ def _fell(state: DndState, event: e.Fell) -> DndState:
     longer in the air nor waiting for its fall."""
     fighter = fighter_of(state, event.creature)
     falling = tuple(x for x in state.falling if x != fighter.id)
-    state = _set(state, fighter.model_copy(update={"airborne": False}))
+    state = _set(state, fighter.model_copy(update={"airborne": False, "altitude_m": Decimal(0)}))
     state = state.model_copy(update={"falling": falling})
     hp_before = (fighter.hp, fighter.temp_hp, fighter.death_failures)
     state = _hurt(state, state.fighters[fighter.id], sum(event.dice), "bludgeoning", False)

@@ -1,9 +1,10 @@
 """Falling (SRD 5.1): 1d6 bludgeoning damage per 3 m fallen (10 ft), at most 20d6; a creature
 that takes damage from the fall lands prone.
 
-The map keeps no heights, so the height of a fall is the GM's (the ``fall`` command). A flying
-creature knocked out of the air (prone, speed 0, unconscious, unless it hovers) is marked as
-falling until the GM gives the height.
+The height of a fall is the GM's (the ``fall`` command), or what the map knows: the drop of a
+push off a ledge, or the height a flying creature flew at. A flying creature knocked out of
+the air (prone, speed 0, unconscious, unless it hovers) is marked as falling until the GM has
+it fall.
 """
 
 from __future__ import annotations

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.grid import (
+    Diagonal,
     Grid,
     Size,
     Square,
@@ -31,8 +32,10 @@ from spieltisch.engine.grid import (
     square_name,
 )
 from spieltisch.engine.text import text_rule
+from spieltisch.systems.dnd5e.later import Later
 from spieltisch.systems.dnd5e.rules import (
     RUN_UP_M,
+    SIZE_ORDER,
     high_jump_m,
     long_jump_m,
     size_steps,
@@ -49,7 +52,12 @@ __all__ = [
     "MoveStep",
     "TurnMovement",
     "check_move",
+    "drag_halves",
+    "ground_under",
+    "narrow_at",
+    "spatial_distance",
     "speed_for",
+    "squeezed",
 ]
 
 MoveMode = Literal["walk", "fly", "climb", "swim", "crawl"]
@@ -83,6 +91,8 @@ class Body(_Frozen):
     hover: bool = False
     strength: int = 10
     """The Strength score (for jumps)."""
+    altitude_m: Decimal = Decimal(0)
+    """How high it flies above the ground under it."""
 
     @property
     def token(self) -> Token:
@@ -90,8 +100,11 @@ class Body(_Frozen):
         return Token(id=self.id, position=self.position, size=self.size, reach_m=self.reach_m)
 
 
-class MoveStep(_Frozen):
+class MoveStep(Later):
     """One step: the square the creature's position moves to, and how."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    later: ClassVar[frozenset[str]] = frozenset({"altitude_m"})
 
     to: Annotated[StrictStr, Field(max_length=8), text_rule(8)]
     mode: MoveMode = "walk"
@@ -101,6 +114,8 @@ class MoveStep(_Frozen):
     height_m: Decimal | None = Field(default=None, gt=0, le=30)
     obstacle: StrictBool = False
     """The jump clears a low obstacle (the GM may ask for a DC 10 Strength (Athletics) check)."""
+    altitude_m: Decimal | None = Field(default=None, ge=0, le=1000, decimal_places=1)
+    """A flying step: the height above the ground it ends at (None: the height it had)."""
 
 
 class JumpCheck(_Frozen):
@@ -143,6 +158,10 @@ class MoveResult(_Frozen):
     stood_up: bool = False
     checks: tuple[JumpCheck, ...] = ()
     """The DC 10 checks the jumps of the legal prefix call for."""
+    drag_path: tuple[Square, ...] = ()
+    """The positions of the dragged creature along the legal prefix (empty: no drag)."""
+    altitude_m: Decimal = Decimal(0)
+    """The mover's height above the ground at the end of the legal prefix."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
 
@@ -165,6 +184,97 @@ def speed_for(body: Body, mode: str) -> tuple[str, Decimal, bool]:
     return name, metres, extra or "squeezing" in body.conditions
 
 
+def squeezed(size: Size) -> Size:
+    """The size whose space a squeezing creature fits through: one size smaller (tiny
+    stays tiny)."""
+    return SIZE_ORDER[max(SIZE_ORDER.index(size) - 1, 0)]
+
+
+def _walled(grid: Grid, squares: Sequence[Square]) -> bool:
+    return any("wall" in grid.terrain_at(sq) for sq in squares)
+
+
+def narrow_at(grid: Grid, size: Size, position: Square) -> bool:
+    """Whether a creature of ``size`` at ``position`` squeezes by the map: the walls leave a
+    passage narrower than its space but wide enough for the space of one size smaller (its
+    space meets a wall, that smaller space at the same corner does not)."""
+    smaller = squeezed(size)
+    if smaller is size:
+        return False
+    return _walled(grid, footprint(position, size)) and not _walled(
+        grid, footprint(position, smaller)
+    )
+
+
+def ground_under(ground: Mapping[str, Decimal], position: Square, size: Size) -> Decimal:
+    """The ground height (metres) under a creature's space: the highest of its squares, 0 for
+    a square without a height."""
+    return max(ground.get(square_name(sq), Decimal(0)) for sq in footprint(position, size))
+
+
+def spatial_distance(flat_m: Decimal, rise_m: Decimal, grid: Grid) -> Decimal:
+    """The distance between two creatures ``flat_m`` apart on the map and ``rise_m`` apart
+    in height: the height is a third axis under the map's diagonal rule (uniform: the longer
+    of the two; 5-10-5: the longer plus one square for every second square of the shorter,
+    the height counted in whole squares, rounded up)."""
+    if rise_m <= 0:
+        return flat_m
+    if grid.diagonal is not Diagonal.ALTERNATING:
+        return max(flat_m, rise_m)
+    square = grid.square_m
+    rise = -(-rise_m // square) * square
+    longer, shorter = max(flat_m, rise), min(flat_m, rise)
+    return longer + (shorter // (2 * square)) * square
+
+
+def drag_halves(mover: Size, held: Size) -> bool:
+    """Whether dragging a grappled creature halves the grappler's speed: always, unless the
+    grappled creature is two or more sizes smaller than the grappler."""
+    return SIZE_ORDER.index(mover) - SIZE_ORDER.index(held) < 2
+
+
+def _dragging(mover: Body, held: Body) -> Body:
+    """The mover as it moves while dragging ``held`` (its speeds halved where the rule says)."""
+    if not drag_halves(mover.size, held.size):
+        return mover
+    return mover.model_copy(update={"speeds": {k: v / 2 for k, v in mover.speeds.items()}})
+
+
+def _drag_error(
+    grid: Grid,
+    held: Body,
+    others: Sequence[Body],
+    step: MoveStep,
+    index: int,
+    at: tuple[int, int],
+    last: bool,
+    ground: Mapping[str, Decimal],
+    before: Square,
+) -> tuple[RuleError, int] | None:
+    """Why the dragged creature cannot be pulled to ``at`` (x, y) at step ``index``, if so."""
+    if step.mode == "fly" or step.jump is not None:
+        return _refuse("dnd5e.move.drag_mode", index, creature=held.id, mode=step.mode)
+    x, y = at
+    side = held.size.squares
+    if x < 0 or y < 0 or x + side > grid.width or y + side > grid.height:
+        return _refuse("dnd5e.move.drag_blocked", index, creature=held.id, to=step.to)
+    squares = footprint(Square(x=x, y=y), held.size)
+    blocked = _refuse(
+        "dnd5e.move.drag_blocked", index, creature=held.id, to=square_name(squares[0])
+    )
+    if any("wall" in grid.terrain_at(sq) for sq in squares):
+        return blocked
+    if ground_under(ground, squares[0], held.size) != ground_under(ground, before, held.size):
+        return blocked
+    mine = set(squares)
+    for other in others:
+        if not mine & set(footprint(other.position, other.size)):
+            continue
+        if last or (other.side != held.side and size_steps(held.size, other.size) < 2):
+            return blocked
+    return None
+
+
 def _refuse(code: str, index: int, **params: object) -> tuple[RuleError, int]:
     return RuleError(code, step=index, **params), index
 
@@ -180,6 +290,8 @@ def check_move(
     disengage: bool = False,
     forced: bool = False,
     midway: bool = False,
+    drag: Body | None = None,
+    ground: Mapping[str, Decimal] | None = None,
 ) -> MoveResult:
     """Check ``mover``'s move along ``steps`` and say what it costs and provokes.
 
@@ -189,8 +301,17 @@ def check_move(
     legal prefix. ``forced`` marks movement that is not the creature's own (no budget, no
     opportunity attacks). ``midway`` checks the first part of a move that goes on later (it
     stops where an opportunity attack interrupts it), so it may stop in another creature's
-    space.
+    space. ``drag`` is a creature the mover grapples and drags along: it keeps its place
+    beside the mover (each step moves it the same way), provokes nothing, and the mover's
+    speeds are halved unless it is two or more sizes smaller (see :func:`drag_halves`).
+    ``ground`` holds the map's ground heights by square name: a step that changes the ground
+    height under the mover must climb (flying ignores it) and pays the height climbed on top
+    of the step, at the climbing rate; a dragged creature is never pulled up or down.
     """
+    heights = ground or {}
+    own = mover
+    if drag is not None:
+        others = [o for o in others if o.id != drag.id]
     turn = before or TurnMovement()
     factor = 1 + turn.dashes
     spent = turn.spent
@@ -214,6 +335,10 @@ def check_move(
         else:
             spent += cost
             stood, prone = True, False
+    if drag is not None:
+        mover = _dragging(mover, drag)
+    dragged = [drag.position] if drag is not None else []
+    altitudes = [mover.altitude_m]
     run_up = Decimal(0)
     jumped = Decimal(0)
     checks: list[JumpCheck] = []
@@ -227,28 +352,60 @@ def check_move(
             break
         target = grid.square(step.to)
         name, speed, extra = speed_for(mover, step.mode)
+        narrow = "squeezing" not in mover.conditions and narrow_at(grid, mover.size, target)
+        size = squeezed(mover.size) if narrow else mover.size
+        extra = extra or narrow
         if step.mode == "fly" and "fly" not in mover.speeds:
             error = _refuse("dnd5e.move.no_speed", index, mode="fly")
             break
-        occupied = _occupied(footprint(target, mover.size), others)
+        if drag is not None:
+            at = (
+                drag.position.x + target.x - mover.position.x,
+                drag.position.y + target.y - mover.position.y,
+            )
+            last = index == len(steps) - 1 and not (forced or midway)
+            error = _drag_error(grid, drag, others, step, index, at, last, heights, dragged[-1])
+            if error is not None:
+                break
+            dragged.append(Square(x=at[0], y=at[1]))
+        vertical = Decimal(0)
+        aloft = altitudes[-1] if step.altitude_m is None else step.altitude_m
+        if step.mode == "fly":
+            vertical = abs(aloft - altitudes[-1])
+        elif aloft:
+            error = _refuse("dnd5e.move.aloft", index, height=str(aloft))
+            break
+        if heights and step.mode != "fly":
+            rise = ground_under(heights, target, mover.size) - ground_under(
+                heights, position, mover.size
+            )
+            if rise and (step.mode != "climb" or step.jump is not None):
+                error = _refuse("dnd5e.move.needs_climb", index, to=step.to, height=str(abs(rise)))
+                break
+            vertical = abs(rise)
+        occupied = _occupied(footprint(target, size), others)
 
         jumping = step.jump is not None
 
         def price(
-            s: Step, extra: bool = extra, occupied: bool = occupied, jumping: bool = jumping
+            s: Step,
+            extra: bool = extra,
+            occupied: bool = occupied,
+            jumping: bool = jumping,
+            vertical: Decimal = vertical,
         ) -> Decimal:
             if jumping:  # in the air: each jumped metre costs one metre
                 return s.base
             difficult = "difficult" in s.terrain or occupied
             per_metre = 1 + (2 if extra and difficult else 1 if extra or difficult else 0)
-            return s.base * per_metre
+            return (s.base + vertical) * per_metre
 
         paid = path_cost(
             grid,
             [position, target],
             price,
             mode=step.mode,
-            size=mover.size,
+            size=size,
             diagonals_before=diagonals,
         )
         total = paid.total
@@ -314,12 +471,16 @@ def check_move(
         diagonals = paid.diagonals
         position = target
         path.append(position)
+        altitudes.append(aloft)
     if error is None and len(path) > 1 and not forced and not midway:
         end = _end_error(mover, others, path[-1], len(path) - 2)
         if end is not None:
             error = end
             path.pop()
-            spent = _prefix_cost(grid, mover, others, steps, turn, stood, len(path) - 1)
+            dragged = dragged[: len(path)]
+            spent = _prefix_cost(
+                grid, own, others, steps, turn, stood, len(path) - 1, drag, heights
+            )
             mode_in_use = _prefix_mode(mover, steps, turn, len(path) - 1)
     body = mover.model_copy(update={"position": path[0]})
     exits = () if (disengage or forced) else _opportunities(grid, body, others, path)
@@ -340,6 +501,8 @@ def check_move(
         error_step=None if error is None else error[1],
         stood_up=stood,
         checks=tuple(c for c in checks if c.step < len(path) - 1),
+        drag_path=tuple(dragged),
+        altitude_m=altitudes[len(path) - 1],
     )
 
 
@@ -359,10 +522,20 @@ def _prefix_cost(
     turn: TurnMovement,
     stood: bool,
     count: int,
+    drag: Body | None,
+    ground: Mapping[str, Decimal],
 ) -> Decimal:
     """The movement spent after the first ``count`` steps (re-checked without the rest)."""
     again = check_move(
-        grid, mover, others, steps[:count], before=turn, stand_up=stood, disengage=True
+        grid,
+        mover,
+        others,
+        steps[:count],
+        before=turn,
+        stand_up=stood,
+        disengage=True,
+        drag=drag,
+        ground=ground,
     )
     return again.movement.spent
 
@@ -400,7 +573,8 @@ def _step_error(
         return _refuse("dnd5e.move.not_adjacent", index, frm=square_name(position), to=step.to)
     if prone and step.mode != "crawl":
         return _refuse("dnd5e.move.prone_crawl", index, mode=step.mode)
-    squares = footprint(target, mover.size)
+    narrow = "squeezing" not in mover.conditions and narrow_at(grid, mover.size, target)
+    squares = footprint(target, squeezed(mover.size) if narrow else mover.size)
     terrain = frozenset().union(*(grid.terrain_at(sq) for sq in squares))
     if "wall" in terrain:
         return _refuse("dnd5e.move.wall", index, to=step.to)

@@ -11,13 +11,20 @@ from fractions import Fraction
 
 from spieltisch.engine import economy, effects
 from spieltisch.engine.errors import RuleError
-from spieltisch.engine.grid import Size, distance, footprint
+from spieltisch.engine.grid import distance, footprint
 from spieltisch.systems.dnd5e.conditions import exhaustion_tags
 from spieltisch.systems.dnd5e.cover import COVER_BONUS, Cover, cover_between
 from spieltisch.systems.dnd5e.data import condition_tags
-from spieltisch.systems.dnd5e.movement import SPEED_ZERO, Body
+from spieltisch.systems.dnd5e.movement import (
+    SPEED_ZERO,
+    Body,
+    ground_under,
+    narrow_at,
+    spatial_distance,
+    squeezed,
+)
 from spieltisch.systems.dnd5e.odds import SaveOdds, save_damage
-from spieltisch.systems.dnd5e.rules import SIZE_ORDER, Mode, attack_outcome, resolve_mode
+from spieltisch.systems.dnd5e.rules import Mode, attack_outcome, resolve_mode
 from spieltisch.systems.dnd5e.statblock import SaveLine
 from spieltisch.systems.dnd5e.state import DndState, Fighter, Weapon
 
@@ -49,7 +56,21 @@ CLOSE_M = Decimal("1.5")
 
 
 def kinds_on(state: DndState, creature: str) -> frozenset[str]:
-    """The conditions and table effects on a creature."""
+    """The conditions and table effects on a creature, and ``squeezing`` where the map's
+    walls leave it a passage narrower than its space (see :func:`~.movement.narrow_at`)."""
+    kinds = _marked(state, creature)
+    fighter = state.fighters.get(creature)
+    if (
+        fighter is not None
+        and fighter.position is not None
+        and narrow_at(state.grid, fighter.size, fighter.position)
+    ):
+        return kinds | {"squeezing"}
+    return kinds
+
+
+def _marked(state: DndState, creature: str) -> frozenset[str]:
+    """The conditions and table effects put on a creature (the GM's squeezing mark too)."""
     return frozenset(effect.kind for effect in state.effects.on(creature))
 
 
@@ -64,7 +85,7 @@ def fighter_of(state: DndState, creature: str) -> Fighter:
 def body_of(state: DndState, fighter: Fighter) -> Body:
     """The creature as the movement rules see it (it must be on the map)."""
     assert fighter.position is not None
-    kinds = kinds_on(state, fighter.id)
+    kinds = _marked(state, fighter.id)  # the map's passages are the movement rules' own
     return Body(
         id=fighter.id,
         side=fighter.side,
@@ -75,6 +96,7 @@ def body_of(state: DndState, fighter: Fighter) -> Body:
         conditions=kinds,
         hover=fighter.hover,
         strength=fighter.abilities.get("str", 10),
+        altitude_m=fighter.altitude_m,
     )
 
 
@@ -94,10 +116,19 @@ def require_able(state: DndState, fighter: Fighter) -> None:
 
 
 def square_distance(state: DndState, a: Fighter, b: Fighter) -> Decimal:
-    """The distance in metres between two placed creatures (the grid's diagonal rule)."""
+    """The distance in metres between two placed creatures (the grid's diagonal rule), the
+    difference of their heights (ground and flying altitude) counted as a third axis (see
+    :func:`~.movement.spatial_distance`)."""
     if a.position is None or b.position is None:
         raise RuleError("dnd5e.not_placed", creature=a.id if a.position is None else b.id)
-    return distance(state.grid, a.position, a.size, b.position, b.size)
+    flat = distance(state.grid, a.position, a.size, b.position, b.size)
+    rise = abs(
+        ground_under(state.ground, a.position, a.size)
+        + a.altitude_m
+        - ground_under(state.ground, b.position, b.size)
+        - b.altitude_m
+    )
+    return spatial_distance(flat, rise, state.grid)
 
 
 def attack_mode(
@@ -298,9 +329,3 @@ def cover_of(state: DndState, attacker: Fighter, target: Fighter) -> Cover:
         walls,
         bodies,
     )
-
-
-def squeezed(size: Size) -> Size:
-    """The size whose space a squeezing creature fits through: one size smaller (tiny
-    stays tiny)."""
-    return SIZE_ORDER[max(SIZE_ORDER.index(size) - 1, 0)]

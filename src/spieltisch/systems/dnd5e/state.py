@@ -104,7 +104,14 @@ class Fighter(Later):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     later: ClassVar[frozenset[str]] = frozenset(
-        {"skills", "passive_perception", "multiattack", "death_save_due", "spellcasting"}
+        {
+            "skills",
+            "passive_perception",
+            "multiattack",
+            "death_save_due",
+            "spellcasting",
+            "altitude_m",
+        }
     )
 
     id: str
@@ -135,6 +142,9 @@ class Fighter(Later):
     immunities: frozenset[str] = frozenset()
     position: Square | None = None
     airborne: bool = False
+    altitude_m: Decimal = Decimal(0)
+    """How high it flies above the ground under it (kept when it is knocked out of the air,
+    until it falls)."""
     death_successes: int = 0
     death_failures: int = 0
     stable: bool = False
@@ -192,14 +202,19 @@ class Fighter(Later):
         return next((w for w in self.attacks if w.name.lower() == name.lower()), None)
 
 
-class PendingMove(_Frozen):
+class PendingMove(Later):
     """A move stopped where it provoked: the reactors decide in turn, then the mover goes on."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    later: ClassVar[frozenset[str]] = frozenset({"drag"})
 
     mover: str
     reactors: tuple[str, ...]
     steps: tuple[MoveStep, ...]
     offered: tuple[str, ...] = ()
     """Every reactor offered an attack during this move (each is offered once)."""
+    drag: str | None = None
+    """The grappled creature the mover drags along (it goes on dragging it while it holds it)."""
 
 
 class ReadiedAction(_Frozen):
@@ -297,6 +312,8 @@ class DndState(_Frozen):
     """Saves that end conditions, and the conditions that ended at the latest turn change."""
     falling: tuple[str, ...] = ()
     """Flying creatures knocked out of the air, until the GM gives the height of the fall."""
+    ground: dict[str, Decimal] = Field(default_factory=dict)
+    """The ground height of squares in metres, by square name (a square not listed: 0)."""
 
     @staticmethod
     def fresh(options: DndOptions) -> DndState:

@@ -136,8 +136,9 @@ class Dnd5e:
         if isinstance(command, c.Legendary):
             return _legendary_odds(state, command)
         if isinstance(command, c.Fall):
-            queries.fighter_of(state, command.creature)
-            count = fall_dice(Decimal(str(command.height_m)))
+            faller = queries.fighter_of(state, command.creature)
+            given = command.height_m
+            count = fall_dice(faller.altitude_m if given is None else Decimal(str(given)))
             pmf = dice_sum(count, 6)
             return Odds(
                 outcomes=[

@@ -22,11 +22,15 @@ from spieltisch.engine.upcast import Upcaster
 
 __all__ = ["RULES_VERSION", "UPCASTERS"]
 
-RULES_VERSION = 2
+RULES_VERSION = 3
 """The version of the rules, carried in exports and snapshots (2: cover from the map, jump
 checks rolled, exhaustion by level, condition durations, legendary actions holding a turn's
 end open; the frozen exports of version 1 reach none of these — no cover between, no jump
-checks, no legendary monster — and replay as they were)."""
+checks, no legendary monster — and replay as they were. 3: squeezing found from the map's
+walls, ground heights, flying heights, dragging a grappled creature; the frozen exports of
+version 2 have no ground heights, no large creature beside a wall and no drag, so they
+replay as they were; the fields added to ``moved``, ``move``, ``fall`` and the steps are
+left out while at their default, so no event changed shape)."""
 
 UPCASTERS: Mapping[str, Sequence[Upcaster]] = {}
 """Event kind → its upcasters in order (``v1→v2``, ``v2→v3``, …); none yet."""

@@ -207,6 +207,7 @@ def view(state: DndState, viewer: Viewer) -> dict[str, Any]:
             "square_m": str(state.grid.square_m),
             "diagonal": state.options.diagonal,
             "terrain": {sq: sorted(kinds)[0] for sq, kinds in state.grid.terrain.items() if kinds},
+            "ground": {sq: str(height) for sq, height in sorted(state.ground.items())},
         },
         "fighters": shown,
         "attack_options": attacks,

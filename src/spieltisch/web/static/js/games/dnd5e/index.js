@@ -17,15 +17,19 @@ const COLOURS = { party: "#2a6fdb", foes: "#a33a2f" };
 // What the person is choosing or typing; kept across re-renders.
 let lastCtx = null;
 
+/** The character form's fields as a fresh form shows them (and again after a character is added). */
+const HERO_FORM = Object.freeze({ name: "", ac: "15", hp: "12", speed: "9", str: "14", dex: "12", attacks: "Longsword: +5, 7 (1d8+3) slashing", bonus: "", at: "" });
+const HERO_CAST_FORM = Object.freeze({ ability: "", level: "1", dc: "13", attack: "5", score: "16", slots: "", spells: "" });
+
 const ui = {
   selected: null, route: [], mode: "walk", jump: "", jumpHeight: "", obstacle: false, standUp: false, preview: null, previewKey: null,
   paint: "", attack: "", target: "", action: "dodge", helpTarget: "", helpFoe: "",
   monster: { kind: "goblin", at: "", secret: false, name: "", ac: "12", hp: "10", speed: "9", size: "medium", attacks: "" },
-  hero: { name: "", ac: "15", hp: "12", speed: "9", str: "14", dex: "12", attacks: "Longsword: +5, 7 (1d8+3) slashing", bonus: "", at: "" },
-  heroCast: { ability: "", level: "1", dc: "13", attack: "5", score: "16", slots: "", spells: "" },
+  hero: { ...HERO_FORM },
+  heroCast: { ...HERO_CAST_FORM },
   initiative: {}, damage: {}, condition: {},
   oddsKey: null, odds: null, reactOdds: {}, lastShown: null,
-  save: { creature: "", ability: "dex", dc: "", bonus: "" }, saveKey: null, saveOdds: null,
+  save: { creature: "", ability: "dex", dc: "", bonus: "", mode: "normal" }, attackMode: "normal", saveKey: null, saveOdds: null,
   ready: { trigger: "", what: "attack", attack: "", target: "", action: "" }, fireOdds: {},
   cast: { caster: "", spell: "", slot: "", targets: [], origin: "", toward: "", placing: "" }, castKey: null, castOdds: null, castError: null, risk: {},
   legendaryTarget: {}, legendaryOdds: {}, lairText: "", fall: {}, duration: {}, source: {},
@@ -481,6 +485,19 @@ function mapPanel(ctx) {
 
 // -- the current creature's actions --------------------------------------------------------
 
+const ROLL_MODES = ["advantage", "normal", "disadvantage"];
+
+/** The GM's choice of advantage, normal or disadvantage for one roll: a select, and the
+ * command with the GM-only flags it sets (the tracked sources still count on top). */
+function rollModeField(id, value, onchange) {
+  return field(t("web.dnd5e.roll_mode"), select(id, ROLL_MODES.map((m) => [m, t("web.dnd5e.mode." + m)]), value, { onchange }));
+}
+
+function withRollMode(command, mode) {
+  if (!command || mode === "normal") return command;
+  return { ...command, [mode]: true };
+}
+
 function loadAttackOdds(ctx, command) {
   const key = JSON.stringify(command) + "|" + ctx.records.length;
   if (ui.oddsKey === key) return ui.odds;
@@ -501,14 +518,19 @@ function attackBox(ctx, f) {
   const canAct = Number(b.action || 0) > 0 || Number(b.attacks || 0) > 0;
   const reason = !option ? t("web.dnd5e.pick_attack") : !canAct ? t("web.dnd5e.no_action_left")
     : !option.in_reach ? t("web.dnd5e.out_of_reach", { target: nameOf(ctx, option.target), distance: metres(option.distance_m), reach: metres(option.reach_m) }) : null;
-  const command = { kind: "attack", creature: f.id, target: ui.target, attack: ui.attack };
+  const chosen = ctx.isGm ? ui.attackMode : "normal";
+  const command = withRollMode({ kind: "attack", creature: f.id, target: ui.target, attack: ui.attack }, chosen);
   const odds = option ? loadAttackOdds(ctx, command) : null;
+  const nothing = odds?.outcomes?.find((o) => o.value === 0);
   return el("div", { class: "dd-attack", id: "dd-attack-box" },
     el("h3", {}, t("web.dnd5e.attack_heading")),
     el("div", { class: "row" },
       field(t("web.dnd5e.attack_with"), select("dd-attack-name", names.map((n) => [n, n]), ui.attack, { onchange: (e) => { ui.attack = e.target.value; ctx.rerender(); } })),
-      field(t("web.dnd5e.attack_target"), select("dd-attack-target", targets.map((id) => [id, nameOf(ctx, id)]), ui.target, { onchange: (e) => { ui.target = e.target.value; ctx.rerender(); } }))),
-    option ? el("p", { id: "dd-attack-odds" }, attackOddsLine(option)) : null,
+      field(t("web.dnd5e.attack_target"), select("dd-attack-target", targets.map((id) => [id, nameOf(ctx, id)]), ui.target, { onchange: (e) => { ui.target = e.target.value; ctx.rerender(); } })),
+      ctx.isGm ? rollModeField("dd-attack-mode", ui.attackMode, (e) => { ui.attackMode = e.target.value; ctx.rerender(); }) : null),
+    option && chosen === "normal" ? el("p", { id: "dd-attack-odds" }, attackOddsLine(option)) : null,
+    option && chosen !== "normal" && nothing ? el("p", { id: "dd-attack-odds" },
+      t("web.dnd5e.chosen_odds", { mode: t("web.dnd5e.mode." + chosen), p: percent(nothing.probability) }), " ", el("span", { class: "exact" }, `(${nothing.exact})`)) : null,
     odds ? el("div", { id: "dd-damage-odds" }, oddsChart(odds, { caption: t("web.dnd5e.damage_caption"), labeler: (v) => (v === 0 ? t("web.dnd5e.no_damage") : t("web.dnd5e.damage_value", { n: v })) })) : null,
     reason ? el("p", { class: "muted small-print", id: "dd-attack-why" }, reason) : null,
     el("button", { type: "button", class: "primary", id: "dd-attack", disabled: Boolean(reason), title: reason, onclick: () => sendFor(ctx, f, command).then(focusResult) }, t("web.dnd5e.roll_attack")));
@@ -667,7 +689,7 @@ function saveCommand(ctx) {
     if (!Number.isInteger(bonus)) return null;
     command.bonus = bonus;
   }
-  return command;
+  return withRollMode(command, s.mode);
 }
 
 function loadSaveOdds(ctx, command) {
@@ -712,7 +734,8 @@ function saveForm(ctx) {
       field(t("web.dnd5e.save_creature"), select("dd-save-creature", able.map((x) => [x.id, x.name]), s.creature, { onchange: set("creature") })),
       field(t("web.dnd5e.save_ability"), select("dd-save-ability", ABILITIES.map((a) => [a, t("web.dnd5e.ability." + a)]), s.ability, { onchange: set("ability") })),
       field(t("web.dnd5e.save_dc"), numberInput("dd-save-dc", s.dc, { min: 1, max: 40, required: true, "aria-required": "true", oninput: set("dc") })),
-      field(t("web.dnd5e.save_bonus"), numberInput("dd-save-bonus", s.bonus, { min: -20, max: 30, placeholder: (modifier >= 0 ? "+" : "") + modifier, oninput: set("bonus") }))),
+      field(t("web.dnd5e.save_bonus"), numberInput("dd-save-bonus", s.bonus, { min: -20, max: 30, placeholder: (modifier >= 0 ? "+" : "") + modifier, oninput: set("bonus") })),
+      rollModeField("dd-save-mode", s.mode, set("mode"))),
     p ? el("p", { id: "dd-save-odds" }, t("web.dnd5e.save_odds", { p: percent(p.probability) }), " ", el("span", { class: "exact" }, `(${p.exact})`)) : null,
     el("button", { type: "submit", class: "primary", id: "dd-save-roll", disabled: Boolean(reason), title: reason }, t("web.dnd5e.save_roll")),
     lastSave(ctx));
@@ -780,7 +803,7 @@ function heroForm(ctx) {
     const spellcasting = heroSpellcasting();
     if (spellcasting) { command.spellcasting = spellcasting; command.abilities[spellcasting.ability] = Number(ui.heroCast.score) || 10; }
     const answer = await ctx.send(command);
-    if (answer) { h.name = ""; h.at = ""; ctx.rerender(); }
+    if (answer) { ui.hero = { ...HERO_FORM }; ui.heroCast = { ...HERO_CAST_FORM }; ctx.rerender(); }
   };
   return el("form", { class: "form", id: "dd-hero-form", onsubmit: submit },
     el("h3", {}, t("web.dnd5e.add_character")),
@@ -1188,9 +1211,11 @@ export function describe(event, ctx) {
     case "fighter_added": return t("web.dnd5e.ev.fighter_added", { name: event.fighter.name, square: event.fighter.position ? squareName(event.fighter.position.x, event.fighter.position.y) : "–" });
     case "combat_started": return t("web.dnd5e.ev.combat_started", { rolls: event.rolls.map(([id, d]) => `${n(id)} ${d}`).join(", ") });
     case "terrain_set": return t("web.dnd5e.ev.terrain_set", { squares: event.squares.join(", "), terrain: event.terrain ? t("web.map.terrain." + event.terrain) : t("web.map.terrain.plain") });
+    case "ground_set": return t("web.dnd5e.ev.ground_set", { squares: event.squares.join(", "), height: metres(event.height_m) });
     case "moved": {
       if (event.path.length < 2 && !event.stood_up) return null;
-      const base = t("web.dnd5e.ev.moved", { name: n(event.creature), path: event.path.join(" → "), spent: metres(event.movement.spent) });
+      const base = t("web.dnd5e.ev.moved", { name: n(event.creature), path: event.path.join(" → "), spent: metres(event.movement.spent) })
+        + (event.drag ? " " + t("web.dnd5e.ev.dragged", { name: n(event.drag.creature), path: event.drag.path.join(" → ") }) : "");
       const checks = (event.checks || []).map((c) => " " + t("web.dnd5e.check." + c.reason, { step: c.step + 1, dc: c.dc, name: n(event.creature) })).join("")
         + (event.rolls || []).map((r) => " " + t(r.succeeded ? "web.dnd5e.check.made" : "web.dnd5e.check.failed", { total: r.total, dc: r.dc })).join("");
       return (event.stood_up ? t("web.dnd5e.ev.stood_up", { name: n(event.creature) }) + " " : "") + base + (event.pending ? " " + t("web.dnd5e.ev.provoked", { names: event.pending.reactors.map(n).join(", ") }) : "") + checks;
