@@ -286,3 +286,25 @@ def test_players_alike_share_one_message_and_a_whisper_parts_them(free: Any) -> 
         assert [c["mine"] for c in paul.state["combatants"]] == [False]
         for ws in (paul, pias, oles):
             assert "ghost" not in json.dumps(ws.state)
+
+
+def test_a_client_far_behind_gets_its_whole_view_and_every_record(tmp_path: Any) -> None:
+    """A connection that fell behind by more rolls than a view lists is sent the view whole
+    (the patch would be longer) with every record it missed; a step behind gets a patch."""
+    from spieltisch.web.ws import message_texts
+
+    store = EventStore(f"sqlite:///{tmp_path / 'behind.sqlite3'}")
+    try:
+        created = store.create_table("free-dice")
+        gm = store.authenticate(created.table, created.token)
+        player = store.join(created.table, created.invites["player"], "Pia")
+        rolled = [store.execute(created.table, gm, _roll("1d6")).table for _ in range(80)]
+        old, near, now = rolled[0], rolled[-2], rolled[-1]
+        viewer = now.viewer(store.authenticate(created.table, player.token).actor)
+        far = [json.loads(t) for t in message_texts(now.records[old.seq :], now, viewer, base=old)]
+        assert [r["seq"] for m in far for r in m["records"]] == list(range(2, 81))
+        assert "patch" not in far[-1] and far[-1]["state"] == json.loads(now.view_json(viewer))
+        [step] = message_texts(now.records[near.seq :], now, viewer, base=near)
+        assert '"patch":' in step and json.loads(step)["base"] == near.seq
+    finally:
+        store.close()
