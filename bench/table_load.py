@@ -23,7 +23,9 @@ floor for a dedicated server.
         --anchor ../main                                 # side by side with another checkout
 
 ``--log N`` gives every table N rolls before the timed commands; ``msg B`` is the median size
-of a message announcing one roll.
+of a message announcing one roll; ``gen cpu`` is the share of one core this process (the load
+generator: every client and sender) used while timing, to tell when it, not the server, is
+the limit (near 100%: it is).
 
 To compare with other code side by side, give ``--anchor`` that checkout: every scenario runs
 on a fresh database and server, once on each code, alternating, and the ratios are printed.
@@ -191,7 +193,9 @@ async def open_table(http: httpx.AsyncClient, clients: int) -> Table:
 async def follow(ws_base: str, table: Table, token: str, ready: asyncio.Event, done: Any) -> None:
     """One WebSocket client: note when each labelled record arrives."""
     url = f"{ws_base}/api/tables/{table.id}/ws"
-    async with websockets.connect(url, max_size=None) as socket_:
+    # No keepalive pings: a greeting of thousands of records to fifty clients at once keeps
+    # both ends busy for longer than a ping may wait, and this bench counts what arrives.
+    async with websockets.connect(url, max_size=None, ping_interval=None) as socket_:
         await socket_.send(json.dumps({"type": "auth", "token": token}))
         await socket_.recv()  # the greeting
         ready.set()
@@ -294,6 +298,7 @@ async def scenario(
                 followers.append((task, ready))
         await asyncio.wait_for(asyncio.gather(*(ready.wait() for _, ready in followers)), limit)
         start, cpu_start = time.perf_counter(), server.cpu_seconds()
+        load_start = time.process_time()
         jobs = []
         per_table_commands = max(1, commands // tables)
         for t, table in enumerate(opened):
@@ -312,6 +317,7 @@ async def scenario(
                 break
             await asyncio.sleep(0.01)
         end, cpu_end = time.perf_counter(), server.cpu_seconds()
+        load_cpu = time.process_time() - load_start
         finished = True
         await asyncio.gather(*(task for task, _ in followers), return_exceptions=True)
     fanout, ack, lost = [], [], 0
@@ -336,6 +342,7 @@ async def scenario(
         "fanout_mean": statistics.fmean(fanout) * 1000 if fanout else float("nan"),
         "undelivered": lost,
         "cpu_ms": (cpu_end - cpu_start) / total * 1000,
+        "load_share": load_cpu / (end - start),
         "message_bytes": _percentile(sizes, 0.5)
         if (sizes := [n for t in opened for n in t.sizes])
         else 0,
@@ -507,14 +514,14 @@ def main() -> None:
     print(
         f"{'database':9} {'code':6} {'scenario':10} {'tables':>6} {'clients':>7} {'log':>5} "
         f"{'cmds':>5} {'cmd/s':>7} {'ack p50':>8} {'ack p99':>8} {'fan p50':>8} {'fan p99':>8} "
-        f"{'lost':>4} {'cpu/cmd':>7}   (ms) {'msg B':>6}"
+        f"{'lost':>4} {'cpu/cmd':>7}   (ms) {'msg B':>6} {'gen cpu':>7}"
     )
     for database, code, name, r in results:
         print(
             f"{database:9} {code:6} {name:10} {r['tables']:>6} {r['clients']:>7} {args.log:>5} "
             f"{r['commands']:>5} {r['per_second']:>7.1f} {r['ack_p50']:>8.1f} {r['ack_p99']:>8.1f} "
             f"{r['fanout_p50']:>8.1f} {r['fanout_p99']:>8.1f} {r['undelivered']:>4} "
-            f"{r['cpu_ms']:>7.2f}        {r['message_bytes']:>6}"
+            f"{r['cpu_ms']:>7.2f}        {r['message_bytes']:>6} {r['load_share']:>7.0%}"
         )
     if args.anchor is not None:
         for database in dict.fromkeys(d for d, _, _, _ in results):

@@ -17,6 +17,7 @@ from spieltisch.engine.creatures import (
     heal,
     hostile,
     set_track,
+    unnamed_viewer,
     visible_creatures,
     visible_to,
 )
@@ -110,3 +111,41 @@ def test_a_track_stays_between_floor_and_maximum(
     for hurt, amount in changes:
         creature = (damage if hurt else heal)(creature, "hp", amount)
         assert -10 <= creature.track("hp").current <= 30
+
+
+_PEOPLE = st.sampled_from(["p1", "p2", "p3"])
+
+
+@given(
+    st.lists(
+        st.builds(
+            lambda n, secret, owner: Creature(id=f"c{n}", side="s", secret=secret, owner=owner),
+            st.integers(0, 5),
+            st.booleans(),
+            st.none() | _PEOPLE,
+        ),
+        max_size=6,
+    ),
+    st.sampled_from([Role.GM, Role.PLAYER, Role.SPECTATOR]),
+    st.none() | _PEOPLE,
+    st.frozensets(st.sampled_from(["c0", "c1", "c2"]), max_size=2),
+)
+def test_an_unnamed_viewer_sees_every_creature_as_the_named_one(
+    creatures: list[Creature], role: Role, participant: str | None, pieces: frozenset[str]
+) -> None:
+    """Dropping the id changes nothing ``visible_to`` decides, and the id is dropped unless
+    a secret creature is the participant's by name."""
+    viewer = Viewer(role, participant, pieces)
+    unnamed = unnamed_viewer(creatures, viewer)
+    assert [visible_to(c, unnamed) for c in creatures] == [visible_to(c, viewer) for c in creatures]
+    assert unnamed.role is role and unnamed.pieces == pieces
+    named = any(c.secret and c.owner == participant for c in creatures)
+    assert unnamed.participant == (participant if named or role is Role.GM else None)
+
+
+def test_the_owner_of_a_secret_creature_keeps_its_name() -> None:
+    secret_pet = HUNTER.model_copy(update={"id": "falke", "secret": True})
+    owner, other = Viewer(Role.PLAYER, "p1"), Viewer(Role.PLAYER, "p2")
+    assert unnamed_viewer([HUNTER, secret_pet], owner) == owner
+    assert unnamed_viewer([HUNTER, secret_pet], other) == Viewer(Role.PLAYER)
+    assert unnamed_viewer([HUNTER], owner) == Viewer(Role.PLAYER)

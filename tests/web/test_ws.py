@@ -6,12 +6,14 @@ command posted to one reaches the WebSocket clients of the other through LISTEN/
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from spieltisch import jsonpatch
 from spieltisch.store import EventStore
 from spieltisch.web.app import create_app
 
@@ -230,3 +232,79 @@ def test_claiming_a_piece_sends_the_whole_view_again(free: Any) -> None:
         assert "state" in player.last and message["state"] == free.view(free.player)["state"]
         assert [c["mine"] for c in message["state"]["combatants"]] == [False, True, False]
         assert "patch" in gm.ws.receive_json()
+
+
+def _text(live: Any) -> str:
+    """The next message as sent (text), followed as :class:`Live` follows it."""
+    text: str = live.ws.receive_text()
+    message = json.loads(text)
+    live.last = dict(message)
+    if "state" in message:
+        live.state, live.version = message["state"], message["seq"]
+    elif message["seq"] != live.version:
+        assert message["base"] == live.version
+        live.state, live.version = jsonpatch.apply(live.state, message["patch"]), message["seq"]
+    return text
+
+
+def test_players_alike_share_one_message_and_a_whisper_parts_them(free: Any) -> None:
+    """Two players who own nothing see the same view: the very same text reaches both, made
+    once; a whisper to one of them is theirs alone, and a claimed piece makes a view of its
+    own."""
+    free.do(free.gm, {"kind": "add_combatant", "id": "ghost", "name": "G", "secret": True})
+    free.do(free.gm, {"kind": "add_combatant", "id": "hero", "name": "H", "claimable": True})
+    pia_token, ole_token = free.join("player", "Pia"), free.join("player", "Ole")
+    ids = {p["name"]: p["participant"] for p in free.view()["participants"]}
+    pia = {"Authorization": f"Bearer {pia_token}"}
+    ole = {"Authorization": f"Bearer {ole_token}"}
+    with (
+        _socket(free, free.player_token) as paul,
+        _socket(free, pia_token) as pias,
+        _socket(free, ole_token) as oles,
+    ):
+        paul.receive_json(), pias.receive_json(), oles.receive_json()
+        free.do(free.gm, _roll())
+        texts = [_text(ws) for ws in (paul, pias, oles)]
+        assert '"patch":' in texts[0] and texts[0] == texts[1] == texts[2]
+
+        free.do(free.player, {"kind": "whisper", "to": ids["Pia"], "text": "psst"})
+        told = _text(paul)
+        assert "psst" in told and _text(pias) == told  # the same records and view
+        free.do(free.gm, _roll())
+        after = _text(paul)
+        assert _text(pias) == after
+        missed = _text(oles)  # Ole never saw the whisper: his message is his own
+        assert "psst" not in missed and missed != after
+        assert json.loads(missed)["base"] == json.loads(told)["base"]
+
+        free.do(pia, {"kind": "claim", "combatant": "hero"})
+        for ws, who in ((paul, free.player), (pias, pia), (oles, ole)):
+            _text(ws)
+            assert ws.state == free.view(who)["state"]
+        assert "state" in pias.last and "patch" in paul.last and "patch" in oles.last
+        assert [c["mine"] for c in pias.state["combatants"]] == [True]
+        assert [c["mine"] for c in paul.state["combatants"]] == [False]
+        for ws in (paul, pias, oles):
+            assert "ghost" not in json.dumps(ws.state)
+
+
+def test_a_client_far_behind_gets_its_whole_view_and_every_record(tmp_path: Any) -> None:
+    """A connection that fell behind by more rolls than a view lists is sent the view whole
+    (the patch would be longer) with every record it missed; a step behind gets a patch."""
+    from spieltisch.web.ws import message_texts
+
+    store = EventStore(f"sqlite:///{tmp_path / 'behind.sqlite3'}")
+    try:
+        created = store.create_table("free-dice")
+        gm = store.authenticate(created.table, created.token)
+        player = store.join(created.table, created.invites["player"], "Pia")
+        rolled = [store.execute(created.table, gm, _roll("1d6")).table for _ in range(80)]
+        old, near, now = rolled[0], rolled[-2], rolled[-1]
+        viewer = now.viewer(store.authenticate(created.table, player.token).actor)
+        far = [json.loads(t) for t in message_texts(now.records[old.seq :], now, viewer, base=old)]
+        assert [r["seq"] for m in far for r in m["records"]] == list(range(2, 81))
+        assert "patch" not in far[-1] and far[-1]["state"] == json.loads(now.view_json(viewer))
+        [step] = message_texts(now.records[near.seq :], now, viewer, base=near)
+        assert '"patch":' in step and json.loads(step)["base"] == near.seq
+    finally:
+        store.close()

@@ -30,6 +30,7 @@ __all__ = [
     "heal",
     "hostile",
     "set_track",
+    "unnamed_viewer",
     "visible_creatures",
     "visible_to",
 ]
@@ -169,6 +170,21 @@ def visible_to(creature: Creature, viewer: Viewer) -> bool:
         return True
     owned = creature.owner is not None and creature.owner == viewer.participant
     return owned or creature.id in viewer.pieces
+
+
+def unnamed_viewer(creatures: Iterable[Creature], viewer: Viewer) -> Viewer:
+    """``viewer`` without its participant id when :func:`visible_to` decides nothing by that
+    id among ``creatures``: no secret creature is owned by it by name.
+
+    What :func:`visible_to` decides is then the same for every participant of that role and
+    pieces, so a system whose view reads the viewer only through :func:`visible_to` and the
+    pieces may give all of them one view (see ``GameSystem.view_viewer``).
+    """
+    if viewer.is_gm or viewer.participant is None:
+        return viewer
+    if any(c.secret and c.owner == viewer.participant for c in creatures):
+        return viewer
+    return Viewer(viewer.role, None, viewer.pieces)
 
 
 def visible_creatures(creatures: Iterable[Creature], viewer: Viewer) -> tuple[Creature, ...]:

@@ -15,8 +15,9 @@ import asyncio
 import contextlib
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from spieltisch.store.db import libpq_url
 from spieltisch.store.events import NOTIFY_CHANNEL
@@ -24,6 +25,8 @@ from spieltisch.store.events import NOTIFY_CHANNEL
 __all__ = ["Broker", "PostgresListener", "Subscription"]
 
 _log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 
 @dataclass(eq=False)
@@ -38,6 +41,9 @@ class Subscription:
     """Whether every notification since the last wait came from this process."""
     joined: bool = False
     """Whether someone joined the table since the last wait (notified with seq -1)."""
+    generation: int = 0
+    """How many notifications from other workers the broker had for the table at the last
+    one this subscription got (see :meth:`Broker.shared`)."""
 
     async def wait(self) -> tuple[int, bool, bool]:
         """Wait for a change: the newest notified seq, whether all were local, joins."""
@@ -54,6 +60,10 @@ class Broker:
     def __init__(self) -> None:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._subscriptions: dict[str, set[Subscription]] = {}
+        self._remote: dict[str, int] = {}
+        """Per table: how many notifications came from other workers (a generation)."""
+        self._reads: dict[str, tuple[int, asyncio.Future[Any]]] = {}
+        """Per table: the read under way and the generation it started at."""
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         """Deliver wake-ups on ``loop`` (the server's loop)."""
@@ -72,6 +82,8 @@ class Broker:
             subscribers.discard(subscription)
             if not subscribers:
                 del self._subscriptions[subscription.table]
+                self._remote.pop(subscription.table, None)
+                self._reads.pop(subscription.table, None)
 
     def subscribers(self, table: str) -> int:
         """How many connections follow ``table``."""
@@ -92,8 +104,39 @@ class Broker:
             with contextlib.suppress(RuntimeError):  # the loop is shutting down
                 loop.call_soon_threadsafe(self._wake, table, seq, local)
 
+    async def shared(self, subscription: Subscription, read: Callable[[], Awaitable[_T]]) -> _T:
+        """What ``read()`` returns, read once for every connection of the table that woke
+        for the same notifications from other workers.
+
+        A read started after the last notification ``subscription`` got sees what that
+        notification announced (it was committed before it was sent), so connections join
+        a read under way if it started late enough, and start a new one otherwise: a change
+        made in another worker costs this worker one database read, not one per connection.
+        """
+        table = subscription.table
+        under_way = self._reads.get(table)
+        if under_way is None or under_way[0] < subscription.generation:
+            future: asyncio.Future[Any] = asyncio.ensure_future(read())
+            under_way = (self._remote.get(table, 0), future)
+            self._reads[table] = under_way
+
+            def done(finished: asyncio.Future[Any]) -> None:
+                known = self._reads.get(table)
+                if known is not None and known[1] is finished:
+                    del self._reads[table]
+                if not finished.cancelled():
+                    finished.exception()  # retrieved: every waiter sees it raised
+
+            future.add_done_callback(done)
+        result: _T = await asyncio.shield(under_way[1])
+        return result
+
     def _wake(self, table: str, seq: int, local: bool) -> None:
+        if not local:
+            self._remote[table] = self._remote.get(table, 0) + 1
+        generation = self._remote.get(table, 0)
         for subscription in self._subscriptions.get(table, ()):
+            subscription.generation = generation
             if seq < 0:
                 subscription.joined = True
             subscription.seq = max(subscription.seq, seq)

@@ -52,7 +52,7 @@ from spieltisch.web.deps import accepted_language
 from spieltisch.web.headers import origin_allowed
 from spieltisch.web.live import Broker
 
-__all__ = ["AUTH_TIMEOUT", "CLOSE_CODES", "SNAPSHOT", "message_texts", "router"]
+__all__ = ["AUTH_TIMEOUT", "CLOSE_CODES", "SNAPSHOT", "message_texts", "router", "view_viewer"]
 
 _log = logging.getLogger(__name__)
 
@@ -74,6 +74,21 @@ CLOSE_CODES = {
 """The close code after an error (4400 for every other code)."""
 
 
+def view_viewer(table: StoredTable, viewer: Viewer) -> Viewer:
+    """The viewer whose view of ``table`` ``viewer`` is sent: ``viewer`` itself, or the one
+    the game system names as seeing the same (its optional ``view_viewer(state, viewer)``,
+    e.g. a player without its id when the view reads nothing by it), so that everyone of one
+    view class shares one view, one patch and one message. A player with a fold of their
+    own (:attr:`StoredTable.private_folds`) keeps theirs."""
+    if viewer.is_gm or viewer.participant in table.private_folds:
+        return viewer
+    narrow = getattr(table.system, "view_viewer", None)
+    if narrow is None:
+        return viewer
+    same: Viewer = narrow(table.state_for(viewer), viewer)
+    return same
+
+
 def message_texts(
     records: list[Record],
     table: StoredTable,
@@ -90,15 +105,19 @@ def message_texts(
     see at ``table.seq``: the whole view as ``state`` (a snapshot), or, given the ``base``
     table the connection's last message showed, the change against it as ``base`` (that
     table's seq) and ``patch`` (RFC 6902, see :func:`StoredTable.patch_json`). Views,
-    patches and record texts are made once per table version (and viewer) and shared by
-    every message and connection, and by the HTTP answer to the command.
+    patches and record texts are made once per table version and view class
+    (:func:`view_viewer`) and shared by every message and connection, and by the HTTP
+    answer to the command.
     """
     visible = [r for r in records if sees(viewer, r)]
-    patch = None if base is None else table.patch_json(base, viewer)
+    seen = view_viewer(table, viewer)
+    patch = None
+    if base is not None and view_viewer(base, viewer) == seen:
+        patch = table.patch_json(base, seen)
     if base is not None and patch is not None:
         tail = f',"seq":{table.seq},"base":{base.seq},"patch":{patch}}}'
     else:
-        tail = f',"seq":{table.seq},"state":{table.view_json(viewer)}}}'
+        tail = f',"seq":{table.seq},"state":{table.view_json(seen)}}}'
     texts: list[str] = []
     run: list[str] = []
 
@@ -122,23 +141,28 @@ def message_texts(
 
 
 _ViewerKey = tuple[str, str | None, frozenset[str]]
-_TEXTS: weakref.WeakKeyDictionary[StoredTable, dict[tuple[int, _ViewerKey], list[str]]] = (
+_TextsKey = tuple[int, _ViewerKey, _ViewerKey, tuple[int, ...]]
+_TEXTS: weakref.WeakKeyDictionary[StoredTable, dict[_TextsKey, list[str]]] = (
     weakref.WeakKeyDictionary()
 )
 
 
 def _texts(table: StoredTable, base: StoredTable, viewer: Viewer) -> list[str]:
     """The messages after ``base`` (the table last sent), made once per table version,
-    position and viewer.
+    position, view class and set of visible records.
 
     Cached tables are never changed after they are published, so the connections of a
-    table share the same serialized messages (and tables at one seq hold the same log).
+    table share the same serialized messages (and tables at one seq hold the same log):
+    connections whose viewers see the same records and the same views get the very same
+    texts, whoever they are.
     """
     per_table = _TEXTS.setdefault(table, {})
-    key = (base.seq, viewer.key)
+    added = table.records[base.seq :]
+    visible = tuple(r.seq for r in added if sees(viewer, r))
+    key = (base.seq, view_viewer(base, viewer).key, view_viewer(table, viewer).key, visible)
     texts = per_table.get(key)
     if texts is None:
-        texts = message_texts(table.records[base.seq :], table, viewer, base=base)
+        texts = message_texts(added, table, viewer, base=base)
         per_table[key] = texts
     return texts
 
@@ -230,7 +254,11 @@ async def table_socket(websocket: WebSocket, table_id: str, since: int = 0) -> N
                 seq, local, joined = waiter.result()
                 wanted = seq if local and seq >= 0 else None
                 peeked = store.peek(table_id, wanted) if wanted is not None else None
-                if peeked is None:
+                if peeked is None and wanted is None:  # another worker's change: read once
+                    peeked = await broker.shared(
+                        subscription, lambda: anyio.to_thread.run_sync(store.snapshot, table_id)
+                    )
+                elif peeked is None:
                     peeked = await anyio.to_thread.run_sync(store.snapshot, table_id, wanted)
                 info, table = peeked
                 if table.seq < shown.seq:  # a stale cache in a lagging worker: ask again later

@@ -539,6 +539,13 @@ class FreeDice:
         """The rolls, the map and the fight as ``viewer`` may see them (see :func:`.view.view`)."""
         return view(state, viewer)
 
+    def view_viewer(self, state: FreeDiceState, viewer: Viewer) -> Viewer:
+        """A viewer whose view of ``state`` is ``viewer``'s: without the participant id when
+        no secret combatant is that participant's by name (the view reads the viewer only
+        through :func:`~spieltisch.engine.creatures.visible_to` and the pieces), so that every
+        such player of a table shares one view."""
+        return cr.unnamed_viewer((f.creature for f in state.fighters), viewer)
+
 
 def _refuse_taken(
     state: FreeDiceState, mover: str | None, square: Square, size: Size, to: str
