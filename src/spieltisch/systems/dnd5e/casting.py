@@ -15,11 +15,16 @@ concentration), :mod:`.view` and the odds; nothing here changes the state. The r
   caster's square (the caster is not inside its own self-range area).
 * **Targets**: an area spell affects every creature on the map inside its template (the table
   picks them, friend and foe); another spell the creatures named.
+* **Volleys** (rules edition 2): a volley spell's missiles (Magic Missile's darts, Scorching
+  Ray's rays, Eldritch Blast's beams) are split over the targets by naming a creature once per
+  missile (a creature named twice takes two), or one creature for all of them; each missile
+  rolls on its own. A table of edition 1 treats them as before: each creature named takes the
+  whole spell.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 
@@ -51,6 +56,9 @@ from spieltisch.systems.dnd5e.spells import (
     Spell,
     Spellcasting,
     imposed_conditions,
+    missile_count,
+    missile_spell,
+    missiles_damage,
     spell_damage_dice,
     spell_heal_dice,
     spell_info,
@@ -61,6 +69,7 @@ __all__ = [
     "CastPlan",
     "TargetResult",
     "attack_outcome_of",
+    "cast_info",
     "cast_plan",
     "cast_result",
     "casting_of",
@@ -138,10 +147,25 @@ def turn_spells(state: DndState, creature: str) -> TurnSpells:
     return found if found is not None and found.round == round_ else TurnSpells(round=round_)
 
 
+def cast_info(state: DndState, spell_id: str) -> Spell:
+    """A spell as the table's rules edition casts it: in edition 2 a volley spell is cast as
+    its missiles (:func:`.spells.missile_spell`), each rolled on its own."""
+    info = spell_info(spell_id)
+    return missile_spell(info) if state.options.edition >= 2 else info
+
+
+def _missiles(state: DndState, info: Spell, slot: int, caster: Fighter) -> int:
+    """How many missiles the cast makes (0: no volley, or a table of edition 1)."""
+    if state.options.edition < 2:
+        return 0
+    return missile_count(info, slot, character_level=casting_of(caster).level)
+
+
 @dataclass(frozen=True)
 class CastPlan:
     """A ``cast`` checked against the map: the caster, spell, slot, casting time, the
-    template (an area spell's) and the creatures it affects."""
+    template (an area spell's), the creatures it affects and how many of a volley's missiles
+    each takes (``shots``, by target; one each for any other spell)."""
 
     caster: Fighter
     casting: Spellcasting
@@ -150,6 +174,14 @@ class CastPlan:
     unit: str
     template: Template | None
     targets: tuple[Fighter, ...]
+    shots: tuple[int, ...] = ()
+
+    def shots_at(self, target: str) -> int:
+        """How many missiles (or rolls) the cast has at ``target``."""
+        for fighter, shots in zip(self.targets, self.shots, strict=False):
+            if fighter.id == target:
+                return shots
+        return 1
 
 
 def cast_plan(state: DndState, command: c.Cast) -> CastPlan:
@@ -158,7 +190,7 @@ def cast_plan(state: DndState, command: c.Cast) -> CastPlan:
     caster = fighter_of(state, command.creature)
     require_able(state, caster)
     casting = casting_of(caster)
-    info = spell_info(command.spell)
+    info = cast_info(state, command.spell)
     if info.id not in casting.spells:
         raise RuleError("dnd5e.spell.not_known", creature=caster.id, spell=info.name)
     if not info.in_combat:
@@ -174,11 +206,26 @@ def cast_plan(state: DndState, command: c.Cast) -> CastPlan:
         raise RuleError("dnd5e.not_placed", creature=caster.id)
     slot = slot_of(info, command.slot)
     template = _template(state, caster, info, command)
+    names = command.targets
+    count = _missiles(state, spell_info(info.id), slot, caster)
+    if count:
+        names = _volley(info, count, names)
     if template is not None:
         targets = _inside(state, caster, info, template)
     else:
-        targets = _targets(state, caster, info, command.targets)
-    return CastPlan(caster, casting, info, slot, info.casting_unit, template, targets)
+        targets = _targets(state, caster, info, tuple(dict.fromkeys(names)) if count else names)
+    shots = tuple(names.count(t.id) for t in targets) if count else (1,) * len(targets)
+    return CastPlan(caster, casting, info, slot, info.casting_unit, template, targets, shots)
+
+
+def _volley(info: Spell, count: int, names: tuple[str, ...]) -> tuple[str, ...]:
+    """The target of each of a volley's ``count`` missiles: the one creature named for all,
+    else one name per missile; ``dnd5e.spell.missiles`` otherwise."""
+    if len(names) == 1:
+        return names * count
+    if len(names) != count:
+        raise RuleError("dnd5e.spell.missiles", spell=info.name, count=count, given=len(names))
+    return names
 
 
 def _range_m(info: Spell) -> Decimal | None:
@@ -347,7 +394,16 @@ _SURE = AttackOdds(hit=Fraction(1), critical=Fraction(0), miss=Fraction(0))
 
 def target_odds(state: DndState, plan: CastPlan, target: Fighter) -> ActionOdds:
     """The exact odds of a planned cast against one target: P(hit) or P(save), and the
-    damage (before resistances) or the healing as a distribution."""
+    damage (before resistances) or the healing as a distribution; a volley's missiles at the
+    target add up (``hit`` is one missile's)."""
+    found = _one_target_odds(state, plan, target)
+    shots = plan.shots_at(target.id)
+    if shots == 1:
+        return found
+    return replace(found, damage=missiles_damage(found.damage, shots))
+
+
+def _one_target_odds(state: DndState, plan: CastPlan, target: Fighter) -> ActionOdds:
     info, caster = plan.info, plan.caster
     damage = damage_dice(info, plan.slot, caster)
     if info.attack:

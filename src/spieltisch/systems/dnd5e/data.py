@@ -25,6 +25,7 @@ __all__ = [
     "monster",
     "spell",
     "spell_conditions",
+    "spell_volleys",
     "spells",
 ]
 
@@ -107,4 +108,11 @@ def spell_conditions() -> dict[str, list[str]]:
     """The table's reading of what a failed save imposes, for the spells whose data lists
     conditions their text only mentions (``data/spell_conditions.json``)."""
     found: dict[str, list[str]] = _load("spell_conditions.json")["imposes"]
+    return found
+
+
+def spell_volleys() -> dict[str, dict[str, Any]]:
+    """The spells that split into several missiles, each aimed on its own: how many, the dice
+    of one and whether each rolls an attack (``data/spell_volleys.json``)."""
+    found: dict[str, dict[str, Any]] = _load("spell_volleys.json")["volleys"]
     return found

@@ -868,28 +868,13 @@ def save_bonus(fighter: Fighter, command: c.Save) -> int:
 
 def _cast(state: DndState, command: c.Cast, dice: DiceSource) -> e.SpellCast:
     """A spell cast: the caster's attack roll against each target, or each target's save,
-    then the damage or healing dice where they count (see :mod:`.casting`)."""
+    then the damage or healing dice where they count (see :mod:`.casting`); a volley rolls
+    once per missile, its missiles in the order of their targets."""
     plan = casting.cast_plan(state, command)
     info, caster = plan.info, plan.caster
-    damage = casting.damage_dice(info, plan.slot, caster)
     rolls: list[e.SpellTarget] = []
-    for target in plan.targets:
-        if info.attack:
-            weapon = casting.spell_weapon(info, plan.casting)
-            mode = attack_mode(state, caster, target, weapon, (False, False))
-            d20 = _roll_d20(dice, mode)
-            outcome = casting.attack_outcome_of(state, caster, target, info, d20, mode.value)
-            times = {"miss": 0, "hit": 1, "critical": 2}[outcome]
-        elif info.save_ability:
-            mode, fails = save_mode(state, target, info.save_ability)
-            d20 = () if fails else _roll_d20(dice, mode)
-            saved = casting.saved_of(target, info, plan.casting.save_dc, d20, mode.value)
-            times = 0 if saved and info.save_success != "half" else 1
-        else:
-            mode, d20, times = Mode.NORMAL, (), 1
-            damage = damage or casting.heal_dice(info, plan.slot, caster)
-        rolled = tuple(dice.roll(sides) for sides in casting.dice_count(damage, times))
-        rolls.append(e.SpellTarget(target=target.id, mode=mode.value, d20=d20, dice=rolled))
+    for target, shots in zip(plan.targets, plan.shots, strict=True):
+        rolls += [_spell_roll(state, plan, target, dice) for _ in range(shots)]
     return e.SpellCast(
         creature=caster.id,
         spell=info.id,
@@ -898,6 +883,31 @@ def _cast(state: DndState, command: c.Cast, dice: DiceSource) -> e.SpellCast:
         template=plan.template,
         targets=tuple(rolls),
     )
+
+
+def _spell_roll(
+    state: DndState, plan: casting.CastPlan, target: Fighter, dice: DiceSource
+) -> e.SpellTarget:
+    """One roll of a cast at ``target`` (one missile of a volley): the attack's or the
+    save's d20s, then the damage or healing dice where they count."""
+    info, caster = plan.info, plan.caster
+    damage = casting.damage_dice(info, plan.slot, caster)
+    if info.attack:
+        weapon = casting.spell_weapon(info, plan.casting)
+        mode = attack_mode(state, caster, target, weapon, (False, False))
+        d20 = _roll_d20(dice, mode)
+        outcome = casting.attack_outcome_of(state, caster, target, info, d20, mode.value)
+        times = {"miss": 0, "hit": 1, "critical": 2}[outcome]
+    elif info.save_ability:
+        mode, fails = save_mode(state, target, info.save_ability)
+        d20 = () if fails else _roll_d20(dice, mode)
+        saved = casting.saved_of(target, info, plan.casting.save_dc, d20, mode.value)
+        times = 0 if saved and info.save_success != "half" else 1
+    else:
+        mode, d20, times = Mode.NORMAL, (), 1
+        damage = damage or casting.heal_dice(info, plan.slot, caster)
+    rolled = tuple(dice.roll(sides) for sides in casting.dice_count(damage, times))
+    return e.SpellTarget(target=target.id, mode=mode.value, d20=d20, dice=rolled)
 
 
 def with_concentration(state: DndState, events: list[e.Event], dice: DiceSource) -> list[e.Event]:

@@ -17,7 +17,7 @@ from spieltisch.engine.errors import RuleError
 from spieltisch.engine.grid import parse_square, square_name
 from spieltisch.systems.dnd5e import events as e
 from spieltisch.systems.dnd5e.actions import monster_action
-from spieltisch.systems.dnd5e.casting import cast_result, slots_left, turn_spells
+from spieltisch.systems.dnd5e.casting import cast_info, cast_result, slots_left, turn_spells
 from spieltisch.systems.dnd5e.conditions import (
     ConditionTrack,
     Ended,
@@ -726,7 +726,7 @@ def end_concentration(state: DndState, creature: str) -> DndState:
 
 def _spell_cast(state: DndState, event: e.SpellCast) -> DndState:
     caster = fighter_of(state, event.creature)
-    info = spell_info(event.spell)
+    info = cast_info(state, event.spell)
     if event.casting != info.casting_unit:
         raise RuleError("dnd5e.spell.casting_time", spell=info.name, casting=event.casting)
     state = _one_spell(state, caster, info)

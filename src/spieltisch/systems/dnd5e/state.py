@@ -18,7 +18,7 @@ from spieltisch.engine.economy import BudgetRule, Budgets, InterruptStack
 from spieltisch.engine.effects import Effects
 from spieltisch.engine.encounter import Encounter
 from spieltisch.engine.grid import Diagonal, Grid, Size, Square
-from spieltisch.engine.system import Discovery
+from spieltisch.engine.system import Discovery, Edition
 from spieltisch.systems.dnd5e.areas import Template
 from spieltisch.systems.dnd5e.conditions import ConditionTrack
 from spieltisch.systems.dnd5e.data import monster
@@ -30,6 +30,7 @@ from spieltisch.systems.dnd5e.statblock import DamagePart, SaveEffect
 
 __all__ = [
     "BUDGETS",
+    "EDITION",
     "CheckRoll",
     "Concentrating",
     "DndOptions",
@@ -56,6 +57,11 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+EDITION: Literal[1, 2] = 2
+"""The edition of the D&D rules a new table is made with: 2, spells that act fully (volleys
+split over their targets, …); 1, the rules of tables made before it."""
+
+
 class DndOptions(_Frozen):
     """Table options (the defaults the rules leave open)."""
 
@@ -66,6 +72,9 @@ class DndOptions(_Frozen):
     discovery: Discovery = "table"
     """Who is shown what a player's move discovers by contact: the table, or that player
     alone (``"player"``; see ``docs/table-api.md``, "Contact")."""
+    edition: Edition = EDITION
+    """The rules edition (see :data:`EDITION`): a new table is made with the newest, a table
+    stored without it keeps edition 1 (:meth:`.system.Dnd5e.upgrade_options`)."""
 
 
 class CheckRoll(_Frozen):

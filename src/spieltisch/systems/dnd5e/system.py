@@ -39,7 +39,7 @@ from spieltisch.systems.dnd5e.queries import save_action_damage
 from spieltisch.systems.dnd5e.rules import Mode
 from spieltisch.systems.dnd5e.spells import concentration_dc
 from spieltisch.systems.dnd5e.statblock import SaveLine
-from spieltisch.systems.dnd5e.state import DndOptions, DndState, Fighter, Weapon
+from spieltisch.systems.dnd5e.state import EDITION, DndOptions, DndState, Fighter, Weapon
 from spieltisch.systems.dnd5e.upcast import RULES_VERSION, UPCASTERS
 
 __all__ = ["SYSTEM_ID", "Dnd5e"]
@@ -61,6 +61,17 @@ class Dnd5e:
         """An empty table; ``options`` override :class:`DndOptions` (validated)."""
         parsed = parse_options(DndOptions, "dnd5e.bad_option", options)
         return DndState.fresh(parsed)
+
+    def stamp_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """A new table stores the rules edition (the newest unless given), so that a table
+        stored before it (without ``edition``) keeps edition 1."""
+        return {"edition": EDITION, **options}
+
+    def upgrade_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Options stored without ``edition`` are a table made before the edition: it keeps
+        the rules it was played with (edition 1: each creature named takes a volley spell
+        whole)."""
+        return {**options, "edition": options.get("edition", 1)}
 
     def decide(self, state: DndState, command: c.Command, dice: DiceSource) -> list[Event]:
         """The events of ``command`` (see :mod:`.decide`)."""

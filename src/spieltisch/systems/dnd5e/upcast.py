@@ -22,11 +22,14 @@ from spieltisch.engine.upcast import Upcaster
 
 __all__ = ["RULES_VERSION", "UPCASTERS"]
 
-RULES_VERSION = 2
+RULES_VERSION = 3
 """The version of the rules, carried in exports and snapshots (2: cover from the map, jump
 checks rolled, exhaustion by level, condition durations, legendary actions holding a turn's
 end open; the frozen exports of version 1 reach none of these — no cover between, no jump
-checks, no legendary monster — and replay as they were)."""
+checks, no legendary monster — and replay as they were; 3: spells that act fully — volleys
+split over their targets, lasting spell effects. Tables made before keep their reading through
+the option ``edition``: stored without it they are edition 1, see
+:meth:`.system.Dnd5e.upgrade_options`)."""
 
 UPCASTERS: Mapping[str, Sequence[Upcaster]] = {}
 """Event kind → its upcasters in order (``v1→v2``, ``v2→v3``, …); none yet."""
