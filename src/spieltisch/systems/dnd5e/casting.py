@@ -35,6 +35,7 @@ from spieltisch.systems.dnd5e.actions import ActionOdds
 from spieltisch.systems.dnd5e.areas import Template, creatures_in
 from spieltisch.systems.dnd5e.data import monster
 from spieltisch.systems.dnd5e.events import SpellTarget
+from spieltisch.systems.dnd5e.lasting import dice_pmf, dice_total, no_damage_from
 from spieltisch.systems.dnd5e.odds import (
     AttackOdds,
     DamageDice,
@@ -44,10 +45,13 @@ from spieltisch.systems.dnd5e.odds import (
 )
 from spieltisch.systems.dnd5e.queries import (
     CLOSE_M,
+    armour_class,
     attack_mode,
     fighter_of,
+    kinds_on,
     outcome_of,
     require_able,
+    roll_extra,
     save_mode,
     square_distance,
 )
@@ -78,6 +82,7 @@ __all__ = [
     "heal_dice",
     "save_bonus_of",
     "saved_of",
+    "shielded_from",
     "slot_of",
     "slots_left",
     "spell_weapon",
@@ -331,17 +336,33 @@ class TargetResult:
 
 
 def attack_outcome_of(
-    state: DndState, caster: Fighter, target: Fighter, info: Spell, d20: tuple[int, ...], mode: str
+    state: DndState,
+    caster: Fighter,
+    target: Fighter,
+    info: Spell,
+    d20: tuple[int, ...],
+    mode: str,
+    extra: int = 0,
 ) -> str:
-    """Miss, hit or critical of a spell attack with these d20s."""
+    """Miss, hit or critical of a spell attack with these d20s (``extra``: what the effect
+    dice add, Bless's d4)."""
     weapon = spell_weapon(info, casting_of(caster))
-    return outcome_of(state, caster, target, weapon, kept_d20(d20, Mode(mode)))
+    return outcome_of(state, caster, target, weapon, kept_d20(d20, Mode(mode)), extra)
 
 
-def saved_of(target: Fighter, info: Spell, dc: int, d20: tuple[int, ...], mode: str) -> bool:
-    """Whether the target made its save with these d20s (none: it failed by itself)."""
+def saved_of(
+    target: Fighter, info: Spell, dc: int, d20: tuple[int, ...], mode: str, extra: int = 0
+) -> bool:
+    """Whether the target made its save with these d20s (none: it failed by itself;
+    ``extra``: what the effect dice add)."""
     ability = info.save_ability or "dex"
-    return bool(d20) and kept_d20(d20, Mode(mode)) + save_bonus_of(target, ability) >= dc
+    return bool(d20) and kept_d20(d20, Mode(mode)) + save_bonus_of(target, ability) + extra >= dc
+
+
+def shielded_from(state: DndState, target: Fighter, info: Spell) -> bool:
+    """Whether a lasting effect on the target keeps the spell's damage off it (Shield:
+    Magic Missile)."""
+    return no_damage_from(kinds_on(state, target.id), info.id)
 
 
 def _total(dice: list[DamageDice], times: int, rolled: tuple[int, ...]) -> int:
@@ -367,13 +388,16 @@ def cast_result(
 ) -> TargetResult:
     """What ``roll`` means for its target by the rules (see :mod:`.spells`)."""
     target = fighter_of(state, roll.target)
-    damage = damage_dice(info, slot, caster)
+    damage = [] if shielded_from(state, target, info) else damage_dice(info, slot, caster)
     if info.attack:
-        outcome = attack_outcome_of(state, caster, target, info, roll.d20, roll.mode)
+        extra = dice_total(roll_extra(state, caster.id, "attack"), roll.effect_dice)
+        outcome = attack_outcome_of(state, caster, target, info, roll.d20, roll.mode, extra)
         times = {"miss": 0, "hit": 1, "critical": 2}[outcome]
         return TargetResult(target.id, outcome, damage=_total(damage, times, roll.dice))
     if info.save_ability:
-        saved = saved_of(target, info, casting_of(caster).save_dc, roll.d20, roll.mode)
+        signed = roll_extra(state, target.id, "save") if roll.d20 else ()
+        extra = dice_total(signed, roll.effect_dice)
+        saved = saved_of(target, info, casting_of(caster).save_dc, roll.d20, roll.mode, extra)
         if saved and info.save_success != "half":
             _total(damage, 0, roll.dice)
             return TargetResult(target.id, "saved")
@@ -405,11 +429,14 @@ def target_odds(state: DndState, plan: CastPlan, target: Fighter) -> ActionOdds:
 
 def _one_target_odds(state: DndState, plan: CastPlan, target: Fighter) -> ActionOdds:
     info, caster = plan.info, plan.caster
-    damage = damage_dice(info, plan.slot, caster)
+    damage = [] if shielded_from(state, target, info) else damage_dice(info, plan.slot, caster)
     if info.attack:
         weapon = spell_weapon(info, plan.casting)
         mode = attack_mode(state, caster, target, weapon, (False, False))
-        odds = attack_odds(plan.casting.attack_bonus, target.ac, mode)
+        extra = dice_pmf(roll_extra(state, caster.id, "attack"))
+        odds = attack_odds(
+            plan.casting.attack_bonus, armour_class(state, target), mode, extra=extra
+        )
         return ActionOdds(
             kind="attack",
             name=info.name,
@@ -431,7 +458,12 @@ def _one_target_odds(state: DndState, plan: CastPlan, target: Fighter) -> Action
             )
         bonus = save_bonus_of(target, info.save_ability)
         result = save_damage(
-            damage, bonus, plan.casting.save_dc, half=info.save_success == "half", mode=mode
+            damage,
+            bonus,
+            plan.casting.save_dc,
+            half=info.save_success == "half",
+            mode=mode,
+            extra=dice_pmf(roll_extra(state, target.id, "save")),
         )
         return ActionOdds(
             kind="save",

@@ -27,6 +27,7 @@ from spieltisch.systems.dnd5e.conditions import (
 )
 from spieltisch.systems.dnd5e.cover import Cover
 from spieltisch.systems.dnd5e.data import CONDITIONS, catalog, condition_tags
+from spieltisch.systems.dnd5e.lasting import LastingSpell, dice_total, lasting_spell
 from spieltisch.systems.dnd5e.legendary import lair_count_passed, per_round, resistances_per_day
 from spieltisch.systems.dnd5e.movement import SPEED_ZERO, TurnMovement, check_move
 from spieltisch.systems.dnd5e.queries import (
@@ -38,6 +39,7 @@ from spieltisch.systems.dnd5e.queries import (
     others_of,
     outcome_of,
     require_able,
+    roll_extra,
     save_action_bonus,
     save_mode,
     square_distance,
@@ -74,7 +76,7 @@ from spieltisch.systems.dnd5e.state import (
     Weapon,
 )
 
-__all__ = ["bonus_spells", "end_concentration", "evolve", "fold"]
+__all__ = ["bonus_spells", "end_concentration", "evolve", "fight_over", "fold", "rested"]
 
 
 def evolve(state: DndState, event: e.Event) -> DndState:
@@ -141,6 +143,12 @@ def evolve(state: DndState, event: e.Event) -> DndState:
             if state.concentration.get(event.creature) is None:
                 raise RuleError("dnd5e.spell.not_concentrating", creature=event.creature)
             return end_concentration(state, event.creature)
+        case e.CombatEnded():
+            if state.encounter is None:
+                raise RuleError("dnd5e.no_combat")
+            return fight_over(state)
+        case e.Rested():
+            return rested(state, event)
         case e.LegendaryOffered():
             return _track(state, window=event.creature)
         case e.LegendaryUsed():
@@ -387,7 +395,9 @@ def _attacked(state: DndState, event: e.Attacked) -> DndState:
             )
     state = state.model_copy(update={"effects": _use_help(state, attacker.id, target.id)})
     natural = kept_d20(event.d20, Mode(event.mode))
-    outcome = outcome_of(state, attacker, target, weapon, natural, event.modifier, event.cover)
+    boost = dice_total(roll_extra(state, attacker.id, "attack"), event.effect_dice)
+    modifier = event.modifier + boost
+    outcome = outcome_of(state, attacker, target, weapon, natural, modifier, event.cover)
     totals = (
         []
         if outcome == "miss"
@@ -402,7 +412,7 @@ def _attacked(state: DndState, event: e.Attacked) -> DndState:
         attack=weapon.name,
         mode=event.mode,
         natural=natural,
-        total=natural + weapon.bonus + event.modifier,
+        total=natural + weapon.bonus + modifier,
         outcome=outcome,
         damage=sum(totals) if outcome != "miss" else 0,
         opportunity=event.opportunity,
@@ -762,6 +772,14 @@ def _spell_cast(state: DndState, event: e.SpellCast) -> DndState:
         for condition in result.conditions:
             state = add_effect(state, condition, target.id, source=caster.id)
             imposed.append((target.id, condition))
+        lasting = _lasting(state, info, result.outcome)
+        if lasting is not None:
+            until = (
+                Duration.until_turn_start(caster.id) if lasting.until != "concentration" else None
+            )
+            state = add_effect(state, lasting.effect, target.id, duration=until, source=caster.id)
+            if until is None:
+                imposed.append((target.id, lasting.effect))
     if info.attack and "hidden" in kinds_on(state, caster.id):
         state = _unhide(state, caster.id)
     if info.concentration and not state.fighters[caster.id].dead:
@@ -781,14 +799,70 @@ def _spell_cast(state: DndState, event: e.SpellCast) -> DndState:
     return state.model_copy(update={"last_cast": last})
 
 
+def rested(state: DndState, event: e.Rested) -> DndState:
+    """A rest (an hour or more, outside a fight) ends every concentration of the creatures
+    resting. A long rest restores a living
+    creature's hit points (to its maximum, temporary ones gone, death saves cleared) and all
+    its spell slots; a short rest a warlock's pact slots. Hit dice are not tracked."""
+    if state.encounter is not None:
+        raise RuleError("dnd5e.rest.in_combat")
+    for who in event.creatures:
+        fighter_of(state, who)
+    used = dict(state.slots_used)
+    for who in event.creatures:
+        state = end_concentration(state, who)
+        fighter = state.fighters[who]
+        found = fighter.casting()
+        if event.length == "long" or (found is not None and found.pact):
+            used.pop(who, None)
+        if event.length == "long" and not fighter.dead and fighter.hp > 0:
+            whole = {"hp": hp_max(state, fighter), "temp_hp": 0, "death_successes": 0}
+            state = _set(state, fighter.model_copy(update={**whole, "death_failures": 0}))
+    return state.model_copy(update={"slots_used": used})
+
+
+def fight_over(state: DndState) -> DndState:
+    """The fight ends: no turn order, spent budgets, movement, pending reaction, readied actions,
+    templates or effects bound to turns or rounds (Dodge, Shield …) any more; concentration
+    and conditions without such a duration stay."""
+    timed = tuple(x for x in state.effects.items if x.duration.phase is None)
+    return _track(
+        state.model_copy(
+            update={
+                "encounter": None,
+                "budgets": {k: economy.new_budgets(BUDGETS) for k in state.budgets},
+                "movement": {},
+                "pending": None,
+                "readied": {},
+                "multiattack_used": {},
+                "spell_turns": {},
+                "templates": {},
+                "effects": state.effects.model_copy(update={"items": timed}),
+            }
+        ),
+        window=None,
+    )
+
+
+def _lasting(state: DndState, info: Spell, outcome: str) -> LastingSpell | None:
+    """The lasting effect a cast leaves on a target with this ``outcome`` (edition 2): on
+    each creature affected, or each that failed its save (see :mod:`.lasting`)."""
+    lasting = lasting_spell(info.id)
+    if state.options.edition < 2 or lasting is None or lasting.on != outcome:
+        return None
+    return lasting
+
+
 def _concentration_saved(state: DndState, event: e.ConcentrationSaved) -> DndState:
     held = state.concentration.get(event.creature)
     if held is None or held.spell != event.spell:
         raise RuleError("dnd5e.spell.not_concentrating", creature=event.creature)
     fighter = fighter_of(state, event.creature)
     mode = Mode(event.mode)
+    signed = roll_extra(state, fighter.id, "save") if event.d20 else ()
+    boost = dice_total(signed, event.effect_dice)
     kept = bool(event.d20) and keeps_concentration(
-        kept_d20(event.d20, mode) + event.bonus, event.damage
+        kept_d20(event.d20, mode) + event.bonus + boost, event.damage
     )
     if kept != event.kept or event.dc != concentration_dc(event.damage):
         raise RuleError("dnd5e.spell.bad_concentration", creature=fighter.id)

@@ -36,15 +36,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import AfterValidator, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.grid import Size, Square
 from spieltisch.systems.dnd5e.actions import ActionOdds
 from spieltisch.systems.dnd5e.areas import Template, creatures_in
 from spieltisch.systems.dnd5e.data import spell, spell_conditions, spell_volleys, spells
+from spieltisch.systems.dnd5e.later import Later
 from spieltisch.systems.dnd5e.odds import (
     AttackOdds,
     DamageDice,
@@ -512,13 +513,15 @@ SpellId = Annotated[
 """A spell of the SRD by id (``fireball``, ``cure-wounds``)."""
 
 
-class Spellcasting(BaseModel):
+class Spellcasting(Later):
     """What a character sheet or a monster's stat block declares about its spellcasting:
     the ability whose modifier a spell's ``MOD`` is, the caster's level (cantrips scale with
     it), the spell save DC and spell attack bonus, the slots per spell level (1st first) and
-    the spells it can cast."""
+    the spells it can cast; ``pact``: the slots are a warlock's pact magic (regained on a
+    short rest too)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
+    later: ClassVar[frozenset[str]] = frozenset({"pact"})
 
     ability: Literal["int", "wis", "cha"]
     level: StrictInt = Field(default=1, ge=1, le=20)
@@ -526,6 +529,7 @@ class Spellcasting(BaseModel):
     attack_bonus: StrictInt = Field(ge=-10, le=30)
     slots: tuple[Annotated[StrictInt, Field(ge=0, le=9)], ...] = Field(default=(), max_length=9)
     spells: tuple[SpellId, ...] = Field(default=(), max_length=120)
+    pact: StrictBool = False
 
 
 def spell_id_of(name: str) -> str | None:

@@ -26,6 +26,7 @@ from spieltisch.systems.dnd5e.cover import COVER_BONUS, Cover
 from spieltisch.systems.dnd5e.data import SKILLS
 from spieltisch.systems.dnd5e.events import EVENTS, Event
 from spieltisch.systems.dnd5e.falling import fall_dice
+from spieltisch.systems.dnd5e.lasting import dice_pmf
 from spieltisch.systems.dnd5e.odds import (
     PartSave,
     attack_damage,
@@ -107,10 +108,11 @@ class Dnd5e:
                 raise RuleError("dnd5e.unknown_creature", creature=command.creature)
             extra = (command.advantage, command.disadvantage)
             mode, fails = queries.save_mode(state, fighter, command.ability, extra)
+            boost = dice_pmf(queries.roll_extra(state, fighter.id, "save"))
             p = (
                 Fraction(0)
                 if fails
-                else save_odds(deciding.save_bonus(fighter, command), command.dc, mode)
+                else save_odds(deciding.save_bonus(fighter, command), command.dc, mode, boost)
             )
             return _two(("save", p), ("fail", 1 - p))
         if isinstance(command, c.Check):
@@ -204,7 +206,8 @@ class Dnd5e:
             | c.Grapple
             | c.Shove
             | c.Escape
-            | c.Cast,
+            | c.Cast
+            | c.DropConcentration,
         ):
             return Access(piece=command.creature)
         if isinstance(command, c.EndTurn):
@@ -287,7 +290,8 @@ def _concentration_odds(state: DndState, command: c.Damage) -> Odds | None:
         return _two(("keep", Fraction(0)), ("lose", Fraction(1)))
     mode, fails = queries.save_mode(after, now, "con")
     bonus = casting.save_bonus_of(now, "con")
-    p = Fraction(0) if fails else save_odds(bonus, concentration_dc(lost), mode)
+    boost = dice_pmf(queries.roll_extra(after, now.id, "save"))
+    p = Fraction(0) if fails else save_odds(bonus, concentration_dc(lost), mode, boost)
     return _two(("keep", p), ("lose", 1 - p))
 
 
@@ -317,7 +321,12 @@ def _attack_odds(
     if covered == "total":
         raise RuleError("dnd5e.cover.total", target=target.id)
     mode = queries.attack_mode(state, attacker, target, weapon, extra)
-    hit = attack_odds(weapon.bonus + modifier, target.ac + COVER_BONUS[covered], Mode(mode))
+    hit = attack_odds(
+        weapon.bonus + modifier,
+        queries.armour_class(state, target) + COVER_BONUS[covered],
+        Mode(mode),
+        extra=dice_pmf(queries.roll_extra(state, attacker.id, "attack")),
+    )
     parts = [p.dice for p in weapon.damage]
     saves: list[PartSave | None] = [None] * len(parts)
     rider = weapon.rider
