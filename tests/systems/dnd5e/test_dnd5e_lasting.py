@@ -184,3 +184,63 @@ def test_edition_one_puts_no_lasting_effect() -> None:
     state = end_turn(table(("g1", "c3"), edition=1))
     blessed = cast(state, creature="cleo", spell="bless", targets=["wiz"])
     assert "blessed" not in kinds(blessed, "wiz")
+
+
+# ---------------------------------------------------------------- Hunter's Mark
+
+RANGER = {
+    "ability": "wis",
+    "level": 2,
+    "save_dc": 12,
+    "attack_bonus": 4,
+    "slots": [2],
+    "spells": ["hunters-mark"],
+}
+
+
+def test_hunters_mark_adds_a_d6_to_the_casters_weapon_hits_doubled_on_a_critical() -> None:
+    state = fresh()
+    state = play(state, pc("ran", "a1", spellcasting=RANGER))
+    state = play(state, target("g1", "a2"))
+    state = play(state, target("g2", "b2"))
+    state = start(state, "ran", "g1", "g2")
+    marked = cast(state, creature="ran", spell="hunters-mark", targets=["g1"])
+    assert (
+        "hunters_mark" in kinds(marked, "g1")
+        and marked.concentration["ran"].spell == "hunters-mark"
+    )
+    sword = {"kind": "attack", "creature": "ran", "target": "g1", "attack": "longsword"}
+    # +5 against AC 13: 10 hits; 1d8 + 3 (4 + 3) and the mark's 1d6 (5): 12
+    hit = play(marked, sword, 10, 4, 5)
+    assert hit.fighters["g1"].hp == 30 - 12
+    # a critical doubles the mark's dice too: 2d8 + 3 (1 + 1 + 3) and 2d6 (6 + 6)
+    critical = play(marked, sword, 20, 1, 1, 6, 6)
+    assert critical.fighters["g1"].hp == 30 - 17
+    # another creature is not marked: the sword alone
+    other = play(marked, {**sword, "target": "g2"}, 10, 4)
+    assert other.fighters["g2"].hp == 30 - 7
+
+
+def test_hunters_mark_odds_by_enumeration() -> None:
+    state = fresh()
+    state = play(state, pc("ran", "a1", spellcasting=RANGER))
+    state = play(state, target("g1", "a2"))
+    state = start(state, "ran", "g1")
+    marked = cast(state, creature="ran", spell="hunters-mark", targets=["g1"])
+    sword = {"kind": "attack", "creature": "ran", "target": "g1", "attack": "longsword"}
+    odds = SYSTEM.odds(marked, command(sword))
+    assert odds is not None
+    got = {o.value: Fraction(o.exact or 0) for o in odds.outcomes}
+    expected: dict[int, Fraction] = {}
+    weight = Fraction(1, 20 * 8 * 8 * 6 * 6)
+    for d20, a, b, c, d in product(
+        range(1, 21), range(1, 9), range(1, 9), range(1, 7), range(1, 7)
+    ):
+        if d20 == 20:
+            value = a + b + 3 + c + d
+        elif d20 != 1 and d20 + 5 >= 13:
+            value = a + 3 + c
+        else:
+            value = 0
+        expected[value] = expected.get(value, Fraction(0)) + weight
+    assert got == expected

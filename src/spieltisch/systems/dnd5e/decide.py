@@ -43,6 +43,7 @@ from spieltisch.systems.dnd5e.queries import (
     cover_of,
     fighter_of,
     kinds_on,
+    marked_dice,
     may_react,
     others_of,
     outcome_of,
@@ -363,10 +364,14 @@ def _attack_event(
     parts: list[tuple[int, ...]] = []
     rider: tuple[int, ...] = ()
     rider_dice: list[tuple[int, ...]] = []
+    marked: tuple[int, ...] = ()
     if outcome != "miss":
         times = 2 if outcome == "critical" else 1
         for part in weapon.damage:
             parts.append(tuple(dice.roll(part.sides) for _ in range(part.count * times)))
+        mark = marked_dice(state, attacker.id, target.id) if weapon.damage else None
+        if mark is not None:
+            marked = tuple(dice.roll(mark.sides) for _ in range(mark.count * times))
         if weapon.rider is not None:
             for part in weapon.rider.damage:
                 rider_dice.append(tuple(dice.roll(part.sides) for _ in range(part.count * times)))
@@ -385,6 +390,7 @@ def _attack_event(
         opportunity=opportunity,
         cover=covered,
         effect_dice=boosted,
+        mark_dice=marked,
     )
 
 

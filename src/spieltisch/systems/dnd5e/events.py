@@ -79,7 +79,7 @@ class Attacked(_Event):
 
     kind: Literal["attacked"] = "attacked"
     later: ClassVar[frozenset[str]] = frozenset(
-        {"rider", "rider_dice", "modifier", "legendary", "cover", "effect_dice"}
+        {"rider", "rider_dice", "modifier", "legendary", "cover", "effect_dice", "mark_dice"}
     )
     attacker: str
     target: str
@@ -103,6 +103,9 @@ class Attacked(_Event):
     effect_dice: tuple[int, ...] = ()
     """The dice of lasting spell effects on the roll as rolled (Bless's d4 added, Bane's
     subtracted; in the order of :func:`.lasting.roll_dice`)."""
+    mark_dice: tuple[int, ...] = ()
+    """On a hit of a target the attacker marked (Hunter's Mark): the extra damage dice as
+    rolled (doubled on a critical), of the weapon's first damage type."""
 
 
 class Declined(_Event):

@@ -36,6 +36,7 @@ from spieltisch.systems.dnd5e.queries import (
     fighter_of,
     hp_max,
     kinds_on,
+    marked_dice,
     others_of,
     outcome_of,
     require_able,
@@ -426,6 +427,7 @@ def _attacked(state: DndState, event: e.Attacked) -> DndState:
     saved = _rider_saved(state, target, weapon, event.rider)
     for part, total in zip(weapon.damage, totals, strict=True):
         state = _hurt(state, state.fighters[target.id], total, part.type, critical)
+    state = _marked_hit(state, attacker, target, weapon, event, critical)
     for condition in weapon.conditions:
         state = add_effect(state, condition, target.id, source=attacker.id)
     if weapon.rider is None or not event.rider_dice:
@@ -439,6 +441,27 @@ def _attacked(state: DndState, event: e.Attacked) -> DndState:
         for condition in weapon.rider.conditions:
             state = add_effect(state, condition, target.id, source=attacker.id)
     return state
+
+
+def _marked_hit(
+    state: DndState,
+    attacker: Fighter,
+    target: Fighter,
+    weapon: Weapon,
+    event: e.Attacked,
+    critical: bool,
+) -> DndState:
+    """A hit on a creature the attacker marked (Hunter's Mark): its extra dice, of the
+    weapon's first damage type (``dnd5e.spell.bad_effect_dice`` when they do not fit)."""
+    mark = marked_dice(state, attacker.id, target.id) if weapon.damage else None
+    count = 0 if mark is None else mark.count * (2 if critical else 1)
+    sides = 1 if mark is None else mark.sides
+    if len(event.mark_dice) != count or any(not 1 <= d <= sides for d in event.mark_dice):
+        raise RuleError("dnd5e.spell.bad_effect_dice", dice=len(event.mark_dice))
+    if not count:
+        return state
+    dealt = sum(event.mark_dice)
+    return _hurt(state, state.fighters[target.id], dealt, weapon.damage[0].type, critical)
 
 
 def _rider_saved(state: DndState, target: Fighter, weapon: Weapon, rolled: tuple[int, ...]) -> bool:

@@ -4,7 +4,8 @@ effect changes on its rolls and its armour class.
 The effects are data (``data/spell_effects.json``): Bless (``blessed``: a d4 added to the
 creature's attack rolls and saving throws), Bane (``baned``: a d4 subtracted), Shield
 (``shielded``: +5 AC, no damage from Magic Missile, until the start of the caster's next
-turn) and Shield of Faith (``shield_of_faith``: +2 AC). An effect sits on its creature as an
+turn) and Shield of Faith (``shield_of_faith``: +2 AC) and Hunter's Mark (``hunters_mark``: the
+caster's weapon hits deal it 1d6 more, doubled on a critical). An effect sits on its creature as an
 effect of the table's catalog (kind, target, source: the caster) and ends with the caster's
 concentration or at its duration's end (:mod:`.evolve`). Effects of different spells add up;
 the same effect twice on one creature counts once (the newer replaces the older).
@@ -29,6 +30,7 @@ __all__ = [
     "dice_pmf",
     "dice_total",
     "lasting_spell",
+    "mark_dice",
     "no_damage_from",
     "roll_dice",
 ]
@@ -91,6 +93,17 @@ def dice_pmf(signed: tuple[int, ...]) -> Pmf:
                 step[key] = step.get(key, Fraction(0)) + p / abs(sides)
         total = step
     return total
+
+
+def mark_dice(effects: Iterable[tuple[str, str | None]], attacker: str) -> tuple[int, int] | None:
+    """The extra damage dice (count, sides) ``attacker``'s weapon hits deal a creature with
+    these effects (kind, source): Hunter's Mark's 1d6 when the attacker marked it."""
+    table = spell_effects()["effects"]
+    for kind, source in sorted(effects, key=lambda x: (x[0], x[1] or "")):
+        found = table.get(kind, {}).get("source_weapon_dice")
+        if found is not None and source == attacker:
+            return int(found[0]), int(found[1])
+    return None
 
 
 def no_damage_from(kinds: Iterable[str], spell_id: str) -> bool:

@@ -15,9 +15,9 @@ from spieltisch.engine.grid import Size, distance, footprint
 from spieltisch.systems.dnd5e.conditions import exhaustion_tags
 from spieltisch.systems.dnd5e.cover import COVER_BONUS, Cover, cover_between
 from spieltisch.systems.dnd5e.data import condition_tags
-from spieltisch.systems.dnd5e.lasting import ac_bonus, roll_dice
+from spieltisch.systems.dnd5e.lasting import ac_bonus, mark_dice, roll_dice
 from spieltisch.systems.dnd5e.movement import SPEED_ZERO, Body
-from spieltisch.systems.dnd5e.odds import SaveOdds, save_damage
+from spieltisch.systems.dnd5e.odds import DamageDice, SaveOdds, save_damage
 from spieltisch.systems.dnd5e.rules import SIZE_ORDER, Mode, attack_outcome, resolve_mode
 from spieltisch.systems.dnd5e.statblock import SaveLine
 from spieltisch.systems.dnd5e.state import DndState, Fighter, Weapon
@@ -34,6 +34,7 @@ __all__ = [
     "fighter_of",
     "hp_max",
     "kinds_on",
+    "marked_dice",
     "may_react",
     "others_of",
     "outcome_of",
@@ -169,6 +170,12 @@ def roll_extra(state: DndState, creature: str, roll: str) -> tuple[int, ...]:
     """The effect dice on a creature's ``attack`` rolls or ``save`` throws (signed sides, see
     :func:`.lasting.roll_dice`)."""
     return roll_dice(kinds_on(state, creature), roll)
+
+
+def marked_dice(state: DndState, attacker: str, target: str) -> DamageDice | None:
+    """The extra damage dice of ``attacker``'s weapon hits on ``target`` (Hunter's Mark)."""
+    found = mark_dice(((x.kind, x.source) for x in state.effects.on(target)), attacker)
+    return None if found is None else DamageDice(found[0], found[1])
 
 
 def outcome_of(

@@ -328,6 +328,8 @@ def _attack_odds(
         extra=dice_pmf(queries.roll_extra(state, attacker.id, "attack")),
     )
     parts = [p.dice for p in weapon.damage]
+    mark = queries.marked_dice(state, attacker.id, target.id) if parts else None
+    parts += [mark] if mark is not None else []
     saves: list[PartSave | None] = [None] * len(parts)
     rider = weapon.rider
     if rider is not None:
