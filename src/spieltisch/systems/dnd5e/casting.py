@@ -196,7 +196,7 @@ def cast_plan(state: DndState, command: c.Cast) -> CastPlan:
     require_able(state, caster)
     casting = casting_of(caster)
     info = cast_info(state, command.spell)
-    if info.id not in casting.spells:
+    if info.id not in casting.spells and info.id not in casting.innate:
         raise RuleError("dnd5e.spell.not_known", creature=caster.id, spell=info.name)
     if not info.in_combat:
         raise RuleError("dnd5e.spell.too_long", spell=info.name)

@@ -709,12 +709,29 @@ def _spend_slot(state: DndState, caster: Fighter, info: Spell, slot: int) -> Dnd
     caster has none of that level left."""
     if check_slot(info, slot) == 0:
         return state
+    found = caster.casting()
+    if found is not None and info.id in found.innate:
+        return _innate_use(state, caster.id, info, slot, found.innate[info.id])
     if slots_left(state, caster)[slot - 1 : slot] in ((), (0,)):
         raise RuleError("dnd5e.spell.no_slot", creature=caster.id, slot=slot)
     used = list(state.slots_used.get(caster.id, ()))
     used += [0] * (slot - len(used))
     used[slot - 1] += 1
     return state.model_copy(update={"slots_used": {**state.slots_used, caster.id: tuple(used)}})
+
+
+def _innate_use(state: DndState, caster: str, info: Spell, slot: int, per_day: int) -> DndState:
+    """An innate casting: at the spell's own level (``dnd5e.spell.innate_slot``), free at
+    will, else one of its uses per day (``dnd5e.spell.no_uses`` when none is left)."""
+    if slot != info.level:
+        raise RuleError("dnd5e.spell.innate_slot", spell=info.name, level=info.level, slot=slot)
+    if per_day == 0:
+        return state
+    used = dict(state.innate_used.get(caster, {}))
+    if used.get(info.id, 0) >= per_day:
+        raise RuleError("dnd5e.spell.no_uses", creature=caster, spell=info.name, count=per_day)
+    used[info.id] = used.get(info.id, 0) + 1
+    return state.model_copy(update={"innate_used": {**state.innate_used, caster: used}})
 
 
 def _one_spell(state: DndState, caster: Fighter, info: Spell) -> DndState:
@@ -832,16 +849,19 @@ def rested(state: DndState, event: e.Rested) -> DndState:
     for who in event.creatures:
         fighter_of(state, who)
     used = dict(state.slots_used)
+    innate = dict(state.innate_used)
     for who in event.creatures:
         state = end_concentration(state, who)
         fighter = state.fighters[who]
         found = fighter.casting()
         if event.length == "long" or (found is not None and found.pact):
             used.pop(who, None)
+        if event.length == "long":
+            innate.pop(who, None)
         if event.length == "long" and not fighter.dead and fighter.hp > 0:
             whole = {"hp": hp_max(state, fighter), "temp_hp": 0, "death_successes": 0}
             state = _set(state, fighter.model_copy(update={**whole, "death_failures": 0}))
-    return state.model_copy(update={"slots_used": used})
+    return state.model_copy(update={"slots_used": used, "innate_used": innate})
 
 
 def fight_over(state: DndState) -> DndState:

@@ -75,12 +75,14 @@ __all__ = [
     "missile_count",
     "missile_spell",
     "missiles_damage",
+    "parse_innate",
     "parse_spellcasting",
     "spell_damage_dice",
     "spell_heal_dice",
     "spell_id_of",
     "spell_info",
     "spell_odds",
+    "with_innate",
 ]
 
 CANTRIP_TIERS = (1, 5, 11, 17)
@@ -521,7 +523,7 @@ class Spellcasting(Later):
     short rest too)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-    later: ClassVar[frozenset[str]] = frozenset({"pact"})
+    later: ClassVar[frozenset[str]] = frozenset({"pact", "innate"})
 
     ability: Literal["int", "wis", "cha"]
     level: StrictInt = Field(default=1, ge=1, le=20)
@@ -530,6 +532,11 @@ class Spellcasting(Later):
     slots: tuple[Annotated[StrictInt, Field(ge=0, le=9)], ...] = Field(default=(), max_length=9)
     spells: tuple[SpellId, ...] = Field(default=(), max_length=120)
     pact: StrictBool = False
+    innate: dict[SpellId, Annotated[StrictInt, Field(ge=0, le=9)]] = Field(
+        default_factory=dict, max_length=60
+    )
+    """Spells cast innately, without a slot, at their own level: uses per day by spell (0:
+    at will); castable whether or not ``spells`` lists them too."""
 
 
 def spell_id_of(name: str) -> str | None:
@@ -578,6 +585,49 @@ def parse_spellcasting(text: str) -> Spellcasting | None:
         slots=tuple(slots.get(n, 0) for n in range(1, top + 1)),
         spells=tuple(dict.fromkeys(known)),
     )
+
+
+_INNATE_HEAD = re.compile(
+    r"spellcasting ability is (\w+)(?: \(spell save DC (\d+)(?:, ([+-]\d+) to hit with spell "
+    r"attacks)?\))?"
+)
+_INNATE_LINE = re.compile(r"^(?:At will|(\d+)/day(?: each)?):\s*(.+)$")
+
+
+@cache
+def parse_innate(text: str) -> Spellcasting | None:
+    """The spellcasting a stat block's *Innate Spellcasting* trait declares: its ability, DC
+    and attack bonus (10 and +0 where the text gives none), and each spell it names with its
+    uses per day (0: at will); None when the text does not read as one."""
+    head = _INNATE_HEAD.search(text)
+    if head is None or head.group(1).lower() not in _ABILITY_NAMES:
+        return None
+    innate: dict[str, int] = {}
+    for line in text.splitlines():
+        found = _INNATE_LINE.match(line.strip())
+        if found is None:
+            continue
+        uses = int(found.group(1) or 0)
+        for name in found.group(2).split(","):
+            key = spell_id_of(re.sub(r"\(.*?\)", "", name).strip().rstrip("*").strip())
+            if key is not None:
+                innate.setdefault(key, uses)
+    return Spellcasting(
+        ability=_ABILITY_NAMES[head.group(1).lower()],
+        save_dc=int(head.group(2) or 10),
+        attack_bonus=int(head.group(3) or 0),
+        spells=tuple(innate),
+        innate=innate,
+    )
+
+
+def with_innate(found: Spellcasting | None, innate: Spellcasting | None) -> Spellcasting | None:
+    """A stat block's spellcasting with its innate spells added (the *Spellcasting* trait's
+    DC and bonus where it has both)."""
+    if found is None or innate is None:
+        return found or innate
+    spells = tuple(dict.fromkeys((*found.spells, *innate.spells)))
+    return found.model_copy(update={"spells": spells, "innate": {**innate.innate}})
 
 
 def imposed_conditions(info: Spell) -> tuple[str, ...]:

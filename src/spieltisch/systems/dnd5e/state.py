@@ -25,7 +25,12 @@ from spieltisch.systems.dnd5e.data import monster
 from spieltisch.systems.dnd5e.later import Later
 from spieltisch.systems.dnd5e.legendary import LegendaryTrack
 from spieltisch.systems.dnd5e.movement import MoveStep, TurnMovement
-from spieltisch.systems.dnd5e.spells import Spellcasting, parse_spellcasting
+from spieltisch.systems.dnd5e.spells import (
+    Spellcasting,
+    parse_innate,
+    parse_spellcasting,
+    with_innate,
+)
 from spieltisch.systems.dnd5e.statblock import DamagePart, SaveEffect
 
 __all__ = [
@@ -188,13 +193,16 @@ class Fighter(Later):
         return mix if all(mix) else ()
 
     def casting(self) -> Spellcasting | None:
-        """The creature's spellcasting: the sheet's, else its bestiary entry's trait."""
+        """The creature's spellcasting: the sheet's, else its bestiary entry's *Spellcasting*
+        and *Innate Spellcasting* traits."""
         if self.spellcasting is not None:
             return self.spellcasting
-        for trait in self._entry().get("traits", ()):
-            if trait.get("name") == "Spellcasting":
-                return parse_spellcasting(str(trait.get("text", "")))
-        return None
+        texts = {
+            str(t.get("name")): str(t.get("text", "")) for t in self._entry().get("traits", ())
+        }
+        found = parse_spellcasting(texts["Spellcasting"]) if "Spellcasting" in texts else None
+        innate = texts.get("Innate Spellcasting")
+        return with_innate(found, parse_innate(innate) if innate is not None else None)
 
     def weapon(self, name: str) -> Weapon | None:
         """The attack of that name (any case)."""
@@ -292,6 +300,8 @@ class DndState(_Frozen):
     """The latest saving throw (its event's fields) for the table to show."""
     slots_used: dict[str, tuple[int, ...]] = Field(default_factory=dict)
     """Spell slots spent per creature, by spell level (1st first)."""
+    innate_used: dict[str, dict[str, int]] = Field(default_factory=dict)
+    """Innate spells cast per creature since its last long rest, by spell."""
     concentration: dict[str, Concentrating] = Field(default_factory=dict)
     templates: dict[str, PlacedTemplate] = Field(default_factory=dict)
     """The area templates on the map, by caster."""

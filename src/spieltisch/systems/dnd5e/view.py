@@ -292,6 +292,10 @@ def _casting(state: DndState, fighter: Fighter) -> dict[str, Any] | None:
         "attack_bonus": found.attack_bonus,
         "slots": list(found.slots),
         "slots_left": list(slots_left(state, fighter)),
+        "innate": {
+            k: {"per_day": n, "left": n - state.innate_used.get(fighter.id, {}).get(k, 0)}
+            for k, n in found.innate.items()
+        },
         "spells": [
             {**_spell_entry(k), "missiles": _volley(state, k, found.level)} for k in found.spells
         ],

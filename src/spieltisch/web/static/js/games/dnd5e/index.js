@@ -961,7 +961,9 @@ function castPanel(ctx) {
   const info = casting(ctx, f.id);
   if (!mineNow.spells.some((x) => x.id === c.spell)) { c.spell = mineNow.spells[0].id; c.slot = ""; c.origin = ""; c.toward = ""; }
   const spell = chosenSpell(ctx);
-  const slots = spell.level ? info.slots.map((n, i) => i + 1).filter((lvl) => lvl >= spell.level && info.slots_left[lvl - 1] > 0) : [];
+  const innate = (info.innate || {})[spell.id];  // cast innately: at its own level, n a day
+  const slots = innate ? (innate.per_day && innate.left <= 0 ? [] : [spell.level])
+    : spell.level ? info.slots.map((n, i) => i + 1).filter((lvl) => lvl >= spell.level && info.slots_left[lvl - 1] > 0) : [];
   if (spell.level && !slots.includes(Number(c.slot))) c.slot = slots[0] ? String(slots[0]) : "";
   const others = fighters(ctx).filter((x) => x.position && !x.dead);
   c.targets = c.targets.filter((id) => others.some((x) => x.id === id));
@@ -970,7 +972,8 @@ function castPanel(ctx) {
   const split = missiles && c.targets.length > 1 ? command.targets.length : 0;
   const b = f.budgets || {};
   const budget = { action: "action", bonus_action: "bonus", reaction: "reaction" }[spell.casting];
-  const reason = spell.level && !slots.length ? t("web.dnd5e.spell.why_slot")
+  const reason = innate && !slots.length ? t("web.dnd5e.spell.why_uses")
+    : spell.level && !slots.length ? t("web.dnd5e.spell.why_slot")
     : Number(b[budget] || 0) <= 0 ? t("web.dnd5e.spell.why_" + spell.casting)
       : spell.area && !c.origin ? t("web.dnd5e.spell.why_origin")
         : !spell.area && spell.range !== "self" && spell.mechanical && !c.targets.length ? t("web.dnd5e.spell.why_targets")
@@ -988,7 +991,8 @@ function castPanel(ctx) {
     el("div", { class: "row" },
       able.length > 1 ? field(t("web.dnd5e.spell.caster"), select("dd-cast-caster", able.map((x) => [x.f.id, casterName(x)]), c.caster, { onchange: set("caster") })) : null,
       field(t("web.dnd5e.spell.spell"), select("dd-cast-spell", mineNow.spells.map((x) => [x.id, t("web.dnd5e.spell.option", { name: x.name, level: x.level ? ordinal(x.level) : t("web.dnd5e.spell.cantrip"), casting: t("web.dnd5e.casting." + x.casting) })]), c.spell, { onchange: set("spell") })),
-      spell.level ? field(t("web.dnd5e.spell.slot"), select("dd-cast-slot", slots.map((lvl) => [String(lvl), t("web.dnd5e.spell.slot_option", { level: ordinal(lvl), left: info.slots_left[lvl - 1] })]), c.slot, { onchange: set("slot") })) : null),
+      innate ? el("p", { class: "muted small-print", id: "dd-cast-innate" }, innate.per_day ? t("web.dnd5e.spell.innate_left", { count: innate.left, per_day: innate.per_day }) : t("web.dnd5e.spell.at_will"))
+        : spell.level ? field(t("web.dnd5e.spell.slot"), select("dd-cast-slot", slots.map((lvl) => [String(lvl), t("web.dnd5e.spell.slot_option", { level: ordinal(lvl), left: info.slots_left[lvl - 1] })]), c.slot, { onchange: set("slot") })) : null),
     el("p", { class: "muted small-print", id: "dd-cast-about" }, t("web.dnd5e.spell.about", {
       range: spell.range === "distance" ? metres(spell.range_m) + " m" : t("web.dnd5e.spell.range." + spell.range),
       casting: t("web.dnd5e.casting." + spell.casting),
