@@ -200,3 +200,23 @@ def test_german_display_of_a_monster() -> None:
     assert "Bite: +5, 7 (1d8+3) piercing, reach 1.5 m; DC 11 con, 9 (2d8) poison, half" in (
         english.stdout.replace("\n", " ")
     )
+
+
+def test_odds_of_darts_split_over_targets() -> None:
+    # two darts of 1d4 + 1 on the target: 4 to 10, 7 on average
+    code, data = run_any("odds", "--spell", "magic-missile", "--darts", "2")
+    assert code == 0 and data["darts"] == 2  # type: ignore[index]
+    assert data["mean_damage"] == 7.0 and data["max_damage"] == 10  # type: ignore[index]
+    code, data = run_any("odds", "--spell", "magic-missile", "--slot", "3")
+    assert data["darts"] == 5 and data["max_damage"] == 25  # type: ignore[index]
+    # two rays of 2d6, each +6 against AC 13: one ray's hit, the two rays' damage
+    code, data = run_any(
+        "odds", "--spell", "scorching-ray", "--darts", "2", "--bonus", "6", "--ac", "13"
+    )
+    assert data["hit"] == 0.7 and data["max_damage"] == 48  # type: ignore[index]
+    code, error = run_any("odds", "--spell", "magic-missile", "--darts", "4")
+    assert code == 2 and error["error"]["code"] == "dnd5e.cli.bad_darts"  # type: ignore[index]
+    code, error = run_any("odds", "--spell", "fireball", "--darts", "1", "--dc", "14")
+    assert code == 2 and error["error"]["code"] == "dnd5e.cli.no_darts"  # type: ignore[index]
+    code, error = run_any("odds", "--spell", "scorching-ray", "--darts", "2")
+    assert error["error"]["code"] == "dnd5e.cli.spell_attack_missing"  # type: ignore[index]

@@ -524,7 +524,7 @@ _DND_ADA: dict[str, Any] = {
         "save_dc": 13,
         "attack_bonus": 5,
         "slots": [4, 3, 2],
-        "spells": ["fire-bolt", "fireball"],
+        "spells": ["fire-bolt", "fireball", "bless"],
     },
 }
 _DND_SPY = {
@@ -695,6 +695,20 @@ DND5E = Samples(
             _DND_SPY,
             {"kind": "cast", "creature": f"{CANARY}-spy", "spell": "shield"},
         ],
+        # the GM ends the fight in secret and a secret creature rests (its slots back)
+        "rest": [
+            _DND_SPY,
+            {"kind": "cast", "creature": f"{CANARY}-spy", "spell": "shield"},
+            {"kind": "end_combat"},
+            {"kind": "rest", "length": "long", "creatures": [f"{CANARY}-spy"]},
+        ],
+        # a secret caster's lasting Shield (its effect, its AC) and a save it makes behind it
+        "secret_monster_shielded": [
+            _DND_SPY,
+            {"kind": "cast", "creature": f"{CANARY}-spy", "spell": "shield"},
+            {"kind": "save", "creature": f"{CANARY}-spy", "ability": "con", "dc": 30},
+            {"kind": "damage", "target": f"{CANARY}-spy", "amount": 2, "type": "fire"},
+        ],
     },
     player={
         "add_character": {**_DND_ADA, "id": "lu", "name": "Lu", "position": "a3"},
@@ -723,6 +737,9 @@ DND5E = Samples(
         "escape": {"kind": "escape", "creature": "ada"},
         "end_turn": {"kind": "end_turn"},
         "cast": {"kind": "cast", "creature": "ada", "spell": "fire-bolt", "targets": ["gob"]},
+        "drop_concentration": {"kind": "drop_concentration", "creature": "ada"},
+        # a lasting effect with its d4 on the blessed creature's rolls
+        "cast_bless": {"kind": "cast", "creature": "ada", "spell": "bless", "targets": ["ada"]},
         # a template over the square of a secret creature: it is neither hit nor shown inside
         "cast_area": {
             "kind": "cast",

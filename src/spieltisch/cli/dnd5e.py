@@ -6,7 +6,9 @@ Stable JSON with ``--json``:
 * ``odds --bonus B --ac AC [--advantage] [--disadvantage]`` → ``{"hit": p, "critical": p,
   "miss": p}`` (the critical is part of the hit; both flags given cancel: a normal roll);
 * ``odds --monster ID --attack NAME [--ac AC] [--save-bonus S]`` and ``odds --spell ID
-  [--slot N] [--bonus B --ac AC | --dc DC --save-bonus S] [--level L] [--modifier M]`` →
+  [--slot N] [--darts K] [--bonus B --ac AC | --dc DC --save-bonus S] [--level L] [--modifier
+  M]`` (``--darts``: how many of a volley spell's darts, rays or beams strike the target;
+  default all) →
   ``{"kind": "attack" | "save" | "effect", "name", "hit", "critical", "miss",
   "save_success", "mean_damage", "max_damage", "conditions"}`` (``null`` where the action has
   no such roll; ``save_success`` is the target's; damage before resistances);
@@ -39,7 +41,13 @@ from spieltisch.systems.dnd5e.data import bestiary, monster, spells
 from spieltisch.systems.dnd5e.odds import attack_odds
 from spieltisch.systems.dnd5e.rules import Mode, high_jump_m, long_jump_m, resolve_mode
 from spieltisch.systems.dnd5e.scenario import MAX_SCENARIO_BYTES, run_scenario
-from spieltisch.systems.dnd5e.spells import spell_damage_dice, spell_info, spell_odds
+from spieltisch.systems.dnd5e.spells import (
+    missile_count,
+    missile_spell,
+    spell_damage_dice,
+    spell_info,
+    spell_odds,
+)
 from spieltisch.systems.dnd5e.statblock import (
     ABILITIES_DE,
     CONDITIONS_DE,
@@ -102,6 +110,7 @@ def odds_command(
         str | None, Opt("--spell", help=help_text("cli.help.dnd5e.opt.spell"))
     ] = None,
     slot: Annotated[int | None, Opt("--slot", help=help_text("cli.help.dnd5e.opt.slot"))] = None,
+    darts: Annotated[int | None, Opt("--darts", help=help_text("cli.help.dnd5e.opt.darts"))] = None,
     dc: Annotated[int | None, Opt("--dc", help=help_text("cli.help.dnd5e.opt.dc"))] = None,
     save_bonus: Annotated[
         int, Opt("--save-bonus", help=help_text("cli.help.dnd5e.opt.save_bonus"))
@@ -122,10 +131,15 @@ def odds_command(
         if dc is not None and not 1 <= dc <= 40:
             raise InputError("dnd5e.cli.bad_dc", value=dc)
         mode = resolve_mode(int(advantage), int(disadvantage))  # both given: they cancel
+        if monster_id is not None and spell_id is not None:
+            raise InputError("dnd5e.cli.monster_or_spell")
         if monster_id is not None or spell_id is not None:
-            result = _action_odds(
-                monster_id, attack, spell_id, slot, bonus, ac, dc, save_bonus, level, modifier, mode
-            )
+            if spell_id is not None:
+                result = _spell_odds(
+                    spell_id, slot, darts, bonus, ac, dc, save_bonus, level, modifier, mode
+                )
+            else:
+                result = _action_odds(monster_id or "", attack, ac, save_bonus, mode)
         elif bonus is None or ac is None:
             raise InputError("dnd5e.cli.odds_what")
     except SpieltischError as error:
@@ -153,10 +167,27 @@ def odds_command(
 
 
 def _action_odds(
-    monster_id: str | None,
-    attack: str | None,
-    spell_id: str | None,
+    monster_id: str, attack: str | None, ac: int | None, save_bonus: int, mode: Mode
+) -> dict[str, Any]:
+    """The odds of a monster's action against one target."""
+    if monster(monster_id) is None:
+        raise InputError("dnd5e.unknown_monster", monster=monster_id)
+    if attack is None:
+        raise InputError("dnd5e.cli.attack_missing", monster=monster_id)
+    line = monster_action(monster_id, attack)
+    if line is None:
+        names = ", ".join(x.name for x in monster_lines(monster_id)) or "—"
+        raise InputError("dnd5e.cli.unknown_action", monster=monster_id, attack=attack, names=names)
+    if isinstance(line, AttackLine) and ac is None:
+        raise InputError("dnd5e.cli.ac_missing", attack=line.name)
+    odds = action_odds(line, ac=ac or 10, save_bonus=save_bonus, mode=mode, save_mode=mode)
+    return odds_json(odds)
+
+
+def _spell_odds(
+    spell_id: str,
     slot: int | None,
+    darts: int | None,
     bonus: int | None,
     ac: int | None,
     dc: int | None,
@@ -165,37 +196,30 @@ def _action_odds(
     modifier: int,
     mode: Mode,
 ) -> dict[str, Any]:
-    if monster_id is not None and spell_id is not None:
-        raise InputError("dnd5e.cli.monster_or_spell")
-    if monster_id is not None:
-        if monster(monster_id) is None:
-            raise InputError("dnd5e.unknown_monster", monster=monster_id)
-        if attack is None:
-            raise InputError("dnd5e.cli.attack_missing", monster=monster_id)
-        line = monster_action(monster_id, attack)
-        if line is None:
-            names = ", ".join(x.name for x in monster_lines(monster_id)) or "—"
-            raise InputError(
-                "dnd5e.cli.unknown_action", monster=monster_id, attack=attack, names=names
-            )
-        if isinstance(line, AttackLine) and ac is None:
-            raise InputError("dnd5e.cli.ac_missing", attack=line.name)
-        odds = action_odds(line, ac=ac or 10, save_bonus=save_bonus, mode=mode, save_mode=mode)
-        return odds_json(odds)
-    assert spell_id is not None
+    """The odds of a spell against one target; a volley's with ``darts`` of its missiles on
+    it (default: all)."""
     try:
         info = spell_info(spell_id)
     except SpieltischError as error:
         raise InputError(error.code, **error.params) from None
     chosen = info.level if slot is None else slot
-    if info.attack and (bonus is None or ac is None):
+    if missile_spell(info).attack and (bonus is None or ac is None):
         raise InputError("dnd5e.cli.spell_attack_missing", spell=info.id)
+    try:
+        count = missile_count(info, chosen, character_level=level)
+    except SpieltischError as error:
+        raise InputError(error.code, **error.params) from None
+    if darts is not None and not count:
+        raise InputError("dnd5e.cli.no_darts", spell=info.name)
+    if darts is not None and not 1 <= darts <= count:
+        raise InputError("dnd5e.cli.bad_darts", spell=info.name, count=count, value=darts)
     if info.save_ability and dc is None:
         raise InputError("dnd5e.cli.spell_dc_missing", spell=info.id)
     try:
         odds = spell_odds(
             info,
             chosen,
+            missiles=darts,
             character_level=level,
             modifier=modifier,
             attack_bonus=bonus or 0,
@@ -207,7 +231,8 @@ def _action_odds(
         )
     except SpieltischError as error:
         raise InputError(error.code, **error.params) from None
-    return odds_json(odds) | {"slot": chosen}
+    missiles = {"darts": darts or count} if count else {}
+    return odds_json(odds) | {"slot": chosen} | missiles
 
 
 def _print_action_odds(result: dict[str, Any], as_json: bool) -> None:

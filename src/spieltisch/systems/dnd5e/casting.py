@@ -15,11 +15,16 @@ concentration), :mod:`.view` and the odds; nothing here changes the state. The r
   caster's square (the caster is not inside its own self-range area).
 * **Targets**: an area spell affects every creature on the map inside its template (the table
   picks them, friend and foe); another spell the creatures named.
+* **Volleys** (rules edition 2): a volley spell's missiles (Magic Missile's darts, Scorching
+  Ray's rays, Eldritch Blast's beams) are split over the targets by naming a creature once per
+  missile (a creature named twice takes two), or one creature for all of them; each missile
+  rolls on its own. A table of edition 1 treats them as before: each creature named takes the
+  whole spell.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 
@@ -30,6 +35,7 @@ from spieltisch.systems.dnd5e.actions import ActionOdds
 from spieltisch.systems.dnd5e.areas import Template, creatures_in
 from spieltisch.systems.dnd5e.data import monster
 from spieltisch.systems.dnd5e.events import SpellTarget
+from spieltisch.systems.dnd5e.lasting import dice_pmf, dice_total, no_damage_from
 from spieltisch.systems.dnd5e.odds import (
     AttackOdds,
     DamageDice,
@@ -39,10 +45,13 @@ from spieltisch.systems.dnd5e.odds import (
 )
 from spieltisch.systems.dnd5e.queries import (
     CLOSE_M,
+    armour_class,
     attack_mode,
     fighter_of,
+    kinds_on,
     outcome_of,
     require_able,
+    roll_extra,
     save_mode,
     square_distance,
 )
@@ -51,6 +60,9 @@ from spieltisch.systems.dnd5e.spells import (
     Spell,
     Spellcasting,
     imposed_conditions,
+    missile_count,
+    missile_spell,
+    missiles_damage,
     spell_damage_dice,
     spell_heal_dice,
     spell_info,
@@ -61,6 +73,7 @@ __all__ = [
     "CastPlan",
     "TargetResult",
     "attack_outcome_of",
+    "cast_info",
     "cast_plan",
     "cast_result",
     "casting_of",
@@ -69,6 +82,7 @@ __all__ = [
     "heal_dice",
     "save_bonus_of",
     "saved_of",
+    "shielded_from",
     "slot_of",
     "slots_left",
     "spell_weapon",
@@ -138,10 +152,25 @@ def turn_spells(state: DndState, creature: str) -> TurnSpells:
     return found if found is not None and found.round == round_ else TurnSpells(round=round_)
 
 
+def cast_info(state: DndState, spell_id: str) -> Spell:
+    """A spell as the table's rules edition casts it: in edition 2 a volley spell is cast as
+    its missiles (:func:`.spells.missile_spell`), each rolled on its own."""
+    info = spell_info(spell_id)
+    return missile_spell(info) if state.options.edition >= 2 else info
+
+
+def _missiles(state: DndState, info: Spell, slot: int, caster: Fighter) -> int:
+    """How many missiles the cast makes (0: no volley, or a table of edition 1)."""
+    if state.options.edition < 2:
+        return 0
+    return missile_count(info, slot, character_level=casting_of(caster).level)
+
+
 @dataclass(frozen=True)
 class CastPlan:
     """A ``cast`` checked against the map: the caster, spell, slot, casting time, the
-    template (an area spell's) and the creatures it affects."""
+    template (an area spell's), the creatures it affects and how many of a volley's missiles
+    each takes (``shots``, by target; one each for any other spell)."""
 
     caster: Fighter
     casting: Spellcasting
@@ -150,6 +179,14 @@ class CastPlan:
     unit: str
     template: Template | None
     targets: tuple[Fighter, ...]
+    shots: tuple[int, ...] = ()
+
+    def shots_at(self, target: str) -> int:
+        """How many missiles (or rolls) the cast has at ``target``."""
+        for fighter, shots in zip(self.targets, self.shots, strict=False):
+            if fighter.id == target:
+                return shots
+        return 1
 
 
 def cast_plan(state: DndState, command: c.Cast) -> CastPlan:
@@ -158,8 +195,8 @@ def cast_plan(state: DndState, command: c.Cast) -> CastPlan:
     caster = fighter_of(state, command.creature)
     require_able(state, caster)
     casting = casting_of(caster)
-    info = spell_info(command.spell)
-    if info.id not in casting.spells:
+    info = cast_info(state, command.spell)
+    if info.id not in casting.spells and info.id not in casting.innate:
         raise RuleError("dnd5e.spell.not_known", creature=caster.id, spell=info.name)
     if not info.in_combat:
         raise RuleError("dnd5e.spell.too_long", spell=info.name)
@@ -174,11 +211,26 @@ def cast_plan(state: DndState, command: c.Cast) -> CastPlan:
         raise RuleError("dnd5e.not_placed", creature=caster.id)
     slot = slot_of(info, command.slot)
     template = _template(state, caster, info, command)
+    names = command.targets
+    count = _missiles(state, spell_info(info.id), slot, caster)
+    if count:
+        names = _volley(info, count, names)
     if template is not None:
         targets = _inside(state, caster, info, template)
     else:
-        targets = _targets(state, caster, info, command.targets)
-    return CastPlan(caster, casting, info, slot, info.casting_unit, template, targets)
+        targets = _targets(state, caster, info, tuple(dict.fromkeys(names)) if count else names)
+    shots = tuple(names.count(t.id) for t in targets) if count else (1,) * len(targets)
+    return CastPlan(caster, casting, info, slot, info.casting_unit, template, targets, shots)
+
+
+def _volley(info: Spell, count: int, names: tuple[str, ...]) -> tuple[str, ...]:
+    """The target of each of a volley's ``count`` missiles: the one creature named for all,
+    else one name per missile; ``dnd5e.spell.missiles`` otherwise."""
+    if len(names) == 1:
+        return names * count
+    if len(names) != count:
+        raise RuleError("dnd5e.spell.missiles", spell=info.name, count=count, given=len(names))
+    return names
 
 
 def _range_m(info: Spell) -> Decimal | None:
@@ -284,17 +336,33 @@ class TargetResult:
 
 
 def attack_outcome_of(
-    state: DndState, caster: Fighter, target: Fighter, info: Spell, d20: tuple[int, ...], mode: str
+    state: DndState,
+    caster: Fighter,
+    target: Fighter,
+    info: Spell,
+    d20: tuple[int, ...],
+    mode: str,
+    extra: int = 0,
 ) -> str:
-    """Miss, hit or critical of a spell attack with these d20s."""
+    """Miss, hit or critical of a spell attack with these d20s (``extra``: what the effect
+    dice add, Bless's d4)."""
     weapon = spell_weapon(info, casting_of(caster))
-    return outcome_of(state, caster, target, weapon, kept_d20(d20, Mode(mode)))
+    return outcome_of(state, caster, target, weapon, kept_d20(d20, Mode(mode)), extra)
 
 
-def saved_of(target: Fighter, info: Spell, dc: int, d20: tuple[int, ...], mode: str) -> bool:
-    """Whether the target made its save with these d20s (none: it failed by itself)."""
+def saved_of(
+    target: Fighter, info: Spell, dc: int, d20: tuple[int, ...], mode: str, extra: int = 0
+) -> bool:
+    """Whether the target made its save with these d20s (none: it failed by itself;
+    ``extra``: what the effect dice add)."""
     ability = info.save_ability or "dex"
-    return bool(d20) and kept_d20(d20, Mode(mode)) + save_bonus_of(target, ability) >= dc
+    return bool(d20) and kept_d20(d20, Mode(mode)) + save_bonus_of(target, ability) + extra >= dc
+
+
+def shielded_from(state: DndState, target: Fighter, info: Spell) -> bool:
+    """Whether a lasting effect on the target keeps the spell's damage off it (Shield:
+    Magic Missile)."""
+    return no_damage_from(kinds_on(state, target.id), info.id)
 
 
 def _total(dice: list[DamageDice], times: int, rolled: tuple[int, ...]) -> int:
@@ -320,13 +388,16 @@ def cast_result(
 ) -> TargetResult:
     """What ``roll`` means for its target by the rules (see :mod:`.spells`)."""
     target = fighter_of(state, roll.target)
-    damage = damage_dice(info, slot, caster)
+    damage = [] if shielded_from(state, target, info) else damage_dice(info, slot, caster)
     if info.attack:
-        outcome = attack_outcome_of(state, caster, target, info, roll.d20, roll.mode)
+        extra = dice_total(roll_extra(state, caster.id, "attack"), roll.effect_dice)
+        outcome = attack_outcome_of(state, caster, target, info, roll.d20, roll.mode, extra)
         times = {"miss": 0, "hit": 1, "critical": 2}[outcome]
         return TargetResult(target.id, outcome, damage=_total(damage, times, roll.dice))
     if info.save_ability:
-        saved = saved_of(target, info, casting_of(caster).save_dc, roll.d20, roll.mode)
+        signed = roll_extra(state, target.id, "save") if roll.d20 else ()
+        extra = dice_total(signed, roll.effect_dice)
+        saved = saved_of(target, info, casting_of(caster).save_dc, roll.d20, roll.mode, extra)
         if saved and info.save_success != "half":
             _total(damage, 0, roll.dice)
             return TargetResult(target.id, "saved")
@@ -347,13 +418,25 @@ _SURE = AttackOdds(hit=Fraction(1), critical=Fraction(0), miss=Fraction(0))
 
 def target_odds(state: DndState, plan: CastPlan, target: Fighter) -> ActionOdds:
     """The exact odds of a planned cast against one target: P(hit) or P(save), and the
-    damage (before resistances) or the healing as a distribution."""
+    damage (before resistances) or the healing as a distribution; a volley's missiles at the
+    target add up (``hit`` is one missile's)."""
+    found = _one_target_odds(state, plan, target)
+    shots = plan.shots_at(target.id)
+    if shots == 1:
+        return found
+    return replace(found, damage=missiles_damage(found.damage, shots))
+
+
+def _one_target_odds(state: DndState, plan: CastPlan, target: Fighter) -> ActionOdds:
     info, caster = plan.info, plan.caster
-    damage = damage_dice(info, plan.slot, caster)
+    damage = [] if shielded_from(state, target, info) else damage_dice(info, plan.slot, caster)
     if info.attack:
         weapon = spell_weapon(info, plan.casting)
         mode = attack_mode(state, caster, target, weapon, (False, False))
-        odds = attack_odds(plan.casting.attack_bonus, target.ac, mode)
+        extra = dice_pmf(roll_extra(state, caster.id, "attack"))
+        odds = attack_odds(
+            plan.casting.attack_bonus, armour_class(state, target), mode, extra=extra
+        )
         return ActionOdds(
             kind="attack",
             name=info.name,
@@ -375,7 +458,12 @@ def target_odds(state: DndState, plan: CastPlan, target: Fighter) -> ActionOdds:
             )
         bonus = save_bonus_of(target, info.save_ability)
         result = save_damage(
-            damage, bonus, plan.casting.save_dc, half=info.save_success == "half", mode=mode
+            damage,
+            bonus,
+            plan.casting.save_dc,
+            half=info.save_success == "half",
+            mode=mode,
+            extra=dice_pmf(roll_extra(state, target.id, "save")),
         )
         return ActionOdds(
             kind="save",

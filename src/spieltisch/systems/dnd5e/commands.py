@@ -389,6 +389,30 @@ class Cast(_Command):
     area: Placement | None = None
 
 
+class DropConcentration(_Command):
+    """The creature stops concentrating on its spell, at will (free: no action, any turn);
+    the spell's conditions and lasting effects end with it."""
+
+    kind: Literal["drop_concentration"] = "drop_concentration"
+    creature: Ref
+
+
+class EndCombat(_Command):
+    """The GM ends the fight: no turn order any more (a rest may follow)."""
+
+    kind: Literal["end_combat"] = "end_combat"
+
+
+class Rest(_Command):
+    """The GM has ``creatures`` (default: every living creature at the table) take a short
+    or a long rest, outside a fight: a long rest restores all hit points and spell slots; a
+    short rest restores a warlock's pact slots."""
+
+    kind: Literal["rest"] = "rest"
+    length: Literal["short", "long"]
+    creatures: tuple[Ref, ...] = Field(default=(), max_length=100)
+
+
 # ---------------------------------------------------------------- legendary and lair actions
 
 
@@ -470,6 +494,9 @@ Command = Annotated[
     | Escape
     | DeathSave
     | Cast
+    | DropConcentration
+    | EndCombat
+    | Rest
     | Legendary
     | LegendaryResistance
     | Lair

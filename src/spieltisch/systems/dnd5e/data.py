@@ -25,6 +25,8 @@ __all__ = [
     "monster",
     "spell",
     "spell_conditions",
+    "spell_effects",
+    "spell_volleys",
     "spells",
 ]
 
@@ -42,9 +44,11 @@ CONDITIONS: tuple[str, ...] = tuple(sorted(_load("conditions.json")["conditions"
 
 @cache
 def catalog() -> Catalog:
-    """The conditions and the table's own effects (dodging, help …) as one catalog."""
+    """The conditions, the table's own effects (dodging, help …) and the lasting effects of
+    spells (blessed, shielded …, see :func:`spell_effects`) as one catalog."""
     data = _load("conditions.json")
-    return load_catalog({**data["conditions"], **data["table_effects"]})
+    lasting: dict[str, Any] = {kind: {"tags": []} for kind in spell_effects()["effects"]}
+    return load_catalog({**data["conditions"], **data["table_effects"], **lasting})
 
 
 def condition_tags(kinds: frozenset[str]) -> frozenset[str]:
@@ -108,3 +112,18 @@ def spell_conditions() -> dict[str, list[str]]:
     conditions their text only mentions (``data/spell_conditions.json``)."""
     found: dict[str, list[str]] = _load("spell_conditions.json")["imposes"]
     return found
+
+
+def spell_volleys() -> dict[str, dict[str, Any]]:
+    """The spells that split into several missiles, each aimed on its own: how many, the dice
+    of one and whether each rolls an attack (``data/spell_volleys.json``)."""
+    found: dict[str, dict[str, Any]] = _load("spell_volleys.json")["volleys"]
+    return found
+
+
+@cache
+def spell_effects() -> dict[str, dict[str, Any]]:
+    """The spells whose effect lasts on a creature (``spells``: the effect, on whom, until
+    when) and each effect's modifiers (``effects``), from ``data/spell_effects.json``."""
+    data = _load("spell_effects.json")
+    return {"spells": data["spells"], "effects": data["effects"]}

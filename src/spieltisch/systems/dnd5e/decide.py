@@ -26,6 +26,7 @@ from spieltisch.systems.dnd5e.cover import Cover
 from spieltisch.systems.dnd5e.data import CONDITIONS, SKILLS, condition_tags
 from spieltisch.systems.dnd5e.evolve import evolve, fold
 from spieltisch.systems.dnd5e.falling import fall_dice
+from spieltisch.systems.dnd5e.lasting import dice_total
 from spieltisch.systems.dnd5e.legendary import (
     LegendaryAction,
     actions_of,
@@ -50,10 +51,12 @@ from spieltisch.systems.dnd5e.queries import (
     cover_of,
     fighter_of,
     kinds_on,
+    marked_dice,
     may_react,
     others_of,
     outcome_of,
     require_able,
+    roll_extra,
     save_mode,
     square_distance,
 )
@@ -223,6 +226,14 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
             return [e.DeathSaved(creature=fighter.id, d20=dice.roll(20))]
         case c.Cast():
             return [_cast(state, command, dice)]
+        case c.DropConcentration():
+            return [_drop_concentration(state, command)]
+        case c.EndCombat():
+            if state.encounter is None:
+                raise RuleError("dnd5e.no_combat")
+            return [e.CombatEnded()]
+        case c.Rest():
+            return [_rest(state, command)]
         case _:
             assert_never(command)
 
@@ -366,14 +377,19 @@ def _attack_event(
     mode = attack_mode(state, attacker, target, weapon, extra)
     rolled = _roll_d20(dice, mode)
     natural = kept_d20(rolled, mode)
-    outcome = outcome_of(state, attacker, target, weapon, natural, modifier, covered)
+    boost, boosted = _effect_dice(state, attacker.id, "attack", dice)
+    outcome = outcome_of(state, attacker, target, weapon, natural, modifier + boost, covered)
     parts: list[tuple[int, ...]] = []
     rider: tuple[int, ...] = ()
     rider_dice: list[tuple[int, ...]] = []
+    marked: tuple[int, ...] = ()
     if outcome != "miss":
         times = 2 if outcome == "critical" else 1
         for part in weapon.damage:
             parts.append(tuple(dice.roll(part.sides) for _ in range(part.count * times)))
+        mark = marked_dice(state, attacker.id, target.id) if weapon.damage else None
+        if mark is not None:
+            marked = tuple(dice.roll(mark.sides) for _ in range(mark.count * times))
         if weapon.rider is not None:
             for part in weapon.rider.damage:
                 rider_dice.append(tuple(dice.roll(part.sides) for _ in range(part.count * times)))
@@ -391,7 +407,19 @@ def _attack_event(
         modifier=modifier,
         opportunity=opportunity,
         cover=covered,
+        effect_dice=boosted,
+        mark_dice=marked,
     )
+
+
+def _effect_dice(
+    state: DndState, creature: str, roll: str, dice: DiceSource
+) -> tuple[int, tuple[int, ...]]:
+    """Roll the dice of the lasting spell effects on a creature's ``attack`` roll or ``save``
+    (Bless's d4, Bane's): what they add, and the dice as rolled."""
+    signed = roll_extra(state, creature, roll)
+    rolled = tuple(dice.roll(abs(sides)) for sides in signed)
+    return dice_total(signed, rolled), rolled
 
 
 # ---------------------------------------------------------------- movement
@@ -955,7 +983,8 @@ def _save(state: DndState, command: c.Save, dice: DiceSource) -> e.SaveRolled:
     )
     bonus = save_bonus(fighter, command)
     rolled = () if fails else _roll_d20(dice, mode)
-    succeeded = not fails and kept_d20(rolled, mode) + bonus >= command.dc
+    boost, boosted = (0, ()) if fails else _effect_dice(state, fighter.id, "save", dice)
+    succeeded = not fails and kept_d20(rolled, mode) + bonus + boost >= command.dc
     return e.SaveRolled(
         creature=fighter.id,
         ability=command.ability,
@@ -964,6 +993,7 @@ def _save(state: DndState, command: c.Save, dice: DiceSource) -> e.SaveRolled:
         mode=mode.value,
         d20=rolled,
         succeeded=succeeded,
+        effect_dice=boosted,
     )
 
 
@@ -979,28 +1009,13 @@ def save_bonus(fighter: Fighter, command: c.Save) -> int:
 
 def _cast(state: DndState, command: c.Cast, dice: DiceSource) -> e.SpellCast:
     """A spell cast: the caster's attack roll against each target, or each target's save,
-    then the damage or healing dice where they count (see :mod:`.casting`)."""
+    then the damage or healing dice where they count (see :mod:`.casting`); a volley rolls
+    once per missile, its missiles in the order of their targets."""
     plan = casting.cast_plan(state, command)
     info, caster = plan.info, plan.caster
-    damage = casting.damage_dice(info, plan.slot, caster)
     rolls: list[e.SpellTarget] = []
-    for target in plan.targets:
-        if info.attack:
-            weapon = casting.spell_weapon(info, plan.casting)
-            mode = attack_mode(state, caster, target, weapon, (False, False))
-            d20 = _roll_d20(dice, mode)
-            outcome = casting.attack_outcome_of(state, caster, target, info, d20, mode.value)
-            times = {"miss": 0, "hit": 1, "critical": 2}[outcome]
-        elif info.save_ability:
-            mode, fails = save_mode(state, target, info.save_ability)
-            d20 = () if fails else _roll_d20(dice, mode)
-            saved = casting.saved_of(target, info, plan.casting.save_dc, d20, mode.value)
-            times = 0 if saved and info.save_success != "half" else 1
-        else:
-            mode, d20, times = Mode.NORMAL, (), 1
-            damage = damage or casting.heal_dice(info, plan.slot, caster)
-        rolled = tuple(dice.roll(sides) for sides in casting.dice_count(damage, times))
-        rolls.append(e.SpellTarget(target=target.id, mode=mode.value, d20=d20, dice=rolled))
+    for target, shots in zip(plan.targets, plan.shots, strict=True):
+        rolls += [_spell_roll(state, plan, target, dice) for _ in range(shots)]
     return e.SpellCast(
         creature=caster.id,
         spell=info.id,
@@ -1009,6 +1024,59 @@ def _cast(state: DndState, command: c.Cast, dice: DiceSource) -> e.SpellCast:
         template=plan.template,
         targets=tuple(rolls),
     )
+
+
+def _spell_roll(
+    state: DndState, plan: casting.CastPlan, target: Fighter, dice: DiceSource
+) -> e.SpellTarget:
+    """One roll of a cast at ``target`` (one missile of a volley): the attack's or the
+    save's d20s, then the damage or healing dice where they count."""
+    info, caster = plan.info, plan.caster
+    damage = casting.damage_dice(info, plan.slot, caster)
+    boosted: tuple[int, ...] = ()
+    if info.attack:
+        weapon = casting.spell_weapon(info, plan.casting)
+        mode = attack_mode(state, caster, target, weapon, (False, False))
+        d20 = _roll_d20(dice, mode)
+        boost, boosted = _effect_dice(state, caster.id, "attack", dice)
+        outcome = casting.attack_outcome_of(state, caster, target, info, d20, mode.value, boost)
+        times = {"miss": 0, "hit": 1, "critical": 2}[outcome]
+    elif info.save_ability:
+        mode, fails = save_mode(state, target, info.save_ability)
+        d20 = () if fails else _roll_d20(dice, mode)
+        boost, boosted = (0, ()) if fails else _effect_dice(state, target.id, "save", dice)
+        saved = casting.saved_of(target, info, plan.casting.save_dc, d20, mode.value, boost)
+        times = 0 if saved and info.save_success != "half" else 1
+    else:
+        mode, d20, times = Mode.NORMAL, (), 1
+        damage = damage or casting.heal_dice(info, plan.slot, caster)
+    if casting.shielded_from(state, target, info):
+        times = 0
+    rolled = tuple(dice.roll(sides) for sides in casting.dice_count(damage, times))
+    return e.SpellTarget(
+        target=target.id, mode=mode.value, d20=d20, dice=rolled, effect_dice=boosted
+    )
+
+
+def _drop_concentration(state: DndState, command: c.DropConcentration) -> e.ConcentrationEnded:
+    """Concentration dropped at will (``dnd5e.spell.not_concentrating`` when there is none)."""
+    fighter = fighter_of(state, command.creature)
+    held = state.concentration.get(fighter.id)
+    if held is None:
+        raise RuleError("dnd5e.spell.not_concentrating", creature=fighter.id)
+    return e.ConcentrationEnded(creature=fighter.id, spell=held.spell, reason="dropped")
+
+
+def _rest(state: DndState, command: c.Rest) -> e.Rested:
+    """A short or long rest of the creatures named (default: every living one), outside a
+    fight (``dnd5e.rest.in_combat``)."""
+    if state.encounter is not None:
+        raise RuleError("dnd5e.rest.in_combat")
+    names = command.creatures or tuple(k for k, f in state.fighters.items() if not f.dead)
+    for name in names:
+        if fighter_of(state, name).dead:
+            raise RuleError("dnd5e.dead", creature=name)
+    return e.Rested(length=command.length, creatures=tuple(dict.fromkeys(names)))
 
 
 def with_concentration(state: DndState, events: list[e.Event], dice: DiceSource) -> list[e.Event]:
@@ -1042,6 +1110,7 @@ def _concentration_after(before: DndState, after: DndState, dice: DiceSource) ->
             continue
         mode, fails = save_mode(after, now, "con")
         d20 = () if fails else _roll_d20(dice, mode)
+        boost, boosted = (0, ()) if fails else _effect_dice(after, who, "save", dice)
         bonus = casting.save_bonus_of(now, "con")
         dc = concentration_dc(lost)
         out.append(
@@ -1053,7 +1122,8 @@ def _concentration_after(before: DndState, after: DndState, dice: DiceSource) ->
                 bonus=bonus,
                 mode=mode.value,
                 d20=d20,
-                kept=bool(d20) and keeps_concentration(kept_d20(d20, mode) + bonus, lost),
+                kept=bool(d20) and keeps_concentration(kept_d20(d20, mode) + bonus + boost, lost),
+                effect_dice=boosted,
             )
         )
     return out

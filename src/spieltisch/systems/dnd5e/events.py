@@ -100,7 +100,7 @@ class Attacked(_Event):
 
     kind: Literal["attacked"] = "attacked"
     later: ClassVar[frozenset[str]] = frozenset(
-        {"rider", "rider_dice", "modifier", "legendary", "cover"}
+        {"rider", "rider_dice", "modifier", "legendary", "cover", "effect_dice", "mark_dice"}
     )
     attacker: str
     target: str
@@ -121,6 +121,12 @@ class Attacked(_Event):
     """The attack of a legendary action (paid by :class:`LegendaryUsed`)."""
     cover: Cover = "none"
     """The target's cover as decided (from the map, or the GM's ruling): added to its AC."""
+    effect_dice: tuple[int, ...] = ()
+    """The dice of lasting spell effects on the roll as rolled (Bless's d4 added, Bane's
+    subtracted; in the order of :func:`.lasting.roll_dice`)."""
+    mark_dice: tuple[int, ...] = ()
+    """On a hit of a target the attacker marked (Hunter's Mark): the extra damage dice as
+    rolled (doubled on a critical), of the weapon's first damage type."""
 
 
 class Declined(_Event):
@@ -257,6 +263,7 @@ class SaveRolled(_Event):
     """A saving throw: the d20s rolled (none for an automatic failure) against the DC."""
 
     kind: Literal["save_rolled"] = "save_rolled"
+    later: ClassVar[frozenset[str]] = frozenset({"effect_dice"})
     creature: str
     ability: str
     dc: int
@@ -264,6 +271,9 @@ class SaveRolled(_Event):
     mode: Literal["normal", "advantage", "disadvantage"]
     d20: tuple[int, ...]
     succeeded: bool
+    effect_dice: tuple[int, ...] = ()
+    """The dice of lasting spell effects on the roll as rolled (Bless's d4 added, Bane's
+    subtracted; in the order of :func:`.lasting.roll_dice`)."""
 
 
 class DeathSaved(_Event):
@@ -282,10 +292,14 @@ class SpellTarget(_Frozen):
     d20s (none: no roll, or a save failed by itself), and the damage or healing dice (an
     attack's doubled on a critical)."""
 
+    later: ClassVar[frozenset[str]] = frozenset({"effect_dice"})
     target: str
     mode: Literal["normal", "advantage", "disadvantage"] = "normal"
     d20: tuple[int, ...] = ()
     dice: tuple[int, ...] = ()
+    effect_dice: tuple[int, ...] = ()
+    """The dice of lasting spell effects on the d20 roll as rolled (the caster's on an
+    attack, the target's on a save: Bless's d4 added, Bane's subtracted)."""
 
 
 class SpellCast(_Event):
@@ -307,6 +321,7 @@ class ConcentrationSaved(_Event):
     max(10, half the damage); a failure ends the spell."""
 
     kind: Literal["concentration_saved"] = "concentration_saved"
+    later: ClassVar[frozenset[str]] = frozenset({"effect_dice"})
     creature: str
     spell: str
     damage: int
@@ -315,16 +330,33 @@ class ConcentrationSaved(_Event):
     mode: Literal["normal", "advantage", "disadvantage"]
     d20: tuple[int, ...]
     kept: bool
+    effect_dice: tuple[int, ...] = ()
+    """The dice of lasting spell effects on the roll as rolled (Bless's d4 added, Bane's
+    subtracted; in the order of :func:`.lasting.roll_dice`)."""
 
 
 class ConcentrationEnded(_Event):
-    """Concentration ended without a save: the creature fell to 0 hit points or became
-    incapacitated."""
+    """Concentration ended without a save: the creature fell to 0 hit points, became
+    incapacitated or dropped it at will."""
 
     kind: Literal["concentration_ended"] = "concentration_ended"
     creature: str
     spell: str
-    reason: Literal["down", "incapacitated"]
+    reason: Literal["down", "incapacitated", "dropped"]
+
+
+class CombatEnded(_Event):
+    """The GM ended the fight."""
+
+    kind: Literal["combat_ended"] = "combat_ended"
+
+
+class Rested(_Event):
+    """Creatures took a short or a long rest (see :func:`.evolve.rested`)."""
+
+    kind: Literal["rested"] = "rested"
+    length: Literal["short", "long"]
+    creatures: tuple[str, ...]
 
 
 # ---------------------------------------------------------------- legendary and lair actions
@@ -445,6 +477,8 @@ Event = Annotated[
     | SpellCast
     | ConcentrationSaved
     | ConcentrationEnded
+    | CombatEnded
+    | Rested
     | LegendaryOffered
     | LegendaryUsed
     | SaveActionRolled

@@ -17,7 +17,7 @@ from spieltisch.engine.errors import RuleError
 from spieltisch.engine.grid import parse_square, square_name
 from spieltisch.systems.dnd5e import events as e
 from spieltisch.systems.dnd5e.actions import monster_action
-from spieltisch.systems.dnd5e.casting import cast_result, slots_left, turn_spells
+from spieltisch.systems.dnd5e.casting import cast_info, cast_result, slots_left, turn_spells
 from spieltisch.systems.dnd5e.conditions import (
     ConditionTrack,
     Ended,
@@ -27,6 +27,7 @@ from spieltisch.systems.dnd5e.conditions import (
 )
 from spieltisch.systems.dnd5e.cover import Cover
 from spieltisch.systems.dnd5e.data import CONDITIONS, catalog, condition_tags
+from spieltisch.systems.dnd5e.lasting import LastingSpell, dice_total, lasting_spell
 from spieltisch.systems.dnd5e.legendary import lair_count_passed, per_round, resistances_per_day
 from spieltisch.systems.dnd5e.movement import SPEED_ZERO, TurnMovement, check_move
 from spieltisch.systems.dnd5e.queries import (
@@ -35,9 +36,11 @@ from spieltisch.systems.dnd5e.queries import (
     fighter_of,
     hp_max,
     kinds_on,
+    marked_dice,
     others_of,
     outcome_of,
     require_able,
+    roll_extra,
     save_action_bonus,
     save_mode,
     square_distance,
@@ -74,7 +77,7 @@ from spieltisch.systems.dnd5e.state import (
     Weapon,
 )
 
-__all__ = ["bonus_spells", "end_concentration", "evolve", "fold"]
+__all__ = ["bonus_spells", "end_concentration", "evolve", "fight_over", "fold", "rested"]
 
 
 def evolve(state: DndState, event: e.Event) -> DndState:
@@ -143,6 +146,12 @@ def evolve(state: DndState, event: e.Event) -> DndState:
             if state.concentration.get(event.creature) is None:
                 raise RuleError("dnd5e.spell.not_concentrating", creature=event.creature)
             return end_concentration(state, event.creature)
+        case e.CombatEnded():
+            if state.encounter is None:
+                raise RuleError("dnd5e.no_combat")
+            return fight_over(state)
+        case e.Rested():
+            return rested(state, event)
         case e.LegendaryOffered():
             return _track(state, window=event.creature)
         case e.LegendaryUsed():
@@ -404,7 +413,9 @@ def _attacked(state: DndState, event: e.Attacked) -> DndState:
             )
     state = state.model_copy(update={"effects": _use_help(state, attacker.id, target.id)})
     natural = kept_d20(event.d20, Mode(event.mode))
-    outcome = outcome_of(state, attacker, target, weapon, natural, event.modifier, event.cover)
+    boost = dice_total(roll_extra(state, attacker.id, "attack"), event.effect_dice)
+    modifier = event.modifier + boost
+    outcome = outcome_of(state, attacker, target, weapon, natural, modifier, event.cover)
     totals = (
         []
         if outcome == "miss"
@@ -419,7 +430,7 @@ def _attacked(state: DndState, event: e.Attacked) -> DndState:
         attack=weapon.name,
         mode=event.mode,
         natural=natural,
-        total=natural + weapon.bonus + event.modifier,
+        total=natural + weapon.bonus + modifier,
         outcome=outcome,
         damage=sum(totals) if outcome != "miss" else 0,
         opportunity=event.opportunity,
@@ -433,6 +444,7 @@ def _attacked(state: DndState, event: e.Attacked) -> DndState:
     saved = _rider_saved(state, target, weapon, event.rider)
     for part, total in zip(weapon.damage, totals, strict=True):
         state = _hurt(state, state.fighters[target.id], total, part.type, critical)
+    state = _marked_hit(state, attacker, target, weapon, event, critical)
     for condition in weapon.conditions:
         state = add_effect(state, condition, target.id, source=attacker.id)
     if weapon.rider is None or not event.rider_dice:
@@ -446,6 +458,27 @@ def _attacked(state: DndState, event: e.Attacked) -> DndState:
         for condition in weapon.rider.conditions:
             state = add_effect(state, condition, target.id, source=attacker.id)
     return state
+
+
+def _marked_hit(
+    state: DndState,
+    attacker: Fighter,
+    target: Fighter,
+    weapon: Weapon,
+    event: e.Attacked,
+    critical: bool,
+) -> DndState:
+    """A hit on a creature the attacker marked (Hunter's Mark): its extra dice, of the
+    weapon's first damage type (``dnd5e.spell.bad_effect_dice`` when they do not fit)."""
+    mark = marked_dice(state, attacker.id, target.id) if weapon.damage else None
+    count = 0 if mark is None else mark.count * (2 if critical else 1)
+    sides = 1 if mark is None else mark.sides
+    if len(event.mark_dice) != count or any(not 1 <= d <= sides for d in event.mark_dice):
+        raise RuleError("dnd5e.spell.bad_effect_dice", dice=len(event.mark_dice))
+    if not count:
+        return state
+    dealt = sum(event.mark_dice)
+    return _hurt(state, state.fighters[target.id], dealt, weapon.damage[0].type, critical)
 
 
 def _rider_saved(state: DndState, target: Fighter, weapon: Weapon, rolled: tuple[int, ...]) -> bool:
@@ -693,12 +726,29 @@ def _spend_slot(state: DndState, caster: Fighter, info: Spell, slot: int) -> Dnd
     caster has none of that level left."""
     if check_slot(info, slot) == 0:
         return state
+    found = caster.casting()
+    if found is not None and info.id in found.innate:
+        return _innate_use(state, caster.id, info, slot, found.innate[info.id])
     if slots_left(state, caster)[slot - 1 : slot] in ((), (0,)):
         raise RuleError("dnd5e.spell.no_slot", creature=caster.id, slot=slot)
     used = list(state.slots_used.get(caster.id, ()))
     used += [0] * (slot - len(used))
     used[slot - 1] += 1
     return state.model_copy(update={"slots_used": {**state.slots_used, caster.id: tuple(used)}})
+
+
+def _innate_use(state: DndState, caster: str, info: Spell, slot: int, per_day: int) -> DndState:
+    """An innate casting: at the spell's own level (``dnd5e.spell.innate_slot``), free at
+    will, else one of its uses per day (``dnd5e.spell.no_uses`` when none is left)."""
+    if slot != info.level:
+        raise RuleError("dnd5e.spell.innate_slot", spell=info.name, level=info.level, slot=slot)
+    if per_day == 0:
+        return state
+    used = dict(state.innate_used.get(caster, {}))
+    if used.get(info.id, 0) >= per_day:
+        raise RuleError("dnd5e.spell.no_uses", creature=caster, spell=info.name, count=per_day)
+    used[info.id] = used.get(info.id, 0) + 1
+    return state.model_copy(update={"innate_used": {**state.innate_used, caster: used}})
 
 
 def _one_spell(state: DndState, caster: Fighter, info: Spell) -> DndState:
@@ -743,7 +793,7 @@ def end_concentration(state: DndState, creature: str) -> DndState:
 
 def _spell_cast(state: DndState, event: e.SpellCast) -> DndState:
     caster = fighter_of(state, event.creature)
-    info = spell_info(event.spell)
+    info = cast_info(state, event.spell)
     if event.casting != info.casting_unit:
         raise RuleError("dnd5e.spell.casting_time", spell=info.name, casting=event.casting)
     state = _one_spell(state, caster, info)
@@ -779,6 +829,14 @@ def _spell_cast(state: DndState, event: e.SpellCast) -> DndState:
         for condition in result.conditions:
             state = add_effect(state, condition, target.id, source=caster.id)
             imposed.append((target.id, condition))
+        lasting = _lasting(state, info, result.outcome)
+        if lasting is not None:
+            until = (
+                Duration.until_turn_start(caster.id) if lasting.until != "concentration" else None
+            )
+            state = add_effect(state, lasting.effect, target.id, duration=until, source=caster.id)
+            if until is None:
+                imposed.append((target.id, lasting.effect))
     if info.attack and "hidden" in kinds_on(state, caster.id):
         state = _unhide(state, caster.id)
     if info.concentration and not state.fighters[caster.id].dead:
@@ -798,14 +856,73 @@ def _spell_cast(state: DndState, event: e.SpellCast) -> DndState:
     return state.model_copy(update={"last_cast": last})
 
 
+def rested(state: DndState, event: e.Rested) -> DndState:
+    """A rest (an hour or more, outside a fight) ends every concentration of the creatures
+    resting. A long rest restores a living
+    creature's hit points (to its maximum, temporary ones gone, death saves cleared) and all
+    its spell slots; a short rest a warlock's pact slots. Hit dice are not tracked."""
+    if state.encounter is not None:
+        raise RuleError("dnd5e.rest.in_combat")
+    for who in event.creatures:
+        fighter_of(state, who)
+    used = dict(state.slots_used)
+    innate = dict(state.innate_used)
+    for who in event.creatures:
+        state = end_concentration(state, who)
+        fighter = state.fighters[who]
+        found = fighter.casting()
+        if event.length == "long" or (found is not None and found.pact):
+            used.pop(who, None)
+        if event.length == "long":
+            innate.pop(who, None)
+        if event.length == "long" and not fighter.dead and fighter.hp > 0:
+            whole = {"hp": hp_max(state, fighter), "temp_hp": 0, "death_successes": 0}
+            state = _set(state, fighter.model_copy(update={**whole, "death_failures": 0}))
+    return state.model_copy(update={"slots_used": used, "innate_used": innate})
+
+
+def fight_over(state: DndState) -> DndState:
+    """The fight ends: no turn order, spent budgets, movement, pending reaction, readied actions,
+    templates or effects bound to turns or rounds (Dodge, Shield …) any more; concentration
+    and conditions without such a duration stay."""
+    timed = tuple(x for x in state.effects.items if x.duration.phase is None)
+    return _track(
+        state.model_copy(
+            update={
+                "encounter": None,
+                "budgets": {k: economy.new_budgets(BUDGETS) for k in state.budgets},
+                "movement": {},
+                "pending": None,
+                "readied": {},
+                "multiattack_used": {},
+                "spell_turns": {},
+                "templates": {},
+                "effects": state.effects.model_copy(update={"items": timed}),
+            }
+        ),
+        window=None,
+    )
+
+
+def _lasting(state: DndState, info: Spell, outcome: str) -> LastingSpell | None:
+    """The lasting effect a cast leaves on a target with this ``outcome`` (edition 2): on
+    each creature affected, or each that failed its save (see :mod:`.lasting`)."""
+    lasting = lasting_spell(info.id)
+    if state.options.edition < 2 or lasting is None or lasting.on != outcome:
+        return None
+    return lasting
+
+
 def _concentration_saved(state: DndState, event: e.ConcentrationSaved) -> DndState:
     held = state.concentration.get(event.creature)
     if held is None or held.spell != event.spell:
         raise RuleError("dnd5e.spell.not_concentrating", creature=event.creature)
     fighter = fighter_of(state, event.creature)
     mode = Mode(event.mode)
+    signed = roll_extra(state, fighter.id, "save") if event.d20 else ()
+    boost = dice_total(signed, event.effect_dice)
     kept = bool(event.d20) and keeps_concentration(
-        kept_d20(event.d20, mode) + event.bonus, event.damage
+        kept_d20(event.d20, mode) + event.bonus + boost, event.damage
     )
     if kept != event.kept or event.dc != concentration_dc(event.damage):
         raise RuleError("dnd5e.spell.bad_concentration", creature=fighter.id)

@@ -55,10 +55,25 @@ class AttackOdds:
     miss: Fraction
 
 
-def attack_odds(bonus: int, ac: int, mode: Mode = Mode.NORMAL, crit_from: int = 20) -> AttackOdds:
-    """P(hit), P(critical) and P(miss) of d20 + ``bonus`` against ``ac``."""
-    roll = _d20(mode).map(lambda n: _RESULT[attack_outcome(n, bonus, ac, crit_from)])
-    table = roll.fractions()
+def attack_odds(
+    bonus: int,
+    ac: int,
+    mode: Mode = Mode.NORMAL,
+    crit_from: int = 20,
+    extra: Mapping[int, Fraction] | None = None,
+) -> AttackOdds:
+    """P(hit), P(critical) and P(miss) of d20 + ``bonus`` against ``ac``; ``extra`` is the
+    distribution of dice added to the roll (Bless's d4), exact with every d20 face (a natural
+    20 still hits, a natural 1 still misses)."""
+    if extra:
+        table: dict[int, Fraction] = {}
+        for n, p in _d20(mode).fractions().items():
+            for x, q in extra.items():
+                key = _RESULT[attack_outcome(n, bonus + x, ac, crit_from)]
+                table[key] = table.get(key, Fraction(0)) + p * q
+    else:
+        roll = _d20(mode).map(lambda n: _RESULT[attack_outcome(n, bonus, ac, crit_from)])
+        table = roll.fractions()
     hit = table.get(1, Fraction(0)) + table.get(2, Fraction(0))
     return AttackOdds(hit=hit, critical=table.get(2, Fraction(0)), miss=1 - hit)
 
@@ -80,8 +95,13 @@ def contest_odds(
     )
 
 
-def save_odds(bonus: int, dc: int, mode: Mode = Mode.NORMAL) -> Fraction:
-    """P(d20 + ``bonus`` ≥ ``dc``) for a saving throw or ability check (no automatic 1 or 20)."""
+def save_odds(
+    bonus: int, dc: int, mode: Mode = Mode.NORMAL, extra: Mapping[int, Fraction] | None = None
+) -> Fraction:
+    """P(d20 + ``bonus`` ≥ ``dc``) for a saving throw or ability check (no automatic 1 or 20);
+    ``extra`` is the distribution of dice added to the roll (Bless's d4)."""
+    if extra:
+        return sum((q * save_odds(bonus + x, dc, mode) for x, q in extra.items()), Fraction(0))
     return (_d20(mode) + bonus >= dc).fractions().get(1, Fraction(0))
 
 
@@ -183,11 +203,13 @@ def save_damage(
     half: bool,
     mode: Mode = Mode.NORMAL,
     fails: bool = False,
+    extra: Mapping[int, Fraction] | None = None,
 ) -> SaveOdds:
     """The odds of a save (d20 + ``bonus`` ≥ ``dc``) and the damage: the dice on a failure,
     half of their total (rounded down) on a success where the effect says so, else 0;
-    ``fails``: the save fails by itself (a paralyzed creature's Dexterity save)."""
-    success = Fraction(0) if fails else save_odds(bonus, dc, mode)
+    ``fails``: the save fails by itself (a paralyzed creature's Dexterity save); ``extra``
+    the dice added to the save (Bless's d4)."""
+    success = Fraction(0) if fails else save_odds(bonus, dc, mode, extra)
     full = _parts(dice)
     saved = full.map(lambda n: n // 2) if half else Dist.constant(0)
     damage = Dist.mixture([(1 - success, full), (success, saved)])

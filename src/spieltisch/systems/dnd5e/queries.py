@@ -15,6 +15,7 @@ from spieltisch.engine.grid import distance, footprint
 from spieltisch.systems.dnd5e.conditions import exhaustion_tags
 from spieltisch.systems.dnd5e.cover import COVER_BONUS, Cover, cover_between
 from spieltisch.systems.dnd5e.data import condition_tags
+from spieltisch.systems.dnd5e.lasting import ac_bonus, mark_dice, roll_dice
 from spieltisch.systems.dnd5e.movement import (
     SPEED_ZERO,
     Body,
@@ -23,13 +24,14 @@ from spieltisch.systems.dnd5e.movement import (
     spatial_distance,
     squeezed,
 )
-from spieltisch.systems.dnd5e.odds import SaveOdds, save_damage
-from spieltisch.systems.dnd5e.rules import Mode, attack_outcome, resolve_mode
+from spieltisch.systems.dnd5e.odds import DamageDice, SaveOdds, save_damage
+from spieltisch.systems.dnd5e.rules import SIZE_ORDER, Mode, attack_outcome, resolve_mode
 from spieltisch.systems.dnd5e.statblock import SaveLine
 from spieltisch.systems.dnd5e.state import DndState, Fighter, Weapon
 
 __all__ = [
     "CLOSE_M",
+    "armour_class",
     "attack_mode",
     "body_of",
     "check_mode",
@@ -39,10 +41,12 @@ __all__ = [
     "fighter_of",
     "hp_max",
     "kinds_on",
+    "marked_dice",
     "may_react",
     "others_of",
     "outcome_of",
     "require_able",
+    "roll_extra",
     "save_action_bonus",
     "save_action_damage",
     "save_action_odds",
@@ -187,6 +191,24 @@ def _hostile_close(state: DndState, attacker: Fighter) -> bool:
     return False
 
 
+def armour_class(state: DndState, target: Fighter) -> int:
+    """A creature's AC with the bonus of the lasting spell effects on it (Shield, Shield of
+    Faith; cover is added by the attack)."""
+    return target.ac + ac_bonus(kinds_on(state, target.id))
+
+
+def roll_extra(state: DndState, creature: str, roll: str) -> tuple[int, ...]:
+    """The effect dice on a creature's ``attack`` rolls or ``save`` throws (signed sides, see
+    :func:`.lasting.roll_dice`)."""
+    return roll_dice(kinds_on(state, creature), roll)
+
+
+def marked_dice(state: DndState, attacker: str, target: str) -> DamageDice | None:
+    """The extra damage dice of ``attacker``'s weapon hits on ``target`` (Hunter's Mark)."""
+    found = mark_dice(((x.kind, x.source) for x in state.effects.on(target)), attacker)
+    return None if found is None else DamageDice(found[0], found[1])
+
+
 def outcome_of(
     state: DndState,
     attacker: Fighter,
@@ -196,10 +218,13 @@ def outcome_of(
     modifier: int = 0,
     cover: Cover = "none",
 ) -> str:
-    """Miss, hit or critical of an attack with this kept d20, a situational ``modifier`` and
-    the target's ``cover`` (added to its AC; a hit within 1.5 m of a paralyzed or unconscious
+    """Miss, hit or critical of an attack with this kept d20, a situational ``modifier`` (with
+    the effect dice of the roll) and the target's ``cover`` (added to its AC with its
+    effects', :func:`armour_class`; a hit within 1.5 m of a paralyzed or unconscious
     target is a critical)."""
-    outcome = attack_outcome(natural, weapon.bonus + modifier, target.ac + COVER_BONUS[cover])
+    outcome = attack_outcome(
+        natural, weapon.bonus + modifier, armour_class(state, target) + COVER_BONUS[cover]
+    )
     tags = condition_tags(kinds_on(state, target.id))
     if (
         outcome == "hit"

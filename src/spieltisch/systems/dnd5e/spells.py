@@ -19,6 +19,11 @@ The spells themselves are data (``data/spells.json``, made by ``scripts/srd_impo
   and doubles the spell's damage dice, a natural 1 misses. **Save spells** have the target
   roll against the caster's spell save DC; the damage is taken in full on a failure and halved
   (rounded down) on a success where the spell says ``half``, else none.
+* **Volleys** (``data/spell_volleys.json``): Magic Missile's darts, Scorching Ray's rays and
+  Eldritch Blast's beams are missiles the caster splits over the targets. Their number grows
+  with the slot (one more per slot level above the spell's) or, for a cantrip, with the
+  character level; each missile deals its own dice (a dart 1d4 + 1, rolled per dart) and,
+  where the spell says so, rolls its own attack (:func:`missile_count`, :func:`missile_spell`).
 * **Concentration**: a caster concentrates on one spell at a time; casting another
   concentration spell ends the first. Taking damage asks a Constitution save against DC
   max(10, half the damage rounded down), once per source of damage.
@@ -28,21 +33,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import AfterValidator, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.grid import Size, Square
 from spieltisch.systems.dnd5e.actions import ActionOdds
 from spieltisch.systems.dnd5e.areas import Template, creatures_in
-from spieltisch.systems.dnd5e.data import spell, spell_conditions, spells
+from spieltisch.systems.dnd5e.data import spell, spell_conditions, spell_volleys, spells
+from spieltisch.systems.dnd5e.later import Later
 from spieltisch.systems.dnd5e.odds import (
     AttackOdds,
     DamageDice,
+    Pmf,
     attack_damage,
     attack_odds,
     save_damage,
@@ -65,12 +72,17 @@ __all__ = [
     "concentration_odds",
     "imposed_conditions",
     "keeps_concentration",
+    "missile_count",
+    "missile_spell",
+    "missiles_damage",
+    "parse_innate",
     "parse_spellcasting",
     "spell_damage_dice",
     "spell_heal_dice",
     "spell_id_of",
     "spell_info",
     "spell_odds",
+    "with_innate",
 ]
 
 CANTRIP_TIERS = (1, 5, 11, 17)
@@ -269,7 +281,97 @@ def spell_heal_dice(info: Spell, slot: int, *, modifier: int = 0) -> list[Damage
     return _dice(info.heal[key], modifier)
 
 
+def missile_count(info: Spell, slot: int, *, character_level: int = 1) -> int:
+    """How many missiles a volley spell makes at ``slot`` (a cantrip: at the caster's level);
+    0 for a spell that is no volley."""
+    volley = spell_volleys().get(info.id)
+    if volley is None:
+        return 0
+    slot = check_slot(info, slot)
+    if "character" in volley:
+        tier = cantrip_tier(character_level)
+        return int(max((int(k), n) for k, n in volley["character"].items() if int(k) <= tier)[1])
+    return int(volley["slot"]) + int(volley["per_slot"]) * (slot - info.level)
+
+
+def missile_spell(info: Spell) -> Spell:
+    """One missile of a volley spell as a spell of its own: its dice (at every slot) and its
+    attack roll (``ranged``) or none; any other spell as it is."""
+    volley = spell_volleys().get(info.id)
+    if volley is None:
+        return info
+    damage = volley.get("damage")
+    return replace(
+        info,
+        attack=None if volley["roll"] == "none" else volley["roll"],
+        damage_slot={info.level: damage}
+        if damage and not info.damage_character
+        else info.damage_slot,
+    )
+
+
+def missiles_damage(one: Pmf, count: int) -> Pmf:
+    """The damage of ``count`` independent missiles, each dealing ``one`` (exact)."""
+    total: Pmf = {0: Fraction(1)}
+    for _ in range(count):
+        step: Pmf = {}
+        for a, p in total.items():
+            for b, q in one.items():
+                step[a + b] = step.get(a + b, Fraction(0)) + p * q
+        total = step
+    return total
+
+
 def spell_odds(
+    info: Spell,
+    slot: int,
+    *,
+    missiles: int | None = None,
+    character_level: int = 1,
+    modifier: int = 0,
+    attack_bonus: int = 0,
+    ac: int = 10,
+    dc: int = 10,
+    save_bonus: int = 0,
+    mode: Mode = Mode.NORMAL,
+    save_mode: Mode = Mode.NORMAL,
+) -> ActionOdds:
+    """The odds of one target of a casting: an attack spell against ``ac`` with
+    ``attack_bonus``; a save spell against the caster's ``dc`` with the target's
+    ``save_bonus``; damage dealt (before resistances) as an exact distribution. A volley
+    spell's odds are those of ``missiles`` of its missiles on the target (default: all), each
+    with its own attack roll where it rolls one (``hit`` is one missile's)."""
+    count = missile_count(info, slot, character_level=character_level)
+    if count:
+        if missiles is None:
+            missiles = count
+        if not 1 <= missiles <= count:
+            raise RuleError("dnd5e.spell.missiles", spell=info.name, count=count, given=missiles)
+        one = _spell_odds(
+            missile_spell(info),
+            slot,
+            character_level=character_level,
+            modifier=modifier,
+            attack_bonus=attack_bonus,
+            ac=ac,
+            mode=mode,
+        )
+        return replace(one, damage=missiles_damage(one.damage, missiles))
+    return _spell_odds(
+        info,
+        slot,
+        character_level=character_level,
+        modifier=modifier,
+        attack_bonus=attack_bonus,
+        ac=ac,
+        dc=dc,
+        save_bonus=save_bonus,
+        mode=mode,
+        save_mode=save_mode,
+    )
+
+
+def _spell_odds(
     info: Spell,
     slot: int,
     *,
@@ -282,9 +384,6 @@ def spell_odds(
     mode: Mode = Mode.NORMAL,
     save_mode: Mode = Mode.NORMAL,
 ) -> ActionOdds:
-    """The odds of one target of a casting: an attack spell against ``ac`` with
-    ``attack_bonus``; a save spell against the caster's ``dc`` with the target's
-    ``save_bonus``; damage dealt (before resistances) as an exact distribution."""
     dice = spell_damage_dice(info, slot, character_level=character_level, modifier=modifier)
     if info.attack:
         odds = attack_odds(attack_bonus, ac, mode)
@@ -416,13 +515,15 @@ SpellId = Annotated[
 """A spell of the SRD by id (``fireball``, ``cure-wounds``)."""
 
 
-class Spellcasting(BaseModel):
+class Spellcasting(Later):
     """What a character sheet or a monster's stat block declares about its spellcasting:
     the ability whose modifier a spell's ``MOD`` is, the caster's level (cantrips scale with
     it), the spell save DC and spell attack bonus, the slots per spell level (1st first) and
-    the spells it can cast."""
+    the spells it can cast; ``pact``: the slots are a warlock's pact magic (regained on a
+    short rest too)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
+    later: ClassVar[frozenset[str]] = frozenset({"pact", "innate"})
 
     ability: Literal["int", "wis", "cha"]
     level: StrictInt = Field(default=1, ge=1, le=20)
@@ -430,6 +531,12 @@ class Spellcasting(BaseModel):
     attack_bonus: StrictInt = Field(ge=-10, le=30)
     slots: tuple[Annotated[StrictInt, Field(ge=0, le=9)], ...] = Field(default=(), max_length=9)
     spells: tuple[SpellId, ...] = Field(default=(), max_length=120)
+    pact: StrictBool = False
+    innate: dict[SpellId, Annotated[StrictInt, Field(ge=0, le=9)]] = Field(
+        default_factory=dict, max_length=60
+    )
+    """Spells cast innately, without a slot, at their own level: uses per day by spell (0:
+    at will); castable whether or not ``spells`` lists them too."""
 
 
 def spell_id_of(name: str) -> str | None:
@@ -478,6 +585,49 @@ def parse_spellcasting(text: str) -> Spellcasting | None:
         slots=tuple(slots.get(n, 0) for n in range(1, top + 1)),
         spells=tuple(dict.fromkeys(known)),
     )
+
+
+_INNATE_HEAD = re.compile(
+    r"spellcasting ability is (\w+)(?: \(spell save DC (\d+)(?:, ([+-]\d+) to hit with spell "
+    r"attacks)?\))?"
+)
+_INNATE_LINE = re.compile(r"^(?:At will|(\d+)/day(?: each)?):\s*(.+)$")
+
+
+@cache
+def parse_innate(text: str) -> Spellcasting | None:
+    """The spellcasting a stat block's *Innate Spellcasting* trait declares: its ability, DC
+    and attack bonus (10 and +0 where the text gives none), and each spell it names with its
+    uses per day (0: at will); None when the text does not read as one."""
+    head = _INNATE_HEAD.search(text)
+    if head is None or head.group(1).lower() not in _ABILITY_NAMES:
+        return None
+    innate: dict[str, int] = {}
+    for line in text.splitlines():
+        found = _INNATE_LINE.match(line.strip())
+        if found is None:
+            continue
+        uses = int(found.group(1) or 0)
+        for name in found.group(2).split(","):
+            key = spell_id_of(re.sub(r"\(.*?\)", "", name).strip().rstrip("*").strip())
+            if key is not None:
+                innate.setdefault(key, uses)
+    return Spellcasting(
+        ability=_ABILITY_NAMES[head.group(1).lower()],
+        save_dc=int(head.group(2) or 10),
+        attack_bonus=int(head.group(3) or 0),
+        spells=tuple(innate),
+        innate=innate,
+    )
+
+
+def with_innate(found: Spellcasting | None, innate: Spellcasting | None) -> Spellcasting | None:
+    """A stat block's spellcasting with its innate spells added (the *Spellcasting* trait's
+    DC and bonus where it has both)."""
+    if found is None or innate is None:
+        return found or innate
+    spells = tuple(dict.fromkeys((*found.spells, *innate.spells)))
+    return found.model_copy(update={"spells": spells, "innate": {**innate.innate}})
 
 
 def imposed_conditions(info: Spell) -> tuple[str, ...]:

@@ -18,18 +18,24 @@ from spieltisch.engine.economy import BudgetRule, Budgets, InterruptStack
 from spieltisch.engine.effects import Effects
 from spieltisch.engine.encounter import Encounter
 from spieltisch.engine.grid import Diagonal, Grid, Size, Square
-from spieltisch.engine.system import Discovery
+from spieltisch.engine.system import Discovery, Edition
 from spieltisch.systems.dnd5e.areas import Template
 from spieltisch.systems.dnd5e.conditions import ConditionTrack
 from spieltisch.systems.dnd5e.data import monster
 from spieltisch.systems.dnd5e.later import Later
 from spieltisch.systems.dnd5e.legendary import LegendaryTrack
 from spieltisch.systems.dnd5e.movement import MoveStep, TurnMovement
-from spieltisch.systems.dnd5e.spells import Spellcasting, parse_spellcasting
+from spieltisch.systems.dnd5e.spells import (
+    Spellcasting,
+    parse_innate,
+    parse_spellcasting,
+    with_innate,
+)
 from spieltisch.systems.dnd5e.statblock import DamagePart, SaveEffect
 
 __all__ = [
     "BUDGETS",
+    "EDITION",
     "CheckRoll",
     "Concentrating",
     "DndOptions",
@@ -56,6 +62,11 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+EDITION: Literal[1, 2] = 2
+"""The edition of the D&D rules a new table is made with: 2, spells that act fully (volleys
+split over their targets, …); 1, the rules of tables made before it."""
+
+
 class DndOptions(_Frozen):
     """Table options (the defaults the rules leave open)."""
 
@@ -66,6 +77,9 @@ class DndOptions(_Frozen):
     discovery: Discovery = "table"
     """Who is shown what a player's move discovers by contact: the table, or that player
     alone (``"player"``; see ``docs/table-api.md``, "Contact")."""
+    edition: Edition = EDITION
+    """The rules edition (see :data:`EDITION`): a new table is made with the newest, a table
+    stored without it keeps edition 1 (:meth:`.system.Dnd5e.upgrade_options`)."""
 
 
 class CheckRoll(_Frozen):
@@ -189,13 +203,16 @@ class Fighter(Later):
         return mix if all(mix) else ()
 
     def casting(self) -> Spellcasting | None:
-        """The creature's spellcasting: the sheet's, else its bestiary entry's trait."""
+        """The creature's spellcasting: the sheet's, else its bestiary entry's *Spellcasting*
+        and *Innate Spellcasting* traits."""
         if self.spellcasting is not None:
             return self.spellcasting
-        for trait in self._entry().get("traits", ()):
-            if trait.get("name") == "Spellcasting":
-                return parse_spellcasting(str(trait.get("text", "")))
-        return None
+        texts = {
+            str(t.get("name")): str(t.get("text", "")) for t in self._entry().get("traits", ())
+        }
+        found = parse_spellcasting(texts["Spellcasting"]) if "Spellcasting" in texts else None
+        innate = texts.get("Innate Spellcasting")
+        return with_innate(found, parse_innate(innate) if innate is not None else None)
 
     def weapon(self, name: str) -> Weapon | None:
         """The attack of that name (any case)."""
@@ -298,6 +315,8 @@ class DndState(_Frozen):
     """The latest saving throw (its event's fields) for the table to show."""
     slots_used: dict[str, tuple[int, ...]] = Field(default_factory=dict)
     """Spell slots spent per creature, by spell level (1st first)."""
+    innate_used: dict[str, dict[str, int]] = Field(default_factory=dict)
+    """Innate spells cast per creature since its last long rest, by spell."""
     concentration: dict[str, Concentrating] = Field(default_factory=dict)
     templates: dict[str, PlacedTemplate] = Field(default_factory=dict)
     """The area templates on the map, by caster."""

@@ -26,6 +26,7 @@ from spieltisch.systems.dnd5e.cover import COVER_BONUS, Cover
 from spieltisch.systems.dnd5e.data import SKILLS
 from spieltisch.systems.dnd5e.events import EVENTS, Event
 from spieltisch.systems.dnd5e.falling import fall_dice
+from spieltisch.systems.dnd5e.lasting import dice_pmf
 from spieltisch.systems.dnd5e.odds import (
     PartSave,
     attack_damage,
@@ -39,7 +40,7 @@ from spieltisch.systems.dnd5e.queries import save_action_damage
 from spieltisch.systems.dnd5e.rules import Mode
 from spieltisch.systems.dnd5e.spells import concentration_dc
 from spieltisch.systems.dnd5e.statblock import SaveLine
-from spieltisch.systems.dnd5e.state import DndOptions, DndState, Fighter, Weapon
+from spieltisch.systems.dnd5e.state import EDITION, DndOptions, DndState, Fighter, Weapon
 from spieltisch.systems.dnd5e.upcast import RULES_VERSION, UPCASTERS
 
 __all__ = ["SYSTEM_ID", "Dnd5e"]
@@ -61,6 +62,17 @@ class Dnd5e:
         """An empty table; ``options`` override :class:`DndOptions` (validated)."""
         parsed = parse_options(DndOptions, "dnd5e.bad_option", options)
         return DndState.fresh(parsed)
+
+    def stamp_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """A new table stores the rules edition (the newest unless given), so that a table
+        stored before it (without ``edition``) keeps edition 1."""
+        return {"edition": EDITION, **options}
+
+    def upgrade_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Options stored without ``edition`` are a table made before the edition: it keeps
+        the rules it was played with (edition 1: each creature named takes a volley spell
+        whole)."""
+        return {**options, "edition": options.get("edition", 1)}
 
     def decide(self, state: DndState, command: c.Command, dice: DiceSource) -> list[Event]:
         """The events of ``command`` (see :mod:`.decide`)."""
@@ -96,10 +108,11 @@ class Dnd5e:
                 raise RuleError("dnd5e.unknown_creature", creature=command.creature)
             extra = (command.advantage, command.disadvantage)
             mode, fails = queries.save_mode(state, fighter, command.ability, extra)
+            boost = dice_pmf(queries.roll_extra(state, fighter.id, "save"))
             p = (
                 Fraction(0)
                 if fails
-                else save_odds(deciding.save_bonus(fighter, command), command.dc, mode)
+                else save_odds(deciding.save_bonus(fighter, command), command.dc, mode, boost)
             )
             return _two(("save", p), ("fail", 1 - p))
         if isinstance(command, c.Check):
@@ -194,7 +207,8 @@ class Dnd5e:
             | c.Grapple
             | c.Shove
             | c.Escape
-            | c.Cast,
+            | c.Cast
+            | c.DropConcentration,
         ):
             return Access(piece=command.creature)
         if isinstance(command, c.EndTurn):
@@ -277,7 +291,8 @@ def _concentration_odds(state: DndState, command: c.Damage) -> Odds | None:
         return _two(("keep", Fraction(0)), ("lose", Fraction(1)))
     mode, fails = queries.save_mode(after, now, "con")
     bonus = casting.save_bonus_of(now, "con")
-    p = Fraction(0) if fails else save_odds(bonus, concentration_dc(lost), mode)
+    boost = dice_pmf(queries.roll_extra(after, now.id, "save"))
+    p = Fraction(0) if fails else save_odds(bonus, concentration_dc(lost), mode, boost)
     return _two(("keep", p), ("lose", 1 - p))
 
 
@@ -307,8 +322,15 @@ def _attack_odds(
     if covered == "total":
         raise RuleError("dnd5e.cover.total", target=target.id)
     mode = queries.attack_mode(state, attacker, target, weapon, extra)
-    hit = attack_odds(weapon.bonus + modifier, target.ac + COVER_BONUS[covered], Mode(mode))
+    hit = attack_odds(
+        weapon.bonus + modifier,
+        queries.armour_class(state, target) + COVER_BONUS[covered],
+        Mode(mode),
+        extra=dice_pmf(queries.roll_extra(state, attacker.id, "attack")),
+    )
     parts = [p.dice for p in weapon.damage]
+    mark = queries.marked_dice(state, attacker.id, target.id) if parts else None
+    parts += [mark] if mark is not None else []
     saves: list[PartSave | None] = [None] * len(parts)
     rider = weapon.rider
     if rider is not None:

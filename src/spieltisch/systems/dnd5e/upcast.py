@@ -30,7 +30,10 @@ checks, no legendary monster — and replay as they were. 3: squeezing found fro
 walls, ground heights, flying heights, dragging a grappled creature; the frozen exports of
 version 2 have no ground heights, no large creature beside a wall and no drag, so they
 replay as they were; the fields added to ``moved``, ``move``, ``fall`` and the steps are
-left out while at their default, so no event changed shape)."""
+left out while at their default, so no event changed shape. Also 3: spells that act fully —
+volleys split over their targets, lasting spell effects; tables made before keep their reading
+through the option ``edition``: stored without it they are edition 1, see
+:meth:`.system.Dnd5e.upgrade_options`)."""
 
 UPCASTERS: Mapping[str, Sequence[Upcaster]] = {}
 """Event kind → its upcasters in order (``v1→v2``, ``v2→v3``, …); none yet."""

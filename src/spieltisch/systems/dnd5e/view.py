@@ -20,6 +20,7 @@ from spieltisch.systems.dnd5e.casting import save_bonus_of, slots_left
 from spieltisch.systems.dnd5e.cover import COVER_BONUS
 from spieltisch.systems.dnd5e.data import CONDITIONS, bestiary, condition_tags
 from spieltisch.systems.dnd5e.decide import legendary_offered
+from spieltisch.systems.dnd5e.lasting import dice_pmf
 from spieltisch.systems.dnd5e.legendary import (
     LegendaryAction,
     actions_of,
@@ -31,17 +32,19 @@ from spieltisch.systems.dnd5e.odds import AttackOdds, save_odds
 from spieltisch.systems.dnd5e.odds import attack_odds as _attack_odds
 from spieltisch.systems.dnd5e.queries import (
     CLOSE_M,
+    armour_class,
     attack_mode,
     body_of,
     cover_of,
     kinds_on,
     may_react,
+    roll_extra,
     save_action_odds,
     save_mode,
     square_distance,
 )
 from spieltisch.systems.dnd5e.rules import Mode, high_jump_m, long_jump_m
-from spieltisch.systems.dnd5e.spells import spell_info
+from spieltisch.systems.dnd5e.spells import missile_count, spell_info
 from spieltisch.systems.dnd5e.statblock import SaveLine
 from spieltisch.systems.dnd5e.state import DndState, Fighter
 
@@ -85,8 +88,8 @@ def _fighter(state: DndState, fighter: Fighter) -> dict[str, Any]:
 
 
 @cache
-def _odds(bonus: int, ac: int, mode: Mode) -> AttackOdds:
-    return _attack_odds(bonus, ac, mode)
+def _odds(bonus: int, ac: int, mode: Mode, extra: tuple[int, ...] = ()) -> AttackOdds:
+    return _attack_odds(bonus, ac, mode, extra=dice_pmf(extra))
 
 
 def _fraction(p: Any) -> dict[str, Any]:
@@ -105,7 +108,8 @@ def _attack_options(state: DndState, attacker: Fighter, targets: list[Fighter]) 
         covered = cover_of(state, attacker, target)
         for weapon in attacker.attacks:
             mode = attack_mode(state, attacker, target, weapon, (False, False))
-            odds = _odds(weapon.bonus, target.ac + COVER_BONUS[covered], mode)
+            ac = armour_class(state, target) + COVER_BONUS[covered]
+            odds = _odds(weapon.bonus, ac, mode, roll_extra(state, attacker.id, "attack"))
             reach = None if weapon.ranged else str(weapon.reach_m)
             out.append(
                 {
@@ -244,6 +248,16 @@ def view(state: DndState, viewer: Viewer) -> dict[str, Any]:
 # ---------------------------------------------------------------- spells
 
 
+def _volley(state: DndState, key: str, level: int) -> dict[str, int] | None:
+    """How many darts, rays or beams a volley spell makes, by slot level (a cantrip: at the
+    caster's level, under 0); None for another spell or a table of edition 1."""
+    info = spell_info(key)
+    if state.options.edition < 2 or not missile_count(info, info.level, character_level=level):
+        return None
+    slots = range(info.level, 10) if info.level else (0,)
+    return {str(n): missile_count(info, n, character_level=level) for n in slots}
+
+
 def _spell_entry(key: str) -> dict[str, Any]:
     info = spell_info(key)
     return {
@@ -270,7 +284,8 @@ def _casting(state: DndState, fighter: Fighter) -> dict[str, Any] | None:
         return None
     held = state.concentration.get(fighter.id)
     mode, fails = save_mode(state, fighter, "con")
-    keep = Fraction(0) if fails else save_odds(save_bonus_of(fighter, "con"), 10, mode)
+    boost = dice_pmf(roll_extra(state, fighter.id, "save"))
+    keep = Fraction(0) if fails else save_odds(save_bonus_of(fighter, "con"), 10, mode, boost)
     return {
         "ability": found.ability,
         "level": found.level,
@@ -278,7 +293,13 @@ def _casting(state: DndState, fighter: Fighter) -> dict[str, Any] | None:
         "attack_bonus": found.attack_bonus,
         "slots": list(found.slots),
         "slots_left": list(slots_left(state, fighter)),
-        "spells": [_spell_entry(k) for k in found.spells],
+        "innate": {
+            k: {"per_day": n, "left": n - state.innate_used.get(fighter.id, {}).get(k, 0)}
+            for k, n in found.innate.items()
+        },
+        "spells": [
+            {**_spell_entry(k), "missiles": _volley(state, k, found.level)} for k in found.spells
+        ],
         "concentration": None
         if held is None
         else {

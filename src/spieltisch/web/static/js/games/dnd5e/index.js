@@ -31,7 +31,7 @@ const ui = {
   oddsKey: null, odds: null, reactOdds: {}, lastShown: null,
   save: { creature: "", ability: "dex", dc: "", bonus: "", mode: "normal" }, attackMode: "normal", saveKey: null, saveOdds: null,
   ready: { trigger: "", what: "attack", attack: "", target: "", action: "" }, fireOdds: {},
-  cast: { caster: "", spell: "", slot: "", targets: [], origin: "", toward: "", placing: "" }, castKey: null, castOdds: null, castError: null, risk: {},
+  cast: { caster: "", spell: "", slot: "", targets: [], darts: {}, origin: "", toward: "", placing: "" }, castKey: null, castOdds: null, castError: null, risk: {},
   legendaryTarget: {}, legendaryOdds: {}, lairText: "", fall: {}, duration: {}, source: {},
   contest: { action: "grapple", target: "" }, contestKey: null, contestOdds: null,
 };
@@ -932,8 +932,19 @@ function castCommand(ctx, spell) {
   if (spell.level > 0) command.slot = Number(c.slot) || spell.level;
   if (spell.area) {
     if (c.origin) command.area = c.toward ? { origin: c.origin, toward: c.toward } : { origin: c.origin };
-  } else if (spell.range !== "self") command.targets = c.targets;
+  } else if (spell.range !== "self") command.targets = volleyTargets(spell, c);
   return command;
+}
+
+// A volley spell (Magic Missile's darts, Scorching Ray's rays, Eldritch Blast's beams): how
+// many missiles the chosen slot makes, and the targets named once per missile when split.
+function missilesOf(spell, c) {
+  return spell.missiles ? spell.missiles[String(spell.level ? Number(c.slot) || spell.level : 0)] || 0 : 0;
+}
+
+function volleyTargets(spell, c) {
+  if (!missilesOf(spell, c) || c.targets.length < 2) return c.targets;
+  return c.targets.flatMap((id) => Array(Number(c.darts[id]) || 1).fill(id));
 }
 
 function loadCastOdds(ctx, command) {
@@ -973,23 +984,29 @@ function castPanel(ctx) {
   const info = casting(ctx, f.id);
   if (!mineNow.spells.some((x) => x.id === c.spell)) { c.spell = mineNow.spells[0].id; c.slot = ""; c.origin = ""; c.toward = ""; }
   const spell = chosenSpell(ctx);
-  const slots = spell.level ? info.slots.map((n, i) => i + 1).filter((lvl) => lvl >= spell.level && info.slots_left[lvl - 1] > 0) : [];
+  const innate = (info.innate || {})[spell.id];  // cast innately: at its own level, n a day
+  const slots = innate ? (innate.per_day && innate.left <= 0 ? [] : [spell.level])
+    : spell.level ? info.slots.map((n, i) => i + 1).filter((lvl) => lvl >= spell.level && info.slots_left[lvl - 1] > 0) : [];
   if (spell.level && !slots.includes(Number(c.slot))) c.slot = slots[0] ? String(slots[0]) : "";
   const others = fighters(ctx).filter((x) => x.position && !x.dead);
   c.targets = c.targets.filter((id) => others.some((x) => x.id === id));
   const command = castCommand(ctx, spell);
+  const missiles = missilesOf(spell, c);
+  const split = missiles && c.targets.length > 1 ? command.targets.length : 0;
   const b = f.budgets || {};
   const budget = { action: "action", bonus_action: "bonus", reaction: "reaction" }[spell.casting];
-  const reason = spell.level && !slots.length ? t("web.dnd5e.spell.why_slot")
+  const reason = innate && !slots.length ? t("web.dnd5e.spell.why_uses")
+    : spell.level && !slots.length ? t("web.dnd5e.spell.why_slot")
     : Number(b[budget] || 0) <= 0 ? t("web.dnd5e.spell.why_" + spell.casting)
       : spell.area && !c.origin ? t("web.dnd5e.spell.why_origin")
-        : !spell.area && spell.range !== "self" && spell.mechanical && !c.targets.length ? t("web.dnd5e.spell.why_targets") : null;
+        : !spell.area && spell.range !== "self" && spell.mechanical && !c.targets.length ? t("web.dnd5e.spell.why_targets")
+          : split && split !== missiles ? t("web.dnd5e.spell.why_missiles", { count: missiles, given: split }) : null;
   if (!reason) loadCastOdds(ctx, command); else { ui.castKey = null; ui.castOdds = null; ui.castError = null; }
   const set = (key) => (e) => { c[key] = e.target.value; if (key === "spell") { c.slot = ""; c.origin = ""; c.toward = ""; c.placing = ""; } ctx.rerender(); };
   const toggle = (id) => (e) => { c.targets = e.target.checked ? [...c.targets, id] : c.targets.filter((x) => x !== id); ctx.rerender(); };
   const go = async () => {
     const answer = await sendFor(ctx, f, command);
-    if (answer) { c.targets = []; c.origin = ""; c.toward = ""; c.placing = ""; ctx.rerender(); document.getElementById("dd-cast-result")?.focus(); }
+    if (answer) { c.targets = []; c.darts = {}; c.origin = ""; c.toward = ""; c.placing = ""; ctx.rerender(); document.getElementById("dd-cast-result")?.focus(); }
   };
   const casterName = (x) => x.f.name;
   return el("section", { class: "card", id: "dd-cast-box", "aria-labelledby": "dd-cast-heading" },
@@ -997,7 +1014,8 @@ function castPanel(ctx) {
     el("div", { class: "row" },
       able.length > 1 ? field(t("web.dnd5e.spell.caster"), select("dd-cast-caster", able.map((x) => [x.f.id, casterName(x)]), c.caster, { onchange: set("caster") })) : null,
       field(t("web.dnd5e.spell.spell"), select("dd-cast-spell", mineNow.spells.map((x) => [x.id, t("web.dnd5e.spell.option", { name: x.name, level: x.level ? ordinal(x.level) : t("web.dnd5e.spell.cantrip"), casting: t("web.dnd5e.casting." + x.casting) })]), c.spell, { onchange: set("spell") })),
-      spell.level ? field(t("web.dnd5e.spell.slot"), select("dd-cast-slot", slots.map((lvl) => [String(lvl), t("web.dnd5e.spell.slot_option", { level: ordinal(lvl), left: info.slots_left[lvl - 1] })]), c.slot, { onchange: set("slot") })) : null),
+      innate ? el("p", { class: "muted small-print", id: "dd-cast-innate" }, innate.per_day ? t("web.dnd5e.spell.innate_left", { count: innate.left, per_day: innate.per_day }) : t("web.dnd5e.spell.at_will"))
+        : spell.level ? field(t("web.dnd5e.spell.slot"), select("dd-cast-slot", slots.map((lvl) => [String(lvl), t("web.dnd5e.spell.slot_option", { level: ordinal(lvl), left: info.slots_left[lvl - 1] })]), c.slot, { onchange: set("slot") })) : null),
     el("p", { class: "muted small-print", id: "dd-cast-about" }, t("web.dnd5e.spell.about", {
       range: spell.range === "distance" ? metres(spell.range_m) + " m" : t("web.dnd5e.spell.range." + spell.range),
       casting: t("web.dnd5e.casting." + spell.casting),
@@ -1008,7 +1026,9 @@ function castPanel(ctx) {
       el("button", { type: "button", id: "dd-cast-place", "aria-pressed": String(Boolean(c.placing)), onclick: () => { c.placing = c.placing ? "" : "origin"; if (spell.range === "self") { c.origin = f.position; c.placing = needsToward(ctx) ? "toward" : ""; } ctx.rerender(); } },
         c.placing === "toward" ? t("web.dnd5e.spell.placing_toward") : c.placing ? t("web.dnd5e.spell.placing") : t("web.dnd5e.spell.place")))
       : spell.range === "self" ? null : el("fieldset", { class: "dd-cast-targets", id: "dd-cast-targets" }, el("legend", {}, t("web.dnd5e.spell.targets")),
-        others.map((x) => checkField(`dd-cast-target-${x.id}`, x.name, c.targets.includes(x.id), { onchange: toggle(x.id) }))),
+        missiles ? el("p", { class: "muted small-print", id: "dd-cast-missiles" }, t("web.dnd5e.spell.missiles", { count: missiles })) : null,
+        others.map((x) => [checkField(`dd-cast-target-${x.id}`, x.name, c.targets.includes(x.id), { onchange: toggle(x.id) }),
+          split && c.targets.includes(x.id) ? numberInput(`dd-cast-darts-${x.id}`, c.darts[x.id] || 1, { min: 1, max: missiles, oninput: (e) => { c.darts[x.id] = e.target.value; ctx.rerender(); }, "aria-label": t("web.dnd5e.spell.missiles_at", { name: x.name }) }) : null])),
     ui.castOdds ? el("ul", { class: "dd-cast-odds", id: "dd-cast-odds" }, castOddsLines(ctx, spell)) : null,
     ui.castOdds?.outcomes?.length && spell.mechanical ? oddsChart(ui.castOdds, { caption: t("web.dnd5e.spell.first_caption"), labeler: (v) => t("web.dnd5e.damage_value", { n: v }) }) : null,
     ui.castError ? el("p", { class: "dd-refused", id: "dd-cast-error" }, ui.castError) : null,
@@ -1020,7 +1040,9 @@ function lastCast(ctx) {
   const last = ctx.state.last_cast;
   if (!last) return null;
   const name = spellName(ctx, last.creature, last.spell);
-  const lines = (last.results || []).map((r) => el("li", { id: `dd-cast-result-${r.target}`, dataset: { outcome: r.outcome } },
+  const seen = {};  // a volley's second dart at the same creature: its own id
+  const lineId = (who) => { seen[who] = (seen[who] || 0) + 1; return `dd-cast-result-${who}` + (seen[who] > 1 ? `-${seen[who]}` : ""); };
+  const lines = (last.results || []).map((r) => el("li", { id: lineId(r.target), dataset: { outcome: r.outcome } },
     t("web.dnd5e.spell.result." + (r.healed ? "healed" : r.outcome), { target: nameOf(ctx, r.target), damage: r.damage, healed: r.healed }),
     r.conditions.length ? " " + t("web.dnd5e.spell.result_conditions", { conditions: r.conditions.map((k) => tFirst(["web.dnd5e.cond." + k], {}, k)).join(", ") }) : ""));
   return el("div", { id: "dd-cast-result", tabindex: "-1", class: "dd-last", "aria-live": "polite", dataset: { spell: last.spell } },
@@ -1243,6 +1265,8 @@ export function describe(event, ctx) {
     case "lair_action_taken": return t("web.dnd5e.ev.lair_action", { name: n(event.creature), text: event.text });
     case "condition_saved": return t("web.dnd5e.ev.condition_saved", { name: n(event.creature), condition: tFirst(["web.dnd5e.cond." + event.condition], {}, event.condition), result: t(event.succeeded ? "web.dnd5e.save_ok" : "web.dnd5e.save_fail") });
     case "contested": return t(event.won ? "web.dnd5e.ev.contest_won" : "web.dnd5e.ev.contest_lost", { name: n(event.creature), target: n(event.target), action: t("web.dnd5e.contest_ev." + event.action), active: event.active.total, passive: event.passive.total });
+    case "combat_ended": return t("web.dnd5e.ev.combat_ended");
+    case "rested": return t("web.dnd5e.ev.rested_" + event.length, { names: event.creatures.map(n).join(", ") });
     case "fell": return t("web.dnd5e.ev.fell", { name: n(event.creature), height: metres(event.height_m), damage: event.dice.reduce((a, b) => a + b, 0) });
     default: return null;
   }
