@@ -10,15 +10,16 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from pydantic import TypeAdapter
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, Engine, select
 
 from spieltisch.dice.fair import Epoch, PlayerSeed, link_epochs
 from spieltisch.engine.system import upgrade_options
-from spieltisch.engine.table import Record, Role
+from spieltisch.engine.table import Record, Role, read_record
+from spieltisch.engine.upcast import shapes_of
 from spieltisch.errors import SpieltischError
-from spieltisch.store.cache import StoredTable
+from spieltisch.store.cache import LazyLog, StoredTable
 from spieltisch.store.models import ParticipantRow, RecordRow, SnapshotRow, TableRow
-from spieltisch.store.snapshots import decode_states
+from spieltisch.store.snapshots import decode_snapshot
 from spieltisch.store.types import Participant, StoreError, TableInfo
 from spieltisch.systems.registry import get_system
 
@@ -38,10 +39,11 @@ class Cached:
 
 
 def catch_up(
-    conn: Connection, table_id: str, cached: Cached | None, *, lock: bool = False
+    conn: Connection, engine: Engine, table_id: str, cached: Cached | None, *, lock: bool = False
 ) -> Cached:
     """``cached`` (``None``: not held) caught up with what is committed on ``conn``; ``lock``
-    also locks the table's row (PostgreSQL: the writer's turn)."""
+    also locks the table's row (PostgreSQL: the writer's turn). A table loaded afresh reads
+    its older records later through ``engine`` (see :func:`load`)."""
     head_query = select(TableRow.version, TableRow.seq).where(TableRow.id == table_id)
     head = conn.execute(head_query.with_for_update(key_share=True) if lock else head_query).first()
     if head is None:
@@ -51,35 +53,25 @@ def catch_up(
     row = conn.execute(select(TableRow.__table__).where(TableRow.id == table_id)).one()
     info = info_of(row)
     if cached is None or cached.table.seq > info.seq:
-        return load(conn, info)
-    rows = conn.execute(
-        select(RecordRow.data)
-        .where(
-            RecordRow.table_id == table_id,
-            RecordRow.seq > cached.table.seq,
-            RecordRow.seq <= info.seq,
-        )
-        .order_by(RecordRow.seq)
-    ).scalars()
+        return load(conn, info, engine)
     table = cached.table.fork()
-    table.absorb(Record.model_validate_json(data) for data in rows)
+    table.absorb(_records(conn, table_id, cached.table.seq, info.seq))
     people = cached.participants
     if info.people != cached.info.people:  # someone joined, left or was removed
         people = participants_of(conn, table_id)
     return Cached(info, table, people)
 
 
-def load(conn: Connection, info: TableInfo) -> Cached:
-    """The table ``info`` describes, read from the database: its latest usable snapshot and
-    the records after it."""
+def load(conn: Connection, info: TableInfo, engine: Engine) -> Cached:
+    """The table ``info`` describes, read from the database.
+
+    From its latest usable snapshot, only the records after it are read; the older ones stay
+    in the database until something asks for them (:class:`~spieltisch.store.cache.LazyLog`,
+    read through ``engine``). Without a snapshot (or one of other rules or shapes) the whole
+    log is read and folded; with one written before snapshots carried the log's facts, the
+    whole log is read and the records after it folded.
+    """
     system = get_system(info.system)
-    rows = conn.execute(
-        select(RecordRow.data)
-        .where(RecordRow.table_id == info.id, RecordRow.seq <= info.seq)
-        .order_by(RecordRow.seq)
-    ).scalars()
-    # One JSON array parsed in one call is much faster than a call per record.
-    records = _RECORDS.validate_json("[" + ",".join(rows) + "]")
     snap = conn.execute(
         select(SnapshotRow.seq, SnapshotRow.state)
         .where(
@@ -90,16 +82,50 @@ def load(conn: Connection, info: TableInfo) -> Cached:
         .order_by(SnapshotRow.seq.desc())
         .limit(1)
     ).first()
-    table: StoredTable | None = None
-    if snap is not None:
-        states = decode_states(system, info.options, snap.state)
-        if states is not None:
+    decoded = None if snap is None else decode_snapshot(system, info.options, snap.state)
+    table: StoredTable
+    if snap is not None and decoded is not None and decoded.facts is not None:
+        shapes = shapes_of(system)
+        start = snap.seq
+
+        def older() -> list[Record]:
+            with engine.connect() as reader:
+                return [read_record(shapes, r) for r in _records(reader, info.id, 0, start)]
+
+        table = StoredTable.resume(
+            system,
+            info.options,
+            LazyLog.reading(start, older),
+            (decoded.state, decoded.shared),
+            decoded.facts,
+            _records(conn, info.id, start, info.seq),
+            streams=info.streams,
+        )
+    else:
+        records = _records(conn, info.id, 0, info.seq)
+        if snap is not None and decoded is not None:
             table = StoredTable.restore(
-                system, info.options, records, states, snap.seq, streams=info.streams
+                system,
+                info.options,
+                records,
+                (decoded.state, decoded.shared),
+                snap.seq,
+                streams=info.streams,
             )
-    if table is None:
-        table = StoredTable(system, info.options, records, streams=info.streams)
+        else:
+            table = StoredTable(system, info.options, records, streams=info.streams)
     return Cached(info, table, participants_of(conn, info.id))
+
+
+def _records(conn: Connection, table_id: str, after: int, upto: int) -> list[Record]:
+    """The records ``after`` < seq ≤ ``upto`` of a table, in order, as stored."""
+    rows = conn.execute(
+        select(RecordRow.data)
+        .where(RecordRow.table_id == table_id, RecordRow.seq > after, RecordRow.seq <= upto)
+        .order_by(RecordRow.seq)
+    ).scalars()
+    # One JSON array parsed in one call is much faster than a call per record.
+    return _RECORDS.validate_json("[" + ",".join(rows) + "]")
 
 
 def participants_of(conn: Connection, table_id: str) -> dict[str, tuple[Participant, str]]:

@@ -153,7 +153,7 @@ class Writes:
                 self._cache.popitem(last=False)
 
     def _catch_up(self, conn: Connection, table_id: str, *, lock: bool = False) -> Cached:
-        fresh = catch_up(conn, table_id, self.cached(table_id), lock=lock)
+        fresh = catch_up(conn, self.engine, table_id, self.cached(table_id), lock=lock)
         self._remember(fresh)  # committed by others: safe to cache even if this write fails
         return fresh
 
@@ -273,7 +273,9 @@ class Writes:
         # A snapshot holds the GM's and the shared fold; a table where someone was shown
         # something alone (its private folds) folds from its log instead.
         if not work.private_folds and self._wants_snapshot(cached.table.seq, work.seq, records):
-            state = encode_states(work.state, work.shared_state, shapes_of(work.system).stamp)
+            state = encode_states(
+                work.state, work.shared_state, shapes_of(work.system).stamp, work.facts()
+            )
             if state is not None:
                 conn.execute(
                     delete(SnapshotRow).where(
