@@ -175,6 +175,24 @@ def test_a_slice_of_a_lazy_log_reads_only_when_it_reaches_back() -> None:
         log[5]
 
 
+def test_copies_of_a_log_share_its_records_and_grow_apart() -> None:
+    base = LazyLog.holding([_record(1), _record(2)])
+    kept, dropped = base.copy(), base.copy()
+    dropped.append(_record(3))  # extends the shared list in place: a fork thrown away
+    assert len(base) == 2 and list(base) == [_record(1), _record(2)]
+    assert kept[-1] == _record(2)
+    with pytest.raises(IndexError):
+        kept[2]
+    other = Record(seq=3, actor="someone")
+    kept.append(other)  # finds the dropped fork's record after its end: copies first
+    assert list(kept) == [_record(1), _record(2), other]
+    assert list(dropped) == [_record(1), _record(2), _record(3)]
+    assert list(base) == [_record(1), _record(2)] and base[1:] == [_record(2)]
+    later = base.copy()
+    later.append(_record(3))
+    assert later == [_record(1), _record(2), _record(3)] and kept[2] is other
+
+
 def _record(seq: int) -> Record:
     return Record(seq=seq, actor="gm")
 

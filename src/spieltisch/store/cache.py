@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 import operator
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, islice
 from typing import Any, SupportsIndex, overload
 
 from spieltisch import jsonpatch
@@ -36,13 +36,15 @@ def view_class(viewer: Viewer) -> Viewer:
 
 
 class _Head:
-    """The older records of a log, read once when first asked for (shared by its copies)."""
+    """The older records of a log, read once when first asked for, and the lock its copies
+    take to append (shared by all of them)."""
 
     def __init__(self, count: int, read: Callable[[], Sequence[Record]]) -> None:
         self.count = count
         self._read = read
         self._records: list[Record] | None = [] if count == 0 else None
         self._lock = threading.Lock()
+        self.appending = threading.Lock()
 
     @property
     def loaded(self) -> bool:
@@ -61,23 +63,36 @@ class _Head:
 
 
 class LazyLog:
-    """A table's log whose first records stay in the database until they are asked for.
+    """A table's log whose first records stay in the database until they are asked for, and
+    whose copies cost nothing.
 
     A table loaded from a snapshot holds only the records after it (the tail); its length,
     the tail and appending cost nothing. Asking for an older record (an undo, the paged
     history reaching back, an export) reads all of them once, in one query, shared with the
-    log's copies (:meth:`copy`). Records never change once written, so reading them later
-    gives what reading them at once would have.
+    log's copies. Records never change once written, so reading them later gives what reading
+    them at once would have.
+
+    A copy (:meth:`copy`, for each command's fork of a cached table) shares the tail's list
+    and remembers its own length: appending at the end of the shared list extends it in
+    place, and only a copy that finds records of another copy after its end (a fork that was
+    thrown away) copies the list first.
     """
 
-    def __init__(self, head: _Head, tail: list[Record]) -> None:
+    def __init__(self, head: _Head, tail: list[Record], length: int | None = None) -> None:
         self._head = head
         self._tail = tail
+        self._length = len(tail) if length is None else length
+        """How many records of ``_tail`` are this log's."""
 
     @classmethod
     def reading(cls, count: int, read: Callable[[], Sequence[Record]]) -> LazyLog:
         """A log whose first ``count`` records ``read`` gives when they are first needed."""
         return cls(_Head(count, read), [])
+
+    @classmethod
+    def holding(cls, records: Iterable[Record]) -> LazyLog:
+        """A log of ``records``, all in memory."""
+        return cls(_Head(0, list), list(records))
 
     @property
     def unread(self) -> int:
@@ -86,14 +101,18 @@ class LazyLog:
 
     def copy(self) -> LazyLog:
         """A log with the same records that grows on its own."""
-        return LazyLog(self._head, list(self._tail))
+        return LazyLog(self._head, self._tail, self._length)
 
     def append(self, record: Record, /) -> None:
         """Add the next record."""
-        self._tail.append(record)
+        with self._head.appending:
+            if self._length != len(self._tail):  # another copy went on from here
+                self._tail = self._tail[: self._length]
+            self._tail.append(record)
+            self._length += 1
 
     def __len__(self) -> int:
-        return self._head.count + len(self._tail)
+        return self._head.count + self._length
 
     def __eq__(self, other: object) -> bool:
         """The same records as ``other``, a log or a list (reads the older ones)."""
@@ -104,9 +123,10 @@ class LazyLog:
     __hash__ = None  # type: ignore[assignment]  # mutable, as a list
 
     def __iter__(self) -> Iterator[Record]:
+        tail = islice(self._tail, self._length)
         if self._head.count == 0:
-            return iter(self._tail)
-        return chain(self._head.records(), self._tail)
+            return tail
+        return chain(self._head.records(), tail)
 
     @overload
     def __getitem__(self, index: SupportsIndex, /) -> Record: ...
@@ -120,14 +140,14 @@ class LazyLog:
             start, stop, step = index.indices(len(self))
             if step == 1 and start >= held:  # only the tail: nothing to read
                 return self._tail[start - held : max(start, stop) - held]
-            return [*self._head.records(), *self._tail][index]
+            return list(self)[index]
         position = operator.index(index)
         if position < 0:
             position += len(self)
+        if not 0 <= position < len(self):
+            raise IndexError("log index out of range")
         if position >= held:
             return self._tail[position - held]
-        if position < 0:
-            raise IndexError("log index out of range")
         return self._head.records()[position]
 
 
@@ -322,9 +342,9 @@ class StoredTable(Table):
     def fork(self) -> StoredTable:
         """A copy to decide on; the original stays unchanged if the copy is thrown away."""
         copy = StoredTable(self.system, self.options, streams=self.streams)
-        copy.records = (
-            self.records.copy() if isinstance(self.records, LazyLog) else list(self.records)
-        )
+        if not isinstance(self.records, LazyLog):  # the same records, copied for nothing
+            self.records = LazyLog.holding(self.records)
+        copy.records = self.records.copy()
         copy._state, copy._shared, copy._private = self._state, self._shared, self._private
         copy.__dict__["_texts"] = self._record_texts()
         for name, value in self.__dict__.items():
