@@ -17,10 +17,11 @@ floor for a dedicated server.
 
     .venv/bin/python bench/table_load.py                 # both databases, default sizes
     .venv/bin/python bench/table_load.py --db sqlite --clients 50 --commands 400
-    .venv/bin/python bench/table_load.py --cold-load 2000      # snapshot vs full fold
+    .venv/bin/python bench/table_load.py --cold-load 1000 20000 --repeat 3 --anchor ../main
+                                                         # loading, every system, side by side
     .venv/bin/python bench/table_load.py --db sqlite --scenario many --repeat 3
-    .venv/bin/python bench/table_load.py --db sqlite --scenario one --clients 50 --log 5000 \
-        --anchor ../main                                 # side by side with another checkout
+    .venv/bin/python bench/table_load.py --db sqlite --scenario one --clients 5 --commands 60 \
+        --log 100 5000 --anchor ../main    # CPU per command by log length, side by side
 
 ``--log N`` gives every table N rolls before the timed commands; ``msg B`` is the median size
 of a message announcing one roll; ``gen cpu`` is the share of one core this process (the load
@@ -262,6 +263,17 @@ async def send(http: httpx.AsyncClient, table: Table, token: str, labels: list[s
         table.acked[label] = time.perf_counter()
 
 
+def _runs(
+    results: list[tuple[str, str, str, dict[str, Any]]],
+    database: str,
+    code: str,
+    name: str,
+    log: int,
+) -> list[dict[str, Any]]:
+    """The results of one database, code, scenario and log length."""
+    return [r for d, c, n, r in results if (d, c, n, r["log"]) == (database, code, name, log)]
+
+
 def _mean(results: list[dict[str, Any]], key: str) -> float:
     """The mean of ``key`` over repeated runs (nan when a run has none)."""
     return statistics.fmean(r[key] for r in results) or float("nan")
@@ -350,12 +362,21 @@ async def scenario(
 
 
 def _fill(store: Any, system: str, records: int) -> str:
-    """A table of ``system`` with about ``records`` records; returns its id."""
-    if system == "free-dice":
-        created = store.create_table("free-dice")
+    """A table of ``system`` with about ``records`` records; returns its id.
+
+    Free dice rolls, Kilkenny Cats plays game after game against a random AI; the other
+    systems' tables are filled with chat (records that change no state: their loading cost
+    is the log's, their state the new table's)."""
+    if system != "kilkenny":
+        created = store.create_table(system)
         gm = store.authenticate(created.table, created.token)
         for n in range(records):
-            store.execute(created.table, gm, {"kind": "roll", "expression": f"{n % 5 + 1}d6"})
+            said: dict[str, Any] = (
+                {"kind": "roll", "expression": f"{n % 5 + 1}d6"}
+                if system == "free-dice"
+                else {"kind": "say", "text": f"Nachricht {n}"}
+            )
+            store.execute(created.table, gm, said)
         return str(created.table)
     from spieltisch.engine.visibility import Role, Viewer
 
@@ -383,35 +404,83 @@ def _fill(store: Any, system: str, records: int) -> str:
             return str(created.table)
 
 
-def cold_load(records: int) -> None:
-    """Time loading a table of about ``records`` records into a fresh process, from a snapshot
-    and by folding the whole log (SQLite), for free-dice and Kilkenny Cats."""
-    sys.path.insert(0, str(ROOT / "src"))
+COLD_SYSTEMS = ("free-dice", "kilkenny", "dnd5e", "hexxen", "kreiswanderer", "magical-kitties")
+
+
+def cold_step(step: str, url: str, system: str, records: int) -> None:
+    """One step of :func:`cold_load`, in a process of its own on the code it was started with:
+    ``fill`` prints the id of a new table of about ``records`` records, ``load`` (``records``:
+    the table id's position is taken by the id, see :func:`cold_load`) prints the CPU seconds
+    of loading the table and rendering the GM's view in this fresh process."""
+    from spieltisch.engine.visibility import GM_VIEWER
     from spieltisch.store import EventStore
 
-    for system in ("free-dice", "kilkenny"):
-        timings = {}
-        with tempfile.TemporaryDirectory() as tmp:
-            for every in (50, 0):
-                url = f"sqlite:///{Path(tmp) / f'load{every}.sqlite3'}"
-                store = EventStore(url, snapshot_every=every)
-                table_id = _fill(store, system, records)
-                expected = store.table(table_id)
-                store.close()
-                best = float("inf")
-                for _ in range(3):
-                    fresh = EventStore(url, snapshot_every=every)
-                    start = time.perf_counter()
-                    loaded = fresh.table(table_id)
-                    best = min(best, time.perf_counter() - start)
-                    fresh.close()
-                    assert loaded.state == expected.state
-                timings[every] = (best, expected.seq)
-        (snap, count), (full, _) = timings[50], timings[0]
-        print(
-            f"{system}: cold load of {count} records: {snap * 1000:.1f} ms from a snapshot, "
-            f"{full * 1000:.1f} ms folding the whole log; full / snapshot = {full / snap:.2f}"
-        )
+    store = EventStore(url)
+    try:
+        if step == "fill":
+            print(_fill(store, system, records))
+            return
+        start = time.process_time()
+        table = store.table(system)  # here ``system`` is the table id
+        table.view(GM_VIEWER)
+        print(f"{time.process_time() - start:.6f} {table.seq}")
+    finally:
+        store.close()
+
+
+def cold_load(
+    sizes: list[int],
+    codes: list[tuple[str, Path | None]],
+    repeat: int,
+    systems: list[str],
+) -> None:
+    """CPU time of loading a table of each size into a fresh process, on every system, for
+    each code (``--anchor``: alternating with it); prints the times and the ratio of the
+    largest size to the smallest, per code, and this code / the anchor.
+
+    Each code fills its own tables (with snapshots every 50 records, the default), so each
+    loads what it would have written itself."""
+    results: dict[tuple[str, str, int], list[float]] = {}
+    seqs: dict[tuple[str, str, int], int] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for system in systems:
+            for code, source in codes:
+                env = {**os.environ}
+                if source is not None:
+                    env["PYTHONPATH"] = str(source)
+
+                def run(*step: str, env: dict[str, str] = env) -> str:
+                    done = subprocess.run(
+                        [sys.executable, __file__, "--cold-step", *step],
+                        env=env,
+                        capture_output=True,
+                        text=True,
+                        check=True,
+                    )
+                    return done.stdout.strip().splitlines()[-1]
+
+                for size in sizes:
+                    url = f"sqlite:///{Path(tmp) / f'{code}-{system}-{size}.sqlite3'}"
+                    table_id = run("fill", url, system, str(size))
+                    for _ in range(repeat):
+                        seconds, seq = run("load", url, table_id, "0").split()
+                        results.setdefault((system, code, size), []).append(float(seconds))
+                        seqs[(system, code, size)] = int(seq)
+    small, large = min(sizes), max(sizes)
+    print(f"{'system':16} {'code':6} " + " ".join(f"{n:>10}" for n in sizes) + "  (ms CPU, best)")
+    best = {key: min(values) for key, values in results.items()}
+    for system in systems:
+        for code, _ in codes:
+            cells = " ".join(f"{best[(system, code, n)] * 1000:>10.1f}" for n in sizes)
+            ratio = best[(system, code, large)] / best[(system, code, small)]
+            records = seqs[(system, code, large)]
+            print(f"{system:16} {code:6} {cells}  {large}/{small}: {ratio:.2f} ({records} rec)")
+    if len(codes) > 1:
+        for system in systems:
+            ratios = ", ".join(
+                f"{n}: {best[(system, 'this', n)] / best[(system, 'anchor', n)]:.2f}" for n in sizes
+            )
+            print(f"this / anchor, cold load, {system}: {ratios}")
 
 
 def main() -> None:
@@ -428,8 +497,20 @@ def main() -> None:
     )
     parser.add_argument("--repeat", type=int, default=1, help="runs of each scenario (1..10)")
     parser.add_argument(
-        "--cold-load", type=int, default=0, metavar="N", help="only time loading N records"
+        "--cold-load",
+        type=int,
+        nargs="*",
+        metavar="N",
+        help="only time loading tables of these sizes on every system (default 1000 20000)",
     )
+    parser.add_argument(
+        "--systems",
+        nargs="+",
+        choices=COLD_SYSTEMS,
+        default=list(COLD_SYSTEMS),
+        help="the systems --cold-load loads (default: every one)",
+    )
+    parser.add_argument("--cold-step", nargs=4, help=argparse.SUPPRESS)
     parser.add_argument(
         "--workers",
         type=int,
@@ -438,7 +519,13 @@ def main() -> None:
         help="server processes (PostgreSQL): one run per count given, e.g. --workers 1 2",
     )
     parser.add_argument(
-        "--log", type=int, default=0, metavar="N", help="give every table N rolls before timing"
+        "--log",
+        type=int,
+        nargs="+",
+        default=[0],
+        metavar="N",
+        help="give every table N rolls before timing; several: one run each, and the ratio "
+        "of the CPU per command at the longest log to that at the shortest",
     )
     parser.add_argument(
         "--anchor",
@@ -448,7 +535,7 @@ def main() -> None:
         "alternating, and print the ratios this / anchor",
     )
     args = parser.parse_args()
-    if not 0 <= args.log <= 20000:
+    if not all(0 <= n <= 20000 for n in args.log):
         parser.error("keep it bounded: 0..20000 records of log")
     codes: list[tuple[str, Path | None]] = [("this", ROOT / "src")]
     if args.anchor is not None:
@@ -458,10 +545,15 @@ def main() -> None:
         if not (anchor / "spieltisch").is_dir():
             parser.error(f"no spieltisch package in {args.anchor}")
         codes = [("anchor", anchor), *codes]
-    if args.cold_load:
-        if not 1 <= args.cold_load <= 20000:
-            parser.error("keep it bounded: 1..20000 records")
-        cold_load(args.cold_load)
+    if args.cold_step:
+        step, where, system, records = args.cold_step
+        cold_step(step, where, system, int(records))
+        return
+    if args.cold_load is not None:
+        sizes = sorted(set(args.cold_load or [1000, 20000]))
+        if len(sizes) < 2 or not all(1 <= n <= 20000 for n in sizes):
+            parser.error("keep it bounded: two or more sizes of 1..20000 records")
+        cold_load(sizes, codes, max(1, min(args.repeat, 10)), args.systems)
         return
     if not (2 <= args.clients <= 500 and 1 <= args.commands <= 5000 and args.tables >= 1):
         parser.error("keep it bounded: 2..500 clients, 1..5000 commands")
@@ -490,7 +582,9 @@ def main() -> None:
     for database, workers in runs:
         label = database if workers == 1 else f"{database}×{workers}"
         # Side by side: each scenario on a fresh database and server, the codes alternating.
-        for name, tables, senders in chosen * args.repeat:
+        for name, tables, senders, log in [
+            (*scenario, log) for scenario in chosen * args.repeat for log in args.log
+        ]:
             for code, source in codes:
                 with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
                     if database == "sqlite":
@@ -500,7 +594,7 @@ def main() -> None:
                     if url is None:
                         continue
                     per_table = max(2, args.clients // tables)
-                    prepared = prepare(url, tables, per_table, args.log) if args.log else None
+                    prepared = prepare(url, tables, per_table, log) if log else None
                     with serve(url, workers, source) as server:
                         result = asyncio.run(
                             scenario(
@@ -509,7 +603,7 @@ def main() -> None:
                                 prepared=prepared,
                             )
                         )
-                    results.append((label, code, name, result))
+                    results.append((label, code, name, {**result, "log": log}))
 
     print(
         f"{'database':9} {'code':6} {'scenario':10} {'tables':>6} {'clients':>7} {'log':>5} "
@@ -518,23 +612,34 @@ def main() -> None:
     )
     for database, code, name, r in results:
         print(
-            f"{database:9} {code:6} {name:10} {r['tables']:>6} {r['clients']:>7} {args.log:>5} "
+            f"{database:9} {code:6} {name:10} {r['tables']:>6} {r['clients']:>7} {r['log']:>5} "
             f"{r['commands']:>5} {r['per_second']:>7.1f} {r['ack_p50']:>8.1f} {r['ack_p99']:>8.1f} "
             f"{r['fanout_p50']:>8.1f} {r['fanout_p99']:>8.1f} {r['undelivered']:>4} "
             f"{r['cpu_ms']:>7.2f}        {r['message_bytes']:>6} {r['load_share']:>7.0%}"
         )
     if args.anchor is not None:
         for database in dict.fromkeys(d for d, _, _, _ in results):
-            for name, _, _ in chosen:
-                mine = [r for d, c, n, r in results if (d, c, n) == (database, "this", name)]
-                theirs = [r for d, c, n, r in results if (d, c, n) == (database, "anchor", name)]
+            for (name, _, _), log in [(c, n) for c in chosen for n in args.log]:
+                mine = _runs(results, database, "this", name, log)
+                theirs = _runs(results, database, "anchor", name, log)
                 if not (mine and theirs):
                     continue
                 ratios = ", ".join(
                     f"{key} {_mean(mine, key) / _mean(theirs, key):.2f}"
                     for key in ("per_second", "cpu_ms", "fanout_p99", "message_bytes")
                 )
-                print(f"this / anchor, {database}, {name}, log {args.log}: {ratios}")
+                print(f"this / anchor, {database}, {name}, log {log}: {ratios}")
+    if len(args.log) > 1:  # what a longer log costs each code, side by side
+        short, long = min(args.log), max(args.log)
+        for database in dict.fromkeys(d for d, _, _, _ in results):
+            for (name, _, _), (code, _) in [(c, k) for c in chosen for k in codes]:
+                first = _runs(results, database, code, name, short)
+                last = _runs(results, database, code, name, long)
+                if first and last:
+                    ratio = _mean(last, "cpu_ms") / _mean(first, "cpu_ms")
+                    print(
+                        f"cpu/cmd log {long} / log {short}, {database}, {name}, {code}: {ratio:.2f}"
+                    )
     results_by_code = [(d, n, r) for d, c, n, r in results if c == "this"]
     by = {(d, n): r for d, n, r in results_by_code}
     for workers in args.workers[1:] if args.db == "postgres" else []:

@@ -21,6 +21,7 @@ from spieltisch.engine.table import Role
 from spieltisch.errors import SpieltischError
 from spieltisch.store import EventStore
 from spieltisch.store.db import libpq_url
+from spieltisch.store.writes import Writes
 
 
 def test_concurrent_commands_are_each_applied_exactly_once(database_url: str, toy: Any) -> None:
@@ -121,9 +122,9 @@ def test_a_worker_waits_for_the_other_workers_turn_on_postgres(postgres_url: str
             """The first worker holds its turn, decided but not committed, until released."""
             entered.set()
             assert release.wait(60)
-            return EventStore._append(first, write, work, records)
+            return Writes.append(first.writes, write, work, records)
 
-        first._append = hold  # type: ignore[method-assign]
+        first.writes.append = hold  # type: ignore[method-assign]
 
         def late() -> None:
             try:

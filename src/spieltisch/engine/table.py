@@ -25,8 +25,8 @@ here for every system; its records change neither fold, and a whisper carries it
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from typing import Any, Protocol, SupportsIndex, overload
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -43,6 +43,7 @@ __all__ = [
     "AUTO_ACTOR",
     "Actor",
     "DrawModel",
+    "Log",
     "Record",
     "Role",
     "Table",
@@ -98,6 +99,24 @@ class Record(BaseModel):
     fold (the command cut short, then the discovery of what it touched)."""
 
 
+class Log(Protocol):
+    """What a table keeps its records in, oldest first: a list, or a log that reads its
+    older records only when they are asked for (:class:`spieltisch.store.cache.LazyLog`)."""
+
+    def __len__(self) -> int: ...
+
+    @overload
+    def __getitem__(self, index: SupportsIndex, /) -> Record: ...
+
+    @overload
+    def __getitem__(self, index: slice, /) -> list[Record]: ...
+
+    def __iter__(self) -> Iterator[Record]: ...
+
+    def append(self, record: Record, /) -> None:
+        """Add the next record."""
+
+
 class Table:
     """A game system, its options and its log; the state is folded from the log."""
 
@@ -115,7 +134,7 @@ class Table:
         """Every record draws from a stream of its own (format 3): ``source_at`` is asked for
         the record's ``seq`` and its draws are numbered from 0. Otherwise (formats 1 and 2)
         draws are numbered across the whole log and ``source_at`` is asked for the index."""
-        self.records: list[Record] = []
+        self.records: Log = []
         self._shapes = shapes_of(system)
         """The event shapes every event is read through (:mod:`spieltisch.engine.upcast`)."""
         self._state = self._shared = system.new_state(self.options)
@@ -620,7 +639,7 @@ class Table:
                 )
         self.records.append(record)
 
-    def _fold(self, records: list[Record], undoing: int | None) -> tuple[Any, Any, dict[str, Any]]:
+    def _fold(self, records: Log, undoing: int | None) -> tuple[Any, Any, dict[str, Any]]:
         """The GM's, the shared and the private folds of ``records`` (the GM's and the shared
         one the same object while nothing hidden has happened)."""
         undone = {r.undoes for r in records if r.undoes is not None}

@@ -1,9 +1,12 @@
 """The event store: tables, participants and logs in SQLite (default) or PostgreSQL.
 
-The parts: :mod:`.events` (the store: writes, reads, participants), :mod:`.cache` (tables kept
-in memory), :mod:`.snapshots` (folded states as JSON), :mod:`.exchange` (export and import),
-:mod:`.validation` (checks of user input), :mod:`.types` (the values handed out), :mod:`.db`
-and :mod:`.models` (the database and its tables).
+The parts: :mod:`.events` (the :class:`EventStore` facade), and one module per job behind it:
+:mod:`.writes` (the write path), :mod:`.loading` (reading a table), :mod:`.tables` (a table's
+life), :mod:`.people` (participants and invites), :mod:`.seeds` (the dice seeds), :mod:`.play`
+(commands and undos). Beside them :mod:`.cache` (tables kept in memory), :mod:`.snapshots`
+(folded states as JSON), :mod:`.exchange` (export and import documents), :mod:`.validation`
+(checks of user input), :mod:`.types` (the values handed out), :mod:`.db` and :mod:`.models`
+(the database and its tables).
 """
 
 from spieltisch.store.cache import StoredTable

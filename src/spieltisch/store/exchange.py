@@ -285,7 +285,7 @@ def parse_export(data: Any) -> ParsedExport:
         dice_table=str(data["table"]),
         epochs=tuple(epochs_of(data)),
         player_seeds=tuple(player_seeds_of(data)),
-        records=table.records,
+        records=list(table.records),
         participants=others,
         streams=streams,
     )

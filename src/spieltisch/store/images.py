@@ -147,7 +147,7 @@ def save_image(store: EventStore, table_id: str, by: Participant, data: bytes) -
         )
         return info
 
-    return store._run(table_id, work)
+    return store.writes.run(table_id, work)
 
 
 def load_image(store: EventStore, table_id: str, image_id: str) -> StoredImage:

@@ -1,25 +1,37 @@
 """Snapshots of a table's folds: JSON that round-trips exactly, or none at all.
 
-A snapshot holds ``{"gm": state, "shared": state | null, "shapes": stamp}``: the GM's fold
-and, once a hidden record made them differ, the shared fold (``null`` while both are the same
-state), and the stamp of the rules and event shapes it was folded under
+A snapshot holds ``{"gm": state, "shared": state | null, "shapes": stamp, "log": facts}``:
+the GM's fold and, once a hidden record made them differ, the shared fold (``null`` while both
+are the same state), the stamp of the rules and event shapes it was folded under
 (:attr:`spieltisch.engine.upcast.EventShapes.stamp`; a snapshot without one was folded under
-rules version 1 with every event at version 1). A snapshot of other rules or shapes than
-today's is not used: the table folds from its log, which is read through the upcasters.
+rules version 1 with every event at version 1), and what the table derives from the whole log
+before it (:class:`~spieltisch.store.cache.LogFacts`: the draws, the owners of pieces). A
+snapshot of other rules or shapes than today's is not used: the table folds from its log,
+which is read through the upcasters. A snapshot without the facts (written before them) is
+used with the whole log read; the next snapshot written carries them.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import TypeAdapter
 
 from spieltisch.engine.system import GameSystem
 from spieltisch.engine.upcast import shapes_of
+from spieltisch.store.cache import LogFacts
 
-__all__ = ["decode_state", "decode_states", "encode_state", "encode_states"]
+__all__ = [
+    "Snapshot",
+    "decode_snapshot",
+    "decode_state",
+    "decode_states",
+    "encode_state",
+    "encode_states",
+]
 
 _STATE_ADAPTERS: dict[type, TypeAdapter[Any] | None] = {}
 
@@ -61,13 +73,27 @@ def decode_state(system: GameSystem[Any, Any, Any], options: Mapping[str, Any], 
         return None
 
 
-def encode_states(state: Any, shared: Any, stamp: str = _FIRST) -> str | None:
+@dataclass(frozen=True)
+class Snapshot:
+    """A decoded snapshot: the GM's and the shared fold, and the log's facts (``None`` for a
+    snapshot written before them)."""
+
+    state: Any
+    shared: Any
+    facts: LogFacts | None
+
+
+def encode_states(
+    state: Any, shared: Any, stamp: str = _FIRST, facts: LogFacts | None = None
+) -> str | None:
     """Both folds as one snapshot (``None`` if either does not round-trip), stamped with the
-    rules and event shapes they were folded under."""
+    rules and event shapes they were folded under, with the ``facts`` of the log before it."""
     gm = encode_state(state)
     if gm is None:
         return None
     mark = "" if stamp == _FIRST else f',"shapes":{json.dumps(stamp)}'
+    if facts is not None:
+        mark += f',"log":{json.dumps(facts.to_json(), separators=(",", ":"))}'
     if shared is state:
         return f'{{"gm":{gm},"shared":null{mark}}}'
     other = encode_state(shared)
@@ -80,10 +106,19 @@ def decode_states(
     system: GameSystem[Any, Any, Any], options: Mapping[str, Any], data: str
 ) -> tuple[Any, Any] | None:
     """The GM's and the shared fold of a snapshot; ``None`` for one the code cannot read."""
+    snapshot = decode_snapshot(system, options, data)
+    return None if snapshot is None else (snapshot.state, snapshot.shared)
+
+
+def decode_snapshot(
+    system: GameSystem[Any, Any, Any], options: Mapping[str, Any], data: str
+) -> Snapshot | None:
+    """A snapshot's folds and facts; ``None`` for one the code cannot read."""
     try:
         outer = json.loads(data)
         gm, shared = outer["gm"], outer["shared"]
         stamp = outer.get("shapes", _FIRST)
+        facts = LogFacts.from_json(outer["log"]) if "log" in outer else None
     except (ValueError, TypeError, KeyError, AttributeError):
         return None  # a snapshot of an older format: fold from the log
     if stamp != shapes_of(system).stamp:
@@ -92,6 +127,6 @@ def decode_states(
     if state is None:
         return None
     if shared is None:
-        return state, state
+        return Snapshot(state, state, facts)
     other = decode_state(system, options, json.dumps(shared))
-    return None if other is None else (state, other)
+    return None if other is None else Snapshot(state, other, facts)

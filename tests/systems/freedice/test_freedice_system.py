@@ -71,14 +71,28 @@ def test_undo_and_replay_give_the_same_state() -> None:
 
 
 def test_a_view_lists_only_the_latest_rolls() -> None:
-    """The log keeps every roll; the view the last ROLLS_SHOWN, oldest first."""
+    """The log keeps every roll; the state and the view the last ROLLS_SHOWN, oldest first."""
     system = get_system("free-dice")
     table = Table(system)
     for n in range(ROLLS_SHOWN + 3):
         table.execute({"kind": "roll", "expression": f"{n + 1}d6"}, ANNA, source_at)
-    assert len(table.state.rolls) == ROLLS_SHOWN + 3
+    assert len(table.records) == ROLLS_SHOWN + 3
+    assert len(table.state.rolls) == ROLLS_SHOWN  # the state does not grow with the log
+    assert table.state.rolls[0].expression == "4d6"
     shown = system.view(table.state, GM_VIEWER)["rolls"]
     assert [r["expression"] for r in shown] == [f"{n + 1}d6" for n in range(3, ROLLS_SHOWN + 3)]
+
+
+def test_undoing_a_roll_brings_back_the_one_before_the_kept_ones() -> None:
+    """An undo re-folds the log, so the kept rolls are again the latest ROLLS_SHOWN of those
+    not undone."""
+    system = get_system("free-dice")
+    table = Table(system)
+    for n in range(ROLLS_SHOWN + 2):
+        table.execute({"kind": "roll", "expression": f"{n + 1}d6"}, ANNA, source_at)
+    table.undo(ROLLS_SHOWN + 2, GM)
+    expressions = [r.expression for r in table.state.rolls]
+    assert expressions == [f"{n + 1}d6" for n in range(1, ROLLS_SHOWN + 1)]
 
 
 def test_bad_notation_is_a_rule_error_and_changes_nothing() -> None:

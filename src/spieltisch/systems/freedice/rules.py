@@ -65,6 +65,7 @@ from spieltisch.systems.freedice.events import (
 __all__ = [
     "EDITION",
     "MOVE",
+    "ROLLS_KEPT",
     "TERRAIN_COST",
     "Fighter",
     "FreeDiceOptions",
@@ -88,6 +89,11 @@ TERRAIN_COST: dict[str, int | None] = {"difficult": 2, "water": 2, "wall": None}
 """What a step onto a terrain costs in squares (None: impassable); plain ground costs 1."""
 
 MAX_EFFECT_LEVEL = 99
+
+ROLLS_KEPT = 50
+"""How many of the latest rolls the state keeps: a campaign's log grows for years, the older
+rolls stay in the records (read page by page), and a state that grew with every roll made
+every command and snapshot cost more the longer the table lived."""
 
 
 class _Frozen(BaseModel):
@@ -145,7 +151,8 @@ class FreeDiceOptions(BaseModel):
 
 
 class FreeDiceState(BaseModel):
-    """The state of a free-dice table: every roll so far, the map and the fight."""
+    """The state of a free-dice table: the latest :data:`ROLLS_KEPT` rolls, the map and the
+    fight."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -538,7 +545,7 @@ def fold(state: FreeDiceState, event: Event) -> FreeDiceState:
     """Apply one event, purely; the toolkit's verbs raise :class:`RuleError` where it no
     longer fits (undo is then refused)."""
     if isinstance(event, Rolled):
-        return state.model_copy(update={"rolls": (*state.rolls, event)})
+        return state.model_copy(update={"rolls": (*state.rolls, event)[-ROLLS_KEPT:]})
     if isinstance(event, CombatantAdded):
         return _add(state, event)
     if isinstance(event, Claimed):

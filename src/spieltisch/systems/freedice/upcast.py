@@ -22,10 +22,12 @@ from spieltisch.engine.upcast import Upcaster
 
 __all__ = ["RULES_VERSION", "UPCASTERS"]
 
-RULES_VERSION = 2
+RULES_VERSION = 3
 """The version of the rules, carried in exports and snapshots. 2: tokens take space and
 contact discovers what is hidden (the options' ``edition`` 2; a table stored without it reads
-as edition 1, the rules of version 1, so its snapshots of version 1 are folded anew)."""
+as edition 1, the rules of version 1, so its snapshots of version 1 are folded anew). 3: the
+state keeps only the latest rolls (:data:`.rules.ROLLS_KEPT`; what a command decides is the
+same), so a snapshot of version 2, which holds every roll, is folded anew once."""
 
 UPCASTERS: Mapping[str, Sequence[Upcaster]] = {}
 """Event kind → its upcasters in order (``v1→v2``, ``v2→v3``, …); none yet."""

@@ -22,12 +22,18 @@ from spieltisch.engine.effects import Effect
 from spieltisch.engine.grid import square_name
 from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.freedice.events import EVENTS
-from spieltisch.systems.freedice.rules import MOVE, TERRAIN_COST, Fighter, FreeDiceState
+from spieltisch.systems.freedice.rules import (
+    MOVE,
+    ROLLS_KEPT,
+    TERRAIN_COST,
+    Fighter,
+    FreeDiceState,
+)
 
 __all__ = ["ROLLS_SHOWN", "view"]
 
-ROLLS_SHOWN = 50
-"""How many of the latest rolls a view lists (``rolls``, oldest first)."""
+ROLLS_SHOWN = ROLLS_KEPT
+"""How many of the latest rolls a view lists (``rolls``, oldest first): all the state keeps."""
 
 
 @lru_cache(maxsize=1024)
