@@ -5,7 +5,7 @@
 import { details, el, t, tFirst } from "../../core.js";
 import { renderDice } from "../../dice.js";
 import { oddsChart } from "../../odds.js";
-import { battleMap, mapFrame } from "../../fight/map.js";
+import { battleMap, centreToken, mapFrame } from "../../fight/map.js";
 import { field, numberInput, readInt, select, textInput, checkField } from "../../forms.js";
 
 const ATTRIBUTES = ["KKR", "ATH", "GES", "SIN", "WIS", "WIL"];
@@ -702,6 +702,8 @@ function mapCard(ctx) {
       id: c.id, name: c.name, position: c.position, colour: COLOURS[side], movable: movable(c),
       classes: [c.bound ? "is-bound" : "is-free", selected?.id === c.id ? "is-selected" : "", ctx.state.fight?.current === c.id ? "is-current" : "", c.secret ? "is-secret" : "", c.defeated ? "is-defeated" : ""].filter(Boolean),
       label: t("web.hexxen.token", { name: c.name, square: c.position, state }),
+      // Only who this person may see is in the view, with the LeP their card shows.
+      secret: Boolean(c.secret), hp: c.lep ? { value: c.lep.current, max: c.lep.maximum } : null,
     };
   });
   const board = battleMap({
@@ -727,7 +729,7 @@ function mapCard(ctx) {
     el("h2", { id: "hx-map-heading" }, t("web.hexxen.map")),
     el("p", { class: "muted small-print", id: "hx-map-hint" }, hint),
     pickers.length ? el("div", { class: "row hx-pickers" }, pickers) : null,
-    mapFrame(board),
+    mapFrame(board, centreToken("hx", tokens, ctx.state.fight?.current, ctx.isGm ? [] : ctx.me.pieces || [])),
     el("ul", { class: "map-legend" },
       el("li", {}, el("span", { class: "map-key hx-key-bound", "aria-hidden": "true" }), t("web.hexxen.legend_bound")),
       el("li", {}, el("span", { class: "map-key hx-key-free", "aria-hidden": "true" }), t("web.hexxen.legend_free"))),
@@ -744,11 +746,11 @@ export function render(body, ctx) {
   const npcs = ctx.state.npcs.map((n) => npcCard(ctx, n));
   body.replaceChildren(el("div", { class: "hx-table", id: "hx-table" },
     pendingCard(ctx),
+    mapCard(ctx),
     tracker(ctx),
     npcActions(ctx),
     lastView(ctx),
-    checkCard(ctx),
-    mapCard(ctx)));
+    checkCard(ctx)));
   // The fight in the scene, hunters and NSC as the sheets, the GM's effects and LeP as the tools.
   const tools = gmTools(ctx);
   return {
