@@ -592,8 +592,11 @@ function createForm(ctx) {
       field(t("web.hexxen.name"), input("hx-create-name", d.name, (v) => (d.name = v), { required: true, "aria-required": "true" })),
       el("div", { class: "row hx-attr-inputs" }, ATTRIBUTES.map((a) => field(t("web.hexxen.attr." + a), numIn(`hx-create-${a}`, d.attrs[a], (v) => (d.attrs[a] = v), { min: 0, max: 20 })))),
       field(t("web.hexxen.armour"), numIn("hx-create-armour", d.armour, (v) => (d.armour = v), { min: 0, max: 20 })),
-      el("fieldset", { class: "hx-skill-inputs" }, el("legend", {}, t("web.hexxen.skills")),
-        skills.map((s) => field(`${s} (${ctx.state.skill_list[s]})`, numIn(`hx-create-skill-${slug(s, new Set())}`, d.skills[s] ?? "", (v) => (d.skills[s] = v), { min: 0, max: 20 })))),
+      // The skills in one group per attribute, the groups side by side where the region has room.
+      el("fieldset", { class: "hx-skill-groups", id: "hx-create-skills" }, el("legend", {}, t("web.hexxen.skills")),
+        ATTRIBUTES.filter((a) => skills.some((s) => ctx.state.skill_list[s] === a)).map((a) => el("fieldset", { class: "hx-skill-inputs form-group", id: `hx-create-skills-${a}` },
+          el("legend", {}, t("web.hexxen.attr." + a)),
+          skills.filter((s) => ctx.state.skill_list[s] === a).map((s) => field(s, numIn(`hx-create-skill-${slug(s, new Set())}`, d.skills[s] ?? "", (v) => (d.skills[s] = v), { min: 0, max: 20 })))))),
       el("button", { type: "submit", id: "hx-create-submit", class: "primary" }, t("web.hexxen.create_submit"))),
     { open: !ctx.state.hunters.some((h) => pieces(ctx).has(h.id)) && !ctx.isGm });
 }
