@@ -408,7 +408,9 @@ function npcActions(ctx) {
     if (left < 1) return t("web.hexxen.reason.no_handlung", { name: npc.name });
     if (!legal.some((l) => l.kind === kind && (l.attack === line.name || l.power === line.name))) {
       if (kind === "npc_power" && line.hex > npc.hex.current) return t("web.hexxen.reason.no_hex", { cost: line.hex, left: npc.hex.current });
-      return t(npc.bound ? "web.hexxen.reason.needs_free" : "web.hexxen.reason.needs_bound", { name: npc.name });
+      // Where binding follows the map, the way to melee is a move next to a hunter.
+      const byMap = ctx.state.options.binding_from_map && npc.position;
+      return t(npc.bound ? "web.hexxen.reason.needs_free" : byMap ? "web.hexxen.reason.needs_bound_map" : "web.hexxen.reason.needs_bound", { name: npc.name });
     }
     return null;
   };
