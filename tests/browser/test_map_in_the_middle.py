@@ -8,6 +8,7 @@ on the player's own creature, then on the one whose turn it is."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from browser_helpers import join, new_context, open_table, watch_errors
@@ -36,7 +37,7 @@ def fill(page: Page, selector: str) -> str:
     return str(page.eval_on_selector(selector, "e => getComputedStyle(e).fill"))
 
 
-def test_the_map_is_the_middle_of_the_table(browser: Any, server: Any) -> None:
+def test_the_map_is_the_middle_of_the_table(browser: Any, server: Any, screenshots: Path) -> None:
     desk = {"viewport": {"width": 1280, "height": 900}}
     phone_size = {"viewport": {"width": 375, "height": 812}, "is_mobile": True, "has_touch": True}
     contexts = [new_context(browser, **desk), new_context(browser, **desk)]
@@ -51,6 +52,7 @@ def test_the_map_is_the_middle_of_the_table(browser: Any, server: Any) -> None:
 
         # The map leads the scene and gets the width: squares of about 40 px, in view.
         square = box(pia, "#dd-sq-a1")
+        print(f"D&D map square at 1280 × 900: {square['width']:.1f} px")
         assert square["width"] >= 36, square
         assert box(pia, "#dd-map")["y"] < 400
 
@@ -134,6 +136,7 @@ def test_the_map_is_the_middle_of_the_table(browser: Any, server: Any) -> None:
         pia.mouse.down()
         pia.mouse.move(to["x"] + to["width"] / 2, to["y"] + to["height"] / 2, steps=8)
         expect(pia.locator("#dd-map .map-ruler-text").first).to_have_text("4.5 m, 4.5 m left")
+        pia.screenshot(path=str(screenshots / "dnd5e-map-drag.png"))
         pia.mouse.up()
         for page in (gm, pia):
             expect(page.locator("#dd-token-wiz")).to_have_attribute("data-square", "e5")
