@@ -150,10 +150,13 @@ def test_a_hexxen_fight(browser: Any, server: Any, screenshots: Any) -> None:
         assert order == ["hx-c-werwolf", "hx-c-ada", "hx-c-ghule"]
         expect(player.locator("#hx-facts-ada")).to_contain_text("Ap 6/6")
 
-        # Melee needs the wolf bound: the button says why until the GM binds it.
+        # Melee needs the wolf bound: the button says why (and how the map binds) until the
+        # GM binds it.
         expect(gm.locator("#hx-declare-0")).to_be_disabled()
         expect(gm.locator("#hx-declare-0")).to_have_attribute(
-            "title", "Nahkampf: Werwolf steht frei."
+            "title",
+            "Nahkampf: Werwolf steht frei. Auf der Karte neben einen Jäger ziehen, dann ist"
+            " Werwolf gebunden.",
         )
         gm.locator("#hx-toggle-bound-werwolf").click()
         expect(player.locator("#hx-bound-werwolf")).to_have_text("bound (gebunden)")

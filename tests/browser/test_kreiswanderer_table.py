@@ -308,7 +308,10 @@ def test_the_gm_s_toolbox_trap_reinforcements_the_fallen_and_a_ritual(
         expect(gm.locator("#kw-sheet-tp-ada")).to_have_text("24 / 30")
         expect(gm.locator("#kw-being-ada")).to_contain_text("burning")
 
-        # The fight: Ada and the goblin; the wolf joins as reinforcement.
+        # The fight: Ada and the goblin (every being present is ticked, the GM leaves the
+        # wolf out); the wolf joins as reinforcement.
+        expect(gm.locator("#kw-join-wolf")).to_be_checked()
+        gm.locator("#kw-join-wolf").uncheck()
         gm.locator("#kw-join-ada").check()
         gm.locator("#kw-join-goblin").check()
         gm.locator("#kw-start-combat").click()

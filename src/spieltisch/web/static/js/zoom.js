@@ -3,15 +3,17 @@
 // frame keeps its scroll position and its choice across re-renders (by its id).
 import { el, t } from "./core.js";
 
-const frames = new Map();  // frame id -> { fit, left, top }
+const frames = new Map();  // frame id -> { fit, left, top, centred }
 
 /**
  * `picture` (an SVG whose viewBox is `cells` squares wide) in a scrolling frame with id `id`;
- * `label` is the text key of the toggle.
+ * `label` is the text key of the toggle; `centre` (an element id inside the picture, e.g. the
+ * token whose turn it is) is brought to the middle of the frame when the frame first opens and
+ * whenever `centre` names another element (a new turn), never while the person pans.
  * CSS sizes the picture to at least `cells` × 46 px (44 px and a margin for rounding) on narrow screens unless "whole" is chosen.
  */
-export function zoomFrame(id, picture, cells, { extraClass = "", label = "web.layout.zoom_whole" } = {}) {
-  const memory = frames.get(id) || { fit: false, left: 0, top: 0 };
+export function zoomFrame(id, picture, cells, { extraClass = "", label = "web.layout.zoom_whole", centre = null } = {}) {
+  const memory = frames.get(id) || { fit: false, left: 0, top: 0, centred: null };
   frames.set(id, memory);
   picture.style.setProperty("--cells", String(cells));
   picture.classList.add("zoomable");
@@ -31,6 +33,22 @@ export function zoomFrame(id, picture, cells, { extraClass = "", label = "web.la
     },
   }, t(label));
   // Back to where the person had panned, once the frame is in the page.
-  requestAnimationFrame(() => { frame.scrollLeft = memory.left; frame.scrollTop = memory.top; });
+  requestAnimationFrame(() => {
+    if (centre && centre !== memory.centred && centreOn(frame, centre)) { memory.centred = centre; return; }
+    frame.scrollLeft = memory.left; frame.scrollTop = memory.top;
+  });
   return el("div", { class: "zoom" }, toggle, frame);
+}
+
+/** Scroll `frame` so that the element `id` inside it stands in its middle; false while the
+ * element is not there (yet). */
+export function centreOn(frame, id) {
+  const target = document.getElementById(id);
+  if (!target || !frame.contains(target)) return false;
+  const box = frame.getBoundingClientRect();
+  const spot = target.getBoundingClientRect();
+  if (!spot.width && !spot.height) return false;
+  frame.scrollLeft += spot.left + spot.width / 2 - (box.left + box.width / 2);
+  frame.scrollTop += spot.top + spot.height / 2 - (box.top + box.height / 2);
+  return true;
 }

@@ -38,15 +38,105 @@ export function stepFrom(name, key) {
   return to.x < 0 || to.y < 0 ? null : squareName(to.x, to.y);
 }
 
+/** A name's initials: the first letters of its first two words ("Giant Rat" → "GR"), or
+ * its first letter for one word. */
+export function initials(name) {
+  const words = String(name || "?").split(/[\s\-_]+/u).filter(Boolean);
+  const letters = words.slice(0, 2).map((w) => [...w][0]);
+  return (letters.join("") || "?").toUpperCase();
+}
+
+/**
+ * The short mark on each token, by token id: its initials; where tokens of different names
+ * share initials, a one-word name shows its first two letters ("Go", "Gn"); tokens of the same
+ * name are numbered (two goblins: "G1", "G2"). Open tokens are numbered before secret ones, so a
+ * player (who sees only the open ones) reads the same marks as the GM.
+ */
+export function tokenMarks(tokens) {
+  const ordered = [...tokens].sort((a, b) => Number(Boolean(a.secret)) - Number(Boolean(b.secret)));
+  const base = new Map(ordered.map((tk) => [tk.id, initials(tk.name)]));
+  const namesBy = new Map();
+  for (const tk of ordered) {
+    const names = namesBy.get(base.get(tk.id)) || new Set();
+    names.add(tk.name);
+    namesBy.set(base.get(tk.id), names);
+  }
+  for (const tk of ordered) {
+    const words = String(tk.name || "").split(/[\s\-_]+/u).filter(Boolean);
+    if (namesBy.get(base.get(tk.id)).size > 1 && words.length === 1) {
+      const letters = [...words[0]];
+      base.set(tk.id, letters[0].toUpperCase() + (letters[1] || "").toLowerCase());
+    }
+  }
+  const count = new Map();
+  for (const tk of ordered) count.set(tk.name, (count.get(tk.name) || 0) + 1);
+  const seen = new Map();
+  const out = new Map();
+  for (const tk of ordered) {
+    if (count.get(tk.name) > 1) {
+      const n = (seen.get(tk.name) || 0) + 1;
+      seen.set(tk.name, n);
+      out.set(tk.id, base.get(tk.id) + n);
+    } else out.set(tk.id, base.get(tk.id));
+  }
+  return out;
+}
+
+// A drag in progress, kept across re-renders (a live preview redraws the map while a token is
+// dragged): the map's prefix, the dragged token's id and the square under the pointer.
+let drag = null;
+window.addEventListener("pointerup", () => { drag = null; });
+window.addEventListener("pointercancel", () => { drag = null; });
+
+/** The square under the pointer of event `e`, or null. */
+function squareAt(e) {
+  const under = document.elementFromPoint(e.clientX, e.clientY);
+  return under?.closest?.("[data-square]")?.dataset?.square || null;
+}
+
+/** The HP bar under a token (two lines: the whole and what is left). */
+function hpBar(hp, x, y, width) {
+  const share = Math.max(0, Math.min(1, hp.value / Math.max(hp.max, 1)));
+  const level = share > 0.5 ? "is-high" : share > 0.25 ? "is-mid" : "is-low";
+  return [
+    svg("line", { x1: x, y1: y, x2: x + width, y2: y, class: "map-hp-bar" }),
+    share > 0 ? svg("line", { x1: x, y1: y, x2: x + width * share, y2: y, class: "map-hp-left " + level }) : null,
+  ];
+}
+
+/** The badge of a token's conditions: their number in a circle at its top right. */
+function badge(count, x, y) {
+  return [
+    svg("circle", { cx: x, cy: y, r: 8, class: "map-badge" }),
+    svg("text", { x, y, class: "map-badge-text", "text-anchor": "middle", "dominant-baseline": "central" }, String(count)),
+  ];
+}
+
+/** The ruler of a dragged token: a line from its square to the one under the pointer, and the
+ * game's words for the route (its cost, the movement left, a warning). */
+function rulerLayer(ruler, h) {
+  const a = parseSquare(ruler.from); const b = parseSquare(ruler.to);
+  if (!a || !b) return null;
+  const cx = (p) => p.x * CELL + CELL / 2; const cy = (p) => (h - p.y - 1) * CELL + CELL / 2;
+  const lines = (ruler.text ? [ruler.text] : []).concat(ruler.warning ? [ruler.warning] : []);
+  return svg("g", { class: "map-ruler" + (ruler.warning ? " is-warning" : ""), "aria-hidden": "true" },
+    svg("line", { x1: cx(a), y1: cy(a), x2: cx(b), y2: cy(b), class: "map-ruler-line" }),
+    ...lines.map((text, i) => svg("text", { x: cx(b), y: cy(b) - CELL * 0.7 - (lines.length - 1 - i) * 16, class: "map-ruler-text" + (i && ruler.warning ? " is-warning" : ""), "text-anchor": "middle" }, text)));
+}
+
 /**
  * The map as an SVG element.
  *
  * `options`: `prefix` (ids: `<prefix>-sq-<square>`, `<prefix>-token-<id>`), `width`, `height`,
  * `terrain` ({square: kind}), `terrainText(kind)`, `image` (a URL or null), `marks`
  * ({square: class names}, e.g. a route or a reach), `label` (the map's accessible name),
- * `tokens` ([{id, name, position, squares, colour, movable, classes, label}]), `onSquare(name)`,
- * `onToken(token)`, `onStep(token, name)` (arrow keys), `onDrop(token, name)` (a drag),
- * `onHover(name)` (a square under the pointer, for previews).
+ * `tokens` ([{id, name, position, squares, colour, movable, classes, label, secret, hp,
+ * conditions}]: `hp` {value, max} draws an HP bar and `conditions` (words) a badge — a game
+ * hands in only what the viewer may see), `ruler` ({from, to, text, warning} while a token
+ * is dragged), `onSquare(name)`, `onToken(token)`, `onStep(token, name)` (arrow keys),
+ * `onDrop(token, name)` (a drag), `onDrag(token, name)` (the square under a dragged token,
+ * for a live ruler), `onHover(name)` (a square under the pointer, for previews).
+ * Each token shows its mark (see `tokenMarks`).
  */
 export function battleMap(options) {
   const { prefix, width: w, height: h } = options;
@@ -54,7 +144,8 @@ export function battleMap(options) {
   const marks = options.marks || {};
   const top = (y, side = 1) => (h - y - side) * CELL;
   const layer = [];
-  let dragging = null;
+  const tokenList = options.tokens || [];
+  const short = tokenMarks(tokenList);
   if (options.image) {
     layer.push(svg("image", { href: options.image, x: 0, y: 0, width: w * CELL, height: h * CELL, preserveAspectRatio: "none", class: "map-image", id: `${prefix}-image` }));
   }
@@ -72,15 +163,20 @@ export function battleMap(options) {
       }, svg("title", {}, title)));
     }
   }
-  for (const token of options.tokens || []) {
+  for (const token of tokenList) {
     const at = parseSquare(token.position);
     if (!at) continue;
     const side = token.squares || 1;
+    const mark = short.get(token.id) || "?";
+    const size = side * CELL;
+    const fontSize = Math.round(Math.min(18 * side, (size - 10) / Math.max(mark.length * 0.62, 1)));
+    const conditions = token.conditions || [];
+    const label = (token.label || `${token.name} · ${token.position}`) + (mark !== initials(token.name) ? ` (${mark})` : "");
     layer.push(svg("g", {
       id: `${prefix}-token-${token.id}`, class: ["map-token", ...(token.classes || [])].join(" "),
       tabindex: token.movable ? 0 : null, role: token.movable ? "button" : "img",
-      "aria-label": token.label || `${token.name} · ${token.position}`,
-      dataset: { combatant: token.id, square: token.position },
+      "aria-label": label,
+      dataset: { combatant: token.id, square: token.position, mark },
       onclick: (e) => { e.stopPropagation(); options.onToken?.(token); },
       onkeydown: (e) => {
         if (!token.movable || !options.onStep) return;
@@ -89,20 +185,36 @@ export function battleMap(options) {
         e.preventDefault();
         options.onStep(token, to);
       },
-      onpointerdown: (e) => { if (token.movable && options.onDrop) { dragging = token; e.target.releasePointerCapture?.(e.pointerId); } },
+      onpointerdown: (e) => {
+        if (!token.movable || !options.onDrop) return;
+        drag = { prefix, id: token.id, over: token.position };
+        e.target.releasePointerCapture?.(e.pointerId);
+      },
     },
-    svg("rect", { x: at.x * CELL + 3, y: top(at.y, side) + 3, width: side * CELL - 6, height: side * CELL - 6, rx: side * CELL / 2, fill: token.colour || "#666", class: "map-token-body" }),
-    svg("text", { x: (at.x + side / 2) * CELL, y: top(at.y, side) + side * CELL / 2, class: "map-token-text", "text-anchor": "middle", "dominant-baseline": "central" }, (token.name || "?").slice(0, 1).toUpperCase()),
-    svg("title", {}, token.name)));
+    svg("rect", { x: at.x * CELL + 3, y: top(at.y, side) + 3, width: size - 6, height: size - 6, rx: size / 2, fill: token.colour || "#666", class: "map-token-body" }),
+    svg("text", { x: (at.x + side / 2) * CELL, y: top(at.y, side) + size / 2, class: "map-token-text", "font-size": fontSize, "text-anchor": "middle", "dominant-baseline": "central" }, mark),
+    token.hp ? hpBar(token.hp, at.x * CELL + 6, top(at.y, side) + size - 4, size - 12) : null,
+    conditions.length ? badge(conditions.length, at.x * CELL + size - 7, top(at.y, side) + 7) : null,
+    svg("title", {}, [token.name, ...conditions].join(" · "))));
   }
+  if (options.ruler) layer.push(rulerLayer(options.ruler, h));
+  const dragged = () => (drag && drag.prefix === prefix ? (options.tokens || []).find((tk) => tk.id === drag.id) : null);
   return svg("svg", {
     id: `${prefix}-map`, class: "map", viewBox: `0 0 ${w * CELL} ${h * CELL}`, role: "group",
     "aria-label": options.label || "",
-    onpointerup: (e) => {
-      const token = dragging;
-      dragging = null;
+    onpointermove: (e) => {
+      const token = dragged();
       if (!token) return;
-      const square = e.target?.dataset?.square || e.target?.closest?.("[data-square]")?.dataset?.square;
+      const square = squareAt(e);
+      if (!square || square === drag.over) return;
+      drag.over = square;
+      if (square !== token.position) options.onDrag?.(token, square);
+    },
+    onpointerup: (e) => {
+      const token = dragged();
+      drag = null;
+      if (!token) return;
+      const square = squareAt(e);
       if (square && square !== token.position) options.onDrop(token, square);
     },
   }, ...layer);
@@ -113,13 +225,22 @@ export function terrainLegend(kinds, text) {
   return el("ul", { class: "map-legend" }, ...kinds.map((kind) => el("li", {}, el("span", { class: "map-key terrain-" + kind, "aria-hidden": "true" }), text(kind))));
 }
 
-/** A map in its scrolling frame: on a phone each square is at least 44 px and the frame pans. */
-export function mapFrame(map) {
+/** A map in its scrolling frame: on a phone each square is at least 44 px and the frame pans;
+ * `centre` (a token's element id, see `centreToken`) is where it opens. */
+export function mapFrame(map, centre = null) {
   const cells = Number(map.getAttribute("viewBox").split(" ")[2]) / CELL;
-  return zoomFrame(map.id + "-frame", map, cells, { extraClass: "map-wrap", label: "web.layout.zoom_whole_map" });
+  return zoomFrame(map.id + "-frame", map, cells, { extraClass: "map-wrap", label: "web.layout.zoom_whole_map", centre });
 }
 
 /** The words for a token's square, shared by the games. */
 export function tokenLabel(name, square) {
   return t("web.map.token", { name, square });
+}
+
+/** The element id of the token a map opens on: the one whose turn it is, else the first of
+ * `own` (the viewer's pieces) on the map, else none. */
+export function centreToken(prefix, tokens, current, own = []) {
+  const placed = new Set(tokens.filter((tk) => tk.position).map((tk) => tk.id));
+  const id = placed.has(current) ? current : own.find((x) => placed.has(x));
+  return id ? `${prefix}-token-${id}` : null;
 }

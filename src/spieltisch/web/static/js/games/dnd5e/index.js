@@ -7,7 +7,7 @@
 import { el, showAlert, t, tFirst } from "../../core.js";
 import { checkField, field, numberInput, readInt, select, textInput } from "../../forms.js";
 import { oddsChart } from "../../odds.js";
-import { battleMap, mapFrame, parseSquare, squareName, terrainLegend, tokenLabel } from "../../fight/map.js";
+import { battleMap, centreToken, mapFrame, parseSquare, squareName, terrainLegend, tokenLabel } from "../../fight/map.js";
 
 const TERRAIN = ["difficult", "water", "wall"];
 const MODES = ["walk", "fly", "climb", "swim", "crawl"];
@@ -376,8 +376,51 @@ function onToken(ctx, token) {
     return null;
   }
   if (ui.selected) return onSquare(ctx, token.position);
-  if (f) { ui.target = f.id; ctx.rerender(); }
+  if (f) { ui.target = f.id; targetSpell(ctx, f.id); ctx.rerender(); }
   return null;
+}
+
+/** A creature clicked on the map joins the targets of the spell being cast (one that takes
+ * targets), as ticking it in the form would. */
+function targetSpell(ctx, id) {
+  const spell = casters(ctx).length ? chosenSpell(ctx) : null;
+  if (!spell || spell.area || spell.range === "self" || ui.cast.targets.includes(id)) return;
+  ui.cast.targets = [...ui.cast.targets, id];
+}
+
+/** A token dragged over a square: its route becomes the straight line there, previewed. */
+function onDrag(ctx, token, to) {
+  const f = byId(ctx).get(token.id);
+  if (!f || !movable(ctx, f)) return;
+  ui.selected = f.id; ui.standUp = false;
+  ui.route = line(f.position, to).map((square) => ({ to: square, mode: ui.mode }));
+  refreshPreview(ctx);
+  ctx.rerender();
+}
+
+/** A token dropped on a square: it moves there along the straight line; a refused move keeps
+ * the route on the map with its reason. */
+async function onDrop(ctx, token, to) {
+  const f = byId(ctx).get(token.id);
+  if (!f || !movable(ctx, f)) return;
+  ui.selected = f.id; ui.standUp = false;
+  ui.route = line(f.position, to).map((square) => ({ to: square, mode: ui.mode }));
+  refreshPreview(ctx);
+  const answer = await sendFor(ctx, f, moveCommand());
+  if (answer) { clearRoute(); ui.selected = null; }
+  ctx.rerender();
+}
+
+/** The ruler beside the end of the planned route: its cost, the movement left and who may
+ * strike as it leaves their reach. */
+function ruler(ctx) {
+  const f = ui.selected && byId(ctx).get(ui.selected);
+  const preview = ui.preview?.value;
+  if (!f || !ui.route.length || !preview) return null;
+  const text = t("web.map.ruler", { cost: metres(preview.cost_m), left: metres(preview.remaining_m) });
+  const warning = preview.error ? t("web.map.ruler_refused")
+    : preview.opportunity_attacks.length ? t("web.map.ruler_provokes", { names: preview.opportunity_attacks.map((id) => nameOf(ctx, id)).join(", ") }) : null;
+  return { from: f.position, to: ui.route[ui.route.length - 1].to, text, warning };
 }
 
 /** An arrow key on a token: select it, then each key adds one step to its route. */
@@ -413,6 +456,9 @@ function tokens(ctx) {
     movable: movable(ctx, f) || ctx.isGm,
     classes: [ui.selected === f.id ? "is-selected" : "", now === f.id ? "is-current" : "", f.secret ? "is-secret" : "", f.down ? "is-down" : "", (f.conditions || []).includes("prone") ? "is-prone" : ""].filter(Boolean),
     label: tokenLabel(f.name, f.position) + ((f.conditions || []).length ? " · " + f.conditions.map((k) => tFirst(["web.dnd5e.cond." + k], {}, k)).join(", ") : ""),
+    // The view holds only the creatures this person may see, with their HP as the cards show it.
+    secret: Boolean(f.secret), hp: typeof f.hp === "number" && f.max_hp ? { value: f.hp, max: f.max_hp } : null,
+    conditions: (f.conditions || []).map((k) => tFirst(["web.dnd5e.cond." + k], {}, k)),
   }));
 }
 
@@ -471,6 +517,9 @@ function mapPanel(ctx) {
     onSquare: (name) => onSquare(ctx, name),
     onToken: (token) => onToken(ctx, token),
     onStep: (token, to) => onStep(ctx, token, to),
+    onDrag: (token, to) => onDrag(ctx, token, to),
+    onDrop: (token, to) => onDrop(ctx, token, to),
+    ruler: ruler(ctx),
   });
   const paint = ctx.isGm ? field(t("web.dnd5e.paint"), select("dd-paint", [["", t("web.dnd5e.paint_off")], ...["plain", ...TERRAIN].map((k) => [k, t("web.map.terrain." + k)])], ui.paint, {
     onchange: (e) => { ui.paint = e.target.value; ui.selected = null; clearRoute(); ctx.rerender(); },
@@ -478,7 +527,7 @@ function mapPanel(ctx) {
   return el("section", { class: "card", id: "dd-map-box", "aria-labelledby": "dd-map-heading" },
     el("h2", { id: "dd-map-heading" }, t("web.dnd5e.map")),
     el("p", { class: "muted small-print" }, t("web.map.map_scale", { m: grid.square_m, diagonal: t("web.dnd5e.diagonal." + grid.diagonal) })),
-    mapFrame(board),
+    mapFrame(board, centreToken("dd", tokens(ctx), current(ctx), fighters(ctx).filter((f) => mine(ctx, f) && !ctx.isGm).map((f) => f.id))),
     terrainLegend(TERRAIN, (kind) => t("web.map.terrain." + kind)),
     templatesList(ctx), routePanel(ctx), paint);
 }
@@ -1183,7 +1232,7 @@ export function render(body, ctx) {
   if (ui.selected && !movable(ctx, byId(ctx).get(ui.selected))) { ui.selected = null; clearRoute(); }
   refreshPreview(ctx);
   body.replaceChildren(el("div", { class: "dd-table" },
-    status(ctx), endedLine(ctx), reactionPanel(ctx), legendaryPanel(ctx), lairPanel(ctx), readiedPanel(ctx), lastAttack(ctx), lastCast(ctx), lastConcentration(ctx), mapPanel(ctx), turnPanel(ctx), castPanel(ctx)));
+    status(ctx), endedLine(ctx), reactionPanel(ctx), mapPanel(ctx), legendaryPanel(ctx), lairPanel(ctx), readiedPanel(ctx), lastAttack(ctx), lastCast(ctx), lastConcentration(ctx), turnPanel(ctx), castPanel(ctx)));
   // The fight in the scene, the creatures' cards as the sheets, the forms as the tools.
   const tools = toolsPanel(ctx);
   return { sheets: el("div", { class: "dd-table" }, fightersPanel(ctx)), tools: tools && el("div", { class: "dd-table" }, tools) };

@@ -63,11 +63,12 @@ export function render(body, ctx) {
   const { sheets, tools } = ctx.regions;
   if (body.dataset.game !== "free-dice") {
     body.dataset.game = "free-dice";
+    // The map is the middle of the table: first in the scene, the roll form below it.
     body.replaceChildren(
+      el("div", { id: "fd-map-box" }),
       el("div", { class: "fd-roll-row" },
         spectator ? null : rollForm(ctx),
-        el("section", { class: "card" }, el("h2", {}, t("web.freedice.last")), el("div", { id: "fd-last" }))),
-      el("div", { id: "fd-map-box" }));
+        el("section", { class: "card" }, el("h2", {}, t("web.freedice.last")), el("div", { id: "fd-last" }))));
     sheets.replaceChildren(el("div", { id: "fd-fight" }));
     tools.replaceChildren(el("div", { id: "fd-tools" }));
   }

@@ -2,7 +2,7 @@
 // there, or move it with the arrow keys; the server decides, a refused move shows its reason.
 // The GM paints terrain by clicking. The drawing is the shared battle map's.
 import { el, t } from "../../core.js";
-import { battleMap, mapFrame, terrainLegend } from "../../fight/map.js";
+import { battleMap, centreToken, mapFrame, terrainLegend } from "../../fight/map.js";
 import { byId, mayAct, sendFor } from "./shared.js";
 
 export const mapUi = { selected: null, paint: null };
@@ -36,6 +36,7 @@ function tokens(ctx) {
     id: c.id, name: c.name, position: c.position, squares: c.squares, colour: c.colour, movable: mayAct(ctx, c),
     classes: [mapUi.selected === c.id ? "is-selected" : "", ctx.state.fight?.current === c.id ? "is-current" : "", c.secret ? "is-secret" : ""].filter(Boolean),
     label: t("web.map.token", { name: c.name, square: c.position }),
+    secret: Boolean(c.secret), conditions: (c.effects || []).map((x) => x.name),
   }));
 }
 
@@ -67,6 +68,6 @@ export function renderMap(ctx) {
   return el("section", { class: "card", id: "fd-map-box", "aria-labelledby": "fd-map-heading" },
     el("h2", { id: "fd-map-heading" }, t("web.freedice.map")),
     el("p", { class: "muted small-print", id: "fd-map-hint" }, hint, " ", t("web.map.map_scale", { m: map.square_m, diagonal: t("web.map.diagonal." + map.diagonal) })),
-    mapFrame(board),
+    mapFrame(board, centreToken("fd", ctx.state.combatants || [], ctx.state.fight?.current, ctx.isGm ? [] : (ctx.state.combatants || []).filter((c) => c.mine).map((c) => c.id))),
     terrainLegend(map.terrain_kinds, (kind) => t("web.map.terrain." + kind)));
 }

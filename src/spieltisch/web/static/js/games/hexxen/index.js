@@ -5,7 +5,7 @@
 import { details, el, t, tFirst } from "../../core.js";
 import { renderDice } from "../../dice.js";
 import { oddsChart } from "../../odds.js";
-import { battleMap, mapFrame } from "../../fight/map.js";
+import { battleMap, centreToken, mapFrame } from "../../fight/map.js";
 import { field, numberInput, readInt, select, textInput, checkField } from "../../forms.js";
 
 const ATTRIBUTES = ["KKR", "ATH", "GES", "SIN", "WIS", "WIL"];
@@ -408,7 +408,9 @@ function npcActions(ctx) {
     if (left < 1) return t("web.hexxen.reason.no_handlung", { name: npc.name });
     if (!legal.some((l) => l.kind === kind && (l.attack === line.name || l.power === line.name))) {
       if (kind === "npc_power" && line.hex > npc.hex.current) return t("web.hexxen.reason.no_hex", { cost: line.hex, left: npc.hex.current });
-      return t(npc.bound ? "web.hexxen.reason.needs_free" : "web.hexxen.reason.needs_bound", { name: npc.name });
+      // Where binding follows the map, the way to melee is a move next to a hunter.
+      const byMap = ctx.state.options.binding_from_map && npc.position;
+      return t(npc.bound ? "web.hexxen.reason.needs_free" : byMap ? "web.hexxen.reason.needs_bound_map" : "web.hexxen.reason.needs_bound", { name: npc.name });
     }
     return null;
   };
@@ -592,8 +594,11 @@ function createForm(ctx) {
       field(t("web.hexxen.name"), input("hx-create-name", d.name, (v) => (d.name = v), { required: true, "aria-required": "true" })),
       el("div", { class: "row hx-attr-inputs" }, ATTRIBUTES.map((a) => field(t("web.hexxen.attr." + a), numIn(`hx-create-${a}`, d.attrs[a], (v) => (d.attrs[a] = v), { min: 0, max: 20 })))),
       field(t("web.hexxen.armour"), numIn("hx-create-armour", d.armour, (v) => (d.armour = v), { min: 0, max: 20 })),
-      el("fieldset", { class: "hx-skill-inputs" }, el("legend", {}, t("web.hexxen.skills")),
-        skills.map((s) => field(`${s} (${ctx.state.skill_list[s]})`, numIn(`hx-create-skill-${slug(s, new Set())}`, d.skills[s] ?? "", (v) => (d.skills[s] = v), { min: 0, max: 20 })))),
+      // The skills in one group per attribute, the groups side by side where the region has room.
+      el("fieldset", { class: "hx-skill-groups", id: "hx-create-skills" }, el("legend", {}, t("web.hexxen.skills")),
+        ATTRIBUTES.filter((a) => skills.some((s) => ctx.state.skill_list[s] === a)).map((a) => el("fieldset", { class: "hx-skill-inputs form-group", id: `hx-create-skills-${a}` },
+          el("legend", {}, t("web.hexxen.attr." + a)),
+          skills.filter((s) => ctx.state.skill_list[s] === a).map((s) => field(s, numIn(`hx-create-skill-${slug(s, new Set())}`, d.skills[s] ?? "", (v) => (d.skills[s] = v), { min: 0, max: 20 })))))),
       el("button", { type: "submit", id: "hx-create-submit", class: "primary" }, t("web.hexxen.create_submit"))),
     { open: !ctx.state.hunters.some((h) => pieces(ctx).has(h.id)) && !ctx.isGm });
 }
@@ -702,6 +707,8 @@ function mapCard(ctx) {
       id: c.id, name: c.name, position: c.position, colour: COLOURS[side], movable: movable(c),
       classes: [c.bound ? "is-bound" : "is-free", selected?.id === c.id ? "is-selected" : "", ctx.state.fight?.current === c.id ? "is-current" : "", c.secret ? "is-secret" : "", c.defeated ? "is-defeated" : ""].filter(Boolean),
       label: t("web.hexxen.token", { name: c.name, square: c.position, state }),
+      // Only who this person may see is in the view, with the LeP their card shows.
+      secret: Boolean(c.secret), hp: c.lep ? { value: c.lep.current, max: c.lep.maximum } : null,
     };
   });
   const board = battleMap({
@@ -727,7 +734,7 @@ function mapCard(ctx) {
     el("h2", { id: "hx-map-heading" }, t("web.hexxen.map")),
     el("p", { class: "muted small-print", id: "hx-map-hint" }, hint),
     pickers.length ? el("div", { class: "row hx-pickers" }, pickers) : null,
-    mapFrame(board),
+    mapFrame(board, centreToken("hx", tokens, ctx.state.fight?.current, ctx.isGm ? [] : ctx.me.pieces || [])),
     el("ul", { class: "map-legend" },
       el("li", {}, el("span", { class: "map-key hx-key-bound", "aria-hidden": "true" }), t("web.hexxen.legend_bound")),
       el("li", {}, el("span", { class: "map-key hx-key-free", "aria-hidden": "true" }), t("web.hexxen.legend_free"))),
@@ -744,11 +751,11 @@ export function render(body, ctx) {
   const npcs = ctx.state.npcs.map((n) => npcCard(ctx, n));
   body.replaceChildren(el("div", { class: "hx-table", id: "hx-table" },
     pendingCard(ctx),
+    mapCard(ctx),
     tracker(ctx),
     npcActions(ctx),
     lastView(ctx),
-    checkCard(ctx),
-    mapCard(ctx)));
+    checkCard(ctx)));
   // The fight in the scene, hunters and NSC as the sheets, the GM's effects and LeP as the tools.
   const tools = gmTools(ctx);
   return {

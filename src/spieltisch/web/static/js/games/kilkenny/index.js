@@ -7,6 +7,10 @@ import { zoomFrame } from "../../zoom.js";
 const FILES = "abcdefghijklmnopqrstuvwxyz";
 const SEAT_ORDER = ["S", "W", "N", "E"];
 let selected = null;
+// The move shown as an animation: the record's seq and when it began (a redraw during the
+// animation continues it); `since` is the newest move when the page opened (never animated).
+const MOVE_MS = 600;
+const motion = { since: null, seq: null, started: 0 };
 
 /** Square name -> [x, y] (files a.. = x 0.., ranks 1.. = y 0..); hole names ("S1") -> null. */
 export function parseSquare(name) {
@@ -75,8 +79,8 @@ function lastMove(ctx) {
   const records = ctx.records.filter((r) => !undone.has(r.seq) && r.undoes == null).sort((a, b) => b.seq - a.seq);
   for (const record of records) {
     for (const event of [...(record.events || [])].reverse()) {
-      if (event.kind === "moved") return { from: event.from, to: event.to, seat: event.seat };
-      if (event.kind === "entered_hole") return { from: event.from, to: event.hole, seat: event.seat };
+      if (event.kind === "moved") return { from: event.from, to: event.to, seat: event.seat, seq: record.seq };
+      if (event.kind === "entered_hole") return { from: event.from, to: event.hole, seat: event.seat, seq: record.seq };
     }
   }
   return null;
@@ -88,8 +92,8 @@ function toSvg(x, y, size) {
   return [x + 1, size - y];
 }
 
-function catShape(cx, cy, seat, label) {
-  return svg("g", { class: "cat cat-" + seat, role: "img", "aria-label": label },
+function catShape(cx, cy, seat, label, moving = null) {
+  return svg("g", { class: "cat cat-" + seat, role: "img", "aria-label": label, ...moving },
     svg("polygon", { class: "cat-ear", points: `${cx - 0.34},${cy - 0.12} ${cx - 0.28},${cy - 0.46} ${cx - 0.06},${cy - 0.28}` }),
     svg("polygon", { class: "cat-ear", points: `${cx + 0.34},${cy - 0.12} ${cx + 0.28},${cy - 0.46} ${cx + 0.06},${cy - 0.28}` }),
     svg("circle", { cx, cy: cy + 0.04, r: 0.33 }),
@@ -128,13 +132,15 @@ function board(state, ctx, mySeats) {
     root.append(svg("text", { x: i + 1.5, y: size + 2.65, "text-anchor": "middle", class: "coord" }, FILES[i]));
     root.append(svg("text", { x: -0.45, y: size - i + 0.62, "text-anchor": "middle", class: "coord" }, String(i + 1)));
   }
+  // the cat the last move brought (holes and squares)
+  const moving = movingCat(state, lastMove(ctx), mySeats);
   // holes
   for (const s of seats) {
     holePoints(state, s).forEach((h, i) => {
       const [sx, sy] = toSvg(h.x, h.y, size);
       root.append(svg("circle", { cx: sx + 0.5, cy: sy + 0.5, r: 0.42, class: "hole", "aria-hidden": "true" }));
       const filled = s.home.includes(h.name);
-      if (filled) root.append(catShape(sx + 0.5, sy + 0.52, s.seat, t("web.kilkenny.cat_in_hole", { seat: seatLabel(s.seat), hole: h.name })));
+      if (filled) root.append(catShape(sx + 0.5, sy + 0.52, s.seat, t("web.kilkenny.cat_in_hole", { seat: seatLabel(s.seat), hole: h.name }), moving(h.name)));
       else root.append(svg("text", { x: sx + 0.5, y: sy + 0.62, "text-anchor": "middle", class: "hole-label", "aria-hidden": "true" }, h.name));
     });
   }
@@ -154,7 +160,16 @@ function board(state, ctx, mySeats) {
     const p = parseSquare(square);
     if (!p) continue;
     const [sx, sy] = toSvg(p[0], p[1], size);
-    root.append(catShape(sx + 0.5, sy + 0.5, seat, t("web.kilkenny.cat_on", { seat: seatLabel(seat), square })));
+    root.append(catShape(sx + 0.5, sy + 0.5, seat, t("web.kilkenny.cat_on", { seat: seatLabel(seat), square }), moving(square)));
+  }
+  // where a phone opens the board: the middle of the viewer's own cats (else of the cats of
+  // the seat to move), an invisible mark the frame centres on
+  const own = seats.filter((s) => mySeats.has(s.seat) && s.kind !== "ai" && s.taken);
+  const focus = (own.length ? own : seats.filter((s) => s.seat === turn)).flatMap((s) => s.cats).map(parseSquare).filter(Boolean);
+  if (focus.length) {
+    const mid = (i) => focus.reduce((sum, p) => sum + p[i], 0) / focus.length;
+    const [sx, sy] = toSvg(mid(0), mid(1), size);
+    root.append(svg("circle", { id: "kk-board-centre", cx: sx + 0.5, cy: sy + 0.5, r: 0.1, class: "kk-centre-mark", "aria-hidden": "true" }));
   }
   // selection and targets
   if (selected) {
@@ -202,6 +217,36 @@ function board(state, ctx, mySeats) {
     }, svg("title", {}, label)));
   }
   return root;
+}
+
+/**
+ * The attributes of the cat that the last move brought to a square, so that it glides there
+ * from where it stood: a move of another seat (an AI's, another person's) made after the page
+ * opened, once. `data-motion` says "moving", then "done"; with reduced motion it is "done" at
+ * once and the cat simply stands on its square.
+ */
+function movingCat(state, last, mySeats) {
+  const newest = last?.seq ?? 0;
+  if (motion.since === null) motion.since = newest;
+  const none = () => null;
+  if (!last || newest <= motion.since || mySeats.has(last.seat)) return none;
+  const from = parseSquare(last.from);
+  const to = parseSquare(last.to) || holeXY(state, last.to);
+  if (!from || !to) return none;
+  if (motion.seq !== newest) { motion.seq = newest; motion.started = performance.now(); }
+  const elapsed = performance.now() - motion.started;
+  const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches || elapsed >= MOVE_MS;
+  return (square) => {
+    if (square !== last.to) return null;
+    if (still) return { id: "kk-moved-cat", dataset: { motion: "done" } };
+    // Board units: x grows to the east, y to the south (rank 1 at the bottom).
+    const dx = from[0] - to[0]; const dy = to[1] - from[1];
+    return {
+      id: "kk-moved-cat", class: "cat cat-" + last.seat + " is-moving", dataset: { motion: "moving" },
+      style: `--kk-dx: ${dx}px; --kk-dy: ${dy}px; animation-delay: ${-Math.round(elapsed)}ms`,
+      onanimationend: (e) => { e.currentTarget.dataset.motion = "done"; e.currentTarget.classList.remove("is-moving"); },
+    };
+  };
 }
 
 function holeXY(state, name) {
@@ -270,7 +315,7 @@ export function render(body, ctx) {
     el("h2", { id: "kk-heading" }, t("web.kilkenny.heading")),
     el("div", { class: "seat-list" }, seatChips),
     ...controls,
-    el("div", { class: "board-wrap" }, zoomFrame("kk-board-frame", board(state, ctx, mySeats), (state.size ?? 14) + 2.8))));
+    el("div", { class: "board-wrap" }, zoomFrame("kk-board-frame", board(state, ctx, mySeats), (state.size ?? 14) + 2.8, { centre: "kk-board-centre" }))));
 }
 
 function outcomeText(outcome) {

@@ -16,7 +16,7 @@ const draft = {
   join: "",
   hurt: {},
   catalogue: null,
-  combat: new Set(),
+  combat: new Map(),  // the GM's ticks for the next fight, by being (unticked: the default)
   dodge: {},
   sheets: {},
   rest: {},
@@ -98,15 +98,19 @@ function apLeft(c) {
 
 function startSection(ctx) {
   if (!ctx.isGm) return el("p", { class: "muted" }, t("web.kw.no_fight"));
+  // Every open being present (not defeated) is ticked; the GM unticks who stays out and
+  // ticks a secret one to bring it in (which makes the start hidden).
   const all = beingsOf(ctx).filter((b) => !b.defeated);
-  const chosen = draft.combat;
+  const ticks = draft.combat;
+  const ticked = (b) => ticks.get(b.id) ?? !b.secret;
+  const chosen = all.filter(ticked);
   return el("div", { class: "form" },
     el("fieldset", { class: "options" }, el("legend", {}, t("web.kw.combatants")),
       all.map((b) => el("div", { class: "field check" },
-        el("input", { type: "checkbox", id: "kw-join-" + b.id, checked: chosen.has(b.id), onchange: (e) => { if (e.target.checked) chosen.add(b.id); else chosen.delete(b.id); ctx.rerender(); } }),
+        el("input", { type: "checkbox", id: "kw-join-" + b.id, checked: ticked(b), onchange: (e) => { ticks.set(b.id, e.target.checked); ctx.rerender(); } }),
         el("label", { for: "kw-join-" + b.id }, b.name)))),
-    button("kw-start-combat", t("web.kw.start_combat"), () => send(ctx, { kind: "start_combat", combatants: all.filter((b) => chosen.has(b.id)).map((b) => b.id) }).then((ok) => { if (ok) draft.combat = new Set(); }),
-      { reason: chosen.size ? null : t("web.kw.choose_combatants"), primary: true }));
+    button("kw-start-combat", t("web.kw.start_combat"), () => send(ctx, { kind: "start_combat", combatants: chosen.map((b) => b.id) }).then((ok) => { if (ok) draft.combat = new Map(); }),
+      { reason: chosen.length ? null : t("web.kw.choose_combatants"), primary: true }));
 }
 
 function assignRow(ctx, c) {
@@ -683,19 +687,23 @@ function sheetForm(ctx, key, d, submitLabel, onsubmit) {
     addLabel: t(addKey), removeLabel: () => t("web.kw.remove"), empty: t("web.kw.no_rows"),
   });
   return el("form", { class: "form", id: key, onsubmit: (e) => { e.preventDefault(); onsubmit(); } },
-    el("div", { class: "grid-2" },
-      field(`${key}-name`, t("web.kw.name"), input(`${key}-name`, d.name, set("name"), { required: true, maxlength: 60, "aria-required": "true" })),
-      field(`${key}-side`, t("web.kw.field.side"), input(`${key}-side`, d.side, set("side"))),
-      field(`${key}-hp`, t("web.kw.field.hp"), num(`${key}-hp`, d.hp, set("hp"), { min: 1 })),
-      field(`${key}-mp`, t("web.kw.field.mp"), num(`${key}-mp`, d.mp, set("mp"), { min: 0 })),
-      field(`${key}-magic_cost`, t("web.kw.field.magic_cost"), num(`${key}-magic_cost`, d.magic_cost, set("magic_cost"), { min: 0, max: 9 })),
-      field(`${key}-ap`, t("web.kw.field.ap"), num(`${key}-ap`, d.ap, set("ap"), { min: 1, max: 9, placeholder: String(ctx.state.options.ap_per_round) })),
-      field(`${key}-species`, t("web.kw.field.species"), input(`${key}-species`, d.species, set("species"), { maxlength: 40 })),
-      field(`${key}-native_language`, t("web.kw.field.native_language"), input(`${key}-native_language`, d.native_language, set("native_language"), { maxlength: 40 }))),
-    el("fieldset", { class: "options" }, el("legend", {}, t("web.kw.field.attributes")), el("div", { class: "grid-4" },
-      attrs.map((a) => field(`${key}-attr-${a}`, attrName(a), num(`${key}-attr-${a}`, d.attributes[a], (v) => { d.attributes[a] = v; })))) ),
-    el("fieldset", { class: "options" }, el("legend", {}, t("web.kw.field.resistances")), el("div", { class: "grid-4" },
-      TYPES.map((x) => field(`${key}-res-${x}`, t("web.kw.resistance", { type: x }), num(`${key}-res-${x}`, d.resistances[x], (v) => { d.resistances[x] = v; }, { min: 0 }))))),
+    // Long forms in groups: who the being is, its values, attributes, resistances; each group
+    // a grid of as many columns as its region has room for.
+    el("div", { class: "form-groups" },
+      el("fieldset", { class: "form-group", id: `${key}-about` }, el("legend", {}, t("web.kw.group.about")),
+        field(`${key}-name`, t("web.kw.name"), input(`${key}-name`, d.name, set("name"), { required: true, maxlength: 60, "aria-required": "true" })),
+        field(`${key}-side`, t("web.kw.field.side"), input(`${key}-side`, d.side, set("side"))),
+        field(`${key}-species`, t("web.kw.field.species"), input(`${key}-species`, d.species, set("species"), { maxlength: 40 })),
+        field(`${key}-native_language`, t("web.kw.field.native_language"), input(`${key}-native_language`, d.native_language, set("native_language"), { maxlength: 40 }))),
+      el("fieldset", { class: "form-group", id: `${key}-values` }, el("legend", {}, t("web.kw.group.values")),
+        field(`${key}-hp`, t("web.kw.field.hp"), num(`${key}-hp`, d.hp, set("hp"), { min: 1 })),
+        field(`${key}-mp`, t("web.kw.field.mp"), num(`${key}-mp`, d.mp, set("mp"), { min: 0 })),
+        field(`${key}-magic_cost`, t("web.kw.field.magic_cost"), num(`${key}-magic_cost`, d.magic_cost, set("magic_cost"), { min: 0, max: 9 })),
+        field(`${key}-ap`, t("web.kw.field.ap"), num(`${key}-ap`, d.ap, set("ap"), { min: 1, max: 9, placeholder: String(ctx.state.options.ap_per_round) }))),
+      el("fieldset", { class: "form-group", id: `${key}-attributes` }, el("legend", {}, t("web.kw.field.attributes")),
+        attrs.map((a) => field(`${key}-attr-${a}`, attrName(a), num(`${key}-attr-${a}`, d.attributes[a], (v) => { d.attributes[a] = v; })))),
+      el("fieldset", { class: "form-group", id: `${key}-resistances` }, el("legend", {}, t("web.kw.field.resistances")),
+        TYPES.map((x) => field(`${key}-res-${x}`, t("web.kw.resistance", { type: x }), num(`${key}-res-${x}`, d.resistances[x], (v) => { d.resistances[x] = v; }, { min: 0 }))))),
     area("skills", 4, t("web.kw.skills_hint")),
     markingList(ctx, `${key}-markings`, d.markings, t("web.kw.field.markings")),
     rows("weapons", blankWeapon, "web.kw.add_weapon", (w, i, rid) => weaponRow(ctx, w, rid)),
