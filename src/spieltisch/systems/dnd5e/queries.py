@@ -25,7 +25,7 @@ from spieltisch.systems.dnd5e.movement import (
     squeezed,
 )
 from spieltisch.systems.dnd5e.odds import DamageDice, SaveOdds, save_damage
-from spieltisch.systems.dnd5e.rules import SIZE_ORDER, Mode, attack_outcome, resolve_mode
+from spieltisch.systems.dnd5e.rules import Mode, attack_outcome, resolve_mode
 from spieltisch.systems.dnd5e.statblock import SaveLine
 from spieltisch.systems.dnd5e.state import DndState, Fighter, Weapon
 
