@@ -7,6 +7,7 @@
 import { el, showAlert, t, tFirst } from "../../core.js";
 import { checkField, field, numberInput, readInt, select, textInput } from "../../forms.js";
 import { oddsChart } from "../../odds.js";
+import { addressedTo, pieceTurn } from "../../notices.js";
 import { battleMap, mapFrame, parseSquare, squareName, terrainLegend, tokenLabel } from "../../fight/map.js";
 
 const TERRAIN = ["difficult", "water", "wall"];
@@ -263,7 +264,7 @@ function reactionPanel(ctx) {
         odds ? oddsChart(odds, { caption: t("web.dnd5e.damage_caption"), labeler: (v) => (v === 0 ? t("web.dnd5e.no_damage") : t("web.dnd5e.damage_value", { n: v })) }) : null,
         el("button", { type: "button", class: "primary", id: `dd-react-${reactor}-attack`, onclick: () => sendFor(ctx, f, { kind: "react", creature: reactor, attack: o.attack }).then(focusResult) }, t("web.dnd5e.react_attack", { attack: o.attack })));
     });
-    parts.push(el("div", { class: "dd-react", id: `dd-react-${reactor}` }, el("p", {}, intro), ...rows,
+    parts.push(el("div", { class: "dd-react", id: `dd-react-${reactor}`, tabindex: "-1" }, el("p", {}, intro), ...rows,
       el("button", { type: "button", id: `dd-react-${reactor}-pass`, onclick: () => sendFor(ctx, f, { kind: "react", creature: reactor }) }, t("web.dnd5e.react_pass"))));
   }
   return el("section", { class: "card dd-reaction", id: "dd-reaction", "aria-labelledby": "dd-reaction-h" }, ...parts);
@@ -1246,4 +1247,24 @@ export function diceOf(event) {
   if (event.kind === "fell") return event.dice.map((v) => ({ die: "d6", sides: 6, face: v }));
   if (event.kind === "save_action") return [...event.saves.flatMap((x) => x.d20.map((v) => ({ die: "d20", sides: 20, face: v }))), ...event.dice.flat().map((v) => ({ die: "d", face: v }))];
   return [];
+}
+
+// -- what waits for the viewer (the decisions contract, docs/web-table.md) ---------------------
+
+/** Each opportunity attack waiting for a reactor the viewer decides for (the creature's
+ * player, or the GM for a creature no player holds). */
+export function decisions(ctx) {
+  const pending = ctx.state.pending_reaction;
+  if (!pending) return [];
+  return pending.reactors.filter((id) => byId(ctx).has(id) && addressedTo(ctx, id)).map((id) => ({
+    id: `dd-react-${id}`,
+    text: t("web.dnd5e.reaction_text", { reactor: nameOf(ctx, id), mover: nameOf(ctx, pending.mover) }),
+    target: `dd-react-${id}`,
+  }));
+}
+
+/** Whose turn it is in the fight (as the viewer's view names it). */
+export function turn(ctx) {
+  const fight = ctx.state.combat;
+  return fight && !fight.over && fight.current ? pieceTurn(ctx, fight.current, nameOf(ctx, fight.current), "dd-turn") : null;
 }

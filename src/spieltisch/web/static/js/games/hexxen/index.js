@@ -4,6 +4,7 @@
 // The page only asks; every number comes from the view or the odds API.
 import { details, el, t, tFirst } from "../../core.js";
 import { renderDice } from "../../dice.js";
+import { addressedTo, pieceTurn } from "../../notices.js";
 import { oddsChart } from "../../odds.js";
 import { battleMap, mapFrame } from "../../fight/map.js";
 import { field, numberInput, readInt, select, textInput, checkField } from "../../forms.js";
@@ -390,7 +391,7 @@ function pendingCard(ctx) {
     // The GM may answer for a hunter whose player is away.
     if (answer.length) parts.push(details("hx-gm-answer", t("web.hexxen.answer_for", { name: hunter.name }), el("div", {}, answer)));
   }
-  return el("section", { class: "card hx-pending", id: "hx-pending", "aria-labelledby": "hx-pending-heading", role: "region" },
+  return el("section", { class: "card hx-pending", id: "hx-pending", "aria-labelledby": "hx-pending-heading", role: "region", tabindex: "-1" },
     el("h2", { id: "hx-pending-heading" }, t("web.hexxen.pending_heading")), ...parts);
 }
 
@@ -831,4 +832,21 @@ export function summary(record, ctx) {
   if (!c || !ctx.state) return null;
   const who = ctx.actorName(record.actor);
   return tFirst([`web.hexxen.cmd.${c.kind}`], { who }, null);
+}
+
+// -- what waits for the viewer (the decisions contract, docs/web-table.md) ---------------------
+
+/** The attack waiting for its defence, when the viewer answers it (the hunter's player, or
+ * the GM for a hunter no player holds). */
+export function decisions(ctx) {
+  const pending = ctx.state.fight?.pending;
+  if (!pending || !addressedTo(ctx, pending.target)) return [];
+  const text = t("web.hexxen.pending", { npc: nameOf(ctx, pending.npc), attack: pending.attack, name: nameOf(ctx, pending.target), dice: pending.dice, damage: pending.damage });
+  return [{ id: `hx-defend-${pending.target}`, text, target: "hx-pending" }];
+}
+
+/** Whose turn it is in the fight (as the viewer's view names it). */
+export function turn(ctx) {
+  const fight = ctx.state.fight;
+  return fight?.current ? pieceTurn(ctx, fight.current, nameOf(ctx, fight.current), "hx-tracker") : null;
 }

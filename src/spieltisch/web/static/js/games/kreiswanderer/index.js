@@ -3,6 +3,7 @@
 // with Ap and begun techniques, the attack with its target broken down, magic, rest.
 import { details, el, showAlert, t, tFirst } from "../../core.js";
 import { renderDice } from "../../dice.js";
+import { pieceTurn } from "../../notices.js";
 import { requiredMark, rowList } from "../../forms.js";
 import { oddsChart } from "../../odds.js";
 
@@ -966,4 +967,10 @@ export function summary(record, ctx) {
   if (!c) return null;
   const key = "web.kw.cmd." + c.kind;
   return tFirst([key], { who: ctx.actorName(record.actor), name: c.being ? nameOf(ctx, c.being) : (c.sheet?.name ?? "") }, null);
+}
+
+/** Whose turn it is in the fight (the decisions contract, docs/web-table.md). */
+export function turn(ctx) {
+  const fight = fightOf(ctx);
+  return fight?.started && fight.current ? pieceTurn(ctx, fight.current, nameOf(ctx, fight.current), "kw-fight") : null;
 }
