@@ -9,11 +9,12 @@ of their own, and their pieces are made with their own token (so they are the pl
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_helpers import join, new_context, post, watch_errors
+from browser_helpers import ApiTable, join, new_context, post, watch_errors
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -225,3 +226,123 @@ def test_a_dnd5e_opportunity_attack_reaches_the_gm_not_the_mover(party_factory: 
     gm.locator("#dd-react-goblin-pass").click()
     expect(gm.locator("#notices")).to_be_hidden()
     expect(gm).to_have_title("Crypt · Spieltisch")
+
+
+def kreiswanderer_being(being_id: str, name: str, side: str) -> dict[str, Any]:
+    attributes = dict.fromkeys(
+        ["staerke", "konstitution", "agilitaet", "geschick", "intelligenz"], 3
+    ) | dict.fromkeys(["wahrnehmung", "willenskraft", "charisma"], 2)
+    return {
+        "kind": "create_being",
+        "id": being_id,
+        "sheet": {
+            "name": name,
+            "side": side,
+            "attributes": attributes,
+            "skills": {"schwerter": {"depth": 2, "value": 4}},
+            "hp": 30,
+            "weapons": [{"name": "Schwert", "skill": "schwerter"}],
+        },
+    }
+
+
+def test_every_game_with_turns_tells_the_gm_their_turn(server: Any, gm_page: Page) -> None:
+    """Kreiswanderer, the free table and Kilkenny say whose turn it is; a piece no player holds
+    is the GM's (HeXXen and D&D: the tests above)."""
+    kw = ApiTable(server.url, gm_page, "kreiswanderer")
+    kw.send(kreiswanderer_being("ada", "Ada", "party"))
+    kw.send(kreiswanderer_being("gob", "Gob", "foes"))
+    kw.send({"kind": "start_combat", "combatants": ["ada", "gob"]})
+    kw.send({"kind": "assign_dice", "being": "ada", "dodge": 1})
+    kw.send({"kind": "assign_dice", "being": "gob", "dodge": 1})
+    name = {"ada": "Ada", "gob": "Gob"}[kw.state()["fight"]["current"]]
+    kw.open()
+    expect(gm_page.locator("#turn-strip")).to_have_text(f"Turn: you ({name})")
+    expect(gm_page.locator("#notice-turn")).to_contain_text(f"Your turn ({name}).")
+    expect(gm_page).to_have_title("(1) Test · Spieltisch")
+
+    free = ApiTable(server.url, gm_page, "free-dice")
+    free.send({"kind": "add_combatant", "id": "rat", "name": "Rat", "initiative": "10"})
+    free.send({"kind": "roll_initiative"})
+    free.send({"kind": "start_fight"})
+    free.open()
+    expect(gm_page.locator("#turn-strip")).to_have_text("Turn: you (Rat)")
+    gm_page.locator("#notice-turn-go").click()
+    expect(gm_page.locator("#fd-c-rat")).to_be_focused()
+
+    cats = ApiTable(
+        server.url,
+        gm_page,
+        "kilkenny",
+        {"players": 2, "seats": [{"player": "human"}, {"player": "greedy"}]},
+    )
+    cats.open()
+    # The AI's seat moves by itself; the seat nobody took is the GM's to play.
+    expect(gm_page.locator("#notice-turn")).to_contain_text("Your turn (")
+    expect(gm_page.locator("#turn-strip")).to_have_text(re.compile(r"^Turn: you \("))
+
+
+def toast_box(page: Page) -> dict[str, float]:
+    box = page.locator("#toast").bounding_box()
+    assert box is not None
+    return box
+
+
+def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
+
+@pytest.mark.parametrize("viewport", [PHONE, WIDE], ids=["phone", "wide"])
+def test_the_dice_notice_stays_out_of_the_way_and_closes(
+    browser: Any, server: Any, viewport: dict[str, int]
+) -> None:
+    context = new_context(browser, viewport=viewport)
+    page = context.new_page()
+    errors = watch_errors(page)
+    try:
+        table = ApiTable(server.url, page, "free-dice")
+        table.open()
+        table.play({"kind": "roll", "expression": "3d6"})
+        toast = page.locator("#toast")
+        expect(toast).to_have_class("toast is-shown")
+        page.wait_for_function("() => !document.getAnimations().length")
+        box = toast_box(page)
+        if viewport is WIDE:
+            # Beside the game's controls, over the log's corner.
+            scene = page.locator("#region-scene").bounding_box()
+            assert scene is not None
+            assert not overlaps(box, scene), (box, scene)
+        else:
+            # The whole width of a phone, at its bottom.
+            assert box["x"] == 0 and box["width"] == viewport["width"], box
+            assert box["y"] + box["height"] == pytest.approx(viewport["height"], abs=1)
+        page.locator("#toast-close").click()
+        expect(toast).not_to_have_class("toast is-shown")
+        expect(toast).to_be_hidden()
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_the_dice_notice_never_stands_in_front_of_a_decision(party_factory: Any) -> None:
+    party = party_factory("hexxen", PHONE)
+    hexxen_fight(party)
+    player = party.player
+    # A roll before any decision: the notice shows.
+    party.send({"kind": "say", "text": "/r 2d6"})
+    expect(player.locator("#toast")).to_have_class("toast is-shown")
+    party.send({"kind": "declare_attack", "npc": "wolf", "attack": "Klauenhieb", "target": "ada"})
+    expect(player.locator("#hx-pending")).to_be_focused()
+    # The decision put the notice away, and a roll while it waits stays in the log.
+    expect(player.locator("#toast")).not_to_have_class("toast is-shown")
+    records = party.send({"kind": "say", "text": "/r 1d20"})["records"]
+    seq = records[0]["seq"]
+    player.locator("#tab-side").click()
+    expect(player.locator(f'#log > li[data-seq="{seq}"]')).to_be_visible()
+    expect(player.locator("#toast")).not_to_have_class("toast is-shown")
+    expect(player.locator("#toast-body")).not_to_contain_text("1d20")
