@@ -1,6 +1,8 @@
+// @ts-check
 // The optional dice sound: a short rattle made with WebAudio (filtered noise bursts, no
 // files). Off by default; the choice is remembered in this browser (localStorage).
 const KEY = "spieltisch.sound";
+/** @type {AudioContext | null} */
 let audio = null;
 
 /** Whether the person turned the dice sound on. */
@@ -10,7 +12,8 @@ export function soundOn() {
 
 function context() {
   if (!audio) {
-    const Audio = window.AudioContext || window.webkitAudioContext;
+    /** @type {typeof AudioContext | undefined} */
+    const Audio = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
     if (!Audio) return null;
     audio = new Audio();
   }
@@ -18,7 +21,8 @@ function context() {
   return audio;
 }
 
-/** The rattle of `count` dice (at most six clicks), when the sound is on. Returns whether it played. */
+/** The rattle of `count` dice (at most six clicks), when the sound is on. Returns whether it played.
+ * @param {number} count */
 export function rattle(count) {
   if (!soundOn()) return false;
   const ac = context();
@@ -43,7 +47,8 @@ export function rattle(count) {
   return true;
 }
 
-/** Wire the checkbox `box`: shows the remembered choice and remembers every change. */
+/** Wire the checkbox `box`: shows the remembered choice and remembers every change.
+ * @param {HTMLInputElement | null} box */
 export function initSoundToggle(box) {
   if (!box) return;
   box.checked = soundOn();
@@ -84,7 +89,8 @@ export function chime() {
   return true;
 }
 
-/** Wire the chime's checkbox `box` as `initSoundToggle` does the dice sound's. */
+/** Wire the chime's checkbox `box` as `initSoundToggle` does the dice sound's.
+ * @param {HTMLInputElement | null} box */
 export function initChimeToggle(box) {
   if (!box) return;
   box.checked = chimeOn();
