@@ -2,6 +2,7 @@
 // with the INI-0 phase, the attack the hunter answers (with the odds of each defence),
 // checks and comparative checks with Janus dice as bonus or malus, and the battle map.
 // The page only asks; every number comes from the view or the odds API.
+import { percent, slug } from "../../helpers.js";
 import { details, el, t, tFirst } from "../../core.js";
 import { renderDice } from "../../dice.js";
 import { addressedTo, pieceTurn } from "../../notices.js";
@@ -61,15 +62,6 @@ function sendFor(ctx, who, command) {
   return ctx.send(command, who && who.secret ? { hidden: true } : {});
 }
 
-function slug(name, taken) {
-  let base = name.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/ß/g, "ss")
-    .replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 24) || "x";
-  if (!/^[a-z0-9]/.test(base)) base = "x" + base;
-  let id = base;
-  for (let n = 2; taken.has(id); n++) id = base + "-" + n;
-  return id;
-}
-
 function num(value, fallback = 0) {
   const n = Number(value);
   return value !== "" && Number.isInteger(n) ? n : fallback;
@@ -114,10 +106,6 @@ function pick(id, value, choices, onchange, attrs = {}) {
 /** A button that cannot work now is disabled and says why. */
 function button(id, text, onclick, reason = null, attrs = {}) {
   return el("button", { type: "button", id, onclick, disabled: Boolean(reason), title: reason || null, "aria-description": reason || null, ...attrs }, text);
-}
-
-function percent(p) {
-  return (100 * p).toLocaleString(document.documentElement.lang, { maximumFractionDigits: 1, minimumFractionDigits: 1 }) + " %";
 }
 
 // -- odds ---------------------------------------------------------------------------------------
