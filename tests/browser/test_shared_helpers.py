@@ -4,6 +4,8 @@ table no longer makes "mu-ller"."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from browser_helpers import ApiTable
 from playwright.sync_api import Page, expect
@@ -11,10 +13,8 @@ from playwright.sync_api import Page, expect
 pytestmark = pytest.mark.browser
 
 
-def test_the_free_table_and_hexxen_make_the_same_id_from_a_name(
-    server: object, gm_page: Page
-) -> None:
-    base = getattr(server, "url")
+def test_the_free_table_and_hexxen_make_the_same_id_from_a_name(server: Any, gm_page: Page) -> None:
+    base = server.url
     free = ApiTable(base, gm_page, "free-dice")
     free.open()
     for _ in range(2):
