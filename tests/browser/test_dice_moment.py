@@ -34,7 +34,7 @@ def test_a_roll_reaches_everyone_as_a_notice(
         gm.locator("#open-table").click()
         join(player, links["player"], "Pia")
         # What stood before loading is no news: no notice.
-        expect(player.locator("#toast")).to_be_empty()
+        expect(player.locator("#toast-body")).to_be_empty()
         toast = player.locator("#toast")
         expect(toast).to_have_attribute("role", "status")
         expect(toast).to_have_attribute("aria-live", "polite")

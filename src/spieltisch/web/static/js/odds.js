@@ -1,9 +1,6 @@
 // The exact odds of a command as an accessible bar chart (a table read by screen readers).
+import { percent } from "./helpers.js";
 import { el, t } from "./core.js";
-
-function percent(p) {
-  return (100 * p).toLocaleString(document.documentElement.lang, { maximumFractionDigits: 1, minimumFractionDigits: 1 }) + " %";
-}
 
 /** A chance in words where the number misleads: "impossible" for 0, "below 0.1 %" for a sliver. */
 function chance(outcome) {

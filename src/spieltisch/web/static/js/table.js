@@ -1,7 +1,8 @@
 // The table page: join by invite, the game panel, the live log, people, fair dice, GM tools.
 import { ApiError, PAGE, api, ask, clearAlert, copyText, el, forgetTable, guarded, initLanguageSwitch, inviteFromFragment, inviteUrl, myTable, saveTable, showAlert, systemName, t, tFirst } from "./core.js";
-import { animateRoll, renderDice } from "./dice.js";
-import { initSoundToggle, rattle } from "./sound.js";
+import { animateRoll, reducedMotion, renderDice } from "./dice.js";
+import { initChimeToggle, initSoundToggle, rattle } from "./sound.js";
+import { updateNotices } from "./notices.js";
 import { verifyExport } from "./verify.js";
 import { loadGame } from "./games.js";
 import { applyPatch } from "./patch.js";
@@ -29,6 +30,7 @@ const view = {
   loaded: false,       // the first load is done: records from now on are news
   gone: false,         // this browser's token was revoked (left or removed)
   announced: new Set(),  // the records already known (shown in a toast or there before)
+  deciding: false,     // a decision waits for this viewer: the dice notice stays out of its way
 };
 
 function entry() {
@@ -143,11 +145,12 @@ function announce(records) {
 }
 
 function showRoll(record, dice) {
+  if (view.deciding) return;  // a decision waiting for this person keeps the floor (the log has it)
   const toast = document.getElementById("toast");
   const what = outcomeOf(record).lines.join(" ") || dice.map((d) => d.face ?? d.value).join(" ");
   const row = renderDice(dice.slice(0, 12), { size: 40 });
   row.setAttribute("aria-hidden", "true");  // the line says it; the passing faces stay silent
-  toast.replaceChildren(el("p", { class: "toast-text" }, what), el("p", { class: "toast-who" }, t(dice.length ? "web.toast.rolled" : "web.toast.by", { who: actorName(record.actor) })), row);
+  document.getElementById("toast-body").replaceChildren(el("p", { class: "toast-text" }, what), el("p", { class: "toast-who" }, t(dice.length ? "web.toast.rolled" : "web.toast.by", { who: actorName(record.actor) })), row);
   toast.dataset.seq = record.seq;
   toast.classList.add("is-shown");
   toast.dataset.animated = String(animateRoll(row, dice, { size: 40 }));
@@ -156,10 +159,16 @@ function showRoll(record, dice) {
     box.dataset.played = String(Number(box.dataset.played || 0) + 1);
   }
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => {
-    toast.classList.remove("is-shown");
-    toastTimer = setTimeout(() => toast.replaceChildren(), 400);
-  }, 6000);
+  toastTimer = setTimeout(hideRoll, 6000);
+}
+
+/** Put the dice notice away (its close button, its time is up, a decision arrived). */
+function hideRoll() {
+  const toast = document.getElementById("toast");
+  clearTimeout(toastTimer);
+  if (!toast.classList.contains("is-shown")) return;
+  toast.classList.remove("is-shown");
+  toastTimer = setTimeout(() => document.getElementById("toast-body").replaceChildren(), 400);
 }
 
 function claims(records) {
@@ -436,11 +445,38 @@ function renderGame() {
   const position = active ? focusables(body).indexOf(active) : -1;
   placeParts(game().render(regionBodies().scene, ctx));
   updateRegions();
-  if (!active) return;
-  // Keep the keyboard where it was: the same control, or (when it is gone, such as a roll
-  // button after rolling) the control now at its place, never the top of the page.
-  const again = (id && document.getElementById(id)) || focusables(body)[Math.max(0, position)] || focusables(body).at(-1);
-  again?.focus();
+  if (active) {
+    // Keep the keyboard where it was: the same control, or (when it is gone, such as a roll
+    // button after rolling) the control now at its place, never the top of the page.
+    const again = (id && document.getElementById(id)) || focusables(body)[Math.max(0, position)] || focusables(body).at(-1);
+    again?.focus();
+  }
+  renderNotices();
+}
+
+/** Tell this person what waits for them (notices.js): after each render of the game. */
+function renderNotices() {
+  view.deciding = updateNotices(game(), ctx, { goTo, tabOf });
+  if (view.deciding) hideRoll();
+}
+
+/** The tab (on a phone) of the region holding element `id`, or null. */
+function tabOf(id) {
+  const region = document.getElementById(id)?.closest(".region");
+  return region && TABS.matches ? document.getElementById("tab-" + region.dataset.region) : null;
+}
+
+/** Bring element `id` into view, selecting its region's tab on a phone; with `focus` the
+ * keyboard goes there too (the element itself, so no choice is made by an Enter). */
+function goTo(id, focus) {
+  const target = document.getElementById(id);
+  if (!target) return;
+  const region = target.closest(".region");
+  if (region && TABS.matches && layout.tab !== region.dataset.region) selectTab(region.dataset.region);
+  target.scrollIntoView({ block: "start", behavior: reducedMotion() ? "auto" : "instant" });
+  if (!focus) return;
+  if (!target.matches(FOCUSABLE) && !target.hasAttribute("tabindex")) target.tabIndex = -1;
+  target.focus({ preventScroll: true });
 }
 
 function eventText(event, record = null) {
@@ -778,6 +814,8 @@ async function join(code) {
 async function init() {
   initLanguageSwitch();
   initSoundToggle(document.getElementById("sound-toggle"));
+  initChimeToggle(document.getElementById("chime-toggle"));
+  document.getElementById("toast-close").addEventListener("click", hideRoll);
   document.getElementById("hidden-off").addEventListener("click", () => setHidden(false));
   // Opening another invite link on this page changes only the fragment: start again.
   window.addEventListener("hashchange", () => { if (inviteFromFragment()) location.reload(); });

@@ -4,9 +4,11 @@
 // the roll, casting a spell (slot, targets or a template placed on the map, the odds per target
 // before casting), slots left and concentration on the cards and tokens, the area templates on
 // the map, and the GM's bestiary, stat lines and terrain. The page only asks; the server decides.
+import { percent, slug } from "../../helpers.js";
 import { el, showAlert, t, tFirst } from "../../core.js";
 import { checkField, field, numberInput, readInt, select, textInput } from "../../forms.js";
 import { oddsChart } from "../../odds.js";
+import { addressedTo, pieceTurn } from "../../notices.js";
 import { battleMap, centreToken, mapFrame, parseSquare, squareName, terrainLegend, tokenLabel } from "../../fight/map.js";
 
 const TERRAIN = ["difficult", "water", "wall"];
@@ -47,8 +49,6 @@ function nameOf(ctx, id) { return byId(ctx).get(id)?.name ?? t("web.dnd5e.someon
 function mine(ctx, f) { return ctx.isGm || (ctx.me.role === "player" && (ctx.me.pieces || []).includes(f.id)); }
 function current(ctx) { return ctx.state.combat?.current ?? null; }
 function metres(value) { return Number(value).toLocaleString(document.documentElement.lang, { maximumFractionDigits: 1 }); }
-function percent(p) { return (100 * p).toLocaleString(document.documentElement.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) + " %"; }
-
 /** Send a command about creature `f`: a secret creature's commands stay hidden. */
 function sendFor(ctx, f, command) {
   return ctx.send(command, f && f.secret ? { hidden: true } : {});
@@ -64,15 +64,6 @@ function errorText(ctx, error) {
   if (params.mode) params.mode = t("web.dnd5e.speed." + params.mode);
   if (typeof params.step === "number") params.step += 1;
   return t(error.code, params);
-}
-
-function slug(name, taken) {
-  let base = name.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/ß/g, "ss")
-    .replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 24) || "creature";
-  if (!/^[a-z0-9]/.test(base)) base = "c" + base;
-  let id = base;
-  for (let n = 2; taken.has(id); n++) id = base + "-" + n;
-  return id;
 }
 
 // -- conditions and economy -----------------------------------------------------------------
@@ -267,7 +258,7 @@ function reactionPanel(ctx) {
         odds ? oddsChart(odds, { caption: t("web.dnd5e.damage_caption"), labeler: (v) => (v === 0 ? t("web.dnd5e.no_damage") : t("web.dnd5e.damage_value", { n: v })) }) : null,
         el("button", { type: "button", class: "primary", id: `dd-react-${reactor}-attack`, onclick: () => sendFor(ctx, f, { kind: "react", creature: reactor, attack: o.attack }).then(focusResult) }, t("web.dnd5e.react_attack", { attack: o.attack })));
     });
-    parts.push(el("div", { class: "dd-react", id: `dd-react-${reactor}` }, el("p", {}, intro), ...rows,
+    parts.push(el("div", { class: "dd-react", id: `dd-react-${reactor}`, tabindex: "-1" }, el("p", {}, intro), ...rows,
       el("button", { type: "button", id: `dd-react-${reactor}-pass`, onclick: () => sendFor(ctx, f, { kind: "react", creature: reactor }) }, t("web.dnd5e.react_pass"))));
   }
   return el("section", { class: "card dd-reaction", id: "dd-reaction", "aria-labelledby": "dd-reaction-h" }, ...parts);
@@ -805,14 +796,14 @@ function monsterForm(ctx) {
     if (custom) {
       const name = m.name.trim();
       if (!name) { showAlert(t("web.dnd5e.name_missing")); document.getElementById("dd-sheet-name")?.focus(); return; }
-      const id = slug(name, taken);
+      const id = slug(name, taken, "creature");
       command = { kind: "add_monster", id, position: at, secret: m.secret, sheet: {
         id, name, ac: Number(m.ac) || 10, hp: Number(m.hp) || 1, size: m.size, speeds: { walk: Number(m.speed) || 0 },
         attacks: m.attacks.split("\n").map((x) => x.trim()).filter(Boolean),
       } };
     } else {
       const beast = (ctx.state.bestiary || []).find((b) => b.id === m.kind);
-      command = { kind: "add_monster", id: slug(beast?.name || m.kind, taken), monster: m.kind, position: at, secret: m.secret };
+      command = { kind: "add_monster", id: slug(beast?.name || m.kind, taken, "creature"), monster: m.kind, position: at, secret: m.secret };
     }
     const answer = await ctx.send(command, m.secret ? { hidden: true } : {});
     if (answer) { m.at = ""; m.name = ""; ctx.rerender(); }
@@ -841,7 +832,7 @@ function heroForm(ctx) {
     e.preventDefault();
     const name = h.name.trim();
     if (!name) { showAlert(t("web.dnd5e.name_missing")); document.getElementById("dd-hero-name")?.focus(); return; }
-    const id = slug(name, new Set(fighters(ctx).map((f) => f.id)));
+    const id = slug(name, new Set(fighters(ctx).map((f) => f.id)), "creature");
     const command = {
       kind: "add_character", id, name, ac: Number(h.ac) || 10, hp: Number(h.hp) || 1, speeds: { walk: Number(h.speed) || 0 },
       abilities: { str: Number(h.str) || 10, dex: Number(h.dex) || 10 },
@@ -1344,4 +1335,24 @@ export function diceOf(event) {
   if (event.kind === "fell") return event.dice.map((v) => ({ die: "d6", sides: 6, face: v }));
   if (event.kind === "save_action") return [...event.saves.flatMap((x) => x.d20.map((v) => ({ die: "d20", sides: 20, face: v }))), ...event.dice.flat().map((v) => ({ die: "d", face: v }))];
   return [];
+}
+
+// -- what waits for the viewer (the decisions contract, docs/web-table.md) ---------------------
+
+/** Each opportunity attack waiting for a reactor the viewer decides for (the creature's
+ * player, or the GM for a creature no player holds). */
+export function decisions(ctx) {
+  const pending = ctx.state.pending_reaction;
+  if (!pending) return [];
+  return pending.reactors.filter((id) => byId(ctx).has(id) && addressedTo(ctx, id)).map((id) => ({
+    id: `dd-react-${id}`,
+    text: t("web.dnd5e.reaction_text", { reactor: nameOf(ctx, id), mover: nameOf(ctx, pending.mover) }),
+    target: `dd-react-${id}`,
+  }));
+}
+
+/** Whose turn it is in the fight (as the viewer's view names it). */
+export function turn(ctx) {
+  const fight = ctx.state.combat;
+  return fight && !fight.over && fight.current ? pieceTurn(ctx, fight.current, nameOf(ctx, fight.current), "dd-turn") : null;
 }

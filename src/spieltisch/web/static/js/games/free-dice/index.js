@@ -7,6 +7,7 @@ import { oddsChart } from "../../odds.js";
 import { renderMap } from "./map.js";
 import { renderTools } from "./tools.js";
 import { renderTracker } from "./tracker.js";
+import { pieceTurn } from "../../notices.js";
 
 const draft = { expression: "3d6", label: "", hidden: false };
 
@@ -140,4 +141,10 @@ export function describe(event, ctx, record = null) {
 export function diceOf(event) {
   if (event.kind === "initiative_rolled") return event.rolls.flatMap((r) => r.dice || []);
   return null;
+}
+
+/** Whose turn it is in the fight (the decisions contract, docs/web-table.md). */
+export function turn(ctx) {
+  const current = ctx.state.fight?.current;
+  return current ? pieceTurn(ctx, current, nameOf(ctx, current), `fd-c-${current}`) : null;
 }

@@ -1,5 +1,6 @@
 // The tools below the map: add a combatant (the GM) or one's own character (a player), put an
 // effect on a combatant, and the GM's map settings, terrain painting and background image.
+import { slug } from "../../helpers.js";
 import { ApiError, clearAlert, el, showAlert, t } from "../../core.js";
 import { checkField, field, numberInput, readInt, select, textInput } from "../../forms.js";
 import { mapUi } from "./map.js";
@@ -23,13 +24,6 @@ export function parseTracks(text) {
     tracks.push(m[3] != null ? { name: m[1], current: first, maximum: Number(m[3]) } : { name: m[1], maximum: first });
   }
   return tracks;
-}
-
-function slug(name, taken) {
-  const base = name.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 30) || "c";
-  let id = base;
-  for (let n = 2; taken.has(id); n += 1) id = `${base}-${n}`;
-  return id;
 }
 
 function bind(input, key, read = (e) => e.target.value) {
@@ -62,7 +56,7 @@ function addForm(ctx) {
     if (!name) { showAlert(t("web.freedice.name_missing")); return; }
     const command = {
       kind: gm ? "add_combatant" : "add_character",
-      id: slug(name, new Set((ctx.state.combatants || []).map((c) => c.id))),
+      id: slug(name, new Set((ctx.state.combatants || []).map((c) => c.id)), "c"),
       name, initiative: draft.initiative.trim() || "1d20", tracks, colour: draft.colour, size: draft.size,
       at: draft.at.trim().toLowerCase() || null,
       tiebreak: readInt({ value: String(draft.tiebreak) }),

@@ -2,8 +2,10 @@
 // with the INI-0 phase, the attack the hunter answers (with the odds of each defence),
 // checks and comparative checks with Janus dice as bonus or malus, and the battle map.
 // The page only asks; every number comes from the view or the odds API.
+import { percent, slug } from "../../helpers.js";
 import { details, el, t, tFirst } from "../../core.js";
 import { renderDice } from "../../dice.js";
+import { addressedTo, pieceTurn } from "../../notices.js";
 import { oddsChart } from "../../odds.js";
 import { battleMap, centreToken, mapFrame } from "../../fight/map.js";
 import { field, numberInput, readInt, select, textInput, checkField } from "../../forms.js";
@@ -60,15 +62,6 @@ function sendFor(ctx, who, command) {
   return ctx.send(command, who && who.secret ? { hidden: true } : {});
 }
 
-function slug(name, taken) {
-  let base = name.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/ß/g, "ss")
-    .replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 24) || "x";
-  if (!/^[a-z0-9]/.test(base)) base = "x" + base;
-  let id = base;
-  for (let n = 2; taken.has(id); n++) id = base + "-" + n;
-  return id;
-}
-
 function num(value, fallback = 0) {
   const n = Number(value);
   return value !== "" && Number.isInteger(n) ? n : fallback;
@@ -113,10 +106,6 @@ function pick(id, value, choices, onchange, attrs = {}) {
 /** A button that cannot work now is disabled and says why. */
 function button(id, text, onclick, reason = null, attrs = {}) {
   return el("button", { type: "button", id, onclick, disabled: Boolean(reason), title: reason || null, "aria-description": reason || null, ...attrs }, text);
-}
-
-function percent(p) {
-  return (100 * p).toLocaleString(document.documentElement.lang, { maximumFractionDigits: 1, minimumFractionDigits: 1 }) + " %";
 }
 
 // -- odds ---------------------------------------------------------------------------------------
@@ -390,7 +379,7 @@ function pendingCard(ctx) {
     // The GM may answer for a hunter whose player is away.
     if (answer.length) parts.push(details("hx-gm-answer", t("web.hexxen.answer_for", { name: hunter.name }), el("div", {}, answer)));
   }
-  return el("section", { class: "card hx-pending", id: "hx-pending", "aria-labelledby": "hx-pending-heading", role: "region" },
+  return el("section", { class: "card hx-pending", id: "hx-pending", "aria-labelledby": "hx-pending-heading", role: "region", tabindex: "-1" },
     el("h2", { id: "hx-pending-heading" }, t("web.hexxen.pending_heading")), ...parts);
 }
 
@@ -838,4 +827,21 @@ export function summary(record, ctx) {
   if (!c || !ctx.state) return null;
   const who = ctx.actorName(record.actor);
   return tFirst([`web.hexxen.cmd.${c.kind}`], { who }, null);
+}
+
+// -- what waits for the viewer (the decisions contract, docs/web-table.md) ---------------------
+
+/** The attack waiting for its defence, when the viewer answers it (the hunter's player, or
+ * the GM for a hunter no player holds). */
+export function decisions(ctx) {
+  const pending = ctx.state.fight?.pending;
+  if (!pending || !addressedTo(ctx, pending.target)) return [];
+  const text = t("web.hexxen.pending", { npc: nameOf(ctx, pending.npc), attack: pending.attack, name: nameOf(ctx, pending.target), dice: pending.dice, damage: pending.damage });
+  return [{ id: `hx-defend-${pending.target}`, text, target: "hx-pending" }];
+}
+
+/** Whose turn it is in the fight (as the viewer's view names it). */
+export function turn(ctx) {
+  const fight = ctx.state.fight;
+  return fight?.current ? pieceTurn(ctx, fight.current, nameOf(ctx, fight.current), "hx-tracker") : null;
 }

@@ -358,3 +358,12 @@ export function diceOf(event) {
 }
 
 export { optionFields, readOptions } from "./options.js";
+
+/** Whose turn it is (the decisions contract, docs/web-table.md): a seat, the viewer's when
+ * they hold it (the GM plays the seats nobody took). */
+export function turn(ctx) {
+  const seat = turnOf(ctx.state);
+  if (!seat || outcomeOf(ctx.state)) return null;
+  const owner = seatsOf(ctx.state).find((s) => s.seat === seat)?.kind === "ai" ? null : seatOwnerName(ctx, seat);
+  return { key: "seat:" + seat, name: owner ? `${seatLabel(seat)} · ${owner}` : seatLabel(seat), mine: mySeatsOf(ctx, ctx.state).has(seat), target: "kk-turn" };
+}

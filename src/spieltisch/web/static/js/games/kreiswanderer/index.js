@@ -1,8 +1,10 @@
 // Kreiswanderer: sheets (create, edit; markings, weapons, Sonderfertigkeiten, Haltungen as rows), the check builder with
 // exact odds (single, combined, comparative, accumulated), the fight: 2d10 assignment, tracker
 // with Ap and begun techniques, the attack with its target broken down, magic, rest.
+import { percent, slug } from "../../helpers.js";
 import { details, el, showAlert, t, tFirst } from "../../core.js";
 import { renderDice } from "../../dice.js";
+import { pieceTurn } from "../../notices.js";
 import { requiredMark, rowList } from "../../forms.js";
 import { oddsChart } from "../../odds.js";
 
@@ -69,10 +71,6 @@ function num(id, value, oninput, attrs = {}) {
 
 function button(id, label, onclick, { reason = null, primary = false } = {}) {
   return el("button", { type: "button", id, class: primary ? "primary" : null, disabled: !!reason, title: reason || null, "aria-description": reason || null, onclick }, label);
-}
-
-function percent(p) {
-  return (100 * p).toLocaleString(document.documentElement.lang, { maximumFractionDigits: 1, minimumFractionDigits: 1 }) + " %";
 }
 
 function send(ctx, command, focus = null) {
@@ -606,15 +604,6 @@ function readSheet(d) {
   return sheet;
 }
 
-function slug(name, taken) {
-  let base = name.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/ß/g, "ss")
-    .replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 24) || "wesen";
-  if (!/^[a-z0-9]/.test(base)) base = "w" + base;
-  let id = base;
-  for (let n = 2; taken.has(id); n++) id = base + "-" + n;
-  return id;
-}
-
 const typeName = (x) => t("web.kw.type." + x);
 
 /** Rows of markings (name, value, detail) under `id`; known names are offered. */
@@ -720,7 +709,7 @@ function createSection(ctx) {
   const form = sheetForm(ctx, "kw-new", d, t("web.kw.create_submit"), () => {
     const sheet = readSheet(d);
     if (!sheet) return;
-    const command = { kind: "create_being", id: slug(sheet.name, new Set(beingsOf(ctx).map((b) => b.id))), sheet };
+    const command = { kind: "create_being", id: slug(sheet.name, new Set(beingsOf(ctx).map((b) => b.id)), "wesen"), sheet };
     if (ctx.isGm && draft.sheets.secret) command.secret = true;
     ctx.send(command, { hidden: ctx.isGm && draft.sheets.secret ? true : undefined }).then((ok) => { if (ok) { draft.sheets.new = emptySheet(ctx); draft.sheets.secret = false; ctx.rerender(); } });
   });
@@ -974,4 +963,10 @@ export function summary(record, ctx) {
   if (!c) return null;
   const key = "web.kw.cmd." + c.kind;
   return tFirst([key], { who: ctx.actorName(record.actor), name: c.being ? nameOf(ctx, c.being) : (c.sheet?.name ?? "") }, null);
+}
+
+/** Whose turn it is in the fight (the decisions contract, docs/web-table.md). */
+export function turn(ctx) {
+  const fight = fightOf(ctx);
+  return fight?.started && fight.current ? pieceTurn(ctx, fight.current, nameOf(ctx, fight.current), "kw-fight") : null;
 }

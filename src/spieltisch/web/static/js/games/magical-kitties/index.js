@@ -1,5 +1,6 @@
 // Magical Kitties: sheets, foes, the check builder with exact odds, the tier and its menu,
 // treat rerolls, Auas and injuries, scenes and episodes, end-of-episode questions, level-ups.
+import { slug } from "../../helpers.js";
 import { details, el, showAlert, t, tFirst } from "../../core.js";
 import { renderDie } from "../../dice.js";
 import { drafts } from "../../drafts.js";
@@ -65,15 +66,6 @@ function attrName(a) {
 
 function entryText(id) {
   return tFirst([`kitties.menu.${id}`, `kitties.${id}`], {}, id);
-}
-
-function slug(name, taken) {
-  let base = name.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/ß/g, "ss")
-    .replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 24) || "kitty";
-  if (!/^[a-z0-9]/.test(base)) base = "k" + base;
-  let id = base;
-  for (let n = 2; taken.has(id); n++) id = base + "-" + n;
-  return id;
 }
 
 function field(id, label, control, hint) {
@@ -198,7 +190,7 @@ function createForm(ctx) {
     if (!name) { showAlert(t("web.error.required", { field: t("web.kitties.name") })); return; }
     const taken = new Set(ctx.state.kitties.map((k) => k.id));
     const command = {
-      kind: "create_kitty", id: slug(name, taken), name,
+      kind: "create_kitty", id: slug(name, taken, "kitty"), name,
       attributes: { cute: Number(d.cute), cunning: Number(d.cunning), fierce: Number(d.fierce) },
       talents: d.talent.trim() ? d.talent.split(",").map((s) => s.trim()).filter(Boolean) : [],
       powers: d.power.trim() ? d.power.split(",").map((s) => ({ name: s.trim(), features: [] })).filter((p) => p.name) : [],
@@ -412,7 +404,7 @@ function foesSection(ctx) {
         e.preventDefault();
         const name = d.name.trim();
         if (!name) { showAlert(t("web.error.required", { field: t("web.kitties.name") })); return; }
-        const c = { kind: "create_foe", id: slug(name, new Set(foes.map((f) => f.id))), name };
+        const c = { kind: "create_foe", id: slug(name, new Set(foes.map((f) => f.id)), "kitty"), name };
         for (const key of ["difficulty", "aua_limit"]) {
           if (d[key] === "") continue;
           const n = Number(d[key]);
@@ -497,7 +489,7 @@ function hometown(ctx) {
         if (!text) { showAlert(t("web.error.required", { field: t("web.kitties.problem_text") })); return; }
         const rank = Number(d.rank);
         if (!Number.isInteger(rank)) { showAlert(t("web.error.bad_number", { name: t("web.kitties.problem_rank"), value: d.rank })); return; }
-        ctx.send({ kind: "add_problem", kitty: d.kitty || null, id: slug(text, taken), text, rank }).then((ok) => { if (ok) draft.problem = { text: "", rank: 1, kitty: "" }; });
+        ctx.send({ kind: "add_problem", kitty: d.kitty || null, id: slug(text, taken, "kitty"), text, rank }).then((ok) => { if (ok) draft.problem = { text: "", rank: 1, kitty: "" }; });
       },
     },
     field("problem-text", t("web.kitties.problem_text"), input("problem-text", d.text, (v) => (d.text = v), { required: true })),
