@@ -1,6 +1,8 @@
 # Two entry points for a fresh machine: `make run` (the main job) and `make test` (everything).
 VENV ?= .venv
 BIN := $(VENV)/bin
+# Each phase of `make test` ends with one line "== phase NAME: wall, CPU, ok/failed".
+PHASE := $(BIN)/python scripts/phase.py
 
 .PHONY: run test lint typecheck jscheck unit screenshots
 
@@ -18,8 +20,8 @@ test: $(BIN)/spieltisch
 	$(MAKE) lint typecheck unit
 
 lint: $(BIN)/spieltisch jscheck
-	$(BIN)/ruff check src tests bench scripts
-	$(BIN)/ruff format --check src tests bench scripts
+	$(PHASE) lint sh -c "$(BIN)/ruff check src tests bench scripts && \
+		$(BIN)/ruff format --check src tests bench scripts"
 
 # The page modules marked `// @ts-check`, checked by TypeScript (pinned in package.json,
 # installed by scripts/test-services.sh; nothing is built: the pages run as written).
@@ -28,15 +30,16 @@ jscheck:
 	node_modules/.bin/tsc -p jsconfig.json
 
 typecheck: $(BIN)/spieltisch
-	$(BIN)/mypy
+	$(PHASE) typecheck $(BIN)/mypy
 
 # The tests but the browser's on two workers (the leak matrix's cells of one system stay in one
-# worker, see docs/architecture.md, "Tests"), then the browser tests in one process. Both
+# worker, see docs/architecture.md, "Tests"), then the browser tests on two workers too (a
+# test module stays in one worker, with its server; each worker has its own Chromium). Both
 # always run; the exit status is the first failure's.
 unit: $(BIN)/spieltisch
 	status=0; \
-	$(BIN)/pytest -n 2 --dist loadgroup -m "not browser" || status=$$?; \
-	$(BIN)/pytest -m browser || status=$$?; \
+	$(PHASE) tests $(BIN)/pytest -n 2 --dist loadgroup -m "not browser" || status=$$?; \
+	$(PHASE) browser-tests $(BIN)/pytest -n 2 --dist loadfile -m browser || status=$$?; \
 	exit $$status
 
 # Refresh the screenshots in docs/screenshots from the browser tests.

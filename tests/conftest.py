@@ -7,10 +7,15 @@ only where the server binaries are absent.
 
 from __future__ import annotations
 
+import faulthandler
 import json
 import os
+import sys
+import threading
+import traceback
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import pytest
@@ -31,6 +36,86 @@ from spieltisch.systems import registry as registry_module
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
 settings.register_profile("local", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "local")
+
+
+# -- nothing outlives the run ---------------------------------------------------------------
+
+
+def _own_helpers() -> set[int]:
+    """The processes multiprocessing keeps for the whole run and stops at exit by itself (the
+    fork server the process pools fork from, the resource tracker)."""
+    from multiprocessing import forkserver, resource_tracker
+
+    pids = {
+        getattr(forkserver._forkserver, "_forkserver_pid", None),
+        getattr(resource_tracker._resource_tracker, "_pid", None),
+    }
+    return {pid for pid in pids if pid is not None}
+
+
+def child_processes() -> list[str]:
+    """This process's living children (pid and command line), multiprocessing's own aside,
+    and the processes multiprocessing started for it (a process pool's, forked by the fork
+    server, are the fork server's children but joined by this process at exit)."""
+    import multiprocessing
+
+    found = [f"{p.pid}: {p.name} (multiprocessing)" for p in multiprocessing.active_children()]
+    me, helpers = str(os.getpid()), _own_helpers()
+    for folder in Path("/proc").glob("[0-9]*"):
+        try:
+            fields = (folder / "stat").read_text().rsplit(")", 1)[1].split()
+            command = (folder / "cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
+        except (OSError, IndexError):
+            continue  # ended meanwhile
+        if fields[1] == me and fields[0] != "Z" and int(folder.name) not in helpers:
+            found.append(f"{folder.name}: {command[:200]}")
+    return found
+
+
+def lingering_threads(grace: float = 10.0) -> list[threading.Thread]:
+    """The threads but the main one that do not end within ``grace`` seconds each and would
+    keep the process from exiting (not daemons)."""
+    main = threading.main_thread()
+    left = []
+    for thread in threading.enumerate():
+        if thread is main or thread.daemon:
+            continue
+        thread.join(grace)
+        if thread.is_alive():
+            left.append(thread)
+    return left
+
+
+@pytest.fixture(scope="session", autouse=True)
+def nothing_outlives_the_session() -> Iterator[None]:
+    """Fail the run (an error at the last test's teardown) when a thread that is not a daemon,
+    or a child process, is still alive once every other fixture is torn down: the test
+    process would print its results and then never exit. Set up first, torn down last."""
+    yield
+    threads = lingering_threads()
+    children = [] if sys.platform != "linux" else child_processes()
+    if threads or children:
+        frames = sys._current_frames()
+        stacks = [
+            f"thread {t.name}:\n" + "".join(traceback.format_stack(frames[t.ident]))
+            for t in threads
+            if t.ident in frames
+        ]
+        pytest.fail(
+            "left running after the tests:\n"
+            + "\n".join([*stacks, *(f"child process {c}" for c in children)])
+        )
+
+
+EXIT_GRACE = 60
+"""Seconds the process may take to exit once pytest is done (its exit hooks, joins)."""
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Arm a watchdog: a test process (an xdist worker too) that has not exited
+    :data:`EXIT_GRACE` seconds after pytest is done prints every thread's stack and ends with
+    status 1, instead of keeping the run from ever finishing."""
+    faulthandler.dump_traceback_later(EXIT_GRACE, exit=True)
 
 
 @pytest.fixture

@@ -13,10 +13,12 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-TIMEOUT = 15_000
+TIMEOUT = 60_000
 """Milliseconds a step may take before the test fails: an action, and an ``expect`` waiting
-for the state it names (Playwright's own default for ``expect`` is 5 seconds, which a loaded
-machine can exceed between a click and the page showing its outcome)."""
+for the state it names. A passing step returns as soon as its state shows, so this bound
+costs a passing run nothing; it only has to exceed the slowest step on a machine loaded by
+other work (Playwright's default of 5 seconds, and 15, were both exceeded there: an AI's move
+computed in the process pool while a second suite ran)."""
 
 expect.set_options(timeout=TIMEOUT)
 

@@ -12,17 +12,28 @@ odds included; and a command or an odds preview naming a hidden id gets exactly 
 an id nobody made gets. The matrix runs on SQLite; one case runs on PostgreSQL too. A player
 the GM removed gets nothing more at all, at every system.
 
-Every cell of the matrix opens its own table, but the cells of one system share one
-application and database (:func:`app_for`): building an app (its database, migrations and
-process pool) per cell was most of the suite's time. A table sees nothing of another, so
-sharing changes nothing a cell checks; the shared app switches the rate limits off (hundreds
-of tables and joins from one address), which a cell never relied on.
+The matrix is a covering design. Its pairs are (hidden sample × player command kind); a cell
+is one table and one hidden sample, and it plays *every* player command kind against the
+state that sample left: the odds and the check of each before and after the hidden commands,
+then each command in turn (one the table accepted is undone by the GM before the next, so each
+meets the same state; the undo is one more thing the player's channels must keep secret),
+then the exports, the reveal and the frames. So every pair is played, with one table per
+hidden sample instead of one per pair; the probes of one hidden sample share a table too (each
+is refused, so it leaves the table as it was). :func:`test_the_cells_cover_every_pair` proves
+the selection loses nothing, over the sample data: a new sample or probe is covered as it is
+added.
+
+The cells of one system share one application and database (:func:`app_for`): building an
+app (its database, migrations and process pool) per cell was most of the suite's time. A
+table sees nothing of another, so sharing changes nothing a cell checks; the shared app
+switches the rate limits off (hundreds of tables and joins from one address), which a cell
+never relied on.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
@@ -167,17 +178,20 @@ class Run:
         )
         return reply.status_code, reply.text
 
-    def check(self, who: Seen, command: dict[str, Any]) -> dict[str, Any]:
-        """The answer of ``POST /check`` for ``command`` (without the sequence number)."""
+    def check(self, who: Seen, commands: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+        """The answers of ``POST /check`` for ``commands`` (without the sequence number)."""
         reply = who.keep(
-            self.client.post(f"{self.url}/check", headers=who.headers, json={"commands": [command]})
+            self.client.post(
+                f"{self.url}/check", headers=who.headers, json={"commands": [*commands.values()]}
+            )
         )
         assert reply.status_code == 200, reply.text
-        result: dict[str, Any] = reply.json()["results"][0]
-        return result
+        results: list[dict[str, Any]] = reply.json()["results"]
+        return results
 
-    def what(self, who: Seen, odds_of: dict[str, Any]) -> dict[str, Any]:
-        """What ``who`` sees now, but the sequence number (which counts hidden records too)."""
+    def what(self, who: Seen, odds_of: dict[str, dict[str, Any]]) -> dict[str, Any]:
+        """What ``who`` sees now, but the sequence number (which counts hidden records too),
+        with the odds of each command in ``odds_of``."""
         table = who.keep(self.client.get(self.url, headers=who.headers)).json()
         records = who.keep(self.client.get(f"{self.url}/records", headers=who.headers)).json()
         pages = [  # the latest page, and one before an early seq (the page loads older ones)
@@ -189,8 +203,14 @@ class Run:
             "participants": table["participants"],
             "records": records["records"],
             "pages": [(page["records"], page["older"]) for page in pages],
-            "odds": self.odds(who, odds_of),
+            "odds": {kind: self.odds(who, command) for kind, command in odds_of.items()},
         }
+
+    def undo(self, seqs: list[int]) -> None:
+        """The GM undoes the (visible) records ``seqs``, the latest first."""
+        for seq in sorted(seqs, reverse=True):
+            reply = self.client.post(f"{self.url}/undo", headers=self.party.gm, json={"seq": seq})
+            assert reply.status_code == 200, reply.text
 
     def export(self, who: Seen) -> dict[str, Any]:
         reply = who.keep(self.client.get(f"{self.url}/export", headers=who.headers))
@@ -210,46 +230,55 @@ def _read_until_revealed(socket: Any, seen: Seen) -> None:
             return
 
 
-def _cases() -> Iterator[Any]:
+def _cells() -> Iterator[Any]:
+    """One cell per hidden sample of each system, playing every player command kind."""
     for samples in SAMPLES:
         for hidden in samples.hidden:
-            for player in samples.player:
-                yield pytest.param(
-                    samples,
-                    hidden,
-                    player,
-                    id=f"{samples.system}-{hidden}-{player}",
-                    marks=pytest.mark.xdist_group(f"leaks-{samples.system}"),
-                )
+            yield pytest.param(
+                samples,
+                hidden,
+                tuple(samples.player),
+                id=f"{samples.system}-{hidden}",
+                marks=pytest.mark.xdist_group(f"leaks-{samples.system}"),
+            )
 
 
 def play_case(
-    client: TestClient, make_party: Any, samples: Samples, hidden: str, kind: str
+    client: TestClient, make_party: Any, samples: Samples, hidden: str, kinds: Iterable[str]
 ) -> None:
-    """One cell of the matrix: hidden sample ``hidden``, then the player's command ``kind``."""
+    """One cell of the matrix: hidden sample ``hidden``, then each of the player's command
+    ``kinds`` against that one table state (a command that was accepted is undone by the GM
+    before the next, so each meets the state the hidden sample left)."""
     run = Run(client, make_party, samples)
     party = run.party
+    viewers = (run.player, run.spectator)
     with (
         connect(client, party.id, party.player_token) as player_socket,
         connect(client, party.id, party.spectator["Authorization"].split()[1]) as spectator_socket,
     ):
-        command = run.resolve(samples.player[kind], party.player)
-        before = {seen.name: run.what(seen, command) for seen in (run.player, run.spectator)}
-        checked = {seen.name: run.check(seen, command) for seen in (run.player, run.spectator)}
+        commands = {kind: run.resolve(samples.player[kind], party.player) for kind in kinds}
+        before = {seen.name: run.what(seen, commands) for seen in viewers}
+        checked = {seen.name: run.check(seen, commands) for seen in viewers}
         secret = run.hide(samples.hidden[hidden])
         # The hidden commands change nothing a player or a spectator sees, their odds included,
         # nor what a check answers (it is decided on what they see alone).
-        for seen in (run.player, run.spectator):
-            assert run.what(seen, command) == before[seen.name]
-            assert run.check(seen, command) == checked[seen.name]
+        for seen in viewers:
+            assert run.what(seen, commands) == before[seen.name]
+            assert run.check(seen, commands) == checked[seen.name]
 
-        reply = run.player.keep(party.do(party.player, command))
-        if reply.status_code != 200 and (samples.system, hidden) not in MAY_CONFLICT:
-            assert reply.json()["error"]["code"] != "table.hidden_conflict", reply.text
-        refused = run.spectator.keep(party.do(party.spectator, command))
-        assert refused.status_code == 403
-        for seen in (run.player, run.spectator):
-            run.what(seen, command)
+        for kind, command in commands.items():
+            reply = run.player.keep(party.do(party.player, command))
+            if reply.status_code != 200 and (samples.system, hidden) not in MAY_CONFLICT:
+                assert reply.json()["error"]["code"] != "table.hidden_conflict", (kind, reply.text)
+            refused = run.spectator.keep(party.do(party.spectator, command))
+            assert refused.status_code == 403, (kind, refused.text)
+            for seen in viewers:
+                seen.keep(client.get(run.url, headers=seen.headers))
+            if reply.status_code == 200:
+                run.undo([record["seq"] for record in reply.json()["records"]])
+
+        for seen in viewers:
+            run.what(seen, commands)
             early = run.export(seen)
             for record in early["records"]:
                 if record["seq"] in secret:  # before the reveal: neither content nor draws
@@ -265,7 +294,7 @@ def play_case(
         _read_until_revealed(player_socket, run.player)
         _read_until_revealed(spectator_socket, run.spectator)
 
-    for seen in (run.player, run.spectator):
+    for seen in viewers:
         late = run.export(seen)
         for record in late["records"]:
             if record["seq"] in secret:  # kept for verifying the dice: raw draws only
@@ -277,24 +306,26 @@ def play_case(
             assert CANARY not in text, f"{seen.name} was sent a hidden text: {text[:300]}"
 
 
-@pytest.mark.parametrize(("samples", "hidden", "kind"), list(_cases()))
+@pytest.mark.parametrize(("samples", "hidden", "kinds"), list(_cells()))
 def test_hidden_records_never_reach_players_or_spectators(
     app_for: Callable[[str], TestClient],
     make_party: Any,
     samples: Samples,
     hidden: str,
-    kind: str,
+    kinds: tuple[str, ...],
 ) -> None:
-    play_case(app_for(samples.system), make_party, samples, hidden, kind)
+    play_case(app_for(samples.system), make_party, samples, hidden, kinds)
 
 
 def _probes() -> Iterator[Any]:
+    """One table per hidden sample that probes name: every probe after it, on that table."""
     for samples in SAMPLES:
-        for n, probe in enumerate(samples.probes):
+        afters = dict.fromkeys(probe.after for probe in samples.probes)
+        for after in afters:
             yield pytest.param(
                 samples,
-                probe,
-                id=f"{samples.system}-{probe.after}-{n}",
+                [probe for probe in samples.probes if probe.after == after],
+                id=f"{samples.system}-{after}",
                 marks=pytest.mark.xdist_group(f"leaks-{samples.system}"),
             )
 
@@ -304,24 +335,45 @@ def _answer(reply: Any, hidden_id: str) -> tuple[int, Any]:
     return reply.status_code, json.loads(reply.text.replace(hidden_id, UNKNOWN))
 
 
-@pytest.mark.parametrize(("samples", "probe"), list(_probes()))
+@pytest.mark.parametrize(("samples", "probes"), list(_probes()))
 def test_a_hidden_id_answers_like_an_unknown_one(
-    app_for: Callable[[str], TestClient], make_party: Any, samples: Samples, probe: Probe
+    app_for: Callable[[str], TestClient], make_party: Any, samples: Samples, probes: list[Probe]
 ) -> None:
     client = app_for(samples.system)
     run = Run(client, make_party, samples)
-    run.hide(samples.hidden[probe.after])
-    twin = json.loads(json.dumps(probe.command).replace(probe.hidden_id, UNKNOWN))
-    for path in ("odds", "commands", "check"):
-        for headers in (run.party.player, run.party.spectator):
-            url = f"{run.url}/{path}"
-            body = (lambda c: {"commands": [c]}) if path == "check" else (lambda c: {"command": c})
-            unknown = client.post(url, headers=headers, json=body(twin))
-            named = client.post(url, headers=headers, json=body(probe.command))
-            assert unknown.status_code != 200 or path in ("odds", "check")
-            assert _answer(named, probe.hidden_id) == _answer(unknown, UNKNOWN)
-            if path == "check":
-                assert unknown.json()["results"][0]["ok"] is False
+    run.hide(samples.hidden[probes[0].after])
+    for probe in probes:  # each is refused, so the table is the same for the next
+        twin = json.loads(json.dumps(probe.command).replace(probe.hidden_id, UNKNOWN))
+        for path in ("odds", "commands", "check"):
+            for headers in (run.party.player, run.party.spectator):
+                url = f"{run.url}/{path}"
+                body = (
+                    (lambda c: {"commands": [c]}) if path == "check" else (lambda c: {"command": c})
+                )
+                unknown = client.post(url, headers=headers, json=body(twin))
+                named = client.post(url, headers=headers, json=body(probe.command))
+                assert unknown.status_code != 200 or path in ("odds", "check")
+                assert _answer(named, probe.hidden_id) == _answer(unknown, UNKNOWN)
+                if path == "check":
+                    assert unknown.json()["results"][0]["ok"] is False
+
+
+def test_the_cells_cover_every_pair() -> None:
+    """No loss from the covering design: every (hidden sample × player command kind) pair of
+    every system is played in some cell, every probe in some probe cell, and the cells of a
+    system carry its one ``xdist_group`` (one app per system and worker)."""
+    wanted = {(s.system, hidden, kind) for s in SAMPLES for hidden in s.hidden for kind in s.player}
+    cells = [param.values for param in _cells()]
+    covered = {(s.system, hidden, kind) for s, hidden, kinds in cells for kind in kinds}
+    assert covered == wanted
+    assert len(cells) == sum(len(s.hidden) for s in SAMPLES) < len(wanted)
+    probed = [
+        (s.system, id(p)) for param in _probes() for s, probes in [param.values] for p in probes
+    ]
+    assert sorted(probed) == sorted((s.system, id(p)) for s in SAMPLES for p in s.probes)
+    for param in [*_cells(), *_probes()]:
+        (group,) = [mark.args[0] for mark in param.marks if mark.name == "xdist_group"]
+        assert group == f"leaks-{param.values[0].system}"
 
 
 @pytest.mark.postgres
@@ -330,7 +382,7 @@ def test_one_case_on_postgres(postgres_server: Any, make_party: Any) -> None:
     try:
         with TestClient(create_app(store)) as client:
             kitties = next(s for s in SAMPLES if s.system == "magical-kitties")
-            play_case(client, make_party, kitties, "attack", "reroll")
+            play_case(client, make_party, kitties, "attack", ["reroll"])
     finally:
         store.close()
 

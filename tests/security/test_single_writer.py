@@ -67,8 +67,8 @@ def _start(db: Path) -> subprocess.Popen[bytes]:
             stderr=subprocess.PIPE,
         )
         _PORTS[process.pid] = port
-        deadline = time.monotonic() + 60
-        while True:
+        deadline = time.monotonic() + 300  # returns as soon as it answers; a loaded machine
+        while True:  # stretched a start past a minute
             try:
                 if httpx.get(f"http://127.0.0.1:{port}/api/systems", timeout=2).is_success:
                     return process
