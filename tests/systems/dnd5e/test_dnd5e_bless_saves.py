@@ -1,7 +1,7 @@
 """Bless and Bane on every saving throw (rules edition 3): the save a hit forces (the giant
-spider's poison), a monster's save action (the dragon's Wing Attack) and the save that ends a
-condition all roll the lasting effects' d4 through the one save roll; tables of edition 2
-keep rolling them without it. Hand-computed rolls, odds against enumeration.
+spider's poison), a monster's save action (the dragon's Wing Attack), the save that ends a
+condition and a death save all roll the lasting effects' d4 through the one save roll; tables
+of edition 2 keep rolling them without it. Hand-computed rolls, odds against enumeration.
 
 Cleo (a cleric, Wis 16) at a1 blesses Ada (AC 15, 20 HP, Dex 14, Con 12, Wis 12) at b1;
 initiative: Cleo, Ada, then the monster.
@@ -202,3 +202,29 @@ def test_the_condition_badge_counts_bless_in_the_odds() -> None:
     )
     badge = next(x for x in fighter["condition_details"] if x["kind"] == "frightened")
     assert badge["save"]["exact"] == "9/20"
+
+
+# ---------------------------------------------------------------- death saves
+
+
+def dying(edition: int = 3) -> DndState:
+    """Blessed Ada at 0 hit points, her turn."""
+    state = play(table(SPIDER, edition=edition), {"kind": "damage", "target": "ada", "amount": 20})
+    return end_turn(state)
+
+
+DEATH_SAVE = {"kind": "death_save", "creature": "ada"}
+
+
+def test_bless_helps_a_death_save_but_a_natural_one_stays_two_failures() -> None:
+    state = play(dying(), DEATH_SAVE, 8, 2)  # 8 + 2 = 10: a success
+    assert (state.fighters["ada"].death_successes, state.fighters["ada"].death_failures) == (1, 0)
+    state = play(dying(), DEATH_SAVE, 8, 1)  # 9: a failure
+    assert (state.fighters["ada"].death_successes, state.fighters["ada"].death_failures) == (0, 1)
+    state = play(dying(), DEATH_SAVE, 1, 4)  # a natural 1: two failures, whatever the d4
+    assert state.fighters["ada"].death_failures == 2
+
+
+def test_edition_two_rolls_the_death_save_without_the_d4() -> None:
+    state = play(dying(edition=2), DEATH_SAVE, 8)
+    assert state.fighters["ada"].death_failures == 1

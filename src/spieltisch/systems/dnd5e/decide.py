@@ -226,7 +226,9 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
                 raise RuleError("dnd5e.no_death_save", creature=fighter.id)
             if not fighter.death_save_due:
                 raise RuleError("dnd5e.death_save_taken", creature=fighter.id)
-            return [e.DeathSaved(creature=fighter.id, d20=dice.roll(20))]
+            d20 = dice.roll(20)
+            rolled, _ = _save_dice(state, fighter.id, dice, since=3)
+            return [e.DeathSaved(creature=fighter.id, d20=d20, effect_dice=rolled)]
         case c.Cast():
             return [_cast(state, command, dice)]
         case c.DropConcentration():
@@ -300,9 +302,18 @@ def roll_save(
     if fails:
         return RolledSave(mode=mode, d20=(), effect_dice=(), boost=0)
     d20 = _roll_d20(dice, mode)
-    signed = save_extra(state, fighter.id, since)
+    rolled, boost = _save_dice(state, fighter.id, dice, since)
+    return RolledSave(mode=mode, d20=d20, effect_dice=rolled, boost=boost)
+
+
+def _save_dice(
+    state: DndState, creature: str, dice: DiceSource, since: int
+) -> tuple[tuple[int, ...], int]:
+    """Roll the dice of the lasting spell effects on a creature's save (after its d20s): the
+    dice as rolled and what they add (:func:`.queries.save_extra`)."""
+    signed = save_extra(state, creature, since)
     rolled = tuple(dice.roll(abs(sides)) for sides in signed)
-    return RolledSave(mode=mode, d20=d20, effect_dice=rolled, boost=dice_total(signed, rolled))
+    return rolled, dice_total(signed, rolled)
 
 
 # ---------------------------------------------------------------- creatures

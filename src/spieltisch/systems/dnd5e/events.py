@@ -292,8 +292,11 @@ class DeathSaved(_Event):
     """A death save with this d20."""
 
     kind: Literal["death_saved"] = "death_saved"
+    later: ClassVar[frozenset[str]] = frozenset({"effect_dice"})
     creature: str
     d20: int
+    effect_dice: tuple[int, ...] = ()
+    """The dice of lasting spell effects on the save as rolled (rules edition 3)."""
 
 
 # ---------------------------------------------------------------- spells

@@ -687,8 +687,9 @@ def _condition_set(state: DndState, event: e.ConditionSet) -> DndState:
 
 def _death_saved(state: DndState, event: e.DeathSaved) -> DndState:
     fighter = fighter_of(state, event.creature)
+    boost = save_boost(state, fighter.id, (event.d20,), event.effect_dice, since=3)
     saves, revived = death_save(
-        DeathSaves(fighter.death_successes, fighter.death_failures), event.d20
+        DeathSaves(fighter.death_successes, fighter.death_failures), event.d20, boost
     )
     fighter = fighter.model_copy(update={"death_save_due": False})
     if revived:

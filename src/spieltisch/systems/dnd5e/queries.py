@@ -210,7 +210,7 @@ def save_extra(state: DndState, creature: str, since: int = 1) -> tuple[int, ...
     :func:`.lasting.roll_dice`), the one rule for every save the table rolls. ``since`` is
     the rules edition from which this save counts them: 3 for the saves that tables of
     edition 2 rolled without them (a hit's rider save, a save action's save, the save that
-    ends a condition), which keep that reading."""
+    ends a condition, a death save), which keep that reading."""
     return roll_extra(state, creature, "save") if state.options.edition >= since else ()
 
 

@@ -68,8 +68,8 @@ DndEdition = Annotated[Literal[1, 2, 3], BeforeValidator(exact_int)]
 
 EDITION: Literal[1, 2, 3] = 3
 """The edition of the D&D rules a new table is made with: 3, lasting effects on every saving
-throw (Bless's d4 on a hit's rider save, a save action's save, the save that ends a
-condition); 2, spells that act fully (volleys split over their targets, lasting effects on
+throw (Bless's d4 on a hit's rider save, a save action's save, the save that ends a condition,
+a death save); 2, spells that act fully (volleys split over their targets, lasting effects on
 attack rolls and the saves of the table's save and spell commands); 1, the rules of tables
 made before it."""
 

@@ -34,9 +34,10 @@ left out while at their default, so no event changed shape. Also 3: spells that 
 volleys split over their targets, lasting spell effects; tables made before keep their reading
 through the option ``edition``: stored without it they are edition 1, see
 :meth:`.system.Dnd5e.upgrade_options`). 4: lasting effects on every saving throw (a hit's
-rider save, a save action's save, the save that ends a condition), as rules edition 3; tables
-of edition 2 keep rolling those saves without them, and the fields added to ``attacked``,
-``save_action`` and ``condition_saved`` are left out while empty)."""
+rider save, a save action's save, the save that ends a condition, a death save), as rules
+edition 3; tables of edition 2 keep rolling those saves without them, and the fields added
+to ``attacked``, ``save_action``, ``condition_saved`` and ``death_saved`` are left out while
+empty)."""
 
 UPCASTERS: Mapping[str, Sequence[Upcaster]] = {}
 """Event kind → its upcasters in order (``v1→v2``, ``v2→v3``, …); none yet."""
