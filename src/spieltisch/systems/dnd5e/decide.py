@@ -57,6 +57,7 @@ from spieltisch.systems.dnd5e.queries import (
     outcome_of,
     require_able,
     roll_extra,
+    save_extra,
     save_mode,
     square_distance,
 )
@@ -73,6 +74,7 @@ from spieltisch.systems.dnd5e.state import (
 )
 
 __all__ = [
+    "RolledSave",
     "decide",
     "events_of",
     "legendary_offered",
@@ -80,6 +82,7 @@ __all__ = [
     "named_params",
     "preview_move",
     "readied_attack",
+    "roll_save",
     "save_action_event",
     "save_bonus",
     "with_concentration",
@@ -223,7 +226,9 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
                 raise RuleError("dnd5e.no_death_save", creature=fighter.id)
             if not fighter.death_save_due:
                 raise RuleError("dnd5e.death_save_taken", creature=fighter.id)
-            return [e.DeathSaved(creature=fighter.id, d20=dice.roll(20))]
+            d20 = dice.roll(20)
+            rolled, _ = _save_dice(state, fighter.id, dice, since=3)
+            return [e.DeathSaved(creature=fighter.id, d20=d20, effect_dice=rolled)]
         case c.Cast():
             return [_cast(state, command, dice)]
         case c.DropConcentration():
@@ -260,6 +265,55 @@ def _require_turn(state: DndState, creature: str) -> Fighter:
 
 def _roll_d20(dice: DiceSource, mode: Mode) -> tuple[int, ...]:
     return (dice.roll(20),) if mode is Mode.NORMAL else (dice.roll(20), dice.roll(20))
+
+
+@dataclass(frozen=True)
+class RolledSave:
+    """A saving throw as rolled: its mode, the d20s (none: it failed by itself), the dice
+    of the lasting spell effects on it and what they add."""
+
+    mode: Mode
+    d20: tuple[int, ...]
+    effect_dice: tuple[int, ...]
+    boost: int
+
+    def total(self, bonus: int) -> int:
+        """The kept d20 + ``bonus`` + the effect dice (meaningless without a d20)."""
+        return kept_d20(self.d20, self.mode) + bonus + self.boost
+
+    def made(self, bonus: int, dc: int) -> bool:
+        """Whether the save reaches ``dc`` with ``bonus`` (never without a d20)."""
+        return bool(self.d20) and self.total(bonus) >= dc
+
+
+def roll_save(
+    state: DndState,
+    fighter: Fighter,
+    ability: str,
+    dice: DiceSource,
+    extra: tuple[bool, bool] = (False, False),
+    since: int = 1,
+) -> RolledSave:
+    """Every saving throw the table rolls: the mode from the creature's conditions (and the
+    GM's ``extra`` advantage and disadvantage), the d20s, then the dice of the lasting spell
+    effects on it (Bless's d4 added, Bane's subtracted; :func:`.queries.save_extra`, from
+    rules edition ``since``). A save that fails by itself rolls nothing."""
+    mode, fails = save_mode(state, fighter, ability, extra)
+    if fails:
+        return RolledSave(mode=mode, d20=(), effect_dice=(), boost=0)
+    d20 = _roll_d20(dice, mode)
+    rolled, boost = _save_dice(state, fighter.id, dice, since)
+    return RolledSave(mode=mode, d20=d20, effect_dice=rolled, boost=boost)
+
+
+def _save_dice(
+    state: DndState, creature: str, dice: DiceSource, since: int
+) -> tuple[tuple[int, ...], int]:
+    """Roll the dice of the lasting spell effects on a creature's save (after its d20s): the
+    dice as rolled and what they add (:func:`.queries.save_extra`)."""
+    signed = save_extra(state, creature, since)
+    rolled = tuple(dice.roll(abs(sides)) for sides in signed)
+    return rolled, dice_total(signed, rolled)
 
 
 # ---------------------------------------------------------------- creatures
@@ -381,6 +435,7 @@ def _attack_event(
     outcome = outcome_of(state, attacker, target, weapon, natural, modifier + boost, covered)
     parts: list[tuple[int, ...]] = []
     rider: tuple[int, ...] = ()
+    rider_boost: tuple[int, ...] = ()
     rider_dice: list[tuple[int, ...]] = []
     marked: tuple[int, ...] = ()
     if outcome != "miss":
@@ -393,10 +448,11 @@ def _attack_event(
         if weapon.rider is not None:
             for part in weapon.rider.damage:
                 rider_dice.append(tuple(dice.roll(part.sides) for _ in range(part.count * times)))
-            mode_of_save, fails = save_mode(state, target, weapon.rider.ability)
-            rider = () if fails else _roll_d20(dice, mode_of_save)
+            rider_save = roll_save(state, target, weapon.rider.ability, dice, since=3)
+            rider, rider_boost = rider_save.d20, rider_save.effect_dice
     return e.Attacked(
         rider=rider,
+        rider_effect_dice=rider_boost,
         rider_dice=tuple(rider_dice),
         attacker=attacker.id,
         target=target.id,
@@ -978,22 +1034,18 @@ def _save(state: DndState, command: c.Save, dice: DiceSource) -> e.SaveRolled:
     fighter = fighter_of(state, command.creature)
     if fighter.dead:
         raise RuleError("dnd5e.dead", creature=fighter.id)
-    mode, fails = save_mode(
-        state, fighter, command.ability, (command.advantage, command.disadvantage)
-    )
+    extra = (command.advantage, command.disadvantage)
+    rolled = roll_save(state, fighter, command.ability, dice, extra)
     bonus = save_bonus(fighter, command)
-    rolled = () if fails else _roll_d20(dice, mode)
-    boost, boosted = (0, ()) if fails else _effect_dice(state, fighter.id, "save", dice)
-    succeeded = not fails and kept_d20(rolled, mode) + bonus + boost >= command.dc
     return e.SaveRolled(
         creature=fighter.id,
         ability=command.ability,
         dc=command.dc,
         bonus=bonus,
-        mode=mode.value,
-        d20=rolled,
-        succeeded=succeeded,
-        effect_dice=boosted,
+        mode=rolled.mode.value,
+        d20=rolled.d20,
+        succeeded=rolled.made(bonus, command.dc),
+        effect_dice=rolled.effect_dice,
     )
 
 
@@ -1042,10 +1094,11 @@ def _spell_roll(
         outcome = casting.attack_outcome_of(state, caster, target, info, d20, mode.value, boost)
         times = {"miss": 0, "hit": 1, "critical": 2}[outcome]
     elif info.save_ability:
-        mode, fails = save_mode(state, target, info.save_ability)
-        d20 = () if fails else _roll_d20(dice, mode)
-        boost, boosted = (0, ()) if fails else _effect_dice(state, target.id, "save", dice)
-        saved = casting.saved_of(target, info, plan.casting.save_dc, d20, mode.value, boost)
+        rolled_save = roll_save(state, target, info.save_ability, dice)
+        mode, d20, boosted = rolled_save.mode, rolled_save.d20, rolled_save.effect_dice
+        saved = casting.saved_of(
+            target, info, plan.casting.save_dc, d20, mode.value, rolled_save.boost
+        )
         times = 0 if saved and info.save_success != "half" else 1
     else:
         mode, d20, times = Mode.NORMAL, (), 1
@@ -1108,22 +1161,19 @@ def _concentration_after(before: DndState, after: DndState, dice: DiceSource) ->
         lost = (was.hp + was.temp_hp) - (now.hp + now.temp_hp)
         if lost <= 0:
             continue
-        mode, fails = save_mode(after, now, "con")
-        d20 = () if fails else _roll_d20(dice, mode)
-        boost, boosted = (0, ()) if fails else _effect_dice(after, who, "save", dice)
+        rolled = roll_save(after, now, "con", dice)
         bonus = casting.save_bonus_of(now, "con")
-        dc = concentration_dc(lost)
         out.append(
             e.ConcentrationSaved(
                 creature=who,
                 spell=held.spell,
                 damage=lost,
-                dc=dc,
+                dc=concentration_dc(lost),
                 bonus=bonus,
-                mode=mode.value,
-                d20=d20,
-                kept=bool(d20) and keeps_concentration(kept_d20(d20, mode) + bonus + boost, lost),
-                effect_dice=boosted,
+                mode=rolled.mode.value,
+                d20=rolled.d20,
+                kept=bool(rolled.d20) and keeps_concentration(rolled.total(bonus), lost),
+                effect_dice=rolled.effect_dice,
             )
         )
     return out
@@ -1166,8 +1216,7 @@ def condition_saves(state: DndState, creature: str, dice: DiceSource) -> list[e.
     for repeat in state.conditions.saves:
         if repeat.target != creature or repeat.condition not in kinds:
             continue
-        mode, fails = save_mode(state, fighter, repeat.ability)
-        rolled = () if fails else _roll_d20(dice, mode)
+        rolled = roll_save(state, fighter, repeat.ability, dice, since=3)
         bonus = fighter.modifier(repeat.ability)
         out.append(
             e.ConditionSaved(
@@ -1176,9 +1225,10 @@ def condition_saves(state: DndState, creature: str, dice: DiceSource) -> list[e.
                 ability=repeat.ability,
                 dc=repeat.dc,
                 bonus=bonus,
-                mode=mode.value,
-                d20=rolled,
-                succeeded=bool(rolled) and kept_d20(rolled, mode) + bonus >= repeat.dc,
+                mode=rolled.mode.value,
+                d20=rolled.d20,
+                succeeded=rolled.made(bonus, repeat.dc),
+                effect_dice=rolled.effect_dice,
             )
         )
     return out
@@ -1323,9 +1373,12 @@ def save_action_event(
         covered = cover_of(state, creature, target)
         if covered == "total":
             raise RuleError("dnd5e.cover.total", target=target.id)
-        mode, fails = save_mode(state, target, line.save.ability)
-        d20 = () if fails else _roll_d20(dice, mode)
-        saves.append(e.TargetSave(target=target.id, d20=d20, cover=covered))
+        rolled = roll_save(state, target, line.save.ability, dice, since=3)
+        saves.append(
+            e.TargetSave(
+                target=target.id, d20=rolled.d20, cover=covered, effect_dice=rolled.effect_dice
+            )
+        )
     damage = tuple(
         tuple(dice.roll(part.sides) for _ in range(part.count)) for part in line.save.damage
     )

@@ -100,7 +100,16 @@ class Attacked(_Event):
 
     kind: Literal["attacked"] = "attacked"
     later: ClassVar[frozenset[str]] = frozenset(
-        {"rider", "rider_dice", "modifier", "legendary", "cover", "effect_dice", "mark_dice"}
+        {
+            "rider",
+            "rider_dice",
+            "modifier",
+            "legendary",
+            "cover",
+            "effect_dice",
+            "mark_dice",
+            "rider_effect_dice",
+        }
     )
     attacker: str
     target: str
@@ -127,6 +136,9 @@ class Attacked(_Event):
     mark_dice: tuple[int, ...] = ()
     """On a hit of a target the attacker marked (Hunter's Mark): the extra damage dice as
     rolled (doubled on a critical), of the weapon's first damage type."""
+    rider_effect_dice: tuple[int, ...] = ()
+    """On a hit with a rider save (rules edition 3): the dice of the lasting spell effects on
+    the target's save as rolled (Bless's d4, Bane's)."""
 
 
 class Declined(_Event):
@@ -280,8 +292,11 @@ class DeathSaved(_Event):
     """A death save with this d20."""
 
     kind: Literal["death_saved"] = "death_saved"
+    later: ClassVar[frozenset[str]] = frozenset({"effect_dice"})
     creature: str
     d20: int
+    effect_dice: tuple[int, ...] = ()
+    """The dice of lasting spell effects on the save as rolled (rules edition 3)."""
 
 
 # ---------------------------------------------------------------- spells
@@ -385,11 +400,13 @@ class TargetSave(_Frozen):
     """One target's saving throw against a save action: its d20s (none: it failed by
     itself)."""
 
-    later: ClassVar[frozenset[str]] = frozenset({"cover"})
+    later: ClassVar[frozenset[str]] = frozenset({"cover", "effect_dice"})
     target: str
     d20: tuple[int, ...]
     cover: Cover = "none"
     """Its cover against the creature using the action (added to a Dexterity save)."""
+    effect_dice: tuple[int, ...] = ()
+    """The dice of lasting spell effects on its save as rolled (rules edition 3)."""
 
 
 class SaveActionRolled(_Event):
@@ -434,6 +451,7 @@ class ConditionSaved(_Event):
     (none: it failed by itself) against the DC; a success ends the condition."""
 
     kind: Literal["condition_saved"] = "condition_saved"
+    later: ClassVar[frozenset[str]] = frozenset({"effect_dice"})
     creature: str
     condition: str
     ability: str
@@ -442,6 +460,8 @@ class ConditionSaved(_Event):
     mode: Literal["normal", "advantage", "disadvantage"]
     d20: tuple[int, ...]
     succeeded: bool
+    effect_dice: tuple[int, ...] = ()
+    """The dice of lasting spell effects on the save as rolled (rules edition 3)."""
 
 
 class Fell(_Event):

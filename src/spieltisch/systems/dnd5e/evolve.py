@@ -25,7 +25,6 @@ from spieltisch.systems.dnd5e.conditions import (
     engine_duration,
     exhaustion_tags,
 )
-from spieltisch.systems.dnd5e.cover import Cover
 from spieltisch.systems.dnd5e.data import CONDITIONS, catalog, condition_tags
 from spieltisch.systems.dnd5e.lasting import LastingSpell, dice_total, lasting_spell
 from spieltisch.systems.dnd5e.legendary import lair_count_passed, per_round, resistances_per_day
@@ -42,6 +41,7 @@ from spieltisch.systems.dnd5e.queries import (
     require_able,
     roll_extra,
     save_action_bonus,
+    save_boost,
     save_mode,
     square_distance,
 )
@@ -441,7 +441,7 @@ def _attacked(state: DndState, event: e.Attacked) -> DndState:
     if outcome == "miss":
         return state
     critical = outcome == "critical"
-    saved = _rider_saved(state, target, weapon, event.rider)
+    saved = _rider_saved(state, target, weapon, event)
     for part, total in zip(weapon.damage, totals, strict=True):
         state = _hurt(state, state.fighters[target.id], total, part.type, critical)
     state = _marked_hit(state, attacker, target, weapon, event, critical)
@@ -481,12 +481,16 @@ def _marked_hit(
     return _hurt(state, state.fighters[target.id], dealt, weapon.damage[0].type, critical)
 
 
-def _rider_saved(state: DndState, target: Fighter, weapon: Weapon, rolled: tuple[int, ...]) -> bool:
-    """Whether the target made the save a hit forces (no d20: it failed by itself)."""
+def _rider_saved(state: DndState, target: Fighter, weapon: Weapon, event: e.Attacked) -> bool:
+    """Whether the target made the save a hit forces (no d20: it failed by itself), with the
+    lasting effects' dice on it from rules edition 3."""
+    rolled = event.rider
+    boost = save_boost(state, target.id, rolled, event.rider_effect_dice, since=3)
     if weapon.rider is None or not rolled:
         return False
     mode, _ = save_mode(state, target, weapon.rider.ability)
-    return kept_d20(rolled, mode) + target.modifier(weapon.rider.ability) >= weapon.rider.dc
+    bonus = target.modifier(weapon.rider.ability) + boost
+    return kept_d20(rolled, mode) + bonus >= weapon.rider.dc
 
 
 def _unhide(state: DndState, creature: str) -> DndState:
@@ -683,8 +687,9 @@ def _condition_set(state: DndState, event: e.ConditionSet) -> DndState:
 
 def _death_saved(state: DndState, event: e.DeathSaved) -> DndState:
     fighter = fighter_of(state, event.creature)
+    boost = save_boost(state, fighter.id, (event.d20,), event.effect_dice, since=3)
     saves, revived = death_save(
-        DeathSaves(fighter.death_successes, fighter.death_failures), event.d20
+        DeathSaves(fighter.death_successes, fighter.death_failures), event.d20, boost
     )
     fighter = fighter.model_copy(update={"death_save_due": False})
     if revived:
@@ -986,7 +991,7 @@ def _save_action(state: DndState, event: e.SaveActionRolled) -> DndState:
     ]
     for save in event.saves:
         target = fighter_of(state, save.target)
-        saved = save_made(state, target, effect.ability, effect.dc, save.d20, save.cover)
+        saved = save_made(state, target, effect.ability, effect.dc, save)
         for part, total in zip(effect.damage, totals, strict=True):
             dealt = (total // 2 if effect.half else 0) if saved else total
             state = _hurt(state, state.fighters[target.id], dealt, part.type, False)
@@ -996,20 +1001,15 @@ def _save_action(state: DndState, event: e.SaveActionRolled) -> DndState:
     return state
 
 
-def save_made(
-    state: DndState,
-    target: Fighter,
-    ability: str,
-    dc: int,
-    d20: tuple[int, ...],
-    cover: Cover = "none",
-) -> bool:
-    """Whether a save with these d20s (none: failed by itself) reaches the DC with the
-    target's bonus (:func:`.queries.save_action_bonus`)."""
-    if not d20:
+def save_made(state: DndState, target: Fighter, ability: str, dc: int, save: e.TargetSave) -> bool:
+    """Whether a save action's save (no d20: failed by itself) reaches the DC with the
+    target's bonus (:func:`.queries.save_action_bonus`) and, from rules edition 3, the
+    lasting effects' dice on it."""
+    boost = save_boost(state, target.id, save.d20, save.effect_dice, since=3)
+    if not save.d20:
         return False
     mode, _ = save_mode(state, target, ability)
-    return kept_d20(d20, mode) + save_action_bonus(target, ability, cover) >= dc
+    return kept_d20(save.d20, mode) + save_action_bonus(target, ability, save.cover) + boost >= dc
 
 
 def _legendary_resisted(state: DndState, event: e.LegendaryResisted) -> DndState:

@@ -15,7 +15,7 @@ from spieltisch.engine.grid import distance, footprint
 from spieltisch.systems.dnd5e.conditions import exhaustion_tags
 from spieltisch.systems.dnd5e.cover import COVER_BONUS, Cover, cover_between
 from spieltisch.systems.dnd5e.data import condition_tags
-from spieltisch.systems.dnd5e.lasting import ac_bonus, mark_dice, roll_dice
+from spieltisch.systems.dnd5e.lasting import ac_bonus, dice_pmf, dice_total, mark_dice, roll_dice
 from spieltisch.systems.dnd5e.movement import (
     SPEED_ZERO,
     Body,
@@ -50,6 +50,8 @@ __all__ = [
     "save_action_bonus",
     "save_action_damage",
     "save_action_odds",
+    "save_boost",
+    "save_extra",
     "save_mode",
     "speeds_of",
     "square_distance",
@@ -203,6 +205,24 @@ def roll_extra(state: DndState, creature: str, roll: str) -> tuple[int, ...]:
     return roll_dice(kinds_on(state, creature), roll)
 
 
+def save_extra(state: DndState, creature: str, since: int = 1) -> tuple[int, ...]:
+    """The dice of the lasting spell effects on a creature's saving throw (signed sides, see
+    :func:`.lasting.roll_dice`), the one rule for every save the table rolls. ``since`` is
+    the rules edition from which this save counts them: 3 for the saves that tables of
+    edition 2 rolled without them (a hit's rider save, a save action's save, the save that
+    ends a condition, a death save), which keep that reading."""
+    return roll_extra(state, creature, "save") if state.options.edition >= since else ()
+
+
+def save_boost(
+    state: DndState, creature: str, d20: tuple[int, ...], rolled: tuple[int, ...], since: int = 1
+) -> int:
+    """What the rolled effect dice add to a save with these ``d20`` (none: it failed by
+    itself, and no effect die was rolled); ``dnd5e.spell.bad_effect_dice`` when they do not
+    fit :func:`save_extra`."""
+    return dice_total(save_extra(state, creature, since) if d20 else (), rolled)
+
+
 def marked_dice(state: DndState, attacker: str, target: str) -> DamageDice | None:
     """The extra damage dice of ``attacker``'s weapon hits on ``target`` (Hunter's Mark)."""
     found = mark_dice(((x.kind, x.source) for x in state.effects.on(target)), attacker)
@@ -322,7 +342,10 @@ def save_action_odds(
     dice = [p.dice for p in line.save.damage]
     cover = cover_of(state, creature, target)
     bonus = save_action_bonus(target, line.save.ability, cover)
-    return save_damage(dice, bonus, line.save.dc, half=line.save.half, mode=mode, fails=fails)
+    extra = dice_pmf(save_extra(state, target.id, since=3))
+    return save_damage(
+        dice, bonus, line.save.dc, half=line.save.half, mode=mode, fails=fails, extra=extra
+    )
 
 
 def save_action_damage(

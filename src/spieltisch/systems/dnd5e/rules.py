@@ -188,14 +188,15 @@ class DeathSaves:
         return self.failures >= 3
 
 
-def death_save(saves: DeathSaves, natural: int) -> tuple[DeathSaves, bool]:
-    """A death save with ``natural`` on the d20 (DC 10): the new tally and whether the
-    creature regains 1 hit point (a natural 20). A natural 1 counts as two failures."""
+def death_save(saves: DeathSaves, natural: int, bonus: int = 0) -> tuple[DeathSaves, bool]:
+    """A death save with ``natural`` on the d20 (DC 10) and ``bonus`` (Bless's d4, Bane's):
+    the new tally and whether the creature regains 1 hit point (a natural 20). A natural 1
+    counts as two failures, whatever the bonus."""
     if natural == 20:
         return DeathSaves(), True
     if natural == 1:
         return DeathSaves(saves.successes, min(saves.failures + 2, 3)), False
-    if natural >= DEATH_SAVE_DC:
+    if natural + bonus >= DEATH_SAVE_DC:
         return DeathSaves(min(saves.successes + 1, 3), saves.failures), False
     return DeathSaves(saves.successes, min(saves.failures + 1, 3)), False
 

@@ -10,15 +10,15 @@ follows the several-speeds rule, so it is kept as metres spent, not as one budge
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt
 
 from spieltisch.engine.economy import BudgetRule, Budgets, InterruptStack
 from spieltisch.engine.effects import Effects
 from spieltisch.engine.encounter import Encounter
 from spieltisch.engine.grid import Diagonal, Grid, Size, Square
-from spieltisch.engine.system import Discovery, Edition
+from spieltisch.engine.system import Discovery, exact_int
 from spieltisch.systems.dnd5e.areas import Template
 from spieltisch.systems.dnd5e.conditions import ConditionTrack
 from spieltisch.systems.dnd5e.data import monster
@@ -38,6 +38,7 @@ __all__ = [
     "EDITION",
     "CheckRoll",
     "Concentrating",
+    "DndEdition",
     "DndOptions",
     "DndState",
     "Fighter",
@@ -62,9 +63,15 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-EDITION: Literal[1, 2] = 2
-"""The edition of the D&D rules a new table is made with: 2, spells that act fully (volleys
-split over their targets, …); 1, the rules of tables made before it."""
+DndEdition = Annotated[Literal[1, 2, 3], BeforeValidator(exact_int)]
+"""A D&D table's rules edition (see :data:`EDITION`)."""
+
+EDITION: Literal[1, 2, 3] = 3
+"""The edition of the D&D rules a new table is made with: 3, lasting effects on every saving
+throw (Bless's d4 on a hit's rider save, a save action's save, the save that ends a condition,
+a death save); 2, spells that act fully (volleys split over their targets, lasting effects on
+attack rolls and the saves of the table's save and spell commands); 1, the rules of tables
+made before it."""
 
 
 class DndOptions(_Frozen):
@@ -77,7 +84,7 @@ class DndOptions(_Frozen):
     discovery: Discovery = "table"
     """Who is shown what a player's move discovers by contact: the table, or that player
     alone (``"player"``; see ``docs/table-api.md``, "Contact")."""
-    edition: Edition = EDITION
+    edition: DndEdition = EDITION
     """The rules edition (see :data:`EDITION`): a new table is made with the newest, a table
     stored without it keeps edition 1 (:meth:`.system.Dnd5e.upgrade_options`)."""
 

@@ -336,7 +336,8 @@ def _attack_odds(
     if rider is not None:
         save_as, fails = queries.save_mode(state, target, rider.ability)
         bonus = target.modifier(rider.ability)
-        p = Fraction(0) if fails else save_odds(bonus, rider.dc, save_as)
+        boost = dice_pmf(queries.save_extra(state, target.id, since=3))
+        p = Fraction(0) if fails else save_odds(bonus, rider.dc, save_as, boost)
         parts += [x.dice for x in rider.damage]
         saves += [PartSave(success=p, half=rider.half)] * len(rider.damage)
     pmf = attack_damage(parts, hit, saves)

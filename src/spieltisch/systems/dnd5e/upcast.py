@@ -22,7 +22,7 @@ from spieltisch.engine.upcast import Upcaster
 
 __all__ = ["RULES_VERSION", "UPCASTERS"]
 
-RULES_VERSION = 3
+RULES_VERSION = 4
 """The version of the rules, carried in exports and snapshots (2: cover from the map, jump
 checks rolled, exhaustion by level, condition durations, legendary actions holding a turn's
 end open; the frozen exports of version 1 reach none of these — no cover between, no jump
@@ -33,7 +33,11 @@ replay as they were; the fields added to ``moved``, ``move``, ``fall`` and the s
 left out while at their default, so no event changed shape. Also 3: spells that act fully —
 volleys split over their targets, lasting spell effects; tables made before keep their reading
 through the option ``edition``: stored without it they are edition 1, see
-:meth:`.system.Dnd5e.upgrade_options`)."""
+:meth:`.system.Dnd5e.upgrade_options`). 4: lasting effects on every saving throw (a hit's
+rider save, a save action's save, the save that ends a condition, a death save), as rules
+edition 3; tables of edition 2 keep rolling those saves without them, and the fields added
+to ``attacked``, ``save_action``, ``condition_saved`` and ``death_saved`` are left out while
+empty)."""
 
 UPCASTERS: Mapping[str, Sequence[Upcaster]] = {}
 """Event kind → its upcasters in order (``v1→v2``, ``v2→v3``, …); none yet."""

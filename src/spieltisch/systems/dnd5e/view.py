@@ -40,6 +40,7 @@ from spieltisch.systems.dnd5e.queries import (
     may_react,
     roll_extra,
     save_action_odds,
+    save_extra,
     save_mode,
     square_distance,
 )
@@ -481,11 +482,9 @@ def condition_details(state: DndState, fighter: Fighter) -> list[dict[str, Any]]
         )
         if repeat is not None:
             mode, fails = save_mode(state, fighter, repeat.ability)
-            p = (
-                Fraction(0)
-                if fails
-                else save_odds(fighter.modifier(repeat.ability), repeat.dc, mode)
-            )
+            boost = dice_pmf(save_extra(state, fighter.id, since=3))
+            bonus = fighter.modifier(repeat.ability)
+            p = Fraction(0) if fails else save_odds(bonus, repeat.dc, mode, boost)
             data.update(until="save", ability=repeat.ability, dc=repeat.dc, save=_fraction(p))
         out.append(data)
     return out
