@@ -15,6 +15,7 @@ import urllib.request
 from typing import Any
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from browser_helpers import ApiTable, new_context, watch_errors
 from playwright.sync_api import Page, expect
 
@@ -79,6 +80,12 @@ def centre(page: Page, selector: str) -> tuple[float, float]:
     return found["x"] + found["width"] / 2, found["y"] + found["height"] / 2
 
 
+def blocking(page: Page) -> list[str]:
+    """The serious and critical accessibility violations axe finds on the page."""
+    found = Axe().run(page).response["violations"]
+    return [v["id"] for v in found if v["impact"] in ("serious", "critical")]
+
+
 def test_drop_concentration_end_the_fight_and_rest(browser: Any, server: Any) -> None:
     """Cleo blesses herself with a level 1 slot (3 of 4 left) and takes 5 damage: dropping
     concentration ends Bless; a long rest outside the fight restores 20/20 HP and 4/4 slots."""
@@ -96,6 +103,7 @@ def test_drop_concentration_end_the_fight_and_rest(browser: Any, server: Any) ->
         expect(page.locator("#dd-f-cleo-concentration")).to_contain_text("Concentrating on Bless")
         expect(page.locator("#dd-f-cleo-slots")).to_contain_text("level 1 3/4")
         expect(page.locator("#dd-rest")).to_have_count(0)  # no rest during a fight
+        assert blocking(page) == []
 
         page.locator("#dd-f-cleo-drop").click()
         expect(page.locator("#dd-f-cleo-concentration")).to_have_count(0)
@@ -149,6 +157,7 @@ def test_a_grappled_creature_is_dragged_along_on_the_map(browser: Any, server: A
         expect(page.locator("#dd-route-drag")).to_have_text("Gob is dragged along: f5 → e5.")
         expect(page.locator("#dd-route-cost")).to_contain_text("3 m left")
         expect(page.locator("#dd-sq-e5")).to_have_class(re.compile("is-drag"))
+        assert blocking(page) == []
         page.locator("#dd-route-clear").click()
         expect(page.locator("#dd-route-drag")).to_have_count(0)
 
@@ -190,6 +199,7 @@ def test_ground_heights_and_a_flying_step_in_german(browser: Any, server: Any) -
         page.locator("#dd-sq-d2").click(force=True)
         expect(page.locator("#dd-ground-squares")).to_have_value("c2, d2")
         expect(page.locator("#dd-sq-c2")).to_have_class(re.compile("is-picked"))
+        assert blocking(page) == []
         page.fill("#dd-ground-height", "1,2")
         page.locator("#dd-ground-set").click()
         expect(page.locator("#alert")).to_contain_text("„1,2“ ist keine Bodenhöhe")
@@ -220,6 +230,8 @@ def test_ground_heights_and_a_flying_step_in_german(browser: Any, server: Any) -
         page.fill("#dd-altitude", "3")
         page.locator("#dd-sq-c1").click(force=True)
         expect(page.locator("#dd-route-cost")).to_contain_text("6 m")
+        expect(page.locator("#dd-ground-c2")).to_have_text("2,5")
+        assert blocking(page) == []
         page.locator("#dd-move").click()
         expect(page.locator("#dd-token-fay")).to_have_attribute("data-square", "c1")
         expect(page.locator("#log")).to_contain_text("Flughöhe: 3 m über dem Boden.")
