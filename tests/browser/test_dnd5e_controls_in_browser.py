@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from browser_helpers import ApiTable, join, new_context, open_table, watch_errors
+from browser_helpers import ApiTable, join, new_context, open_table, post, watch_errors
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -255,6 +255,40 @@ def test_a_grappled_creature_is_dragged_along_on_the_map(browser: Any, server: A
         where = {f["id"]: f["position"] for f in table.state()["fighters"]}
         assert where == {"ada": "d5", "gob": "e5"}
         assert events(table, "moved")[-1]["drag"] == {"creature": "gob", "path": ["f5", "e5"]}
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_dragging_a_secret_creature_is_sent_hidden(browser: Any, server: Any) -> None:
+    """The GM moves Ada, who grapples a secret spy: the move (with the spy's path) is sent
+    hidden, so no player's log or state learns where the spy went."""
+    context = new_context(browser)
+    page = context.new_page()
+    errors = watch_errors(page)
+    try:
+        table = ApiTable(server.url, page, "dnd5e", {"width": 10, "height": 10})
+        table.send(hero("ada", "e5"))
+        table.send(foe("gob", "j10"))
+        spy = {**foe("spy", "f5"), "secret": True}
+        grappled = {"kind": "condition", "target": "spy", "condition": "grappled", "source": "ada"}
+        for command in (spy, grappled):
+            post(
+                f"{table.base}/api/tables/{table.id}/commands",
+                {"command": command, "hidden": True, "expected_seq": None},
+                table.token,
+            )
+        table.send({"kind": "start_combat", "rolls": {"ada": 20, "gob": 1}})
+        table.open()
+        page.locator("#dd-token-ada").click()
+        page.locator("#dd-drag-spy").check()
+        page.locator("#dd-sq-d5").click(force=True)
+        expect(page.locator("#dd-route-drag")).to_have_text("Spy is dragged along: f5 → e5.")
+        page.locator("#dd-move").click()
+        expect(page.locator("#dd-token-spy")).to_have_attribute("data-square", "e5")
+        last = records(table)[-1]
+        assert last["command"]["drag"] == "spy"
+        assert last["hidden"] is True
         assert errors == []
     finally:
         context.close()

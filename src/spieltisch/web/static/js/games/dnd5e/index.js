@@ -308,6 +308,13 @@ function clearRoute() {
   ui.route = []; ui.preview = null; ui.previewKey = null; ui.standUp = false; ui.drag = "";
 }
 
+/** Whose secrecy a move of `f` keeps: the dragged creature's when it is secret (its path
+ * must not reach a player), else the mover's. */
+function moving(ctx, f) {
+  const dragged = ui.drag ? byId(ctx).get(ui.drag) : null;
+  return dragged?.secret ? dragged : f;
+}
+
 /** The creatures `f` grapples (as their conditions name the grappler), on the map. */
 function heldBy(ctx, f) {
   return fighters(ctx).filter((x) => x.position && !x.dead && (x.condition_details || []).some((d) => d.kind === "grappled" && d.source === f.id));
@@ -433,7 +440,7 @@ async function onDrop(ctx, token, to) {
   ui.selected = f.id; ui.standUp = false;
   ui.route = steps;
   refreshPreview(ctx);
-  const answer = await sendFor(ctx, f, moveCommand());
+  const answer = await sendFor(ctx, moving(ctx, f), moveCommand());
   if (answer) { clearRoute(); ui.selected = null; }
   ctx.rerender();
 }
@@ -536,7 +543,7 @@ function routePanel(ctx) {
         const value = ui.preview?.value;
         // A refused step: move along the legal part only.
         const steps = value && !value.legal && value.error ? ui.route.slice(0, value.error.step) : ui.route;
-        const answer = await sendFor(ctx, f, { ...moveCommand(), steps });
+        const answer = await sendFor(ctx, moving(ctx, f), { ...moveCommand(), steps });
         if (answer) { clearRoute(); ui.selected = null; ctx.rerender(); }
       } }, t("web.dnd5e.move")),
       el("button", { type: "button", id: "dd-route-back", disabled: !ui.route.length, onclick: () => { ui.route = ui.route.slice(0, -1); refreshPreview(ctx); ctx.rerender(); } }, t("web.dnd5e.route_back")),
