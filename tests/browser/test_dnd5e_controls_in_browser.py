@@ -86,9 +86,19 @@ def blocking(page: Page) -> list[str]:
     return [v["id"] for v in found if v["impact"] in ("serious", "critical")]
 
 
+def send_hidden(table: ApiTable, command: dict[str, Any]) -> None:
+    """Send ``command`` as the GM, hidden."""
+    post(
+        f"{table.base}/api/tables/{table.id}/commands",
+        {"command": command, "hidden": True, "expected_seq": None},
+        table.token,
+    )
+
+
 def test_drop_concentration_end_the_fight_and_rest(browser: Any, server: Any) -> None:
-    """Cleo blesses herself with a level 1 slot (3 of 4 left) and takes 5 damage: dropping
-    concentration ends Bless; a long rest outside the fight restores 20/20 HP and 4/4 slots."""
+    """Cleo blesses herself with a level 1 slot (3 of 4 left) and takes 5 damage, Gob takes 4:
+    dropping concentration ends Bless; a long rest outside the fight (Gob left out) restores
+    Cleo's 20/20 HP and 4/4 slots, not Gob's. A secret spy rests in a hidden rest of its own."""
     context = new_context(browser)
     page = context.new_page()
     errors = watch_errors(page)
@@ -96,9 +106,11 @@ def test_drop_concentration_end_the_fight_and_rest(browser: Any, server: Any) ->
         table = ApiTable(server.url, page, "dnd5e")
         table.send(hero("cleo", "b1", spellcasting=CLERIC))
         table.send(foe("gob", "f5"))
+        send_hidden(table, {**foe("spy", "h8"), "secret": True})
         table.send({"kind": "start_combat", "rolls": {"cleo": 20, "gob": 1}})
         table.send({"kind": "cast", "creature": "cleo", "spell": "bless", "targets": ["cleo"]})
         table.send({"kind": "damage", "target": "cleo", "amount": 5})
+        table.send({"kind": "damage", "target": "gob", "amount": 4})
         table.open()
         expect(page.locator("#dd-f-cleo-concentration")).to_contain_text("Concentrating on Bless")
         expect(page.locator("#dd-f-cleo-slots")).to_contain_text("level 1 3/4")
@@ -119,14 +131,36 @@ def test_drop_concentration_end_the_fight_and_rest(browser: Any, server: Any) ->
         expect(page.locator("#dd-f-cleo-hp")).to_have_text("HP 15/20")
         page.locator("#dd-rest-short").click()
         expect(page.locator("#log")).to_contain_text("Short rest: Cleo, Gob.")
+        expect(page.locator("#log")).to_contain_text("Short rest: Spy.")
         expect(page.locator("#dd-f-cleo-hp")).to_have_text("HP 15/20")  # no hit points back
+        page.locator("#dd-rest-who-gob").uncheck()
         page.locator("#dd-rest-long").click()
-        expect(page.locator("#log")).to_contain_text("Long rest: Cleo, Gob regain")
+        expect(page.locator("#log")).to_contain_text("Long rest: Cleo regain")
+        expect(page.locator("#log")).to_contain_text("Long rest: Spy regain")
         expect(page.locator("#dd-f-cleo-hp")).to_have_text("HP 20/20")
+        expect(page.locator("#dd-f-gob-hp")).to_have_text("HP 26/30")
         expect(page.locator("#dd-f-cleo-slots")).to_contain_text("level 1 4/4")
-        cleo = next(f for f in table.state()["fighters"] if f["id"] == "cleo")
-        assert cleo["hp"] == 20
-        assert [e["length"] for e in events(table, "rested")] == ["short", "long"]
+        hp = {f["id"]: f["hp"] for f in table.state()["fighters"]}
+        assert hp == {"cleo": 20, "gob": 26, "spy": 30}
+        rests = [
+            (r["hidden"], e["length"], e["creatures"])
+            for r in records(table)
+            for e in r["events"]
+            if e["kind"] == "rested"
+        ]
+        assert rests == [
+            (False, "short", ["cleo", "gob"]),
+            (True, "short", ["spy"]),
+            (False, "long", ["cleo"]),
+            (True, "long", ["spy"]),
+        ]
+        # with nobody ticked there is nothing to rest
+        page.locator("#dd-rest-who-cleo").uncheck()
+        page.locator("#dd-rest-who-spy").uncheck()
+        expect(page.locator("#dd-rest-long")).to_be_disabled()
+        expect(page.locator("#dd-rest-long")).to_have_attribute(
+            "title", "Tick at least one creature to rest."
+        )
         assert errors == []
     finally:
         context.close()
@@ -273,11 +307,7 @@ def test_dragging_a_secret_creature_is_sent_hidden(browser: Any, server: Any) ->
         spy = {**foe("spy", "f5"), "secret": True}
         grappled = {"kind": "condition", "target": "spy", "condition": "grappled", "source": "ada"}
         for command in (spy, grappled):
-            post(
-                f"{table.base}/api/tables/{table.id}/commands",
-                {"command": command, "hidden": True, "expected_seq": None},
-                table.token,
-            )
+            send_hidden(table, command)
         table.send({"kind": "start_combat", "rolls": {"ada": 20, "gob": 1}})
         table.open()
         page.locator("#dd-token-ada").click()

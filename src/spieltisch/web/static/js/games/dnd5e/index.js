@@ -29,7 +29,7 @@ const ui = {
   monster: { kind: "goblin", at: "", secret: false, name: "", ac: "12", hp: "10", speed: "9", size: "medium", attacks: "" },
   hero: { ...HERO_FORM },
   heroCast: { ...HERO_CAST_FORM },
-  initiative: {}, damage: {}, condition: {},
+  initiative: {}, damage: {}, condition: {}, resting: {},
   oddsKey: null, odds: null, reactOdds: {}, lastShown: null,
   save: { creature: "", ability: "dex", dc: "", bonus: "", mode: "normal" }, attackMode: "normal", saveKey: null, saveOdds: null,
   ready: { trigger: "", what: "attack", attack: "", target: "", action: "" }, fireOdds: {},
@@ -960,19 +960,35 @@ function startForm(ctx) {
     el("button", { type: "button", class: "primary", id: "dd-start", disabled: !placed.length, title: placed.length ? null : t("web.dnd5e.nobody_placed"), onclick: start }, t("web.dnd5e.start")));
 }
 
-/** The GM's end of the fight, and the short or long rest of every living creature outside one. */
+/** The GM's end of the fight, and outside one the short or long rest of the living creatures
+ * ticked (all to begin with): the open ones openly, the secret ones in a hidden rest of their
+ * own, so no player learns of them. */
 function fightEndForm(ctx) {
   const fight = ctx.state.combat;
   if (fight) {
     return el("div", { class: "dd-fight-end", id: "dd-fight-end" },
       el("button", { type: "button", id: "dd-end-combat", onclick: () => ctx.send({ kind: "end_combat" }) }, t("web.dnd5e.end_combat")));
   }
-  if (!fighters(ctx).some((f) => !f.dead)) return null;
+  const living = fighters(ctx).filter((f) => !f.dead);
+  if (!living.length) return null;
+  const chosen = living.filter((f) => ui.resting[f.id] !== false).map((f) => f.id);
+  const why = chosen.length ? null : t("web.dnd5e.rest_nobody");
+  const rest = async (length) => {
+    const fs = byId(ctx);
+    const open = chosen.filter((id) => !fs.get(id).secret);
+    const secret = chosen.filter((id) => fs.get(id).secret);
+    if (!secret.length && chosen.length === living.length) return ctx.send({ kind: "rest", length });
+    if (open.length && !(await ctx.send({ kind: "rest", length, creatures: open }))) return null;
+    return secret.length ? ctx.send({ kind: "rest", length, creatures: secret }, { hidden: true }) : null;
+  };
   return el("div", { class: "dd-rest", id: "dd-rest" },
     el("h3", {}, t("web.dnd5e.rest_heading")),
     el("p", { class: "muted small-print" }, t("web.dnd5e.rest_hint")),
+    el("div", { class: "row" }, living.map((f) => checkField(`dd-rest-who-${f.id}`, f.name, ui.resting[f.id] !== false, {
+      onchange: (e) => { ui.resting[f.id] = e.target.checked; ctx.rerender(); },
+    }))),
     el("div", { class: "row" }, ["short", "long"].map((length) => el("button", {
-      type: "button", id: `dd-rest-${length}`, onclick: () => ctx.send({ kind: "rest", length }),
+      type: "button", id: `dd-rest-${length}`, disabled: Boolean(why), title: why, onclick: () => rest(length),
     }, t("web.dnd5e.rest." + length)))));
 }
 
