@@ -129,8 +129,9 @@ function rulerLayer(ruler, h) {
  *
  * `options`: `prefix` (ids: `<prefix>-sq-<square>`, `<prefix>-token-<id>`), `width`, `height`,
  * `terrain` ({square: kind}), `terrainText(kind)`, `ground` ({square: height in metres}: a
- * small number in the square's corner) with `groundText(height)` (its words), `image` (a URL or null), `marks`
- * ({square: class names}, e.g. a route or a reach), `label` (the map's accessible name),
+ * small number in the square's corner) with `groundText(height)` (its words), `image` (a URL
+ * or null), `marks` ({square: class names}, e.g. a route or a reach), `label` (the map's
+ * accessible name),
  * `tokens` ([{id, name, position, squares, colour, movable, classes, label, secret, hp,
  * conditions}]: `hp` {value, max} draws an HP bar and `conditions` (words) a badge — a game
  * hands in only what the viewer may see), `ruler` ({from, to, text, warning} while a token
