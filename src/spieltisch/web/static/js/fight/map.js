@@ -128,8 +128,10 @@ function rulerLayer(ruler, h) {
  * The map as an SVG element.
  *
  * `options`: `prefix` (ids: `<prefix>-sq-<square>`, `<prefix>-token-<id>`), `width`, `height`,
- * `terrain` ({square: kind}), `terrainText(kind)`, `image` (a URL or null), `marks`
- * ({square: class names}, e.g. a route or a reach), `label` (the map's accessible name),
+ * `terrain` ({square: kind}), `terrainText(kind)`, `ground` ({square: height in metres}: a
+ * small number in the square's corner) with `groundText(height)` (its words), `image` (a URL
+ * or null), `marks` ({square: class names}, e.g. a route or a reach), `label` (the map's
+ * accessible name),
  * `tokens` ([{id, name, position, squares, colour, movable, classes, label, secret, hp,
  * conditions}]: `hp` {value, max} draws an HP bar and `conditions` (words) a badge — a game
  * hands in only what the viewer may see), `ruler` ({from, to, text, warning} while a token
@@ -142,6 +144,7 @@ export function battleMap(options) {
   const { prefix, width: w, height: h } = options;
   const terrain = options.terrain || {};
   const marks = options.marks || {};
+  const ground = options.ground || {};
   const top = (y, side = 1) => (h - y - side) * CELL;
   const layer = [];
   const tokenList = options.tokens || [];
@@ -153,7 +156,9 @@ export function battleMap(options) {
     for (let x = 0; x < w; x += 1) {
       const name = squareName(x, y);
       const kind = terrain[name];
-      const title = name + (kind ? " · " + (options.terrainText ? options.terrainText(kind) : kind) : "");
+      const height = Number(ground[name] || 0);
+      const title = name + (kind ? " · " + (options.terrainText ? options.terrainText(kind) : kind) : "")
+        + (height ? " · " + (options.groundText ? options.groundText(height) : height) : "");
       layer.push(svg("rect", {
         x: x * CELL, y: top(y), width: CELL, height: CELL, id: `${prefix}-sq-${name}`,
         class: ["map-square", kind ? "terrain-" + kind : "", marks[name] || ""].filter(Boolean).join(" "),
@@ -161,6 +166,12 @@ export function battleMap(options) {
         onclick: () => options.onSquare?.(name),
         onpointerenter: options.onHover ? () => options.onHover(name) : null,
       }, svg("title", {}, title)));
+      if (height) {
+        layer.push(svg("text", {
+          x: x * CELL + 3, y: top(y) + 11, class: "map-ground" + (height < 0 ? " is-pit" : ""), id: `${prefix}-ground-${name}`,
+          "pointer-events": "none", "aria-hidden": "true",
+        }, height.toLocaleString(document.documentElement.lang || undefined)));
+      }
     }
   }
   for (const token of tokenList) {

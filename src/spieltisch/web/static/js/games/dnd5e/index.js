@@ -24,12 +24,12 @@ const HERO_FORM = Object.freeze({ name: "", ac: "15", hp: "12", speed: "9", str:
 const HERO_CAST_FORM = Object.freeze({ ability: "", level: "1", dc: "13", attack: "5", score: "16", slots: "", spells: "" });
 
 const ui = {
-  selected: null, route: [], mode: "walk", jump: "", jumpHeight: "", obstacle: false, standUp: false, preview: null, previewKey: null,
+  selected: null, route: [], mode: "walk", altitude: "", drag: "", ground: { height: "", squares: "" }, jump: "", jumpHeight: "", obstacle: false, standUp: false, preview: null, previewKey: null,
   paint: "", attack: "", target: "", action: "dodge", helpTarget: "", helpFoe: "",
   monster: { kind: "goblin", at: "", secret: false, name: "", ac: "12", hp: "10", speed: "9", size: "medium", attacks: "" },
   hero: { ...HERO_FORM },
   heroCast: { ...HERO_CAST_FORM },
-  initiative: {}, damage: {}, condition: {},
+  initiative: {}, damage: {}, condition: {}, resting: {},
   oddsKey: null, odds: null, reactOdds: {}, lastShown: null,
   save: { creature: "", ability: "dex", dc: "", bonus: "", mode: "normal" }, attackMode: "normal", saveKey: null, saveOdds: null,
   ready: { trigger: "", what: "attack", attack: "", target: "", action: "" }, fireOdds: {},
@@ -299,11 +299,42 @@ function routeEnd(ctx) {
 }
 
 function moveCommand() {
-  return { kind: "move", creature: ui.selected, steps: ui.route, stand_up: ui.standUp };
+  const command = { kind: "move", creature: ui.selected, steps: ui.route, stand_up: ui.standUp };
+  if (ui.drag) command.drag = ui.drag;
+  return command;
 }
 
 function clearRoute() {
-  ui.route = []; ui.preview = null; ui.previewKey = null; ui.standUp = false;
+  ui.route = []; ui.preview = null; ui.previewKey = null; ui.standUp = false; ui.drag = "";
+}
+
+/** Whose secrecy a move of `f` keeps: the dragged creature's when it is secret (its path
+ * must not reach a player), else the mover's. */
+function moving(ctx, f) {
+  const dragged = ui.drag ? byId(ctx).get(ui.drag) : null;
+  return dragged?.secret ? dragged : f;
+}
+
+/** The creatures `f` grapples (as their conditions name the grappler), on the map. */
+function heldBy(ctx, f) {
+  return fighters(ctx).filter((x) => x.position && !x.dead && (x.condition_details || []).some((d) => d.kind === "grappled" && d.source === f.id));
+}
+
+/** The straight line of steps from `from` to `to` in the chosen way of moving; a flying line
+ * rises or sinks to the typed height above the ground on its first step (null: a height that
+ * is no number, after telling so). */
+function stepsTo(from, to) {
+  const steps = line(from, to).map((square) => ({ to: square, mode: ui.mode }));
+  const typed = String(ui.altitude).trim();
+  if (ui.mode !== "fly" || !typed || !steps.length) return steps;
+  const height = Number(typed.replace(",", "."));
+  if (!Number.isFinite(height) || height < 0 || height > 1000 || Math.round(height * 10) !== height * 10) {
+    showAlert(t("web.dnd5e.altitude_bad", { value: typed }));
+    document.getElementById("dd-altitude")?.focus();
+    return null;
+  }
+  steps[0].altitude_m = String(height);
+  return steps;
 }
 
 function refreshPreview(ctx) {
@@ -330,6 +361,12 @@ function movable(ctx, f) {
 
 function onSquare(ctx, name) {
   if (placeTemplate(ctx, name)) return;
+  if (ctx.isGm && ui.paint === "ground") {
+    const picked = groundSquares();
+    ui.ground.squares = (picked.includes(name) ? picked.filter((x) => x !== name) : [...picked, name]).join(", ");
+    ctx.rerender();
+    return;
+  }
   if (ctx.isGm && ui.paint) {
     ctx.send({ kind: "terrain", squares: [name], terrain: ui.paint === "plain" ? null : ui.paint });
     return;
@@ -337,8 +374,8 @@ function onSquare(ctx, name) {
   const f = ui.selected && byId(ctx).get(ui.selected);
   if (f) {
     const from = routeEnd(ctx);
-    const steps = line(from, name).map((to) => ({ to, mode: ui.mode }));
-    if (!steps.length) return;
+    const steps = stepsTo(from, name);
+    if (!steps?.length) return;
     if (ui.jump === "long") steps.forEach((s) => (s.jump = "long"));
     if (ui.jump === "high") {
       const height = Number(ui.jumpHeight);
@@ -383,8 +420,11 @@ function targetSpell(ctx, id) {
 function onDrag(ctx, token, to) {
   const f = byId(ctx).get(token.id);
   if (!f || !movable(ctx, f)) return;
+  const steps = stepsTo(f.position, to);
+  if (!steps) return;
+  if (ui.selected !== f.id) ui.drag = "";
   ui.selected = f.id; ui.standUp = false;
-  ui.route = line(f.position, to).map((square) => ({ to: square, mode: ui.mode }));
+  ui.route = steps;
   refreshPreview(ctx);
   ctx.rerender();
 }
@@ -394,10 +434,13 @@ function onDrag(ctx, token, to) {
 async function onDrop(ctx, token, to) {
   const f = byId(ctx).get(token.id);
   if (!f || !movable(ctx, f)) return;
+  const steps = stepsTo(f.position, to);
+  if (!steps) return;
+  if (ui.selected !== f.id) ui.drag = "";
   ui.selected = f.id; ui.standUp = false;
-  ui.route = line(f.position, to).map((square) => ({ to: square, mode: ui.mode }));
+  ui.route = steps;
   refreshPreview(ctx);
-  const answer = await sendFor(ctx, f, moveCommand());
+  const answer = await sendFor(ctx, moving(ctx, f), moveCommand());
   if (answer) { clearRoute(); ui.selected = null; }
   ctx.rerender();
 }
@@ -431,7 +474,9 @@ function onStep(ctx, token, to) {
 function marks(ctx) {
   const out = {};
   const preview = ui.preview?.value;
+  if (ctx.isGm && ui.paint === "ground") for (const name of groundSquares()) out[name] = "is-picked";
   if (!ui.selected) return out;
+  for (const name of (preview?.drag_path || []).slice(1)) out[name] = "is-drag";
   const legal = new Set(preview ? preview.path.slice(1) : []);
   ui.route.forEach((step, i) => {
     const refused = preview && !preview.legal && i >= (preview.error?.step ?? 0) && !legal.has(step.to);
@@ -460,6 +505,11 @@ function routePanel(ctx) {
     return el("p", { class: "muted small-print", id: "dd-route" }, mover ? t("web.dnd5e.route_hint", { name: mover.name }) : t("web.dnd5e.map_hint"));
   }
   const prone = (f.conditions || []).includes("prone");
+  const held = heldBy(ctx, f);
+  if (ui.drag && !held.some((x) => x.id === ui.drag)) ui.drag = "";
+  const dragBox = (x) => checkField(`dd-drag-${x.id}`, t("web.dnd5e.drag", { name: x.name }), ui.drag === x.id, {
+    onchange: (e) => { ui.drag = e.target.checked ? x.id : ""; refreshPreview(ctx); ctx.rerender(); },
+  });
   const modes = MODES.filter((m) => m === "crawl" || m === "walk" || m === "climb" || m === "swim" || (f.speeds && m in f.speeds));
   const preview = ui.preview?.value;
   const lines = [];
@@ -467,6 +517,7 @@ function routePanel(ctx) {
   if (preview) {
     lines.push(el("p", { id: "dd-route-cost" }, t("web.dnd5e.route_cost", { path: preview.path.join(" → "), cost: metres(preview.cost_m), left: metres(preview.remaining_m) })));
     if (preview.stood_up) lines.push(el("p", { class: "small-print" }, t("web.dnd5e.route_stands")));
+    if (preview.drag_path) lines.push(el("p", { id: "dd-route-drag" }, t("web.dnd5e.route_drag", { name: nameOf(ctx, ui.drag), path: preview.drag_path.join(" → ") })));
     (preview.checks || []).forEach((check, i) => lines.push(el("p", { class: "dd-warning", id: `dd-route-check-${i}` }, t("web.dnd5e.check." + check.reason, { step: check.step + 1, dc: check.dc, name: f.name }))));
     if (preview.error) lines.push(el("p", { class: "dd-refused", id: "dd-route-error" }, errorText(ctx, preview.error)));
     if (preview.opportunity_attacks.length) {
@@ -478,10 +529,12 @@ function routePanel(ctx) {
   return el("div", { class: "dd-route", id: "dd-route" },
     el("p", {}, t("web.dnd5e.route_for", { name: f.name }), " ", el("span", { class: "muted small-print" }, t("web.dnd5e.route_how"))),
     el("div", { class: "row" },
-      field(t("web.dnd5e.mode_label"), select("dd-mode", modes.map((m) => [m, t("web.dnd5e.speed." + m)]), ui.mode, { onchange: (e) => (ui.mode = e.target.value) })),
+      field(t("web.dnd5e.mode_label"), select("dd-mode", modes.map((m) => [m, t("web.dnd5e.speed." + m)]), ui.mode, { onchange: (e) => { ui.mode = e.target.value; ctx.rerender(); } })),
+      ui.mode === "fly" ? field(t("web.dnd5e.altitude"), numberInput("dd-altitude", ui.altitude, { min: 0, max: 1000, step: 0.5, oninput: (e) => (ui.altitude = e.target.value) })) : null,
       field(t("web.dnd5e.jump_label"), select("dd-jump", ["", "long", "high"].map((j) => [j, t("web.dnd5e.jump." + (j || "none"))]), ui.jump, { onchange: (e) => { ui.jump = e.target.value; ctx.rerender(); } })),
       ui.jump === "high" ? field(t("web.dnd5e.jump_height"), numberInput("dd-jump-height", ui.jumpHeight, { min: 0.3, max: 30, step: 0.3, required: true, "aria-required": "true", oninput: (e) => (ui.jumpHeight = e.target.value) })) : null,
       ui.jump ? checkField("dd-jump-obstacle", t("web.dnd5e.jump_obstacle"), ui.obstacle, { onchange: (e) => (ui.obstacle = e.target.checked) }) : null,
+      ...held.map(dragBox),
       prone ? checkField("dd-stand-up", t("web.dnd5e.stand_up", { cost: metres(Math.floor(Number(f.speeds?.walk || 0) / 2)) }), ui.standUp, { onchange: (e) => { ui.standUp = e.target.checked; refreshPreview(ctx); ctx.rerender(); } }) : null),
     f.jump ? el("p", { class: "muted small-print", id: "dd-jump-reach" }, t("web.dnd5e.jump_reach", { long: metres(f.jump.long_m), long_standing: metres(f.jump.long_standing_m), high: metres(f.jump.high_m), high_standing: metres(f.jump.high_standing_m) })) : null,
     ...lines,
@@ -490,7 +543,7 @@ function routePanel(ctx) {
         const value = ui.preview?.value;
         // A refused step: move along the legal part only.
         const steps = value && !value.legal && value.error ? ui.route.slice(0, value.error.step) : ui.route;
-        const answer = await sendFor(ctx, f, { ...moveCommand(), steps });
+        const answer = await sendFor(ctx, moving(ctx, f), { ...moveCommand(), steps });
         if (answer) { clearRoute(); ui.selected = null; ctx.rerender(); }
       } }, t("web.dnd5e.move")),
       el("button", { type: "button", id: "dd-route-back", disabled: !ui.route.length, onclick: () => { ui.route = ui.route.slice(0, -1); refreshPreview(ctx); ctx.rerender(); } }, t("web.dnd5e.route_back")),
@@ -501,7 +554,8 @@ function routePanel(ctx) {
 function mapPanel(ctx) {
   const grid = ctx.state.grid;
   const board = battleMap({
-    prefix: "dd", width: grid.width, height: grid.height, terrain: grid.terrain,
+    prefix: "dd", width: grid.width, height: grid.height, terrain: grid.terrain, ground: grid.ground,
+    groundText: (height) => t("web.dnd5e.ground_of", { height: metres(height) }),
     terrainText: (kind) => t("web.map.terrain." + kind),
     label: t("web.map.map_label", { width: grid.width, height: grid.height }),
     tokens: tokens(ctx).map((token) => concentrationToken(ctx, token)), marks: { ...templateMarks(ctx), ...marks(ctx) },
@@ -512,7 +566,7 @@ function mapPanel(ctx) {
     onDrop: (token, to) => onDrop(ctx, token, to),
     ruler: ruler(ctx),
   });
-  const paint = ctx.isGm ? field(t("web.dnd5e.paint"), select("dd-paint", [["", t("web.dnd5e.paint_off")], ...["plain", ...TERRAIN].map((k) => [k, t("web.map.terrain." + k)])], ui.paint, {
+  const paint = ctx.isGm ? field(t("web.dnd5e.paint"), select("dd-paint", [["", t("web.dnd5e.paint_off")], ...["plain", ...TERRAIN].map((k) => [k, t("web.map.terrain." + k)]), ["ground", t("web.dnd5e.paint_ground")]], ui.paint, {
     onchange: (e) => { ui.paint = e.target.value; ui.selected = null; clearRoute(); ctx.rerender(); },
   })) : null;
   return el("section", { class: "card", id: "dd-map-box", "aria-labelledby": "dd-map-heading" },
@@ -520,7 +574,36 @@ function mapPanel(ctx) {
     el("p", { class: "muted small-print" }, t("web.map.map_scale", { m: grid.square_m, diagonal: t("web.dnd5e.diagonal." + grid.diagonal) })),
     mapFrame(board, centreToken("dd", tokens(ctx), current(ctx), fighters(ctx).filter((f) => mine(ctx, f) && !ctx.isGm).map((f) => f.id))),
     terrainLegend(TERRAIN, (kind) => t("web.map.terrain." + kind)),
-    templatesList(ctx), routePanel(ctx), paint);
+    templatesList(ctx), routePanel(ctx), paint, groundForm(ctx));
+}
+
+/** The squares typed or clicked for a ground height. */
+function groundSquares() {
+  return ui.ground.squares.split(/[\s,;]+/u).map((x) => x.toLowerCase()).filter(Boolean);
+}
+
+/** The GM's ground height on the picked squares (clicked on the map or typed), in steps of
+ * half a metre: a ledge above 0, a pit below, 0 level again. */
+function groundForm(ctx) {
+  if (!ctx.isGm || ui.paint !== "ground") return null;
+  const g = ui.ground;
+  const grid = ctx.state.grid;
+  const go = () => {
+    const typed = String(g.height).trim();
+    const height = Number(typed.replace(",", "."));
+    if (!typed || !Number.isFinite(height) || Math.abs(height) > 100 || !Number.isInteger(height * 2)) {
+      showAlert(t("web.dnd5e.ground_height_bad", { value: typed })); document.getElementById("dd-ground-height")?.focus(); return;
+    }
+    const squares = groundSquares();
+    if (!squares.length) { showAlert(t("web.dnd5e.ground_squares_missing")); document.getElementById("dd-ground-squares")?.focus(); return; }
+    const off = squares.find((name) => { const at = parseSquare(name); return !at || at.x >= grid.width || at.y >= grid.height; });
+    if (off) { showAlert(t("web.dnd5e.ground_square_bad", { value: off })); document.getElementById("dd-ground-squares")?.focus(); return; }
+    ctx.send({ kind: "ground", squares, height_m: height }).then((answer) => { if (answer) { g.squares = ""; ctx.rerender(); } });
+  };
+  return el("div", { class: "row dd-ground", id: "dd-ground" },
+    field(t("web.dnd5e.ground_squares"), textInput("dd-ground-squares", g.squares, { maxlength: 2000, placeholder: "b2, c2", oninput: (e) => { g.squares = e.target.value; ctx.rerender(); } })),
+    field(t("web.dnd5e.ground_height"), textInput("dd-ground-height", g.height, { maxlength: 8, inputmode: "decimal", oninput: (e) => { g.height = e.target.value; } })),
+    el("button", { type: "button", id: "dd-ground-set", onclick: go }, t("web.dnd5e.ground_set")));
 }
 
 // -- the current creature's actions --------------------------------------------------------
@@ -877,9 +960,41 @@ function startForm(ctx) {
     el("button", { type: "button", class: "primary", id: "dd-start", disabled: !placed.length, title: placed.length ? null : t("web.dnd5e.nobody_placed"), onclick: start }, t("web.dnd5e.start")));
 }
 
+/** The GM's end of the fight, and outside one the short or long rest of the living creatures
+ * ticked (all to begin with): the open ones openly, the secret ones in a hidden rest of their
+ * own, so no player learns of them. */
+function fightEndForm(ctx) {
+  const fight = ctx.state.combat;
+  if (fight) {
+    return el("div", { class: "dd-fight-end", id: "dd-fight-end" },
+      el("button", { type: "button", id: "dd-end-combat", onclick: () => ctx.send({ kind: "end_combat" }) }, t("web.dnd5e.end_combat")));
+  }
+  const living = fighters(ctx).filter((f) => !f.dead);
+  if (!living.length) return null;
+  const chosen = living.filter((f) => ui.resting[f.id] !== false).map((f) => f.id);
+  const why = chosen.length ? null : t("web.dnd5e.rest_nobody");
+  const rest = async (length) => {
+    const fs = byId(ctx);
+    const open = chosen.filter((id) => !fs.get(id).secret);
+    const secret = chosen.filter((id) => fs.get(id).secret);
+    if (!secret.length && chosen.length === living.length) return ctx.send({ kind: "rest", length });
+    if (open.length && !(await ctx.send({ kind: "rest", length, creatures: open }))) return null;
+    return secret.length ? ctx.send({ kind: "rest", length, creatures: secret }, { hidden: true }) : null;
+  };
+  return el("div", { class: "dd-rest", id: "dd-rest" },
+    el("h3", {}, t("web.dnd5e.rest_heading")),
+    el("p", { class: "muted small-print" }, t("web.dnd5e.rest_hint")),
+    el("div", { class: "row" }, living.map((f) => checkField(`dd-rest-who-${f.id}`, f.name, ui.resting[f.id] !== false, {
+      onchange: (e) => { ui.resting[f.id] = e.target.checked; ctx.rerender(); },
+    }))),
+    el("div", { class: "row" }, ["short", "long"].map((length) => el("button", {
+      type: "button", id: `dd-rest-${length}`, disabled: Boolean(why), title: why, onclick: () => rest(length),
+    }, t("web.dnd5e.rest." + length)))));
+}
+
 function toolsPanel(ctx) {
   const parts = [];
-  if (ctx.isGm) parts.push(startForm(ctx), saveForm(ctx), monsterForm(ctx));
+  if (ctx.isGm) parts.push(fightEndForm(ctx), startForm(ctx), saveForm(ctx), monsterForm(ctx));
   else if (ctx.me.role === "player") parts.push(heroForm(ctx));
   if (!parts.length) return null;
   return el("section", { class: "card dd-tools", id: "dd-tools" }, el("h2", {}, t("web.dnd5e.tools")), ...parts);
@@ -901,7 +1016,8 @@ function spellcastingLine(ctx, f) {
     el("p", { id: `dd-f-${f.id}-slots` }, t("web.dnd5e.spell.dc_line", { dc: c.save_dc, bonus: (c.attack_bonus >= 0 ? "+" : "") + c.attack_bonus }), " · ",
       slots.length ? t("web.dnd5e.spell.slots", { list: slots.join(", ") }) : t("web.dnd5e.spell.no_slots")),
     held ? el("p", { class: "dd-concentration", id: `dd-f-${f.id}-concentration`, dataset: { spell: held.spell } },
-      t("web.dnd5e.spell.concentrating", { spell: held.name, p: percent(held.keep_dc10.p) }), " ", el("span", { class: "exact" }, `(${held.keep_dc10.exact})`)) : null);
+      t("web.dnd5e.spell.concentrating", { spell: held.name, p: percent(held.keep_dc10.p) }), " ", el("span", { class: "exact" }, `(${held.keep_dc10.exact})`),
+      mine(ctx, f) ? [" ", el("button", { type: "button", id: `dd-f-${f.id}-drop`, onclick: () => sendFor(ctx, f, { kind: "drop_concentration", creature: f.id }) }, t("web.dnd5e.drop_concentration", { spell: held.name }))] : null) : null);
 }
 
 /** Beside the GM's damage box of a concentrating creature: P(keeping the spell) after it. */
@@ -1277,7 +1393,8 @@ export function describe(event, ctx) {
     case "moved": {
       if (event.path.length < 2 && !event.stood_up) return null;
       const base = t("web.dnd5e.ev.moved", { name: n(event.creature), path: event.path.join(" → "), spent: metres(event.movement.spent) })
-        + (event.drag ? " " + t("web.dnd5e.ev.dragged", { name: n(event.drag.creature), path: event.drag.path.join(" → ") }) : "");
+        + (event.drag ? " " + t("web.dnd5e.ev.dragged", { name: n(event.drag.creature), path: event.drag.path.join(" → ") }) : "")
+        + (Number(event.altitude_m || 0) ? " " + t("web.dnd5e.ev.aloft", { height: metres(event.altitude_m) }) : "");
       const checks = (event.checks || []).map((c) => " " + t("web.dnd5e.check." + c.reason, { step: c.step + 1, dc: c.dc, name: n(event.creature) })).join("")
         + (event.rolls || []).map((r) => " " + t(r.succeeded ? "web.dnd5e.check.made" : "web.dnd5e.check.failed", { total: r.total, dc: r.dc })).join("");
       return (event.stood_up ? t("web.dnd5e.ev.stood_up", { name: n(event.creature) }) + " " : "") + base + (event.pending ? " " + t("web.dnd5e.ev.provoked", { names: event.pending.reactors.map(n).join(", ") }) : "") + checks;
