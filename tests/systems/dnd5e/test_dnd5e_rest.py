@@ -9,6 +9,7 @@ import pytest
 
 from spieltisch.engine.errors import RuleError
 from spieltisch.systems.dnd5e.decide import decide
+from spieltisch.systems.dnd5e.events import Rested
 from spieltisch.systems.dnd5e.state import DndState
 
 from .helpers import SYSTEM, Dice, command, end_turn, fresh, pc, play, start
@@ -127,3 +128,18 @@ def test_a_rest_names_living_creatures_and_an_ended_fight_cannot_end_again() -> 
     )
     only = play(state, {"kind": "rest", "length": "short", "creatures": ["lock", "lock"]})
     assert only.slots_used == state.slots_used
+
+
+def test_a_rest_without_names_leaves_a_secret_creature_out_of_its_open_event() -> None:
+    """The rest players see never names a secret creature: by default only the open living
+    creatures rest; the GM names a secret one (in a hidden rest) to let it rest too."""
+    hidden = {**target("spy", "e5"), "secret": True}
+    state = play(play(table(), hidden), {"kind": "end_combat"})
+    (event,) = decide(state, command({"kind": "rest", "length": "long"}), Dice())
+    assert isinstance(event, Rested)
+    assert set(event.creatures) == {"wiz", "cleo", "lock", "g1"}  # the spy is left out
+    (named,) = decide(
+        state, command({"kind": "rest", "length": "long", "creatures": ["spy"]}), Dice()
+    )
+    assert isinstance(named, Rested)
+    assert named.creatures == ("spy",)

@@ -1121,11 +1121,14 @@ def _drop_concentration(state: DndState, command: c.DropConcentration) -> e.Conc
 
 
 def _rest(state: DndState, command: c.Rest) -> e.Rested:
-    """A short or long rest of the creatures named (default: every living one), outside a
-    fight (``dnd5e.rest.in_combat``)."""
+    """A short or long rest of the creatures named (default: every living open one — a
+    secret creature rests only when named, so a rest the players see never names it), outside
+    a fight (``dnd5e.rest.in_combat``)."""
     if state.encounter is not None:
         raise RuleError("dnd5e.rest.in_combat")
-    names = command.creatures or tuple(k for k, f in state.fighters.items() if not f.dead)
+    names = command.creatures or tuple(
+        k for k, f in state.fighters.items() if not f.dead and not f.secret
+    )
     for name in names:
         if fighter_of(state, name).dead:
             raise RuleError("dnd5e.dead", creature=name)
