@@ -17,6 +17,9 @@ import pytest
 
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.visibility import GM_VIEWER
+from spieltisch.systems.dnd5e.decide import decide
+from spieltisch.systems.dnd5e.events import DeathSaved
+from spieltisch.systems.dnd5e.evolve import evolve
 from spieltisch.systems.dnd5e.state import DndState
 
 from .helpers import SYSTEM, Dice, command, end_turn, fresh, pc, play
@@ -228,3 +231,15 @@ def test_bless_helps_a_death_save_but_a_natural_one_stays_two_failures() -> None
 def test_edition_two_rolls_the_death_save_without_the_d4() -> None:
     state = play(dying(edition=2), DEATH_SAVE, 8)
     assert state.fighters["ada"].death_failures == 1
+
+
+def test_a_death_save_carries_what_bless_adds_and_a_forged_one_is_refused() -> None:
+    """The event tells the log the d4's part (8 + 2 = 10: saved); a boost that is not the
+    dice's is refused when folded."""
+    state = dying()
+    (event,) = decide(state, command(DEATH_SAVE), Dice(8, 2))
+    assert isinstance(event, DeathSaved)
+    assert (event.d20, event.effect_dice, event.boost) == (8, (2,), 2)
+    with pytest.raises(RuleError) as caught:
+        evolve(state, event.model_copy(update={"boost": 0}))
+    assert caught.value.code == "dnd5e.spell.bad_effect_dice"

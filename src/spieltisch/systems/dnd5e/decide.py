@@ -227,8 +227,8 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
             if not fighter.death_save_due:
                 raise RuleError("dnd5e.death_save_taken", creature=fighter.id)
             d20 = dice.roll(20)
-            rolled, _ = _save_dice(state, fighter.id, dice, since=3)
-            return [e.DeathSaved(creature=fighter.id, d20=d20, effect_dice=rolled)]
+            rolled, boost = _save_dice(state, fighter.id, dice, since=3)
+            return [e.DeathSaved(creature=fighter.id, d20=d20, effect_dice=rolled, boost=boost)]
         case c.Cast():
             return [_cast(state, command, dice)]
         case c.DropConcentration():

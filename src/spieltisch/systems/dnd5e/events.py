@@ -292,11 +292,14 @@ class DeathSaved(_Event):
     """A death save with this d20."""
 
     kind: Literal["death_saved"] = "death_saved"
-    later: ClassVar[frozenset[str]] = frozenset({"effect_dice"})
+    later: ClassVar[frozenset[str]] = frozenset({"effect_dice", "boost"})
     creature: str
     d20: int
     effect_dice: tuple[int, ...] = ()
     """The dice of lasting spell effects on the save as rolled (rules edition 3)."""
+    boost: int = 0
+    """What those dice add to the d20 (Bane's subtract), so the log can tell the outcome; a
+    boost that is not the dice's is refused when the event is folded."""
 
 
 # ---------------------------------------------------------------- spells

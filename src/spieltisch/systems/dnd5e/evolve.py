@@ -688,6 +688,8 @@ def _condition_set(state: DndState, event: e.ConditionSet) -> DndState:
 def _death_saved(state: DndState, event: e.DeathSaved) -> DndState:
     fighter = fighter_of(state, event.creature)
     boost = save_boost(state, fighter.id, (event.d20,), event.effect_dice, since=3)
+    if boost != event.boost:
+        raise RuleError("dnd5e.spell.bad_effect_dice", dice=len(event.effect_dice))
     saves, revived = death_save(
         DeathSaves(fighter.death_successes, fighter.death_failures), event.d20, boost
     )

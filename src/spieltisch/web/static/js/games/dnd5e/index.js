@@ -1377,9 +1377,10 @@ function attackText(event, ctx) {
   return t(event.opportunity ? "web.dnd5e.ev.as_opportunity" : event.readied ? "web.dnd5e.ev.as_readied" : "web.dnd5e.ev.as_action", { text });
 }
 
-/** What a death save's d20 does: a 20 brings the creature back, a 1 counts twice. */
-function deathSave(d20) {
-  return d20 === 20 ? "revived" : d20 === 1 ? "fumbled" : d20 >= 10 ? "saved" : "failed";
+/** What a death save does: a 20 brings the creature back, a 1 counts twice; otherwise the
+ * d20 with what Bless or Bane add (`boost`) saves from 10. */
+function deathSave(d20, boost) {
+  return d20 === 20 ? "revived" : d20 === 1 ? "fumbled" : d20 + boost >= 10 ? "saved" : "failed";
 }
 
 /** A log line for one event. */
@@ -1410,7 +1411,7 @@ export function describe(event, ctx) {
     case "healed": return t(event.temporary ? "web.dnd5e.ev.temp" : "web.dnd5e.ev.healed", { name: n(event.target), amount: event.amount });
     case "condition_set": return t(event.remove ? "web.dnd5e.ev.condition_off" : "web.dnd5e.ev.condition_on", { name: n(event.target), condition: tFirst(["web.dnd5e.cond." + event.condition], {}, event.condition) });
     case "save_rolled": return t("web.dnd5e.ev.save_rolled", { name: n(event.creature), ability: t("web.dnd5e.ability." + event.ability), dc: event.dc, result: t(event.succeeded ? "web.dnd5e.save_ok" : "web.dnd5e.save_fail") });
-    case "death_saved": return t("web.dnd5e.ev.death_" + deathSave(event.d20), { name: n(event.creature), d20: event.d20 });
+    case "death_saved": return t("web.dnd5e.ev.death_" + deathSave(event.d20, event.boost || 0), { name: n(event.creature), d20: event.d20 });
     case "spell_cast": return t(event.slot ? "web.dnd5e.ev.spell_cast" : "web.dnd5e.ev.cantrip_cast", { name: n(event.creature), spell: spellName(ctx, event.creature, event.spell), slot: event.slot, casting: t("web.dnd5e.casting." + event.casting) });
     case "concentration_saved": return t(event.kept ? "web.dnd5e.ev.concentration_kept" : "web.dnd5e.ev.concentration_lost", { name: n(event.creature), spell: spellName(ctx, event.creature, event.spell), dc: event.dc, damage: event.damage });
     case "concentration_ended": return t("web.dnd5e.ev.concentration_ended." + event.reason, { name: n(event.creature), spell: spellName(ctx, event.creature, event.spell) });
