@@ -2,7 +2,7 @@
 (each target's chance to save shown before casting, half damage on a save, several creatures
 inside, a secret creature in the sphere neither hit nor named to the players), and a cleric's
 concentration on Bless is broken by damage the rules make certain (60 damage: DC 30 against a
-Constitution save of +0, which no d20 reaches)."""
+Constitution save of +0 with Bless's d4, which no d20 and d4 reach)."""
 
 from __future__ import annotations
 
@@ -121,7 +121,8 @@ def test_fireball_and_broken_concentration(browser: Any, server: Any, screenshot
         for page in players:
             expect(page.locator("#log")).to_contain_text("Wiz casts Fireball with a level 3 slot")
 
-        # Cleo's turn: Bless on Wiz and herself; she concentrates (Con +0: 11/20 at DC 10).
+        # Cleo's turn: Bless on Wiz and herself; she concentrates (Con +0 and Bless's d4 on her own
+        # save: 54 of the 80 pairs d20, d4 reach DC 10, 27/40).
         wendy.locator("#dd-end-turn").click()
         for page in (gm, *players):
             expect(page.locator("#dd-round")).to_have_text("Round 1 · Cleo's turn")
@@ -134,18 +135,18 @@ def test_fireball_and_broken_concentration(browser: Any, server: Any, screenshot
         for page in (gm, *players):
             concentration = page.locator("#dd-f-cleo-concentration")
             expect(concentration).to_contain_text("Concentrating on Bless")
-            expect(concentration).to_contain_text("55.0 %")
+            expect(concentration).to_contain_text("67.5 %")
             expect(page.locator("#dd-token-cleo")).to_have_class(re.compile("is-concentrating"))
         expect(clara.locator("#dd-f-cleo-slots")).to_contain_text("level 1 3/4")
 
-        # The GM sees the chance before dealing damage: 10 damage, DC 10, 11/20; 60 damage,
-        # DC 30, none. He deals 60: the Constitution save is rolled and logged; +0 reaches at
-        # most 20, so concentration ends whatever the die shows.
+        # The GM sees the chance before dealing damage: 10 damage, DC 10, 27/40; 60 damage,
+        # DC 30, none. He deals 60: the Constitution save is rolled and logged; +0 and the d4
+        # reach at most 24, so concentration ends whatever the dice show.
         gm.fill("#dd-f-cleo-amount", "60")
         expect(gm.locator("#dd-f-cleo-risk")).to_have_text("after it keeps Bless with 0.0 % (0/1)")
         gm.fill("#dd-f-cleo-amount", "10")
         expect(gm.locator("#dd-f-cleo-risk")).to_have_text(
-            "after it keeps Bless with 55.0 % (11/20)"
+            "after it keeps Bless with 67.5 % (27/40)"
         )
         gm.fill("#dd-f-cleo-amount", "60")
         gm.locator("#dd-f-cleo-damage").click()
