@@ -16,14 +16,22 @@ pytestmark = pytest.mark.browser
 
 
 def drag(page: Page, token: str, square: str) -> None:
-    """Drag ``token`` onto ``square`` with the mouse."""
-    page.locator(square).scroll_into_view_if_needed()
-    start = page.locator(token).bounding_box()
-    end = page.locator(square).bounding_box()
-    assert start and end
-    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    """Drag ``token`` onto ``square`` with the mouse, as a user would.
+
+    The page draws its scene again on every message (a command's own answer and, a moment
+    later, the same records over the socket), so elements are replaced while the test acts.
+    Each step finds its element afresh through a lazy locator, and ``hover`` waits for it,
+    scrolls it into view and retries when it was replaced; the map keeps the drag itself
+    across re-renders.
+    """
+    page.locator(token).hover()
     page.mouse.down()
-    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=6)
+    end = page.locator(square)
+    expect(end).to_be_visible()
+    found = end.bounding_box()
+    if found is not None:
+        page.mouse.move(found["x"] + found["width"] / 2, found["y"] + found["height"] / 2, steps=6)
+    end.hover()
     page.mouse.up()
 
 
