@@ -26,8 +26,14 @@ def box(page: Page, selector: str) -> dict[str, float]:
     shows (a game's module draws its scene after the page has connected)."""
     first = page.locator(selector).first
     expect(first).to_be_visible()
-    found = first.bounding_box()
-    assert found is not None, selector
+    # Measured in one step in the page: the scene is drawn again on every message (someone
+    # joining, a record over the socket), and a box asked for in two steps could meet an
+    # element that was just replaced. The lazy locator finds the element drawn now.
+    found: dict[str, float] = first.evaluate(
+        "e => { const r = e.getBoundingClientRect();"
+        " return {x: r.x, y: r.y, width: r.width, height: r.height}; }"
+    )
+    assert found["width"] > 0 and found["height"] > 0, (selector, found)
     return found
 
 
