@@ -1,5 +1,6 @@
 """The D&D 5e page's forms: the character form cleared after a character is added (kept as
-typed when the table refuses it, for the correction); the GM's choice of advantage, normal or
+typed when the table refuses it, for the correction) and holding exactly what is typed while
+another person's command redraws the page; the GM's choice of advantage, normal or
 disadvantage on an attack and a saving throw, with the odds following the choice."""
 
 from __future__ import annotations
@@ -64,6 +65,16 @@ def test_the_character_form_is_cleared_after_a_character_is_added(
         for key, value in FRESH.items():
             expect(pia.locator(f"#dd-hero-{key}")).to_have_value(value)
         expect(pia.locator("#dd-hero-cast-ability")).to_have_value("")
+        # Typing over the whole attack line while another person's command redraws the page:
+        # the redrawn field keeps the selection, so the typed line replaces the old one.
+        pia.locator("#dd-hero-attacks").select_text()
+        gm.select_option("#dd-monster", "knight")
+        gm.fill("#dd-monster-at", "f5")
+        gm.locator("#dd-monster-add").click()
+        expect(pia.locator("#dd-token-knight")).to_have_attribute("data-square", "f5")
+        expect(pia.locator("#dd-hero-attacks")).to_be_focused()
+        pia.keyboard.insert_text("Dagger: +4, 4 (1d4+2) piercing")
+        expect(pia.locator("#dd-hero-attacks")).to_have_value("Dagger: +4, 4 (1d4+2) piercing")
         assert errors == []
     finally:
         for context in contexts:

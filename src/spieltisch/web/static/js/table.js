@@ -242,24 +242,27 @@ function takeState(state, seq) {
 }
 
 /** The view after a live message: its snapshot, or its patch applied to the view held if
- * that is the patch's base. A patch that does not fit asks the server for a snapshot. */
+ * that is the patch's base. A patch that does not fit asks the server for a snapshot.
+ * Returns whether the view held changed. */
 function followView(data, socket) {
   if (data.state) {
     view.state = data.state;
     view.stateSeq = data.seq;
     view.askedSnapshot = false;
-    return;
+    return true;
   }
-  if (!data.patch || data.seq <= view.stateSeq) return;  // already there (a command's answer)
+  if (!data.patch || data.seq <= view.stateSeq) return false;  // already there (a command's answer)
   try {
     if (data.base !== view.stateSeq) throw new Error("another base");
     view.state = applyPatch(view.state, data.patch);
     view.stateSeq = data.seq;
+    return true;
   } catch {
     if (!view.askedSnapshot && socket.readyState === WebSocket.OPEN) {
       view.askedSnapshot = true;
       socket.send(JSON.stringify({ type: "snapshot" }));
     }
+    return false;
   }
 }
 
@@ -288,7 +291,8 @@ function connect() {
   socket.addEventListener("message", async (message) => {
     let data;
     try { data = JSON.parse(message.data); } catch { return; }
-    if (data.type !== "error" && document.getElementById("conn").dataset.state !== "live") {
+    const first = data.type !== "error" && document.getElementById("conn").dataset.state !== "live";
+    if (first) {
       view.retry = 0;  // authenticated: the server answered with the table
       setConn("live");
       guarded(refreshPeople);
@@ -304,12 +308,15 @@ function connect() {
     }
     const known = new Set(view.records.keys());
     if (data.records) addRecords(data.records);
+    const added = (data.records || []).some((r) => !known.has(r.seq));
     if (typeof data.seq === "number") view.seq = Math.max(view.seq, data.seq);
-    followView(data, socket);
+    const changed = followView(data, socket);
     const unknownActor = (data.records || []).some((r) => !known.has(r.seq) && r.actor !== "auto"
       && !(view.info?.participants || []).some((p) => participantId(p) === r.actor));
     if (unknownActor || claims(data.records)) await guarded(reload);
-    else render();
+    // The echo of this page's own command (its answer is already shown) changes nothing: no
+    // render, which would rebuild the forms under the hands of someone typing the next one.
+    else if (added || changed || first) render();
   });
   socket.addEventListener("close", (event) => {
     if (view.gone) return;
@@ -450,8 +457,21 @@ function renderGame() {
     // button after rolling) the control now at its place, never the top of the page.
     const again = (id && document.getElementById(id)) || focusables(body)[Math.max(0, position)] || focusables(body).at(-1);
     again?.focus();
+    keepSelection(active, again);
   }
   renderNotices();
+}
+
+/** A text field drawn again with the same text keeps what was selected in it (or where the
+ * caret stood): what is typed next replaces the selection, as it would have without the render. */
+function keepSelection(before, after) {
+  if (!after || after === before || after.id !== before.id || after.value !== before.value) return;
+  try {
+    if (before.selectionStart == null) return;  // a control without a text selection (a number)
+    after.setSelectionRange(before.selectionStart, before.selectionEnd, before.selectionDirection || "none");
+  } catch {
+    // a control that has no text selection
+  }
 }
 
 /** Tell this person what waits for them (notices.js): after each render of the game. */
