@@ -32,6 +32,8 @@ def add_monster(page: Page, monster: str, at: str, secret: bool = False) -> None
     if secret:
         page.check("#dd-monster-secret")
     page.locator("#dd-monster-add").click()
+    # The next entry waits for this one's answer: its redraw resets the monster form.
+    expect(page.locator(f"#dd-token-{monster}")).to_have_count(1)
 
 
 def route(page: Page, token: str, *squares: str) -> None:
