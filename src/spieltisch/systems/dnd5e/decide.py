@@ -539,17 +539,21 @@ def _move_events(
     body = body_of(state, fighter)
     others = others_of(state, fighter)
     held = _drag_body(state, drag)
-    result = check_move(
-        state.grid,
-        body,
-        others,
-        steps,
-        before=before,
-        stand_up=stand_up,
-        disengage=disengaged,
-        drag=held,
-        ground=state.ground,
-    )
+
+    def checked(steps: tuple[MoveStep, ...]) -> MoveResult:
+        return check_move(
+            state.grid,
+            body,
+            others,
+            steps,
+            before=before,
+            stand_up=stand_up,
+            disengage=disengaged,
+            drag=held,
+            ground=state.ground,
+        )
+
+    result = checked(steps)
     if result.error is not None and not partial:
         raise result.error
     scared = frightened_step(state, fighter, result.path)
@@ -566,17 +570,7 @@ def _move_events(
     )
     if keep is not None:  # a failed jump check stops the move (see ``jump_rolls``)
         steps = steps[:keep]
-        result = check_move(
-            state.grid,
-            body,
-            others,
-            steps,
-            before=before,
-            stand_up=stand_up,
-            disengage=disengaged,
-            drag=held,
-            ground=state.ground,
-        )
+        result = checked(steps)
         can_react = [
             (who, step)
             for who, step in result.opportunity_attacks
