@@ -96,8 +96,9 @@ def send_hidden(table: ApiTable, command: dict[str, Any]) -> None:
 
 
 def test_drop_concentration_end_the_fight_and_rest(browser: Any, server: Any) -> None:
-    """Cleo blesses herself with a level 1 slot (3 of 4 left) and takes 5 damage, Gob takes 4:
-    dropping concentration ends Bless; a long rest outside the fight (Gob left out) restores
+    """Cleo blesses herself with a level 1 slot (3 of 4 left), Gob takes 4 damage: dropping
+    concentration ends Bless; Cleo then takes 5 (after the drop, so no concentration save's
+    dice decide what the page shows); a long rest outside the fight (Gob left out) restores
     Cleo's 20/20 HP and 4/4 slots, not Gob's. A secret spy rests in a hidden rest of its own."""
     context = new_context(browser)
     page = context.new_page()
@@ -109,7 +110,6 @@ def test_drop_concentration_end_the_fight_and_rest(browser: Any, server: Any) ->
         send_hidden(table, {**foe("spy", "h8"), "secret": True})
         table.send({"kind": "start_combat", "rolls": {"cleo": 20, "gob": 1}})
         table.send({"kind": "cast", "creature": "cleo", "spell": "bless", "targets": ["cleo"]})
-        table.send({"kind": "damage", "target": "cleo", "amount": 5})
         table.send({"kind": "damage", "target": "gob", "amount": 4})
         table.open()
         expect(page.locator("#dd-f-cleo-concentration")).to_contain_text("Concentrating on Bless")
@@ -121,6 +121,8 @@ def test_drop_concentration_end_the_fight_and_rest(browser: Any, server: Any) ->
         expect(page.locator("#dd-f-cleo-concentration")).to_have_count(0)
         expect(page.locator("#log")).to_contain_text("Cleo stops concentrating on Bless.")
         assert table.state()["casting"]["cleo"]["concentration"] is None
+        table.send({"kind": "damage", "target": "cleo", "amount": 5})
+        expect(page.locator("#dd-f-cleo-hp")).to_have_text("HP 15/20")
 
         page.locator("#dd-end-combat").click()
         expect(page.locator("#dd-round")).to_contain_text("No fight yet")

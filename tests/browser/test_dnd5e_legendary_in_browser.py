@@ -22,8 +22,8 @@ def test_a_legendary_action_after_a_player_s_turn_and_a_fall(browser: Any, serve
         join(pia, links["player"], "Pia")
         expect(gm.locator("#dd-map")).to_be_visible()
 
-        # Ada (AC 16, 30 HP) at b2; the dragon (huge, e2–g4, Tail reach 4.5 m) beside her.
-        fields = {"name": "Ada", "hp": "30", "ac": "16", "dex": "14", "at": "b2"}
+        # Ada (AC 16, 60 HP: more than the tail's critical 40 and the fall's 18 together) at b2; the dragon (huge, e2–g4, Tail reach 4.5 m) beside her.
+        fields = {"name": "Ada", "hp": "60", "ac": "16", "dex": "14", "at": "b2"}
         for key, value in fields.items():
             pia.fill(f"#dd-hero-{key}", value)
         pia.fill("#dd-hero-attacks", "Longsword: +5, 7 (1d8+3) slashing")
@@ -81,7 +81,7 @@ def test_a_legendary_action_after_a_player_s_turn_and_a_fall(browser: Any, serve
         gm.locator("#dd-f-ada-fall").click()
         expect(pia.locator("#log")).to_contain_text("Ada falls 9 m and takes")
         expect(pia.locator("#dd-f-ada-conditions [data-condition=prone]")).to_have_count(1)
-        expect(pia.locator("#dd-f-ada-hp")).not_to_have_text("HP 30/30")
+        expect(pia.locator("#dd-f-ada-hp")).not_to_have_text("HP 60/60")
         assert errors == []
     finally:
         for context in contexts:
