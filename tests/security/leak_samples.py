@@ -598,6 +598,16 @@ def _dnd_lair_or_end(state: dict[str, Any]) -> dict[str, Any]:
 _DND_LAIR_OR_END = Either(_dnd_lair_or_end, ("lair_action", "end_turn"))
 
 
+def _dnd_shield_or_pass(state: dict[str, Any]) -> dict[str, Any]:
+    """The secret spy casts Shield against the goblin's hit that waits for it, else a no-op."""
+    if state.get("held_hit"):
+        return {"kind": "shield", "creature": f"{CANARY}-spy"}
+    return {"kind": "heal", "target": "gob", "amount": 0}
+
+
+_DND_SHIELD_OR_PASS = Either(_dnd_shield_or_pass, ("shield", "heal"))
+
+
 DND5E = Samples(
     system="dnd5e",
     setup=[
@@ -695,6 +705,19 @@ DND5E = Samples(
             _DND_SPY,
             {"kind": "cast", "creature": f"{CANARY}-spy", "spell": "shield"},
         ],
+        # a hit on a secret caster waits for its Shield, decided in secret
+        "secret_monster_shields": [
+            _DND_SPY,
+            {"kind": "end_turn"},
+            {
+                "kind": "attack",
+                "creature": "gob",
+                "target": f"{CANARY}-spy",
+                "attack": "Shortbow",
+                "modifier": 10,  # every d20 but a 1 hits AC 13, so the hit waits
+            },
+            _DND_SHIELD_OR_PASS,
+        ],
         # the GM ends the fight in secret and a secret creature rests (its slots back)
         "rest": [
             _DND_SPY,
@@ -738,6 +761,7 @@ DND5E = Samples(
         "end_turn": {"kind": "end_turn"},
         "cast": {"kind": "cast", "creature": "ada", "spell": "fire-bolt", "targets": ["gob"]},
         "drop_concentration": {"kind": "drop_concentration", "creature": "ada"},
+        "shield": {"kind": "shield", "creature": "ada", "cast": False},
         # a lasting effect with its d4 on the blessed creature's rolls
         "cast_bless": {"kind": "cast", "creature": "ada", "spell": "bless", "targets": ["ada"]},
         # a template over the square of a secret creature: it is neither hit nor shown inside

@@ -128,7 +128,7 @@ def test_edition_one_keeps_the_whole_spell_on_each_creature_named() -> None:
     )
     assert hp(after, "g1", "g2") == (30 - 6, 30 - 9)
     assert upgrade_options(SYSTEM, {"width": 20}) == {"width": 20, "edition": 1}
-    assert stamp_options(SYSTEM, {})["edition"] == 3
+    assert stamp_options(SYSTEM, {})["edition"] == 4
 
 
 @settings(max_examples=40, deadline=None)

@@ -66,6 +66,7 @@ from spieltisch.systems.dnd5e.spells import (
     spell_damage_dice,
     spell_heal_dice,
     spell_info,
+    target_limit,
 )
 from spieltisch.systems.dnd5e.state import DndState, Fighter, TurnSpells, Weapon
 
@@ -205,6 +206,8 @@ def cast_plan(state: DndState, command: c.Cast) -> CastPlan:
         raise RuleError("dnd5e.no_combat")
     if state.pending is not None:
         raise RuleError("dnd5e.reaction_pending", creature=state.pending.reactors[0])
+    if state.held_hit is not None:
+        raise RuleError("dnd5e.hit_pending", creature=state.held_hit.target)
     if info.casting_unit != "reaction" and fight.current != caster.id:
         raise RuleError("dnd5e.not_your_turn", creature=caster.id, current=fight.current)
     if caster.position is None:
@@ -219,8 +222,19 @@ def cast_plan(state: DndState, command: c.Cast) -> CastPlan:
         targets = _inside(state, caster, info, template)
     else:
         targets = _targets(state, caster, info, tuple(dict.fromkeys(names)) if count else names)
+        _count_targets(state, info, slot, len(targets))
     shots = tuple(names.count(t.id) for t in targets) if count else (1,) * len(targets)
     return CastPlan(caster, casting, info, slot, info.casting_unit, template, targets, shots)
+
+
+def _count_targets(state: DndState, info: Spell, slot: int, given: int) -> None:
+    """Refuse more targets than the spell allows at ``slot`` (rules edition 4; Bless and Bane:
+    3, one more per slot level above 1st), naming the count (``dnd5e.spell.too_many_targets``)."""
+    limit = target_limit(info, slot)
+    if state.options.edition >= 4 and limit is not None and given > limit:
+        raise RuleError(
+            "dnd5e.spell.too_many_targets", spell=info.name, slot=slot, count=limit, given=given
+        )
 
 
 def _volley(info: Spell, count: int, names: tuple[str, ...]) -> tuple[str, ...]:

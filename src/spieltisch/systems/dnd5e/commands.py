@@ -389,6 +389,17 @@ class Cast(_Command):
     area: Placement | None = None
 
 
+class Shield(_Command):
+    """The target of a hit that waits (rules edition 4) decides: cast Shield with its
+    reaction and a slot of ``slot`` level (default: the lowest it has left) — +5 AC, against
+    this attack too — or let the hit stand (``cast: false``)."""
+
+    kind: Literal["shield"] = "shield"
+    creature: Ref
+    cast: StrictBool = True
+    slot: StrictInt | None = Field(default=None, ge=1, le=9)
+
+
 class DropConcentration(_Command):
     """The creature stops concentrating on its spell, at will (free: no action, any turn);
     the spell's conditions and lasting effects end with it."""
@@ -494,6 +505,7 @@ Command = Annotated[
     | Escape
     | DeathSave
     | Cast
+    | Shield
     | DropConcentration
     | EndCombat
     | Rest

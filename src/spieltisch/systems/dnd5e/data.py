@@ -26,6 +26,7 @@ __all__ = [
     "spell",
     "spell_conditions",
     "spell_effects",
+    "spell_targets",
     "spell_volleys",
     "spells",
 ]
@@ -118,6 +119,13 @@ def spell_volleys() -> dict[str, dict[str, Any]]:
     """The spells that split into several missiles, each aimed on its own: how many, the dice
     of one and whether each rolls an attack (``data/spell_volleys.json``)."""
     found: dict[str, dict[str, Any]] = _load("spell_volleys.json")["volleys"]
+    return found
+
+
+def spell_targets() -> dict[str, dict[str, int]]:
+    """The spells whose text counts their targets: how many at the spell's own slot and how
+    many more per slot level above it (``data/spell_targets.json``)."""
+    found: dict[str, dict[str, int]] = _load("spell_targets.json")["targets"]
     return found
 
 

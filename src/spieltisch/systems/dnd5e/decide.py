@@ -68,6 +68,7 @@ from spieltisch.systems.dnd5e.state import (
     CheckRoll,
     DndState,
     Fighter,
+    HeldHit,
     PendingMove,
     ReadiedAction,
     Weapon,
@@ -85,6 +86,8 @@ __all__ = [
     "roll_save",
     "save_action_event",
     "save_bonus",
+    "shield_slot",
+    "shielded_outcome",
     "with_concentration",
 ]
 
@@ -173,6 +176,7 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
         case c.EndTurn():
             if state.encounter is None:
                 raise RuleError("dnd5e.no_combat")
+            _require_no_hold(state)
             if state.pending is not None:
                 raise RuleError("dnd5e.reaction_pending", creature=state.pending.reactors[0])
             return _end_turn(state, dice)
@@ -231,6 +235,8 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
             return [e.DeathSaved(creature=fighter.id, d20=d20, effect_dice=rolled, boost=boost)]
         case c.Cast():
             return [_cast(state, command, dice)]
+        case c.Shield():
+            return _answer_hit(state, command, dice)
         case c.DropConcentration():
             return [_drop_concentration(state, command)]
         case c.EndCombat():
@@ -250,10 +256,17 @@ being hidden (the GM rules on being found) and squeezing through a space one siz
 # ---------------------------------------------------------------- checks shared by handlers
 
 
+def _require_no_hold(state: DndState) -> None:
+    """Refuse anything but the decision while a hit waits for its target (Shield)."""
+    if state.held_hit is not None:
+        raise RuleError("dnd5e.hit_pending", creature=state.held_hit.target)
+
+
 def _require_turn(state: DndState, creature: str) -> Fighter:
     fighter = fighter_of(state, creature)
     if state.encounter is None:
         raise RuleError("dnd5e.no_combat")
+    _require_no_hold(state)
     if state.pending is not None:
         raise RuleError("dnd5e.reaction_pending", creature=state.pending.reactors[0])
     if state.legendary.window is not None:
@@ -433,6 +446,29 @@ def _attack_event(
     natural = kept_d20(rolled, mode)
     boost, boosted = _effect_dice(state, attacker.id, "attack", dice)
     outcome = outcome_of(state, attacker, target, weapon, natural, modifier + boost, covered)
+    roll = HeldHit(
+        attacker=attacker.id,
+        target=target.id,
+        attack=weapon.name,
+        mode=mode.value,
+        d20=rolled,
+        modifier=modifier,
+        opportunity=opportunity,
+        cover=covered,
+        effect_dice=boosted,
+    )
+    if outcome != "miss" and shield_slot(state, target.id) is not None:
+        return e.Attacked(**roll.model_dump(), dice=(), held=True)
+    return _damage_rolled(state, roll, outcome, dice)
+
+
+def _damage_rolled(state: DndState, roll: HeldHit, outcome: str, dice: DiceSource) -> e.Attacked:
+    """The ``attacked`` event of an attack roll already made (``roll``) with ``outcome``: on a
+    hit its damage dice (doubled on a critical), the marked creature's and the rider save's."""
+    attacker = state.fighters[roll.attacker]
+    target = state.fighters[roll.target]
+    weapon = attacker.weapon(roll.attack)
+    assert weapon is not None
     parts: list[tuple[int, ...]] = []
     rider: tuple[int, ...] = ()
     rider_boost: tuple[int, ...] = ()
@@ -451,21 +487,96 @@ def _attack_event(
             rider_save = roll_save(state, target, weapon.rider.ability, dice, since=3)
             rider, rider_boost = rider_save.d20, rider_save.effect_dice
     return e.Attacked(
+        **roll.model_dump(),
         rider=rider,
         rider_effect_dice=rider_boost,
         rider_dice=tuple(rider_dice),
-        attacker=attacker.id,
-        target=target.id,
-        attack=weapon.name,
-        mode=mode.value,
-        d20=rolled,
         dice=tuple(parts),
-        modifier=modifier,
-        opportunity=opportunity,
-        cover=covered,
-        effect_dice=boosted,
         mark_dice=marked,
     )
+
+
+# ---------------------------------------------------------------- Shield against a hit
+
+
+class _NoDice:
+    """A dice source for a cast that rolls nothing (Shield): any roll is a mistake."""
+
+    def roll(self, sides: int) -> int:
+        raise AssertionError(f"Shield rolls no d{sides}")
+
+
+def shield_slot(state: DndState, creature: str) -> int | None:
+    """The slot a hit creature would cast Shield with against the hit (the lowest it has left;
+    an innate Shield: 1), or ``None`` when it cannot: a table before rules edition 4, a creature
+    already shielded, without Shield on its list, a slot, its reaction, or unable to act."""
+    fighter = state.fighters[creature]
+    found = fighter.casting()
+    if state.options.edition < 4 or found is None or "shielded" in kinds_on(state, creature):
+        return None
+    if "shield" in found.innate:
+        slot = 1
+    else:
+        left = casting.slots_left(state, fighter)
+        slot = next((level for level, n in enumerate(left, 1) if n > 0), 0)
+    try:
+        _shield_cast(state, creature, slot)
+    except RuleError:
+        return None
+    return slot
+
+
+def _shield_cast(state: DndState, creature: str, slot: int) -> e.SpellCast:
+    """Shield cast by ``creature`` against the hit that waits for it, checked by folding it
+    (the wait itself does not stand in the way of this one reaction)."""
+    free = state.model_copy(update={"pending": None, "held_hit": None})
+    command = c.Cast(creature=creature, spell="shield", slot=slot)
+    cast = _cast(free, command, _NoDice())
+    fold(free, [cast])
+    return cast
+
+
+def shielded_outcome(state: DndState) -> str:
+    """What the hit that waits comes to if its target casts Shield: ``miss``, ``hit`` or
+    ``critical`` (certain: the d20 is rolled); :class:`RuleError` when the target cannot
+    cast it. Only while a hit waits."""
+    held = state.held_hit
+    assert held is not None
+    slot = shield_slot(state, held.target)
+    if slot is None:
+        raise RuleError("dnd5e.spell.shield_unavailable", creature=held.target)
+    return _held_outcome(fold(state, [_shield_cast(state, held.target, slot)]), held)
+
+
+def _held_outcome(state: DndState, held: HeldHit) -> str:
+    """The outcome of the roll that waits, against the target's AC in ``state``."""
+    attacker = state.fighters[held.attacker]
+    weapon = attacker.weapon(held.attack)
+    assert weapon is not None
+    natural = kept_d20(held.d20, Mode(held.mode))
+    boost = dice_total(roll_extra(state, attacker.id, "attack"), held.effect_dice)
+    target = state.fighters[held.target]
+    return outcome_of(state, attacker, target, weapon, natural, held.modifier + boost, held.cover)
+
+
+def _answer_hit(state: DndState, command: c.Shield, dice: DiceSource) -> list[e.Event]:
+    """The hit target's decision: Shield cast (its slot and reaction spent, +5 AC) or not,
+    then the attack as the new AC makes it, with its damage dice; an opportunity attack's move
+    goes on."""
+    held = state.held_hit
+    if held is None or held.target != command.creature:
+        raise RuleError("dnd5e.no_hit_pending", creature=command.creature)
+    out: list[e.Event] = []
+    if command.cast:
+        slot = command.slot if command.slot is not None else shield_slot(state, held.target)
+        if slot is None:
+            raise RuleError("dnd5e.spell.shield_unavailable", creature=held.target)
+        out.append(_shield_cast(state, held.target, slot))
+    after = fold(state, out)
+    out.append(_damage_rolled(after, held, _held_outcome(after, held), dice))
+    if held.opportunity and state.pending is not None:
+        out += _move_on(state, state.pending, out, dice)
+    return out
 
 
 def _effect_dice(
@@ -645,6 +756,7 @@ def _react(state: DndState, command: c.React, dice: DiceSource) -> list[e.Event]
     pending = state.pending
     if pending is None or command.creature not in pending.reactors:
         raise RuleError("dnd5e.no_reaction", creature=command.creature)
+    _require_no_hold(state)
     reactor = fighter_of(state, command.creature)
     first: e.Event
     if command.attack is None:
@@ -654,16 +766,25 @@ def _react(state: DndState, command: c.React, dice: DiceSource) -> list[e.Event]
         first = _attack_event(
             state, reactor, mover, command.attack, (False, False), dice, opportunity=True
         )
-    after = fold(state, [first])
-    if after.pending is not None or not pending.steps:
-        return [first]
+    return [first, *_move_on(state, pending, [first], dice)]
+
+
+def _move_on(
+    state: DndState, pending: PendingMove, answer: list[e.Event], dice: DiceSource
+) -> list[e.Event]:
+    """After a reactor's ``answer`` to the pending move: the rest of the move, as far as it is
+    still legal, once no reactor is left and no hit waits (a mover at 0 HP, dead or knocked
+    prone stops)."""
+    after = fold(state, answer)
+    if after.pending is not None or after.held_hit is not None or not pending.steps:
+        return []
     mover_now = after.fighters[pending.mover]
     newly_prone = "prone" in kinds_on(after, mover_now.id) - kinds_on(state, mover_now.id)
     if mover_now.dead or mover_now.hp == 0 or newly_prone:
-        return [first]
+        return []
     drag = pending.drag if pending.drag and _holds(after, mover_now.id, pending.drag) else None
     try:
-        rest = _move_events(
+        return _move_events(
             after,
             mover_now,
             pending.steps,
@@ -674,8 +795,7 @@ def _react(state: DndState, command: c.React, dice: DiceSource) -> list[e.Event]
             drag=drag,
         )
     except RuleError:
-        return [first]
-    return [first, *rest]
+        return []
 
 
 def preview_move(state: DndState, command: c.Move) -> dict[str, object]:
@@ -1011,6 +1131,7 @@ def _trigger_events(state: DndState, creature: str, dice: DiceSource) -> list[e.
         raise RuleError("dnd5e.nothing_readied", creature=creature)
     if state.pending is not None:
         raise RuleError("dnd5e.reaction_pending", creature=state.pending.reactors[0])
+    _require_no_hold(state)
     require_able(state, readier)
     if not economy.can_spend(state.budgets[creature], "reaction", 1):
         raise RuleError("dnd5e.no_reaction_left", creature=creature)
@@ -1328,6 +1449,7 @@ def legendary_plan(
     window = state.legendary.window
     if window is None or fighter.id == window:
         raise RuleError("dnd5e.legendary.not_now", creature=fighter.id)
+    _require_no_hold(state)
     require_able(state, fighter)
     found = next(
         (a for a in actions_of(fighter.monster) if a.name.lower() == command.action.lower()),

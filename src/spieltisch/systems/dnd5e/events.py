@@ -109,6 +109,7 @@ class Attacked(_Event):
             "effect_dice",
             "mark_dice",
             "rider_effect_dice",
+            "held",
         }
     )
     attacker: str
@@ -139,6 +140,10 @@ class Attacked(_Event):
     rider_effect_dice: tuple[int, ...] = ()
     """On a hit with a rider save (rules edition 3): the dice of the lasting spell effects on
     the target's save as rolled (Bless's d4, Bane's)."""
+    held: bool = False
+    """A hit on a creature that may cast Shield (rules edition 4): the roll waits for its
+    decision (:class:`~.state.HeldHit`), without damage dice; the ``attacked`` event that
+    follows the decision carries the same roll and the damage."""
 
 
 class Declined(_Event):

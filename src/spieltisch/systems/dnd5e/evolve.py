@@ -71,6 +71,7 @@ from spieltisch.systems.dnd5e.state import (
     Concentrating,
     DndState,
     Fighter,
+    HeldHit,
     LastAttack,
     PlacedTemplate,
     TurnSpells,
@@ -401,6 +402,16 @@ def _attacked(state: DndState, event: e.Attacked) -> DndState:
     weapon = attacker.weapon(event.attack)
     if weapon is None:
         raise RuleError("dnd5e.unknown_attack", creature=attacker.id, attack=event.attack)
+    held = state.held_hit
+    if event.held:
+        if held is not None or event.dice:
+            raise RuleError("dnd5e.hit_pending", creature=target.id)
+        roll = event.model_dump(include=set(HeldHit.model_fields))
+        return state.model_copy(update={"held_hit": HeldHit(**roll)})
+    if held is not None:
+        if held != HeldHit(**event.model_dump(include=set(HeldHit.model_fields))):
+            raise RuleError("dnd5e.hit_pending", creature=held.target)
+        state = state.model_copy(update={"held_hit": None})
     if event.opportunity:
         state = _pay(state, attacker.id, "reaction")
         state = _after_reaction(state, attacker.id)
@@ -889,9 +900,9 @@ def rested(state: DndState, event: e.Rested) -> DndState:
 
 
 def fight_over(state: DndState) -> DndState:
-    """The fight ends: no turn order, spent budgets, movement, pending reaction, readied actions,
-    templates or effects bound to turns or rounds (Dodge, Shield …) any more; concentration
-    and conditions without such a duration stay."""
+    """The fight ends: no turn order, spent budgets, movement, pending reaction or hit, readied
+    actions, templates or effects bound to turns or rounds (Dodge, Shield …) any more;
+    concentration and conditions without such a duration stay."""
     timed = tuple(x for x in state.effects.items if x.duration.phase is None)
     return _track(
         state.model_copy(
@@ -900,6 +911,7 @@ def fight_over(state: DndState) -> DndState:
                 "budgets": {k: economy.new_budgets(BUDGETS) for k in state.budgets},
                 "movement": {},
                 "pending": None,
+                "held_hit": None,
                 "readied": {},
                 "multiattack_used": {},
                 "spell_turns": {},

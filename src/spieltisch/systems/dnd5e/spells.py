@@ -44,7 +44,13 @@ from spieltisch.engine.errors import RuleError
 from spieltisch.engine.grid import Size, Square
 from spieltisch.systems.dnd5e.actions import ActionOdds
 from spieltisch.systems.dnd5e.areas import Template, creatures_in
-from spieltisch.systems.dnd5e.data import spell, spell_conditions, spell_volleys, spells
+from spieltisch.systems.dnd5e.data import (
+    spell,
+    spell_conditions,
+    spell_targets,
+    spell_volleys,
+    spells,
+)
 from spieltisch.systems.dnd5e.later import Later
 from spieltisch.systems.dnd5e.odds import (
     AttackOdds,
@@ -82,6 +88,7 @@ __all__ = [
     "spell_id_of",
     "spell_info",
     "spell_odds",
+    "target_limit",
     "with_innate",
 ]
 
@@ -279,6 +286,16 @@ def spell_heal_dice(info: Spell, slot: int, *, modifier: int = 0) -> list[Damage
         return []
     key = max((k for k in info.heal if k <= slot), default=min(info.heal))
     return _dice(info.heal[key], modifier)
+
+
+def target_limit(info: Spell, slot: int) -> int | None:
+    """How many creatures the spell may target with a slot of ``slot`` level (Bless: 3, one
+    more per slot level above 1st); ``None`` for a spell whose targets the table does not
+    count (``data/spell_targets.json``)."""
+    found = spell_targets().get(info.id)
+    if found is None:
+        return None
+    return found["count"] + found["per_slot"] * max(slot - info.level, 0)
 
 
 def missile_count(info: Spell, slot: int, *, character_level: int = 1) -> int:

@@ -21,6 +21,7 @@ from spieltisch.engine.grid import Diagonal, Grid, Size, Square
 from spieltisch.engine.system import Discovery, exact_int
 from spieltisch.systems.dnd5e.areas import Template
 from spieltisch.systems.dnd5e.conditions import ConditionTrack
+from spieltisch.systems.dnd5e.cover import Cover
 from spieltisch.systems.dnd5e.data import monster
 from spieltisch.systems.dnd5e.later import Later
 from spieltisch.systems.dnd5e.legendary import LegendaryTrack
@@ -42,6 +43,7 @@ __all__ = [
     "DndOptions",
     "DndState",
     "Fighter",
+    "HeldHit",
     "LastAttack",
     "PendingMove",
     "PlacedTemplate",
@@ -63,11 +65,13 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-DndEdition = Annotated[Literal[1, 2, 3], BeforeValidator(exact_int)]
+DndEdition = Annotated[Literal[1, 2, 3, 4], BeforeValidator(exact_int)]
 """A D&D table's rules edition (see :data:`EDITION`)."""
 
-EDITION: Literal[1, 2, 3] = 3
-"""The edition of the D&D rules a new table is made with: 3, lasting effects on every saving
+EDITION: Literal[1, 2, 3, 4] = 4
+"""The edition of the D&D rules a new table is made with: 4, Shield against the attack that
+triggers it (a hit on a creature that may cast Shield waits for its decision); 3, lasting
+effects on every saving
 throw (Bless's d4 on a hit's rider save, a save action's save, the save that ends a condition,
 a death save); 2, spells that act fully (volleys split over their targets, lasting effects on
 attack rolls and the saves of the table's save and spell commands); 1, the rules of tables
@@ -241,6 +245,23 @@ class PendingMove(Later):
     """The grappled creature the mover drags along (it goes on dragging it while it holds it)."""
 
 
+class HeldHit(_Frozen):
+    """An attack that hit a creature able to cast Shield (rules edition 4): the roll as made,
+    waiting for the target's decision (the damage is rolled when it is made)."""
+
+    attacker: str
+    target: str
+    attack: str
+    mode: Literal["normal", "advantage", "disadvantage"]
+    d20: tuple[int, ...]
+    modifier: int = 0
+    opportunity: bool = False
+    readied: bool = False
+    legendary: bool = False
+    cover: Cover = "none"
+    effect_dice: tuple[int, ...] = ()
+
+
 class ReadiedAction(_Frozen):
     """A readied action: its trigger and the reaction, an attack or another action."""
 
@@ -308,6 +329,8 @@ class DndState(_Frozen):
     movement: dict[str, TurnMovement] = Field(default_factory=dict)
     effects: Effects = Effects()
     pending: PendingMove | None = None
+    held_hit: HeldHit | None = None
+    """A hit waiting for its target's decision to cast Shield (rules edition 4)."""
     readied: dict[str, ReadiedAction] = Field(default_factory=dict)
     """Readied actions by creature; each lapses at its creature's next turn start."""
     stack: InterruptStack = InterruptStack()

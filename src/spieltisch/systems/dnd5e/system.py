@@ -144,6 +144,13 @@ class Dnd5e:
             return _attack_odds(state, *found, (False, False))
         if isinstance(command, c.Cast):
             return _cast_odds(state, command)
+        if isinstance(command, c.Shield):
+            held = state.held_hit
+            if held is None or held.target != command.creature:
+                raise RuleError("dnd5e.no_hit_pending", creature=command.creature)
+            hits = deciding.shielded_outcome(state) != "miss" if command.cast else True
+            p = Fraction(int(hits))
+            return _two(("hit", p), ("miss", 1 - p))
         if isinstance(command, c.Damage):
             return _concentration_odds(state, command)
         if isinstance(command, c.Legendary):
@@ -208,6 +215,7 @@ class Dnd5e:
             | c.Shove
             | c.Escape
             | c.Cast
+            | c.Shield
             | c.DropConcentration,
         ):
             return Access(piece=command.creature)

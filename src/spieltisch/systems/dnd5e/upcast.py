@@ -22,7 +22,7 @@ from spieltisch.engine.upcast import Upcaster
 
 __all__ = ["RULES_VERSION", "UPCASTERS"]
 
-RULES_VERSION = 4
+RULES_VERSION = 5
 """The version of the rules, carried in exports and snapshots (2: cover from the map, jump
 checks rolled, exhaustion by level, condition durations, legendary actions holding a turn's
 end open; the frozen exports of version 1 reach none of these — no cover between, no jump
@@ -37,7 +37,10 @@ through the option ``edition``: stored without it they are edition 1, see
 rider save, a save action's save, the save that ends a condition, a death save), as rules
 edition 3; tables of edition 2 keep rolling those saves without them, and the fields added
 to ``attacked``, ``save_action``, ``condition_saved`` and ``death_saved`` are left out while
-empty)."""
+empty). 5: Shield against the attack that triggers it, as rules edition 4 (a hit on a creature
+that may cast Shield waits for its decision: ``attacked`` with ``held``, left out while false,
+then the command ``shield``); tables of edition 3 and before resolve every hit at once, as
+they did, so no recorded event changed shape or meaning)."""
 
 UPCASTERS: Mapping[str, Sequence[Upcaster]] = {}
 """Event kind → its upcasters in order (``v1→v2``, ``v2→v3``, …); none yet."""

@@ -19,8 +19,8 @@ from spieltisch.systems.dnd5e.areas import creatures_in, squares_in
 from spieltisch.systems.dnd5e.casting import save_bonus_of, slots_left
 from spieltisch.systems.dnd5e.cover import COVER_BONUS
 from spieltisch.systems.dnd5e.data import CONDITIONS, bestiary, condition_tags
-from spieltisch.systems.dnd5e.decide import legendary_offered
-from spieltisch.systems.dnd5e.lasting import dice_pmf
+from spieltisch.systems.dnd5e.decide import legendary_offered, shield_slot, shielded_outcome
+from spieltisch.systems.dnd5e.lasting import ac_bonus, dice_pmf, dice_total
 from spieltisch.systems.dnd5e.legendary import (
     LegendaryAction,
     actions_of,
@@ -44,7 +44,7 @@ from spieltisch.systems.dnd5e.queries import (
     save_mode,
     square_distance,
 )
-from spieltisch.systems.dnd5e.rules import Mode, high_jump_m, long_jump_m
+from spieltisch.systems.dnd5e.rules import Mode, high_jump_m, kept_d20, long_jump_m
 from spieltisch.systems.dnd5e.spells import missile_count, spell_info
 from spieltisch.systems.dnd5e.statblock import SaveLine
 from spieltisch.systems.dnd5e.state import DndState, Fighter
@@ -173,6 +173,32 @@ def _last_attack(state: DndState, seen: set[str]) -> dict[str, Any] | None:
     return last.model_dump(mode="json")
 
 
+def _held_hit(state: DndState, seen: set[str]) -> dict[str, Any] | None:
+    """The hit that waits for its target's decision (Shield), for viewers who see both: the
+    roll and its total, the AC it hit and the AC with Shield, the slot Shield would take and
+    P(the attack still hits) with it (certain either way: the d20 is rolled)."""
+    held = state.held_hit
+    if held is None or held.attacker not in seen or held.target not in seen:
+        return None
+    attacker, target = state.fighters[held.attacker], state.fighters[held.target]
+    weapon = attacker.weapon(held.attack)
+    assert weapon is not None
+    natural = kept_d20(held.d20, Mode(held.mode))
+    boost = dice_total(roll_extra(state, attacker.id, "attack"), held.effect_dice)
+    cover = COVER_BONUS[held.cover]
+    slot = shield_slot(state, target.id)
+    hits = None if slot is None else Fraction(int(shielded_outcome(state) != "miss"))
+    return {
+        **held.model_dump(mode="json"),
+        "natural": natural,
+        "total": natural + weapon.bonus + held.modifier + boost,
+        "ac": armour_class(state, target) + cover,
+        "shield_ac": target.ac + ac_bonus({*kinds_on(state, target.id), "shielded"}) + cover,
+        "slot": slot,
+        "shield_hits": None if hits is None else _fraction(hits),
+    }
+
+
 def view(state: DndState, viewer: Viewer) -> dict[str, Any]:
     """The table as JSON-ready data for ``viewer``."""
     seen = {f.id for f in state.fighters.values() if _seen(f, viewer)}
@@ -188,7 +214,7 @@ def view(state: DndState, viewer: Viewer) -> dict[str, Any]:
             "attacks": [
                 option
                 for r in pending.reactors
-                if r in seen and may_react(state, r)
+                if r in seen and may_react(state, r) and state.held_hit is None
                 for option in _attack_options(
                     state, state.fighters[r], [state.fighters[pending.mover]]
                 )
@@ -201,7 +227,7 @@ def view(state: DndState, viewer: Viewer) -> dict[str, Any]:
         data["readied"] = _readied(state, state.fighters[data["id"]], seen)
     attacks: list[Any] = []
     current = fight.current if fight is not None else None
-    if current in seen and pending is None and current is not None:
+    if current in seen and pending is None and state.held_hit is None and current is not None:
         attacks = _attack_options(state, state.fighters[current], visible)
     return {
         "system": "dnd5e",
@@ -233,6 +259,7 @@ def view(state: DndState, viewer: Viewer) -> dict[str, Any]:
             "over": _over(state, order),
         },
         "pending_reaction": pending_view,
+        "held_hit": _held_hit(state, seen),
         "last_attack": _last_attack(state, seen),
         "last_save": state.last_save
         if state.last_save is not None and state.last_save.get("creature") in seen
