@@ -524,7 +524,7 @@ _DND_ADA: dict[str, Any] = {
         "save_dc": 13,
         "attack_bonus": 5,
         "slots": [4, 3, 2],
-        "spells": ["fire-bolt", "fireball", "bless"],
+        "spells": ["fire-bolt", "fireball", "bless", "spirit-guardians"],
     },
 }
 _DND_SPY = {
@@ -762,6 +762,13 @@ DND5E = Samples(
         "cast": {"kind": "cast", "creature": "ada", "spell": "fire-bolt", "targets": ["gob"]},
         "drop_concentration": {"kind": "drop_concentration", "creature": "ada"},
         "shield": {"kind": "shield", "creature": "ada", "cast": False},
+        # an area around the caster (Spirit Guardians): the view lists who is inside
+        "cast_guardians": {
+            "kind": "cast",
+            "creature": "ada",
+            "spell": "spirit-guardians",
+            "damage_type": "necrotic",
+        },
         # a lasting effect with its d4 on the blessed creature's rolls
         "cast_bless": {"kind": "cast", "creature": "ada", "spell": "bless", "targets": ["ada"]},
         # a template over the square of a secret creature: it is neither hit nor shown inside

@@ -156,6 +156,9 @@ def test_a_flyer_above_a_creature_is_out_of_its_reach() -> None:
         "steps": [{"to": "e6", "mode": "fly", "altitude_m": 3}],
     }
     state = play(flyer("f5"), up)
+    # rising out of the goblin's reach provokes (rules edition 4); it lets her go
+    assert state.pending is not None and state.pending.reactors == ("gob",)
+    state = play(state, {"kind": "react", "creature": "gob"})
     assert square_distance(state, state.fighters["ada"], state.fighters["gob"]) == 3
     swing = {"kind": "attack", "creature": "ada", "target": "gob", "attack": "Longsword"}
     assert refused(state, swing).code == "dnd5e.out_of_reach"

@@ -10,6 +10,7 @@ import pytest
 from spieltisch.engine.errors import RuleError
 from spieltisch.systems.dnd5e.bestiary import monster_fighter
 from spieltisch.systems.dnd5e.decide import decide
+from spieltisch.systems.dnd5e.spells import innate_level, spell_damage_dice, spell_info
 from spieltisch.systems.dnd5e.state import DndState
 
 from .helpers import Dice, command, end_turn, fresh, pc, play, start
@@ -98,3 +99,34 @@ def test_a_sheet_declares_innate_spells() -> None:
     shielded = play(state, {"kind": "cast", "creature": "ada", "spell": "shield"})
     assert shielded.innate_used == {"ada": {"shield": 1}}
     assert "shielded" in {x.kind for x in shielded.effects.on("ada")}
+
+
+@pytest.mark.parametrize(
+    ("challenge", "level"),
+    [("0", 1), ("1/8", 1), ("1/2", 1), ("1", 1), ("4", 4), ("11", 11), ("20", 20), ("21", 20)],
+)
+def test_an_innate_caster_without_a_stated_level_casts_at_its_challenge_rating(
+    challenge: str, level: int
+) -> None:
+    assert innate_level(challenge) == level
+
+
+def test_innate_casters_levels_from_the_stat_blocks() -> None:
+    levels = {
+        m: monster_fighter(m, "x", "foes").casting()
+        for m in ("djinni", "drow", "solar", "efreeti", "cloud-giant", "mage")
+    }
+    assert {m: c.level for m, c in levels.items() if c is not None} == {
+        "djinni": 11,  # CR 11
+        "drow": 1,  # CR 1/4
+        "solar": 20,  # CR 21, at most 20 ("spell casting" in two words, as the SRD writes it)
+        "efreeti": 11,  # CR 11, the same
+        "cloud-giant": 9,  # CR 9
+        "mage": 9,  # its Spellcasting trait: a 9th-level spellcaster
+    }
+    # the stated DC and attack bonus stay the stat block's (the djinni: DC 17, +9)
+    djinni = levels["djinni"]
+    assert djinni is not None and (djinni.save_dc, djinni.attack_bonus) == (17, 9)
+    # a cantrip at the djinni's level 11 deals three dice (Fire Bolt: 3d10)
+    dice = spell_damage_dice(spell_info("fire-bolt"), 0, character_level=djinni.level)
+    assert [(d.count, d.sides) for d in dice] == [(3, 10)]

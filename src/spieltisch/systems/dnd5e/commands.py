@@ -382,11 +382,16 @@ class Cast(_Command):
     ``area``; a reaction spell may be cast in another creature's turn."""
 
     kind: Literal["cast"] = "cast"
+    later: ClassVar[frozenset[str]] = frozenset({"damage_type", "spared"})
     creature: Ref
     spell: SpellId
     slot: StrictInt | None = Field(default=None, ge=0, le=9)
     targets: tuple[Ref, ...] = Field(default=(), max_length=20)
     area: Placement | None = None
+    damage_type: Literal["radiant", "necrotic"] | None = None
+    """An aura spell's damage type (Spirit Guardians; default: radiant)."""
+    spared: tuple[Ref, ...] | None = Field(default=None, max_length=50)
+    """The creatures an aura spell leaves unaffected (default: the caster's side)."""
 
 
 class Shield(_Command):

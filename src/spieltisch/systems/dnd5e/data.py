@@ -24,6 +24,7 @@ __all__ = [
     "exhaustion_levels",
     "monster",
     "spell",
+    "spell_auras",
     "spell_conditions",
     "spell_effects",
     "spell_targets",
@@ -119,6 +120,13 @@ def spell_volleys() -> dict[str, dict[str, Any]]:
     """The spells that split into several missiles, each aimed on its own: how many, the dice
     of one and whether each rolls an attack (``data/spell_volleys.json``)."""
     found: dict[str, dict[str, Any]] = _load("spell_volleys.json")["volleys"]
+    return found
+
+
+def spell_auras() -> dict[str, dict[str, Any]]:
+    """The spells whose area surrounds the caster and strikes the creatures in it (Spirit
+    Guardians): radius, save, dice, damage types (``data/spell_auras.json``)."""
+    found: dict[str, dict[str, Any]] = _load("spell_auras.json")["auras"]
     return found
 
 

@@ -21,6 +21,13 @@ from spieltisch.systems.dnd5e import casting
 from spieltisch.systems.dnd5e import commands as c
 from spieltisch.systems.dnd5e import events as e
 from spieltisch.systems.dnd5e.actions import monster_action
+from spieltisch.systems.dnd5e.auras import (
+    aura_dice,
+    aura_info,
+    entering,
+    slowed_squares,
+    strikes_due,
+)
 from spieltisch.systems.dnd5e.bestiary import monster_fighter, weapon_of
 from spieltisch.systems.dnd5e.cover import Cover
 from spieltisch.systems.dnd5e.data import CONDITIONS, SKILLS, condition_tags
@@ -62,7 +69,7 @@ from spieltisch.systems.dnd5e.queries import (
     square_distance,
 )
 from spieltisch.systems.dnd5e.rules import SIZE_ORDER, Mode, kept_d20
-from spieltisch.systems.dnd5e.spells import concentration_dc, keeps_concentration
+from spieltisch.systems.dnd5e.spells import concentration_dc, keeps_concentration, spell_info
 from spieltisch.systems.dnd5e.statblock import SaveLine, parse_attack
 from spieltisch.systems.dnd5e.state import (
     CheckRoll,
@@ -116,7 +123,8 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
                 raise RuleError("dnd5e.duplicate_id", creature=command.id)
             return [e.FighterAdded(fighter=_monster_fighter(command))]
         case c.StartCombat():
-            return _start_combat(state, command, dice)
+            started = _start_combat(state, command, dice)
+            return started + _turn_start_strikes(state, started, dice)
         case c.Terrain():
             names = tuple(
                 dict.fromkeys(square_name(state.grid.square(sq)) for sq in command.squares)
@@ -179,7 +187,8 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
             _require_no_hold(state)
             if state.pending is not None:
                 raise RuleError("dnd5e.reaction_pending", creature=state.pending.reactors[0])
-            return _end_turn(state, dice)
+            ended = _end_turn(state, dice)
+            return ended + _turn_start_strikes(state, ended, dice)
         case c.Damage():
             fighter_of(state, command.target)
             return [
@@ -496,6 +505,45 @@ def _damage_rolled(state: DndState, roll: HeldHit, outcome: str, dice: DiceSourc
     )
 
 
+# ---------------------------------------------------------------- auras (Spirit Guardians)
+
+
+def aura_strike(state: DndState, caster: str, creature: str, dice: DiceSource) -> e.AuraStruck:
+    """``caster``'s aura strikes ``creature``: its save (the mode and effect dice of every
+    save), then the damage dice (halved on a save)."""
+    aura = state.auras[caster]
+    info = aura_info(aura.spell)
+    assert info is not None
+    rolled = roll_save(state, state.fighters[creature], str(info["save"]), dice)
+    count, sides = aura_dice(aura.spell, spell_info(aura.spell).level, aura.slot)
+    return e.AuraStruck(
+        caster=caster,
+        creature=creature,
+        mode=rolled.mode.value,
+        d20=rolled.d20,
+        effect_dice=rolled.effect_dice,
+        dice=tuple(dice.roll(sides) for _ in range(count)),
+    )
+
+
+def _turn_start_strikes(state: DndState, events: list[e.Event], dice: DiceSource) -> list[e.Event]:
+    """The auras that strike the creature whose turn ``events`` start (it starts its turn in
+    their area), one after the other while it stands."""
+    if not events or not isinstance(events[-1], e.TurnEnded | e.CombatStarted):
+        return []
+    after = fold(state, events)
+    who = after.encounter.current if after.encounter is not None else None
+    out: list[e.Event] = []
+    for caster in strikes_due(after, who) if who is not None else ():
+        assert who is not None
+        if after.fighters[who].hp == 0:
+            break
+        strike = aura_strike(after, caster, who, dice)
+        out.append(strike)
+        after = fold(after, [strike])
+    return out
+
+
 # ---------------------------------------------------------------- Shield against a hit
 
 
@@ -650,8 +698,9 @@ def _move_events(
     body = body_of(state, fighter)
     others = others_of(state, fighter)
     held = _drag_body(state, drag)
+    slowed = slowed_squares(state, fighter)
 
-    def checked(steps: tuple[MoveStep, ...]) -> MoveResult:
+    def checked(steps: tuple[MoveStep, ...], midway: bool = False) -> MoveResult:
         return check_move(
             state.grid,
             body,
@@ -659,9 +708,12 @@ def _move_events(
             steps,
             before=before,
             stand_up=stand_up,
-            disengage=disengaged,
+            disengage=disengaged or midway,
+            midway=midway,
             drag=held,
             ground=state.ground,
+            slowed=slowed,
+            in_space=state.options.edition >= 4,
         )
 
     result = checked(steps)
@@ -676,8 +728,10 @@ def _move_events(
         if who not in offered and may_react(state, who)
     ]
     first_reaction = min((step for _, step in can_react), default=len(steps))
+    entry = entering(state, fighter, result.path)
+    first_stop = first_reaction if entry is None else min(first_reaction, entry[0] + 1)
     rolls, keep = jump_rolls(
-        state, fighter, [x for x in result.checks if x.step < first_reaction], dice
+        state, fighter, [x for x in result.checks if x.step < first_stop], dice
     )
     if keep is not None:  # a failed jump check stops the move (see ``jump_rolls``)
         steps = steps[:keep]
@@ -687,24 +741,36 @@ def _move_events(
             for who, step in result.opportunity_attacks
             if who not in offered and may_react(state, who)
         ]
+        entry = entering(state, fighter, result.path)
+    first_reaction = min((step for _, step in can_react), default=len(steps))
+    if entry is not None and entry[0] < first_reaction:
+        # the move stops where it enters an aura: its save and damage, then the rest
+        made = steps[: entry[0] + 1]
+        prefix = checked(made, midway=True)
+        moved = _moved(fighter, prefix.path, prefix.movement, prefix.stood_up, made, prefix.checks)
+        done = {"rolls": rolls, "drag": _dragged(drag, prefix), "altitude_m": prefix.altitude_m}
+        head: list[e.Event] = [moved.model_copy(update=done)]
+        after = fold(state, head)
+        strike = aura_strike(after, entry[1], fighter.id, dice)
+        after = fold(after, [strike])
+        now = after.fighters[fighter.id]
+        rest = steps[entry[0] + 1 :]
+        if not rest or now.dead or now.hp == 0:
+            return [*head, strike]
+        try:
+            more = _move_events(
+                after, now, rest, False, offered, partial=True, dice=dice, drag=drag
+            )
+        except RuleError:
+            more = []
+        return [*head, strike, *more]
     if not can_react:
         moved = _moved(fighter, result.path, result.movement, result.stood_up, steps, result.checks)
         done = {"rolls": rolls, "drag": _dragged(drag, result), "altitude_m": result.altitude_m}
         return [moved.model_copy(update=done)]
     first = can_react[0][1]
     reactors = tuple(who for who, step in can_react if step == first)
-    prefix = check_move(
-        state.grid,
-        body,
-        others,
-        steps[:first],
-        before=before,
-        stand_up=stand_up,
-        disengage=True,
-        midway=True,
-        drag=held,
-        ground=state.ground,
-    )
+    prefix = checked(steps[:first], midway=True)
     pending = PendingMove(
         mover=fighter.id,
         reactors=reactors,
@@ -828,6 +894,8 @@ def preview_move(state: DndState, command: c.Move) -> dict[str, object]:
         disengage="disengaged" in kinds_on(state, fighter.id),
         drag=_drag_body(state, command.drag),
         ground=state.ground,
+        slowed=slowed_squares(state, fighter),
+        in_space=state.options.edition >= 4,
     )
     error, error_step = result.error, result.error_step
     scared = frightened_step(state, fighter, result.path)
@@ -1183,6 +1251,11 @@ def _cast(state: DndState, command: c.Cast, dice: DiceSource) -> e.SpellCast:
     rolls: list[e.SpellTarget] = []
     for target, shots in zip(plan.targets, plan.shots, strict=True):
         rolls += [_spell_roll(state, plan, target, dice) for _ in range(shots)]
+    aura = aura_info(info.id) if state.options.edition >= 4 else None
+    if aura is None and (command.damage_type is not None or command.spared is not None):
+        raise RuleError("dnd5e.spell.no_aura", spell=info.name)
+    for spared in command.spared or ():
+        fighter_of(state, spared)
     return e.SpellCast(
         creature=caster.id,
         spell=info.id,
@@ -1190,6 +1263,8 @@ def _cast(state: DndState, command: c.Cast, dice: DiceSource) -> e.SpellCast:
         casting=plan.unit,
         template=plan.template,
         targets=tuple(rolls),
+        damage_type=None if aura is None else command.damage_type or str(aura["types"][0]),
+        spared=None if aura is None else command.spared,
     )
 
 

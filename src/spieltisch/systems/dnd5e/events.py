@@ -331,12 +331,32 @@ class SpellCast(_Event):
     conditions from the dice again."""
 
     kind: Literal["spell_cast"] = "spell_cast"
+    later: ClassVar[frozenset[str]] = frozenset({"damage_type", "spared"})
     creature: str
     spell: str
     slot: int
     casting: Literal["action", "bonus_action", "reaction"]
     template: Template | None = None
     targets: tuple[SpellTarget, ...] = ()
+    damage_type: str | None = None
+    """An aura spell's damage type as chosen (rules edition 4; Spirit Guardians: radiant or
+    necrotic)."""
+    spared: tuple[str, ...] | None = None
+    """The creatures an aura spell spares (``None``: the caster's side)."""
+
+
+class AuraStruck(_Event):
+    """A creature entered an aura spell's area for the first time on a turn or started its
+    turn there (rules edition 4): its save against the caster's spell save DC (``d20`` empty:
+    it failed by itself) and the damage dice, halved on a save."""
+
+    kind: Literal["aura_struck"] = "aura_struck"
+    caster: str
+    creature: str
+    mode: Literal["normal", "advantage", "disadvantage"]
+    d20: tuple[int, ...]
+    effect_dice: tuple[int, ...] = ()
+    dice: tuple[int, ...]
 
 
 class ConcentrationSaved(_Event):
@@ -503,6 +523,7 @@ Event = Annotated[
     | SaveRolled
     | DeathSaved
     | SpellCast
+    | AuraStruck
     | ConcentrationSaved
     | ConcentrationEnded
     | CombatEnded

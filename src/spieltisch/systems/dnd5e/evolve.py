@@ -17,7 +17,15 @@ from spieltisch.engine.errors import RuleError
 from spieltisch.engine.grid import parse_square, square_name
 from spieltisch.systems.dnd5e import events as e
 from spieltisch.systems.dnd5e.actions import monster_action
-from spieltisch.systems.dnd5e.casting import cast_info, cast_result, slots_left, turn_spells
+from spieltisch.systems.dnd5e.auras import aura_dice, aura_info
+from spieltisch.systems.dnd5e.casting import (
+    cast_info,
+    cast_result,
+    casting_of,
+    save_bonus_of,
+    slots_left,
+    turn_spells,
+)
 from spieltisch.systems.dnd5e.conditions import (
     ConditionTrack,
     Ended,
@@ -67,6 +75,7 @@ from spieltisch.systems.dnd5e.spells import (
 from spieltisch.systems.dnd5e.statblock import DAMAGE_TYPES, SaveLine
 from spieltisch.systems.dnd5e.state import (
     BUDGETS,
+    Aura,
     CheckRoll,
     Concentrating,
     DndState,
@@ -139,6 +148,8 @@ def evolve(state: DndState, event: e.Event) -> DndState:
             return state.model_copy(update={"last_save": event.model_dump(mode="json")})
         case e.DeathSaved():
             return _death_saved(state, event)
+        case e.AuraStruck():
+            return _aura_struck(state, event)
         case e.SpellCast():
             return _spell_cast(state, event)
         case e.ConcentrationSaved():
@@ -255,6 +266,8 @@ def _hooks(
         state = _expired(state.model_copy(update={"effects": fx}), report.expired, ending)
         if marker.phase == "turn_start" and marker.combatant is not None:
             who = marker.combatant
+            auras = {k: v.model_copy(update={"struck": ()}) for k, v in state.auras.items()}
+            state = state.model_copy(update={"auras": auras})
             fighter = state.fighters[who]
             dying = fighter.hp == 0 and not fighter.stable and not fighter.dead
             if dying != fighter.death_save_due:
@@ -790,7 +803,7 @@ def _one_spell(state: DndState, caster: Fighter, info: Spell) -> DndState:
 
 def end_concentration(state: DndState, creature: str) -> DndState:
     """``creature`` stops concentrating: the conditions its spell imposed end, its lasting
-    template leaves the map."""
+    template leaves the map, its aura ends."""
     held = state.concentration.get(creature)
     if held is None:
         return state
@@ -804,6 +817,7 @@ def end_concentration(state: DndState, creature: str) -> DndState:
         update={
             "effects": state.effects.model_copy(update={"items": items}),
             "templates": templates,
+            "auras": {k: v for k, v in state.auras.items() if k != creature},
             "concentration": {k: v for k, v in state.concentration.items() if k != creature},
         }
     )
@@ -860,6 +874,11 @@ def _spell_cast(state: DndState, event: e.SpellCast) -> DndState:
     if info.concentration and not state.fighters[caster.id].dead:
         held = Concentrating(spell=info.id, slot=event.slot, imposed=tuple(imposed))
         state = state.model_copy(update={"concentration": {**state.concentration, caster.id: held}})
+        if event.damage_type is not None:  # an aura around the caster (rules edition 4)
+            aura = Aura(
+                spell=info.id, slot=event.slot, damage_type=event.damage_type, spared=event.spared
+            )
+            state = state.model_copy(update={"auras": {**state.auras, caster.id: aura}})
     last = event.model_dump(mode="json")
     last["results"] = [
         {
@@ -872,6 +891,30 @@ def _spell_cast(state: DndState, event: e.SpellCast) -> DndState:
         for r in results
     ]
     return state.model_copy(update={"last_cast": last})
+
+
+def _aura_struck(state: DndState, event: e.AuraStruck) -> DndState:
+    """An aura's save and damage on a creature (half on a save where the aura says so), which
+    it strikes at most once a turn."""
+    aura = state.auras.get(event.caster)
+    info = aura_info(aura.spell) if aura is not None else None
+    if aura is None or info is None:
+        raise RuleError("dnd5e.spell.no_aura", spell=event.caster)
+    caster, target = fighter_of(state, event.caster), fighter_of(state, event.creature)
+    count, sides = aura_dice(aura.spell, spell_info(aura.spell).level, aura.slot)
+    if len(event.dice) != count or any(not 1 <= d <= sides for d in event.dice):
+        raise RuleError("dnd5e.spell.bad_dice", dice=len(event.dice))
+    ability = str(info["save"])
+    mode, _ = save_mode(state, target, ability)
+    boost = save_boost(state, target.id, event.d20, event.effect_dice)
+    bonus = save_bonus_of(target, ability) + boost
+    saved = bool(event.d20) and kept_d20(event.d20, mode) + bonus >= casting_of(caster).save_dc
+    damage = sum(event.dice)
+    if saved:
+        damage = damage // 2 if info.get("half") else 0
+    state = _hurt(state, target, damage, aura.damage_type, False)
+    struck = aura.model_copy(update={"struck": (*aura.struck, target.id)})
+    return state.model_copy(update={"auras": {**state.auras, caster.id: struck}})
 
 
 def rested(state: DndState, event: e.Rested) -> DndState:

@@ -26,6 +26,7 @@ from spieltisch.engine.grid import (
     Square,
     Step,
     Token,
+    distance,
     footprint,
     path_cost,
     reach_exits,
@@ -292,6 +293,8 @@ def check_move(
     midway: bool = False,
     drag: Body | None = None,
     ground: Mapping[str, Decimal] | None = None,
+    slowed: frozenset[Square] = frozenset(),
+    in_space: bool = False,
 ) -> MoveResult:
     """Check ``mover``'s move along ``steps`` and say what it costs and provokes.
 
@@ -307,6 +310,10 @@ def check_move(
     ``ground`` holds the map's ground heights by square name: a step that changes the ground
     height under the mover must climb (flying ignores it) and pays the height climbed on top
     of the step, at the climbing rate; a dragged creature is never pulled up or down.
+    ``slowed`` are the squares where the mover's speed is halved (an aura such as Spirit
+    Guardians): a step onto one costs twice what it would. ``in_space`` finds opportunity
+    attacks with heights (ground and flying) as a third axis (rules edition 4,
+    :func:`_opportunities_in_space`); else on the flat map.
     """
     heights = ground or {}
     own = mover
@@ -408,7 +415,7 @@ def check_move(
             size=size,
             diagonals_before=diagonals,
         )
-        total = paid.total
+        total = paid.total * (2 if target in slowed else 1)
         if step.jump is not None:
             standing = run_up < RUN_UP_M
             if step.jump == "long":
@@ -479,11 +486,16 @@ def check_move(
             path.pop()
             dragged = dragged[: len(path)]
             spent = _prefix_cost(
-                grid, own, others, steps, turn, stood, len(path) - 1, drag, heights
+                grid, own, others, steps, turn, stood, len(path) - 1, drag, heights, slowed
             )
             mode_in_use = _prefix_mode(mover, steps, turn, len(path) - 1)
     body = mover.model_copy(update={"position": path[0]})
-    exits = () if (disengage or forced) else _opportunities(grid, body, others, path)
+    if disengage or forced:
+        exits: tuple[tuple[str, int], ...] = ()
+    elif in_space:
+        exits = _opportunities_in_space(grid, body, others, path, altitudes[: len(path)], heights)
+    else:
+        exits = _opportunities(grid, body, others, path)
     used_mode = mode_in_use or "walk"
     _, speed_now, _ = speed_for(mover, used_mode)
     remaining = (
@@ -524,6 +536,7 @@ def _prefix_cost(
     count: int,
     drag: Body | None,
     ground: Mapping[str, Decimal],
+    slowed: frozenset[Square],
 ) -> Decimal:
     """The movement spent after the first ``count`` steps (re-checked without the rest)."""
     again = check_move(
@@ -536,6 +549,7 @@ def _prefix_cost(
         disengage=True,
         drag=drag,
         ground=ground,
+        slowed=slowed,
     )
     return again.movement.spent
 
@@ -622,6 +636,43 @@ def _opportunities(
             seen.add(exit_.creature)
             found.append((exit_.creature, exit_.step - 1))
     return tuple(found)
+
+
+def _opportunities_in_space(
+    grid: Grid,
+    mover: Body,
+    others: Sequence[Body],
+    path: Sequence[Square],
+    altitudes: Sequence[Decimal],
+    heights: Mapping[str, Decimal],
+) -> tuple[tuple[str, int], ...]:
+    """The reactors whose reach the mover leaves along ``path``, and the step that leaves it
+    (each reactor once), with the height of each square of the path (its ground plus the
+    mover's flying height there, ``altitudes``) and of each reactor as a third axis
+    (:func:`spatial_distance`): a step provokes when the mover was within the reactor's reach
+    before it and is not after. A flyer 6 m above a goblin is out of its 1.5 m reach, and
+    rising straight out of reach provokes."""
+
+    def apart(other: Body, index: int) -> Decimal:
+        at = path[index]
+        flat = distance(grid, at, mover.size, other.position, other.size)
+        rise = abs(
+            ground_under(heights, at, mover.size)
+            + altitudes[index]
+            - ground_under(heights, other.position, other.size)
+            - other.altitude_m
+        )
+        return spatial_distance(flat, rise, grid)
+
+    found: list[tuple[str, int]] = []
+    for other in others:
+        if other.side == mover.side or other.conditions & CANNOT_REACT:
+            continue
+        for index in range(len(path) - 1):
+            if apart(other, index) <= other.reach_m < apart(other, index + 1):
+                found.append((other.id, index))
+                break
+    return tuple(sorted(found, key=lambda x: x[1]))
 
 
 def bodies_by_id(bodies: Sequence[Body]) -> Mapping[str, Body]:

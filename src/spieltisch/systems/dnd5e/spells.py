@@ -77,6 +77,7 @@ __all__ = [
     "concentration_dc",
     "concentration_odds",
     "imposed_conditions",
+    "innate_level",
     "keeps_concentration",
     "missile_count",
     "missile_spell",
@@ -605,7 +606,7 @@ def parse_spellcasting(text: str) -> Spellcasting | None:
 
 
 _INNATE_HEAD = re.compile(
-    r"spellcasting ability is (\w+)(?: \(spell save DC (\d+)(?:, ([+-]\d+) to hit with spell "
+    r"spell ?casting ability is (\w+)(?: \(spell save DC (\d+)(?:, ([+-]\d+) to hit with spell "
     r"attacks)?\))?"
 )
 _INNATE_LINE = re.compile(r"^(?:At will|(\d+)/day(?: each)?):\s*(.+)$")
@@ -636,6 +637,15 @@ def parse_innate(text: str) -> Spellcasting | None:
         spells=tuple(innate),
         innate=innate,
     )
+
+
+def innate_level(challenge: str) -> int:
+    """The caster level of an innate caster whose stat block states none (no *Spellcasting*
+    trait): its challenge rating, rounded down, from 1 to 20 (a CR 1/2 mephit: 1; a CR 11
+    djinni: 11, so its cantrips deal three dice; a CR 21 solar: 20). Our reading: the SRD
+    gives innate cantrips no level, and a challenge rating stands for a character level."""
+    value = 0 if "/" in challenge else int(challenge)
+    return min(max(value, 1), 20)
 
 
 def with_innate(found: Spellcasting | None, innate: Spellcasting | None) -> Spellcasting | None:

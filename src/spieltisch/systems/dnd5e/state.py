@@ -28,6 +28,7 @@ from spieltisch.systems.dnd5e.legendary import LegendaryTrack
 from spieltisch.systems.dnd5e.movement import MoveStep, TurnMovement
 from spieltisch.systems.dnd5e.spells import (
     Spellcasting,
+    innate_level,
     parse_innate,
     parse_spellcasting,
     with_innate,
@@ -37,6 +38,7 @@ from spieltisch.systems.dnd5e.statblock import DamagePart, SaveEffect
 __all__ = [
     "BUDGETS",
     "EDITION",
+    "Aura",
     "CheckRoll",
     "Concentrating",
     "DndEdition",
@@ -70,7 +72,8 @@ DndEdition = Annotated[Literal[1, 2, 3, 4], BeforeValidator(exact_int)]
 
 EDITION: Literal[1, 2, 3, 4] = 4
 """The edition of the D&D rules a new table is made with: 4, Shield against the attack that
-triggers it (a hit on a creature that may cast Shield waits for its decision); 3, lasting
+triggers it (a hit on a creature that may cast Shield waits for its decision), spells that
+count their targets, Spirit Guardians' area, opportunity attacks with heights; 3, lasting
 effects on every saving
 throw (Bless's d4 on a hit's rider save, a save action's save, the save that ends a condition,
 a death save); 2, spells that act fully (volleys split over their targets, lasting effects on
@@ -215,15 +218,20 @@ class Fighter(Later):
 
     def casting(self) -> Spellcasting | None:
         """The creature's spellcasting: the sheet's, else its bestiary entry's *Spellcasting*
-        and *Innate Spellcasting* traits."""
+        and *Innate Spellcasting* traits (an innate caster without a *Spellcasting* trait
+        casts at the level of its challenge rating, :func:`.spells.innate_level`)."""
         if self.spellcasting is not None:
             return self.spellcasting
         texts = {
             str(t.get("name")): str(t.get("text", "")) for t in self._entry().get("traits", ())
         }
         found = parse_spellcasting(texts["Spellcasting"]) if "Spellcasting" in texts else None
-        innate = texts.get("Innate Spellcasting")
-        return with_innate(found, parse_innate(innate) if innate is not None else None)
+        text = texts.get("Innate Spellcasting")
+        innate = parse_innate(text) if text is not None else None
+        if found is None and innate is not None:  # no caster level stated: the CR's
+            level = innate_level(str(self._entry().get("cr", "1")))
+            innate = innate.model_copy(update={"level": level})
+        return with_innate(found, innate)
 
     def weapon(self, name: str) -> Weapon | None:
         """The attack of that name (any case)."""
@@ -298,6 +306,19 @@ class Concentrating(_Frozen):
     imposed: tuple[tuple[str, str], ...] = ()
 
 
+class Aura(_Frozen):
+    """A spell whose area surrounds its caster and moves with it (Spirit Guardians, rules
+    edition 4), while the caster concentrates: its slot, the damage type chosen, the creatures
+    it spares and those it struck in the current turn (each at most once a turn)."""
+
+    spell: str
+    slot: int
+    damage_type: str
+    spared: tuple[str, ...] | None = None
+    """The creatures chosen to be unaffected (``None``: the caster's side)."""
+    struck: tuple[str, ...] = ()
+
+
 class PlacedTemplate(_Frozen):
     """An area spell's template on the map: whose, which spell, placed in which round, and
     whether it lasts while its caster concentrates (else for the rest of the casting turn)."""
@@ -349,6 +370,8 @@ class DndState(_Frozen):
     """Innate spells cast per creature since its last long rest, by spell."""
     concentration: dict[str, Concentrating] = Field(default_factory=dict)
     templates: dict[str, PlacedTemplate] = Field(default_factory=dict)
+    auras: dict[str, Aura] = Field(default_factory=dict)
+    """The areas around their casters (Spirit Guardians), by caster."""
     """The area templates on the map, by caster."""
     spell_turns: dict[str, TurnSpells] = Field(default_factory=dict)
     last_cast: dict[str, object] | None = None

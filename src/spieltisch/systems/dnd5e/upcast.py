@@ -39,8 +39,12 @@ edition 3; tables of edition 2 keep rolling those saves without them, and the fi
 to ``attacked``, ``save_action``, ``condition_saved`` and ``death_saved`` are left out while
 empty). 5: Shield against the attack that triggers it, as rules edition 4 (a hit on a creature
 that may cast Shield waits for its decision: ``attacked`` with ``held``, left out while false,
-then the command ``shield``); tables of edition 3 and before resolve every hit at once, as
-they did, so no recorded event changed shape or meaning)."""
+then the command ``shield``; spells that count their targets; Spirit Guardians' area, which
+strikes and slows, with the event ``aura_struck`` and the ``spell_cast`` fields
+``damage_type`` and ``spared`` left out while unset; opportunity attacks with heights as a
+third axis); tables of edition 3 and before resolve
+every hit at once, count no targets and make no area, as they did, so no recorded event
+changed shape or meaning)."""
 
 UPCASTERS: Mapping[str, Sequence[Upcaster]] = {}
 """Event kind → its upcasters in order (``v1→v2``, ``v2→v3``, …); none yet."""

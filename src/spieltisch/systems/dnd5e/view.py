@@ -16,6 +16,7 @@ from spieltisch.engine.grid import square_name
 from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.dnd5e.actions import monster_action
 from spieltisch.systems.dnd5e.areas import creatures_in, squares_in
+from spieltisch.systems.dnd5e.auras import affects, area_squares, aura_info, inside
 from spieltisch.systems.dnd5e.casting import save_bonus_of, slots_left
 from spieltisch.systems.dnd5e.cover import COVER_BONUS
 from spieltisch.systems.dnd5e.data import CONDITIONS, bestiary, condition_tags
@@ -199,6 +200,35 @@ def _held_hit(state: DndState, seen: set[str]) -> dict[str, Any] | None:
     }
 
 
+def _auras(state: DndState, seen: set[str]) -> list[dict[str, Any]]:
+    """The auras around casters the viewer sees (Spirit Guardians): the spell, slot, damage
+    type, radius, the squares of the area (for a medium creature) and the creatures inside
+    that it affects (only those the viewer sees)."""
+    out = []
+    for who, aura in state.auras.items():
+        caster = state.fighters[who]
+        if who not in seen or caster.position is None:
+            continue
+        info = aura_info(aura.spell)
+        assert info is not None
+        out.append(
+            {
+                "caster": who,
+                "spell": aura.spell,
+                "slot": aura.slot,
+                "damage_type": aura.damage_type,
+                "radius_m": str(info["radius_m"]),
+                "squares": sorted(square_name(sq) for sq in area_squares(state, caster)),
+                "affected": [
+                    f.id
+                    for f in state.fighters.values()
+                    if f.id in seen and affects(state, aura, caster, f) and inside(state, caster, f)
+                ],
+            }
+        )
+    return out
+
+
 def view(state: DndState, viewer: Viewer) -> dict[str, Any]:
     """The table as JSON-ready data for ``viewer``."""
     seen = {f.id for f in state.fighters.values() if _seen(f, viewer)}
@@ -260,6 +290,7 @@ def view(state: DndState, viewer: Viewer) -> dict[str, Any]:
         },
         "pending_reaction": pending_view,
         "held_hit": _held_hit(state, seen),
+        "auras": _auras(state, seen),
         "last_attack": _last_attack(state, seen),
         "last_save": state.last_save
         if state.last_save is not None and state.last_save.get("creature") in seen
