@@ -90,6 +90,90 @@ def join(page: Page, invite_url: str, name: str) -> None:
     expect(page.locator("#conn")).to_have_attribute("data-state", "live")
 
 
+def state_of(page: Page, table: str) -> Any:
+    """The table's state as the person of ``page`` sees it (through the API, with the token
+    this browser holds): what the dice decided, read after the fact instead of guessed."""
+    return page.evaluate(
+        """async (id) => {
+          const token = JSON.parse(localStorage.getItem('spieltisch.tables'))[id].token;
+          const headers = {Authorization: 'Bearer ' + token};
+          const answer = await fetch(`/api/tables/${id}`, {headers});
+          return (await answer.json()).state;
+        }""",
+        table,
+    )
+
+
+def into_view(page: Page, selector: str) -> None:
+    """Scroll the element ``selector`` into the viewport and wait until it is there.
+
+    Scrolled again on every try, so a redraw that replaces the element (or scrolls its frame
+    back) in between does not fail the step, as a single ``scroll_into_view_if_needed`` can.
+    """
+    page.wait_for_function(
+        """sel => {
+          const e = document.querySelector(sel);
+          if (!e) return false;
+          e.scrollIntoView({block: 'nearest', inline: 'nearest'});
+          const r = e.getBoundingClientRect();
+          return r.width > 0 && r.top >= 0 && r.left >= 0
+            && r.bottom <= innerHeight && r.right <= innerWidth;
+        }""",
+        arg=selector,
+    )
+
+
+NOTICE_RECORDER = """
+(() => {
+  window.__notices = [];
+  const watch = () => {
+    const body = document.getElementById('toast-body');
+    if (!body) return;
+    new MutationObserver(() => {
+      const text = body.querySelector('.toast-text');
+      if (!text) return;
+      const toast = document.getElementById('toast');
+      const notice = {
+        seq: Number(toast.dataset.seq), text: text.textContent,
+        who: body.querySelector('.toast-who')?.textContent ?? null,
+        shown: toast.classList.contains('is-shown'), faces: null,
+      };
+      window.__notices.push(notice);
+      const settled = body.getAnimations({subtree: true}).map((a) => a.finished.catch(() => null));
+      Promise.all(settled).then(() => {
+        notice.faces = [...body.querySelectorAll('.die')].map((d) => d.getAttribute('aria-label'));
+      });
+    }).observe(body, {childList: true});
+  };
+  if (document.readyState === 'loading') addEventListener('DOMContentLoaded', watch);
+  else watch();
+})();
+"""
+"""Test instrumentation: every dice notice the page shows, as it showed it (its record, line,
+who, whether shown) and its dice once they settled. The notice goes away by itself after a
+few seconds; a test reads what it said here instead of racing that timer."""
+
+
+def record_notices(page: Page) -> None:
+    """Record the dice notices of ``page`` from its next page load on (:data:`NOTICE_RECORDER`)."""
+    page.add_init_script(NOTICE_RECORDER)
+
+
+def notice_of(page: Page, seq: int | None = None) -> dict[str, Any]:
+    """The dice notice ``page`` showed for record ``seq`` (the last one shown if ``None``),
+    once its dice have settled: ``seq``, ``text``, ``who``, ``shown`` and ``faces``."""
+    handle = page.wait_for_function(
+        """seq => {
+          const shown = (window.__notices || []).filter((n) => seq === null || n.seq === seq);
+          const last = shown[shown.length - 1];
+          return last && last.faces ? last : null;
+        }""",
+        arg=seq,
+    )
+    notice: dict[str, Any] = handle.json_value()
+    return notice
+
+
 def log_count(page: Page) -> int:
     """The number of entries in the log feed."""
     return page.locator("#log > li").count()

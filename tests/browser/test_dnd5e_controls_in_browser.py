@@ -16,7 +16,16 @@ from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from browser_helpers import ApiTable, join, new_context, open_table, post, watch_errors
+from browser_helpers import (
+    ApiTable,
+    into_view,
+    join,
+    new_context,
+    open_table,
+    post,
+    state_of,
+    watch_errors,
+)
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -184,19 +193,6 @@ def send_from(page: Page, table: str, command: dict[str, Any]) -> Any:
     )
 
 
-def state_of(page: Page, table: str) -> Any:
-    """The table's state as the person of ``page`` sees it (through the API)."""
-    return page.evaluate(
-        """async (id) => {
-          const token = JSON.parse(localStorage.getItem('spieltisch.tables'))[id].token;
-          const headers = {Authorization: 'Bearer ' + token};
-          const answer = await fetch(`/api/tables/${id}`, {headers});
-          return (await answer.json()).state;
-        }""",
-        table,
-    )
-
-
 def test_a_player_stops_their_own_casters_concentration_only(browser: Any, server: Any) -> None:
     """Pia's Cleo and the GM's Wiz both concentrate on Bless: Pia may stop Cleo's (in Wiz's
     turn: it is free), not Wiz's; the GM may stop either."""
@@ -278,7 +274,7 @@ def test_a_grappled_creature_is_dragged_along_on_the_map(browser: Any, server: A
         # The drag on the map sends the drag field once the box is ticked.
         page.locator("#dd-token-ada").click()
         page.locator("#dd-drag-gob").check()
-        page.locator("#dd-sq-d5").scroll_into_view_if_needed()
+        into_view(page, "#dd-sq-d5")
         page.mouse.move(*centre(page, "#dd-token-ada"))
         page.mouse.down()
         page.mouse.move(*centre(page, "#dd-sq-d5"), steps=6)

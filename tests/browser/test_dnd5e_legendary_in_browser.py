@@ -22,7 +22,8 @@ def test_a_legendary_action_after_a_player_s_turn_and_a_fall(browser: Any, serve
         join(pia, links["player"], "Pia")
         expect(gm.locator("#dd-map")).to_be_visible()
 
-        # Ada (AC 16, 60 HP: more than the tail's critical 40 and the fall's 18 together) at b2; the dragon (huge, e2–g4, Tail reach 4.5 m) beside her.
+        # Ada (AC 16, 60 HP: more than the tail's critical 40 and the fall's 18 together) at
+        # b2; the dragon (huge, e2–g4, Tail reach 4.5 m) beside her.
         fields = {"name": "Ada", "hp": "60", "ac": "16", "dex": "14", "at": "b2"}
         for key, value in fields.items():
             pia.fill(f"#dd-hero-{key}", value)

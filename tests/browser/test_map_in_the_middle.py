@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from browser_helpers import join, new_context, open_table, watch_errors
+from browser_helpers import into_view, join, new_context, open_table, watch_errors
 from playwright.sync_api import Page, expect
 from test_dnd5e_spells_in_browser import add_caster, add_monster
 
@@ -129,7 +129,7 @@ def test_the_map_is_the_middle_of_the_table(browser: Any, server: Any, screensho
 
         # Dragging Wiz: a ruler follows the pointer with the cost and what is left, the drop
         # moves Wiz there (c3 → e5 over d4: 1.5 + 3 m of difficult terrain).
-        pia.locator("#dd-sq-e5").scroll_into_view_if_needed()
+        into_view(pia, "#dd-sq-e5")
         start = box(pia, "#dd-token-wiz")
         to = box(pia, "#dd-sq-e5")
         pia.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
