@@ -90,6 +90,23 @@ def join(page: Page, invite_url: str, name: str) -> None:
     expect(page.locator("#conn")).to_have_attribute("data-state", "live")
 
 
+def send_as(page: Page, table: str, command: dict[str, Any]) -> Any:
+    """Send ``command`` as the person of ``page`` (with the token this browser holds, so a
+    player's character is theirs); the answer's status and body."""
+    return page.evaluate(
+        """async ([id, command]) => {
+          const token = JSON.parse(localStorage.getItem('spieltisch.tables'))[id].token;
+          const answer = await fetch(`/api/tables/${id}/commands`, {
+            method: 'POST',
+            headers: {'Content-Type': 'application/json', Authorization: 'Bearer ' + token},
+            body: JSON.stringify({command, hidden: false, expected_seq: null}),
+          });
+          return {status: answer.status, body: await answer.json()};
+        }""",
+        [table, command],
+    )
+
+
 def state_of(page: Page, table: str) -> Any:
     """The table's state as the person of ``page`` sees it (through the API, with the token
     this browser holds): what the dice decided, read after the fact instead of guessed."""
@@ -199,27 +216,31 @@ class ApiTable:
         system: str,
         options: dict[str, Any] | None = None,
         language: str = "en",
+        title: str = "Test",
     ):
         made = post(
             base + "/api/tables",
-            {"system": system, "language": language, "title": "Test", "options": options or {}},
+            {"system": system, "language": language, "title": title, "options": options or {}},
         )
         self.language = language
         self.base, self.page = base, page
         self.id, self.token = made["table"], made["token"]
+        self.invites: dict[str, str] = made["invites"]
         entry = {"token": self.token, "participant": made["participant"], "role": "gm"}
-        page.goto(base + "/")
+        if not page.url.startswith(base + "/"):
+            # Any page of the server's origin holds its localStorage; the icon is the lightest.
+            page.goto(base + "/static/favicon.svg")
         page.evaluate(
             "([id, entry]) => localStorage.setItem("
             "'spieltisch.tables', JSON.stringify({[id]: entry}))",
             [self.id, entry],
         )
 
-    def send(self, command: dict[str, Any]) -> list[dict[str, Any]]:
-        """Send a command as the GM; the records it made."""
+    def send(self, command: dict[str, Any], *, hidden: bool = False) -> list[dict[str, Any]]:
+        """Send a command as the GM (``hidden``: as a hidden record); the records it made."""
         answer = post(
             f"{self.base}/api/tables/{self.id}/commands",
-            {"command": command, "hidden": False, "expected_seq": None},
+            {"command": command, "hidden": hidden, "expected_seq": None},
             self.token,
         )
         return list(answer["records"])
@@ -231,6 +252,10 @@ class ApiTable:
         )
         with urllib.request.urlopen(request, timeout=30) as answer:
             return json.load(answer)["state"]
+
+    def invite(self, role: str = "player") -> str:
+        """The invite link for ``role`` (``player`` or ``spectator``), as the start page shows."""
+        return f"{self.base}/t/{self.id}#invite={self.invites[role]}"
 
     def open(self) -> None:
         """Open the table page in the table's language and wait until it is live."""

@@ -23,6 +23,7 @@ from browser_helpers import (
     new_context,
     open_table,
     post,
+    send_as,
     state_of,
     watch_errors,
 )
@@ -177,22 +178,6 @@ def test_drop_concentration_end_the_fight_and_rest(browser: Any, server: Any) ->
         context.close()
 
 
-def send_from(page: Page, table: str, command: dict[str, Any]) -> Any:
-    """Send ``command`` as the person of ``page`` (with their own token); the answer."""
-    return page.evaluate(
-        """async ([id, command]) => {
-          const token = JSON.parse(localStorage.getItem('spieltisch.tables'))[id].token;
-          const answer = await fetch(`/api/tables/${id}/commands`, {
-            method: 'POST',
-            headers: {'Content-Type': 'application/json', Authorization: 'Bearer ' + token},
-            body: JSON.stringify({command, hidden: false, expected_seq: null}),
-          });
-          return {status: answer.status, body: await answer.json()};
-        }""",
-        [table, command],
-    )
-
-
 def test_a_player_stops_their_own_casters_concentration_only(browser: Any, server: Any) -> None:
     """Pia's Cleo and the GM's Wiz both concentrate on Bless: Pia may stop Cleo's (in Wiz's
     turn: it is free), not Wiz's; the GM may stop either."""
@@ -204,22 +189,22 @@ def test_a_player_stops_their_own_casters_concentration_only(browser: Any, serve
         gm.locator("#open-table").click()
         join(pia, links["player"], "Pia")
         table = links["table"]
-        assert send_from(pia, table, hero("cleo", "b1", spellcasting=CLERIC))["status"] == 200
-        assert send_from(gm, table, hero("wiz", "c1", spellcasting=CLERIC))["status"] == 200
-        assert send_from(gm, table, foe("gob", "h8"))["status"] == 200
+        assert send_as(pia, table, hero("cleo", "b1", spellcasting=CLERIC))["status"] == 200
+        assert send_as(gm, table, hero("wiz", "c1", spellcasting=CLERIC))["status"] == 200
+        assert send_as(gm, table, foe("gob", "h8"))["status"] == 200
         start = {"kind": "start_combat", "rolls": {"cleo": 20, "wiz": 10, "gob": 1}}
-        assert send_from(gm, table, start)["status"] == 200
+        assert send_as(gm, table, start)["status"] == 200
         bless = {"kind": "cast", "spell": "bless", "targets": ["cleo", "wiz"]}
-        assert send_from(pia, table, {**bless, "creature": "cleo"})["status"] == 200
-        assert send_from(pia, table, {"kind": "end_turn"})["status"] == 200
-        assert send_from(gm, table, {**bless, "creature": "wiz"})["status"] == 200
+        assert send_as(pia, table, {**bless, "creature": "cleo"})["status"] == 200
+        assert send_as(pia, table, {"kind": "end_turn"})["status"] == 200
+        assert send_as(gm, table, {**bless, "creature": "wiz"})["status"] == 200
         for page in (gm, pia):
             expect(page.locator("#dd-f-wiz-concentration")).to_contain_text("Bless")
             expect(page.locator("#dd-f-cleo-drop")).to_have_text("Stop concentrating on Bless")
         expect(gm.locator("#dd-f-wiz-drop")).to_have_count(1)
         expect(pia.locator("#dd-f-wiz-drop")).to_have_count(0)
         # the table refuses it too: Wiz is not Pia's
-        refused = send_from(pia, table, {"kind": "drop_concentration", "creature": "wiz"})
+        refused = send_as(pia, table, {"kind": "drop_concentration", "creature": "wiz"})
         assert refused["status"] == 403
         pia.locator("#dd-f-cleo-drop").click()
         for page in (gm, pia):
@@ -232,7 +217,7 @@ def test_a_player_stops_their_own_casters_concentration_only(browser: Any, serve
         for page in (gm, pia):
             expect(page.locator("#dd-f-wiz-concentration")).to_have_count(0)
         assert state_of(gm, table)["casting"]["wiz"]["concentration"] is None
-        assert send_from(gm, table, {"kind": "end_combat"})["status"] == 200
+        assert send_as(gm, table, {"kind": "end_combat"})["status"] == 200
         expect(pia.locator("#dd-round")).to_contain_text("No fight yet")
         expect(pia.locator("#dd-end-combat")).to_have_count(0)  # the GM's alone
         expect(pia.locator("#dd-rest")).to_have_count(0)
