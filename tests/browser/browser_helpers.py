@@ -1,4 +1,6 @@
-"""Steps the browser tests share: open a table through the start page, join by invite.
+"""Steps the browser tests share: open a table through the start page or the API, join by
+invite, send a command as the person of a page, read the state that person sees (what the
+dice decided), bring an element into view, record the dice notices.
 
 Every page of a context made with :func:`new_context` reports the Content-Security-Policy
 violations of its console into :data:`CSP_VIOLATIONS`; ``conftest.py`` fails a test that
@@ -119,6 +121,21 @@ def state_of(page: Page, table: str) -> Any:
         }""",
         table,
     )
+
+
+def box_of(page: Page, selector: str) -> dict[str, float]:
+    """The bounding box of the first element matching ``selector`` in page pixels, measured
+    in one step in the page once it is laid out: the page draws its scene again on every
+    message, and an element just put in the place of another may not have its size yet (a
+    box asked for in two steps can meet one that was just replaced)."""
+    found: dict[str, float] = page.wait_for_function(
+        """sel => { const e = document.querySelector(sel);
+          const r = e && e.getBoundingClientRect();
+          return r && r.width > 0 && r.height > 0
+            ? {x: r.x, y: r.y, width: r.width, height: r.height} : null; }""",
+        arg=selector,
+    ).json_value()
+    return found
 
 
 def into_view(page: Page, selector: str) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_helpers import join, new_context, open_table, watch_errors
+from browser_helpers import box_of, join, new_context, open_table, watch_errors
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -25,17 +25,7 @@ def box(page: Page, selector: str) -> dict[str, float]:
     """The bounding box of the first element matching ``selector``, in page pixels, once it
     shows (a game's module draws its scene after the page has connected)."""
     expect(page.locator(selector).first).to_be_visible()
-    # Measured in one step in the page, and again until it is laid out: the scene is drawn
-    # again on every message (someone joining, a record over the socket), and an element
-    # just put in its place may not have its size yet.
-    found: dict[str, float] = page.wait_for_function(
-        """sel => { const e = document.querySelector(sel);
-          const r = e && e.getBoundingClientRect();
-          return r && r.width > 0 && r.height > 0
-            ? {x: r.x, y: r.y, width: r.width, height: r.height} : null; }""",
-        arg=selector,
-    ).json_value()
-    return found
+    return box_of(page, selector)
 
 
 def page_height(page: Page) -> int:
