@@ -1,4 +1,6 @@
-"""Steps the browser tests share: open a table through the start page, join by invite.
+"""Steps the browser tests share: open a table through the start page or the API, join by
+invite, send a command as the person of a page, read the state that person sees (what the
+dice decided), bring an element into view, record the dice notices.
 
 Every page of a context made with :func:`new_context` reports the Content-Security-Policy
 violations of its console into :data:`CSP_VIOLATIONS`; ``conftest.py`` fails a test that
@@ -90,6 +92,122 @@ def join(page: Page, invite_url: str, name: str) -> None:
     expect(page.locator("#conn")).to_have_attribute("data-state", "live")
 
 
+def send_as(page: Page, table: str, command: dict[str, Any]) -> Any:
+    """Send ``command`` as the person of ``page`` (with the token this browser holds, so a
+    player's character is theirs); the answer's status and body."""
+    return page.evaluate(
+        """async ([id, command]) => {
+          const token = JSON.parse(localStorage.getItem('spieltisch.tables'))[id].token;
+          const answer = await fetch(`/api/tables/${id}/commands`, {
+            method: 'POST',
+            headers: {'Content-Type': 'application/json', Authorization: 'Bearer ' + token},
+            body: JSON.stringify({command, hidden: false, expected_seq: null}),
+          });
+          return {status: answer.status, body: await answer.json()};
+        }""",
+        [table, command],
+    )
+
+
+def state_of(page: Page, table: str) -> Any:
+    """The table's state as the person of ``page`` sees it (through the API, with the token
+    this browser holds): what the dice decided, read after the fact instead of guessed."""
+    return page.evaluate(
+        """async (id) => {
+          const token = JSON.parse(localStorage.getItem('spieltisch.tables'))[id].token;
+          const headers = {Authorization: 'Bearer ' + token};
+          const answer = await fetch(`/api/tables/${id}`, {headers});
+          return (await answer.json()).state;
+        }""",
+        table,
+    )
+
+
+def box_of(page: Page, selector: str) -> dict[str, float]:
+    """The bounding box of the first element matching ``selector`` in page pixels, measured
+    in one step in the page once it is laid out: the page draws its scene again on every
+    message, and an element just put in the place of another may not have its size yet (a
+    box asked for in two steps can meet one that was just replaced)."""
+    found: dict[str, float] = page.wait_for_function(
+        """sel => { const e = document.querySelector(sel);
+          const r = e && e.getBoundingClientRect();
+          return r && r.width > 0 && r.height > 0
+            ? {x: r.x, y: r.y, width: r.width, height: r.height} : null; }""",
+        arg=selector,
+    ).json_value()
+    return found
+
+
+def into_view(page: Page, selector: str) -> None:
+    """Scroll the element ``selector`` into the viewport and wait until it is there.
+
+    Scrolled again on every try, so a redraw that replaces the element (or scrolls its frame
+    back) in between does not fail the step, as a single ``scroll_into_view_if_needed`` can.
+    """
+    page.wait_for_function(
+        """sel => {
+          const e = document.querySelector(sel);
+          if (!e) return false;
+          e.scrollIntoView({block: 'nearest', inline: 'nearest'});
+          const r = e.getBoundingClientRect();
+          return r.width > 0 && r.top >= 0 && r.left >= 0
+            && r.bottom <= innerHeight && r.right <= innerWidth;
+        }""",
+        arg=selector,
+    )
+
+
+NOTICE_RECORDER = """
+(() => {
+  window.__notices = [];
+  const watch = () => {
+    const body = document.getElementById('toast-body');
+    if (!body) return;
+    new MutationObserver(() => {
+      const text = body.querySelector('.toast-text');
+      if (!text) return;
+      const toast = document.getElementById('toast');
+      const notice = {
+        seq: Number(toast.dataset.seq), text: text.textContent,
+        who: body.querySelector('.toast-who')?.textContent ?? null,
+        shown: toast.classList.contains('is-shown'), faces: null,
+      };
+      window.__notices.push(notice);
+      const settled = body.getAnimations({subtree: true}).map((a) => a.finished.catch(() => null));
+      Promise.all(settled).then(() => {
+        notice.faces = [...body.querySelectorAll('.die')].map((d) => d.getAttribute('aria-label'));
+      });
+    }).observe(body, {childList: true});
+  };
+  if (document.readyState === 'loading') addEventListener('DOMContentLoaded', watch);
+  else watch();
+})();
+"""
+"""Test instrumentation: every dice notice the page shows, as it showed it (its record, line,
+who, whether shown) and its dice once they settled. The notice goes away by itself after a
+few seconds; a test reads what it said here instead of racing that timer."""
+
+
+def record_notices(page: Page) -> None:
+    """Record the dice notices of ``page`` from its next page load on (:data:`NOTICE_RECORDER`)."""
+    page.add_init_script(NOTICE_RECORDER)
+
+
+def notice_of(page: Page, seq: int | None = None) -> dict[str, Any]:
+    """The dice notice ``page`` showed for record ``seq`` (the last one shown if ``None``),
+    once its dice have settled: ``seq``, ``text``, ``who``, ``shown`` and ``faces``."""
+    handle = page.wait_for_function(
+        """seq => {
+          const shown = (window.__notices || []).filter((n) => seq === null || n.seq === seq);
+          const last = shown[shown.length - 1];
+          return last && last.faces ? last : null;
+        }""",
+        arg=seq,
+    )
+    notice: dict[str, Any] = handle.json_value()
+    return notice
+
+
 def log_count(page: Page) -> int:
     """The number of entries in the log feed."""
     return page.locator("#log > li").count()
@@ -115,27 +233,31 @@ class ApiTable:
         system: str,
         options: dict[str, Any] | None = None,
         language: str = "en",
+        title: str = "Test",
     ):
         made = post(
             base + "/api/tables",
-            {"system": system, "language": language, "title": "Test", "options": options or {}},
+            {"system": system, "language": language, "title": title, "options": options or {}},
         )
         self.language = language
         self.base, self.page = base, page
         self.id, self.token = made["table"], made["token"]
+        self.invites: dict[str, str] = made["invites"]
         entry = {"token": self.token, "participant": made["participant"], "role": "gm"}
-        page.goto(base + "/")
+        if not page.url.startswith(base + "/"):
+            # Any page of the server's origin holds its localStorage; the icon is the lightest.
+            page.goto(base + "/static/favicon.svg")
         page.evaluate(
             "([id, entry]) => localStorage.setItem("
             "'spieltisch.tables', JSON.stringify({[id]: entry}))",
             [self.id, entry],
         )
 
-    def send(self, command: dict[str, Any]) -> list[dict[str, Any]]:
-        """Send a command as the GM; the records it made."""
+    def send(self, command: dict[str, Any], *, hidden: bool = False) -> list[dict[str, Any]]:
+        """Send a command as the GM (``hidden``: as a hidden record); the records it made."""
         answer = post(
             f"{self.base}/api/tables/{self.id}/commands",
-            {"command": command, "hidden": False, "expected_seq": None},
+            {"command": command, "hidden": hidden, "expected_seq": None},
             self.token,
         )
         return list(answer["records"])
@@ -147,6 +269,10 @@ class ApiTable:
         )
         with urllib.request.urlopen(request, timeout=30) as answer:
             return json.load(answer)["state"]
+
+    def invite(self, role: str = "player") -> str:
+        """The invite link for ``role`` (``player`` or ``spectator``), as the start page shows."""
+        return f"{self.base}/t/{self.id}#invite={self.invites[role]}"
 
     def open(self) -> None:
         """Open the table page in the table's language and wait until it is live."""

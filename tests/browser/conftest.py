@@ -1,8 +1,9 @@
 """A real server and Debian's Chromium for the browser tests.
 
-The server is uvicorn on 127.0.0.1, in a thread, over a temporary SQLite file. Its socket is
-bound here to port 0 (the kernel picks a free port) and handed to uvicorn, so no other
-process can take the port between choosing and listening (tests may run in parallel).
+The server is uvicorn on 127.0.0.1, in a thread, over a temporary SQLite file, one for the
+whole run of a test process (an xdist worker). Its socket is bound here to port 0 (the kernel
+picks a free port) and handed to uvicorn, so no other process can take the port between
+choosing and listening (tests may run in parallel).
 Chromium is the system package at ``/usr/bin/chromium``; Playwright never downloads a browser.
 Without that binary the browser tests are skipped with the reason.
 """
@@ -13,7 +14,7 @@ import os
 import socket
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -37,10 +38,13 @@ os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 
 
 def build_app(db_path: Path) -> Any:
-    """The real application over a fresh SQLite file, with the pages."""
-    from spieltisch.web.app import create_app
+    """The real application over a fresh SQLite file, with the pages, without rate limits:
+    one server takes every table a test process opens, all from one address."""
+    from spieltisch.web.app import Settings, create_app
+    from spieltisch.web.limits import RateLimits
 
-    return create_app(db_path=str(db_path))
+    off = RateLimits(**{f.name: "" for f in fields(RateLimits)})
+    return create_app(db_path=str(db_path), settings=replace(Settings.from_env(), rates=off))
 
 
 @dataclass
@@ -89,9 +93,11 @@ def start_server(db_path: Path) -> Server:
     return Server(f"http://127.0.0.1:{port}", thread, server, sock)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """One server per test module, on its own database."""
+    """One server per test process, on its own database: every test opens tables of its
+    own, so the modules need no server each (starting and stopping one cost about a second
+    per module, more on a loaded machine)."""
     running = start_server(tmp_path_factory.mktemp("db") / "tables.sqlite")
     yield running
     running.stop()

@@ -210,12 +210,12 @@ def _open(state: tuple[str, str | None, str | None, str], tables: Tables) -> Pag
         return page
     assert game is not None and role is not None
     if kind == "phone":
-        tables.page(game, "gm")
-        page = tables.context(375).new_page()
-        join(page, tables.invites[game], "Phil")
-        tables.pages[(game, "phone-" + lang)] = page
-    if kind == "phone":
-        page = tables.pages.get((game, "phone-" + lang))
+        # One phone per game, for both languages (the page is opened again in each).
+        if (game, "phone") not in tables.pages:
+            tables.page(game, "gm")
+            tables.pages[(game, "phone")] = tables.context(375).new_page()
+            join(tables.pages[(game, "phone")], tables.invites[game], "Phil")
+        page = tables.pages[(game, "phone")]
     else:
         page = tables.deep(game, role) if kind == "deep" else tables.page(game, role)
     assert page is not None

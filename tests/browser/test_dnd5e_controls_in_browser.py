@@ -16,7 +16,17 @@ from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from browser_helpers import ApiTable, join, new_context, open_table, post, watch_errors
+from browser_helpers import (
+    ApiTable,
+    into_view,
+    join,
+    new_context,
+    open_table,
+    post,
+    send_as,
+    state_of,
+    watch_errors,
+)
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -168,35 +178,6 @@ def test_drop_concentration_end_the_fight_and_rest(browser: Any, server: Any) ->
         context.close()
 
 
-def send_from(page: Page, table: str, command: dict[str, Any]) -> Any:
-    """Send ``command`` as the person of ``page`` (with their own token); the answer."""
-    return page.evaluate(
-        """async ([id, command]) => {
-          const token = JSON.parse(localStorage.getItem('spieltisch.tables'))[id].token;
-          const answer = await fetch(`/api/tables/${id}/commands`, {
-            method: 'POST',
-            headers: {'Content-Type': 'application/json', Authorization: 'Bearer ' + token},
-            body: JSON.stringify({command, hidden: false, expected_seq: null}),
-          });
-          return {status: answer.status, body: await answer.json()};
-        }""",
-        [table, command],
-    )
-
-
-def state_of(page: Page, table: str) -> Any:
-    """The table's state as the person of ``page`` sees it (through the API)."""
-    return page.evaluate(
-        """async (id) => {
-          const token = JSON.parse(localStorage.getItem('spieltisch.tables'))[id].token;
-          const headers = {Authorization: 'Bearer ' + token};
-          const answer = await fetch(`/api/tables/${id}`, {headers});
-          return (await answer.json()).state;
-        }""",
-        table,
-    )
-
-
 def test_a_player_stops_their_own_casters_concentration_only(browser: Any, server: Any) -> None:
     """Pia's Cleo and the GM's Wiz both concentrate on Bless: Pia may stop Cleo's (in Wiz's
     turn: it is free), not Wiz's; the GM may stop either."""
@@ -208,22 +189,22 @@ def test_a_player_stops_their_own_casters_concentration_only(browser: Any, serve
         gm.locator("#open-table").click()
         join(pia, links["player"], "Pia")
         table = links["table"]
-        assert send_from(pia, table, hero("cleo", "b1", spellcasting=CLERIC))["status"] == 200
-        assert send_from(gm, table, hero("wiz", "c1", spellcasting=CLERIC))["status"] == 200
-        assert send_from(gm, table, foe("gob", "h8"))["status"] == 200
+        assert send_as(pia, table, hero("cleo", "b1", spellcasting=CLERIC))["status"] == 200
+        assert send_as(gm, table, hero("wiz", "c1", spellcasting=CLERIC))["status"] == 200
+        assert send_as(gm, table, foe("gob", "h8"))["status"] == 200
         start = {"kind": "start_combat", "rolls": {"cleo": 20, "wiz": 10, "gob": 1}}
-        assert send_from(gm, table, start)["status"] == 200
+        assert send_as(gm, table, start)["status"] == 200
         bless = {"kind": "cast", "spell": "bless", "targets": ["cleo", "wiz"]}
-        assert send_from(pia, table, {**bless, "creature": "cleo"})["status"] == 200
-        assert send_from(pia, table, {"kind": "end_turn"})["status"] == 200
-        assert send_from(gm, table, {**bless, "creature": "wiz"})["status"] == 200
+        assert send_as(pia, table, {**bless, "creature": "cleo"})["status"] == 200
+        assert send_as(pia, table, {"kind": "end_turn"})["status"] == 200
+        assert send_as(gm, table, {**bless, "creature": "wiz"})["status"] == 200
         for page in (gm, pia):
             expect(page.locator("#dd-f-wiz-concentration")).to_contain_text("Bless")
             expect(page.locator("#dd-f-cleo-drop")).to_have_text("Stop concentrating on Bless")
         expect(gm.locator("#dd-f-wiz-drop")).to_have_count(1)
         expect(pia.locator("#dd-f-wiz-drop")).to_have_count(0)
         # the table refuses it too: Wiz is not Pia's
-        refused = send_from(pia, table, {"kind": "drop_concentration", "creature": "wiz"})
+        refused = send_as(pia, table, {"kind": "drop_concentration", "creature": "wiz"})
         assert refused["status"] == 403
         pia.locator("#dd-f-cleo-drop").click()
         for page in (gm, pia):
@@ -236,7 +217,7 @@ def test_a_player_stops_their_own_casters_concentration_only(browser: Any, serve
         for page in (gm, pia):
             expect(page.locator("#dd-f-wiz-concentration")).to_have_count(0)
         assert state_of(gm, table)["casting"]["wiz"]["concentration"] is None
-        assert send_from(gm, table, {"kind": "end_combat"})["status"] == 200
+        assert send_as(gm, table, {"kind": "end_combat"})["status"] == 200
         expect(pia.locator("#dd-round")).to_contain_text("No fight yet")
         expect(pia.locator("#dd-end-combat")).to_have_count(0)  # the GM's alone
         expect(pia.locator("#dd-rest")).to_have_count(0)
@@ -278,7 +259,7 @@ def test_a_grappled_creature_is_dragged_along_on_the_map(browser: Any, server: A
         # The drag on the map sends the drag field once the box is ticked.
         page.locator("#dd-token-ada").click()
         page.locator("#dd-drag-gob").check()
-        page.locator("#dd-sq-d5").scroll_into_view_if_needed()
+        into_view(page, "#dd-sq-d5")
         page.mouse.move(*centre(page, "#dd-token-ada"))
         page.mouse.down()
         page.mouse.move(*centre(page, "#dd-sq-d5"), steps=6)

@@ -3,7 +3,8 @@ player running two of the four characters (Ben the wizard and the cleric, Pia th
 the rogue), against SRD monsters — two knights and a veteran, an orc, an adult red dragon with
 its legendary actions, and a secret ogre no player ever sees.
 
-In one fight, all through the page: the wizard's fireball catches three monsters (each one's
+The table is set up through the API (each player's characters with that player's token);
+then in one fight, all through the page: the wizard's fireball catches three monsters (each one's
 save shown), the cleric's Bless is broken by damage the rules make certain, the dragon takes a
 legendary action when a player's turn ends, the fighter grapples the orc (a contest whose
 result is shown whichever way the dice fall), the rogue is frightened of the dragon until a
@@ -17,45 +18,61 @@ from pathlib import Path
 from typing import Any
 
 from axe_playwright_python.sync_playwright import Axe
-from browser_helpers import join, new_context, open_table, watch_errors
+from browser_helpers import ApiTable, join, new_context, send_as, watch_errors
 from playwright.sync_api import Page, expect
 
 
-def add_martial(page: Page, name: str, at: str, attack: str, **numbers: str) -> None:
-    """A character without spells: AC, hit points, Strength, Dexterity, one attack."""
-    fields = {"name": name, "at": at, "attacks": attack, **numbers}
-    for key, value in fields.items():
-        page.fill(f"#dd-hero-{key}", value)
-    for key, value in fields.items():
-        expect(page.locator(f"#dd-hero-{key}")).to_have_value(value)
-    page.locator("#dd-hero-add").click()
-    expect(page.locator("#dd-fighters")).to_contain_text(name)
+def character(id_: str, at: str, attack: str, hp: int, ac: int, **abilities: int) -> dict[str, Any]:
+    """A character as the page's character form sends it (walk 9 m, Str 14 and Dex 12 unless
+    given)."""
+    return {
+        "kind": "add_character",
+        "id": id_,
+        "name": id_.title(),
+        "ac": ac,
+        "hp": hp,
+        "speeds": {"walk": 9},
+        "abilities": {"str": 14, "dex": 12, **abilities},
+        "attacks": [attack],
+        "bonus_actions": [],
+        "position": at,
+    }
 
 
-def add_caster(page: Page, name: str, at: str, ability: str, spells: str, **numbers: str) -> None:
-    """A spellcaster: its ability, level, save DC, spell attack, slots and spells."""
-    page.fill("#dd-hero-name", name)
-    page.fill("#dd-hero-hp", numbers["hp"])
-    page.fill("#dd-hero-ac", numbers["ac"])
-    page.fill("#dd-hero-attacks", numbers["attack_line"])
-    page.fill("#dd-hero-at", at)
-    page.select_option("#dd-hero-cast-ability", ability)
-    for key in ("score", "level", "dc", "attack"):
-        page.fill(f"#dd-hero-cast-{key}", numbers[key])
-    page.fill("#dd-hero-cast-slots", numbers["slots"])
-    page.fill("#dd-hero-cast-spells", spells)
-    expect(page.locator("#dd-hero-cast-spells")).to_have_value(spells)
-    page.locator("#dd-hero-add").click()
-    expect(page.locator("#dd-fighters")).to_contain_text(name)
+def caster(
+    hero: dict[str, Any], ability: str, score: int, spells: list[str], **casting: Any
+) -> dict[str, Any]:
+    """``hero`` with spellcasting: its ability and score, level, save DC, attack, slots."""
+    abilities = {**hero["abilities"], ability: score}
+    spellcasting = {"ability": ability, "spells": spells, **casting}
+    return {**hero, "abilities": abilities, "spellcasting": spellcasting}
 
 
-def add_monster(page: Page, monster: str, at: str, token: str, secret: bool = False) -> None:
-    page.select_option("#dd-monster", monster)
-    page.fill("#dd-monster-at", at)
-    if secret:
-        page.check("#dd-monster-secret")
-    page.locator("#dd-monster-add").click()
-    expect(page.locator(f"#dd-token-{token}")).to_have_attribute("data-square", at)
+# Ben brings the wizard and the cleric, Pia the fighter and the rogue (SRD-like level 5 and 3
+# sheets); the cleric's Constitution is 10, her save +0. The character form is driven in the
+# other D&D tests: here each player's characters are sent with that player's own token.
+WIZ = caster(
+    character("wiz", "a1", "Quarterstaff: +2, 3 (1d6) bludgeoning", hp=28, ac=12),
+    "int", 18, ["fireball", "magic-missile", "fire-bolt"],
+    level=5, save_dc=14, attack_bonus=7, slots=[4, 3, 2],
+)  # fmt: skip
+CLEO = caster(
+    character("cleo", "b1", "Mace: +4, 5 (1d6+2) bludgeoning", hp=100, ac=18),
+    "wis", 16, ["bless", "sacred-flame", "cure-wounds"],
+    level=3, save_dc=13, attack_bonus=5, slots=[4, 2],
+)  # fmt: skip
+FALK = character("falk", "a12", "Longsword: +6, 8 (1d8+4) slashing", hp=44, ac=18, str=18)
+RIKA = character("rika", "a16", "Shortsword: +6, 7 (1d6+4) piercing", hp=33, ac=15, str=10, dex=18)
+
+MONSTERS = [
+    ("knight", "knight", "f5"),
+    ("veteran", "veteran", "g5"),
+    ("knight-2", "knight", "e4"),
+    ("orc", "orc", "b12"),
+    ("adult-red-dragon", "adult-red-dragon", "m12"),
+]
+"""The GM's monsters from the bestiary: three guards where the fireball will fall, an orc
+beside Falk, the dragon (huge: m12–o14); a secret ogre stands far away."""
 
 
 def pass_legendary(gm: Page, players: tuple[Page, ...], ended: str, next_turn: str) -> None:
@@ -83,58 +100,29 @@ def test_a_party_of_four_against_a_dragon_and_its_guards(
     errors = watch_errors(gm) + watch_errors(ben) + watch_errors(pia)
     players = (ben, pia)
     try:
-        links = open_table(gm, server.url, "dnd5e", "Red Hall", "Greta")
-        gm.locator("#open-table").click()
-        join(ben, links["player"], "Ben")
-        join(pia, links["player"], "Pia")
+        table = ApiTable(server.url, gm, "dnd5e", title="Red Hall")
+        table.open()
+        join(ben, table.invite(), "Ben")
+        join(pia, table.invite(), "Pia")
         expect(gm.locator("#dd-map")).to_be_visible()
-
-        # Ben brings the wizard and the cleric, Pia the fighter and the rogue (SRD-like
-        # level 5 and 3 sheets); the cleric's Constitution is 10, her save +0.
-        add_caster(
-            ben, "Wiz", "a1", "int", "Fireball, Magic Missile, Fire Bolt",
-            hp="28", ac="12", attack_line="Quarterstaff: +2, 3 (1d6) bludgeoning",
-            score="18", level="5", dc="14", attack="7", slots="4, 3, 2",
-        )  # fmt: skip
-        add_caster(
-            ben, "Cleo", "b1", "wis", "Bless, Sacred Flame, Cure Wounds",
-            hp="100", ac="18", attack_line="Mace: +4, 5 (1d6+2) bludgeoning",
-            score="16", level="3", dc="13", attack="5", slots="4, 2",
-        )  # fmt: skip
-        expect(pia.locator("#dd-fighters")).to_contain_text("Cleo")
-        add_martial(
-            pia, "Falk", "a12", "Longsword: +6, 8 (1d8+4) slashing",
-            hp="44", ac="18", str="18", dex="12",
-        )  # fmt: skip
-        add_martial(
-            pia, "Rika", "a16", "Shortsword: +6, 7 (1d6+4) piercing",
-            hp="33", ac="15", str="10", dex="18",
-        )  # fmt: skip
-        expect(ben.locator("#dd-fighters")).to_contain_text("Rika")
-        expect(gm.locator("#dd-fighters")).to_contain_text("Rika")  # typed after the redraw
+        for page, hero in ((ben, WIZ), (ben, CLEO), (pia, FALK), (pia, RIKA)):
+            assert send_as(page, table.id, hero)["status"] == 200
+        for id_, monster, at in MONSTERS:
+            table.send({"kind": "add_monster", "id": id_, "monster": monster, "position": at})
+        ogre = {"kind": "add_monster", "id": "ogre", "monster": "ogre", "position": "q18"}
+        table.send({**ogre, "secret": True}, hidden=True)
         expect(ben.locator("#dd-f-wiz-slots")).to_contain_text("level 3 2/2")
-
-        # The GM's monsters from the bestiary: three guards where the fireball will fall, an
-        # orc beside Falk, the dragon (huge: m12–o14) and a secret ogre far away.
-        add_monster(gm, "knight", "f5", "knight")
-        add_monster(gm, "veteran", "g5", "veteran")
-        add_monster(gm, "knight", "e4", "knight-2")
-        add_monster(gm, "orc", "b12", "orc")
-        add_monster(gm, "adult-red-dragon", "m12", "adult-red-dragon")
-        add_monster(gm, "ogre", "q18", "ogre", secret=True)
         expect(gm.locator("#dd-f-ogre")).to_contain_text("secret")
         for page in players:
             expect(page.locator("#dd-token-adult-red-dragon")).to_have_count(1)
+            expect(page.locator("#dd-fighters")).to_contain_text("Rika")
             no_secret(page)
 
         # Initiative d20s rolled at the table (plus Dexterity: +1 for Wiz, Cleo and Falk, +4
         # for Rika); the secret ogre is not in the order.
-        rolls = {"wiz": "20", "cleo": "18", "falk": "16", "rika": "10", "knight": "2"}
-        rolls |= {"veteran": "2", "knight-2": "1", "orc": "1", "adult-red-dragon": "1"}
-        for who, roll in rolls.items():
-            gm.fill(f"#dd-ini-{who}", roll)
-        expect(gm.locator("#dd-ini-ogre")).to_have_count(0)
-        gm.locator("#dd-start").click()
+        rolls = {"wiz": 20, "cleo": 18, "falk": 16, "rika": 10, "knight": 2, "veteran": 2}
+        rolls |= {"knight-2": 1, "orc": 1, "adult-red-dragon": 1}
+        table.send({"kind": "start_combat", "rolls": rolls})
         for page in (gm, *players):
             expect(page.locator("#dd-round")).to_have_text("Round 1 · Wiz's turn")
         expect(pia.locator("#dd-turn")).to_have_count(0)

@@ -27,6 +27,9 @@ def add_caster(page: Page, name: str, at: str, ability: str, spells: str, **numb
     expect(page.locator("#dd-hero-cast-spells")).to_have_value(spells)
     page.locator("#dd-hero-add").click()
     expect(page.locator("#dd-fighters")).to_contain_text(name)
+    # The form empties once the command's answer is in (the card may show before, by the
+    # socket): the next entry waits for that, or the emptying takes it away.
+    expect(page.locator("#dd-hero-name")).to_have_value("")
 
 
 def add_monster(page: Page, monster: str, at: str, token: str, secret: bool = False) -> None:
@@ -36,6 +39,9 @@ def add_monster(page: Page, monster: str, at: str, token: str, secret: bool = Fa
         page.check("#dd-monster-secret")
     page.locator("#dd-monster-add").click()
     expect(page.locator(f"#dd-token-{token}")).to_have_attribute("data-square", at)
+    # The form empties once the command's answer is in; the token may show before (by the
+    # socket), so the next entry waits for the emptied form, or the emptying takes it away.
+    expect(page.locator("#dd-monster-at")).to_have_value("")
 
 
 def test_fireball_and_broken_concentration(browser: Any, server: Any, screenshots: Path) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_helpers import new_context, open_table, watch_errors
+from browser_helpers import open_table
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -22,11 +22,13 @@ def _add(page: Page, name: str, tracks: str, at: str, *, secret: bool = False) -
         page.locator("#fd-add-secret").check()
     page.locator("#fd-add-submit").click()
     expect(page.locator("#fd-tracker")).to_contain_text(name)
+    # The form empties once the answer is in (the tracker may show the entry before, by the
+    # socket): the next entry waits for that, or the emptying takes it away.
+    expect(page.locator("#fd-add-name")).to_have_value("")
 
 
-def test_free_table_buttons_that_cannot_work_are_disabled(browser: Any, server: Any) -> None:
-    gm = new_context(browser).new_page()
-    errors = watch_errors(gm)
+def test_free_table_buttons_that_cannot_work_are_disabled(server: Any, gm_page: Page) -> None:
+    gm = gm_page  # its browser is closed after the test, which fails on a script error
     open_table(gm, server.url, "free-dice", "Legal", "Greta")
     gm.locator("#open-table").click()
     expect(gm.locator("#conn")).to_have_attribute("data-state", "live")
@@ -56,4 +58,3 @@ def test_free_table_buttons_that_cannot_work_are_disabled(browser: Any, server: 
     gm.locator("#fd-roll-init").click()
     expect(gm.locator("#fd-c-rat")).to_contain_text("Ini 10")
     expect(gm.locator("#fd-start-fight")).to_be_enabled()
-    assert errors == []

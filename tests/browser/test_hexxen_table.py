@@ -64,6 +64,9 @@ def lep(page: Page, who: str) -> int:
 def create_npc(
     gm: Page, name: str, kind: str, level: str, block: str, secret: bool = False
 ) -> None:
+    # The form empties once the last NSC's answer is in (its card may show before, by the
+    # socket): typed before that, the emptying would take the new entry away.
+    expect(gm.locator("#hx-npc-name")).to_have_value("")
     gm.fill("#hx-npc-name", name)
     gm.select_option("#hx-npc-kind", kind)
     gm.fill("#hx-npc-level", level)
@@ -271,6 +274,7 @@ RATS = "Bandenstufe 1\nINI 2\nLeP 6\nWürfelpool 3\n(N) Biss Angriff 2, Schaden 
 
 
 def create_hunter(gm: Page, name: str) -> None:
+    expect(gm.locator("#hx-create-name")).to_have_value("")  # the last answer emptied it
     gm.fill("#hx-create-name", name)
     gm.fill("#hx-create-skill-geistesstarke", "2")
     gm.locator("#hx-create-submit").click()

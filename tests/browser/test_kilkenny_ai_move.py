@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_helpers import new_context, open_table, watch_errors
+from browser_helpers import ApiTable, new_context, watch_errors
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -48,13 +48,10 @@ def play_until_the_ai_moves(page: Page) -> None:
 
 
 def start_against_the_ai(page: Page, base: str) -> None:
-    page.goto(base + "/")
-    page.select_option("#new-system", "kilkenny")
-    expect(page.locator("#opt-seat-N")).to_be_visible()
-    page.select_option("#opt-seat-N", "greedy")
-    links = open_table(page, base, "kilkenny", "Gliding cats", "Clara", keep_options=True)
-    page.goto(base + "/t/" + links["table"])
-    expect(page.locator("#conn")).to_have_attribute("data-state", "live")
+    """South for the person, North for the greedy AI (the start page's seat options are
+    driven in test_kilkenny_table.py; here the table is made through the API)."""
+    seats = [{"player": "human"}, {"player": "greedy"}]
+    ApiTable(base, page, "kilkenny", {"players": 2, "seats": seats}).open()
     page.locator("#take-seat-S").click()
     expect(page.locator("#kk-roll")).to_be_visible()
 

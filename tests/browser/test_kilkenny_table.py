@@ -123,13 +123,15 @@ def test_two_people_play_online_at_one_table(browser: Any, server: Any) -> None:
         expect(player.locator("#kk-turn")).to_contain_text("South to move")
         gm.locator("#kk-roll").click()
         expect(player.locator("#log > li").first).to_contain_text("South rolls")
+        # Every roll of the first turn has a move (the start position offers 6 to 32), so the
+        # list is waited for, not read at once from a page that may not have drawn it yet.
+        expect(gm.locator("#kk-moves button").first).to_be_attached()
         moves = gm.locator("#kk-moves button").all_text_contents()
-        if moves:
-            origin, target = re.match(r"(\w+)[-x](\w+)", moves[0]).groups()  # type: ignore[union-attr]
-            gm.locator(f"#kk-cell-{origin}").click()
-            gm.locator(f"#kk-cell-{target}").click()
-            cat = player.locator(f'[aria-label="Cat of South on {target}"]')
-            expect(cat).to_have_count(1)
+        origin, target = re.match(r"(\w+)[-x](\w+)", moves[0]).groups()  # type: ignore[union-attr]
+        gm.locator(f"#kk-cell-{origin}").click()
+        gm.locator(f"#kk-cell-{target}").click()
+        cat = player.locator(f'[aria-label="Cat of South on {target}"]')
+        expect(cat).to_have_count(1)
         expect(player.locator("#kk-turn")).to_contain_text("Your turn (North)")
         expect(player.locator("#kk-roll")).to_be_visible()
         assert not errors, errors

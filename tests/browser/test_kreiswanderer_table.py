@@ -157,7 +157,9 @@ def test_gm_and_player_fight_to_the_end_and_the_secret_stays_secret(
         expect(player.locator("#kw-round")).to_contain_text("Round 1")
         _until_ada_acts(gm, player)
 
-        # Round 1: a technique for 2 Ap with 1 Ap left is begun, the target broken down.
+        # Round 1: a technique for 2 Ap with 1 Ap left is begun, the target broken down (the
+        # goblin's dodge is the die the GM chose, read once the GM's page has drawn the turn).
+        expect(gm.locator("#kw-round")).to_contain_text("Ada is acting")
         gm_dodge = gm.locator("#kw-row-goblin td").nth(1).inner_text()
         breakdown = player.locator("#kw-attack-breakdown")
         expect(breakdown).to_contain_text(

@@ -81,6 +81,9 @@ def test_kreiswanderer_sheet_in_groups_and_a_fight_of_all_present(
                 page.locator("#kw-new-secret").check()
             page.locator("#kw-new button[type=submit]").click()
             expect(page.locator(f"#kw-being-{name.lower()}")).to_be_visible()
+            # The form empties when the command's answer is in (the being may show before, by
+            # the socket): the next being is typed only then, or the emptying takes it away.
+            expect(page.locator("#kw-new-name")).to_have_value("")
         if size == "phone":
             page.locator("#tab-scene").tap()
         expect(page.locator("#kw-join-ada")).to_be_checked()

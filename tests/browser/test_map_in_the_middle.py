@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from browser_helpers import join, new_context, open_table, watch_errors
+from browser_helpers import box_of, into_view, join, new_context, open_table, watch_errors
 from playwright.sync_api import Page, expect
 from test_dnd5e_spells_in_browser import add_caster, add_monster
 
@@ -19,10 +19,8 @@ SPELLS = {"score": "16", "level": "3", "dc": "13", "attack": "5", "slots": "4, 2
 
 
 def box(page: Page, selector: str) -> dict[str, float]:
-    """The bounding box of the element ``selector`` (it must be laid out)."""
-    found = page.locator(selector).bounding_box()
-    assert found is not None, selector
-    return {key: float(found[key]) for key in ("x", "y", "width", "height")}
+    """The bounding box of the element ``selector``, once it is laid out."""
+    return box_of(page, selector)
 
 
 def centre_in_frame(page: Page, token: str, frame: str) -> bool:
@@ -129,7 +127,7 @@ def test_the_map_is_the_middle_of_the_table(browser: Any, server: Any, screensho
 
         # Dragging Wiz: a ruler follows the pointer with the cost and what is left, the drop
         # moves Wiz there (c3 → e5 over d4: 1.5 + 3 m of difficult terrain).
-        pia.locator("#dd-sq-e5").scroll_into_view_if_needed()
+        into_view(pia, "#dd-sq-e5")
         start = box(pia, "#dd-token-wiz")
         to = box(pia, "#dd-sq-e5")
         pia.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from browser_helpers import ApiTable as Table
+from browser_helpers import notice_of, record_notices
 from playwright.sync_api import Page, expect
 
 from spieltisch.i18n import translate, translate_plural
@@ -23,10 +24,18 @@ def en(key: str, **params: Any) -> str:
     return translate(key, "en", **params)
 
 
+@pytest.fixture
+def gm_page(gm_page: Page) -> Page:
+    """The GM's page, its dice notices recorded (they go away by themselves after a while)."""
+    record_notices(gm_page)
+    return gm_page
+
+
 def outcome_line(table: Table, seq: int, text: str) -> None:
     """The entry's first line and the notice both say ``text``."""
     expect(table.entry(seq).locator(".log-text").first).to_have_text(text)
-    expect(table.page.locator("#toast .toast-text")).to_have_text(text)
+    notice = notice_of(table.page, seq)
+    assert (notice["text"], notice["shown"]) == (text, True), notice
 
 
 def test_a_dnd5e_attack_says_hit_or_miss_and_damage_and_a_death_save_its_result(
@@ -134,12 +143,12 @@ def test_a_kreiswanderer_attack_is_told_by_its_hit_and_damage_not_by_the_ap_paid
     assert kinds[0] == "ap_spent", kinds  # what the notice told first until now
     (hit,) = [e for e in record["events"] if e["kind"] == "attacked"]
     verb = "hits" if hit["passed"] else "misses"
-    text = table.page.locator("#toast .toast-text")
-    expect(text).to_contain_text(f"{attacker} {verb} {target} with {weapon}")
+    told = notice_of(table.page, record["seq"])["text"]
+    assert f"{attacker} {verb} {target} with {weapon}" in told, told
     if hit["passed"]:
-        expect(text).to_contain_text(f"{hit['damage']} damage")
-    expect(text).not_to_contain_text("Ap")
-    expect(table.entry(record["seq"]).locator(".log-text").first).to_have_text(text.inner_text())
+        assert f"{hit['damage']} damage" in told, told
+    assert "Ap" not in told, told
+    expect(table.entry(record["seq"]).locator(".log-text").first).to_have_text(told)
 
 
 def test_a_hexxen_hit_says_the_lep_lost_first(server: Any, gm_page: Page) -> None:
@@ -193,10 +202,7 @@ def test_a_hexxen_hit_says_the_lep_lost_first(server: Any, gm_page: Page) -> Non
     # The notice shows each die's symbols as the log does (not pips 1-6).
     labels = "dice => dice.map((d) => d.getAttribute('aria-label'))"
     logged = table.entry(record["seq"]).locator(".die").evaluate_all(labels)
-    gm_page.wait_for_function(
-        "() => !document.querySelector('#toast').getAnimations({subtree: true}).length"
-    )
-    shown = gm_page.locator("#toast .die").evaluate_all(labels)
+    shown = notice_of(gm_page, record["seq"])["faces"]
     assert shown == logged, (shown, logged)
     assert not any(label.startswith("d6") for label in shown), shown
 
@@ -269,7 +275,7 @@ def test_a_kilkenny_turn_of_the_ai_says_its_move_before_its_roll(
     expect(first).to_have_class("log-text log-outcome")
     expect(first).to_have_text(lead)
     # The notice tells the move (with its roll), not only the roll before it.
-    expect(gm_page.locator("#toast .toast-text")).to_have_text(lead)
+    assert notice_of(gm_page, turn["seq"])["text"] == lead
 
 
 def test_a_free_roll_says_its_result_before_its_notation(server: Any, gm_page: Page) -> None:

@@ -3,6 +3,7 @@ correction diffs, focus after a roll and drafts that survive a reload (Magical K
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -12,24 +13,35 @@ from playwright.sync_api import Page, expect
 pytestmark = pytest.mark.browser
 
 
-def _kitties_table(browser: Any, server: Any, language: str = "en") -> tuple[Any, Page, Page]:
-    """A Magical Kitties table with its GM and one joined player, both live."""
-    context = new_context(browser, viewport={"width": 1280, "height": 900})
-    gm, player = context.new_page(), new_context(browser).new_page()
-    links = open_table(gm, server.url, "magical-kitties", "Polish", "Anna", language)
-    gm.locator("#open-table").click()
-    expect(gm.locator("#conn")).to_have_attribute("data-state", "live")
-    join(player, links["player"], "Ben")
-    if language != "en":  # each browser chooses its language (a cookie); the page reloads
-        for page in (gm, player):
-            page.select_option("#lang-select", language)
-            expect(page.locator("html")).to_have_attribute("lang", language)
-            expect(page.locator("#conn")).to_have_attribute("data-state", "live")
-    return links, gm, player
+@pytest.fixture
+def kitties_table(browser: Any, server: Any) -> Iterator[Callable[..., tuple[Any, Page, Page]]]:
+    """Opens a Magical Kitties table with its GM and one joined player, both live: the links
+    and the two pages. Both browsers are closed after the test (an open page would go on
+    reconnecting to a server that has stopped, for the rest of the run)."""
+    contexts: list[Any] = []
+
+    def make(language: str = "en") -> tuple[Any, Page, Page]:
+        contexts.append(new_context(browser, viewport={"width": 1280, "height": 900}))
+        contexts.append(new_context(browser))
+        gm, player = contexts[-2].new_page(), contexts[-1].new_page()
+        links = open_table(gm, server.url, "magical-kitties", "Polish", "Anna", language)
+        gm.locator("#open-table").click()
+        expect(gm.locator("#conn")).to_have_attribute("data-state", "live")
+        join(player, links["player"], "Ben")
+        if language != "en":  # each browser chooses its language (a cookie); the page reloads
+            for page in (gm, player):
+                page.select_option("#lang-select", language)
+                expect(page.locator("html")).to_have_attribute("lang", language)
+                expect(page.locator("#conn")).to_have_attribute("data-state", "live")
+        return links, gm, player
+
+    yield make
+    for context in contexts:
+        context.close()
 
 
-def test_required_fields_are_marked_and_block_an_empty_submit(browser: Any, server: Any) -> None:
-    _links, _gm, player = _kitties_table(browser, server)
+def test_required_fields_are_marked_and_block_an_empty_submit(kitties_table: Any) -> None:
+    _links, _gm, player = kitties_table()
     errors = watch_errors(player)
     details = player.locator("details:has(#create-kitty)")
     if details.get_attribute("open") is None:
@@ -77,8 +89,8 @@ def _scene_with_mochi(gm: Page, player: Page, name: str = "Mochi", kitty: str = 
     expect(gm.locator(f"#sheet-{kitty}")).to_be_visible()
 
 
-def test_a_button_that_cannot_work_is_disabled_with_the_reason(browser: Any, server: Any) -> None:
-    _links, gm, player = _kitties_table(browser, server)
+def test_a_button_that_cannot_work_is_disabled_with_the_reason(kitties_table: Any) -> None:
+    _links, gm, player = kitties_table()
     errors = watch_errors(player) + watch_errors(gm)
     _scene_with_mochi(gm, player)
     _spend_treat(player, "feature")
@@ -94,8 +106,8 @@ def test_a_button_that_cannot_work_is_disabled_with_the_reason(browser: Any, ser
     assert errors == []
 
 
-def test_a_correction_shows_old_and_new_values_to_the_table(browser: Any, server: Any) -> None:
-    _links, gm, player = _kitties_table(browser, server)
+def test_a_correction_shows_old_and_new_values_to_the_table(kitties_table: Any) -> None:
+    _links, gm, player = kitties_table()
     errors = watch_errors(player) + watch_errors(gm)
     _scene_with_mochi(gm, player)
     details = gm.locator("#edit-mochi-details")
@@ -114,9 +126,9 @@ def test_a_correction_shows_old_and_new_values_to_the_table(browser: Any, server
 
 
 def test_after_a_roll_the_focus_is_on_the_result_and_the_dice_are_one_tab_away(
-    browser: Any, server: Any
+    kitties_table: Any,
 ) -> None:
-    _links, gm, player = _kitties_table(browser, server)
+    _links, gm, player = kitties_table()
     errors = watch_errors(player) + watch_errors(gm)
     _scene_with_mochi(gm, player)
     player.locator("#check-roll").focus()
@@ -139,10 +151,8 @@ def test_after_a_roll_the_focus_is_on_the_result_and_the_dice_are_one_tab_away(
     assert errors == []
 
 
-def test_a_half_built_check_and_the_reroll_choice_survive_a_reload(
-    browser: Any, server: Any
-) -> None:
-    _links, gm, player = _kitties_table(browser, server)
+def test_a_half_built_check_and_the_reroll_choice_survive_a_reload(kitties_table: Any) -> None:
+    _links, gm, player = kitties_table()
     errors = watch_errors(player) + watch_errors(gm)
     _scene_with_mochi(gm, player)
     player.locator("#check-attr-fierce").check()  # Fierce 3: three dice
@@ -179,8 +189,8 @@ def test_a_half_built_check_and_the_reroll_choice_survive_a_reload(
 LONG_NAME = "Mochi vom alten Mühlenweg, Schatten der Dächer"
 
 
-def test_the_cosmetics_read_as_words_in_german(browser: Any, server: Any) -> None:
-    _links, gm, player = _kitties_table(browser, server, "de")
+def test_the_cosmetics_read_as_words_in_german(kitties_table: Any) -> None:
+    _links, gm, player = kitties_table("de")
     errors = watch_errors(player) + watch_errors(gm)
     _scene_with_mochi(gm, player, LONG_NAME, "mochi-vom-alten-muhlenwe")
     sheet = player.locator("#kitty-mochi-vom-alten-muhlenwe")
@@ -214,8 +224,8 @@ def test_the_cosmetics_read_as_words_in_german(browser: Any, server: Any) -> Non
     assert errors == []
 
 
-def test_the_level_up_power_field_has_its_own_label(browser: Any, server: Any) -> None:
-    _links, gm, player = _kitties_table(browser, server)
+def test_the_level_up_power_field_has_its_own_label(kitties_table: Any) -> None:
+    _links, gm, player = kitties_table()
     errors = watch_errors(player) + watch_errors(gm)
     _scene_with_mochi(gm, player)
     details = gm.locator("#edit-mochi-details")
@@ -237,8 +247,11 @@ def test_the_level_up_power_field_has_its_own_label(browser: Any, server: Any) -
 def test_a_gm_without_a_name_is_named_once_by_the_role(browser: Any, server: Any) -> None:
     context = new_context(browser)
     gm = context.new_page()
-    open_table(gm, server.url, "magical-kitties", "Nameless", "")
-    gm.locator("#open-table").click()
-    expect(gm.locator("#conn")).to_have_attribute("data-state", "live")
-    expect(gm.locator("#people > li").first).to_have_text("Game master (you)")
-    expect(gm.locator("#people")).not_to_contain_text("Game master Game master")
+    try:
+        open_table(gm, server.url, "magical-kitties", "Nameless", "")
+        gm.locator("#open-table").click()
+        expect(gm.locator("#conn")).to_have_attribute("data-state", "live")
+        expect(gm.locator("#people > li").first).to_have_text("Game master (you)")
+        expect(gm.locator("#people")).not_to_contain_text("Game master Game master")
+    finally:
+        context.close()

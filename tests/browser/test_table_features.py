@@ -145,14 +145,15 @@ def test_phone_and_keyboard(browser: Any, server: Any, screenshots: Path) -> Non
         join(phone, board["player"], "Pia")
         phone.locator("#take-seat-S").tap()
         phone.locator("#kk-roll").tap()
+        # Every roll of the first turn has a move: wait for the list the roll's answer draws.
+        expect(phone.locator("#kk-moves button").first).to_be_attached()
         assert phone.evaluate("document.documentElement.scrollWidth") <= 390
         moves = phone.locator("#kk-moves button").all_text_contents()
-        if moves:
-            # The button reads "a3-a4" (or "a3xa4"), its chances after it ("17 % · 0 %").
-            origin, target = re.match(r"(\w+)[-x](\w+)", moves[0]).groups()  # type: ignore[union-attr]
-            phone.locator(f"#kk-cell-{origin}").tap()
-            phone.locator(f"#kk-cell-{target}").tap()
-            expect(phone.locator("#log")).to_contain_text(f"South moves {origin}–{target}")
+        # The button reads "a3-a4" (or "a3xa4"), its chances after it ("17 % · 0 %").
+        origin, target = re.match(r"(\w+)[-x](\w+)", moves[0]).groups()  # type: ignore[union-attr]
+        phone.locator(f"#kk-cell-{origin}").tap()
+        phone.locator(f"#kk-cell-{target}").tap()
+        expect(phone.locator("#log")).to_contain_text(f"South moves {origin}–{target}")
         phone.screenshot(path=str(screenshots / "phone-kilkenny.png"), full_page=True)
         assert not errors, errors
     finally:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_helpers import join, new_context, open_table, watch_errors
+from browser_helpers import box_of, join, new_context, open_table, watch_errors
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -24,17 +24,8 @@ MAP_GAMES = {"free-dice", "hexxen", "dnd5e"}
 def box(page: Page, selector: str) -> dict[str, float]:
     """The bounding box of the first element matching ``selector``, in page pixels, once it
     shows (a game's module draws its scene after the page has connected)."""
-    first = page.locator(selector).first
-    expect(first).to_be_visible()
-    # Measured in one step in the page: the scene is drawn again on every message (someone
-    # joining, a record over the socket), and a box asked for in two steps could meet an
-    # element that was just replaced. The lazy locator finds the element drawn now.
-    found: dict[str, float] = first.evaluate(
-        "e => { const r = e.getBoundingClientRect();"
-        " return {x: r.x, y: r.y, width: r.width, height: r.height}; }"
-    )
-    assert found["width"] > 0 and found["height"] > 0, (selector, found)
-    return found
+    expect(page.locator(selector).first).to_be_visible()
+    return box_of(page, selector)
 
 
 def page_height(page: Page) -> int:
@@ -101,7 +92,7 @@ def test_a_phone_switches_regions_by_tabs(browser: Any, server: Any) -> None:
         expect(phone.locator("#tab-side")).to_have_attribute("aria-selected", "true")
         expect(phone.locator("#tab-scene")).to_have_attribute("aria-selected", "false")
         # The tabs stand side by side in one row, each big enough to tap.
-        first, last = box(phone, "#tab-scene"), box(phone, "#table-tabs [role=tab] >> nth=-1")
+        first, last = box(phone, "#tab-scene"), box(phone, "#table-tabs [role=tab]:last-child")
         assert abs(first["y"] - last["y"]) < 2, (first, last)
         assert min(first["height"], last["height"]) >= 44, (first, last)
         assert phone.evaluate("document.documentElement.scrollWidth") <= 375
@@ -146,11 +137,9 @@ def test_boards_and_maps_have_fingertip_squares_on_a_phone(browser: Any, server:
         # A move is still two taps, on squares of fingertip size.
         phone.locator("#take-seat-S").tap()
         phone.locator("#kk-roll").tap()
-        expect(phone.locator("#kk-turn")).to_be_visible()
-        cells = phone.locator("#kk-board .cell-hit")
-        if cells.count():
-            cell = cells.first.bounding_box()
-            assert cell is not None and min(cell["width"], cell["height"]) >= 44, cell
+        # Every roll of the first turn has a move: its cells are waited for, then measured.
+        cell = box(phone, "#kk-board .cell-hit")
+        assert min(cell["width"], cell["height"]) >= 44, cell
         # "Whole board" shows it all at once (smaller squares), and back.
         phone.locator("#kk-board-frame-zoom").tap()
         expect(phone.locator("#kk-board-frame-zoom")).to_have_attribute("aria-pressed", "true")
