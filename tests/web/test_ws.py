@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from spieltisch import jsonpatch
+from spieltisch.engine.visibility import Actor, Role
 from spieltisch.store import EventStore
 from spieltisch.web.app import create_app
 
@@ -308,3 +309,33 @@ def test_a_client_far_behind_gets_its_whole_view_and_every_record(tmp_path: Any)
         assert '"patch":' in step and json.loads(step)["base"] == near.seq
     finally:
         store.close()
+
+
+def test_a_client_that_leaves_ends_its_connection_while_the_table_is_quiet(free: Any) -> None:
+    """The connection waits on one wake-up for changes, snapshot asks and the client's
+    leaving alike: a client that goes away without any change ends its subscription."""
+    broker = free.client.app.state.broker
+    with _socket(free, free.player_token) as player, _socket(free, free.gm_token) as gm:
+        player.receive_json(), gm.receive_json()
+        assert broker.subscribers(free.id) == 2
+    assert broker.subscribers(free.id) == 0
+    with _socket(free, free.gm_token) as gm:
+        gm.receive_json()
+        free.do(free.player, _roll())
+        assert gm.receive_json()["records"][0]["seq"] == 1
+
+
+def test_every_view_of_the_free_table_shares_each_roll_dumped_once(free: Any) -> None:
+    """A roll's data is made once and listed by the views of every later version and viewer:
+    the patch between two versions finds the old rolls by identity and adds only the new."""
+    free.do(free.player, _roll())
+    store = free.client.app.state.store
+    first = store.table(free.id)
+    free.do(free.gm, _roll("2d6"))
+    second = store.table(free.id)
+    gm = first.viewer(Actor(id="gm", role=Role.GM))
+    player = second.viewer(Actor(id="somebody", role=Role.PLAYER))
+    roll = first.view(gm)["rolls"][0]
+    assert second.view(gm)["rolls"][0] is roll and second.view(player)["rolls"][0] is roll
+    patch = json.loads(second.patch_json(first, gm) or "[]")
+    assert [op["op"] for op in patch] == ["add"] and patch[0]["path"] == "/rolls/1"

@@ -45,12 +45,27 @@ class Subscription:
     """How many notifications from other workers the broker had for the table at the last
     one this subscription got (see :meth:`Broker.shared`)."""
 
-    async def wait(self) -> tuple[int, bool, bool]:
-        """Wait for a change: the newest notified seq, whether all were local, joins."""
+    notified: bool = False
+    """Whether a notification came since the last wait."""
+    snapshot: bool = False
+    """Whether the client asked for its whole view (set by its connection, see :meth:`poke`)."""
+    closed: bool = False
+    """Whether the client went away (set by its connection, see :meth:`poke`)."""
+
+    def poke(self) -> None:
+        """Wake the waiting connection without a notification (after setting
+        :attr:`snapshot` or :attr:`closed`): one event per connection is all it waits on."""
+        self.wake.set()
+
+    async def wait(self) -> tuple[int, bool, bool] | None:
+        """Wait for a change: the newest notified seq, whether all were local, joins; or
+        ``None`` when only :meth:`poke` woke it."""
         await self.wake.wait()
         self.wake.clear()
+        if not self.notified:
+            return None
         result = (self.seq, self.local, self.joined)
-        self.local, self.joined = True, False
+        self.local, self.joined, self.notified = True, False, False
         return result
 
 
@@ -141,6 +156,7 @@ class Broker:
                 subscription.joined = True
             subscription.seq = max(subscription.seq, seq)
             subscription.local = subscription.local and local
+            subscription.notified = True
             subscription.wake.set()
 
 

@@ -50,7 +50,7 @@ from spieltisch.store import EventStore, Participant, StoredTable, TableInfo
 from spieltisch.web.api import epochs_public
 from spieltisch.web.deps import accepted_language
 from spieltisch.web.headers import origin_allowed
-from spieltisch.web.live import Broker
+from spieltisch.web.live import Broker, Subscription
 
 __all__ = ["AUTH_TIMEOUT", "CLOSE_CODES", "SNAPSHOT", "message_texts", "router", "view_viewer"]
 
@@ -147,9 +147,12 @@ _TEXTS: weakref.WeakKeyDictionary[StoredTable, dict[_TextsKey, list[str]]] = (
 )
 
 
-def _texts(table: StoredTable, base: StoredTable, viewer: Viewer) -> list[str]:
-    """The messages after ``base`` (the table last sent), made once per table version,
-    position, view class and set of visible records.
+def _texts(
+    table: StoredTable, base: StoredTable, viewer: Viewer, base_class: _ViewerKey
+) -> list[str]:
+    """The messages after ``base`` (the table last sent, in view class ``base_class``: the
+    key of ``view_viewer(base, viewer)``), made once per table version, position, view class
+    and set of visible records.
 
     Cached tables are never changed after they are published, so the connections of a
     table share the same serialized messages (and tables at one seq hold the same log):
@@ -159,7 +162,7 @@ def _texts(table: StoredTable, base: StoredTable, viewer: Viewer) -> list[str]:
     per_table = _TEXTS.setdefault(table, {})
     added = table.records[base.seq :]
     visible = tuple(r.seq for r in added if sees(viewer, r))
-    key = (base.seq, view_viewer(base, viewer).key, view_viewer(table, viewer).key, visible)
+    key = (base.seq, base_class, view_viewer(table, viewer).key, visible)
     texts = per_table.get(key)
     if texts is None:
         texts = message_texts(added, table, viewer, base=base)
@@ -226,32 +229,25 @@ async def table_socket(websocket: WebSocket, table_id: str, since: int = 0) -> N
         info, table = await anyio.to_thread.run_sync(store.snapshot, table_id)
         people = await anyio.to_thread.run_sync(store.participants, table_id)
         sent = max(0, min(since, table.seq))
-        shown, seer = table, table.viewer(me.actor)  # the view this client holds: whose, when
+        actor = me.actor
+        shown, seer = table, table.viewer(actor)  # the view this client holds: whose, when
+        shown_class = view_viewer(shown, seer).key
         for text in message_texts(table.records[sent:], table, seer, always=True):
             await websocket.send_text(text)
         fair, known = _fair(info), _people(people)
-        wants_snapshot = asyncio.Event()
-        reader = asyncio.ensure_future(_read_until_closed(websocket, wants_snapshot))
+        reader = asyncio.ensure_future(_read_until_closed(websocket, subscription))
         try:
             while True:
-                waiter = asyncio.ensure_future(subscription.wait())
-                asked = asyncio.ensure_future(wants_snapshot.wait())
-                done, _ = await asyncio.wait(
-                    {reader, waiter, asked}, return_when=asyncio.FIRST_COMPLETED
-                )
-                if reader in done:
-                    waiter.cancel()
-                    asked.cancel()
+                woke = await subscription.wait()
+                if subscription.closed:
                     return
-                if asked in done:
-                    wants_snapshot.clear()
+                if subscription.snapshot:
+                    subscription.snapshot = False
                     for text in message_texts([], shown, seer, always=True):
                         await websocket.send_text(text)
-                if waiter not in done:
-                    waiter.cancel()
+                if woke is None:
                     continue
-                asked.cancel()
-                seq, local, joined = waiter.result()
+                seq, local, joined = woke
                 wanted = seq if local and seq >= 0 else None
                 peeked = store.peek(table_id, wanted) if wanted is not None else None
                 if peeked is None and wanted is None:  # another worker's change: read once
@@ -263,15 +259,16 @@ async def table_socket(websocket: WebSocket, table_id: str, since: int = 0) -> N
                 info, table = peeked
                 if table.seq < shown.seq:  # a stale cache in a lagging worker: ask again later
                     continue
-                viewer = table.viewer(me.actor)
+                viewer = table.viewer(actor)
                 if viewer.key == seer.key:
-                    texts = _texts(table, shown, viewer)
+                    texts = _texts(table, shown, viewer, shown_class)
                 else:  # the pieces one owns changed: the whole view again
                     texts = message_texts(table.records[shown.seq :], table, viewer, always=True)
                 for text in texts:
                     await websocket.send_text(text)
                 if texts:
                     shown, seer = table, viewer
+                    shown_class = view_viewer(shown, seer).key
                 if _fair(info) != fair:
                     fair = _fair(info)
                     await websocket.send_json(_table_message(info, table))
@@ -283,7 +280,7 @@ async def table_socket(websocket: WebSocket, table_id: str, since: int = 0) -> N
                     if _people(people) != known:
                         known = _people(people)
                         await websocket.send_json(
-                            _participants_message(people, table, table.viewer(me.actor))
+                            _participants_message(people, table, table.viewer(actor))
                         )
         finally:
             reader.cancel()
@@ -334,15 +331,21 @@ async def _authentication(websocket: WebSocket, since: int) -> tuple[str, int]:
     return token, wanted
 
 
-async def _read_until_closed(websocket: WebSocket, wants_snapshot: asyncio.Event) -> None:
-    """Answer pings, note asks for a snapshot, and return when the client disconnects."""
-    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-        while True:
-            text = await websocket.receive_text()
-            if text == "ping":
-                await websocket.send_text("pong")
-            elif text == SNAPSHOT:
-                wants_snapshot.set()
+async def _read_until_closed(websocket: WebSocket, subscription: Subscription) -> None:
+    """Answer pings, note asks for a snapshot, and mark the subscription closed when the
+    client disconnects (each wakes the connection's one wait, :meth:`Subscription.poke`)."""
+    try:
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+            while True:
+                text = await websocket.receive_text()
+                if text == "ping":
+                    await websocket.send_text("pong")
+                elif text == SNAPSHOT:
+                    subscription.snapshot = True
+                    subscription.poke()
+    finally:
+        subscription.closed = True
+        subscription.poke()
 
 
 async def _refuse(

@@ -45,9 +45,26 @@ def _hints(expression: str) -> list[str]:
         return []
 
 
+_ROLLS_DUMPED: dict[int, tuple[Any, dict[str, Any]]] = {}
+"""Each listed roll's JSON data by the event's ``id``, kept with the event itself (an ``id``
+reused by another object is not mistaken for it); at most :data:`_ROLLS_DUMPED_MAX`."""
+
+_ROLLS_DUMPED_MAX = 4096
+
+
 def _roll(event: Any) -> dict[str, Any]:
+    """The JSON data of a roll event, dumped once per event: every view lists the same recent
+    rolls after each command, and events are frozen, so the views of every table version and
+    viewer share each roll's data (read-only, as every view is) instead of dumping it again;
+    a patch between two views then finds the rolls they share by identity."""
+    known = _ROLLS_DUMPED.get(id(event))
+    if known is not None and known[0] is event:
+        return known[1]
     data: dict[str, Any] = EVENTS.dump_python(event, mode="json")
     data["hints"] = _hints(event.expression)
+    if len(_ROLLS_DUMPED) >= _ROLLS_DUMPED_MAX:
+        _ROLLS_DUMPED.clear()
+    _ROLLS_DUMPED[id(event)] = (event, data)
     return data
 
 
