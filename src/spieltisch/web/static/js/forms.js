@@ -1,5 +1,6 @@
 // Shared form helpers: labelled fields, selects, number inputs and checkboxes, built as data.
 import { el, t } from "./core.js";
+import { live } from "./morph.js";
 
 /** The visible marker of a required field, after its label (the control itself carries the
  * HTML `required` attribute, which assistive technology announces). */
@@ -54,7 +55,8 @@ export function readInt(input, fallback = null) {
  */
 export function rowList({ id, legend, items, blank, row, addLabel, removeLabel, empty = null, onchange = () => {} }) {
   const list = el("div", { class: "row-list-rows", id: `${id}-rows` });
-  const draw = () => list.replaceChildren(...(items.length
+  // The list in the page (`live`): after a morph the rows are drawn into the one shown.
+  const draw = () => live(list).replaceChildren(...(items.length
     ? items.map((item, index) => el("div", { class: "row-list-row", id: `${id}-${index}` },
       row(item, index, `${id}-${index}`),
       el("button", { type: "button", class: "row-list-remove", id: `${id}-${index}-remove`,
@@ -65,7 +67,7 @@ export function rowList({ id, legend, items, blank, row, addLabel, removeLabel, 
     items.push(blank());
     draw();
     onchange(items);
-    list.lastElementChild?.querySelector("input, select, textarea")?.focus();
+    live(list).lastElementChild?.querySelector("input, select, textarea")?.focus();
   };
   return el("fieldset", { class: "row-list", id }, el("legend", {}, legend), list,
     el("button", { type: "button", class: "row-list-add", id: `${id}-add`, onclick: add }, addLabel));

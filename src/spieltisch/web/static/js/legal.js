@@ -7,6 +7,7 @@
 // `data-reason`, for tests and styles). The answers are kept per log position, so a re-render
 // without a new record asks nothing again.
 import { api } from "./core.js";
+import { live } from "./morph.js";
 
 let pending = [];          // [button, key] of the render being built
 let answers = new Map();   // key of a command -> its answer, for `answeredAt`
@@ -46,7 +47,8 @@ async function flush(ctx) {
   } catch {
     return;  // offline or refused: the buttons stay as they are, sending explains
   }
-  for (const [button, key] of batch) apply(button, answers.get(key));
+  // The buttons of the render were patched into the page: the answer goes to those there.
+  for (const [button, key] of batch) apply(live(button), answers.get(key));
 }
 
 /** Disable `button` (with the reason as its title) if `command` would be refused now;

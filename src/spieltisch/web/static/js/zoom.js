@@ -2,6 +2,7 @@
 // (44 px) wide and the frame pans; a toggle shows the whole board at once instead. The
 // frame keeps its scroll position and its choice across re-renders (by its id).
 import { el, t } from "./core.js";
+import { live } from "./morph.js";
 
 const frames = new Map();  // frame id -> { fit, left, top, centred }
 
@@ -26,16 +27,19 @@ export function zoomFrame(id, picture, cells, { extraClass = "", label = "web.la
   const toggle = el("button", {
     type: "button", class: "small zoom-toggle", id: id + "-zoom", "aria-pressed": String(memory.fit),
     "aria-controls": id,
-    onclick: () => {
+    onclick: (e) => {
       memory.fit = !memory.fit;
-      frame.classList.toggle("is-fit", memory.fit);
-      toggle.setAttribute("aria-pressed", String(memory.fit));
+      live(frame).classList.toggle("is-fit", memory.fit);
+      e.currentTarget.setAttribute("aria-pressed", String(memory.fit));
     },
   }, t(label));
-  // Back to where the person had panned, once the frame is in the page.
+  // Back to where the person had panned, once the frame is in the page (a patched frame
+  // kept its place; a new one is put there).
   requestAnimationFrame(() => {
-    if (centre && centre !== memory.centred && centreOn(frame, centre)) { memory.centred = centre; return; }
-    frame.scrollLeft = memory.left; frame.scrollTop = memory.top;
+    const shown = live(frame);
+    if (centre && centre !== memory.centred && centreOn(shown, centre)) { memory.centred = centre; return; }
+    if (shown.scrollLeft !== memory.left) shown.scrollLeft = memory.left;
+    if (shown.scrollTop !== memory.top) shown.scrollTop = memory.top;
   });
   return el("div", { class: "zoom" }, toggle, frame);
 }

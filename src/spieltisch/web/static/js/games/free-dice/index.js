@@ -8,6 +8,7 @@ import { renderMap } from "./map.js";
 import { renderTools } from "./tools.js";
 import { renderTracker } from "./tracker.js";
 import { pieceTurn } from "../../notices.js";
+import { live } from "../../morph.js";
 
 const draft = { expression: "3d6", label: "", hidden: false };
 
@@ -51,32 +52,23 @@ function rollForm(ctx) {
       el("div", { class: "row" },
         el("button", { type: "button", onclick: async () => {
           const odds = await guarded(() => ctx.odds(command()));
-          chart.replaceChildren(odds ? oddsChart(odds) : el("p", { class: "muted" }, t("web.odds.none")));
+          live(chart).replaceChildren(odds ? oddsChart(odds) : el("p", { class: "muted" }, t("web.odds.none")));
         } }, t("web.odds.show")),
         el("button", { type: "submit", class: "primary" }, t("web.freedice.roll")))),
     chart);
 }
 
-/** Render the roll form, the last roll and the map (the scene), the tracker (sheets) and the
- * tools, each in its region (see docs/web-table.md, "Regions"). */
+/** Render the map, the roll form and the last roll (the scene), and return the tracker
+ * (sheets) and the tools (see docs/web-table.md, "Regions"). */
 export function render(body, ctx) {
   const spectator = ctx.me.role === "spectator";
-  const { sheets, tools } = ctx.regions;
-  if (body.dataset.game !== "free-dice") {
-    body.dataset.game = "free-dice";
-    // The map is the middle of the table: first in the scene, the roll form below it.
-    body.replaceChildren(
-      el("div", { id: "fd-map-box" }),
-      el("div", { class: "fd-roll-row" },
-        spectator ? null : rollForm(ctx),
-        el("section", { class: "card" }, el("h2", {}, t("web.freedice.last")), el("div", { id: "fd-last" }))));
-    sheets.replaceChildren(el("div", { id: "fd-fight" }));
-    tools.replaceChildren(el("div", { id: "fd-tools" }));
-  }
-  body.querySelector("#fd-last").replaceWith(lastRoll(ctx));
-  body.querySelector("#fd-map-box").replaceWith(renderMap(ctx));
-  sheets.querySelector("#fd-fight").replaceWith(renderTracker(ctx));
-  tools.querySelector("#fd-tools").replaceWith(renderTools(ctx));
+  // The map is the middle of the table: first in the scene, the roll form below it.
+  body.replaceChildren(
+    renderMap(ctx),
+    el("div", { class: "fd-roll-row" },
+      spectator ? null : rollForm(ctx),
+      el("section", { class: "card" }, el("h2", {}, t("web.freedice.last")), lastRoll(ctx))));
+  return { sheets: renderTracker(ctx), tools: renderTools(ctx) };
 }
 
 function nameOf(ctx, id) {
