@@ -110,3 +110,39 @@ def test_an_open_details_stays_the_same_node_when_the_gm_acts(browser: Any, serv
     finally:
         gm_context.close()
         player_context.close()
+
+
+def _reload(page: Page) -> None:
+    page.reload()
+    expect(page.locator("#conn")).to_have_attribute("data-state", "live")
+
+
+def test_what_a_player_typed_survives_a_reload_in_hexxen_and_kreiswanderer(
+    browser: Any, server: Any
+) -> None:
+    for system, fields, unfold in (
+        ("hexxen", {"#hx-create-name": "Jakob", "#hx-create-GES": "4"}, "#hx-create-details"),
+        ("kreiswanderer", {"#kw-new-name": "Mara", "#kw-new-hp": "14"}, "#kw-create-details"),
+    ):
+        gm_context, player_context, gm, player, table = _pair(browser, server, system)
+        errors = watch_errors(gm) + watch_errors(player)
+        try:
+            if player.locator(unfold).get_attribute("open") is None:
+                player.locator(f"{unfold} > summary").click()
+            for selector, value in fields.items():
+                player.fill(selector, value)
+            _reload(player)
+            for selector, value in fields.items():
+                expect(player.locator(selector)).to_have_value(value)
+            # Another person's update keeps them too; the GM's page has none of them.
+            _wait_for(player, _send(gm, table, {"kind": "say", "text": "Weiter"}))
+            for selector, value in fields.items():
+                expect(player.locator(selector)).to_have_value(value)
+            _reload(gm)
+            name = next(iter(fields))
+            if gm.locator(name).count():
+                expect(gm.locator(name)).to_have_value("")
+            assert errors == []
+        finally:
+            gm_context.close()
+            player_context.close()

@@ -7,6 +7,7 @@ import { verifyExport } from "./verify.js";
 import { loadGame } from "./games.js";
 import { applyPatch } from "./patch.js";
 import { askOdds, oddsNow } from "./odds.js";
+import { keepForms } from "./drafts.js";
 import { live, morph, patch } from "./morph.js";
 import * as chat from "./chat.js";
 
@@ -453,6 +454,9 @@ function tabKey(event, name) {
 
 TABS.addEventListener("change", () => { if (view.info) updateRegions(); });
 
+/** After each render: the drafts of the game's forms (`drafts.js`), put back after a reload. */
+let formDrafts = null;
+
 /** Draw the game: its render builds a fresh scene (and parts for the other regions), which
  * is morphed into the page (`morph.js`), so a focused field, an open <details> and a scrolled
  * frame stay as they are. */
@@ -465,6 +469,8 @@ function renderGame() {
   const parts = game().render(scene, ctx);
   morph(bodies.scene, scene);
   placeParts(parts);
+  formDrafts ||= keepForms(Object.values(bodies), TABLE, me().participant);
+  formDrafts();
   updateRegions();
   if (active && !active.isConnected) {
     // The focused control is gone (a roll button after rolling): the keyboard goes to the

@@ -26,15 +26,14 @@ const draft = {
 let store = null;
 let storeFor = null;
 
-// The half-built check and the dice chosen for a reroll are kept per table and person, so a
-// reload brings them back (the reroll choice only while that same roll is the last check).
+// The dice chosen for a reroll are kept per table and person, so a reload brings them back
+// (only while that same roll is the last check); the half-built check is a form, whose
+// drafts the table keeps for every game (drafts.js).
 function restoreDrafts(ctx) {
   const owner = ctx.table + "/" + (ctx.me.participant || "");
   if (owner === storeFor) return;
   storeFor = owner;
   store = drafts(ctx.table, ctx.me.participant);
-  const check = store.load("kitties.check");
-  if (check && typeof check === "object") Object.assign(draft.check, check);
   const reroll = store.load("kitties.reroll");
   if (reroll && typeof reroll.check === "string" && Array.isArray(reroll.dice)) {
     draft.rerollCheck = reroll.check;
@@ -44,7 +43,6 @@ function restoreDrafts(ctx) {
 
 function keepDrafts() {
   if (!store) return;
-  store.save("kitties.check", draft.check);
   store.save("kitties.reroll", { check: draft.rerollCheck, dice: [...draft.reroll] });
 }
 
