@@ -1,3 +1,4 @@
+// @ts-check
 // A board or map in a frame that scrolls: on a phone every square is at least a fingertip
 // (44 px) wide and the frame pans; a toggle shows the whole board at once instead. The
 // frame keeps its scroll position and its choice across re-renders (by its id).
@@ -12,6 +13,11 @@ const frames = new Map();  // frame id -> { fit, left, top, centred }
  * token whose turn it is) is brought to the middle of the frame when the frame first opens and
  * whenever `centre` names another element (a new turn), never while the person pans.
  * CSS sizes the picture to at least `cells` × 46 px (44 px and a margin for rounding) on narrow screens unless "whole" is chosen.
+ * @param {string} id
+ * @param {SVGElement | HTMLElement} picture
+ * @param {number} cells
+ * @param {{ extraClass?: string, label?: string, centre?: string | null }} [options]
+ * @returns {HTMLElement}
  */
 export function zoomFrame(id, picture, cells, { extraClass = "", label = "web.layout.zoom_whole", centre = null } = {}) {
   const memory = frames.get(id) || { fit: false, left: 0, top: 0, centred: null };
@@ -22,15 +28,18 @@ export function zoomFrame(id, picture, cells, { extraClass = "", label = "web.la
     class: ["zoom-frame", extraClass, memory.fit ? "is-fit" : ""].filter(Boolean).join(" "), id,
     // A frame that scrolls is reachable by the keyboard (arrow keys pan it once focused).
     tabindex: 0, role: "region", "aria-label": picture.getAttribute("aria-label") || null,
-    onscroll: (e) => { memory.left = e.target.scrollLeft; memory.top = e.target.scrollTop; },
+    onscroll: (/** @type {Event} */ e) => {
+      const box = /** @type {HTMLElement} */ (e.currentTarget);
+      memory.left = box.scrollLeft; memory.top = box.scrollTop;
+    },
   }, picture);
   const toggle = el("button", {
     type: "button", class: "small zoom-toggle", id: id + "-zoom", "aria-pressed": String(memory.fit),
     "aria-controls": id,
-    onclick: (e) => {
+    onclick: (/** @type {Event} */ e) => {
       memory.fit = !memory.fit;
       live(frame).classList.toggle("is-fit", memory.fit);
-      e.currentTarget.setAttribute("aria-pressed", String(memory.fit));
+      /** @type {HTMLElement} */ (e.currentTarget).setAttribute("aria-pressed", String(memory.fit));
     },
   }, t(label));
   // Back to where the person had panned, once the frame is in the page (a patched frame
@@ -44,8 +53,13 @@ export function zoomFrame(id, picture, cells, { extraClass = "", label = "web.la
   return el("div", { class: "zoom" }, toggle, frame);
 }
 
-/** Scroll `frame` so that the element `id` inside it stands in its middle; false while the
- * element is not there (yet). */
+/**
+ * Scroll `frame` so that the element `id` inside it stands in its middle; false while the
+ * element is not there (yet).
+ * @param {HTMLElement} frame
+ * @param {string} id
+ * @returns {boolean}
+ */
 export function centreOn(frame, id) {
   const target = document.getElementById(id);
   if (!target || !frame.contains(target)) return false;
