@@ -128,6 +128,7 @@ function mapTools(ctx) {
   const diagonal = select("fd-map-diagonal", ["uniform", "alternating"].map((d) => [d, t("web.map.diagonal." + d)]), map.diagonal);
   const file = el("input", { id: "fd-image-file", type: "file", accept: "image/png,image/jpeg,image/webp" });
   const paint = select("fd-paint", [["", t("web.freedice.paint_off")], ...["plain", ...map.terrain_kinds].map((k) => [k, t("web.map.terrain." + k)])], mapUi.paint || "", {
+    "data-draft": "off",  // a mode of the map, not a form being filled in
     onchange: (e) => { mapUi.paint = e.target.value || null; mapUi.selected = null; ctx.rerender(); },
   });
   return el("div", { class: "fd-gm" },
