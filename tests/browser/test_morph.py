@@ -1,6 +1,6 @@
 """The page's morph (static/js/morph.js) against random trees: whatever the live tree and the
 fresh one, the live tree ends up exactly as the fresh one was drawn, and an element whose id
-and tag both trees share under the same parent stays the same node."""
+both trees share stays the same node. And the page's one odds cache (static/js/odds.js)."""
 
 from __future__ import annotations
 
@@ -91,3 +91,37 @@ def test_an_element_kept_by_id_is_the_same_node(start_page: Page) -> None:
     mismatch, same = json.loads(text)
     assert mismatch == ""
     assert sorted(same) == ["a", "b", "c"]
+
+
+_ODDS = """async () => {
+  const { askOdds, oddsNow } = await import("/static/js/odds.js");
+  const asked = [];
+  const answers = [];
+  // The server's odds endpoint stands behind `fetch`; here each call is counted and answered
+  // with the command it was asked for, a refusal for the command "bad".
+  const fetch = (command) => {
+    asked.push(command.n);
+    if (command.n === "bad") return Promise.reject(new Error("refused"));
+    return Promise.resolve({ n: command.n });
+  };
+  const view = {};
+  let redrawn = 0;
+  const first = [askOdds(view, { n: 1 }, fetch), askOdds(view, { n: 1 }, fetch)];
+  answers.push(oddsNow(view, { n: 1 }, fetch, () => { redrawn += 1; }));
+  answers.push((await Promise.all(first)).map((a) => a.n));
+  await Promise.resolve();
+  answers.push(oddsNow(view, { n: 1 }, fetch, () => { redrawn += 1; }));
+  oddsNow(view, { n: "bad" }, fetch, () => { redrawn += 1; });
+  await askOdds(view, { n: "bad" }, fetch).catch(() => null);
+  await Promise.resolve();
+  answers.push(oddsNow(view, { n: "bad" }, fetch, () => { redrawn += 1; }));
+  await askOdds({}, { n: 1 }, fetch);  // another view: asked again
+  return { asked, answers, redrawn };
+}"""
+
+
+def test_the_odds_cache_asks_once_per_command_and_view(start_page: Page) -> None:
+    result = start_page.evaluate(_ODDS)
+    assert result["asked"] == [1, "bad", 1]
+    assert result["answers"] == [None, [1, 1], {"n": 1}, {"error": "refused"}]
+    assert result["redrawn"] == 2
