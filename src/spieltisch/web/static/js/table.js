@@ -611,7 +611,7 @@ function renderPeople() {
       const url = inviteUrl(TABLE, invites[kind]);
       const input = el("input", { id: "invite-" + kind, readonly: true, value: url, class: "invite-url" });
       return el("div", { class: "invite" }, el("label", { for: "invite-" + kind }, t("web.invite." + kind)),
-        el("div", { class: "row" }, input, el("button", { type: "button", onclick: () => copyText(url, input) }, t("web.invite.copy"))));
+        el("div", { class: "row" }, input, el("button", { type: "button", onclick: () => copyText(url, live(input)) }, t("web.invite.copy"))));
     }), el("button", { type: "button", id: "rotate-invites", class: "small", onclick: rotateInvites }, t("web.invite.rotate"))]);
   } else {
     patch(box, [el("button", { type: "button", id: "leave-button", class: "small", onclick: leave }, t("web.people.leave"))]);
