@@ -121,7 +121,13 @@ export class ApiError extends Error {
   }
 }
 
-/** Call the JSON API; resolves to the answer, rejects with an ApiError. */
+/**
+ * Call the JSON API; resolves to the answer, rejects with an ApiError.
+ * @param {string} method
+ * @param {string} path
+ * @param {{ token?: string | null, body?: unknown }} [options]
+ * @returns {Promise<any>}
+ */
 export async function api(method, path, { token = null, body = undefined } = {}) {
   const headers = { "Accept": "application/json", "Accept-Language": LANG };
   if (token) headers["Authorization"] = "Bearer " + token;
