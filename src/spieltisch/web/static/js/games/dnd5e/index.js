@@ -8,6 +8,7 @@ import { percent, slug } from "../../helpers.js";
 import { el, showAlert, t, tFirst } from "../../core.js";
 import { checkField, field, numberInput, readInt, select, textInput } from "../../forms.js";
 import { oddsChart } from "../../odds.js";
+import { live } from "../../morph.js";
 import { addressedTo, pieceTurn } from "../../notices.js";
 import { battleMap, centreToken, mapFrame, parseSquare, squareName, terrainLegend, tokenLabel } from "../../fight/map.js";
 
@@ -164,8 +165,9 @@ function gmTools(ctx, f) {
   const amount = ui.damage[f.id] ?? "";
   const box = numberInput(`dd-f-${f.id}-amount`, amount, { min: 0, max: 10000, oninput: (e) => { ui.damage[f.id] = e.target.value; if (casting(ctx, f.id)?.concentration) ctx.rerender(); }, "aria-label": t("web.dnd5e.amount_of", { name: f.name }) });
   const send = (kind) => {
-    const n = readInt(box);
-    if (n === null) { showAlert(t("web.dnd5e.amount_missing")); box.focus(); return; }
+    const shown = live(box);  // the field in the page (the page is patched, morph.js)
+    const n = readInt(shown);
+    if (n === null) { showAlert(t("web.dnd5e.amount_missing")); shown.focus(); return; }
     sendFor(ctx, f, kind === "damage" ? { kind: "damage", target: f.id, amount: n, type: "bludgeoning" } : { kind: "heal", target: f.id, amount: n });
   };
   const choice = ui.condition[f.id] ?? "prone";
@@ -1296,7 +1298,7 @@ function fallRow(ctx, f) {
     box,
     el("button", { type: "button", id: `dd-f-${f.id}-fall`, onclick: () => {
       const metresFallen = Number(String(ui.fall[f.id] ?? "").replace(",", "."));
-      if (!(metresFallen >= 0) || String(ui.fall[f.id] ?? "").trim() === "") { showAlert(t("web.dnd5e.fall.height_missing")); box.focus(); return; }
+      if (!(metresFallen >= 0) || String(ui.fall[f.id] ?? "").trim() === "") { showAlert(t("web.dnd5e.fall.height_missing")); live(box).focus(); return; }
       sendFor(ctx, f, { kind: "fall", creature: f.id, height_m: Math.round(metresFallen * 2) / 2 }).then((answer) => { if (answer) { ui.fall[f.id] = ""; ctx.rerender(); } });
     } }, t("web.dnd5e.fall.go")));
 }
