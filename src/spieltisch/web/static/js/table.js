@@ -324,7 +324,7 @@ function connect() {
       && !(view.info?.participants || []).some((p) => participantId(p) === r.actor));
     if (unknownActor || claims(data.records)) await guarded(reload);
     // The echo of this page's own command (its answer is already shown) changes nothing: no
-    // render, which would rebuild the forms under the hands of someone typing the next one.
+    // render (one would only patch the page to what it already shows).
     else if (added || changed || first) render();
   });
   socket.addEventListener("close", (event) => {
