@@ -1,4 +1,5 @@
 // Shared helpers of the pages: texts, the JSON API, tokens kept in this browser, DOM building.
+import { on } from "./morph.js";
 
 export const PAGE = JSON.parse(document.getElementById("page").textContent);
 export const LANG = PAGE.lang;
@@ -120,7 +121,13 @@ export class ApiError extends Error {
   }
 }
 
-/** Call the JSON API; resolves to the answer, rejects with an ApiError. */
+/**
+ * Call the JSON API; resolves to the answer, rejects with an ApiError.
+ * @param {string} method
+ * @param {string} path
+ * @param {{ token?: string | null, body?: unknown }} [options]
+ * @returns {Promise<any>}
+ */
 export async function api(method, path, { token = null, body = undefined } = {}) {
   const headers = { "Accept": "application/json", "Accept-Language": LANG };
   if (token) headers["Authorization"] = "Bearer " + token;
@@ -164,12 +171,13 @@ export function inviteFromFragment() {
   return new URLSearchParams(location.hash.slice(1)).get("invite");
 }
 
-/** Build an element: el("button", {class: "x", onclick: f}, "text", child, ...). */
+/** Build an element: el("button", {class: "x", onclick: f}, "text", child, ...). Handlers
+ * (`on…`) are kept so that a morph hands them on to the node in the page (`morph.js`). */
 export function el(tag, attrs = {}, ...children) {
   const node = tag === "svg" || attrs.svg ? document.createElementNS("http://www.w3.org/2000/svg", tag) : document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
     if (value === null || value === undefined || value === false || name === "svg") continue;
-    if (name.startsWith("on") && typeof value === "function") node.addEventListener(name.slice(2), value);
+    if (name.startsWith("on") && typeof value === "function") on(node, name.slice(2), value);
     else if (name === "dataset") Object.assign(node.dataset, value);
     // Through the CSSOM: the Content-Security-Policy refuses style attributes, not this.
     else if (name === "style") node.style.cssText = String(value);
@@ -274,8 +282,6 @@ const openDetails = new Map();
 /** A <details> block whose open/closed state survives re-rendering (keyed by `id`). */
 export function details(id, summary, content, { open = false, attrs = {} } = {}) {
   const isOpen = openDetails.has(id) ? openDetails.get(id) : open;
-  const node = el("details", { id, open: isOpen, ...attrs }, el("summary", {}, summary), content);
-  // Creating an open <details> fires "toggle" too; remember only real changes.
-  node.addEventListener("toggle", () => { if (node.open !== isOpen) openDetails.set(id, node.open); });
-  return node;
+  const ontoggle = (/** @type {Event} */ e) => openDetails.set(id, /** @type {HTMLDetailsElement} */ (e.currentTarget).open);
+  return el("details", { id, open: isOpen, ...attrs, ontoggle }, el("summary", {}, summary), content);
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Buttons that cannot work now are disabled, with the reason as their title.
 //
 // A game page hands each button the command it would send (`legal(ctx, button, command)`);
@@ -7,30 +8,50 @@
 // `data-reason`, for tests and styles). The answers are kept per log position, so a re-render
 // without a new record asks nothing again.
 import { api } from "./core.js";
+import { live } from "./morph.js";
 
+/** @typedef {{ ok: boolean, error?: { message: string, code: string } }} Answer */
+/** @typedef {{ table: string, token: string | null, records: { seq: number }[] }} Ctx */
+
+/** @type {[HTMLButtonElement, string][]} */
 let pending = [];          // [button, key] of the render being built
+/** @type {Map<string, Answer>} */
 let answers = new Map();   // key of a command -> its answer, for `answeredAt`
 let answeredAt = -1;       // the log position `answers` hold for
 
 // A command is asked about as an open or as a hidden record (a secret combatant's commands
 // are hidden ones): the key keeps both apart.
+/**
+ * @param {unknown} command
+ * @param {boolean} hidden
+ */
 function keyOf(command, hidden) {
   return (hidden ? "hidden:" : "open:") + JSON.stringify(command);
 }
 
+/**
+ * @param {HTMLButtonElement} button
+ * @param {Answer | undefined} answer
+ */
 function apply(button, answer) {
-  if (!answer || answer.ok) return;
+  if (!answer || answer.ok || !answer.error) return;
   button.disabled = true;
   button.title = answer.error.message;
   button.dataset.reason = answer.error.code;
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {string[]} keys
+ * @param {boolean} hidden
+ */
 async function ask(ctx, keys, hidden) {
   const commands = keys.map((key) => JSON.parse(key.slice(key.indexOf(":") + 1)));
   const reply = await api("POST", `/api/tables/${ctx.table}/check`, { token: ctx.token, body: { commands, hidden } });
-  keys.forEach((key, i) => answers.set(key, reply.results[i]));
+  keys.forEach((key, i) => answers.set(key, /** @type {Answer} */ (reply.results[i])));
 }
 
+/** @param {Ctx} ctx */
 async function flush(ctx) {
   const batch = pending;
   pending = [];
@@ -46,12 +67,20 @@ async function flush(ctx) {
   } catch {
     return;  // offline or refused: the buttons stay as they are, sending explains
   }
-  for (const [button, key] of batch) apply(button, answers.get(key));
+  // The buttons of the render were patched into the page: the answer goes to those there.
+  for (const [button, key] of batch) apply(live(button), answers.get(key));
 }
 
 /** Disable `button` (with the reason as its title) if `command` would be refused now;
  * returns the button, so it can stand inside `el(...)`. With `{ hidden: true }` the command
- * is asked about as a hidden record (the GM's commands for a secret piece). */
+ * is asked about as a hidden record (the GM's commands for a secret piece).
+ * @template {HTMLButtonElement} B
+ * @param {Ctx} ctx
+ * @param {B} button
+ * @param {unknown} command
+ * @param {{ hidden?: boolean }} [options]
+ * @returns {B}
+ */
 export function legal(ctx, button, command, { hidden = false } = {}) {
   if (!pending.length) queueMicrotask(() => flush(ctx));
   pending.push([button, keyOf(command, hidden)]);

@@ -40,3 +40,55 @@ export function oddsChart(odds, { labeler = null, caption = null } = {}) {
   for (const code of odds.hints || []) extra.push(el("p", { class: "muted small-print hint" }, t("dice.hint." + code)));
   return el("div", { class: "odds-wrap" }, table, extra);
 }
+
+// -- one cache of odds for the whole page ------------------------------------------------------
+//
+// The odds of a command depend on the command and on the view the page holds: each is asked
+// of the server once per view (a new view empties the cache), and a command asked again while
+// its answer is on its way shares that request. Every game asks through `ctx.odds` (a promise)
+// or `ctx.oddsNow` (the answer now, else null, and the page is drawn again when it arrives).
+
+/** @type {Map<string, {promise: Promise<any>, answer: any, redraw: boolean}>} */
+const asked = new Map();
+let askedFor = undefined;  // the view the cached answers belong to
+
+function entryOf(state, command, fetch) {
+  if (state !== askedFor) {
+    asked.clear();
+    askedFor = state;
+  }
+  const key = JSON.stringify(command);
+  let known = asked.get(key);
+  if (!known) {
+    const entry = { promise: null, answer: null, redraw: false };
+    entry.promise = fetch(command).then((answer) => {
+      entry.answer = answer || { error: t("web.odds.none") };
+      return answer;
+    }, (error) => {
+      // A refusal stays the answer for this view: asking again would be refused again.
+      entry.answer = { error: error?.message || t("web.odds.none") };
+      throw error;
+    });
+    entry.promise.catch(() => {});
+    asked.set(key, entry);
+    known = entry;
+  }
+  return known;
+}
+
+/** The odds of `command` for the view `state`, asked with `fetch(command)` once: a promise. */
+export function askOdds(state, command, fetch) {
+  return entryOf(state, command, fetch).promise;
+}
+
+/** The odds of `command` for the view `state` if known (the answer, or `{error}` when refused),
+ * else null: they are asked for, and `redraw()` runs once they arrive (while the view holds). */
+export function oddsNow(state, command, fetch, redraw) {
+  const entry = entryOf(state, command, fetch);
+  if (!entry.answer && !entry.redraw) {
+    entry.redraw = true;
+    const again = () => { if (asked.get(JSON.stringify(command)) === entry) redraw(); };
+    entry.promise.then(again, again);
+  }
+  return entry.answer;
+}

@@ -6,6 +6,9 @@ import { updateNotices } from "./notices.js";
 import { verifyExport } from "./verify.js";
 import { loadGame } from "./games.js";
 import { applyPatch } from "./patch.js";
+import { askOdds, oddsNow } from "./odds.js";
+import { keepForms } from "./drafts.js";
+import { live, morph, patch } from "./morph.js";
 import * as chat from "./chat.js";
 
 const TABLE = PAGE.table;
@@ -77,8 +80,6 @@ const ctx = {
   get token() { return token(); },
   /** The error of the last `send` that failed (its `code`, `message`, `position`), or null. */
   get lastError() { return view.lastError; },
-  /** The region bodies a game may fill itself (`scene` is the body `render` gets). */
-  get regions() { return regionBodies(); },
   actorName,
   rerender: () => renderGame(),
   /** Send a command; resolves to the answer or null (the error is shown, nothing changed). */
@@ -92,9 +93,17 @@ const ctx = {
     if (answer) applyAnswer(answer);
     return answer;
   },
-  /** The exact odds of a command before it is sent (or null). */
-  odds: (command) => api("POST", `/api/tables/${TABLE}/odds`, { token: token(), body: { command } }),
+  /** The exact odds of a command before it is sent: a promise (asked once per view, `odds.js`). */
+  odds: (command) => askOdds(view.state, command, fetchOdds),
+  /** The exact odds of a command if known (`{error}` when refused), else null: the game is
+   * drawn again when they arrive. */
+  oddsNow: (command) => oddsNow(view.state, command, fetchOdds, () => renderGame()),
 };
+
+/** Ask the server for the exact odds of a command (`odds.js` keeps the answers). */
+function fetchOdds(command) {
+  return api("POST", `/api/tables/${TABLE}/odds`, { token: token(), body: { command } });
+}
 
 // -- receiving -----------------------------------------------------------------------------
 
@@ -315,7 +324,7 @@ function connect() {
       && !(view.info?.participants || []).some((p) => participantId(p) === r.actor));
     if (unknownActor || claims(data.records)) await guarded(reload);
     // The echo of this page's own command (its answer is already shown) changes nothing: no
-    // render, which would rebuild the forms under the hands of someone typing the next one.
+    // render (one would only patch the page to what it already shows).
     else if (added || changed || first) render();
   });
   socket.addEventListener("close", (event) => {
@@ -371,12 +380,13 @@ function regionBodies() {
   return Object.fromEntries(Object.entries(GAME_REGIONS).map(([name, id]) => [name, document.getElementById(id)]));
 }
 
-/** Put what a game's `render` returned into its regions: `{sheets, tools}`, nodes or lists. */
+/** Patch what a game's `render` returned into its regions: `{sheets, tools}`, nodes or lists;
+ * a region the answer leaves out keeps what it had. */
 function placeParts(parts) {
   if (!parts || typeof parts !== "object" || parts instanceof Node) return;
   const bodies = regionBodies();
   for (const name of ["sheets", "tools"]) {
-    if (name in parts) bodies[name].replaceChildren(...[parts[name]].flat(Infinity).filter(Boolean));
+    if (name in parts) patch(bodies[name], [parts[name]]);
   }
 }
 
@@ -444,34 +454,30 @@ function tabKey(event, name) {
 
 TABS.addEventListener("change", () => { if (view.info) updateRegions(); });
 
+/** After each render: the drafts of the game's forms (`drafts.js`), put back after a reload. */
+let formDrafts = null;
+
+/** Draw the game: its render builds a fresh scene (and parts for the other regions), which
+ * is morphed into the page (`morph.js`), so a focused field, an open <details> and a scrolled
+ * frame stay as they are. */
 function renderGame() {
-  const bodies = Object.values(regionBodies());
-  const body = bodies.find((b) => document.activeElement && b.contains(document.activeElement)) || null;
+  const bodies = regionBodies();
+  const body = Object.values(bodies).find((b) => document.activeElement && b.contains(document.activeElement)) || null;
   const active = body ? document.activeElement : null;
-  const id = active?.id || null;
   const position = active ? focusables(body).indexOf(active) : -1;
-  placeParts(game().render(regionBodies().scene, ctx));
+  const scene = /** @type {HTMLElement} */ (bodies.scene.cloneNode(false));
+  const parts = game().render(scene, ctx);
+  morph(bodies.scene, scene);
+  placeParts(parts);
+  formDrafts ||= keepForms(Object.values(bodies), TABLE, me().participant);
+  formDrafts();
   updateRegions();
-  if (active) {
-    // Keep the keyboard where it was: the same control, or (when it is gone, such as a roll
-    // button after rolling) the control now at its place, never the top of the page.
-    const again = (id && document.getElementById(id)) || focusables(body)[Math.max(0, position)] || focusables(body).at(-1);
-    again?.focus();
-    keepSelection(active, again);
+  if (active && !active.isConnected) {
+    // The focused control is gone (a roll button after rolling): the keyboard goes to the
+    // control now at its place, never to the top of the page.
+    (focusables(body)[Math.max(0, position)] || focusables(body).at(-1))?.focus();
   }
   renderNotices();
-}
-
-/** A text field drawn again with the same text keeps what was selected in it (or where the
- * caret stood): what is typed next replaces the selection, as it would have without the render. */
-function keepSelection(before, after) {
-  if (!after || after === before || after.id !== before.id || after.value !== before.value) return;
-  try {
-    if (before.selectionStart == null) return;  // a control without a text selection (a number)
-    after.setSelectionRange(before.selectionStart, before.selectionEnd, before.selectionDirection || "none");
-  } catch {
-    // a control that has no text selection
-  }
 }
 
 /** Tell this person what waits for them (notices.js): after each render of the game. */
@@ -518,7 +524,7 @@ function renderLog() {
   const list = document.getElementById("log");
   const records = [...view.records.values()].sort((a, b) => b.seq - a.seq);
   const undone = new Set(records.filter((r) => r.undoes != null).map((r) => r.undoes));
-  list.replaceChildren(...records.map((record) => {
+  patch(list, records.map((record) => {
     const who = actorName(record.actor);
     const items = [];
     if (record.undoes != null) {
@@ -548,6 +554,7 @@ function renderLog() {
       }, t("web.log.undo_button")));
     }
     return el("li", {
+      id: "log-entry-" + record.seq,
       class: "log-entry" + (undone.has(record.seq) ? " is-undone" : "") + (record.hidden ? " is-hidden" : ""),
       dataset: { seq: record.seq },
     },
@@ -586,7 +593,7 @@ function renderPeople() {
   const list = document.getElementById("people");
   const people = view.info.participants || [];
   const mine = (p) => participantId(p) === me().participant;
-  list.replaceChildren(...people.map((p) => el("li", { class: p.removed ? "is-removed" : "" },
+  patch(list, people.map((p) => el("li", { class: p.removed ? "is-removed" : "" },
     // Without a name the role badge alone names the person (never "GM GM").
     p.name ? [el("span", { class: "person" }, p.name), " "] : null,
     el("span", { class: "badge role-" + p.role }, t("web.role." + p.role)),
@@ -600,14 +607,14 @@ function renderPeople() {
   const invites = entry()?.invites;
   if (isGm()) {
     const shown = invites ? ["player", "spectator"].filter((k) => invites[k]) : [];
-    box.replaceChildren(el("h3", {}, t("web.invite.heading")), ...shown.map((kind) => {
+    patch(box, [el("h3", {}, t("web.invite.heading")), ...shown.map((kind) => {
       const url = inviteUrl(TABLE, invites[kind]);
       const input = el("input", { id: "invite-" + kind, readonly: true, value: url, class: "invite-url" });
       return el("div", { class: "invite" }, el("label", { for: "invite-" + kind }, t("web.invite." + kind)),
-        el("div", { class: "row" }, input, el("button", { type: "button", onclick: () => copyText(url, input) }, t("web.invite.copy"))));
-    }), el("button", { type: "button", id: "rotate-invites", class: "small", onclick: rotateInvites }, t("web.invite.rotate")));
+        el("div", { class: "row" }, input, el("button", { type: "button", onclick: () => copyText(url, live(input)) }, t("web.invite.copy"))));
+    }), el("button", { type: "button", id: "rotate-invites", class: "small", onclick: rotateInvites }, t("web.invite.rotate"))]);
   } else {
-    box.replaceChildren(el("button", { type: "button", id: "leave-button", class: "small", onclick: leave }, t("web.people.leave")));
+    patch(box, [el("button", { type: "button", id: "leave-button", class: "small", onclick: leave }, t("web.people.leave"))]);
   }
 }
 
@@ -707,21 +714,22 @@ function renderFair() {
     }
   }
   if (me().role !== "spectator") {
-    // A re-render (a record, the people re-read after a reconnection) keeps what is typed.
-    const typed = document.getElementById("player-seed");
-    const input = el("input", { id: "player-seed", maxlength: 200, autocomplete: "off", value: typed ? typed.value : "" });
+    // A re-render (a record, the people re-read after a reconnection) keeps what is typed:
+    // the box is patched, and the field in the page is `live(input)`.
+    const input = el("input", { id: "player-seed", maxlength: 200, autocomplete: "off", value: "" });
     parts.push(el("form", {
       class: "form inline", onsubmit: async (e) => {
         e.preventDefault();
-        const seed = input.value.trim();
+        const field = live(input);
+        const seed = field.value.trim();
         if (!seed) { showAlert(t("web.fair.seed_empty")); return; }
         const ok = await guarded(() => api("POST", `/api/tables/${TABLE}/player-seeds`, { token: token(), body: { seed } }));
-        if (ok) { input.value = ""; showAlert(t("web.fair.seed_added"), "info"); }
+        if (ok) { field.value = ""; showAlert(t("web.fair.seed_added"), "info"); }
       },
     }, el("label", { for: "player-seed" }, t("web.fair.player_seed")), el("div", { class: "row" }, input, el("button", { type: "submit" }, t("web.fair.add_seed")))));
   }
   parts.push(el("button", { type: "button", class: "link", onclick: download }, t("web.fair.export")));
-  box.replaceChildren(...parts);
+  patch(box, parts);
   renderGmTools();
 }
 

@@ -8,6 +8,7 @@ import { percent, slug } from "../../helpers.js";
 import { el, showAlert, t, tFirst } from "../../core.js";
 import { checkField, field, numberInput, readInt, select, textInput } from "../../forms.js";
 import { oddsChart } from "../../odds.js";
+import { live } from "../../morph.js";
 import { addressedTo, pieceTurn } from "../../notices.js";
 import { battleMap, centreToken, mapFrame, parseSquare, squareName, terrainLegend, tokenLabel } from "../../fight/map.js";
 
@@ -30,12 +31,12 @@ const ui = {
   hero: { ...HERO_FORM },
   heroCast: { ...HERO_CAST_FORM },
   initiative: {}, damage: {}, condition: {}, resting: {},
-  oddsKey: null, odds: null, reactOdds: {}, lastShown: null,
-  save: { creature: "", ability: "dex", dc: "", bonus: "", mode: "normal" }, attackMode: "normal", saveKey: null, saveOdds: null,
-  ready: { trigger: "", what: "attack", attack: "", target: "", action: "" }, fireOdds: {},
-  cast: { caster: "", spell: "", slot: "", targets: [], darts: {}, origin: "", toward: "", placing: "" }, castKey: null, castOdds: null, castError: null, risk: {},
-  legendaryTarget: {}, legendaryOdds: {}, lairText: "", fall: {}, duration: {}, source: {},
-  contest: { action: "grapple", target: "" }, contestKey: null, contestOdds: null,
+  lastShown: null,
+  save: { creature: "", ability: "dex", dc: "", bonus: "", mode: "normal" }, attackMode: "normal",
+  ready: { trigger: "", what: "attack", attack: "", target: "", action: "" },
+  cast: { caster: "", spell: "", slot: "", targets: [], darts: {}, origin: "", toward: "", placing: "" }, castOdds: null, castError: null,
+  legendaryTarget: {}, lairText: "", fall: {}, duration: {}, source: {},
+  contest: { action: "grapple", target: "" },
 };
 const CONTESTS = ["grapple", "shove_prone", "shove_push"];
 const SOURCED = ["frightened", "charmed"];
@@ -164,8 +165,9 @@ function gmTools(ctx, f) {
   const amount = ui.damage[f.id] ?? "";
   const box = numberInput(`dd-f-${f.id}-amount`, amount, { min: 0, max: 10000, oninput: (e) => { ui.damage[f.id] = e.target.value; if (casting(ctx, f.id)?.concentration) ctx.rerender(); }, "aria-label": t("web.dnd5e.amount_of", { name: f.name }) });
   const send = (kind) => {
-    const n = readInt(box);
-    if (n === null) { showAlert(t("web.dnd5e.amount_missing")); box.focus(); return; }
+    const shown = live(box);  // the field in the page (the page is patched, morph.js)
+    const n = readInt(shown);
+    if (n === null) { showAlert(t("web.dnd5e.amount_missing")); shown.focus(); return; }
     sendFor(ctx, f, kind === "damage" ? { kind: "damage", target: f.id, amount: n, type: "bludgeoning" } : { kind: "heal", target: f.id, amount: n });
   };
   const choice = ui.condition[f.id] ?? "prone";
@@ -231,13 +233,15 @@ function attackOddsLine(option) {
     " ", el("span", { class: "exact" }, `(${option.hit.exact}, ${option.critical.exact})`));
 }
 
+/** The odds of `command` from the page's one cache (`odds.js`): null while they are asked
+ * or when they are refused (the page is drawn again when they arrive). */
+function oddsFor(ctx, command) {
+  const answer = ctx.oddsNow(command);
+  return answer && !answer.error ? answer : null;
+}
+
 function loadReactOdds(ctx, option) {
-  const key = `${option.creature}|${option.target}|${option.attack}`;
-  if (key in ui.reactOdds) return ui.reactOdds[key];
-  ui.reactOdds[key] = null;
-  ctx.odds({ kind: "attack", creature: option.creature, target: option.target, attack: option.attack })
-    .then((odds) => { ui.reactOdds[key] = odds; ctx.rerender(); }).catch(() => {});
-  return null;
+  return oddsFor(ctx, { kind: "attack", creature: option.creature, target: option.target, attack: option.attack });
 }
 
 function reactionPanel(ctx) {
@@ -622,11 +626,7 @@ function withRollMode(command, mode) {
 }
 
 function loadAttackOdds(ctx, command) {
-  const key = JSON.stringify(command) + "|" + ctx.records.length;
-  if (ui.oddsKey === key) return ui.odds;
-  ui.oddsKey = key; ui.odds = null;
-  ctx.odds(command).then((odds) => { if (ui.oddsKey === key) { ui.odds = odds; ctx.rerender(); } }).catch(() => {});
-  return null;
+  return oddsFor(ctx, command);
 }
 
 function attackBox(ctx, f) {
@@ -684,14 +684,8 @@ function actionBox(ctx, f) {
 }
 
 function loadContestOdds(ctx, command) {
-  const key = command ? JSON.stringify(command) + "|" + ctx.records.length : null;
-  if (ui.contestKey === key) return ui.contestOdds;
-  ui.contestKey = key; ui.contestOdds = null;
-  if (command) {
-    ctx.odds(command).then((odds) => { if (ui.contestKey === key) { ui.contestOdds = odds; ctx.rerender(); } })
-      .catch((error) => { if (ui.contestKey === key) { ui.contestOdds = { failed: error.message }; ctx.rerender(); } });
-  }
-  return null;
+  const answer = command ? ctx.oddsNow(command) : null;
+  return answer?.error ? { failed: answer.error } : answer;
 }
 
 /** Grapple or shove (one attack of the Attack action, a contest of Athletics against the
@@ -749,11 +743,7 @@ function readyBox(ctx, f) {
 }
 
 function loadFireOdds(ctx, f) {
-  const key = f.id + "|" + ctx.records.length;
-  if (key in ui.fireOdds) return ui.fireOdds[key];
-  ui.fireOdds[key] = null;
-  ctx.odds({ kind: "trigger", creature: f.id }).then((odds) => { ui.fireOdds[key] = odds; ctx.rerender(); }).catch(() => {});
-  return null;
+  return oddsFor(ctx, { kind: "trigger", creature: f.id });
 }
 
 function readiedPanel(ctx) {
@@ -816,11 +806,7 @@ function saveCommand(ctx) {
 }
 
 function loadSaveOdds(ctx, command) {
-  const key = command ? JSON.stringify(command) + "|" + ctx.records.length : null;
-  if (ui.saveKey === key) return ui.saveOdds;
-  ui.saveKey = key; ui.saveOdds = null;
-  if (command) ctx.odds(command).then((odds) => { if (ui.saveKey === key) { ui.saveOdds = odds; ctx.rerender(); } }).catch(() => {});
-  return null;
+  return command ? oddsFor(ctx, command) : null;
 }
 
 function lastSave(ctx) {
@@ -1026,14 +1012,7 @@ function concentrationRisk(ctx, f) {
   const n = Number(ui.damage[f.id]);
   if (!held || !Number.isInteger(n) || n <= 0) return null;
   const command = { kind: "damage", target: f.id, amount: n, type: "bludgeoning" };
-  const key = JSON.stringify(command) + "|" + ctx.records.length;
-  const risk = ui.risk[f.id];
-  if (risk?.key !== key) {
-    ui.risk[f.id] = { key, odds: null };
-    ctx.odds(command).then((odds) => { if (ui.risk[f.id]?.key === key) { ui.risk[f.id].odds = odds; ctx.rerender(); } }).catch(() => {});
-    return null;
-  }
-  const keep = risk.odds?.outcomes?.find((o) => o.value === "keep");
+  const keep = oddsFor(ctx, command)?.outcomes?.find((o) => o.value === "keep");
   return keep ? el("span", { class: "small-print", id: `dd-f-${f.id}-risk` }, t("web.dnd5e.spell.risk", { spell: held.name, p: percent(keep.probability) }), " ", el("span", { class: "exact" }, `(${keep.exact})`)) : null;
 }
 
@@ -1104,11 +1083,9 @@ function volleyTargets(spell, c) {
 }
 
 function loadCastOdds(ctx, command) {
-  const key = JSON.stringify(command) + "|" + ctx.records.length;
-  if (ui.castKey === key) return;
-  ui.castKey = key; ui.castOdds = null; ui.castError = null;
-  ctx.odds(command).then((odds) => { if (ui.castKey === key) { ui.castOdds = odds; ctx.rerender(); } })
-    .catch((error) => { if (ui.castKey === key) { ui.castError = error.message; ctx.rerender(); } });
+  const answer = ctx.oddsNow(command);
+  ui.castOdds = answer && !answer.error ? answer : null;
+  ui.castError = answer?.error ?? null;
 }
 
 function castOddsLines(ctx, spell) {
@@ -1157,7 +1134,7 @@ function castPanel(ctx) {
       : spell.area && !c.origin ? t("web.dnd5e.spell.why_origin")
         : !spell.area && spell.range !== "self" && spell.mechanical && !c.targets.length ? t("web.dnd5e.spell.why_targets")
           : split && split !== missiles ? t("web.dnd5e.spell.why_missiles", { count: missiles, given: split }) : null;
-  if (!reason) loadCastOdds(ctx, command); else { ui.castKey = null; ui.castOdds = null; ui.castError = null; }
+  if (!reason) loadCastOdds(ctx, command); else { ui.castOdds = null; ui.castError = null; }
   const set = (key) => (e) => { c[key] = e.target.value; if (key === "spell") { c.slot = ""; c.origin = ""; c.toward = ""; c.placing = ""; } ctx.rerender(); };
   const toggle = (id) => (e) => { c.targets = e.target.checked ? [...c.targets, id] : c.targets.filter((x) => x !== id); ctx.rerender(); };
   const go = async () => {
@@ -1249,11 +1226,7 @@ function heroSpellFields(ctx) {
 // -- legendary and lair actions, falling ------------------------------------------------------
 
 function loadLegendaryOdds(ctx, command) {
-  const key = JSON.stringify(command) + "|" + ctx.records.length;
-  if (key in ui.legendaryOdds) return ui.legendaryOdds[key];
-  ui.legendaryOdds[key] = null;
-  ctx.odds(command).then((odds) => { ui.legendaryOdds[key] = odds; ctx.rerender(); }).catch(() => {});
-  return null;
+  return oddsFor(ctx, command);
 }
 
 function legendaryAction(ctx, monster, action, i) {
@@ -1325,7 +1298,7 @@ function fallRow(ctx, f) {
     box,
     el("button", { type: "button", id: `dd-f-${f.id}-fall`, onclick: () => {
       const metresFallen = Number(String(ui.fall[f.id] ?? "").replace(",", "."));
-      if (!(metresFallen >= 0) || String(ui.fall[f.id] ?? "").trim() === "") { showAlert(t("web.dnd5e.fall.height_missing")); box.focus(); return; }
+      if (!(metresFallen >= 0) || String(ui.fall[f.id] ?? "").trim() === "") { showAlert(t("web.dnd5e.fall.height_missing")); live(box).focus(); return; }
       sendFor(ctx, f, { kind: "fall", creature: f.id, height_m: Math.round(metresFallen * 2) / 2 }).then((answer) => { if (answer) { ui.fall[f.id] = ""; ctx.rerender(); } });
     } }, t("web.dnd5e.fall.go")));
 }

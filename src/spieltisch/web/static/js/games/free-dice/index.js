@@ -1,6 +1,6 @@
 // The free-dice table: roll any notation (with its exact odds first), and a generic fight —
 // a combat tracker and a battle map — for any game.
-import { LANG, el, guarded, t } from "../../core.js";
+import { LANG, el, t } from "../../core.js";
 import { renderDice, rollResult } from "../../dice.js";
 import { checkField, fieldLabel } from "../../forms.js";
 import { oddsChart } from "../../odds.js";
@@ -9,7 +9,8 @@ import { renderTools } from "./tools.js";
 import { renderTracker } from "./tracker.js";
 import { pieceTurn } from "../../notices.js";
 
-const draft = { expression: "3d6", label: "", hidden: false };
+// `odds`: the roll whose odds were asked for ("show odds"), drawn from the page's odds cache.
+const draft = { expression: "3d6", label: "", hidden: false, odds: null };
 
 /** The record that logged `event` (a roll shown from the state), for the notation as typed. */
 function recordOf(ctx, event) {
@@ -30,7 +31,9 @@ function lastRoll(ctx) {
 }
 
 function rollForm(ctx) {
-  const chart = el("div", { id: "odds", class: "odds", "aria-live": "polite" });
+  const odds = draft.odds && ctx.oddsNow(draft.odds);
+  const chart = el("div", { id: "odds", class: "odds", "aria-live": "polite" },
+    !odds ? null : odds.error ? el("p", { class: "muted", role: "status" }, odds.error) : oddsChart(odds));
   const expr = el("input", { id: "fd-expression", value: draft.expression, required: true, autocomplete: "off", oninput: (e) => (draft.expression = e.target.value) });
   const label = el("input", { id: "fd-label", value: draft.label, autocomplete: "off", oninput: (e) => (draft.label = e.target.value) });
   const command = () => ({ kind: "roll", expression: draft.expression.trim(), label: draft.label.trim() || null });
@@ -49,34 +52,22 @@ function rollForm(ctx) {
       el("div", { class: "field" }, el("label", { for: "fd-label" }, t("web.freedice.label")), label),
       ctx.isGm ? checkField("fd-hidden", t("web.gm.hidden_roll"), draft.hidden, { onchange: (e) => { draft.hidden = e.target.checked; } }) : null,
       el("div", { class: "row" },
-        el("button", { type: "button", onclick: async () => {
-          const odds = await guarded(() => ctx.odds(command()));
-          chart.replaceChildren(odds ? oddsChart(odds) : el("p", { class: "muted" }, t("web.odds.none")));
-        } }, t("web.odds.show")),
+        el("button", { type: "button", onclick: () => { draft.odds = command(); ctx.rerender(); } }, t("web.odds.show")),
         el("button", { type: "submit", class: "primary" }, t("web.freedice.roll")))),
     chart);
 }
 
-/** Render the roll form, the last roll and the map (the scene), the tracker (sheets) and the
- * tools, each in its region (see docs/web-table.md, "Regions"). */
+/** Render the map, the roll form and the last roll (the scene), and return the tracker
+ * (sheets) and the tools (see docs/web-table.md, "Regions"). */
 export function render(body, ctx) {
   const spectator = ctx.me.role === "spectator";
-  const { sheets, tools } = ctx.regions;
-  if (body.dataset.game !== "free-dice") {
-    body.dataset.game = "free-dice";
-    // The map is the middle of the table: first in the scene, the roll form below it.
-    body.replaceChildren(
-      el("div", { id: "fd-map-box" }),
-      el("div", { class: "fd-roll-row" },
-        spectator ? null : rollForm(ctx),
-        el("section", { class: "card" }, el("h2", {}, t("web.freedice.last")), el("div", { id: "fd-last" }))));
-    sheets.replaceChildren(el("div", { id: "fd-fight" }));
-    tools.replaceChildren(el("div", { id: "fd-tools" }));
-  }
-  body.querySelector("#fd-last").replaceWith(lastRoll(ctx));
-  body.querySelector("#fd-map-box").replaceWith(renderMap(ctx));
-  sheets.querySelector("#fd-fight").replaceWith(renderTracker(ctx));
-  tools.querySelector("#fd-tools").replaceWith(renderTools(ctx));
+  // The map is the middle of the table: first in the scene, the roll form below it.
+  body.replaceChildren(
+    renderMap(ctx),
+    el("div", { class: "fd-roll-row" },
+      spectator ? null : rollForm(ctx),
+      el("section", { class: "card" }, el("h2", {}, t("web.freedice.last")), lastRoll(ctx))));
+  return { sheets: renderTracker(ctx), tools: renderTools(ctx) };
 }
 
 function nameOf(ctx, id) {

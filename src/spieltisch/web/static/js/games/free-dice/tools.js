@@ -4,6 +4,7 @@ import { slug } from "../../helpers.js";
 import { ApiError, clearAlert, el, showAlert, t } from "../../core.js";
 import { checkField, field, numberInput, readInt, select, textInput } from "../../forms.js";
 import { mapUi } from "./map.js";
+import { live, on } from "../../morph.js";
 import { mayAct, sendFor } from "./shared.js";
 
 const draft = {
@@ -27,8 +28,8 @@ export function parseTracks(text) {
 }
 
 function bind(input, key, read = (e) => e.target.value) {
-  input.addEventListener("input", (e) => { draft[key] = read(e); });
-  input.addEventListener("change", (e) => { draft[key] = read(e); });
+  on(input, "input", (e) => { draft[key] = read(e); });
+  on(input, "change", (e) => { draft[key] = read(e); });
   return input;
 }
 
@@ -127,13 +128,15 @@ function mapTools(ctx) {
   const diagonal = select("fd-map-diagonal", ["uniform", "alternating"].map((d) => [d, t("web.map.diagonal." + d)]), map.diagonal);
   const file = el("input", { id: "fd-image-file", type: "file", accept: "image/png,image/jpeg,image/webp" });
   const paint = select("fd-paint", [["", t("web.freedice.paint_off")], ...["plain", ...map.terrain_kinds].map((k) => [k, t("web.map.terrain." + k)])], mapUi.paint || "", {
+    "data-draft": "off",  // a mode of the map, not a form being filled in
     onchange: (e) => { mapUi.paint = e.target.value || null; mapUi.selected = null; ctx.rerender(); },
   });
   return el("div", { class: "fd-gm" },
     el("form", {
       class: "form", id: "fd-map-form", onsubmit: (e) => {
         e.preventDefault();
-        ctx.send({ kind: "set_map", width: Number(width.value), height: Number(height.value), square_m: String(square.value), diagonal: diagonal.value });
+        const value = (control) => live(control).value;
+        ctx.send({ kind: "set_map", width: Number(value(width)), height: Number(value(height)), square_m: String(value(square)), diagonal: value(diagonal) });
       },
     }, el("h3", {}, t("web.freedice.map_settings")),
     el("div", { class: "row" }, field(t("web.freedice.f.width"), width), field(t("web.freedice.f.height"), height)),
@@ -143,7 +146,7 @@ function mapTools(ctx) {
     el("div", { class: "form" }, el("h3", {}, t("web.freedice.image")),
       field(t("web.freedice.f.image"), file),
       el("div", { class: "row" },
-        el("button", { type: "button", id: "fd-image-upload", onclick: () => upload(ctx, file).catch((error) => showAlert(error instanceof ApiError ? error.message : String(error))) }, t("web.freedice.upload")),
+        el("button", { type: "button", id: "fd-image-upload", onclick: () => upload(ctx, live(file)).catch((error) => showAlert(error instanceof ApiError ? error.message : String(error))) }, t("web.freedice.upload")),
         map.image ? el("button", { type: "button", id: "fd-image-remove", class: "link", onclick: () => ctx.send({ kind: "set_image", image: null }) }, t("web.freedice.remove_image")) : null)));
 }
 

@@ -3,6 +3,7 @@
 import { el, t } from "../../core.js";
 import { legal } from "../../legal.js";
 import { byId, legalFor, mayAct, sendFor } from "./shared.js";
+import { live } from "../../morph.js";
 
 function effectText(ctx, effect) {
   const who = effect.who ? (byId(ctx).get(effect.who)?.name || effect.who) : "";
@@ -28,7 +29,7 @@ function trackRow(ctx, c, track, index) {
       "aria-label": t("web.freedice.amount", { track: track.name, name: c.name }),
     });
     const command = (kind, value) => ({ kind: "change_track", combatant: c.id, track: track.name, change: kind, amount: value });
-    const change = (kind) => () => sendFor(ctx, c, command(kind, Math.max(0, Number(amount.value) || 0)));
+    const change = (kind) => () => sendFor(ctx, c, command(kind, Math.max(0, Number(live(amount).value) || 0)));
     // Asked with one point: at the floor no damage, at the maximum no healing changes anything.
     parts.push(amount,
       legalFor(ctx, c, el("button", { type: "button", class: "small", id: `fd-dmg-${c.id}-${index}`, onclick: change("damage") }, t("web.freedice.damage")), command("damage", 1)),

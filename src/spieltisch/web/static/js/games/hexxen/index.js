@@ -29,10 +29,7 @@ const draft = {
   hex: "1",
   tag: "",
 };
-const odds = new Map();  // JSON of a command -> its odds (or a promise, or an error text)
 let focusResult = false;
-let oddsGeneration = 0;  // the odds are asked again whenever the state changes
-let oddsState = null;
 let FACES = null;  // the dice faces of the view (the log draws dice before the game renders)
 
 // -- small helpers ----------------------------------------------------------------------------
@@ -110,26 +107,12 @@ function button(id, text, onclick, reason = null, attrs = {}) {
 
 // -- odds ---------------------------------------------------------------------------------------
 
-/** The odds of `command`, fetched once and cached; null while loading. */
-function oddsOf(ctx, command) {
-  const key = JSON.stringify(command);
-  const known = odds.get(key);
-  if (known && !(known instanceof Promise)) return known;
-  if (!known) {
-    const generation = oddsGeneration;
-    const settle = (value) => { if (generation === oddsGeneration) { odds.set(key, value); ctx.rerender(); } };
-    odds.set(key, ctx.odds(command).then((answer) => settle(answer || { error: t("web.odds.none") }))
-      .catch((error) => settle({ error: error.message })));
-  }
-  return null;
-}
-
 function chance(answer, test) {
   return (answer.outcomes || []).filter((o) => test(o.value)).reduce((sum, o) => sum + o.probability, 0);
 }
 
 function oddsBlock(ctx, command, { caption, margin = false, id }) {
-  const answer = oddsOf(ctx, command);
+  const answer = ctx.oddsNow(command);
   if (!answer) return el("p", { class: "muted", id }, t("web.hexxen.odds_loading"));
   if (answer.error) return el("p", { class: "muted", id }, answer.error);
   const labeler = margin ? (v) => t("web.hexxen.margin_value", { n: v }) : (v) => t("web.hexxen.successes_value", { count: v });
@@ -359,7 +342,7 @@ function pendingCard(ctx) {
       field(t("web.hexxen.malus"), numIn("hx-def-malus", draft.defend.malus, (v) => { draft.defend.malus = v; ctx.rerender(); }, { min: 0, max: 5 }))));
     const choices = pending.choices.map((choice) => {
       const command = defendCommand(pending, choice.defense);
-      const answer = choice.allowed ? oddsOf(ctx, command) : null;
+      const answer = choice.allowed ? ctx.oddsNow(command) : null;
       const summary = !choice.allowed ? null : !answer ? t("web.hexxen.odds_loading") : answer.error ? answer.error
         : t("web.hexxen.choice_odds", { hit: percent(chance(answer, (v) => v >= threshold)) });
       const reason = choice.allowed ? null : choice.reason === "hexxen.no_ap_for_defense"
@@ -470,7 +453,7 @@ function npcCheck(ctx, npc, hunters) {
 /** The odds of a power: each target's Differenzerfolge (the NSC rolls once for all), and
  * with several targets how many of them it affects. */
 function powerOdds(ctx, command, i) {
-  const answer = oddsOf(ctx, command);
+  const answer = ctx.oddsNow(command);
   if (!answer) return el("p", { class: "muted", id: `hx-power-chart-${i}` }, t("web.hexxen.odds_loading"));
   if (answer.error) return el("p", { class: "muted", id: `hx-power-chart-${i}` }, answer.error);
   const margin = (v) => t("web.hexxen.margin_value", { n: v });
@@ -734,7 +717,6 @@ function mapCard(ctx) {
 
 /** Render the HeXXen table into `body`. */
 export function render(body, ctx) {
-  if (ctx.state !== oddsState) { oddsState = ctx.state; oddsGeneration += 1; odds.clear(); }
   FACES = ctx.state.faces;
   const hunters = ctx.state.hunters.map((h) => hunterSheet(ctx, h));
   const npcs = ctx.state.npcs.map((n) => npcCard(ctx, n));

@@ -7,6 +7,7 @@ import { renderDice } from "../../dice.js";
 import { pieceTurn } from "../../notices.js";
 import { requiredMark, rowList } from "../../forms.js";
 import { oddsChart } from "../../odds.js";
+import { on } from "../../morph.js";
 
 const TYPES = ["PH", "BR", "EN", "TR"];
 
@@ -24,19 +25,6 @@ const draft = {
   rest: {},
   focus: null,
 };
-const oddsCache = new Map();
-
-/** The odds of `command` on the state as it is now, asked once per command and state. */
-function cachedOdds(ctx, command) {
-  const key = JSON.stringify(command) + "|" + JSON.stringify(ctx.state.beings) + JSON.stringify(ctx.state.fight);
-  if (!oddsCache.has(key)) {
-    if (oddsCache.size > 30) oddsCache.delete(oddsCache.keys().next().value);
-    const asked = ctx.odds(command);
-    asked.catch(() => oddsCache.delete(key));
-    oddsCache.set(key, asked);
-  }
-  return oddsCache.get(key);
-}
 
 const beingsOf = (ctx) => ctx.state.beings;
 const beingOf = (ctx, id) => ctx.state.beings.find((b) => b.id === id);
@@ -172,6 +160,16 @@ function tracker(ctx) {
     el("tbody", {}, byOrder.map((c) => trackerRow(ctx, c))));
 }
 
+/** The attack's chance to hit and its damage chart, once its odds are known. */
+function attackOdds(odds) {
+  if (!odds) return null;
+  if (odds.error) return el("p", { class: "muted" }, odds.error);
+  const miss = odds.outcomes.find((o) => o.value === "miss")?.probability ?? 0;
+  const shown = { ...odds, outcomes: odds.outcomes.filter((o) => o.probability >= 0.0005) };
+  return [el("p", { id: "kw-attack-hit" }, t("web.kw.hit_chance", { p: percent(1 - miss) })),
+    details("kw-damage-details", t("web.kw.attack_odds_caption"), oddsChart(shown, { labeler: (v) => (v === "miss" ? t("web.kw.miss") : t("web.kw.damage_n", { n: v })), caption: t("web.kw.attack_odds_caption") }))];
+}
+
 function attackForm(ctx, c) {
   const being = beingOf(ctx, c.id);
   const d = draft.attack;
@@ -181,7 +179,6 @@ function attackForm(ctx, c) {
   const weapon = being.weapons.find((w) => w.name === d.weapon);
   const foe = combatant(ctx, d.target);
   const foeBeing = beingOf(ctx, d.target);
-  const oddsBox = el("div", { id: "kw-attack-odds", class: "odds", "aria-live": "polite" });
   const parts = [
     el("div", { class: "grid-2" },
       field("kw-attack-weapon", t("web.kw.weapon"), select("kw-attack-weapon", d.weapon, being.weapons.map((w) => [w.name, w.name]), (v) => { d.weapon = v; ctx.rerender(); })),
@@ -207,15 +204,8 @@ function attackForm(ctx, c) {
   const command = { kind: "attack", being: c.id, target: d.target, weapon: d.weapon };
   if (cost !== 1) command.cost = cost;
   if (ctx.isGm && Number(d.modifier)) command.modifier = Number(d.modifier);
-  if (weapon && foe) {
-    cachedOdds(ctx, command).then((odds) => {
-      if (!odds) return;
-      const miss = odds.outcomes.find((o) => o.value === "miss")?.probability ?? 0;
-      const shown = { ...odds, outcomes: odds.outcomes.filter((o) => o.probability >= 0.0005) };
-      oddsBox.replaceChildren(el("p", { id: "kw-attack-hit" }, t("web.kw.hit_chance", { p: percent(1 - miss) })),
-        details("kw-damage-details", t("web.kw.attack_odds_caption"), oddsChart(shown, { labeler: (v) => (v === "miss" ? t("web.kw.miss") : t("web.kw.damage_n", { n: v })), caption: t("web.kw.attack_odds_caption") })));
-    }).catch((error) => oddsBox.replaceChildren(el("p", { class: "muted" }, error.message)));
-  }
+  const odds = weapon && foe ? ctx.oddsNow(command) : null;
+  const oddsBox = el("div", { id: "kw-attack-odds", class: "odds", "aria-live": "polite" }, attackOdds(odds));
   const left = apLeft(c);
   const label = cost > left ? t("web.kw.begin_technique", { cost }) : t("web.kw.attack");
   return el("form", { class: "form", id: "kw-attack-form", onsubmit: (e) => { e.preventDefault(); send(ctx, command, cost > left ? "kw-techniques-" + c.id : "kw-last-attack"); } },
@@ -354,22 +344,19 @@ function checkSummary(odds) {
     el("li", { class: "muted small-print" }, t("web.kw.truncated", { p: odds.truncated.toExponential(1) })));
 }
 
-function refreshCheckOdds(ctx, box, command) {
-  if (command.kind === "accumulate_start") {
-    box.replaceChildren(el("p", { class: "muted" }, t("web.kw.acc_odds_hint")));
-    return;
+/** What the check builder shows of its odds: a hint, the summary and the chart, or nothing yet. */
+function checkOdds(ctx, command) {
+  if (command.kind === "accumulate_start") return el("p", { class: "muted" }, t("web.kw.acc_odds_hint"));
+  const odds = ctx.oddsNow(command);
+  if (!odds) return null;
+  if (odds.error) return el("p", { class: "muted", role: "status" }, odds.error);
+  if (command.kind === "comparative") {
+    const p = Object.fromEntries(odds.outcomes.map((o) => [o.value, o.probability]));
+    return el("p", { id: "kw-check-summary" }, t("web.kw.p_win", { active: nameOf(ctx, command.being), pa: percent(p.active ?? 0), passive: nameOf(ctx, command.opponent), pp: percent(p.passive ?? 0) }));
   }
-  cachedOdds(ctx, command).then((odds) => {
-    if (!odds) return;
-    if (command.kind === "comparative") {
-      const p = Object.fromEntries(odds.outcomes.map((o) => [o.value, o.probability]));
-      box.replaceChildren(el("p", { id: "kw-check-summary" }, t("web.kw.p_win", { active: nameOf(ctx, command.being), pa: percent(p.active ?? 0), passive: nameOf(ctx, command.opponent), pp: percent(p.passive ?? 0) })));
-      return;
-    }
-    const shown = { ...odds, outcomes: odds.outcomes.filter((o) => o.probability >= 0.0005) };
-    box.replaceChildren(checkSummary(odds), details("kw-quality-details", t("web.kw.quality_distribution"),
-      oddsChart(shown, { labeler: (v) => (v >= 0 ? t("web.kw.quality_n", { n: v }) : t("web.kw.fail_n", { n: -v })), caption: t("web.kw.check_odds_caption") })));
-  }).catch((error) => box.replaceChildren(el("p", { class: "muted", role: "status" }, error.message)));
+  const shown = { ...odds, outcomes: odds.outcomes.filter((o) => o.probability >= 0.0005) };
+  return [checkSummary(odds), details("kw-quality-details", t("web.kw.quality_distribution"),
+    oddsChart(shown, { labeler: (v) => (v >= 0 ? t("web.kw.quality_n", { n: v }) : t("web.kw.fail_n", { n: -v })), caption: t("web.kw.check_odds_caption") }))];
 }
 
 function checkBuilder(ctx) {
@@ -390,7 +377,7 @@ function checkBuilder(ctx) {
   const sfs = Object.entries(being.sonderfertigkeiten).filter(([, s]) => !s.skills.length || s.skills.includes(d.skill));
   if (d.sf && !sfs.some(([id]) => id === d.sf)) d.sf = "";
   const re = () => ctx.rerender();
-  const oddsBox = el("div", { id: "kw-check-odds", class: "odds", "aria-live": "polite" });
+  const oddsBox = el("div", { id: "kw-check-odds", class: "odds", "aria-live": "polite" }, checkOdds(ctx, checkCommand(ctx)));
   const skillField = (id, value, choices, set) => field(id, t("web.kw.skill"), input(id, value, set, { list: id + "-list", required: true }),
     null);
   const lists = [el("datalist", { id: "kw-check-skill-list" }, skills.map(([v, l]) => el("option", { value: v }, l)))];
@@ -427,8 +414,7 @@ function checkBuilder(ctx) {
   lists, oddsBox,
   el("button", { type: "submit", class: "primary", id: "kw-check-submit" }, mode === "accumulated" ? t("web.kw.acc_start") : t("web.kw.roll")));
   const input_ = form.querySelector("#kw-check-skill");
-  if (input_) input_.addEventListener("change", re);
-  refreshCheckOdds(ctx, oddsBox, checkCommand(ctx));
+  if (input_) on(input_, "change", re);
   return el("section", { class: "card", "aria-labelledby": "kw-check-heading" }, el("h2", { id: "kw-check-heading" }, t("web.kw.check_builder")), form, accumulations(ctx));
 }
 
@@ -437,13 +423,9 @@ function accumulations(ctx) {
   if (!open.length) return null;
   return el("div", { id: "kw-accumulations" }, el("h3", {}, t("web.kw.accumulations")), el("ul", { class: "people" }, open.map((a) => {
     const goal = a.rolls != null ? t("web.kw.acc_goal_rolls", { done: a.done_rolls, rolls: a.rolls }) : t("web.kw.acc_goal_quality", { quality: a.quality });
-    const box = el("span", { class: "muted", id: `kw-acc-odds-${a.id}` });
-    if (!a.finished && !a.abandoned && mayAct(ctx, a.being)) {
-      cachedOdds(ctx, { kind: "accumulate_roll", id: a.id }).then((odds) => {
-        const reach = odds?.outcomes.find((o) => o.value === "reach")?.probability;
-        if (reach != null) box.textContent = t("web.kw.acc_reach", { p: percent(reach) });
-      }).catch(() => {});
-    }
+    const odds = !a.finished && !a.abandoned && mayAct(ctx, a.being) ? ctx.oddsNow({ kind: "accumulate_roll", id: a.id }) : null;
+    const reach = odds?.outcomes?.find((o) => o.value === "reach")?.probability;
+    const box = el("span", { class: "muted", id: `kw-acc-odds-${a.id}` }, reach != null ? t("web.kw.acc_reach", { p: percent(reach) }) : null);
     return el("li", { id: `kw-acc-${a.id}` }, t("web.kw.acc_line", { name: nameOf(ctx, a.being), skill: a.skill, tw: a.talent_value, total: a.total, target: a.target, goal }), " ",
       a.abandoned ? el("span", { class: "badge undone-badge" }, t("web.kw.acc_abandoned"))
         : a.finished ? el("span", { class: "badge" }, t("web.kw.acc_done", { quality: a.total - a.target })) : box,

@@ -23,20 +23,17 @@ const draft = {
   end: { saved: false, fun: false, lessons: new Set(), changes: {} },
   level: {},
 };
-let oddsKey = null;
-let oddsBox = null;
 let store = null;
 let storeFor = null;
 
-// The half-built check and the dice chosen for a reroll are kept per table and person, so a
-// reload brings them back (the reroll choice only while that same roll is the last check).
+// The dice chosen for a reroll are kept per table and person, so a reload brings them back
+// (only while that same roll is the last check); the half-built check is a form, whose
+// drafts the table keeps for every game (drafts.js).
 function restoreDrafts(ctx) {
   const owner = ctx.table + "/" + (ctx.me.participant || "");
   if (owner === storeFor) return;
   storeFor = owner;
   store = drafts(ctx.table, ctx.me.participant);
-  const check = store.load("kitties.check");
-  if (check && typeof check === "object") Object.assign(draft.check, check);
   const reroll = store.load("kitties.reroll");
   if (reroll && typeof reroll.check === "string" && Array.isArray(reroll.dice)) {
     draft.rerollCheck = reroll.check;
@@ -46,7 +43,6 @@ function restoreDrafts(ctx) {
 
 function keepDrafts() {
   if (!store) return;
-  store.save("kitties.check", draft.check);
   store.save("kitties.reroll", { check: draft.rerollCheck, dice: [...draft.reroll] });
 }
 
@@ -226,21 +222,12 @@ function checkCommand(ctx, preview = false) {
   return c;
 }
 
-async function refreshOdds(ctx) {
-  if (!oddsBox || !draft.check.kitty) return;
-  const command = checkCommand(ctx, true);
-  const key = JSON.stringify(command) + "|" + ctx.info.seq + "|" + JSON.stringify(ctx.state.kitties.find((k) => k.id === command.kitty) || {});
-  if (key === oddsKey) return;
-  oddsKey = key;
-  const box = oddsBox;
-  try {
-    const odds = await ctx.odds(command);
-    if (oddsKey !== key) return;
-    box.replaceChildren(odds ? oddsChart(odds, { labeler: (v) => tierLabel(v), caption: t("web.kitties.odds_caption") }) : el("p", { class: "muted" }, t("web.odds.none")));
-  } catch (error) {
-    if (oddsKey !== key) return;
-    box.replaceChildren(el("p", { class: "muted", role: "status" }, error.message));
-  }
+/** The odds of the check being built (the page's odds cache): the chart, once known. */
+function checkOdds(ctx) {
+  const odds = ctx.oddsNow(checkCommand(ctx, true));
+  if (!odds) return null;
+  if (odds.error) return el("p", { class: "muted", role: "status" }, odds.error);
+  return oddsChart(odds, { labeler: (v) => tierLabel(v), caption: t("web.kitties.odds_caption") });
 }
 
 function tierLabel(value) {
@@ -262,9 +249,8 @@ function checkBuilder(ctx) {
   if (d.power && (kitty.power_bonus_used || !kitty.powers.some((p) => p.name === d.power))) d.power = "";
   const foes = ctx.state.foes.filter((f) => !f.defeated);
   if (d.foe && !foes.some((f) => f.id === d.foe)) d.foe = "";
-  const changed = () => { keepDrafts(); refreshOdds(ctx); };
-  oddsBox = el("div", { id: "check-odds", class: "odds", "aria-live": "polite" });
-  oddsKey = null;
+  const changed = () => { keepDrafts(); ctx.rerender(); };
+  const oddsBox = el("div", { id: "check-odds", class: "odds", "aria-live": "polite" }, checkOdds(ctx));
   const attrRadios = el("fieldset", { class: "options" }, el("legend", {}, t("web.kitties.attribute")),
     el("div", { class: "row" }, ATTRIBUTES.map((a) => el("label", { class: "chip" },
       el("input", { type: "radio", name: "check-attr", id: "check-attr-" + a, value: a, checked: d.attribute === a, onchange: () => { d.attribute = a; changed(); } }),
@@ -286,7 +272,6 @@ function checkBuilder(ctx) {
     ctx.isGm ? field("check-modifier", t("web.kitties.modifier"), el("input", { id: "check-modifier", type: "number", min: -10, max: 10, value: d.modifier, oninput: (e) => { d.modifier = e.target.value; changed(); } })) : null),
   oddsBox,
   el("button", { type: "submit", class: "primary", id: "check-roll" }, t("web.kitties.roll")));
-  queueMicrotask(() => refreshOdds(ctx));
   return el("section", { class: "card", "aria-labelledby": "check-heading" }, el("h2", { id: "check-heading" }, t("web.kitties.check")), form);
 }
 
@@ -334,12 +319,9 @@ function lastCheck(ctx) {
       }, t("web.kitties.reroll", { n: draft.reroll.size }))));
   }
   if (mayAct && check.can_reroll && draft.reroll.size) {
-    const box = el("div", { id: "reroll-odds", class: "odds", "aria-live": "polite" });
-    const command = { kind: "reroll", dice: [...draft.reroll].sort((a, b) => a - b) };
-    ctx.odds(command).then((odds) => {
-      if (odds) box.replaceChildren(oddsChart(odds, { labeler: tierLabel, caption: t("web.kitties.reroll_odds_caption") }));
-    }).catch((error) => box.replaceChildren(el("p", { class: "muted" }, error.message)));
-    parts.push(box);
+    const odds = ctx.oddsNow({ kind: "reroll", dice: [...draft.reroll].sort((a, b) => a - b) });
+    parts.push(el("div", { id: "reroll-odds", class: "odds", "aria-live": "polite" },
+      !odds ? null : odds.error ? el("p", { class: "muted" }, odds.error) : oddsChart(odds, { labeler: tierLabel, caption: t("web.kitties.reroll_odds_caption") })));
   }
   if (mayAct && check.can_accept) {
     parts.push(legal(ctx, el("button", { type: "button", id: "accept-failure", onclick: () => ctx.send({ kind: "accept_failure" }) }, t("web.kitties.accept")), { kind: "accept_failure" }));
