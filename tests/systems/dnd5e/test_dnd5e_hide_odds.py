@@ -31,7 +31,7 @@ def _sneaky() -> DndState:
 def _odds(state: DndState, data: dict[str, Any]) -> dict[str, Fraction]:
     found = SYSTEM.odds(state, command(data))
     assert found is not None
-    return {str(o.value): Fraction(o.exact) for o in found.outcomes}
+    return {str(o.value): Fraction(o.exact or "") for o in found.outcomes}
 
 
 def _enumerated(state: DndState, data: dict[str, Any], dice: int) -> Fraction:
