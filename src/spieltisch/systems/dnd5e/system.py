@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeGuard
 
 from pydantic import TypeAdapter
 
@@ -85,8 +85,8 @@ class Dnd5e:
     def odds(self, state: DndState, command: c.Command) -> Odds | None:
         """An attack's damage distribution (0 = miss, the critical mixed in); a move's one
         certain outcome, its route check (:func:`.decide.preview_move`); a cast's per target;
-        damage to a concentrating creature: P(keeping the spell); else ``None``. A refusal
-        names creatures by their display names, as :meth:`decide` does."""
+        damage to a concentrating creature: P(keeping the spell); a Hide: P(hidden); else
+        ``None``. A refusal names creatures by their display names, as :meth:`decide` does."""
         try:
             return self._odds(state, command)
         except RuleError as error:
@@ -127,6 +127,8 @@ class Dnd5e:
             mode = queries.check_mode(state, fighter, (command.advantage, command.disadvantage))
             p = save_odds(bonus + command.modifier, command.dc, mode)
             return _two(("success", p), ("failure", 1 - p))
+        if _hides(command):
+            return _hide_odds(state, queries.fighter_of(state, command.creature))
         if isinstance(command, c.Grapple | c.Shove | c.Escape):
             plan = deciding.contest_plan(state, command)
             active_skill, passive_skill = plan.active_skill, plan.passive_skill
@@ -302,6 +304,23 @@ def _concentration_odds(state: DndState, command: c.Damage) -> Odds | None:
     boost = dice_pmf(queries.roll_extra(after, now.id, "save"))
     p = Fraction(0) if fails else save_odds(bonus, concentration_dc(lost), mode, boost)
     return _two(("keep", p), ("lose", 1 - p))
+
+
+def _hides(command: c.Command) -> TypeGuard[c.TakeAction | c.BonusAction]:
+    """Whether ``command`` is a Hide: the action, or a bonus action named ``hide``."""
+    if isinstance(command, c.TakeAction):
+        return command.action == "hide"
+    return isinstance(command, c.BonusAction) and command.feature == "hide"
+
+
+def _hide_odds(state: DndState, fighter: Fighter) -> Odds:
+    """P(hidden) and P(seen) of a Hide: the Stealth check (:func:`.decide.roll_check`)
+    against the highest passive Perception watching (:func:`.decide.hide_dc`), both on the
+    fold handed in: a player's odds count no secret creature."""
+    bonus = fighter.skill_bonus("stealth", "dex")
+    mode = queries.check_mode(state, fighter, (False, False))
+    p = save_odds(bonus, deciding.hide_dc(state, fighter), mode)
+    return _two(("hidden", p), ("seen", 1 - p))
 
 
 def _two(*pairs: tuple[str, Fraction]) -> Odds:

@@ -11,6 +11,7 @@ import { oddsChart } from "../../odds.js";
 import { live } from "../../morph.js";
 import { addressedTo, pieceTurn } from "../../notices.js";
 import { battleMap, centreToken, mapFrame, parseSquare, squareName, terrainLegend, tokenLabel } from "../../fight/map.js";
+import { chanceLine, checkDice, checkForm, describeCheck, jumpRolls, oddsOf, rollModeField, withRollMode } from "./checks.js";
 
 const TERRAIN = ["difficult", "water", "wall"];
 const MODES = ["walk", "fly", "climb", "swim", "crawl"];
@@ -26,7 +27,7 @@ const HERO_CAST_FORM = Object.freeze({ ability: "", level: "1", dc: "13", attack
 
 const ui = {
   selected: null, route: [], mode: "walk", altitude: "", drag: "", ground: { height: "", squares: "" }, jump: "", jumpHeight: "", obstacle: false, standUp: false, preview: null, previewKey: null,
-  paint: "", attack: "", target: "", action: "dodge", helpTarget: "", helpFoe: "",
+  paint: "", attack: "", target: "", action: "dodge", helpTarget: "", helpFoe: "", helpKind: "attack",
   monster: { kind: "goblin", at: "", secret: false, name: "", ac: "12", hp: "10", speed: "9", size: "medium", attacks: "" },
   hero: { ...HERO_FORM },
   heroCast: { ...HERO_CAST_FORM },
@@ -408,7 +409,7 @@ function onToken(ctx, token) {
     return null;
   }
   if (ui.selected) return onSquare(ctx, token.position);
-  if (f) { ui.target = f.id; targetSpell(ctx, f.id); ctx.rerender(); }
+  if (f) { ui.target = f.id; ui.contest.target = f.id; targetSpell(ctx, f.id); ctx.rerender(); }
   return null;
 }
 
@@ -522,7 +523,8 @@ function routePanel(ctx) {
     lines.push(el("p", { id: "dd-route-cost" }, t("web.dnd5e.route_cost", { path: preview.path.join(" → "), cost: metres(preview.cost_m), left: metres(preview.remaining_m) })));
     if (preview.stood_up) lines.push(el("p", { class: "small-print" }, t("web.dnd5e.route_stands")));
     if (preview.drag_path) lines.push(el("p", { id: "dd-route-drag" }, t("web.dnd5e.route_drag", { name: nameOf(ctx, ui.drag), path: preview.drag_path.join(" → ") })));
-    (preview.checks || []).forEach((check, i) => lines.push(el("p", { class: "dd-warning", id: `dd-route-check-${i}` }, t("web.dnd5e.check." + check.reason, { step: check.step + 1, dc: check.dc, name: f.name }))));
+    (preview.checks || []).forEach((check, i) => lines.push(el("p", { class: "dd-warning", id: `dd-route-check-${i}` }, t("web.dnd5e.check." + check.reason, { step: check.step + 1, dc: check.dc, name: f.name }),
+      check.p ? [" ", t("web.dnd5e.check_form.odds", { p: percent(check.p.p) }), " ", el("span", { class: "exact" }, `(${check.p.exact})`)] : null)));
     if (preview.error) lines.push(el("p", { class: "dd-refused", id: "dd-route-error" }, errorText(ctx, preview.error)));
     if (preview.opportunity_attacks.length) {
       lines.push(el("p", { class: "dd-warning", id: "dd-route-oa" }, t("web.dnd5e.route_provokes", { names: preview.opportunity_attacks.map((id) => nameOf(ctx, id)).join(", ") })));
@@ -612,19 +614,6 @@ function groundForm(ctx) {
 
 // -- the current creature's actions --------------------------------------------------------
 
-const ROLL_MODES = ["advantage", "normal", "disadvantage"];
-
-/** The GM's choice of advantage, normal or disadvantage for one roll: a select, and the
- * command with the GM-only flags it sets (the tracked sources still count on top). */
-function rollModeField(id, value, onchange) {
-  return field(t("web.dnd5e.roll_mode"), select(id, ROLL_MODES.map((m) => [m, t("web.dnd5e.mode." + m)]), value, { onchange }));
-}
-
-function withRollMode(command, mode) {
-  if (!command || mode === "normal") return command;
-  return { ...command, [mode]: true };
-}
-
 function loadAttackOdds(ctx, command) {
   return oddsFor(ctx, command);
 }
@@ -666,16 +655,26 @@ function actionBox(ctx, f) {
   const allies = others.filter((x) => x.side === f.side);
   const foes = others.filter((x) => x.side !== f.side);
   const help = ui.action === "help";
+  const helpCheck = help && ui.helpKind === "check";
   const command = { kind: "action", creature: f.id, action: ui.action };
-  if (help) Object.assign(command, { target: ui.helpTarget || allies[0]?.id || null, foe: ui.helpFoe || foes[0]?.id || null, help: "attack" });
-  const reason = !left ? t("web.dnd5e.no_action_left") : help && !allies.length ? t("web.dnd5e.no_ally") : null;
+  if (!allies.some((x) => x.id === ui.helpTarget)) ui.helpTarget = allies[0]?.id || "";
+  if (!foes.some((x) => x.id === ui.helpFoe)) ui.helpFoe = foes[0]?.id || "";
+  if (help) Object.assign(command, { target: ui.helpTarget || null, help: ui.helpKind }, helpCheck ? {} : { foe: ui.helpFoe || null });
+  const reason = !left ? t("web.dnd5e.no_action_left") : help && !allies.length ? t("web.dnd5e.no_ally") : help && !helpCheck && !foes.length ? t("web.dnd5e.no_foe") : null;
+  // Hide: the chance to reach the highest passive Perception watching (the view holds only
+  // the creatures this person sees, and so do the odds the server answers for them).
+  const hides = ui.action === "hide" || (f.bonus_actions || []).includes("hide");
+  const hideOdds = hides ? oddsOf(ctx, { kind: "action", creature: f.id, action: "hide" }) : null;
   return el("div", { class: "dd-actions-other" },
     el("h3", {}, t("web.dnd5e.other_actions")),
     el("div", { class: "row" },
       field(t("web.dnd5e.action_label"), select("dd-action", ACTIONS.map((a) => [a, t("web.dnd5e.action." + a)]), ui.action, { onchange: (e) => { ui.action = e.target.value; ctx.rerender(); } })),
-      help ? field(t("web.dnd5e.help_ally"), select("dd-help-ally", allies.map((x) => [x.id, x.name]), command.target, { onchange: (e) => (ui.helpTarget = e.target.value) })) : null,
-      help ? field(t("web.dnd5e.help_foe"), select("dd-help-foe", foes.map((x) => [x.id, x.name]), command.foe, { onchange: (e) => (ui.helpFoe = e.target.value) })) : null),
-    el("p", { class: "muted small-print" }, t("web.dnd5e.action_fx." + ui.action)),
+      help ? field(t("web.dnd5e.help_kind"), select("dd-help-kind", ["attack", "check"].map((k) => [k, t("web.dnd5e.help_kind." + k)]), ui.helpKind, { onchange: (e) => { ui.helpKind = e.target.value; ctx.rerender(); } })) : null,
+      help ? field(t("web.dnd5e.help_ally"), select("dd-help-ally", allies.map((x) => [x.id, x.name]), ui.helpTarget, { onchange: (e) => { ui.helpTarget = e.target.value; ctx.rerender(); } })) : null,
+      help && !helpCheck ? field(t("web.dnd5e.help_foe"), select("dd-help-foe", foes.map((x) => [x.id, x.name]), ui.helpFoe, { onchange: (e) => { ui.helpFoe = e.target.value; ctx.rerender(); } })) : null),
+    el("p", { class: "muted small-print", id: "dd-action-fx" }, t(helpCheck ? "web.dnd5e.action_fx.help_check" : "web.dnd5e.action_fx." + ui.action)),
+    hideOdds?.failed ? el("p", { class: "dd-refused", id: "dd-hide-odds" }, hideOdds.failed) : chanceLine("dd-hide-odds", "web.dnd5e.hide_odds", hideOdds, "hidden"),
+    hides ? el("p", { class: "muted small-print", id: "dd-hide-how" }, t("web.dnd5e.hide_how")) : null,
     el("button", { type: "button", id: "dd-action-go", disabled: Boolean(reason), title: reason, onclick: () => sendFor(ctx, f, command) }, t("web.dnd5e.take_action", { action: t("web.dnd5e.action." + ui.action) })),
     (f.bonus_actions || []).length ? el("div", { class: "row" }, f.bonus_actions.map((feature, i) => el("button", {
       type: "button", id: `dd-bonus-${i}`, disabled: Number(b.bonus || 0) <= 0, title: Number(b.bonus || 0) > 0 ? null : t("web.dnd5e.no_bonus_left"),
@@ -709,9 +708,22 @@ function contestBox(ctx, f) {
       field(t("web.dnd5e.contest_label"), select("dd-contest-action", CONTESTS.map((a) => [a, t("web.dnd5e.contest." + a)]), c.action, { onchange: (e) => { c.action = e.target.value; ctx.rerender(); } })),
       field(t("web.dnd5e.attack_target"), select("dd-contest-target", others.map((x) => [x.id, x.name]), c.target, { onchange: (e) => { c.target = e.target.value; ctx.rerender(); } }))),
     win ? el("p", { id: "dd-contest-odds" }, t("web.dnd5e.contest_odds", { p: percent(win.probability) }), " ", el("span", { class: "exact" }, `(${win.exact})`)) : null,
+    el("p", { class: "muted small-print", id: "dd-contest-how" }, t("web.dnd5e.contest_how." + c.action)),
     reason ? el("p", { class: "muted small-print", id: "dd-contest-why" }, reason) : null,
     el("button", { type: "button", id: "dd-contest-go", disabled: Boolean(reason) || !win, title: reason, onclick: () => sendFor(ctx, f, command) }, t("web.dnd5e.contest_go", { action: t("web.dnd5e.contest." + c.action) })),
-    grappled ? el("button", { type: "button", id: "dd-escape", disabled: Number(b.action || 0) <= 0, onclick: () => sendFor(ctx, f, { kind: "escape", creature: f.id }) }, t("web.dnd5e.contest_escape")) : null);
+    grappled ? escapeRow(ctx, f) : null);
+}
+
+/** Escaping a grapple (the grappled creature's action): the chance before the roll. */
+function escapeRow(ctx, f) {
+  const left = Number(f.budgets?.action || 0) > 0;
+  const odds = left ? oddsOf(ctx, { kind: "escape", creature: f.id }) : null;
+  const why = !left ? t("web.dnd5e.no_action_left") : odds?.failed || null;
+  return el("div", { class: "dd-escape", id: "dd-escape-box" },
+    chanceLine("dd-escape-odds", "web.dnd5e.escape_odds", odds, "win"),
+    el("p", { class: "muted small-print", id: "dd-escape-how" }, t("web.dnd5e.escape_how")),
+    why ? el("p", { class: "muted small-print", id: "dd-escape-why" }, why) : null,
+    el("button", { type: "button", id: "dd-escape", disabled: Boolean(why), title: why, onclick: () => sendFor(ctx, f, { kind: "escape", creature: f.id }) }, t("web.dnd5e.contest_escape")));
 }
 
 function readyBox(ctx, f) {
@@ -980,7 +992,7 @@ function fightEndForm(ctx) {
 
 function toolsPanel(ctx) {
   const parts = [];
-  if (ctx.isGm) parts.push(fightEndForm(ctx), startForm(ctx), saveForm(ctx), monsterForm(ctx));
+  if (ctx.isGm) parts.push(fightEndForm(ctx), startForm(ctx), saveForm(ctx), checkForm(ctx, { fighters: fighters(ctx), current: current(ctx), nameOf: (id) => nameOf(ctx, id), sendFor: (f, command) => sendFor(ctx, f, command) }), monsterForm(ctx));
   else if (ctx.me.role === "player") parts.push(heroForm(ctx));
   if (!parts.length) return null;
   return el("section", { class: "card dd-tools", id: "dd-tools" }, el("h2", {}, t("web.dnd5e.tools")), ...parts);
@@ -1365,17 +1377,19 @@ export function describe(event, ctx) {
     case "terrain_set": return t("web.dnd5e.ev.terrain_set", { squares: event.squares.join(", "), terrain: event.terrain ? t("web.map.terrain." + event.terrain) : t("web.map.terrain.plain") });
     case "ground_set": return t("web.dnd5e.ev.ground_set", { squares: event.squares.join(", "), height: metres(event.height_m) });
     case "moved": {
-      if (event.path.length < 2 && !event.stood_up) return null;
+      // Outcome first: the jump checks the move rolled (a failed one may stop it where it began).
+      const rolled = jumpRolls(event);
+      if (event.path.length < 2 && !event.stood_up) return rolled || null;
       const base = t("web.dnd5e.ev.moved", { name: n(event.creature), path: event.path.join(" → "), spent: metres(event.movement.spent) })
         + (event.drag ? " " + t("web.dnd5e.ev.dragged", { name: n(event.drag.creature), path: event.drag.path.join(" → ") }) : "")
         + (Number(event.altitude_m || 0) ? " " + t("web.dnd5e.ev.aloft", { height: metres(event.altitude_m) }) : "");
-      const checks = (event.checks || []).map((c) => " " + t("web.dnd5e.check." + c.reason, { step: c.step + 1, dc: c.dc, name: n(event.creature) })).join("")
-        + (event.rolls || []).map((r) => " " + t(r.succeeded ? "web.dnd5e.check.made" : "web.dnd5e.check.failed", { total: r.total, dc: r.dc })).join("");
-      return (event.stood_up ? t("web.dnd5e.ev.stood_up", { name: n(event.creature) }) + " " : "") + base + (event.pending ? " " + t("web.dnd5e.ev.provoked", { names: event.pending.reactors.map(n).join(", ") }) : "") + checks;
+      const checks = (event.checks || []).map((c) => " " + t("web.dnd5e.check." + c.reason, { step: c.step + 1, dc: c.dc, name: n(event.creature) })).join("");
+      return (rolled ? rolled + " " : "") + (event.stood_up ? t("web.dnd5e.ev.stood_up", { name: n(event.creature) }) + " " : "") + base + (event.pending ? " " + t("web.dnd5e.ev.provoked", { names: event.pending.reactors.map(n).join(", ") }) : "") + checks;
     }
     case "attacked": return attackText(event, ctx);
     case "declined": return t("web.dnd5e.ev.declined", { name: n(event.creature) });
-    case "action_taken": return t("web.dnd5e.ev.action_taken", { name: n(event.creature), action: t("web.dnd5e.action." + event.action) });
+    case "action_taken": return describeCheck(event, n) ?? t("web.dnd5e.ev.action_taken", { name: n(event.creature), action: t("web.dnd5e.action." + event.action) });
+    case "check_rolled": return describeCheck(event, n);
     case "readied": return t("web.dnd5e.ev.readied", { name: n(event.creature), trigger: event.readied.trigger });
     case "ready_fired": return t("web.dnd5e.ev.ready_fired", { name: n(event.creature) });
     case "bonus_taken": return t("web.dnd5e.ev.bonus_taken", { name: n(event.creature), feature: tFirst(["web.dnd5e.action." + event.feature], {}, event.feature) });
@@ -1395,7 +1409,7 @@ export function describe(event, ctx) {
     case "lair_set": return t(event.in_lair ? "web.dnd5e.ev.lair_on" : "web.dnd5e.ev.lair_off", { name: n(event.creature) });
     case "lair_action_taken": return t("web.dnd5e.ev.lair_action", { name: n(event.creature), text: event.text });
     case "condition_saved": return t("web.dnd5e.ev.condition_saved", { name: n(event.creature), condition: tFirst(["web.dnd5e.cond." + event.condition], {}, event.condition), result: t(event.succeeded ? "web.dnd5e.save_ok" : "web.dnd5e.save_fail") });
-    case "contested": return t(event.won ? "web.dnd5e.ev.contest_won" : "web.dnd5e.ev.contest_lost", { name: n(event.creature), target: n(event.target), action: t("web.dnd5e.contest_ev." + event.action), active: event.active.total, passive: event.passive.total });
+    case "contested": return describeCheck(event, n);
     case "combat_ended": return t("web.dnd5e.ev.combat_ended");
     case "rested": return t("web.dnd5e.ev.rested_" + event.length, { names: event.creatures.map(n).join(", ") });
     case "fell": return t("web.dnd5e.ev.fell", { name: n(event.creature), height: metres(event.height_m), damage: event.dice.reduce((a, b) => a + b, 0) });
@@ -1422,7 +1436,8 @@ export function diceOf(event) {
   if (event.kind === "concentration_saved") return event.d20.map((v) => ({ die: "d20", sides: 20, face: v }));
   if (event.kind === "spell_cast") return event.targets.flatMap((x) => [...x.d20.map((v) => ({ die: "d20", sides: 20, face: v })), ...x.dice.map((v) => ({ die: "d", face: v }))]);
   if (event.kind === "condition_saved") return event.d20.map((v) => ({ die: "d20", sides: 20, face: v }));
-  if (event.kind === "contested") return [...event.active.d20, ...event.passive.d20].map((v) => ({ die: "d20", sides: 20, face: v }));
+  const checked = checkDice(event);
+  if (checked) return checked;
   if (event.kind === "fell") return event.dice.map((v) => ({ die: "d6", sides: 6, face: v }));
   if (event.kind === "save_action") return [...event.saves.flatMap((x) => x.d20.map((v) => ({ die: "d20", sides: 20, face: v }))), ...event.dice.flat().map((v) => ({ die: "d", face: v }))];
   return [];
