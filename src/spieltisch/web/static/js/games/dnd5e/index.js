@@ -269,6 +269,32 @@ function reactionPanel(ctx) {
   return el("section", { class: "card dd-reaction", id: "dd-reaction", "aria-labelledby": "dd-reaction-h" }, ...parts);
 }
 
+// -- a hit that waits for its target's Shield (rules edition 4) --------------------------------
+
+/** The decision a held hit asks of its target's owner (the GM for a creature no player holds):
+ * cast Shield (+5 AC, against this attack too) or take the hit. Others see whom the table
+ * waits for. The d20 is rolled, so whether Shield turns the hit is certain. */
+function shieldPanel(ctx) {
+  const held = ctx.state.held_hit;
+  const f = held && byId(ctx).get(held.target);
+  if (!f) return null;
+  const params = { target: f.name, attacker: nameOf(ctx, held.attacker), attack: held.attack, total: held.total, ac: held.ac, shield_ac: held.shield_ac };
+  const intro = el("p", {}, t("web.dnd5e.shield.text", params));
+  const heading = el("h2", { id: "dd-shield-h" }, t("web.dnd5e.shield.heading"));
+  if (!mine(ctx, f)) {
+    return el("section", { class: "card dd-reaction", id: "dd-shield", "aria-labelledby": "dd-shield-h" }, heading, intro,
+      el("p", { id: "dd-shield-wait" }, t("web.dnd5e.reaction_wait", { reactor: f.name })));
+  }
+  const still = held.shield_hits ? t(held.shield_hits.p > 0 ? "web.dnd5e.shield.still_hits" : "web.dnd5e.shield.turns", params) : null;
+  return el("section", { class: "card dd-reaction", id: "dd-shield", tabindex: "-1", "aria-labelledby": "dd-shield-h" }, heading, intro,
+    still ? el("p", { id: "dd-shield-odds" }, still) : null,
+    el("button", { type: "button", class: "primary", id: "dd-shield-cast", disabled: held.slot == null,
+      onclick: () => sendFor(ctx, f, { kind: "shield", creature: f.id, cast: true }).then(focusResult) },
+      t("web.dnd5e.shield.cast", { slot: held.slot ?? "–" })),
+    el("button", { type: "button", id: "dd-shield-take", onclick: () => sendFor(ctx, f, { kind: "shield", creature: f.id, cast: false }).then(focusResult) },
+      t("web.dnd5e.shield.take")));
+}
+
 function focusResult(answer) {
   if (answer) document.getElementById("dd-last")?.focus();
 }
@@ -1036,6 +1062,8 @@ function concentrationToken(ctx, token) {
 
 function templateMarks(ctx) {
   const out = {};
+  // an aura (Spirit Guardians) around its caster, drawn under the spell templates
+  for (const aura of ctx.state.auras || []) for (const sq of aura.squares) out[sq] = "is-aura";
   for (const tpl of ctx.state.templates || []) for (const sq of tpl.squares) out[sq] = "is-template";
   if (ui.cast.origin) out[ui.cast.origin] = "is-template-origin";
   return out;
@@ -1324,7 +1352,7 @@ export function render(body, ctx) {
   if (ui.selected && !movable(ctx, byId(ctx).get(ui.selected))) { ui.selected = null; clearRoute(); }
   refreshPreview(ctx);
   body.replaceChildren(el("div", { class: "dd-table" },
-    status(ctx), endedLine(ctx), reactionPanel(ctx), mapPanel(ctx), legendaryPanel(ctx), lairPanel(ctx), readiedPanel(ctx), lastAttack(ctx), lastCast(ctx), lastConcentration(ctx), turnPanel(ctx), castPanel(ctx)));
+    status(ctx), endedLine(ctx), reactionPanel(ctx), shieldPanel(ctx), mapPanel(ctx), legendaryPanel(ctx), lairPanel(ctx), readiedPanel(ctx), lastAttack(ctx), lastCast(ctx), lastConcentration(ctx), turnPanel(ctx), castPanel(ctx)));
   // The fight in the scene, the creatures' cards as the sheets, the forms as the tools.
   const tools = toolsPanel(ctx);
   return { sheets: el("div", { class: "dd-table" }, fightersPanel(ctx)), tools: tools && el("div", { class: "dd-table" }, tools) };
@@ -1355,6 +1383,7 @@ function attackResult(event, ctx) {
 /** An attack's log line, outcome first: hit, critical or miss, with the damage. */
 function attackText(event, ctx) {
   const params = { attacker: nameOf(ctx, event.attacker), target: nameOf(ctx, event.target), attack: event.attack, mode: t("web.dnd5e.mode." + event.mode) };
+  if (event.held) return t("web.dnd5e.ev.attack_held", { ...params, natural: keptD20(event) });
   const result = attackResult(event, ctx);
   if (!result) return t(event.opportunity ? "web.dnd5e.ev.opportunity" : event.readied ? "web.dnd5e.ev.readied_attack" : "web.dnd5e.ev.attacked", params);
   const mode = event.mode === "normal" ? "" : t("web.dnd5e.ev.attack_mode", { mode: params.mode });
@@ -1387,6 +1416,7 @@ export function describe(event, ctx) {
       return (rolled ? rolled + " " : "") + (event.stood_up ? t("web.dnd5e.ev.stood_up", { name: n(event.creature) }) + " " : "") + base + (event.pending ? " " + t("web.dnd5e.ev.provoked", { names: event.pending.reactors.map(n).join(", ") }) : "") + checks;
     }
     case "attacked": return attackText(event, ctx);
+    case "aura_struck": return t("web.dnd5e.ev.aura_struck", { name: n(event.creature), caster: n(event.caster), natural: keptD20(event) ?? "–", rolled: event.dice.reduce((a, b) => a + b, 0) });
     case "declined": return t("web.dnd5e.ev.declined", { name: n(event.creature) });
     case "action_taken": return describeCheck(event, n) ?? t("web.dnd5e.ev.action_taken", { name: n(event.creature), action: t("web.dnd5e.action." + event.action) });
     case "check_rolled": return describeCheck(event, n);
@@ -1445,9 +1475,14 @@ export function diceOf(event) {
 
 // -- what waits for the viewer (the decisions contract, docs/web-table.md) ---------------------
 
-/** Each opportunity attack waiting for a reactor the viewer decides for (the creature's
- * player, or the GM for a creature no player holds). */
+/** A held hit waiting for its target's Shield, else each opportunity attack waiting for a
+ * reactor, that the viewer decides for (the creature's player, or the GM). */
 export function decisions(ctx) {
+  const held = ctx.state.held_hit;
+  const shield = held && byId(ctx).get(held.target);
+  if (shield && mine(ctx, shield)) {
+    return [{ id: "dd-shield", text: t("web.dnd5e.shield.text", { target: shield.name, attacker: nameOf(ctx, held.attacker), attack: held.attack, total: held.total, ac: held.ac, shield_ac: held.shield_ac }), target: "dd-shield" }];
+  }
   const pending = ctx.state.pending_reaction;
   if (!pending) return [];
   return pending.reactors.filter((id) => byId(ctx).has(id) && addressedTo(ctx, id)).map((id) => ({
