@@ -270,6 +270,9 @@ function morphNode(old, fresh, ids) {
 function morphAttributes(old, fresh) {
   for (const attr of [...old.attributes]) {
     if (personal(old, attr.name)) continue;
+    // A tabindex the page gave a focused node to take the focus (goTo) stays while it has it:
+    // removing it would blur the node.
+    if (attr.name === "tabindex" && old === document.activeElement) continue;
     if (!fresh.hasAttributeNS(attr.namespaceURI, attr.localName)) old.removeAttributeNS(attr.namespaceURI, attr.localName);
   }
   for (const attr of fresh.attributes) {
