@@ -10,6 +10,7 @@ from __future__ import annotations
 import faulthandler
 import json
 import os
+import shutil
 import sys
 import threading
 import traceback
@@ -392,12 +393,28 @@ class Party:
         return records
 
 
-@pytest.fixture
-def web_store(tmp_path: Any) -> Iterator[Any]:
-    """An event store on a fresh SQLite file for the web app."""
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An empty SQLite file the migrations brought to the newest revision, once per test
+    process; a test copies it instead of migrating a file of its own (most of a store's
+    start). The migrations themselves are tested from an empty file in
+    ``tests/store/test_migrations.py``."""
     from spieltisch.store import EventStore
 
-    store = EventStore(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    path = tmp_path_factory.mktemp("migrated") / "store.sqlite3"
+    EventStore(f"sqlite:///{path}").close()
+    assert not path.with_name(path.name + "-wal").exists()  # closed: all in the one file
+    return path
+
+
+@pytest.fixture
+def web_store(tmp_path: Any, migrated_sqlite: Path) -> Iterator[Any]:
+    """An event store on a fresh SQLite file for the web app (a copy of the migrated one)."""
+    from spieltisch.store import EventStore
+
+    database = tmp_path / "web.sqlite3"
+    shutil.copyfile(migrated_sqlite, database)
+    store = EventStore(f"sqlite:///{database}")
     try:
         yield store
     finally:
