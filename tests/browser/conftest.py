@@ -93,11 +93,10 @@ def start_server(db_path: Path) -> Server:
     return Server(f"http://127.0.0.1:{port}", thread, server, sock)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """One server per test process, on its own database: every test opens tables of its
-    own, so the modules need no server each (starting and stopping one cost about a second
-    per module, more on a loaded machine)."""
+    """One server per test module, on its own database: what one module leaves behind in a
+    server (its connections, its process pool) never reaches the next one's tests."""
     running = start_server(tmp_path_factory.mktemp("db") / "tables.sqlite")
     yield running
     running.stop()
