@@ -1473,6 +1473,32 @@ export function diceOf(event) {
   return [];
 }
 
+/** Commands whose log line names what was asked in the game's words (by display name), after
+ * the outcome the events tell; the others keep their `web.cmd.dnd5e.*` line. */
+const SUMMARIES = new Set(["cast", "shield", "drop_concentration", "fall", "rest", "legendary", "legendary_resistance", "lair", "lair_action", "ground", "end_combat"]);
+
+/** The log's line of what a record asked: who, and what by name ("Greta: Ada casts Bless."). */
+export function summary(record, ctx) {
+  const c = record.command;
+  if (!c || !SUMMARIES.has(c.kind) || !ctx.state) return null;
+  const n = (id) => nameOf(ctx, id);
+  const params = {
+    who: ctx.actorName(record.actor),
+    name: c.creature ? n(c.creature) : "",
+    spell: c.kind === "cast" ? spellName(ctx, c.creature, c.spell) : "",
+    action: c.action ?? "",
+    names: (c.creatures || []).map(n).join(", "),
+    height: c.height_m == null ? "" : metres(c.height_m),
+    squares: (c.squares || []).join(", "),
+  };
+  const key = c.kind === "rest" ? `rest_${c.length}${c.creatures?.length ? "" : "_all"}`
+    : c.kind === "lair" ? (c.in_lair === false ? "lair_off" : "lair_on")
+    : c.kind === "fall" ? (c.height_m == null ? "fall_aloft" : "fall")
+    : c.kind === "shield" ? (c.cast === false ? "shield_no" : "shield")
+    : c.kind;
+  return t("web.dnd5e.cmd." + key, params);
+}
+
 // -- what waits for the viewer (the decisions contract, docs/web-table.md) ---------------------
 
 /** A held hit waiting for its target's Shield, else each opportunity attack waiting for a
