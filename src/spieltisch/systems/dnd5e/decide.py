@@ -21,6 +21,7 @@ from spieltisch.systems.dnd5e import casting
 from spieltisch.systems.dnd5e import commands as c
 from spieltisch.systems.dnd5e import events as e
 from spieltisch.systems.dnd5e.actions import monster_action
+from spieltisch.systems.dnd5e.aura_odds import aura_entry_odds
 from spieltisch.systems.dnd5e.auras import (
     aura_dice,
     aura_info,
@@ -870,9 +871,11 @@ def preview_move(state: DndState, command: c.Move) -> dict[str, object]:
     The same rules as deciding the move: ``legal``, ``cost_m`` (standing up included),
     ``remaining_m`` of the speed in use, ``path`` (square names of the legal prefix, the start
     first), ``drag_path`` (the dragged creature's squares, only for a move that drags one),
-    ``opportunity_attacks`` (the reactors who may take one, in route order) and
-    ``error`` (the code, its params and the step, or ``None``). A command that cannot move at
-    all (not this creature's turn, a reaction pending) raises its :class:`RuleError`.
+    ``opportunity_attacks`` (the reactors who may take one, in route order), ``aura`` (the
+    save and damage of the first aura the route enters, only for a route that enters one:
+    :func:`.aura_odds.aura_entry_odds`) and ``error`` (the code, its params and the step, or
+    ``None``). A command that cannot move at all (not this creature's turn, a reaction
+    pending) raises its :class:`RuleError`.
     """
     fighter = _require_turn(state, command.creature)
     if fighter.position is None:
@@ -903,6 +906,7 @@ def preview_move(state: DndState, command: c.Move) -> dict[str, object]:
         error = RuleError("dnd5e.condition.frightened", creature=fighter.id, step=scared)
         error_step = scared
     dragged = {"drag_path": [square_name(sq) for sq in result.drag_path]} if command.drag else {}
+    entered = aura_entry_odds(state, fighter, tuple(result.path))
     return {
         "legal": error is None,
         "cost_m": str(result.cost_m),
@@ -917,6 +921,7 @@ def preview_move(state: DndState, command: c.Move) -> dict[str, object]:
         "opportunity_attacks": [
             who for who, _ in result.opportunity_attacks if may_react(state, who)
         ],
+        **({"aura": entered} if entered else {}),
         "error": None
         if error is None
         else {

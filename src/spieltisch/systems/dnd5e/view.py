@@ -317,6 +317,13 @@ def _volley(state: DndState, key: str, level: int) -> dict[str, int] | None:
     return {str(n): missile_count(info, n, character_level=level) for n in slots}
 
 
+def _aura_types(state: DndState, key: str) -> list[str] | None:
+    """The damage types an aura spell's caster chooses from (the default first); None for
+    another spell or a table before rules edition 4."""
+    aura = aura_info(key) if state.options.edition >= 4 else None
+    return None if aura is None else [str(x) for x in aura["types"]]
+
+
 def _spell_entry(key: str) -> dict[str, Any]:
     info = spell_info(key)
     return {
@@ -357,7 +364,12 @@ def _casting(state: DndState, fighter: Fighter) -> dict[str, Any] | None:
             for k, n in found.innate.items()
         },
         "spells": [
-            {**_spell_entry(k), "missiles": _volley(state, k, found.level)} for k in found.spells
+            {
+                **_spell_entry(k),
+                "missiles": _volley(state, k, found.level),
+                "aura_types": _aura_types(state, k),
+            }
+            for k in found.spells
         ],
         "concentration": None
         if held is None

@@ -35,7 +35,7 @@ const ui = {
   lastShown: null,
   save: { creature: "", ability: "dex", dc: "", bonus: "", mode: "normal" }, attackMode: "normal",
   ready: { trigger: "", what: "attack", attack: "", target: "", action: "" },
-  cast: { caster: "", spell: "", slot: "", targets: [], darts: {}, origin: "", toward: "", placing: "" }, castOdds: null, castError: null,
+  cast: { caster: "", spell: "", slot: "", targets: [], darts: {}, origin: "", toward: "", placing: "", dtype: "", spared: null }, castOdds: null, castError: null,
   legendaryTarget: {}, lairText: "", fall: {}, duration: {}, source: {},
   contest: { action: "grapple", target: "" },
 };
@@ -552,6 +552,7 @@ function routePanel(ctx) {
     (preview.checks || []).forEach((check, i) => lines.push(el("p", { class: "dd-warning", id: `dd-route-check-${i}` }, t("web.dnd5e.check." + check.reason, { step: check.step + 1, dc: check.dc, name: f.name }),
       check.p ? [" ", t("web.dnd5e.check_form.odds", { p: percent(check.p.p) }), " ", el("span", { class: "exact" }, `(${check.p.exact})`)] : null)));
     if (preview.error) lines.push(el("p", { class: "dd-refused", id: "dd-route-error" }, errorText(ctx, preview.error)));
+    if (preview.aura) lines.push(auraLine(ctx, preview.aura));
     if (preview.opportunity_attacks.length) {
       lines.push(el("p", { class: "dd-warning", id: "dd-route-oa" }, t("web.dnd5e.route_provokes", { names: preview.opportunity_attacks.map((id) => nameOf(ctx, id)).join(", ") })));
     }
@@ -581,6 +582,21 @@ function routePanel(ctx) {
       el("button", { type: "button", id: "dd-route-back", disabled: !ui.route.length, onclick: () => { ui.route = ui.route.slice(0, -1); refreshPreview(ctx); ctx.rerender(); } }, t("web.dnd5e.route_back")),
       el("button", { type: "button", id: "dd-route-clear", onclick: () => { clearRoute(); ui.selected = null; ctx.rerender(); } }, t("web.dnd5e.route_clear")),
       prone ? null : el("button", { type: "button", id: "dd-drop-prone", onclick: () => sendFor(ctx, f, { kind: "move", creature: f.id, drop_prone: true }) }, t("web.dnd5e.drop_prone"))));
+}
+
+/** The aura a route enters (Spirit Guardians): where, the save's odds and the damage, halved
+ * on a save, as a chart to open. */
+function auraLine(ctx, aura) {
+  const exact = (x) => el("span", { class: "exact" }, `(${x.exact})`);
+  const mean = aura.mean.toLocaleString(document.documentElement.lang, { maximumFractionDigits: 1 });
+  const odds = { outcomes: aura.damage.map((d) => ({ value: d.value, probability: d.p, exact: d.exact })), mean: aura.mean };
+  return el("div", { class: "dd-warning", id: "dd-route-aura" },
+    el("p", {}, t("web.dnd5e.route_aura", { step: aura.step + 1, square: aura.square, caster: nameOf(ctx, aura.caster), spell: spellName(ctx, aura.caster, aura.spell), ability: t("web.dnd5e.ability." + aura.ability) }), " ",
+      el("span", { id: "dd-route-aura-save" }, t("web.dnd5e.route_aura_save", { p: percent(aura.save.p) }), " ", exact(aura.save)), ", ",
+      el("span", { id: "dd-route-aura-fail" }, t("web.dnd5e.route_aura_fail", { p: percent(aura.fail.p) }), " ", exact(aura.fail)), " ",
+      el("span", { id: "dd-route-aura-mean" }, t("web.dnd5e.route_aura_mean", { mean }))),
+    el("details", {}, el("summary", {}, t("web.dnd5e.route_aura_chart")),
+      oddsChart(odds, { caption: t("web.dnd5e.route_aura_caption"), labeler: (v) => t("web.dnd5e.damage_value", { n: v }) })));
 }
 
 function mapPanel(ctx) {
@@ -1108,7 +1124,36 @@ function castCommand(ctx, spell) {
   if (spell.area) {
     if (c.origin) command.area = c.toward ? { origin: c.origin, toward: c.toward } : { origin: c.origin };
   } else if (spell.range !== "self") command.targets = volleyTargets(spell, c);
+  if (spell.aura_types) {
+    // an aura (Spirit Guardians): the damage type chosen, and the spared creatures only where
+    // the choice differs from the default (the caster's side, seen or not)
+    command.damage_type = spell.aura_types.includes(c.dtype) ? c.dtype : spell.aura_types[0];
+    if (c.spared) command.spared = c.spared;
+  }
   return command;
+}
+
+/** The creatures an aura spares by default: the caster's side (the caster itself never counts). */
+function sparedByDefault(ctx, caster) {
+  return fighters(ctx).filter((x) => x.id !== caster.id && x.side === caster.side && !x.dead).map((x) => x.id);
+}
+
+/** An aura's choices in the cast box: its damage type and the creatures it spares. */
+function auraFields(ctx, spell, f) {
+  const c = ui.cast;
+  const others = fighters(ctx).filter((x) => x.id !== f.id && !x.dead);
+  const spared = c.spared ?? sparedByDefault(ctx, f);
+  const toggle = (id) => (e) => {
+    const now = e.target.checked ? [...spared, id] : spared.filter((x) => x !== id);
+    const usual = sparedByDefault(ctx, f);
+    c.spared = now.length === usual.length && now.every((x) => usual.includes(x)) ? null : now;
+    ctx.rerender();
+  };
+  return el("div", { class: "dd-aura-choice" },
+    field(t("web.dnd5e.spell.aura_type"), select("dd-cast-dtype", spell.aura_types.map((x) => [x, t("web.dnd5e.dtype." + x)]), c.dtype || spell.aura_types[0], { onchange: (e) => { c.dtype = e.target.value; ctx.rerender(); } })),
+    el("fieldset", { class: "dd-cast-targets", id: "dd-cast-spared" }, el("legend", {}, t("web.dnd5e.spell.spared")),
+      el("p", { class: "muted small-print" }, t("web.dnd5e.spell.spared_how")),
+      others.map((x) => checkField(`dd-cast-spare-${x.id}`, x.name, spared.includes(x.id), { onchange: toggle(x.id) }))));
 }
 
 // A volley spell (Magic Missile's darts, Scorching Ray's rays, Eldritch Blast's beams): how
@@ -1175,11 +1220,11 @@ function castPanel(ctx) {
         : !spell.area && spell.range !== "self" && spell.mechanical && !c.targets.length ? t("web.dnd5e.spell.why_targets")
           : split && split !== missiles ? t("web.dnd5e.spell.why_missiles", { count: missiles, given: split }) : null;
   if (!reason) loadCastOdds(ctx, command); else { ui.castOdds = null; ui.castError = null; }
-  const set = (key) => (e) => { c[key] = e.target.value; if (key === "spell") { c.slot = ""; c.origin = ""; c.toward = ""; c.placing = ""; } ctx.rerender(); };
+  const set = (key) => (e) => { c[key] = e.target.value; if (key === "spell" || key === "caster") { c.slot = ""; c.origin = ""; c.toward = ""; c.placing = ""; c.dtype = ""; c.spared = null; } ctx.rerender(); };
   const toggle = (id) => (e) => { c.targets = e.target.checked ? [...c.targets, id] : c.targets.filter((x) => x !== id); ctx.rerender(); };
   const go = async () => {
     const answer = await sendFor(ctx, f, command);
-    if (answer) { c.targets = []; c.darts = {}; c.origin = ""; c.toward = ""; c.placing = ""; ctx.rerender(); document.getElementById("dd-cast-result")?.focus(); }
+    if (answer) { c.targets = []; c.darts = {}; c.origin = ""; c.toward = ""; c.placing = ""; c.dtype = ""; c.spared = null; ctx.rerender(); document.getElementById("dd-cast-result")?.focus(); }
   };
   const casterName = (x) => x.f.name;
   return el("section", { class: "card", id: "dd-cast-box", "aria-labelledby": "dd-cast-heading" },
@@ -1193,6 +1238,7 @@ function castPanel(ctx) {
       range: spell.range === "distance" ? metres(spell.range_m) + " m" : t("web.dnd5e.spell.range." + spell.range),
       casting: t("web.dnd5e.casting." + spell.casting),
     }), spell.concentration ? " " + t("web.dnd5e.spell.needs_concentration") : "", spell.mechanical ? "" : " " + t("web.dnd5e.spell.text_only")),
+    spell.aura_types ? auraFields(ctx, spell, f) : null,
     spell.area ? el("div", { class: "row" },
       field(t("web.dnd5e.spell.origin"), textInput("dd-cast-origin", c.origin, { maxlength: 8, placeholder: spell.range === "self" ? f.position : "e5", oninput: (e) => { c.origin = e.target.value.trim().toLowerCase(); ctx.rerender(); } })),
       needsToward(ctx) ? field(t("web.dnd5e.spell.toward"), textInput("dd-cast-toward", c.toward, { maxlength: 8, oninput: (e) => { c.toward = e.target.value.trim().toLowerCase(); ctx.rerender(); } })) : null,
