@@ -313,7 +313,7 @@ def test_grapple_shove_and_escape_from_the_turn_panel(browser: Any, server: Any)
 def test_a_player_hides_and_learns_nothing_of_a_secret_watcher(browser: Any, server: Any) -> None:
     """Pia's Ada (Stealth +6) hides from Gob (passive Perception 9) while the GM's secret spy
     (passive Perception 17) watches: Pia's odds and her log count Gob alone — d20 + 6 >= 9 —
-    and her page never names the spy."""
+    and her page never names the spy; the GM's odds for Ada count the spy — d20 + 6 >= 17."""
     contexts = [new_context(browser) for _ in range(2)]
     gm, pia = (c.new_page() for c in contexts)
     errors = watch_errors(gm) + watch_errors(pia)
@@ -349,6 +349,11 @@ def test_a_player_hides_and_learns_nothing_of_a_secret_watcher(browser: Any, ser
         )
         expect(pia.locator("#dd-action-fx")).to_contain_text("A Stealth check")
         assert blocking(pia) == []
+        # The GM sees the spy: his odds count its passive Perception 17 — d20 + 6 >= 17 —
+        # while Pia's stay those of Gob alone.
+        gm.select_option("#dd-action", "hide")
+        expect(gm.locator("#dd-hide-odds")).to_have_text(f"P(hidden) {pct(p_check(6, 17))}")
+        expect(pia.locator("#dd-hide-odds")).to_have_text(f"P(hidden) {pct(odds)}")
         click_logged(pia, "#dd-action-go")
         mine = [e for r in records(server.url, table, token) for e in r["events"]]
         hide = [e for e in mine if e["kind"] == "action_taken"][-1]
