@@ -1,3 +1,4 @@
+// @ts-check
 // D&D 5e checks and contests at the table: the GM's ability check with its odds before the
 // roll, the chance of a Hide, of an escape and of the DC 10 checks of a jump, and the log lines
 // of what they rolled, outcome first. Every chance is the server's (`odds` of the command);
@@ -5,6 +6,28 @@
 import { percent } from "../../helpers.js";
 import { el, showAlert, t } from "../../core.js";
 import { field, numberInput, select, textInput } from "../../forms.js";
+
+/**
+ * A check as the events carry it (a Hide's, a Search's, a contest's side, a jump's).
+ * @typedef {{ skill?: string | null, ability: string, d20?: number[], mode?: string,
+ *   dc?: number | null, total: number, succeeded?: boolean }} CheckRoll
+ * @typedef {{ kind: "check_rolled", creature: string, roll: CheckRoll, helped?: boolean }} CheckRolled
+ * @typedef {{ kind: "contested", creature: string, target: string, action: string, won: boolean,
+ *   active: CheckRoll, passive: CheckRoll, push_to?: string | null }} Contested
+ * @typedef {{ kind: "action_taken", creature: string, action: string, target?: string | null,
+ *   foe?: string | null, help?: string | null, check?: CheckRoll | null, found?: string[] }} ActionTaken
+ * @typedef {{ kind: "moved", rolls?: CheckRoll[] }} Moved
+ * @typedef {{ kind: string }} AnyEvent any event of the table
+ * @typedef {{ seq: number, undoes?: number | null, events?: AnyEvent[] }} LogRecord
+ * @typedef {{ value: unknown, probability: number, exact: string }} Outcome
+ * @typedef {{ outcomes?: Outcome[], mean?: number, failed?: string }} Answer the server's odds,
+ *   or `failed` with the reason it refused the command
+ * @typedef {{ records: LogRecord[], odds: (command: object) => Promise<Answer | null>,
+ *   rerender: () => void }} Ctx the part of the table's context these lines use
+ * @typedef {{ id: string, name: string, dead?: boolean }} Creature
+ * @typedef {(id: string) => string} NameOf
+ * @typedef {Record<string, unknown>} Command
+ */
 
 /** The SRD skills by id, each with its ability (as the server's data/skills.json). */
 export const SKILLS = {
@@ -19,25 +42,35 @@ const ROLL_MODES = ["advantage", "normal", "disadvantage"];
 /** What the GM is typing into the check form; kept across re-renders. */
 const form = { creature: "", what: "skill:athletics", dc: "", bonus: "", modifier: "", mode: "normal" };
 
-/** Odds asked of the server, by command and table version (null while they are on the way). */
+/** Odds asked of the server, by command and table version (null while they are on the way).
+ * @type {Map<string, Answer | null>} */
 const asked = new Map();
 
 /** The server's odds of `command` (null until they arrive; `{failed}` with the reason when
- * the server refuses the command); asked once per command and table version. */
+ * the server refuses the command); asked once per command and table version.
+ * @param {Ctx} ctx
+ * @param {Command | null | undefined} command
+ * @returns {Answer | null}
+ */
 export function oddsOf(ctx, command) {
   if (!command) return null;
   const key = JSON.stringify(command) + "|" + ctx.records.length;
-  if (asked.has(key)) return asked.get(key);
+  if (asked.has(key)) return asked.get(key) ?? null;
   if (asked.size > 200) asked.clear();
   asked.set(key, null);
   ctx.odds(command)
     .then((odds) => { asked.set(key, odds); ctx.rerender(); })
-    .catch((error) => { asked.set(key, { failed: error.message }); ctx.rerender(); });
+    .catch((/** @type {Error} */ error) => { asked.set(key, { failed: error.message }); ctx.rerender(); });
   return null;
 }
 
 /** The chance of one outcome of `odds` ("hidden", "win", "success") in words with its exact
- * fraction, in an element with `id`; null while the odds are on the way. */
+ * fraction, in an element with `id`; null while the odds are on the way.
+ * @param {string} id
+ * @param {string} key the text's key, with `{p}`
+ * @param {Answer | null} odds
+ * @param {unknown} value
+ */
 export function chanceLine(id, key, odds, value) {
   const found = odds?.outcomes?.find((o) => o.value === value);
   if (!found) return null;
@@ -45,23 +78,37 @@ export function chanceLine(id, key, odds, value) {
 }
 
 /** The GM's choice of advantage, normal or disadvantage for one roll (the tracked sources
- * still count on top). */
+ * still count on top).
+ * @param {string} id
+ * @param {string} value
+ * @param {(e: Event) => void} onchange
+ */
 export function rollModeField(id, value, onchange) {
-  return field(t("web.dnd5e.roll_mode"), select(id, ROLL_MODES.map((m) => [m, t("web.dnd5e.mode." + m)]), value, { onchange }));
+  return field(t("web.dnd5e.roll_mode"), select(id, ROLL_MODES.map((m) => /** @type {[string, string]} */ ([m, t("web.dnd5e.mode." + m)])), value, { onchange }));
 }
 
-/** `command` with the GM-only flag of the chosen mode. */
+/** `command` with the GM-only flag of the chosen mode.
+ * @template {Command | null | undefined} C
+ * @param {C} command
+ * @param {string} mode
+ * @returns {C}
+ */
 export function withRollMode(command, mode) {
   if (!command || mode === "normal") return command;
   return { ...command, [mode]: true };
 }
 
-/** A check's skill or ability in words ("Athletics", "Strength"). */
+/** A check's skill or ability in words ("Athletics", "Strength").
+ * @param {CheckRoll} roll
+ */
 function skillName(roll) {
   return roll.skill ? t("web.dnd5e.skill." + roll.skill) : t("web.dnd5e.ability." + roll.ability);
 }
 
-/** The d20 a check kept (the higher of two with advantage, the lower with disadvantage). */
+/** The d20 a check kept (the higher of two with advantage, the lower with disadvantage).
+ * @param {CheckRoll} roll
+ * @returns {number | undefined}
+ */
 function kept(roll) {
   const d20 = roll.d20 || [];
   if (d20.length < 2) return d20[0];
@@ -71,7 +118,12 @@ function kept(roll) {
 // -- the GM's ability check ------------------------------------------------------------------
 
 /** A whole number typed in a field within [min, max]: the number, "" for an empty field, or
- * null for anything else. */
+ * null for anything else.
+ * @param {string} text
+ * @param {number} min
+ * @param {number} max
+ * @returns {number | "" | null}
+ */
 function whole(text, min, max) {
   const typed = String(text).trim();
   if (!typed) return "";
@@ -79,7 +131,9 @@ function whole(text, min, max) {
   return Number.isInteger(n) && n >= min && n <= max ? n : null;
 }
 
-/** The check command the form describes, or `{error, focus}` naming what is wrong. */
+/** The check command the form describes, or `{error, focus}` naming what is wrong.
+ * @returns {{ command?: Command, error?: string, focus?: string }}
+ */
 function checkCommand() {
   const dc = whole(form.dc, 1, 40);
   if (dc === "") return { error: t("web.dnd5e.check_form.dc_missing"), focus: "dd-check-dc" };
@@ -89,15 +143,21 @@ function checkCommand() {
   const modifier = whole(form.modifier, -10, 10);
   if (modifier === null) return { error: t("web.dnd5e.check_form.modifier_bad", { value: form.modifier.trim() }), focus: "dd-check-modifier" };
   const [kind, name] = form.what.split(":");
+  /** @type {Command} */
   const command = { kind: "check", creature: form.creature, dc, [kind === "skill" ? "skill" : "ability"]: name };
   if (bonus !== "") command.bonus = bonus;
   if (modifier) command.modifier = modifier;
   return { command: withRollMode(command, form.mode) };
 }
 
-/** The latest check record the viewer sees that is not undone (its event), or null. */
+/** The latest check record the viewer sees that is not undone (its event), or null.
+ * @param {Ctx} ctx
+ * @param {string} kind
+ * @returns {AnyEvent | null}
+ */
 function latest(ctx, kind) {
   const undone = new Set(ctx.records.filter((r) => r.undoes != null).map((r) => r.undoes));
+  /** @type {{ seq: number, event: AnyEvent } | null} */
   let found = null;
   for (const record of ctx.records) {
     if (record.undoes != null || undone.has(record.seq) || (found && found.seq > record.seq)) continue;
@@ -107,9 +167,12 @@ function latest(ctx, kind) {
   return found?.event ?? null;
 }
 
-/** The result line of the latest ability check, outcome first. */
+/** The result line of the latest ability check, outcome first.
+ * @param {Ctx} ctx
+ * @param {NameOf} nameOf
+ */
 function checkResult(ctx, nameOf) {
-  const event = latest(ctx, "check_rolled");
+  const event = /** @type {CheckRolled | null} */ (latest(ctx, "check_rolled"));
   if (!event) return el("p", { id: "dd-check-result", tabindex: "-1", class: "muted small-print" }, t("web.dnd5e.check_form.none_yet"));
   return el("p", {
     id: "dd-check-result", tabindex: "-1", "aria-live": "polite", class: "dd-save-result " + (event.roll.succeeded ? "is-ok" : "is-fail"),
@@ -122,7 +185,11 @@ function checkResult(ctx, nameOf) {
  * mode; P(success) with its exact fraction before the roll, the result after it. A value
  * that is no number in range is named below the form and, when rolled, in the alert; nothing
  * is sent.
- * `sendFor(f, command)` sends it (hidden for a secret creature). */
+ * `sendFor(f, command)` sends it (hidden for a secret creature).
+ * @param {Ctx} ctx
+ * @param {{ fighters: Creature[], current: string | null | undefined, nameOf: NameOf,
+ *   sendFor: (f: Creature | undefined, command: Command | undefined) => Promise<unknown> }} parts
+ */
 export function checkForm(ctx, { fighters, current, nameOf, sendFor }) {
   const able = fighters.filter((f) => !f.dead);
   if (!able.length) return null;
@@ -131,22 +198,23 @@ export function checkForm(ctx, { fighters, current, nameOf, sendFor }) {
   const built = checkCommand();
   if (built.command) built.command.creature = creature;
   const odds = oddsOf(ctx, built.command);
-  const set = (key) => (e) => { form[key] = e.target.value; ctx.rerender(); };
-  const roll = async (e) => {
+  const set = (/** @type {keyof typeof form} */ key) => (/** @type {Event} */ e) => { form[key] = /** @type {HTMLInputElement} */ (e.target).value; ctx.rerender(); };
+  const roll = async (/** @type {Event} */ e) => {
     e.preventDefault();
-    if (built.error) { showAlert(built.error); document.getElementById(built.focus)?.focus(); return; }
+    if (built.error) { showAlert(built.error); document.getElementById(built.focus || "")?.focus(); return; }
     const answer = await sendFor(f, built.command);
     if (answer) document.getElementById("dd-check-result")?.focus();
   };
+  /** @type {[string, string][]} */
   const choices = [
-    ...Object.entries(SKILLS).map(([skill, ability]) => ["skill:" + skill, t("web.dnd5e.check_form.skill", { skill: t("web.dnd5e.skill." + skill), ability: t("web.dnd5e.ability." + ability) })]),
-    ...ABILITIES.map((a) => ["ability:" + a, t("web.dnd5e.check_form.ability", { ability: t("web.dnd5e.ability." + a) })]),
+    ...Object.entries(SKILLS).map(([skill, ability]) => /** @type {[string, string]} */ (["skill:" + skill, t("web.dnd5e.check_form.skill", { skill: t("web.dnd5e.skill." + skill), ability: t("web.dnd5e.ability." + ability) })])),
+    ...ABILITIES.map((a) => /** @type {[string, string]} */ (["ability:" + a, t("web.dnd5e.check_form.ability", { ability: t("web.dnd5e.ability." + a) })])),
   ];
   // The page names a bad value itself (in words), not the browser's own bubble.
   return el("form", { class: "form", id: "dd-check-form", novalidate: true, onsubmit: roll },
     el("h3", {}, t("web.dnd5e.check_form.heading")),
     el("div", { class: "row" },
-      field(t("web.dnd5e.save_creature"), select("dd-check-creature", able.map((x) => [x.id, x.name]), creature, { onchange: set("creature") })),
+      field(t("web.dnd5e.save_creature"), select("dd-check-creature", able.map((x) => /** @type {[string, string]} */ ([x.id, x.name])), creature, { onchange: set("creature") })),
       field(t("web.dnd5e.check_form.what"), select("dd-check-what", choices, form.what, { onchange: set("what") })),
       field(t("web.dnd5e.save_dc"), numberInput("dd-check-dc", form.dc, { min: 1, max: 40, required: true, "aria-required": "true", oninput: set("dc") })),
       field(t("web.dnd5e.check_form.bonus"), numberInput("dd-check-bonus", form.bonus, { min: -20, max: 30, placeholder: t("web.dnd5e.check_form.from_sheet"), oninput: set("bonus") })),
@@ -160,7 +228,10 @@ export function checkForm(ctx, { fighters, current, nameOf, sendFor }) {
 
 // -- what the log says -----------------------------------------------------------------------
 
-/** An ability check's line, outcome first. */
+/** An ability check's line, outcome first.
+ * @param {CheckRolled} event
+ * @param {NameOf} nameOf
+ */
 function checkText(event, nameOf) {
   const roll = event.roll;
   const mode = roll.mode === "normal" ? "" : t("web.dnd5e.ev.attack_mode", { mode: t("web.dnd5e.mode." + roll.mode) });
@@ -169,7 +240,10 @@ function checkText(event, nameOf) {
   }) + (event.helped ? " " + t("web.dnd5e.ev.check_helped") : "");
 }
 
-/** A contest's line: who won (or that a tie changes nothing) and what it did. */
+/** A contest's line: who won (or that a tie changes nothing) and what it did.
+ * @param {Contested} event
+ * @param {NameOf} nameOf
+ */
 function contestText(event, nameOf) {
   const params = {
     name: nameOf(event.creature), target: nameOf(event.target), action: t("web.dnd5e.contest_ev." + event.action),
@@ -181,7 +255,10 @@ function contestText(event, nameOf) {
 }
 
 /** An action's line where the action decided something: Hide and Search with their checks,
- * Help with whom and what it helps; null for the others. */
+ * Help with whom and what it helps; null for the others.
+ * @param {ActionTaken} event
+ * @param {NameOf} nameOf
+ */
 function actionText(event, nameOf) {
   const name = nameOf(event.creature);
   if (event.action === "hide" && event.check) {
@@ -201,20 +278,27 @@ function actionText(event, nameOf) {
   return null;
 }
 
-/** The jump checks a move rolled, outcome first ("Athletics check 14 against DC 10: made."). */
+/** The jump checks a move rolled, outcome first ("Athletics check 14 against DC 10: made.").
+ * @param {Moved} event
+ */
 export function jumpRolls(event) {
   return (event.rolls || []).map((r) => t(r.succeeded ? "web.dnd5e.ev.jump_made" : "web.dnd5e.ev.jump_failed", { skill: skillName(r), total: r.total, dc: r.dc, natural: kept(r) })).join(" ");
 }
 
-/** The log line of a check, contest or action event (null: not one of them). */
+/** The log line of a check, contest or action event (null: not one of them).
+ * @param {AnyEvent} event
+ * @param {NameOf} nameOf
+ */
 export function describeCheck(event, nameOf) {
-  if (event.kind === "check_rolled") return checkText(event, nameOf);
-  if (event.kind === "contested") return contestText(event, nameOf);
-  if (event.kind === "action_taken") return actionText(event, nameOf);
+  if (event.kind === "check_rolled") return checkText(/** @type {CheckRolled} */ (event), nameOf);
+  if (event.kind === "contested") return contestText(/** @type {Contested} */ (event), nameOf);
+  if (event.kind === "action_taken") return actionText(/** @type {ActionTaken} */ (event), nameOf);
   return null;
 }
 
-/** The d20s of one check as the log draws them (the one not kept faded). */
+/** The d20s of one check as the log draws them (the one not kept faded).
+ * @param {CheckRoll} roll
+ */
 function d20s(roll) {
   const keep = kept(roll);
   let taken = false;
@@ -226,12 +310,20 @@ function d20s(roll) {
 }
 
 /** The dice of a check, contest, Hide or Search, or of a move's jump checks; null for an
- * event that is none of them. */
+ * event that is none of them.
+ * @param {AnyEvent} event
+ */
 export function checkDice(event) {
-  if (event.kind === "check_rolled") return d20s(event.roll);
-  if (event.kind === "contested") return [...d20s(event.active), ...d20s(event.passive)];
-  if (event.kind === "action_taken") return event.check ? d20s(event.check) : [];
-  if (event.kind === "moved") return (event.rolls || []).flatMap(d20s);
+  if (event.kind === "check_rolled") return d20s(/** @type {CheckRolled} */ (event).roll);
+  if (event.kind === "contested") {
+    const contest = /** @type {Contested} */ (event);
+    return [...d20s(contest.active), ...d20s(contest.passive)];
+  }
+  if (event.kind === "action_taken") {
+    const check = /** @type {ActionTaken} */ (event).check;
+    return check ? d20s(check) : [];
+  }
+  if (event.kind === "moved") return (/** @type {Moved} */ (event).rolls || []).flatMap(d20s);
   return null;
 }
 
