@@ -16,17 +16,17 @@ import { field, numberInput, select, textInput } from "../../forms.js";
  *   active: CheckRoll, passive: CheckRoll, push_to?: string | null }} Contested
  * @typedef {{ kind: "action_taken", creature: string, action: string, target?: string | null,
  *   foe?: string | null, help?: string | null, check?: CheckRoll | null, found?: string[] }} ActionTaken
- * @typedef {{ kind: "moved", rolls?: CheckRoll[] }} Moved
+ * @typedef {{ kind: string, rolls?: CheckRoll[] }} Moved a move (its jump checks)
  * @typedef {{ kind: string }} AnyEvent any event of the table
  * @typedef {{ seq: number, undoes?: number | null, events?: AnyEvent[] }} LogRecord
  * @typedef {{ value: unknown, probability: number, exact: string }} Outcome
  * @typedef {{ outcomes?: Outcome[], mean?: number, failed?: string }} Answer the server's odds,
  *   or `failed` with the reason it refused the command
- * @typedef {{ records: LogRecord[], odds: (command: object) => Promise<Answer | null>,
+ * @typedef {{ records: LogRecord[], odds: (command: Command) => Promise<Answer | null>,
  *   rerender: () => void }} Ctx the part of the table's context these lines use
  * @typedef {{ id: string, name: string, dead?: boolean }} Creature
  * @typedef {(id: string) => string} NameOf
- * @typedef {Record<string, unknown>} Command
+ * @typedef {{ kind: string, [field: string]: unknown }} Command
  */
 
 /** The SRD skills by id, each with its ability (as the server's data/skills.json). */
@@ -81,7 +81,7 @@ export function chanceLine(id, key, odds, value) {
  * still count on top).
  * @param {string} id
  * @param {string} value
- * @param {(e: Event) => void} onchange
+ * @param {(e: Event & { target: HTMLInputElement }) => void} onchange
  */
 export function rollModeField(id, value, onchange) {
   return field(t("web.dnd5e.roll_mode"), select(id, ROLL_MODES.map((m) => /** @type {[string, string]} */ ([m, t("web.dnd5e.mode." + m)])), value, { onchange }));
