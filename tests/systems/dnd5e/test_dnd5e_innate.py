@@ -9,8 +9,14 @@ import pytest
 
 from spieltisch.engine.errors import RuleError
 from spieltisch.systems.dnd5e.bestiary import monster_fighter
+from spieltisch.systems.dnd5e.casting import casting_at
 from spieltisch.systems.dnd5e.decide import decide
-from spieltisch.systems.dnd5e.spells import innate_level, spell_damage_dice, spell_info
+from spieltisch.systems.dnd5e.spells import (
+    innate_level,
+    proficiency_bonus,
+    spell_damage_dice,
+    spell_info,
+)
 from spieltisch.systems.dnd5e.state import DndState
 
 from .helpers import Dice, command, end_turn, fresh, pc, play, start
@@ -130,3 +136,47 @@ def test_innate_casters_levels_from_the_stat_blocks() -> None:
     # a cantrip at the djinni's level 11 deals three dice (Fire Bolt: 3d10)
     dice = spell_damage_dice(spell_info("fire-bolt"), 0, character_level=djinni.level)
     assert [(d.count, d.sides) for d in dice] == [(3, 10)]
+
+
+@pytest.mark.parametrize(
+    ("challenge", "bonus"),
+    [("0", 2), ("1/2", 2), ("4", 2), ("5", 3), ("8", 3), ("9", 4), ("17", 6), ("21", 7), ("30", 9)],
+)
+def test_the_proficiency_bonus_of_a_challenge_rating(challenge: str, bonus: int) -> None:
+    assert proficiency_bonus(challenge) == bonus
+
+
+def test_an_unstated_innate_dc_and_attack_bonus_follow_from_proficiency_and_ability() -> None:
+    giant = monster_fighter("cloud-giant", "g", "foes")
+    # rules edition 5: CR 9 (+4) and Charisma 16 (+3): DC 8 + 4 + 3 = 15, attack +7
+    derived = giant.casting(derived=True)
+    assert derived is not None and (derived.save_dc, derived.attack_bonus) == (15, 7)
+    # tables of edition 4 and before keep reading DC 10 and +0
+    old = giant.casting()
+    assert old is not None and (old.save_dc, old.attack_bonus) == (10, 0)
+    # a stated DC stays; the attack bonus it leaves out follows (couatl: CR 4 +2, Cha 18 +4)
+    couatl = monster_fighter("couatl", "c", "foes").casting(derived=True)
+    assert couatl is not None and (couatl.save_dc, couatl.attack_bonus) == (14, 6)
+    # a stated DC and attack bonus both stay (djinni: DC 17, +9)
+    djinni = monster_fighter("djinni", "d", "foes").casting(derived=True)
+    assert djinni is not None and (djinni.save_dc, djinni.attack_bonus) == (17, 9)
+
+
+def test_a_mephit_casts_the_one_spell_its_trait_names_once_a_day() -> None:
+    dust = monster_fighter("dust-mephit", "m", "foes")
+    assert dust.casting() is not None and dust.casting().innate == {}  # type: ignore[union-attr]
+    found = dust.casting(derived=True)
+    # CR 1/2 (+2), Charisma 10 (+0): DC 10, +2; sleep once a day
+    assert found is not None and found.innate == {"sleep": 1}
+    assert (found.save_dc, found.attack_bonus) == (10, 2)
+    # the magma mephit states its DC beside the spell
+    magma = monster_fighter("magma-mephit", "m", "foes").casting(derived=True)
+    assert magma is not None and magma.innate == {"heat-metal": 1} and magma.save_dc == 10
+
+
+def test_the_table_s_edition_decides_which_dc_a_spell_is_cast_with() -> None:
+    for edition, dc in ((4, 10), (5, 15)):
+        state = fresh(edition=edition)
+        state = play(state, pc("ada", "a1"))
+        state = play(state, {"kind": "add_monster", "id": "g", "monster": "cloud-giant"})
+        assert casting_at(state, state.fighters["g"]).save_dc == dc

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from spieltisch.engine.system import stamp_options, upgrade_options
 from spieltisch.systems.dnd5e.spells import missile_count, spell_info, spell_odds
-from spieltisch.systems.dnd5e.state import DndState
+from spieltisch.systems.dnd5e.state import EDITION, DndState
 
 from .helpers import SYSTEM, command, fresh, pc, play, start
 from .test_dnd5e_casting import WIZARD, cast, refused, target
@@ -128,7 +128,7 @@ def test_edition_one_keeps_the_whole_spell_on_each_creature_named() -> None:
     )
     assert hp(after, "g1", "g2") == (30 - 6, 30 - 9)
     assert upgrade_options(SYSTEM, {"width": 20}) == {"width": 20, "edition": 1}
-    assert stamp_options(SYSTEM, {})["edition"] == 4
+    assert stamp_options(SYSTEM, {})["edition"] == EDITION
 
 
 @settings(max_examples=40, deadline=None)

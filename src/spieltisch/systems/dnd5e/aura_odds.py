@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from spieltisch.engine.grid import Square, square_name
 from spieltisch.systems.dnd5e.auras import aura_dice, aura_info, entering
-from spieltisch.systems.dnd5e.casting import casting_of, save_bonus_of
+from spieltisch.systems.dnd5e.casting import casting_at, save_bonus_of
 from spieltisch.systems.dnd5e.lasting import dice_pmf
 from spieltisch.systems.dnd5e.odds import DamageDice, mean, save_damage
 from spieltisch.systems.dnd5e.queries import save_extra, save_mode
@@ -41,7 +41,7 @@ def aura_entry_odds(
     odds = save_damage(
         [DamageDice(count, sides)],
         save_bonus_of(mover, ability),
-        casting_of(state.fighters[who]).save_dc,
+        casting_at(state, state.fighters[who]).save_dc,
         half=bool(info.get("half")),
         mode=mode,
         fails=fails,

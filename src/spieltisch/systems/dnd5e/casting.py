@@ -77,6 +77,7 @@ __all__ = [
     "cast_info",
     "cast_plan",
     "cast_result",
+    "casting_at",
     "casting_of",
     "damage_dice",
     "dice_count",
@@ -95,6 +96,16 @@ __all__ = [
 def casting_of(fighter: Fighter) -> Spellcasting:
     """The creature's spellcasting; ``dnd5e.spell.no_spellcasting`` when it has none."""
     found = fighter.casting()
+    if found is None:
+        raise RuleError("dnd5e.spell.no_spellcasting", creature=fighter.id)
+    return found
+
+
+def casting_at(state: DndState, fighter: Fighter) -> Spellcasting:
+    """The creature's spellcasting as the table's rules edition reads it (from edition 5 an
+    innate caster's unstated DC and attack bonus follow from its proficiency and ability);
+    ``dnd5e.spell.no_spellcasting`` when it has none."""
+    found = fighter.casting(derived=state.options.edition >= 5)
     if found is None:
         raise RuleError("dnd5e.spell.no_spellcasting", creature=fighter.id)
     return found
@@ -195,7 +206,7 @@ def cast_plan(state: DndState, command: c.Cast) -> CastPlan:
     checked when the cast is applied); :class:`RuleError` naming the value otherwise."""
     caster = fighter_of(state, command.creature)
     require_able(state, caster)
-    casting = casting_of(caster)
+    casting = casting_at(state, caster)
     info = cast_info(state, command.spell)
     if info.id not in casting.spells and info.id not in casting.innate:
         raise RuleError("dnd5e.spell.not_known", creature=caster.id, spell=info.name)
@@ -360,7 +371,7 @@ def attack_outcome_of(
 ) -> str:
     """Miss, hit or critical of a spell attack with these d20s (``extra``: what the effect
     dice add, Bless's d4)."""
-    weapon = spell_weapon(info, casting_of(caster))
+    weapon = spell_weapon(info, casting_at(state, caster))
     return outcome_of(state, caster, target, weapon, kept_d20(d20, Mode(mode)), extra)
 
 
@@ -411,7 +422,8 @@ def cast_result(
     if info.save_ability:
         signed = roll_extra(state, target.id, "save") if roll.d20 else ()
         extra = dice_total(signed, roll.effect_dice)
-        saved = saved_of(target, info, casting_of(caster).save_dc, roll.d20, roll.mode, extra)
+        dc = casting_at(state, caster).save_dc
+        saved = saved_of(target, info, dc, roll.d20, roll.mode, extra)
         if saved and info.save_success != "half":
             _total(damage, 0, roll.dice)
             return TargetResult(target.id, "saved")

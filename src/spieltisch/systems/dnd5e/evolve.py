@@ -21,7 +21,7 @@ from spieltisch.systems.dnd5e.auras import aura_dice, aura_info
 from spieltisch.systems.dnd5e.casting import (
     cast_info,
     cast_result,
-    casting_of,
+    casting_at,
     save_bonus_of,
     slots_left,
     turn_spells,
@@ -908,7 +908,8 @@ def _aura_struck(state: DndState, event: e.AuraStruck) -> DndState:
     mode, _ = save_mode(state, target, ability)
     boost = save_boost(state, target.id, event.d20, event.effect_dice)
     bonus = save_bonus_of(target, ability) + boost
-    saved = bool(event.d20) and kept_d20(event.d20, mode) + bonus >= casting_of(caster).save_dc
+    dc = casting_at(state, caster).save_dc
+    saved = bool(event.d20) and kept_d20(event.d20, mode) + bonus >= dc
     damage = sum(event.dice)
     if saved:
         damage = damage // 2 if info.get("half") else 0

@@ -77,6 +77,7 @@ __all__ = [
     "concentration_dc",
     "concentration_odds",
     "imposed_conditions",
+    "innate_ability",
     "innate_level",
     "keeps_concentration",
     "missile_count",
@@ -84,6 +85,7 @@ __all__ = [
     "missiles_damage",
     "parse_innate",
     "parse_spellcasting",
+    "proficiency_bonus",
     "spell_damage_dice",
     "spell_heal_dice",
     "spell_id_of",
@@ -610,13 +612,20 @@ _INNATE_HEAD = re.compile(
     r"attacks)?\))?"
 )
 _INNATE_LINE = re.compile(r"^(?:At will|(\d+)/day(?: each)?):\s*(.+)$")
+_INNATE_ONE = re.compile(r"can innately cast ([a-z' -]+?)(?: \(spell save DC (\d+)\))?, requiring")
+"""A trait that names one spell in its sentence (the mephits': once a day, the SRD's
+*Innate Spellcasting (1/Day)*)."""
 
 
 @cache
-def parse_innate(text: str) -> Spellcasting | None:
+def parse_innate(text: str, derived: tuple[int, int] | None = None) -> Spellcasting | None:
     """The spellcasting a stat block's *Innate Spellcasting* trait declares: its ability, DC
-    and attack bonus (10 and +0 where the text gives none), and each spell it names with its
-    uses per day (0: at will); None when the text does not read as one."""
+    and attack bonus, and each spell it names with its uses per day (0: at will); None when
+    the text does not read as one. ``derived`` is the creature's proficiency bonus and the
+    modifier of the trait's ability (rules edition 5): a DC the text does not state is then
+    8 + both, an attack bonus it does not state both added, and a trait naming one spell in
+    its sentence (the mephits') casts it once a day. Without it (tables of edition 4 and
+    before) an unstated DC is 10, an unstated attack bonus +0, and the sentence is not read."""
     head = _INNATE_HEAD.search(text)
     if head is None or head.group(1).lower() not in _ABILITY_NAMES:
         return None
@@ -630,13 +639,37 @@ def parse_innate(text: str) -> Spellcasting | None:
             key = spell_id_of(re.sub(r"\(.*?\)", "", name).strip().rstrip("*").strip())
             if key is not None:
                 innate.setdefault(key, uses)
+    stated_dc = head.group(2)
+    one = _INNATE_ONE.search(text) if derived is not None and not innate else None
+    if one is not None and (key := spell_id_of(one.group(1))) is not None:
+        innate[key] = 1
+        stated_dc = stated_dc or one.group(2)
+    if derived is None:
+        dc, attack = int(stated_dc or 10), int(head.group(3) or 0)
+    else:
+        proficiency, modifier = derived
+        dc = int(stated_dc) if stated_dc else 8 + proficiency + modifier
+        attack = int(head.group(3)) if head.group(3) else proficiency + modifier
     return Spellcasting(
         ability=_ABILITY_NAMES[head.group(1).lower()],
-        save_dc=int(head.group(2) or 10),
-        attack_bonus=int(head.group(3) or 0),
+        save_dc=dc,
+        attack_bonus=attack,
         spells=tuple(innate),
         innate=innate,
     )
+
+
+def innate_ability(text: str) -> str | None:
+    """The ability (``int``, ``wis``, ``cha``) an *Innate Spellcasting* trait names."""
+    head = _INNATE_HEAD.search(text)
+    return _ABILITY_NAMES.get(head.group(1).lower()) if head is not None else None
+
+
+def proficiency_bonus(challenge: str) -> int:
+    """The proficiency bonus of a monster by its challenge rating (SRD: +2 up to CR 4, then
+    one more every four ratings, +9 at CR 29 and 30)."""
+    value = 0 if "/" in challenge else int(challenge)
+    return 2 + max(value - 1, 0) // 4
 
 
 def innate_level(challenge: str) -> int:

@@ -28,9 +28,11 @@ from spieltisch.systems.dnd5e.legendary import LegendaryTrack
 from spieltisch.systems.dnd5e.movement import MoveStep, TurnMovement
 from spieltisch.systems.dnd5e.spells import (
     Spellcasting,
+    innate_ability,
     innate_level,
     parse_innate,
     parse_spellcasting,
+    proficiency_bonus,
     with_innate,
 )
 from spieltisch.systems.dnd5e.statblock import DamagePart, SaveEffect
@@ -67,11 +69,14 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-DndEdition = Annotated[Literal[1, 2, 3, 4], BeforeValidator(exact_int)]
+DndEdition = Annotated[Literal[1, 2, 3, 4, 5], BeforeValidator(exact_int)]
 """A D&D table's rules edition (see :data:`EDITION`)."""
 
-EDITION: Literal[1, 2, 3, 4] = 4
-"""The edition of the D&D rules a new table is made with: 4, Shield against the attack that
+EDITION: Literal[1, 2, 3, 4, 5] = 5
+"""The edition of the D&D rules a new table is made with: 5, an innate caster's DC and
+attack bonus its stat block does not state follow from its challenge rating's proficiency
+bonus and its ability (8 + proficiency + modifier; proficiency + modifier), and a trait
+naming its one spell in a sentence casts it once a day; 4, Shield against the attack that
 triggers it (a hit on a creature that may cast Shield waits for its decision), spells that
 count their targets, Spirit Guardians' area, opportunity attacks with heights; 3, lasting
 effects on every saving
@@ -216,20 +221,28 @@ class Fighter(Later):
         mix = tuple(names.get(str(n).lower(), "") for n in self._entry().get("multiattack", ()))
         return mix if all(mix) else ()
 
-    def casting(self) -> Spellcasting | None:
+    def casting(self, *, derived: bool = False) -> Spellcasting | None:
         """The creature's spellcasting: the sheet's, else its bestiary entry's *Spellcasting*
         and *Innate Spellcasting* traits (an innate caster without a *Spellcasting* trait
-        casts at the level of its challenge rating, :func:`.spells.innate_level`)."""
+        casts at the level of its challenge rating, :func:`.spells.innate_level`).
+        ``derived`` (rules edition 5): an innate DC or attack bonus the trait does not state
+        follows from the proficiency bonus of its challenge rating and the ability's
+        modifier (:func:`.spells.parse_innate`)."""
         if self.spellcasting is not None:
             return self.spellcasting
-        texts = {
-            str(t.get("name")): str(t.get("text", "")) for t in self._entry().get("traits", ())
-        }
+        entry = self._entry()
+        texts = {str(t.get("name")): str(t.get("text", "")) for t in entry.get("traits", ())}
         found = parse_spellcasting(texts["Spellcasting"]) if "Spellcasting" in texts else None
         text = texts.get("Innate Spellcasting")
-        innate = parse_innate(text) if text is not None else None
+        innate = None
+        if text is not None:
+            ability = innate_ability(text)
+            numbers = None
+            if derived and ability is not None:
+                numbers = (proficiency_bonus(str(entry.get("cr", "1"))), self.modifier(ability))
+            innate = parse_innate(text, numbers)
         if found is None and innate is not None:  # no caster level stated: the CR's
-            level = innate_level(str(self._entry().get("cr", "1")))
+            level = innate_level(str(entry.get("cr", "1")))
             innate = innate.model_copy(update={"level": level})
         return with_innate(found, innate)
 

@@ -22,7 +22,7 @@ from spieltisch.engine.upcast import Upcaster
 
 __all__ = ["RULES_VERSION", "UPCASTERS"]
 
-RULES_VERSION = 5
+RULES_VERSION = 6
 """The version of the rules, carried in exports and snapshots (2: cover from the map, jump
 checks rolled, exhaustion by level, condition durations, legendary actions holding a turn's
 end open; the frozen exports of version 1 reach none of these — no cover between, no jump
@@ -44,6 +44,9 @@ strikes and slows, with the event ``aura_struck`` and the ``spell_cast`` fields
 ``damage_type`` and ``spared`` left out while unset; opportunity attacks with heights as a
 third axis); tables of edition 3 and before resolve
 every hit at once, count no targets and make no area, as they did, so no recorded event
+changed shape or meaning). 6: an innate caster's DC and attack bonus its stat block does not
+state follow from its proficiency bonus and ability, and the mephits' one-spell traits are
+read, as rules edition 5; tables of edition 4 and before keep DC 10 and +0, so no event
 changed shape or meaning)."""
 
 UPCASTERS: Mapping[str, Sequence[Upcaster]] = {}

@@ -345,7 +345,7 @@ def _spell_entry(key: str) -> dict[str, Any]:
 def _casting(state: DndState, fighter: Fighter) -> dict[str, Any] | None:
     """A caster's spellcasting as the page shows it: DC, attack bonus, slots and slots left,
     its spells, and the spell it concentrates on with P(keeping it) at the lowest DC (10)."""
-    found = fighter.casting()
+    found = fighter.casting(derived=state.options.edition >= 5)
     if found is None:
         return None
     held = state.concentration.get(fighter.id)
