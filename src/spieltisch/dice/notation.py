@@ -1757,19 +1757,27 @@ def _simple_group(reader: _Fast, found: re.Match[str]) -> Expression:
     return Group(tuple(members), **suffixes)
 
 
-_BARE = re.compile(r"([0-9]{1,4})?[dDwW]([0-9]{1,3})(?:(>=|<=|>|<|=)([0-9]{1,4}))?")
-# The commonest text of all, without spaces: dice, maybe counting successes (``3d6``,
-# ``5W6>=4``); no number here is long enough to need the digit limits.
+_BARE = re.compile(
+    r"([0-9]{1,4})?[dDwW]([0-9]{1,3})(?:(>=|<=|>|<|=)([0-9]{1,4})|(kh|kl|dh|dl)([0-9]{1,3}))?"
+)
+# The commonest texts of all, without spaces: dice, maybe counting successes or keeping some
+# (``3d6``, ``5W6>=4``, ``4d6kh3``); no number here is long enough to need the digit limits.
 
 
 def _bare(found: re.Match[str], limits: Limits) -> Dice | None:
     """The dice term of a match of :data:`_BARE`, or ``None`` when it is not plainly valid
-    or counts a target no face meets (the general reading names that)."""
-    count_text, side_text, op, target = found.groups()
+    (the general reading names what is wrong) or counts a target no face meets."""
+    count_text, side_text, op, target, mode, kept = found.groups()
     count = int(count_text) if count_text else 1
     sides = int(side_text)
     if not 1 <= count <= limits.max_dice or not 2 <= sides <= limits.max_sides:
         return None
+    if mode is not None:
+        number = int(kept)
+        limit = count if mode[0] == "k" else count - 1
+        if not 1 <= number <= limit or count > limits.max_keep_pool:
+            return None
+        return Dice(count, sides, keep=Keep(mode, number))  # type: ignore[arg-type]
     if op is None:
         return Dice(count, sides)
     on = Compare(op, int(target))  # type: ignore[arg-type]

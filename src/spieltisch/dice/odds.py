@@ -26,6 +26,8 @@ import math
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
+from itertools import repeat
+from operator import truediv
 from typing import Any
 
 from spieltisch.dice.arrays import MAX_CELLS, NUMERIC, Outcome, align, cells_of, comb_row, table_of
@@ -242,7 +244,10 @@ def _build(node: Expression, budget: int | None) -> Distribution:
     if small is not None:
         keys, low, weights, denominator = small
         table: tuple[tuple[Outcome, float], ...]
-        if keys is None:
+        if keys is None and 0 not in weights:  # every value possible: no filter needed
+            probabilities = map(truediv, weights, repeat(denominator))
+            table = tuple(zip(range(low, low + len(weights)), probabilities, strict=True))
+        elif keys is None:
             table = tuple([(low + i, w / denominator) for i, w in enumerate(weights) if w])
         else:
             table = tuple([((low + i,), w / denominator) for i, w in enumerate(weights) if w])

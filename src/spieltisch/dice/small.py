@@ -343,34 +343,38 @@ def _uniform_keep(low: int, sides: int, count: int, highest: bool, kept: int) ->
     width = _WIDTHS[code]
     bits = 8 * width
     # S_(k-1)(e) = (e + 1)^(n-k+1) - e^(n-k+1); S_a = (e + 1) S_(a+1) - C(n-a-1, k-a-1) e^(n-k+1)
-    powers = [e ** (count - kept + 1) for e in range(sides + 1)]
+    powers = list(map(pow, range(sides + 1), repeat(count - kept + 1)))
     edge = powers[:-1]
     ways = list(map(sub, powers[1:], edge))
+    factors = range(1, sides + 1)
+    span = sides - 1
     zero = array(code, bytes(width))
-    top = bits * (sides - 1)
+    top = bits * span
     base = (1 << bits) - 1  # y - 1
     row = _COMB[count]
     whole = 0
     for a in range(kept - 1, -1, -1):
         if a < kept - 1:
             weight = _COMB[count - a - 1][kept - a - 1]
-            ways = list(
-                map(sub, map(mul, range(1, sides + 1), ways), map(mul, edge, repeat(weight)))
-            )
+            ways = list(map(sub, map(mul, factors, ways), map(mul, edge, repeat(weight))))
         values = array(code, ways)
         part = 0  # the sum over e of S_a(e) y^(k e) (y^q - 1)^a, by the terms of the power
-        for b, choose in enumerate(_COMB[a]):
-            stride = kept - b
-            slots = zero * (stride * (sides - 1) + 1)
+        shift = 0  # of y^(q b): y^((sides - 1) b), the rest in the stride k - b
+        stride = kept
+        for choose in _SIGNED_COMB[a]:
+            slots = zero * (stride * span + 1)
             slots[::stride] = values
-            term = choose * int.from_bytes(slots, "little") << top * b
-            part = part - term if (a - b) & 1 else part + term
+            part += choose * int.from_bytes(slots, "little") << shift
+            shift += top
+            stride -= 1
         whole = whole // base + (row[a] * part << bits * a)
-    size = kept * (sides - 1) + 1
+    size = kept * span + 1
     slots = array(code, whole.to_bytes(size * width, "little"))
     if not highest:
         slots.reverse()
-    return kept * low, int.from_bytes(array("Q", slots).tobytes(), "little"), size, total
+    if code != "Q":
+        slots = array("Q", slots)
+    return kept * low, int.from_bytes(slots.tobytes(), "little"), size, total
 
 
 def _but_worst(
@@ -417,6 +421,11 @@ def _widen(packed: int, size: int, code: str) -> int:
 
 _COMB = [[math.comb(n, c) for c in range(n + 1)] for n in range(101)]
 """Binomial coefficients of the pools that keep or drop (at most 100 dice)."""
+
+_SIGNED_COMB = [
+    [c if (a - b) % 2 == 0 else -c for b, c in enumerate(r)] for a, r in enumerate(_COMB)
+]
+"""The coefficients of ``(y - 1)^a`` from ``y^0`` on: ``C(a, b) (-1)^(a-b)``."""
 
 
 class _SmallPath(Visitor[str, _Small | None]):
