@@ -5,7 +5,7 @@ import { legal } from "../../legal.js";
 
 /**
  * The table page's context of a game (`table.js`: state, viewer, send, ...).
- * @typedef {Record<string, any>} Ctx
+ * @typedef {import("../../legal.js").Ctx & Record<string, any>} Ctx
  * A combatant of the free table as the viewer sees it.
  * @typedef {Record<string, any>} Combatant
  */
@@ -48,5 +48,5 @@ export function sendFor(ctx, c, command) {
  * @param {Record<string, unknown>} command
  */
 export function legalFor(ctx, c, button, command) {
-  return legal(/** @type {import("../../legal.js").Ctx} */ (ctx), button, command, { hidden: Boolean(c && c.secret) });
+  return legal(ctx, button, command, { hidden: Boolean(c && c.secret) });
 }
