@@ -1,10 +1,20 @@
+// @ts-check
 // Shared helpers of the pages: texts, the JSON API, tokens kept in this browser, DOM building.
 import { on } from "./morph.js";
 
-export const PAGE = JSON.parse(document.getElementById("page").textContent);
+/** The page's own data (its language, the addresses of its texts, ...), from its JSON block.
+ * @type {any} */
+export const PAGE = JSON.parse(/** @type {string} */ (/** @type {HTMLElement} */ (document.getElementById("page")).textContent));
+/** @type {string} */
 export const LANG = PAGE.lang;
 
-/** The texts of one part (a cacheable file whose address the page names); {} if unreachable. */
+/** @typedef {Record<string, string | string[]>} Texts */
+
+/**
+ * The texts of one part (a cacheable file whose address the page names); {} if unreachable.
+ * @param {string} url
+ * @returns {Promise<Texts>}
+ */
 async function fetchTexts(url) {
   try {
     const response = await fetch(url, { credentials: "same-origin" });
@@ -15,18 +25,24 @@ async function fetchTexts(url) {
 }
 
 const TEXTS = await fetchTexts(PAGE.texts.page);
+/** @type {Map<string, Promise<void>>} */
 const textParts = new Map();
 
-/** Fetch a game's texts once (its system id) and add them to the page's. */
+/**
+ * Fetch a game's texts once (its system id) and add them to the page's.
+ * @param {string} systemId
+ * @returns {Promise<void>}
+ */
 export function loadTexts(systemId) {
   const url = PAGE.texts.games[systemId];
   if (!url) return Promise.resolve();
   if (!textParts.has(systemId)) {
     textParts.set(systemId, fetchTexts(url).then((texts) => { Object.assign(TEXTS, texts); }));
   }
-  return textParts.get(systemId);
+  return /** @type {Promise<void>} */ (textParts.get(systemId));
 }
 
+/** @param {unknown} value */
 function repr(value) {
   if (typeof value === "string") return "'" + value.replace(/\\/g, "\\\\").replace(/'/g, "\\'") + "'";
   if (value === null || value === undefined) return "None";
@@ -41,36 +57,58 @@ const PLURAL = new Intl.PluralRules(LANG);
 const PLURAL_ORDER = ["one", "other"];
 const NUMBER = new Intl.NumberFormat(LANG, { useGrouping: false, maximumFractionDigits: 20 });
 
-/** A number as people of the page's language write it ("0,5" in German); else the value. */
+/**
+ * A number as people of the page's language write it ("0,5" in German); else the value.
+ * @param {unknown} value
+ * @returns {string}
+ */
 export function formatNumber(value) {
   return typeof value === "number" && Number.isFinite(value) ? NUMBER.format(value) : String(value ?? "");
 }
 
-/** The form of a plural entry (a list of forms) that `count` takes in the page's language. */
+/**
+ * The form of a plural entry (a list of forms) that `count` takes in the page's language.
+ * @param {string[]} forms
+ * @param {unknown} count
+ */
 function pluralForm(forms, count) {
   const at = PLURAL_ORDER.indexOf(PLURAL.select(Number(count)));
   return forms[Math.min(at < 0 ? forms.length - 1 : at, forms.length - 1)];
 }
 
 /** The text of `key` in the page's language, `{name}` / `{name!r}` fields filled from params;
- * numbers written in the page's language. A plural entry takes the form of `params.count`. */
+ * numbers written in the page's language. A plural entry takes the form of `params.count`.
+ * @param {string} key
+ * @param {Record<string, unknown>} [params]
+ * @returns {string}
+ */
 export function t(key, params = {}) {
   const entry = TEXTS[key];
   if (entry === undefined) return key;
   const text = Array.isArray(entry) ? pluralForm(entry, params.count ?? 0) : entry;
-  return text.replace(/\{(\w+)(![rs])?(:[^}]*)?\}/g, (whole, name, conv) => {
+  return text.replace(/\{(\w+)(![rs])?(:[^}]*)?\}/g, (/** @type {string} */ whole, /** @type {string} */ name, /** @type {string | undefined} */ conv) => {
     if (!(name in params)) return whole;
     const value = params[name];
     return conv === "!r" ? repr(value) : formatNumber(value);
   });
 }
 
-/** Whether the catalog has `key`. */
+/**
+ * Whether the catalog has `key`.
+ * @param {string} key
+ */
 export function has(key) {
   return Object.prototype.hasOwnProperty.call(TEXTS, key);
 }
 
-/** The first of `keys` that the catalog has, translated; else `fallback`. */
+/**
+ * The first of `keys` that the catalog has, translated; else `fallback`.
+ * @template F
+ * @param {string[]} keys
+ * @param {Record<string, unknown>} params
+ * @param {F} fallback
+ * @returns {string | F}
+ */
 export function tFirst(keys, params, fallback) {
   for (const key of keys) if (has(key)) return t(key, params);
   return fallback;
@@ -80,7 +118,10 @@ export function tFirst(keys, params, fallback) {
 
 const STORE_KEY = "spieltisch.tables";
 
-/** All tables this browser holds a token for: id -> {token, participant, role, title, ...}. */
+/**
+ * All tables this browser holds a token for: id -> {token, participant, role, title, ...}.
+ * @returns {Record<string, any>}
+ */
 export function myTables() {
   try {
     const data = JSON.parse(localStorage.getItem(STORE_KEY) || "{}");
@@ -90,19 +131,30 @@ export function myTables() {
   }
 }
 
-/** The saved entry of one table, or null. */
+/**
+ * The saved entry of one table, or null.
+ * @param {string} id
+ * @returns {any}
+ */
 export function myTable(id) {
   return myTables()[id] || null;
 }
 
-/** Save (merge) what this browser knows about table `id`. */
+/**
+ * Save (merge) what this browser knows about table `id`.
+ * @param {string} id
+ * @param {Record<string, unknown>} entry
+ */
 export function saveTable(id, entry) {
   const all = myTables();
   all[id] = { ...(all[id] || {}), ...entry, saved: all[id]?.saved || Date.now() };
   localStorage.setItem(STORE_KEY, JSON.stringify(all));
 }
 
-/** Forget table `id` in this browser. */
+/**
+ * Forget table `id` in this browser.
+ * @param {string} id
+ */
 export function forgetTable(id) {
   const all = myTables();
   delete all[id];
@@ -113,6 +165,12 @@ export function forgetTable(id) {
 
 /** An error answered by the server: its stable code and the localized message. */
 export class ApiError extends Error {
+  /**
+   * @param {string} code
+   * @param {string} message
+   * @param {number} status
+   * @param {any} [position]
+   */
   constructor(code, message, status, position = null) {
     super(message);
     this.code = code;
@@ -129,6 +187,7 @@ export class ApiError extends Error {
  * @returns {Promise<any>}
  */
 export async function api(method, path, { token = null, body = undefined } = {}) {
+  /** @type {Record<string, string>} */
   const headers = { "Accept": "application/json", "Accept-Language": LANG };
   if (token) headers["Authorization"] = "Bearer " + token;
   if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -161,7 +220,11 @@ export async function api(method, path, { token = null, body = undefined } = {})
 
 // -- DOM ------------------------------------------------------------------------------------
 
-/** The invite link of a table: the code rides in the fragment, which never reaches a server. */
+/**
+ * The invite link of a table: the code rides in the fragment, which never reaches a server.
+ * @param {string} table
+ * @param {string} code
+ */
 export function inviteUrl(table, code) {
   return location.origin + "/t/" + encodeURIComponent(table) + "#invite=" + encodeURIComponent(code);
 }
@@ -172,8 +235,15 @@ export function inviteFromFragment() {
 }
 
 /** Build an element: el("button", {class: "x", onclick: f}, "text", child, ...). Handlers
- * (`on…`) are kept so that a morph hands them on to the node in the page (`morph.js`). */
+ * (`on…`) are kept so that a morph hands them on to the node in the page (`morph.js`).
+ * The element is typed `any`: a caller knows from `tag` which element it built.
+ * @param {string} tag
+ * @param {Record<string, any>} [attrs]
+ * @param {...unknown} children
+ * @returns {any}
+ */
 export function el(tag, attrs = {}, ...children) {
+  /** @type {any} */
   const node = tag === "svg" || attrs.svg ? document.createElementNS("http://www.w3.org/2000/svg", tag) : document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
     if (value === null || value === undefined || value === false || name === "svg") continue;
@@ -194,7 +264,10 @@ export function el(tag, attrs = {}, ...children) {
 
 /** Ask a question in the page, not in a browser box: a modal dialog (the keyboard stays in
  * it, Escape cancels) with a heading, the paragraphs `parts` and two buttons. Resolves to
- * true when confirmed. The buttons are `<id>-yes` and `<id>-no`. */
+ * true when confirmed. The buttons are `<id>-yes` and `<id>-no`.
+ * @param {{ id: string, title: unknown, parts: unknown[], confirm: unknown, cancel?: unknown }} question
+ * @returns {Promise<boolean>}
+ */
 export function ask({ id, title, parts, confirm, cancel = t("web.ask.cancel") }) {
   return new Promise((resolve) => {
     const dialog = el("dialog", { id, class: "ask", "aria-labelledby": id + "-title", "aria-describedby": id + "-text" },
@@ -212,16 +285,27 @@ export function ask({ id, title, parts, confirm, cancel = t("web.ask.cancel") })
   });
 }
 
-/** An SVG element (namespaced). */
+/**
+ * An SVG element (namespaced).
+ * @param {string} tag
+ * @param {Record<string, any>} [attrs]
+ * @param {...unknown} children
+ * @returns {any}
+ */
 export function svg(tag, attrs = {}, ...children) {
   return el(tag, { ...attrs, svg: true }, ...children);
 }
 
-let alertTimer = null;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let alertTimer;
 
-/** Show a message in the page's alert region (errors are read out by screen readers). */
+/**
+ * Show a message in the page's alert region (errors are read out by screen readers).
+ * @param {string} message
+ * @param {string} [kind]
+ */
 export function showAlert(message, kind = "error") {
-  const box = document.getElementById("alert");
+  const box = /** @type {HTMLElement} */ (document.getElementById("alert"));
   box.textContent = message;
   box.dataset.kind = kind;
   box.hidden = false;
@@ -231,12 +315,17 @@ export function showAlert(message, kind = "error") {
 
 /** Hide the alert region. */
 export function clearAlert() {
-  const box = document.getElementById("alert");
+  const box = /** @type {HTMLElement} */ (document.getElementById("alert"));
   box.hidden = true;
   box.textContent = "";
 }
 
-/** Run an async action, showing its error as a clear message; resolves to its result or null. */
+/**
+ * Run an async action, showing its error as a clear message; resolves to its result or null.
+ * @template R
+ * @param {() => R | Promise<R>} action
+ * @returns {Promise<R | null>}
+ */
 export async function guarded(action) {
   try {
     const result = await action();
@@ -247,7 +336,11 @@ export async function guarded(action) {
   }
 }
 
-/** Copy text to the clipboard, falling back to selecting it. */
+/**
+ * Copy text to the clipboard, falling back to selecting it.
+ * @param {string} text
+ * @param {HTMLInputElement | null} [input]
+ */
 export async function copyText(text, input) {
   try {
     await navigator.clipboard.writeText(text);
@@ -262,7 +355,7 @@ export async function copyText(text, input) {
 
 /** The language switch in the top bar: remember the choice in a cookie and reload. */
 export function initLanguageSwitch() {
-  const select = document.getElementById("lang-select");
+  const select = /** @type {HTMLSelectElement | null} */ (document.getElementById("lang-select"));
   if (!select) return;
   select.addEventListener("change", () => {
     document.cookie = "spieltisch_lang=" + select.value + "; path=/; max-age=31536000; samesite=lax";
@@ -272,14 +365,25 @@ export function initLanguageSwitch() {
   });
 }
 
-/** The display name of a system id. */
+/**
+ * The display name of a system id.
+ * @param {string} id
+ */
 export function systemName(id) {
   return tFirst(["web.system." + id], {}, id);
 }
 
+/** @type {Map<string, boolean>} */
 const openDetails = new Map();
 
-/** A <details> block whose open/closed state survives re-rendering (keyed by `id`). */
+/**
+ * A <details> block whose open/closed state survives re-rendering (keyed by `id`).
+ * @param {string} id
+ * @param {unknown} summary
+ * @param {unknown} content
+ * @param {{ open?: boolean, attrs?: Record<string, any> }} [options]
+ * @returns {any}
+ */
 export function details(id, summary, content, { open = false, attrs = {} } = {}) {
   const isOpen = openDetails.has(id) ? openDetails.get(id) : open;
   const ontoggle = (/** @type {Event} */ e) => openDetails.set(id, /** @type {HTMLDetailsElement} */ (e.currentTarget).open);

@@ -76,8 +76,9 @@ export function textInput(id, value = "", attrs = {}) {
 }
 
 /**
- * The number in an input, or `fallback` when it is empty or not a whole number.
- * @param {HTMLInputElement} input
+ * The number in an input (or anything with its `value`), or `fallback` when it is empty or not
+ * a whole number.
+ * @param {{ value: string }} input
  * @param {number | null} [fallback]
  */
 export function readInt(input, fallback = null) {

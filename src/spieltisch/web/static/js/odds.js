@@ -1,8 +1,15 @@
+// @ts-check
 // The exact odds of a command as an accessible bar chart (a table read by screen readers).
 import { percent } from "./helpers.js";
 import { el, t } from "./core.js";
 
-/** A chance in words where the number misleads: "impossible" for 0, "below 0.1 %" for a sliver. */
+/** @typedef {{ value: unknown, probability: number, exact?: string }} Outcome */
+/** @typedef {(value: unknown) => unknown} Labeler */
+
+/**
+ * A chance in words where the number misleads: "impossible" for 0, "below 0.1 %" for a sliver.
+ * @param {Outcome} outcome
+ */
 function chance(outcome) {
   const p = outcome.probability;
   if (p <= 0) return el("span", { class: "impossible" }, t("web.odds.impossible"));
@@ -11,7 +18,12 @@ function chance(outcome) {
   return [percent(p), exact];
 }
 
-/** The label of an outcome value (numbers, labels, symbol counts). */
+/**
+ * The label of an outcome value (numbers, labels, symbol counts).
+ * @param {unknown} value
+ * @param {Labeler | null} [labeler]
+ * @returns {unknown}
+ */
 export function outcomeLabel(value, labeler) {
   if (labeler) {
     const text = labeler(value);
@@ -23,7 +35,12 @@ export function outcomeLabel(value, labeler) {
   return String(value);
 }
 
-/** A bar chart of `odds.outcomes`; `labeler(value)` may name the outcomes. */
+/**
+ * A bar chart of `odds.outcomes`; `labeler(value)` may name the outcomes.
+ * @param {{ outcomes: Outcome[], mean?: number, hints?: string[] }} odds
+ * @param {{ labeler?: Labeler | null, caption?: unknown }} [options]
+ * @returns {any}
+ */
 export function oddsChart(odds, { labeler = null, caption = null } = {}) {
   const max = Math.max(...odds.outcomes.map((o) => o.probability), 1e-12);
   const rows = odds.outcomes.map((o) => el("tr", {},
@@ -48,10 +65,20 @@ export function oddsChart(odds, { labeler = null, caption = null } = {}) {
 // its answer is on its way shares that request. Every game asks through `ctx.odds` (a promise)
 // or `ctx.oddsNow` (the answer now, else null, and the page is drawn again when it arrives).
 
-/** @type {Map<string, {promise: Promise<any>, answer: any, redraw: boolean}>} */
+/** @typedef {(command: unknown) => Promise<any>} OddsFetch */
+/** @typedef {{promise: Promise<any>, answer: any, redraw: boolean}} Entry */
+
+/** @type {Map<string, Entry>} */
 const asked = new Map();
+/** @type {unknown} */
 let askedFor = undefined;  // the view the cached answers belong to
 
+/**
+ * @param {unknown} state
+ * @param {unknown} command
+ * @param {OddsFetch} fetch
+ * @returns {Entry}
+ */
 function entryOf(state, command, fetch) {
   if (state !== askedFor) {
     asked.clear();
@@ -60,11 +87,12 @@ function entryOf(state, command, fetch) {
   const key = JSON.stringify(command);
   let known = asked.get(key);
   if (!known) {
-    const entry = { promise: null, answer: null, redraw: false };
+    /** @type {Entry} */
+    const entry = { promise: Promise.resolve(), answer: null, redraw: false };
     entry.promise = fetch(command).then((answer) => {
       entry.answer = answer || { error: t("web.odds.none") };
       return answer;
-    }, (error) => {
+    }, (/** @type {any} */ error) => {
       // A refusal stays the answer for this view: asking again would be refused again.
       entry.answer = { error: error?.message || t("web.odds.none") };
       throw error;
@@ -76,13 +104,25 @@ function entryOf(state, command, fetch) {
   return known;
 }
 
-/** The odds of `command` for the view `state`, asked with `fetch(command)` once: a promise. */
+/**
+ * The odds of `command` for the view `state`, asked with `fetch(command)` once: a promise.
+ * @param {unknown} state
+ * @param {unknown} command
+ * @param {OddsFetch} fetch
+ * @returns {Promise<any>}
+ */
 export function askOdds(state, command, fetch) {
   return entryOf(state, command, fetch).promise;
 }
 
 /** The odds of `command` for the view `state` if known (the answer, or `{error}` when refused),
- * else null: they are asked for, and `redraw()` runs once they arrive (while the view holds). */
+ * else null: they are asked for, and `redraw()` runs once they arrive (while the view holds).
+ * @param {unknown} state
+ * @param {unknown} command
+ * @param {OddsFetch} fetch
+ * @param {() => void} redraw
+ * @returns {any}
+ */
 export function oddsNow(state, command, fetch, redraw) {
   const entry = entryOf(state, command, fetch);
   if (!entry.answer && !entry.redraw) {

@@ -1,15 +1,22 @@
+// @ts-check
 // JSON Patch (RFC 6902): add, remove and replace, as the live table sends them
 // (spieltisch.jsonpatch makes them). The one place the browser changes a view by a patch.
 
 /** A patch that does not fit the document (the page then asks for a snapshot). */
 export class PatchError extends Error {}
 
+/** @param {string} path */
 function tokens(path) {
   if (path === "") return [];
   if (!path.startsWith("/")) throw new PatchError(`a path starts with '/': ${path}`);
   return path.slice(1).split("/").map((token) => token.replace(/~1/g, "/").replace(/~0/g, "~"));
 }
 
+/**
+ * @param {unknown[]} items
+ * @param {string} key
+ * @param {boolean} adding
+ */
 function index(items, key, adding) {
   if (key === "-" && adding) return items.length;
   if (!/^(0|[1-9][0-9]*)$/.test(key)) throw new PatchError(`not an array index: ${key}`);
@@ -18,21 +25,40 @@ function index(items, key, adding) {
   return i;
 }
 
+/**
+ * @param {unknown} value
+ * @returns {value is Record<string, any>}
+ */
 function isObject(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
+/**
+ * @param {object} object
+ * @param {string} key
+ */
 function has(object, key) {
   return Object.prototype.hasOwnProperty.call(object, key);
 }
 
 // An own property even for "__proto__": a plain assignment would change the prototype.
+/**
+ * @param {object} object
+ * @param {string} key
+ * @param {unknown} value
+ */
 function put(object, key, value) {
   Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
-/** `document` with `patch` applied; `document` itself is left unchanged. Throws PatchError. */
+/**
+ * `document` with `patch` applied; `document` itself is left unchanged. Throws PatchError.
+ * @param {unknown} document
+ * @param {any[]} patch
+ * @returns {any}
+ */
 export function applyPatch(document, patch) {
+  /** @type {{ doc: any }} */
   const root = { doc: structuredClone(document) };
   for (const operation of patch) {
     const { op, path } = operation || {};

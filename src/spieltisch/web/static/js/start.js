@@ -1,10 +1,25 @@
+// @ts-check
 // The start page: create a table, copy its invite links, list the tables this browser holds.
 import { api, copyText, el, forgetTable, guarded, initLanguageSwitch, inviteUrl, myTables, saveTable, showAlert, systemName, t, tFirst } from "./core.js";
 import { loadGame } from "./games.js";
 import { optionFields, readOptions } from "./options.js";
 
+/** @type {import("./options.js").System[]} */
 let systems = [];
 
+/**
+ * The element of `id` on this page (the page's template holds it).
+ * @param {string} id
+ * @returns {any}
+ */
+function byId(id) {
+  return document.getElementById(id);
+}
+
+/**
+ * @param {string} kind
+ * @param {string} url
+ */
 function inviteRow(kind, url) {
   const id = "invite-" + kind;
   const input = el("input", { id, readonly: true, value: url, class: "invite-url" });
@@ -15,7 +30,7 @@ function inviteRow(kind, url) {
 }
 
 function renderMine() {
-  const list = document.getElementById("my-tables");
+  const list = byId("my-tables");
   const entries = Object.entries(myTables()).sort((a, b) => (b[1].saved || 0) - (a[1].saved || 0));
   list.replaceChildren(...entries.map(([id, entry]) =>
     el("li", { class: "table-item" },
@@ -25,31 +40,32 @@ function renderMine() {
         type: "button", class: "link", "aria-label": t("web.start.forget_label", { title: entry.title || id }),
         onclick: () => { forgetTable(id); renderMine(); },
       }, t("web.start.forget")))));
-  document.getElementById("my-tables-empty").hidden = entries.length > 0;
+  byId("my-tables-empty").hidden = entries.length > 0;
 }
 
 async function renderOptions() {
-  const id = document.getElementById("new-system").value;
-  const box = document.getElementById("new-options");
+  const id = byId("new-system").value;
+  const box = byId("new-options");
   const system = systems.find((s) => s.id === id);
   const game = await loadGame(id);
-  if (document.getElementById("new-system").value !== id) return;  // chosen again meanwhile
-  const fields = optionFields(system, game);
+  if (byId("new-system").value !== id) return;  // chosen again meanwhile
+  const fields = optionFields(/** @type {import("./options.js").System} */ (system), game);
   box.replaceChildren(...(fields.length ? [el("legend", {}, t("web.start.options")), ...fields] : []));
   box.hidden = fields.length === 0;
 }
 
+/** @param {SubmitEvent} event */
 async function create(event) {
   event.preventDefault();
-  const form = event.target;
+  const form = /** @type {any} */ (event.target);
   const system = form.system.value;
   const title = form.title.value.trim() || tFirst(["web.start.default_title"], { system: systemName(system) }, systemName(system));
   const language = form.language.value;
   let options;
   try {
-    options = readOptions(systems.find((s) => s.id === system), await loadGame(system));
+    options = readOptions(/** @type {import("./options.js").System} */ (systems.find((s) => s.id === system)), await loadGame(system));
   } catch (error) {
-    showAlert(error.message);
+    showAlert(/** @type {Error} */ (error).message);
     return;
   }
   const name = form.name.value.trim();
@@ -59,7 +75,7 @@ async function create(event) {
     token: created.token, participant: created.participant, role: "gm", title, system,
     invites: created.invites, name,
   });
-  const box = document.getElementById("created");
+  const box = byId("created");
   const tableUrl = "/t/" + encodeURIComponent(created.table);
   box.replaceChildren(
     el("h2", {}, t("web.start.created", { title })),
@@ -74,9 +90,9 @@ async function create(event) {
 async function init() {
   initLanguageSwitch();
   renderMine();
-  const select = document.getElementById("new-system");
+  const select = byId("new-system");
   const answer = await guarded(() => api("GET", "/api/systems"));
-  systems = (Array.isArray(answer) ? answer : answer?.systems || []).map((s) => (typeof s === "string" ? { id: s } : s));
+  systems = (Array.isArray(answer) ? answer : answer?.systems || []).map((/** @type {string | import("./options.js").System} */ s) => (typeof s === "string" ? { id: s } : s));
   const preferred = ["magical-kitties", "kilkenny"];
   systems.sort((a, b) => {
     const ia = preferred.indexOf(a.id), ib = preferred.indexOf(b.id);
@@ -85,7 +101,7 @@ async function init() {
   select.replaceChildren(...systems.map((s) => el("option", { value: s.id }, systemName(s.id))));
   select.addEventListener("change", renderOptions);
   renderOptions();
-  document.getElementById("new-table").addEventListener("submit", create);
+  byId("new-table").addEventListener("submit", create);
 }
 
 init();

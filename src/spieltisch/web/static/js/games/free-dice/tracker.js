@@ -1,3 +1,4 @@
+// @ts-check
 // The combat tracker: the initiative order, whose turn it is, the round, each combatant's
 // tracks and effects with what remains of them; the GM's turn buttons, an owner's "end turn".
 import { el, t } from "../../core.js";
@@ -5,6 +6,16 @@ import { legal } from "../../legal.js";
 import { byId, legalFor, mayAct, sendFor } from "./shared.js";
 import { live } from "../../morph.js";
 
+/** @typedef {import("./shared.js").Ctx} Ctx */
+/** @typedef {import("./shared.js").Combatant} Combatant */
+/** @typedef {Record<string, any>} Effect */
+/** @typedef {{ name: string, current: number, maximum: number }} Track */
+/** @typedef {{ order: string[], done: string[], delayed: string[], current: string | null, round: number }} Fight */
+
+/**
+ * @param {Ctx} ctx
+ * @param {Effect} effect
+ */
 function effectText(ctx, effect) {
   const who = effect.who ? (byId(ctx).get(effect.who)?.name || effect.who) : "";
   const level = effect.level != null ? " " + t("web.freedice.level", { level: effect.level }) : "";
@@ -12,6 +23,11 @@ function effectText(ctx, effect) {
   return effect.name + level + until;
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {Combatant} c
+ * @param {Effect} effect
+ */
 function effectChip(ctx, c, effect) {
   const remove = mayAct(ctx, c) ? el("button", {
     type: "button", class: "small link", "aria-label": t("web.freedice.remove_effect", { name: effect.name, target: c.name }),
@@ -20,6 +36,12 @@ function effectChip(ctx, c, effect) {
   return el("li", { class: "fd-effect", dataset: { effect: effect.name } }, effectText(ctx, effect), " ", remove);
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {Combatant} c
+ * @param {Track} track
+ * @param {number} index
+ */
 function trackRow(ctx, c, track, index) {
   const text = `${track.name} ${track.current}/${track.maximum}`;
   const parts = [el("span", { class: "fd-track-value", id: `fd-track-${c.id}-${index}` }, text)];
@@ -28,8 +50,8 @@ function trackRow(ctx, c, track, index) {
       id: `fd-amt-${c.id}-${index}`, type: "number", min: 0, step: 1, value: 1, class: "fd-amount",
       "aria-label": t("web.freedice.amount", { track: track.name, name: c.name }),
     });
-    const command = (kind, value) => ({ kind: "change_track", combatant: c.id, track: track.name, change: kind, amount: value });
-    const change = (kind) => () => sendFor(ctx, c, command(kind, Math.max(0, Number(live(amount).value) || 0)));
+    const command = (/** @type {string} */ kind, /** @type {number} */ value) => ({ kind: "change_track", combatant: c.id, track: track.name, change: kind, amount: value });
+    const change = (/** @type {string} */ kind) => () => sendFor(ctx, c, command(kind, Math.max(0, Number(live(amount).value) || 0)));
     // Asked with one point: at the floor no damage, at the maximum no healing changes anything.
     parts.push(amount,
       legalFor(ctx, c, el("button", { type: "button", class: "small", id: `fd-dmg-${c.id}-${index}`, onclick: change("damage") }, t("web.freedice.damage")), command("damage", 1)),
@@ -38,6 +60,11 @@ function trackRow(ctx, c, track, index) {
   return el("div", { class: "fd-track" }, ...parts);
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {Combatant} c
+ * @param {Fight | null} fight
+ */
 function row(ctx, c, fight) {
   const current = fight && fight.current === c.id;
   const swatch = el("span", { class: "fd-swatch", "aria-hidden": "true" });
@@ -70,23 +97,27 @@ function row(ctx, c, fight) {
   el("div", { class: "fd-head" }, swatch, el("strong", { class: "fd-name" }, c.name),
     el("span", { class: "muted" }, " · ", c.side), c.roll != null ? el("span", { class: "fd-init", title: c.initiative }, " · ", t("web.freedice.ini", { n: c.roll })) : null,
     ...badges, move),
-  ...c.tracks.map((track, i) => trackRow(ctx, c, track, i)),
-  c.effects.length ? el("ul", { class: "fd-effects" }, ...c.effects.map((x) => effectChip(ctx, c, x))) : null,
+  ...c.tracks.map((/** @type {Track} */ track, /** @type {number} */ i) => trackRow(ctx, c, track, i)),
+  c.effects.length ? el("ul", { class: "fd-effects" }, ...c.effects.map((/** @type {Effect} */ x) => effectChip(ctx, c, x))) : null,
   tools.length ? el("div", { class: "row fd-tools" }, ...tools) : null);
 }
 
-/** The tracker panel. */
+/**
+ * The tracker panel.
+ * @param {Ctx} ctx
+ */
 export function renderTracker(ctx) {
+  /** @type {Fight | null} */
   const fight = ctx.state.fight;
   const all = ctx.state.combatants || [];
   const map = byId(ctx);
-  const ordered = fight ? [...fight.order.map((id) => map.get(id)).filter(Boolean), ...all.filter((c) => !fight.order.includes(c.id))] : all;
+  const ordered = fight ? [...fight.order.map((id) => map.get(id)).filter(Boolean), ...all.filter((/** @type {Combatant} */ c) => !fight.order.includes(c.id))] : all;
   const head = fight
     ? el("p", { id: "fd-round", class: "fd-round" }, t("web.freedice.round", { round: fight.round, name: fight.current ? map.get(fight.current)?.name || "–" : "–" }))
     : el("p", { id: "fd-round", class: "muted" }, t("web.freedice.no_fight"));
   const buttons = [];
   if (ctx.isGm) {
-    const b = (id, text, command, attrs = {}) => legal(ctx, el("button", { type: "button", id, onclick: () => ctx.send(command), ...attrs }, text), command);
+    const b = (/** @type {string} */ id, /** @type {string} */ text, /** @type {Record<string, unknown>} */ command, attrs = {}) => legal(ctx, el("button", { type: "button", id, onclick: () => ctx.send(command), ...attrs }, text), command);
     buttons.push(b("fd-roll-init", t("web.freedice.roll_init"), { kind: "roll_initiative" }));
     if (!fight) buttons.push(b("fd-start-fight", t("web.freedice.start_fight"), { kind: "start_fight" }));
     else {
@@ -99,6 +130,6 @@ export function renderTracker(ctx) {
     el("h2", { id: "fd-fight-heading" }, t("web.freedice.tracker")),
     head,
     buttons.length ? el("div", { class: "row" }, ...buttons) : null,
-    ordered.length ? el("ol", { id: "fd-tracker", class: "fd-tracker" }, ...ordered.map((c) => row(ctx, c, fight)))
+    ordered.length ? el("ol", { id: "fd-tracker", class: "fd-tracker" }, ...ordered.map((/** @type {Combatant} */ c) => row(ctx, c, fight)))
       : el("p", { class: "muted" }, t("web.freedice.nobody")));
 }

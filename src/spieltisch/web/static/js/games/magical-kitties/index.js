@@ -1,3 +1,4 @@
+// @ts-check
 // Magical Kitties: sheets, foes, the check builder with exact odds, the tier and its menu,
 // treat rerolls, Auas and injuries, scenes and episodes, end-of-episode questions, level-ups.
 import { slug } from "../../helpers.js";
@@ -8,10 +9,16 @@ import { fieldLabel } from "../../forms.js";
 import { legal } from "../../legal.js";
 import { oddsChart } from "../../odds.js";
 
+/** @typedef {import("../free-dice/shared.js").Ctx} Ctx */
+/** A kitty, a foe, a check or an event as the state and the log hold them. @typedef {Record<string, any>} Item */
+
 const ATTRIBUTES = ["cute", "cunning", "fierce"];
 const DIFFICULTIES = [3, 4, 5, 6];
 
 // What the person is typing or choosing; kept across re-renders.
+/** @type {{ check: Record<string, any>, reroll: Set<number>, rerollCheck: string | null, targets: Record<string, string>,
+ *   create: Record<string, string>, foe: Record<string, string>, problem: Record<string, any>, end: Record<string, any>,
+ *   level: Record<string, any> }} */
 const draft = {
   check: { kitty: "", attribute: "cute", talent: "", power: "", difficulty: "", foe: "", modifier: 0 },
   reroll: new Set(),
@@ -23,12 +30,15 @@ const draft = {
   end: { saved: false, fun: false, lessons: new Set(), changes: {} },
   level: {},
 };
+/** @type {ReturnType<typeof drafts> | null} */
 let store = null;
+/** @type {string | null} */
 let storeFor = null;
 
 // The dice chosen for a reroll are kept per table and person, so a reload brings them back
 // (only while that same roll is the last check); the half-built check is a form, whose
 // drafts the table keeps for every game (drafts.js).
+/** @param {Ctx} ctx */
 function restoreDrafts(ctx) {
   const owner = ctx.table + "/" + (ctx.me.participant || "");
   if (owner === storeFor) return;
@@ -51,42 +61,78 @@ function focusResult() {
   document.getElementById("check-result")?.focus();
 }
 
+/**
+ * @param {Ctx} ctx
+ * @returns {Item[]}
+ */
 function mine(ctx) {
   const pieces = new Set(ctx.me.pieces || []);
-  return ctx.state.kitties.filter((k) => ctx.isGm || pieces.has(k.id));
+  return ctx.state.kitties.filter((/** @type {any} */ k) => ctx.isGm || pieces.has(k.id));
 }
 
+/** @param {string} a */
 function attrName(a) {
   return t("web.kitties.attr." + a);
 }
 
+/** @param {string} id */
 function entryText(id) {
   return tFirst([`kitties.menu.${id}`, `kitties.${id}`], {}, id);
 }
 
+/**
+ * @param {string} id
+ * @param {unknown} label
+ * @param {HTMLInputElement | HTMLSelectElement} control
+ * @param {unknown} [hint]
+ */
 function field(id, label, control, hint) {
   return el("div", { class: "field" }, fieldLabel(control, label), control, hint ? el("span", { class: "muted small-print" }, hint) : null);
 }
 
+/**
+ * @param {string} id
+ * @param {unknown} value
+ * @param {[unknown, unknown][]} options
+ * @param {(value: string) => void} onchange
+ * @returns {HTMLSelectElement}
+ */
 function select(id, value, options, onchange) {
-  return el("select", { id, onchange: (e) => onchange(e.target.value) },
+  return el("select", { id, onchange: (/** @type {any} */ e) => onchange(e.target.value) },
     options.map(([v, label]) => el("option", { value: v, selected: String(v) === String(value) }, label)));
 }
 
+/**
+ * @param {string} id
+ * @param {unknown} value
+ * @param {(value: string) => void} oninput
+ * @param {Record<string, unknown>} [attrs]
+ * @returns {HTMLInputElement}
+ */
 function input(id, value, oninput, attrs = {}) {
-  return el("input", { id, value, autocomplete: "off", oninput: (e) => oninput(e.target.value), ...attrs });
+  return el("input", { id, value, autocomplete: "off", oninput: (/** @type {any} */ e) => oninput(e.target.value), ...attrs });
 }
 
+/**
+ * @param {string} id
+ * @param {unknown} label
+ * @param {boolean} checked
+ * @param {(checked: boolean) => void} onchange
+ */
 function checkbox(id, label, checked, onchange) {
-  return el("div", { class: "field check" }, el("input", { type: "checkbox", id, checked, onchange: (e) => onchange(e.target.checked) }), el("label", { for: id }, label));
+  return el("div", { class: "field check" }, el("input", { type: "checkbox", id, checked, onchange: (/** @type {any} */ e) => onchange(e.target.checked) }), el("label", { for: id }, label));
 }
 
 // -- the sheets -----------------------------------------------------------------------------
 
+/**
+ * @param {Item} kitty
+ * @param {Ctx} ctx
+ */
 function sheet(kitty, ctx) {
   const canAct = ctx.isGm || (ctx.me.pieces || []).includes(kitty.id);
   const attrs = el("div", { class: "attrs" }, ATTRIBUTES.map((a) => el("div", { class: "attr" }, el("b", {}, kitty.attributes[a]), el("span", {}, attrName(a)))));
-  const powers = kitty.powers.map((p) => p.features.length ? `${p.name} (${p.features.join(", ")})` : p.name).join("; ");
+  const powers = kitty.powers.map((/** @type {any} */ p) => p.features.length ? `${p.name} (${p.features.join(", ")})` : p.name).join("; ");
   const problems = kitty.human?.problems || [];
   const facts = [
     [t("web.kitties.talents"), kitty.talents.join(", ") || "–"],
@@ -99,7 +145,7 @@ function sheet(kitty, ctx) {
   ];
   if (kitty.bonus_dice || kitty.penalty_dice) facts.push([t("web.kitties.next_pool"), t("web.kitties.next_pool_value", { bonus: kitty.bonus_dice, penalty: kitty.penalty_dice })]);
   if (kitty.human?.name) facts.push([t("web.kitties.human"), kitty.human.name]);
-  if (problems.length) facts.push([t("web.kitties.problems"), problems.map((p) => `${p.text} (${p.rank})`).join("; ")]);
+  if (problems.length) facts.push([t("web.kitties.problems"), problems.map((/** @type {any} */ p) => `${p.text} (${p.rank})`).join("; ")]);
   const actions = [];
   if (canAct && kitty.avoidable_injuries > 0) {
     const avoid = { kind: "avoid_injury", kitty: kitty.id };
@@ -121,23 +167,32 @@ function sheet(kitty, ctx) {
     ctx.isGm ? editForm(kitty, ctx) : null);
 }
 
+/**
+ * @param {Item} kitty
+ * @param {Ctx} ctx
+ */
 function treatForm(kitty, ctx) {
   const key = "treat-" + kitty.id;
   const d = (draft.level[key] ||= { purpose: "story", detail: "" });
   return details(`${key}-details`, t("web.kitties.spend_treat"),
-    el("form", { class: "form inline", onsubmit: (e) => { e.preventDefault(); ctx.send({ kind: "spend_treat", kitty: kitty.id, purpose: d.purpose, detail: d.detail.trim() }); } },
+    el("form", { class: "form inline", onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); ctx.send({ kind: "spend_treat", kitty: kitty.id, purpose: d.purpose, detail: d.detail.trim() }); } },
       field(`${key}-purpose`, t("web.kitties.treat_purpose"), select(`${key}-purpose`, d.purpose, [["story", t("web.kitties.treat.story")], ["feature", t("web.kitties.treat.feature")]], (v) => (d.purpose = v))),
       field(`${key}-detail`, t("web.kitties.treat_detail"), input(`${key}-detail`, d.detail, (v) => (d.detail = v))),
       el("button", { type: "submit" }, t("web.kitties.spend"))));
 }
 
+/**
+ * @param {Item} kitty
+ * @param {Ctx} ctx
+ */
 function levelForm(kitty, ctx) {
   const key = "level-" + kitty.id;
   const lists = kitty.level_lists || [];
   const d = (draft.level[key] ||= { list: lists[0]?.id || "", entry: "", attribute: "cute", power: kitty.powers[0]?.name || "", name: "" });
-  const list = lists.find((l) => l.id === d.list) || lists[0];
+  const list = lists.find((/** @type {any} */ l) => l.id === d.list) || lists[0];
   if (list && !list.entries.includes(d.entry)) d.entry = list.entries[0] || "";
   const command = () => {
+    /** @type {Record<string, unknown>} */
     const c = { kind: "level_up", kitty: kitty.id, list: d.list, entry: d.entry };
     if (d.entry === "attribute") c.attribute = d.attribute;
     if (d.entry === "bonus_feature") { c.power = d.power; c.name = d.name.trim(); }
@@ -145,24 +200,29 @@ function levelForm(kitty, ctx) {
     return c;
   };
   return details(`${key}-details`, t("web.kitties.level_up"),
-    el("form", { class: "form inline", onsubmit: (e) => { e.preventDefault(); ctx.send(command()); } },
-      field(`${key}-list`, t("web.kitties.level_list"), select(`${key}-list`, d.list, lists.map((l) => [l.id, tFirst([`web.kitties.list.${l.id}`], {}, l.id)]), (v) => { d.list = v; ctx.rerender(); })),
-      field(`${key}-entry`, t("web.kitties.level_entry"), select(`${key}-entry`, d.entry, (list?.entries || []).map((e) => [e, tFirst([`web.kitties.pick.${e}`], {}, e)]), (v) => { d.entry = v; ctx.rerender(); })),
+    el("form", { class: "form inline", onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); ctx.send(command()); } },
+      field(`${key}-list`, t("web.kitties.level_list"), select(`${key}-list`, d.list, lists.map((/** @type {any} */ l) => [l.id, tFirst([`web.kitties.list.${l.id}`], {}, l.id)]), (v) => { d.list = v; ctx.rerender(); })),
+      field(`${key}-entry`, t("web.kitties.level_entry"), select(`${key}-entry`, d.entry, (list?.entries || []).map((/** @type {any} */ e) => [e, tFirst([`web.kitties.pick.${e}`], {}, e)]), (v) => { d.entry = v; ctx.rerender(); })),
       d.entry === "attribute" ? field(`${key}-attr`, t("web.kitties.attribute"), select(`${key}-attr`, d.attribute, ATTRIBUTES.map((a) => [a, attrName(a)]), (v) => (d.attribute = v))) : null,
-      d.entry === "bonus_feature" ? field(`${key}-power`, t("web.kitties.level_power"), select(`${key}-power`, d.power, kitty.powers.map((p) => [p.name, p.name]), (v) => (d.power = v))) : null,
+      d.entry === "bonus_feature" ? field(`${key}-power`, t("web.kitties.level_power"), select(`${key}-power`, d.power, kitty.powers.map((/** @type {any} */ p) => [p.name, p.name]), (v) => (d.power = v))) : null,
       ["bonus_feature", "talent", "power"].includes(d.entry) ? field(`${key}-name`, t("web.kitties.new_name"), input(`${key}-name`, d.name, (v) => (d.name = v))) : null,
       el("button", { type: "submit", class: "primary" }, t("web.kitties.level_up_submit"))),
     { open: true });
 }
 
+/**
+ * @param {Item} kitty
+ * @param {Ctx} ctx
+ */
 function editForm(kitty, ctx) {
   const key = "edit-" + kitty.id;
   const fields = ["treats", "auas", "injuries", "xp", "aua_limit", "treats_value"];
   const d = (draft.level[key] ||= {});
   return details(`${key}-details`, t("web.kitties.edit"),
     el("form", {
-      class: "form inline", onsubmit: (e) => {
+      class: "form inline", onsubmit: (/** @type {Event} */ e) => {
         e.preventDefault();
+        /** @type {Record<string, unknown>} */
         const changes = {};
         for (const f of fields) {
           if (d[f] === undefined || d[f] === "") continue;
@@ -170,21 +230,22 @@ function editForm(kitty, ctx) {
           if (!Number.isInteger(n)) { showAlert(t("web.error.bad_number", { name: t("web.kitties." + f), value: d[f] })); return; }
           changes[f] = n;
         }
-        ctx.send({ kind: "edit_kitty", kitty: kitty.id, changes }).then((ok) => { if (ok) draft.level[key] = {}; });
+        ctx.send({ kind: "edit_kitty", kitty: kitty.id, changes }).then((/** @type {unknown} */ ok) => { if (ok) draft.level[key] = {}; });
       },
     },
     el("div", { class: "grid-2" }, fields.map((f) => field(`${key}-${f}`, t("web.kitties." + (f === "treats_value" ? "treats_value_label" : f)), input(`${key}-${f}`, d[f] ?? String(kitty[f]), (v) => (d[f] = v), { inputmode: "numeric" })))),
     el("button", { type: "submit" }, t("web.kitties.save"))));
 }
 
+/** @param {Ctx} ctx */
 function createForm(ctx) {
   const d = draft.create;
   const values = ctx.state.options.creation_attributes || [1, 2, 3];
-  const submit = (e) => {
+  const submit = (/** @type {Event} */ e) => {
     e.preventDefault();
     const name = d.name.trim();
     if (!name) { showAlert(t("web.error.required", { field: t("web.kitties.name") })); return; }
-    const taken = new Set(ctx.state.kitties.map((k) => k.id));
+    const taken = new Set(ctx.state.kitties.map((/** @type {any} */ k) => k.id));
     const command = {
       kind: "create_kitty", id: slug(name, taken, "kitty"), name,
       attributes: { cute: Number(d.cute), cunning: Number(d.cunning), fierce: Number(d.fierce) },
@@ -193,12 +254,12 @@ function createForm(ctx) {
       flaw: d.flaw.trim(),
       human: { name: d.human.trim(), problems: [] },
     };
-    ctx.send(command).then((ok) => { if (ok) draft.create = { name: "", cute: "1", cunning: "2", fierce: "3", talent: "", power: "", flaw: "", human: "" }; });
+    ctx.send(command).then((/** @type {unknown} */ ok) => { if (ok) draft.create = { name: "", cute: "1", cunning: "2", fierce: "3", talent: "", power: "", flaw: "", human: "" }; });
   };
   return details("create-kitty-details", t("web.kitties.create"),
     el("form", { class: "form", onsubmit: submit, id: "create-kitty" },
       field("kc-name", t("web.kitties.name"), input("kc-name", d.name, (v) => (d.name = v), { maxlength: 60, required: true })),
-      el("div", { class: "grid-2" }, ATTRIBUTES.map((a) => field("kc-" + a, attrName(a), select("kc-" + a, d[a], values.map((v) => [v, String(v)]), (v) => (d[a] = v))))),
+      el("div", { class: "grid-2" }, ATTRIBUTES.map((a) => field("kc-" + a, attrName(a), select("kc-" + a, d[a], values.map((/** @type {any} */ v) => [v, String(v)]), (v) => (d[a] = v))))),
       el("p", { class: "muted small-print" }, t("web.kitties.create_hint", { values: values.join(", ") })),
       field("kc-talent", t("web.kitties.talents"), input("kc-talent", d.talent, (v) => (d.talent = v), { required: true }), t("web.kitties.comma_hint")),
       field("kc-power", t("web.kitties.powers"), input("kc-power", d.power, (v) => (d.power = v), { required: true }), t("web.kitties.comma_hint")),
@@ -211,8 +272,14 @@ function createForm(ctx) {
 // -- the check builder ------------------------------------------------------------------------
 
 // Difficulty and other dice are the GM's to set; a player's chosen difficulty only previews.
+/**
+ * @param {Ctx} ctx
+ * @param {boolean} [preview]
+ * @returns {Record<string, unknown>}
+ */
 function checkCommand(ctx, preview = false) {
   const d = draft.check;
+  /** @type {Record<string, unknown>} */
   const c = { kind: "check", kitty: d.kitty, attribute: d.attribute };
   if (d.talent) c.talent = d.talent;
   if (d.power) c.power = d.power;
@@ -222,7 +289,10 @@ function checkCommand(ctx, preview = false) {
   return c;
 }
 
-/** The odds of the check being built (the page's odds cache): the chart, once known. */
+/**
+ * The odds of the check being built (the page's odds cache): the chart, once known.
+ * @param {Ctx} ctx
+ */
 function checkOdds(ctx) {
   const odds = ctx.oddsNow(checkCommand(ctx, true));
   if (!odds) return null;
@@ -230,6 +300,7 @@ function checkOdds(ctx) {
   return oddsChart(odds, { labeler: (v) => tierLabel(v), caption: t("web.kitties.odds_caption") });
 }
 
+/** @param {any} value */
 function tierLabel(value) {
   if (value && typeof value === "object" && "successes" in value) {
     return t("web.kitties.odds_row", { successes: value.successes, tier: t("web.kitties.tier_short." + Math.min(Number(value.tier), 4)) });
@@ -239,16 +310,17 @@ function tierLabel(value) {
   return typeof value === "string" ? tFirst(["web.kitties.tier_name." + value], {}, value) : null;
 }
 
+/** @param {Ctx} ctx */
 function checkBuilder(ctx) {
   const kitties = mine(ctx);
   if (!kitties.length) return null;
   const d = draft.check;
   if (!kitties.some((k) => k.id === d.kitty)) d.kitty = kitties[0].id;
-  const kitty = kitties.find((k) => k.id === d.kitty);
+  const kitty = /** @type {Item} */ (kitties.find((k) => k.id === d.kitty));
   if (d.talent && !kitty.talents.includes(d.talent)) d.talent = "";
-  if (d.power && (kitty.power_bonus_used || !kitty.powers.some((p) => p.name === d.power))) d.power = "";
-  const foes = ctx.state.foes.filter((f) => !f.defeated);
-  if (d.foe && !foes.some((f) => f.id === d.foe)) d.foe = "";
+  if (d.power && (kitty.power_bonus_used || !kitty.powers.some((/** @type {any} */ p) => p.name === d.power))) d.power = "";
+  const foes = ctx.state.foes.filter((/** @type {any} */ f) => !f.defeated);
+  if (d.foe && !foes.some((/** @type {any} */ f) => f.id === d.foe)) d.foe = "";
   const changed = () => { keepDrafts(); ctx.rerender(); };
   const oddsBox = el("div", { id: "check-odds", class: "odds", "aria-live": "polite" }, checkOdds(ctx));
   const attrRadios = el("fieldset", { class: "options" }, el("legend", {}, t("web.kitties.attribute")),
@@ -257,19 +329,19 @@ function checkBuilder(ctx) {
       " ", attrName(a), " (", kitty.attributes[a], ")"))));
   const form = el("form", {
     class: "form", id: "check-form",
-    onsubmit: async (e) => { e.preventDefault(); const ok = await ctx.send(checkCommand(ctx)); if (ok) { draft.reroll = new Set(); keepDrafts(); focusResult(); } },
+    onsubmit: async (/** @type {any} */ e) => { e.preventDefault(); const ok = await ctx.send(checkCommand(ctx)); if (ok) { draft.reroll = new Set(); keepDrafts(); focusResult(); } },
   },
   el("div", { class: "grid-2" },
     field("check-kitty", t("web.kitties.kitty"), select("check-kitty", d.kitty, kitties.map((k) => [k.id, k.name]), (v) => { d.kitty = v; ctx.rerender(); })),
-    field("check-difficulty", t("web.kitties.difficulty"), select("check-difficulty", d.difficulty, [["", t("web.kitties.difficulty_default")], ...DIFFICULTIES.map((n) => [n, t("web.kitties.difficulty." + n)])], (v) => { d.difficulty = v; changed(); }))),
+    field("check-difficulty", t("web.kitties.difficulty"), select("check-difficulty", d.difficulty, [["", t("web.kitties.difficulty_default")], ...DIFFICULTIES.map((n) => /** @type {[number, string]} */ ([n, t("web.kitties.difficulty." + n)]))], (v) => { d.difficulty = v; changed(); }))),
   attrRadios,
   el("div", { class: "grid-2" },
-    field("check-talent", t("web.kitties.talent"), select("check-talent", d.talent, [["", t("web.kitties.none")], ...kitty.talents.map((x) => [x, x])], (v) => { d.talent = v; changed(); })),
+    field("check-talent", t("web.kitties.talent"), select("check-talent", d.talent, [["", t("web.kitties.none")], ...kitty.talents.map((/** @type {any} */ x) => [x, x])], (v) => { d.talent = v; changed(); })),
     field("check-power", t("web.kitties.power"), kitty.power_bonus_used
       ? el("select", { id: "check-power", disabled: true }, el("option", {}, t("web.kitties.power_used")))
-      : select("check-power", d.power, [["", t("web.kitties.none")], ...kitty.powers.map((p) => [p.name, p.name])], (v) => { d.power = v; changed(); })),
-    field("check-foe", t("web.kitties.target_foe"), select("check-foe", d.foe, [["", t("web.kitties.no_foe")], ...foes.map((f) => [f.id, f.name])], (v) => { d.foe = v; changed(); })),
-    ctx.isGm ? field("check-modifier", t("web.kitties.modifier"), el("input", { id: "check-modifier", type: "number", min: -10, max: 10, value: d.modifier, oninput: (e) => { d.modifier = e.target.value; changed(); } })) : null),
+      : select("check-power", d.power, [["", t("web.kitties.none")], ...kitty.powers.map((/** @type {any} */ p) => [p.name, p.name])], (v) => { d.power = v; changed(); })),
+    field("check-foe", t("web.kitties.target_foe"), select("check-foe", d.foe, [["", t("web.kitties.no_foe")], ...foes.map((/** @type {any} */ f) => [f.id, f.name])], (v) => { d.foe = v; changed(); })),
+    ctx.isGm ? field("check-modifier", t("web.kitties.modifier"), el("input", { id: "check-modifier", type: "number", min: -10, max: 10, value: d.modifier, oninput: (/** @type {any} */ e) => { d.modifier = e.target.value; changed(); } })) : null),
   oddsBox,
   el("button", { type: "submit", class: "primary", id: "check-roll" }, t("web.kitties.roll")));
   return el("section", { class: "card", "aria-labelledby": "check-heading" }, el("h2", { id: "check-heading" }, t("web.kitties.check")), form);
@@ -277,16 +349,17 @@ function checkBuilder(ctx) {
 
 // -- the last check: tier, menu, reroll, accept -----------------------------------------------
 
+/** @param {Ctx} ctx */
 function lastCheck(ctx) {
   const check = ctx.state.last_check;
   if (!check) return null;
-  const kitty = ctx.state.kitties.find((k) => k.id === check.kitty);
+  const kitty = ctx.state.kitties.find((/** @type {any} */ k) => k.id === check.kitty);
   const mayAct = ctx.isGm || (ctx.me.pieces || []).includes(check.kitty);
   if (draft.rerollCheck !== check.number + ":" + check.rerolls + ":" + check.dice.join("")) {
     draft.rerollCheck = check.number + ":" + check.rerolls + ":" + check.dice.join("");
     draft.reroll = new Set();
   }
-  const diceRow = el("div", { class: "dice", role: "group", "aria-label": t("web.kitties.dice_group") }, check.dice.map((value, i) => {
+  const diceRow = el("div", { class: "dice", role: "group", "aria-label": t("web.kitties.dice_group") }, check.dice.map((/** @type {any} */ value, /** @type {any} */ i) => {
     const die = renderDie({ die: "d6", face: value, success: check.hits[i] });
     if (!(mayAct && check.can_reroll)) return die;
     const pressed = draft.reroll.has(i);
@@ -305,14 +378,14 @@ function lastCheck(ctx) {
     diceRow,
     el("p", {}, el("span", { class: "tier tier-" + check.tier, id: "check-tier" }, t("web.kitties.tier." + check.tier))))];
   if (check.foe) {
-    const foe = ctx.state.foes.find((f) => f.id === check.foe);
+    const foe = ctx.state.foes.find((/** @type {any} */ f) => f.id === check.foe);
     parts.push(el("p", { class: "muted" }, t("web.kitties.foe_auas", { foe: foe?.name ?? check.foe, auas: check.foe_auas })));
   }
   if (mayAct && check.can_reroll) {
     parts.push(el("div", { class: "row" },
       el("span", { class: "muted small-print" }, t("web.kitties.reroll_hint")),
-      el("button", { type: "button", id: "reroll-all", onclick: () => { check.dice.forEach((_, i) => draft.reroll.add(i)); ctx.rerender(); } }, t("web.kitties.select_all")),
-      el("button", { type: "button", id: "reroll-misses", onclick: () => { draft.reroll = new Set(check.dice.map((_, i) => i).filter((i) => !check.hits[i])); ctx.rerender(); } }, t("web.kitties.select_misses")),
+      el("button", { type: "button", id: "reroll-all", onclick: () => { check.dice.forEach((/** @type {any} */ _, /** @type {any} */ i) => draft.reroll.add(i)); ctx.rerender(); } }, t("web.kitties.select_all")),
+      el("button", { type: "button", id: "reroll-misses", onclick: () => { draft.reroll = new Set(check.dice.map((/** @type {any} */ _, /** @type {any} */ i) => i).filter((/** @type {any} */ i) => !check.hits[i])); ctx.rerender(); } }, t("web.kitties.select_misses")),
       el("button", {
         type: "button", class: "primary", id: "reroll-submit", disabled: draft.reroll.size === 0,
         onclick: async () => { if (await ctx.send({ kind: "reroll", dice: [...draft.reroll].sort((a, b) => a - b) })) focusResult(); },
@@ -334,12 +407,18 @@ function lastCheck(ctx) {
     } else if (menu.open) {
       parts.push(el("h3", { id: "menu-heading" }, t("web.kitties.menu." + menu.id)));
       if (!chooserOk) parts.push(el("p", { class: "muted" }, t("web.kitties.menu_waits." + menu.chooser)));
-      parts.push(el("ul", { class: "menu", "aria-labelledby": "menu-heading" }, menu.entries.map((entry) => menuItem(entry, check, ctx, chooserOk))));
+      parts.push(el("ul", { class: "menu", "aria-labelledby": "menu-heading" }, menu.entries.map((/** @type {any} */ entry) => menuItem(entry, check, ctx, chooserOk))));
     }
   }
   return el("section", { class: "card", id: "last-check", "aria-labelledby": "last-heading" }, el("h2", { id: "last-heading" }, t("web.kitties.last_check", { n: check.number })), ...parts);
 }
 
+/**
+ * @param {Item} entry
+ * @param {Item} check
+ * @param {Ctx} ctx
+ * @param {boolean} enabled
+ */
 function menuItem(entry, check, ctx, enabled) {
   const targets = [];
   let targetSelect = null;
@@ -353,10 +432,11 @@ function menuItem(entry, check, ctx, enabled) {
   }
   if (targets.length) {
     if (current === undefined || !targets.some(([v]) => v === current)) draft.targets[entry.id] = (check.foe && targets.some(([v]) => v === "foe:" + check.foe)) ? "foe:" + check.foe : targets[0][0];
-    targetSelect = el("select", { id, "aria-label": t("web.kitties.target_for", { entry: entryText(entry.id) }), disabled: !enabled, onchange: (e) => (draft.targets[entry.id] = e.target.value) },
+    targetSelect = el("select", { id, "aria-label": t("web.kitties.target_for", { entry: entryText(entry.id) }), disabled: !enabled, onchange: (/** @type {any} */ e) => (draft.targets[entry.id] = e.target.value) },
       targets.map(([v, label]) => el("option", { value: v, selected: v === draft.targets[entry.id] }, label)));
   }
   const choose = () => {
+    /** @type {Record<string, unknown>} */
     const command = { kind: "choose_outcome", entry: entry.id };
     const target = draft.targets[entry.id];
     if (target) {
@@ -373,27 +453,29 @@ function menuItem(entry, check, ctx, enabled) {
 
 // -- foes, scene and episode ------------------------------------------------------------------
 
+/** @param {Ctx} ctx */
 function foesSection(ctx) {
   const foes = ctx.state.foes;
   const d = draft.foe;
-  const list = el("ul", { class: "people" }, foes.map((f) => el("li", {},
+  const list = el("ul", { class: "people" }, foes.map((/** @type {any} */ f) => el("li", {},
     el("strong", {}, f.name), " · ", t("web.kitties.foe_line", { difficulty: f.difficulty, auas: f.auas, limit: f.aua_limit }),
     f.defeated ? el("span", { class: "badge undone-badge" }, " ", t("web.kitties.defeated")) : null,
     ctx.isGm && !f.defeated ? el("button", { type: "button", class: "small", id: `foe-aua-${f.id}`, "aria-label": t("web.kitties.give_aua_label", { name: f.name }), onclick: () => ctx.send({ kind: "give_aua", foe: f.id, count: 1 }) }, t("web.kitties.give_aua")) : null)));
   const form = ctx.isGm ? details("new-foe-details", t("web.kitties.new_foe"),
     el("form", {
-      class: "form inline", onsubmit: (e) => {
+      class: "form inline", onsubmit: (/** @type {Event} */ e) => {
         e.preventDefault();
         const name = d.name.trim();
         if (!name) { showAlert(t("web.error.required", { field: t("web.kitties.name") })); return; }
-        const c = { kind: "create_foe", id: slug(name, new Set(foes.map((f) => f.id)), "kitty"), name };
+        /** @type {Record<string, unknown>} */
+        const c = { kind: "create_foe", id: slug(name, new Set(foes.map((/** @type {any} */ f) => f.id)), "kitty"), name };
         for (const key of ["difficulty", "aua_limit"]) {
           if (d[key] === "") continue;
           const n = Number(d[key]);
           if (!Number.isInteger(n)) { showAlert(t("web.error.bad_number", { name: t("web.kitties.foe_" + key), value: d[key] })); return; }
           c[key] = n;
         }
-        ctx.send(c).then((ok) => { if (ok) draft.foe = { name: "", difficulty: "", aua_limit: "" }; });
+        ctx.send(c).then((/** @type {unknown} */ ok) => { if (ok) draft.foe = { name: "", difficulty: "", aua_limit: "" }; });
       },
     },
     field("foe-name", t("web.kitties.name"), input("foe-name", d.name, (v) => (d.name = v), { required: true })),
@@ -406,6 +488,7 @@ function foesSection(ctx) {
     foes.length ? list : el("p", { class: "muted" }, t("web.kitties.no_foes")), form);
 }
 
+/** @param {Ctx} ctx */
 function statusSection(ctx) {
   const s = ctx.state;
   const chips = [
@@ -423,13 +506,14 @@ function statusSection(ctx) {
     hometown(ctx));
 }
 
+/** @param {Ctx} ctx */
 function endEpisodeForm(ctx) {
   const d = draft.end;
   const problems = [
-    ...ctx.state.hometown.map((p) => ({ kitty: null, p })),
-    ...ctx.state.kitties.flatMap((k) => (k.human?.problems || []).map((p) => ({ kitty: k.id, p, owner: k.name }))),
+    ...ctx.state.hometown.map((/** @type {any} */ p) => ({ kitty: null, p })),
+    ...ctx.state.kitties.flatMap((/** @type {any} */ k) => (k.human?.problems || []).map((/** @type {any} */ p) => ({ kitty: k.id, p, owner: k.name }))),
   ];
-  const submit = (e) => {
+  const submit = (/** @type {Event} */ e) => {
     e.preventDefault();
     const changes = [];
     for (const { kitty, p } of problems) {
@@ -440,50 +524,51 @@ function endEpisodeForm(ctx) {
       changes.push({ kitty, problem: p.id, change: n });
     }
     ctx.send({ kind: "end_episode", saved_the_day: d.saved, fun: d.fun, lessons: [...d.lessons], problems: changes })
-      .then((ok) => { if (ok) draft.end = { saved: false, fun: false, lessons: new Set(), changes: {} }; });
+      .then((/** @type {unknown} */ ok) => { if (ok) draft.end = { saved: false, fun: false, lessons: new Set(), changes: {} }; });
   };
   return details("end-episode-details", t("web.kitties.end_episode"),
     el("form", { class: "form inline", onsubmit: submit, id: "end-episode-form" },
       checkbox("end-saved", t("web.kitties.q_saved"), d.saved, (v) => (d.saved = v)),
       checkbox("end-fun", t("web.kitties.q_fun"), d.fun, (v) => (d.fun = v)),
       ctx.state.kitties.length ? el("fieldset", { class: "options" }, el("legend", {}, t("web.kitties.q_lessons")),
-        ctx.state.kitties.map((k) => checkbox("end-lesson-" + k.id, k.name, d.lessons.has(k.id), (v) => { if (v) d.lessons.add(k.id); else d.lessons.delete(k.id); }))) : null,
+        ctx.state.kitties.map((/** @type {any} */ k) => checkbox("end-lesson-" + k.id, k.name, d.lessons.has(k.id), (v) => { if (v) d.lessons.add(k.id); else d.lessons.delete(k.id); }))) : null,
       problems.length ? el("fieldset", { class: "options" }, el("legend", {}, t("web.kitties.q_problems")),
         problems.map(({ kitty, p, owner }) => {
           const key = (kitty || "") + "/" + p.id;
           const id = "end-problem-" + (kitty || "town") + "-" + p.id;
           return field(id, owner ? `${owner}: ${p.text} (${p.rank})` : `${t("web.kitties.hometown")}: ${p.text} (${p.rank})`,
-            el("input", { id, type: "number", min: -3, max: 3, value: d.changes[key] ?? 0, oninput: (e) => (d.changes[key] = e.target.value) }));
+            el("input", { id, type: "number", min: -3, max: 3, value: d.changes[key] ?? 0, oninput: (/** @type {any} */ e) => (d.changes[key] = e.target.value) }));
         })) : null,
       el("button", { type: "submit", class: "primary" }, t("web.kitties.end_episode_submit"))));
 }
 
+/** @param {Ctx} ctx */
 function hometown(ctx) {
   const d = draft.problem;
-  const list = ctx.state.hometown.length ? el("p", {}, t("web.kitties.hometown"), ": ", ctx.state.hometown.map((p) => `${p.text} (${p.rank})`).join("; ")) : null;
+  const list = ctx.state.hometown.length ? el("p", {}, t("web.kitties.hometown"), ": ", ctx.state.hometown.map((/** @type {any} */ p) => `${p.text} (${p.rank})`).join("; ")) : null;
   if (!ctx.isGm) return list;
-  const taken = new Set([...ctx.state.hometown.map((p) => p.id), ...ctx.state.kitties.flatMap((k) => (k.human?.problems || []).map((p) => p.id))]);
+  const taken = new Set([...ctx.state.hometown.map((/** @type {any} */ p) => p.id), ...ctx.state.kitties.flatMap((/** @type {any} */ k) => (k.human?.problems || []).map((/** @type {any} */ p) => p.id))]);
   return el("div", {}, list, details("add-problem-details", t("web.kitties.add_problem"),
     el("form", {
-      class: "form inline", onsubmit: (e) => {
+      class: "form inline", onsubmit: (/** @type {Event} */ e) => {
         e.preventDefault();
         const text = d.text.trim();
         if (!text) { showAlert(t("web.error.required", { field: t("web.kitties.problem_text") })); return; }
         const rank = Number(d.rank);
         if (!Number.isInteger(rank)) { showAlert(t("web.error.bad_number", { name: t("web.kitties.problem_rank"), value: d.rank })); return; }
-        ctx.send({ kind: "add_problem", kitty: d.kitty || null, id: slug(text, taken, "kitty"), text, rank }).then((ok) => { if (ok) draft.problem = { text: "", rank: 1, kitty: "" }; });
+        ctx.send({ kind: "add_problem", kitty: d.kitty || null, id: slug(text, taken, "kitty"), text, rank }).then((/** @type {unknown} */ ok) => { if (ok) draft.problem = { text: "", rank: 1, kitty: "" }; });
       },
     },
     field("problem-text", t("web.kitties.problem_text"), input("problem-text", d.text, (v) => (d.text = v), { required: true })),
     el("div", { class: "grid-2" },
-      field("problem-rank", t("web.kitties.problem_rank"), el("input", { id: "problem-rank", type: "number", min: 1, max: 10, value: d.rank, oninput: (e) => (d.rank = e.target.value) })),
-      field("problem-kitty", t("web.kitties.problem_of"), select("problem-kitty", d.kitty, [["", t("web.kitties.hometown")], ...ctx.state.kitties.map((k) => [k.id, k.name])], (v) => (d.kitty = v)))),
+      field("problem-rank", t("web.kitties.problem_rank"), el("input", { id: "problem-rank", type: "number", min: 1, max: 10, value: d.rank, oninput: (/** @type {any} */ e) => (d.rank = e.target.value) })),
+      field("problem-kitty", t("web.kitties.problem_of"), select("problem-kitty", d.kitty, [["", t("web.kitties.hometown")], ...ctx.state.kitties.map((/** @type {any} */ k) => [k.id, k.name])], (v) => (d.kitty = v)))),
     el("button", { type: "submit" }, t("web.kitties.add_problem_submit")))));
 }
 
 /** Render the Magical Kitties table: the scene and the check in the middle, the sheets and
  * the foes in their regions (see docs/web-table.md, "Regions"). */
-export function render(body, ctx) {
+export function render(/** @type {HTMLElement} */ body, /** @type {Ctx} */ ctx) {
   body.dataset.game = "magical-kitties";
   restoreDrafts(ctx);
   const s = ctx.state;
@@ -497,7 +582,7 @@ export function render(body, ctx) {
     sheets: [
       el("section", { class: "card", "aria-labelledby": "sheets-heading" },
         el("h2", { id: "sheets-heading" }, t("web.kitties.sheets")),
-        s.kitties.length ? el("div", { class: "sheets" }, s.kitties.map((k) => sheet(k, ctx))) : el("p", { class: "muted" }, t("web.kitties.no_kitties"))),
+        s.kitties.length ? el("div", { class: "sheets" }, s.kitties.map((/** @type {any} */ k) => sheet(k, ctx))) : el("p", { class: "muted" }, t("web.kitties.no_kitties"))),
       ctx.me.role === "spectator" ? null : createForm(ctx),
     ],
     tools: foesSection(ctx),
@@ -506,20 +591,32 @@ export function render(body, ctx) {
 
 // -- corrections in the log --------------------------------------------------------------------
 
+/** @type {Record<string, string>} */
 const CHANGE_LABELS = { treats_value: "treats_value_label" };
 
+/**
+ * @param {string} field
+ * @param {any} value
+ * @returns {string}
+ */
 function shownValue(field, value) {
   if (value === null || value === undefined) return t("web.kitties.change_none");
-  if (field === "powers") return value.map((p) => p.features?.length ? `${p.name} (${p.features.join(", ")})` : p.name).join(", ") || t("web.kitties.change_none");
-  if (field === "human") return [value.name, ...(value.problems || []).map((p) => `${p.text} (${p.rank})`)].filter(Boolean).join(", ") || t("web.kitties.change_none");
+  if (field === "powers") return value.map((/** @type {any} */ p) => p.features?.length ? `${p.name} (${p.features.join(", ")})` : p.name).join(", ") || t("web.kitties.change_none");
+  if (field === "human") return [value.name, ...(value.problems || []).map((/** @type {any} */ p) => `${p.text} (${p.rank})`)].filter(Boolean).join(", ") || t("web.kitties.change_none");
   if (Array.isArray(value)) return value.join(", ") || t("web.kitties.change_none");
   return String(value);
 }
 
-/** The fields a correction changed, in words: "Treats 2 → 0"; attributes one by one. */
+/**
+ * The fields a correction changed, in words: "Treats 2 → 0"; attributes one by one.
+ * @param {Record<string, any>} before
+ * @param {Record<string, any>} after
+ * @returns {string[]}
+ */
 export function sheetChanges(before, after) {
+  /** @type {string[]} */
   const lines = [];
-  const item = (label, old, now) => lines.push(t("web.kitties.change_item", { field: label, old, new: now }));
+  const item = (/** @type {string} */ label, /** @type {string} */ old, /** @type {string} */ now) => lines.push(t("web.kitties.change_item", { field: label, old, new: now }));
   for (const [field, now] of Object.entries(after)) {
     if (now === null || now === undefined || !(field in before)) continue;
     const old = before[field];
@@ -533,11 +630,16 @@ export function sheetChanges(before, after) {
   return lines;
 }
 
-/** One line per event for the log. */
+/**
+ * One line per event for the log.
+ * @param {Item} event
+ * @param {Ctx} ctx
+ * @returns {string | null}
+ */
 export function describe(event, ctx) {
   const s = ctx.state;
-  const kittyName = (id) => s.kitties.find((k) => k.id === id)?.name ?? id;
-  const foeName = (id) => s.foes.find((f) => f.id === id)?.name ?? id;
+  const kittyName = (/** @type {string} */ id) => s.kitties.find((/** @type {any} */ k) => k.id === id)?.name ?? id;
+  const foeName = (/** @type {string} */ id) => s.foes.find((/** @type {any} */ f) => f.id === id)?.name ?? id;
   switch (event.kind) {
     case "kitty_created": return t("web.kitties.ev.kitty_created", { name: event.kitty.name });
     case "kitty_edited": {
@@ -548,7 +650,7 @@ export function describe(event, ctx) {
     }
     case "foe_created": return t("web.kitties.ev.foe_created", { name: event.foe.name, difficulty: event.foe.difficulty, limit: event.foe.aua_limit });
     case "check_rolled": {
-      const hits = event.dice.filter((v) => v >= event.difficulty).length;
+      const hits = event.dice.filter((/** @type {any} */ v) => v >= event.difficulty).length;
       return t("web.kitties.ev.check_rolled", { name: kittyName(event.kitty), attribute: attrName(event.attribute), difficulty: event.difficulty, count: hits, tier: t("web.kitties.tier." + Math.min(hits, 4)) });
     }
     case "dice_rerolled": return t("web.kitties.ev.dice_rerolled", { name: kittyName(event.kitty), n: event.indexes.length });
@@ -558,9 +660,12 @@ export function describe(event, ctx) {
   }
 }
 
-/** The dice of an event: checks show their dice, rerolls the new values. */
+/**
+ * The dice of an event: checks show their dice, rerolls the new values.
+ * @param {Item} event
+ */
 export function diceOf(event) {
-  if (event.kind === "check_rolled") return event.dice.map((v) => ({ die: "d6", face: v, success: v >= event.difficulty }));
-  if (event.kind === "dice_rerolled") return event.values.map((v) => ({ die: "d6", face: v }));
+  if (event.kind === "check_rolled") return event.dice.map((/** @type {any} */ v) => ({ die: "d6", face: v, success: v >= event.difficulty }));
+  if (event.kind === "dice_rerolled") return event.values.map((/** @type {any} */ v) => ({ die: "d6", face: v }));
   return [];
 }
