@@ -948,7 +948,7 @@ function saveForm(/** @type {Ctx} */ ctx) {
   const reason = command ? null : t("web.dnd5e.save_dc_missing");
   const roll = async (/** @type {FieldEvent} */ e) => {
     e.preventDefault();
-    if (!command) { showAlert(reason); document.getElementById("dd-save-dc")?.focus(); return; }
+    if (!command) { showAlert(t("web.dnd5e.save_dc_missing")); document.getElementById("dd-save-dc")?.focus(); return; }
     const answer = await sendFor(ctx, f, command);
     if (answer) document.getElementById("dd-save-result")?.focus();
   };
