@@ -23,14 +23,31 @@
  */
 
 /**
+ * What the table page hands the game modules (and the chat): the table's `info` and the
+ * game's view (`state`), who is looking (`me`, `isGm`), the log's `records`, and the ways to
+ * act: `send` a command (resolves to the answer, or null when refused: the error is shown and
+ * kept in `lastError`), ask its `odds`, draw the page again (`rerender`).
+ * @typedef {{
+ *   readonly info: any, readonly state: any, readonly me: any, readonly isGm: boolean,
+ *   readonly records: TableRecord[], readonly table: string, readonly token: string | null,
+ *   readonly lastError: any,
+ *   actorName(id: string): string,
+ *   rerender(): void,
+ *   send(command: any, options?: { hidden?: boolean }): Promise<any>,
+ *   odds(command: any): Promise<any>,
+ *   oddsNow(command: any): any,
+ * }} TableContext
+ */
+
+/**
  * What a game's page module offers the table page: `render` draws the scene (and may return
  * `{sheets, tools}` for the other regions); the rest are optional readings of the log.
  * @typedef {{
- *   render(body: HTMLElement, ctx: any): any,
- *   diceOf?: (event: any, record: TableRecord, ctx: any) => ShownDie[] | null | undefined,
- *   headline?: (record: TableRecord, ctx: any) => string | null | undefined,
- *   describe?: (event: any, ctx: any, record: TableRecord | null) => string | null | undefined,
- *   summary?: (record: TableRecord, ctx: any) => string | null | undefined,
+ *   render(body: HTMLElement, ctx: TableContext): any,
+ *   diceOf?: (event: any, record: TableRecord, ctx: TableContext) => ShownDie[] | null | undefined,
+ *   headline?: (record: TableRecord, ctx: TableContext) => string | null | undefined,
+ *   describe?: (event: any, ctx: TableContext, record: TableRecord | null) => string | null | undefined,
+ *   summary?: (record: TableRecord, ctx: TableContext) => string | null | undefined,
  *   [key: string]: any,
  * }} GameModule
  */
