@@ -24,11 +24,13 @@
 
 /**
  * What the table page hands the game modules (and the chat): the table's `info` and the
- * game's view (`state`), who is looking (`me`, `isGm`), the log's `records`, and the ways to
- * act: `send` a command (resolves to the answer, or null when refused: the error is shown and
- * kept in `lastError`), ask its `odds`, draw the page again (`rerender`).
+ * game's view (`state`, of the game's own shape `S`), who is looking (`me`, `isGm`), the log's
+ * `records`, and the ways to act: `send` a command (resolves to the answer, or null when
+ * refused: the error is shown and kept in `lastError`), ask its `odds`, draw the page again
+ * (`rerender`).
+ * @template [S=any]
  * @typedef {{
- *   readonly info: any, readonly state: any, readonly me: any, readonly isGm: boolean,
+ *   readonly info: any, readonly state: S, readonly me: any, readonly isGm: boolean,
  *   readonly records: TableRecord[], readonly table: string, readonly token: string | null,
  *   readonly lastError: any,
  *   actorName(id: string): string,
