@@ -1,6 +1,19 @@
+// @ts-check
 // Dice drawn as dice: d6 with pips, other dN as numbered shapes, HeXXen dice with symbols.
 import { el, svg, t } from "./core.js";
 
+/**
+ * A die as every shape of the log reads: its `sides`, its `kind` ("d6", "H", "dF", ...), the
+ * `face` shown, whether it was `kept`, `exploded` or `rerolled`, the value it `counts` when
+ * that differs from its face, its `label` and whether it was a `success`.
+ * @typedef {{ sides: number, kind: string, face: any, kept: boolean, exploded: boolean,
+ *   rerolled: boolean, counts: number | null, label: string | null, success?: boolean }} Die
+ */
+
+/** A shape drawn in a symbol die at (x, y) with radius r.
+ * @typedef {(x: number, y: number, r: number) => SVGElement} SymbolShape */
+
+/** @type {Record<number, number[][]>} */
 const PIPS = {
   1: [[50, 50]],
   2: [[28, 28], [72, 72]],
@@ -11,8 +24,10 @@ const PIPS = {
 };
 
 // HeXXen die kinds (letters of the notation) and their colours; symbol shapes below.
+/** @type {Record<string, string>} */
 const SYMBOL_DICE = { H: "hexxen", M: "hexxen", J: "janus", B: "blood", E: "elixir", S: "blessing" };
 
+/** @type {Record<string, SymbolShape>} */
 const SYMBOL_SHAPES = {
   successes: (x, y, r) => svg("polygon", { class: "sym sym-success", points: hexagon(x, y, r) }),
   stars: (x, y, r) => svg("polygon", { class: "sym sym-star", points: star(x, y, r) }),
@@ -25,6 +40,7 @@ const SYMBOL_SHAPES = {
     svg("path", { d: `M${x},${y - r} A${r},${r} 0 0 1 ${x},${y + r} Z`, class: "janus-half" })),
 };
 
+/** @param {number} x @param {number} y @param {number} r */
 function hexagon(x, y, r) {
   const pts = [];
   for (let i = 0; i < 6; i++) {
@@ -34,6 +50,7 @@ function hexagon(x, y, r) {
   return pts.join(" ");
 }
 
+/** @param {number} x @param {number} y @param {number} r */
 function star(x, y, r) {
   const pts = [];
   for (let i = 0; i < 10; i++) {
@@ -44,9 +61,14 @@ function star(x, y, r) {
   return pts.join(" ");
 }
 
-/** Normalise a die from any of the log's shapes to {sides, kind, face, kept, exploded}. */
+/** Normalise a die from any of the log's shapes (a number, or an object) to a `Die`.
+ * @param {any} raw
+ * @param {number} [sides]
+ * @returns {Die} */
 export function normalizeDie(raw, sides = 6) {
-  if (typeof raw === "number") return { sides, kind: "d" + sides, face: raw, kept: true, exploded: false };
+  if (typeof raw === "number") {
+    return { sides, kind: "d" + sides, face: raw, kept: true, exploded: false, rerolled: false, counts: null, label: null };
+  }
   const kind = String(raw.die ?? raw.kind ?? ("d" + (raw.sides ?? sides)));
   const match = /^[dDwW](\d+|%)$/.exec(kind);
   const realSides = raw.sides ?? (match ? (match[1] === "%" ? 100 : Number(match[1])) : 6);
@@ -63,10 +85,14 @@ export function normalizeDie(raw, sides = 6) {
   };
 }
 
+/** The symbols a face shows, by name: a name, a list of names or counts by name.
+ * @param {any} face
+ * @returns {Record<string, number>} */
 function symbolCounts(face) {
   if (face === null || face === undefined || face === "" || face === "blank") return {};
   if (typeof face === "string") return { [face]: 1 };
   if (Array.isArray(face)) {
+    /** @type {Record<string, number>} */
     const out = {};
     for (const s of face) out[s] = (out[s] || 0) + 1;
     return out;
@@ -75,6 +101,7 @@ function symbolCounts(face) {
   return {};
 }
 
+/** @param {Record<string, number>} counts */
 function symbolLabel(counts) {
   const parts = Object.entries(counts)
     .filter(([, n]) => n)
@@ -82,7 +109,10 @@ function symbolLabel(counts) {
   return parts.length ? parts.join(", ") : t("web.dice.blank");
 }
 
-/** One die as an SVG image with an accessible label. */
+/** One die as an SVG image with an accessible label.
+ * @param {any} raw
+ * @param {{ sides?: number, size?: number, extraClass?: string }} [options]
+ * @returns {HTMLElement} */
 export function renderDie(raw, { sides = 6, size = 40, extraClass = "" } = {}) {
   const die = normalizeDie(raw, sides);
   const symbolKind = SYMBOL_DICE[die.kind];
@@ -90,6 +120,7 @@ export function renderDie(raw, { sides = 6, size = 40, extraClass = "" } = {}) {
   if (!die.kept) classes.push("dropped");
   if (die.exploded) classes.push("exploded");
   if (die.success === true) classes.push("hit");
+  /** @type {string} */
   let label;
   const image = svg("svg", { viewBox: "0 0 100 100", width: size, height: size, "aria-hidden": "true", focusable: "false" });
   if (die.kind === "dF") {
@@ -139,7 +170,9 @@ export function renderDie(raw, { sides = 6, size = 40, extraClass = "" } = {}) {
   return el("span", { class: classes.filter(Boolean).join(" "), role: "img", "aria-label": label, title: label }, image);
 }
 
-/** A rolled value for people: the number, or its symbols by name. */
+/** A rolled value for people: the number, or its symbols by name.
+ * @param {any} result
+ * @returns {string} */
 export function resultText(result) {
   if (result && typeof result === "object") {
     const parts = Object.entries(result).filter(([, n]) => n).map(([k, n]) => t("web.dice.symbol." + k, { n }));
@@ -149,18 +182,23 @@ export function resultText(result) {
 }
 
 /** The result of a roll (a table roll or an inline chat roll) for people: the number or
- * symbols, or a compared total with its verdict; then the labelled terms and group members. */
+ * symbols, or a compared total with its verdict; then the labelled terms and group members.
+ * @param {any} roll
+ * @returns {string} */
 export function rollResult(roll) {
   const main = Number.isInteger(roll.total)
     ? t("web.dice.verdict", { total: roll.total, verdict: t(roll.result ? "web.dice.met" : "web.dice.not_met") })
     : resultText(roll.result);
-  const parts = (roll.parts || []).map((p) => p.kept === false
+  const parts = (roll.parts || []).map((/** @type {any} */ p) => p.kept === false
     ? t("web.dice.part_dropped", { term: p.term, value: resultText(p.value) })
     : t("web.dice.part", { label: p.label ?? p.term, value: resultText(p.value) }));
   return parts.length ? `${main} (${parts.join(", ")})` : main;
 }
 
-/** A row of dice. */
+/** A row of dice.
+ * @param {any[]} list
+ * @param {{ sides?: number, size?: number, extraClass?: string }} [options]
+ * @returns {HTMLElement} */
 export function renderDice(list, options = {}) {
   return el("span", { class: "dice" }, list.map((d) => renderDie(d, options)));
 }
@@ -178,6 +216,10 @@ export function reducedMotion() {
  * Roll the dice drawn in `row` (the elements `renderDice` made from `list`): each tumbles and
  * shows passing faces for a moment, then settles on its real face. Nothing moves when the
  * person prefers reduced motion. Returns the number of dice animated.
+ * @param {Element} row
+ * @param {any[]} list
+ * @param {{ sides?: number, size?: number, extraClass?: string }} [options]
+ * @returns {number}
  */
 export function animateRoll(row, list, options = {}) {
   if (reducedMotion()) return 0;
@@ -191,10 +233,12 @@ export function animateRoll(row, list, options = {}) {
       { transform: "none" },
     ], { duration, easing: "cubic-bezier(.2, .7, .3, 1)" });
     if (typeof die.face !== "number" || die.sides < 2) return;
-    const real = node.firstChild;
+    // A die `renderDie` made holds its picture and nothing else.
+    const picture = (/** @type {Element} */ d) => /** @type {Node} */ (d.firstChild);
+    const real = picture(node);
     const passing = setInterval(() => {
       const face = 1 + Math.floor(Math.random() * die.sides);
-      node.replaceChildren(renderDie({ ...list[i], face, value: face }, options).firstChild);
+      node.replaceChildren(picture(renderDie({ ...list[i], face, value: face }, options)));
     }, 90);
     setTimeout(() => { clearInterval(passing); node.replaceChildren(real); }, duration - 150);
   });

@@ -27,3 +27,15 @@ export function slug(name, taken, fallback = "x") {
 export function percent(p) {
   return (100 * p).toLocaleString(document.documentElement.lang, { maximumFractionDigits: 1, minimumFractionDigits: 1 }) + " %";
 }
+
+/**
+ * The element of the page with id `id`; a page without it is broken, so this fails loudly
+ * (naming the id) rather than letting a null travel on.
+ * @param {string} id
+ * @returns {HTMLElement}
+ */
+export function byId(id) {
+  const node = document.getElementById(id);
+  if (!node) throw new Error(`the page has no element #${id}`);
+  return node;
+}

@@ -1,3 +1,4 @@
+// @ts-check
 // The table page: join by invite, the game panel, the live log, people, fair dice, GM tools.
 import { ApiError, PAGE, api, ask, clearAlert, copyText, el, forgetTable, guarded, initLanguageSwitch, inviteFromFragment, inviteUrl, myTable, saveTable, showAlert, systemName, t, tFirst } from "./core.js";
 import { animateRoll, reducedMotion, renderDice } from "./dice.js";
@@ -10,12 +11,26 @@ import { askOdds, oddsNow } from "./odds.js";
 import { keepForms } from "./drafts.js";
 import { live, morph, patch } from "./morph.js";
 import * as chat from "./chat.js";
+import { byId } from "./helpers.js";
+
+/** @typedef {import("./types.js").TableRecord} TableRecord */
+/** @typedef {import("./types.js").Participant} Participant */
+/** @typedef {import("./types.js").ShownDie} ShownDie */
+/** @typedef {import("./types.js").GameModule} GameModule */
 
 const TABLE = PAGE.table;
 
 /** How many records the log reads at once: the latest on loading, older ones on request. */
 const LOG_PAGE = 100;
 
+/**
+ * What the page holds of the table: `info` (title, game, people, fair dice; as the server
+ * tells it), the log's records by seq, the game's view (`state`) and the live connection.
+ * @type {{ info: any, records: Map<number, TableRecord>, state: any, stateSeq: number,
+ *   askedSnapshot: boolean, seq: number, older: boolean, hidden: boolean, socket: WebSocket | null,
+ *   retry: number, verification: any, game: GameModule | null, lastError: unknown, loaded: boolean,
+ *   gone: boolean, announced: Set<number>, deciding: boolean }}
+ */
 const view = {
   info: null,
   records: new Map(),
@@ -44,10 +59,12 @@ function token() {
   return entry()?.token || null;
 }
 
+/** @returns {GameModule} */
 function game() {
   return view.game || generic;
 }
 
+/** @returns {any} */
 function me() {
   return view.info?.me || {};
 }
@@ -56,14 +73,19 @@ function isGm() {
   return me().role === "gm";
 }
 
+/** A participant's id (the server names it `participant` or `id`).
+ * @param {Participant} p
+ * @returns {string} */
 function participantId(p) {
-  return p.participant ?? p.id;
+  return /** @type {string} */ (p.participant ?? p.id);
 }
 
-/** A participant's display name by id ("auto" is the table itself, e.g. an AI seat). */
+/** A participant's display name by id ("auto" is the table itself, e.g. an AI seat).
+ * @param {string} id
+ * @returns {string} */
 export function actorName(id) {
   if (id === "auto") return t("web.actor.auto");
-  const p = (view.info?.participants || []).find((x) => participantId(x) === id);
+  const p = (view.info?.participants || []).find((/** @type {Participant} */ x) => participantId(x) === id);
   if (!p) return t("web.actor.unknown");
   return p.name || t("web.role." + p.role);
 }
@@ -83,7 +105,7 @@ const ctx = {
   actorName,
   rerender: () => renderGame(),
   /** Send a command; resolves to the answer or null (the error is shown, nothing changed). */
-  send: async (command, options = {}) => {
+  send: async (/** @type {any} */ command, /** @type {{ hidden?: boolean }} */ options = {}) => {
     clearAlert();
     const hidden = options.hidden ?? (isGm() && view.hidden);
     view.lastError = null;
@@ -94,19 +116,21 @@ const ctx = {
     return answer;
   },
   /** The exact odds of a command before it is sent: a promise (asked once per view, `odds.js`). */
-  odds: (command) => askOdds(view.state, command, fetchOdds),
+  odds: (/** @type {any} */ command) => askOdds(view.state, command, fetchOdds),
   /** The exact odds of a command if known (`{error}` when refused), else null: the game is
    * drawn again when they arrive. */
-  oddsNow: (command) => oddsNow(view.state, command, fetchOdds, () => renderGame()),
+  oddsNow: (/** @type {any} */ command) => oddsNow(view.state, command, fetchOdds, () => renderGame()),
 };
 
 /** Ask the server for the exact odds of a command (`odds.js` keeps the answers). */
+/** @param {any} command */
 function fetchOdds(command) {
   return api("POST", `/api/tables/${TABLE}/odds`, { token: token(), body: { command } });
 }
 
 // -- receiving -----------------------------------------------------------------------------
 
+/** @param {TableRecord[] | undefined} records */
 function addRecords(records) {
   let added = false;
   for (const record of records || []) {
@@ -120,10 +144,14 @@ function addRecords(records) {
 
 // -- the dice moment: who rolled what, to everyone, without moving the page -------------------
 
-let toastTimer = null;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let toastTimer;
 
 /** The dice one event shows: a chat roll's, else the game's reading of the event (HeXXen's
- * symbol dice, not their numbers), else its own `dice`; [] for none. */
+ * symbol dice, not their numbers), else its own `dice`; [] for none.
+ * @param {any} event
+ * @param {TableRecord} record
+ * @returns {ShownDie[]} */
 function eventDice(event, record) {
   if (event.kind === "said") return event.roll?.dice || [];
   const dice = game().diceOf?.(event, record, ctx) ?? (Array.isArray(event.dice) ? event.dice : null);
@@ -132,7 +160,9 @@ function eventDice(event, record) {
 
 /** What a record did, outcome first: `{lines, told}`, the game's headline of the whole record
  * (`headline(record, ctx)`, telling every event), else the lines of the events that rolled
- * dice (an attack and its damage, not the points paid before it); no lines for none. */
+ * dice (an attack and its damage, not the points paid before it); no lines for none.
+ * @param {TableRecord} record
+ * @returns {{ lines: string[], told: Set<any> }} */
 function outcomeOf(record) {
   const events = record.events || [];
   const own = game().headline?.(record, ctx);
@@ -141,7 +171,8 @@ function outcomeOf(record) {
   return { lines: rolled.map((event) => eventText(event, record)).filter(Boolean), told: new Set(rolled) };
 }
 
-/** Show each new record that rolled dice in the toast, once; the first load only takes note. */
+/** Show each new record that rolled dice in the toast, once; the first load only takes note.
+ * @param {TableRecord[] | undefined} records */
 function announce(records) {
   for (const record of records || []) {
     if (view.announced.has(record.seq)) continue;
@@ -153,18 +184,19 @@ function announce(records) {
   }
 }
 
+/** @param {TableRecord} record @param {ShownDie[]} dice */
 function showRoll(record, dice) {
   if (view.deciding) return;  // a decision waiting for this person keeps the floor (the log has it)
-  const toast = document.getElementById("toast");
+  const toast = byId("toast");
   const what = outcomeOf(record).lines.join(" ") || dice.map((d) => d.face ?? d.value).join(" ");
   const row = renderDice(dice.slice(0, 12), { size: 40 });
   row.setAttribute("aria-hidden", "true");  // the line says it; the passing faces stay silent
-  document.getElementById("toast-body").replaceChildren(el("p", { class: "toast-text" }, what), el("p", { class: "toast-who" }, t(dice.length ? "web.toast.rolled" : "web.toast.by", { who: actorName(record.actor) })), row);
-  toast.dataset.seq = record.seq;
+  byId("toast-body").replaceChildren(el("p", { class: "toast-text" }, what), el("p", { class: "toast-who" }, t(dice.length ? "web.toast.rolled" : "web.toast.by", { who: actorName(record.actor) })), row);
+  toast.dataset.seq = String(record.seq);
   toast.classList.add("is-shown");
   toast.dataset.animated = String(animateRoll(row, dice, { size: 40 }));
   if (dice.length && rattle(dice.length)) {
-    const box = document.getElementById("sound-toggle");
+    const box = byId("sound-toggle");
     box.dataset.played = String(Number(box.dataset.played || 0) + 1);
   }
   clearTimeout(toastTimer);
@@ -173,17 +205,19 @@ function showRoll(record, dice) {
 
 /** Put the dice notice away (its close button, its time is up, a decision arrived). */
 function hideRoll() {
-  const toast = document.getElementById("toast");
+  const toast = byId("toast");
   clearTimeout(toastTimer);
   if (!toast.classList.contains("is-shown")) return;
   toast.classList.remove("is-shown");
-  toastTimer = setTimeout(() => document.getElementById("toast-body").replaceChildren(), 400);
+  toastTimer = setTimeout(() => byId("toast-body").replaceChildren(), 400);
 }
 
+/** @param {TableRecord[] | undefined} records */
 function claims(records) {
   return (records || []).some((r) => r.claims);
 }
 
+/** @param {any} answer */
 function applyAnswer(answer) {
   if (answer.records) addRecords(answer.records);
   if (answer.record) addRecords([answer.record]);
@@ -196,9 +230,11 @@ function applyAnswer(answer) {
 
 // Reloads run one at a time: two in flight could finish in the wrong order and leave the
 // older answer on screen. A reload asked for while one runs starts again after it.
+/** @type {Promise<void> | null} */
 let reloading = null;
 let reloadAgain = false;
 
+/** @returns {Promise<void>} */
 function reload() {
   if (reloading) {
     reloadAgain = true;
@@ -243,7 +279,8 @@ async function reloadOnce() {
   render();
 }
 
-/** A whole view at table seq `seq`, unless the one held is newer. */
+/** A whole view at table seq `seq`, unless the one held is newer.
+ * @param {any} state @param {number | undefined} seq */
 function takeState(state, seq) {
   if (typeof seq === "number" && seq < view.stateSeq) return;
   view.state = state;
@@ -252,7 +289,9 @@ function takeState(state, seq) {
 
 /** The view after a live message: its snapshot, or its patch applied to the view held if
  * that is the patch's base. A patch that does not fit asks the server for a snapshot.
- * Returns whether the view held changed. */
+ * Returns whether the view held changed.
+ * @param {any} data @param {WebSocket} socket
+ * @returns {boolean} */
 function followView(data, socket) {
   if (data.state) {
     view.state = data.state;
@@ -275,8 +314,9 @@ function followView(data, socket) {
   }
 }
 
+/** @param {string} state */
 function setConn(state) {
-  const box = document.getElementById("conn");
+  const box = byId("conn");
   box.dataset.state = state;
   box.textContent = t("web.conn." + state);
 }
@@ -300,7 +340,7 @@ function connect() {
   socket.addEventListener("message", async (message) => {
     let data;
     try { data = JSON.parse(message.data); } catch { return; }
-    const first = data.type !== "error" && document.getElementById("conn").dataset.state !== "live";
+    const first = data.type !== "error" && byId("conn").dataset.state !== "live";
     if (first) {
       view.retry = 0;  // authenticated: the server answered with the table
       setConn("live");
@@ -317,11 +357,11 @@ function connect() {
     }
     const known = new Set(view.records.keys());
     if (data.records) addRecords(data.records);
-    const added = (data.records || []).some((r) => !known.has(r.seq));
+    const added = (data.records || []).some((/** @type {TableRecord} */ r) => !known.has(r.seq));
     if (typeof data.seq === "number") view.seq = Math.max(view.seq, data.seq);
     const changed = followView(data, socket);
-    const unknownActor = (data.records || []).some((r) => !known.has(r.seq) && r.actor !== "auto"
-      && !(view.info?.participants || []).some((p) => participantId(p) === r.actor));
+    const unknownActor = (data.records || []).some((/** @type {TableRecord} */ r) => !known.has(r.seq) && r.actor !== "auto"
+      && !(view.info?.participants || []).some((/** @type {Participant} */ p) => participantId(p) === r.actor));
     if (unknownActor || claims(data.records)) await guarded(reload);
     // The echo of this page's own command (its answer is already shown) changes nothing: no
     // render (one would only patch the page to what it already shows).
@@ -336,6 +376,7 @@ function connect() {
 }
 
 // Offline: connect again after a delay that doubles up to about 19 s.
+/** @param {WebSocket | null} socket */
 function retryLater(socket) {
   view.socket = socket;
   setConn("off");
@@ -347,10 +388,10 @@ function retryLater(socket) {
 
 function render() {
   const info = view.info;
-  document.getElementById("table-title").textContent = info.title || TABLE;
+  byId("table-title").textContent = info.title || TABLE;
   document.title = (info.title || TABLE) + " · " + t("web.app.name");
   const role = t("web.role." + me().role);
-  document.getElementById("table-meta").textContent = me().name
+  byId("table-meta").textContent = me().name
     ? t("web.table.meta", { system: systemName(info.system), name: me().name, role })
     : t("web.table.meta_role", { system: systemName(info.system), role });
   renderLog();
@@ -362,54 +403,61 @@ function render() {
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex="0"]';
 
-/** The controls of `body` the keyboard can reach now, in order. */
+/** The controls of `body` the keyboard can reach now, in order.
+ * @param {Element} body
+ * @returns {HTMLElement[]} */
 function focusables(body) {
-  return [...body.querySelectorAll(FOCUSABLE)].filter((e) => e.getClientRects().length > 0);
+  return [...body.querySelectorAll(/** @type {"button"} */ (FOCUSABLE))].filter((e) => e.getClientRects().length > 0);
 }
 
 // -- the regions of the table: scene, sheets, tools (the game's), side (chat and log), table
 // (people and fair dice). Side by side on a wide screen, tabs on a narrow one.
 
 const REGIONS = ["scene", "sheets", "tools", "side", "table"];
+/** @type {Record<string, string>} */
 const GAME_REGIONS = { scene: "game-body", sheets: "sheets-body", tools: "tools-body" };
 const TABS = window.matchMedia("(max-width: 760px)");
 const layout = { tab: "scene" };
 
-/** The bodies of the regions a game fills, by name. */
+/** The bodies of the regions a game fills, by name.
+ * @returns {{ scene: HTMLElement, sheets: HTMLElement, tools: HTMLElement }} */
 function regionBodies() {
-  return Object.fromEntries(Object.entries(GAME_REGIONS).map(([name, id]) => [name, document.getElementById(id)]));
+  return { scene: byId(GAME_REGIONS.scene), sheets: byId(GAME_REGIONS.sheets), tools: byId(GAME_REGIONS.tools) };
 }
 
 /** Patch what a game's `render` returned into its regions: `{sheets, tools}`, nodes or lists;
- * a region the answer leaves out keeps what it had. */
+ * a region the answer leaves out keeps what it had.
+ * @param {any} parts */
 function placeParts(parts) {
   if (!parts || typeof parts !== "object" || parts instanceof Node) return;
   const bodies = regionBodies();
-  for (const name of ["sheets", "tools"]) {
+  for (const name of /** @type {const} */ (["sheets", "tools"])) {
     if (name in parts) patch(bodies[name], [parts[name]]);
   }
 }
 
-/** Whether a game's region body shows nothing (no text, no control, no picture). */
+/** Whether a game's region body shows nothing (no text, no control, no picture).
+ * @param {Element} body */
 function blank(body) {
-  return !body.textContent.trim() && !body.querySelector("svg, img, input, button, select, textarea");
+  return !(body.textContent || "").trim() && !body.querySelector("svg, img, input, button, select, textarea");
 }
 
+/** @param {string} name */
 function regionEmpty(name) {
-  if (name === "tools") return blank(document.getElementById("tools-body")) && document.getElementById("gm-tools").hidden;
+  if (name === "tools") return blank(byId("tools-body")) && byId("gm-tools").hidden;
   const body = GAME_REGIONS[name] && document.getElementById(GAME_REGIONS[name]);
   return body ? blank(body) : false;
 }
 
 /** Show the regions with content; on a narrow screen as tabs, one region at a time. */
 function updateRegions() {
-  const root = document.getElementById("table");
+  const root = byId("table");
   const tabs = TABS.matches;
   const present = REGIONS.filter((name) => !regionEmpty(name));
   if (!present.includes(layout.tab)) layout.tab = present[0];
   root.dataset.mode = tabs ? "tabs" : "wide";
   for (const name of REGIONS) {
-    const region = document.getElementById("region-" + name);
+    const region = byId("region-" + name);
     region.classList.toggle("is-empty", !present.includes(name));
     region.classList.toggle("is-active", name === layout.tab);
     if (tabs) {
@@ -417,36 +465,44 @@ function updateRegions() {
       region.setAttribute("aria-labelledby", "tab-" + name);
     } else {
       region.removeAttribute("role");
-      region.setAttribute("aria-labelledby", region.querySelector("h2").id);
+      const heading = region.querySelector("h2");
+      if (!heading) throw new Error(`the region ${name} has no heading`);
+      region.setAttribute("aria-labelledby", heading.id);
     }
   }
-  const list = document.getElementById("table-tabs");
+  const list = byId("table-tabs");
   list.hidden = !tabs;
-  const shown = [...list.children].map((tab) => tab.dataset.region).join();
+  const current = /** @type {HTMLElement[]} */ ([...list.children]);
+  const shown = current.map((tab) => tab.dataset.region).join();
   if (shown !== present.join()) {
     list.replaceChildren(...present.map((name) => el("button", {
       type: "button", role: "tab", id: "tab-" + name, class: "tab", dataset: { region: name },
       "aria-controls": "region-" + name, onclick: () => selectTab(name),
-      onkeydown: (e) => tabKey(e, name),
+      onkeydown: (/** @type {KeyboardEvent} */ e) => tabKey(e, name),
     }, t("web.layout.tab." + name))));
   }
-  for (const tab of list.children) {
+  for (const tab of /** @type {HTMLCollectionOf<HTMLElement>} */ (list.children)) {
     const active = tab.dataset.region === layout.tab;
     tab.setAttribute("aria-selected", String(active));
     tab.tabIndex = active ? 0 : -1;
   }
 }
 
+/** @param {string} name @param {boolean} [focus] */
 function selectTab(name, focus = false) {
   layout.tab = name;
   updateRegions();
   if (focus) document.getElementById("tab-" + name)?.focus();
 }
 
+/** @param {KeyboardEvent} event @param {string} name */
 function tabKey(event, name) {
-  const names = [...document.getElementById("table-tabs").children].map((tab) => tab.dataset.region);
+  const tabs = /** @type {HTMLElement[]} */ ([...byId("table-tabs").children]);
+  const names = tabs.map((tab) => tab.dataset.region || "");
   const at = names.indexOf(name);
-  const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: names.length - 1 }[event.key];
+  /** @type {Record<string, number>} */
+  const moves = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: names.length - 1 };
+  const to = moves[event.key];
   if (to === undefined) return;
   event.preventDefault();
   selectTab(names[(to + names.length) % names.length], true);
@@ -454,7 +510,8 @@ function tabKey(event, name) {
 
 TABS.addEventListener("change", () => { if (view.info) updateRegions(); });
 
-/** After each render: the drafts of the game's forms (`drafts.js`), put back after a reload. */
+/** After each render: the drafts of the game's forms (`drafts.js`), put back after a reload.
+ * @type {(() => void) | null} */
 let formDrafts = null;
 
 /** Draw the game: its render builds a fresh scene (and parts for the other regions), which
@@ -463,8 +520,8 @@ let formDrafts = null;
 function renderGame() {
   const bodies = regionBodies();
   const body = Object.values(bodies).find((b) => document.activeElement && b.contains(document.activeElement)) || null;
-  const active = body ? document.activeElement : null;
-  const position = active ? focusables(body).indexOf(active) : -1;
+  const active = body ? /** @type {HTMLElement} */ (document.activeElement) : null;
+  const position = body && active ? focusables(body).indexOf(active) : -1;
   const scene = /** @type {HTMLElement} */ (bodies.scene.cloneNode(false));
   const parts = game().render(scene, ctx);
   morph(bodies.scene, scene);
@@ -472,7 +529,7 @@ function renderGame() {
   formDrafts ||= keepForms(Object.values(bodies), TABLE, me().participant);
   formDrafts();
   updateRegions();
-  if (active && !active.isConnected) {
+  if (body && active && !active.isConnected) {
     // The focused control is gone (a roll button after rolling): the keyboard goes to the
     // control now at its place, never to the top of the page.
     (focusables(body)[Math.max(0, position)] || focusables(body).at(-1))?.focus();
@@ -486,25 +543,29 @@ function renderNotices() {
   if (view.deciding) hideRoll();
 }
 
-/** The tab (on a phone) of the region holding element `id`, or null. */
+/** The tab (on a phone) of the region holding element `id`, or null.
+ * @param {string} id */
 function tabOf(id) {
-  const region = document.getElementById(id)?.closest(".region");
+  const region = /** @type {HTMLElement | null | undefined} */ (document.getElementById(id)?.closest(".region"));
   return region && TABS.matches ? document.getElementById("tab-" + region.dataset.region) : null;
 }
 
 /** Bring element `id` into view, selecting its region's tab on a phone; with `focus` the
- * keyboard goes there too (the element itself, so no choice is made by an Enter). */
+ * keyboard goes there too (the element itself, so no choice is made by an Enter).
+ * @param {string} id @param {boolean} focus */
 function goTo(id, focus) {
   const target = document.getElementById(id);
   if (!target) return;
-  const region = target.closest(".region");
-  if (region && TABS.matches && layout.tab !== region.dataset.region) selectTab(region.dataset.region);
+  const region = /** @type {HTMLElement | null} */ (target.closest(".region"));
+  if (region?.dataset.region && TABS.matches && layout.tab !== region.dataset.region) selectTab(region.dataset.region);
   target.scrollIntoView({ block: "start", behavior: reducedMotion() ? "auto" : "instant" });
   if (!focus) return;
   if (!target.matches(FOCUSABLE) && !target.hasAttribute("tabindex")) target.tabIndex = -1;
   target.focus({ preventScroll: true });
 }
 
+/** @param {any} event @param {TableRecord | null} [record]
+ * @returns {string} */
 function eventText(event, record = null) {
   const system = view.info.system;
   const custom = chat.describe(event) ?? game().describe?.(event, ctx, record);
@@ -513,6 +574,8 @@ function eventText(event, record = null) {
   return tFirst([`web.event.${system}.${event.kind}`, `web.event.${event.kind}`], params, event.kind);
 }
 
+/** @param {TableRecord} record
+ * @returns {ShownDie[][]} */
 function recordDice(record) {
   const fromEvents = (record.events || []).map((event) => eventDice(event, record)).filter((dice) => dice.length);
   if (fromEvents.length) return fromEvents;
@@ -521,7 +584,7 @@ function recordDice(record) {
 }
 
 function renderLog() {
-  const list = document.getElementById("log");
+  const list = byId("log");
   const records = [...view.records.values()].sort((a, b) => b.seq - a.seq);
   const undone = new Set(records.filter((r) => r.undoes != null).map((r) => r.undoes));
   patch(list, records.map((record) => {
@@ -556,13 +619,13 @@ function renderLog() {
     return el("li", {
       id: "log-entry-" + record.seq,
       class: "log-entry" + (undone.has(record.seq) ? " is-undone" : "") + (record.hidden ? " is-hidden" : ""),
-      dataset: { seq: record.seq },
+      dataset: { seq: String(record.seq) },
     },
     el("div", { class: "log-head" }, el("span", { class: "log-seq" }, t("web.log.seq", { seq: record.seq })), el("span", { class: "log-who" }, who), ...badges, ...tools),
     ...items);
   }));
-  document.getElementById("log-empty").hidden = records.length > 0;
-  document.getElementById("log-older").hidden = !view.older;
+  byId("log-empty").hidden = records.length > 0;
+  byId("log-older").hidden = !view.older;
 }
 
 /** Read the page of records before the oldest one shown ("Load older"). */
@@ -576,6 +639,7 @@ async function loadOlder() {
   render();
 }
 
+/** @param {number} seq */
 async function undo(seq) {
   clearAlert();
   const answer = await guarded(() => api("POST", `/api/tables/${TABLE}/undo`, { token: token(), body: { seq } }));
@@ -585,14 +649,16 @@ async function undo(seq) {
   }
 }
 
+/** @param {Participant} p */
 function personName(p) {
   return p.name || t("web.role." + p.role);
 }
 
 function renderPeople() {
-  const list = document.getElementById("people");
+  const list = byId("people");
+  /** @type {Participant[]} */
   const people = view.info.participants || [];
-  const mine = (p) => participantId(p) === me().participant;
+  const mine = (/** @type {Participant} */ p) => participantId(p) === me().participant;
   patch(list, people.map((p) => el("li", { class: p.removed ? "is-removed" : "" },
     // Without a name the role badge alone names the person (never "GM GM").
     p.name ? [el("span", { class: "person" }, p.name), " "] : null,
@@ -603,7 +669,7 @@ function renderPeople() {
       type: "button", class: "small", "aria-label": t("web.people.remove_label", { name: personName(p) }),
       onclick: () => removePerson(p),
     }, t("web.people.remove"))] : null)));
-  const box = document.getElementById("invites");
+  const box = byId("invites");
   const invites = entry()?.invites;
   if (isGm()) {
     const shown = invites ? ["player", "spectator"].filter((k) => invites[k]) : [];
@@ -618,6 +684,7 @@ function renderPeople() {
   }
 }
 
+/** @param {Participant} p */
 async function removePerson(p) {
   const name = personName(p);
   if (!confirm(t("web.people.remove_confirm", { name }))) return;
@@ -655,13 +722,14 @@ function gone() {
   const socket = view.socket;
   view.socket = null;
   if (socket && socket.readyState <= 1) socket.close();
-  document.getElementById("table").hidden = true;
-  document.getElementById("no-access").hidden = false;
+  byId("table").hidden = true;
+  byId("no-access").hidden = false;
   setConn("off");
   showAlert(t("web.people.gone"), "info");
 }
 
-/** The log entries (among those this viewer has) with a draw in [start, end). */
+/** The log entries (among those this viewer has) with a draw in [start, end).
+ * @param {number} start @param {number | null | undefined} end */
 function entriesIn(start, end) {
   const seqs = [...view.records.values()]
     .filter((r) => (r.draws || []).some((d) => d.index >= start && (end == null || d.index < end)))
@@ -669,9 +737,10 @@ function entriesIn(start, end) {
   return seqs.length ? { first: Math.min(...seqs), last: Math.max(...seqs) } : null;
 }
 
-/** One epoch of the chain: what it covers, its commitment, its seed once revealed. */
+/** One epoch of the chain: what it covers, its commitment, its seed once revealed.
+ * @param {any} epoch */
 function epochItem(epoch) {
-  const result = view.verification?.epochs?.find((e) => e.number === epoch.number);
+  const result = view.verification?.epochs?.find((/** @type {any} */ e) => e.number === epoch.number);
   // A chained epoch (format 3) begins at a record; an older one at a draw of the whole log.
   const unit = epoch.chain ? "records" : "draws";
   const covers = epoch.end == null ? t(`web.fair.epoch_${unit === "records" ? "records_from" : "from"}`, { start: epoch.start })
@@ -692,7 +761,7 @@ function epochItem(epoch) {
 }
 
 function renderFair() {
-  const box = document.getElementById("fair");
+  const box = byId("fair");
   const info = view.info;
   const epochs = info.epochs || [];
   const parts = [
@@ -718,9 +787,9 @@ function renderFair() {
     // the box is patched, and the field in the page is `live(input)`.
     const input = el("input", { id: "player-seed", maxlength: 200, autocomplete: "off", value: "" });
     parts.push(el("form", {
-      class: "form inline", onsubmit: async (e) => {
+      class: "form inline", onsubmit: async (/** @type {SubmitEvent} */ e) => {
         e.preventDefault();
-        const field = live(input);
+        const field = /** @type {HTMLInputElement} */ (live(input));
         const seed = field.value.trim();
         if (!seed) { showAlert(t("web.fair.seed_empty")); return; }
         const ok = await guarded(() => api("POST", `/api/tables/${TABLE}/player-seeds`, { token: token(), body: { seed } }));
@@ -735,15 +804,15 @@ function renderFair() {
 
 /** The GM's table tools (hidden rolls, revealing the seed), in the tools region. */
 function renderGmTools() {
-  const panel = document.getElementById("gm-tools");
+  const panel = byId("gm-tools");
   panel.hidden = !isGm();
   if (!isGm()) return;
-  const body = document.getElementById("gm-tools-body");
+  const body = byId("gm-tools-body");
   if (body.childElementCount) {
-    document.getElementById("hidden-toggle").checked = view.hidden;
+    /** @type {HTMLInputElement} */ (byId("hidden-toggle")).checked = view.hidden;
     return;
   }
-  const hidden = el("input", { type: "checkbox", id: "hidden-toggle", checked: view.hidden, "aria-describedby": "hidden-hint", onchange: (e) => setHidden(e.target.checked) });
+  const hidden = el("input", { type: "checkbox", id: "hidden-toggle", checked: view.hidden, "aria-describedby": "hidden-hint", onchange: (/** @type {Event} */ e) => setHidden(/** @type {HTMLInputElement} */ (e.target).checked) });
   body.replaceChildren(
     el("div", { class: "field check" }, hidden, el("label", { for: "hidden-toggle" }, t("web.gm.hidden"))),
     el("p", { id: "hidden-hint", class: "muted small-print" }, t("web.gm.hidden_hint")),
@@ -751,10 +820,11 @@ function renderGmTools() {
 }
 
 /** Turn the GM's persistent hidden mode on or off; while it is on a banner says so. */
+/** @param {boolean} on */
 function setHidden(on) {
   view.hidden = on;
-  document.getElementById("hidden-banner").hidden = !on;
-  const box = document.getElementById("hidden-toggle");
+  byId("hidden-banner").hidden = !on;
+  const box = /** @type {HTMLInputElement | null} */ (document.getElementById("hidden-toggle"));
   if (box) box.checked = on;
 }
 
@@ -764,9 +834,9 @@ function setHidden(on) {
 function revealParts() {
   const epoch = (view.info.epochs || []).at(-1);
   const start = epoch?.start ?? 0;
-  const inEpoch = (record, draw) => (epoch?.chain ? record.seq >= start : draw.index >= start);
+  const inEpoch = (/** @type {TableRecord} */ record, /** @type {import("./types.js").Draw} */ draw) => (epoch?.chain ? record.seq >= start : draw.index >= start);
   const holding = [...view.records.values()].filter((r) => (r.draws || []).some((d) => inEpoch(r, d)));
-  const count = holding.reduce((n, r) => n + r.draws.filter((d) => inEpoch(r, d)).length, 0);
+  const count = holding.reduce((n, r) => n + (r.draws || []).filter((d) => inEpoch(r, d)).length, 0);
   const seqs = holding.map((r) => r.seq);
   const checkable = count
     ? t("web.gm.reveal_checkable", { count, first: Math.min(...seqs), last: Math.max(...seqs) })
@@ -808,27 +878,31 @@ async function runVerify() {
 
 // -- joining -------------------------------------------------------------------------------
 
-/** Name the table, its game and its GM on the join page (a wrong code says so at once). */
+/** Name the table, its game and its GM on the join page (a wrong code says so at once).
+ * @param {string} code */
 async function showInvitation(code) {
   const about = await guarded(() => api("POST", `/api/tables/${TABLE}/invitation`, { body: { invite: code } }));
   if (!about) return;
-  document.getElementById("join-title").textContent = t("web.join.heading_table", { title: about.title || TABLE });
-  document.getElementById("join-about").textContent = t("web.join.about_" + about.role, {
+  byId("join-title").textContent = t("web.join.heading_table", { title: about.title || TABLE });
+  byId("join-about").textContent = t("web.join.about_" + about.role, {
     system: systemName(about.system), gm: about.gm || t("web.role.gm"),
   });
 }
 
+/** @param {string} code
+ * @returns {Promise<void>} */
 async function join(code) {
-  const box = document.getElementById("join");
+  const box = byId("join");
   box.hidden = false;
   showInvitation(code);
-  const form = document.getElementById("join-form");
-  form.name.focus();
+  const form = /** @type {HTMLFormElement} */ (byId("join-form"));
+  const field = /** @type {HTMLInputElement} */ (form.elements.namedItem("name"));
+  field.focus();
   return new Promise((resolve) => {
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
-      const name = form.name.value.trim();
-      if (!name) { showAlert(t("web.join.name_missing")); form.name.focus(); return; }
+      const name = field.value.trim();
+      if (!name) { showAlert(t("web.join.name_missing")); field.focus(); return; }
       const answer = await guarded(() => api("POST", `/api/tables/${TABLE}/join`, { body: { invite: code, name } }));
       if (!answer) return;
       saveTable(TABLE, { token: answer.token, participant: answer.participant, role: answer.role, name });
@@ -841,35 +915,36 @@ async function join(code) {
 
 async function init() {
   initLanguageSwitch();
-  initSoundToggle(document.getElementById("sound-toggle"));
-  initChimeToggle(document.getElementById("chime-toggle"));
-  document.getElementById("toast-close").addEventListener("click", hideRoll);
-  document.getElementById("hidden-off").addEventListener("click", () => setHidden(false));
+  initSoundToggle(/** @type {HTMLInputElement} */ (byId("sound-toggle")));
+  initChimeToggle(/** @type {HTMLInputElement} */ (byId("chime-toggle")));
+  byId("toast-close").addEventListener("click", hideRoll);
+  byId("hidden-off").addEventListener("click", () => setHidden(false));
   // Opening another invite link on this page changes only the fragment: start again.
   window.addEventListener("hashchange", () => { if (inviteFromFragment()) location.reload(); });
   const code = inviteFromFragment();
   if (code && !token()) await join(code);
   if (code) history.replaceState(null, "", location.pathname + location.search);
   if (!token()) {
-    document.getElementById("no-access").hidden = false;
+    byId("no-access").hidden = false;
     return;
   }
   try {
     await reload();
   } catch (error) {
     if (error instanceof ApiError && (error.status === 401 || error.status === 403 || error.status === 404)) {
-      document.getElementById("no-access").hidden = false;
+      byId("no-access").hidden = false;
     }
-    showAlert(error.message);
+    showAlert(error instanceof Error ? error.message : String(error));
     return;
   }
   view.loaded = true;
-  document.getElementById("log-older").addEventListener("click", () => guarded(loadOlder));
-  document.getElementById("table").hidden = false;
+  byId("log-older").addEventListener("click", () => guarded(loadOlder));
+  byId("table").hidden = false;
   connect();
 }
 
-// A game without a panel of its own: its public state, readable.
+/** A game without a panel of its own: its public state, readable.
+ * @type {GameModule} */
 const generic = {
   render(body, context) {
     body.replaceChildren(el("div", { class: "card" }, el("pre", { class: "state" }, JSON.stringify(context.state, null, 2))));

@@ -1,8 +1,21 @@
+// @ts-check
 // "Verify these dice" in the browser: recompute every logged draw from the revealed seed of its
 // epoch with WebCrypto, exactly as the server derived it (HMAC-SHA256, rejection sampling on 64 bits).
 const encoder = new TextEncoder();
 const SPACE = 1n << 64n;
 
+/** A player's seed and the draw (or record, format 3) from which it counts.
+ * @typedef {{ start: number, seed: string }} PlayerSeed */
+/** One epoch of an export's chain: where it begins, its commitment, its seed once revealed and
+ * (format 3) its link in the chain.
+ * @typedef {{ start: number, commitment: string, seed?: string | null, chain?: string | null }} Epoch */
+/** What the check found of one epoch.
+ * @typedef {{ number: number, start: number, end: number | null, status: string, draws: number,
+ *   firstSeq: number | null, lastSeq: number | null }} EpochResult */
+/** The value of draw `index` (of the log, or of record `seq`'s stream) of a die with `sides`.
+ * @typedef {(index: number, sides: number, playerSeeds: PlayerSeed[], seq?: number | null) => Promise<number>} Drawer */
+
+/** @param {string} hex */
 function hexToBytes(hex) {
   const clean = String(hex).trim();
   if (!/^([0-9a-fA-F]{2})*$/.test(clean)) throw new Error("bad hex");
@@ -11,16 +24,20 @@ function hexToBytes(hex) {
   return out;
 }
 
+/** @param {ArrayBuffer} bytes */
 function bytesToHex(bytes) {
   return [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** SHA-256 of the seed bytes, hex — must equal the commitment published at the start. */
+/** SHA-256 of the seed bytes, hex — must equal the commitment published at the start.
+ * @param {string} seedHex
+ * @returns {Promise<string>} */
 export async function commitmentOf(seedHex) {
   return bytesToHex(await crypto.subtle.digest("SHA-256", hexToBytes(seedHex)));
 }
 
-/** SHA-256 of a text, hex. */
+/** SHA-256 of a text, hex.
+ * @param {string} text */
 async function sha256Text(text) {
   return bytesToHex(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
 }
@@ -29,6 +46,9 @@ async function sha256Text(text) {
  * A function (index, sides, playerSeeds, seq) -> value, for one server seed and table. Without
  * `seq` draw `index` of the whole log (formats 1 and 2); with it draw `index` of record `seq`'s
  * own stream (format 3), whose player seeds are those with start <= seq.
+ * @param {string} seedHex
+ * @param {string} table
+ * @returns {Promise<Drawer>}
  */
 export async function drawer(seedHex, table) {
   const key = await crypto.subtle.importKey("raw", hexToBytes(seedHex), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
@@ -51,6 +71,9 @@ export async function drawer(seedHex, table) {
  * the earliest there, every later one after the one before it, none after the record after the
  * log (`after`); each link is SHA-256("spieltisch-epoch" ␟ table ␟ number ␟ start ␟ commitment ␟
  * previous link).
+ * @param {string} table
+ * @param {Epoch[]} chain
+ * @param {number} after
  */
 export async function chainBreak(table, chain, after) {
   let previous = "";
@@ -73,7 +96,9 @@ export async function chainBreak(table, chain, after) {
   return null;
 }
 
-/** The chain of epochs of an export: `fair.epochs` (format 2) or the single seed of format 1. */
+/** The chain of epochs of an export: `fair.epochs` (format 2) or the single seed of format 1.
+ * @param {any} fair
+ * @returns {Epoch[]} */
 function chainOf(fair) {
   if (Array.isArray(fair.epochs)) return fair.epochs;
   return [{ start: 0, commitment: fair.commitment, seed: fair.seed }];
@@ -84,13 +109,17 @@ function chainOf(fair) {
  * draw against the seed of the epoch it falls in; draws of the epoch not revealed yet are pending,
  * and hidden draws a player's export withholds in that epoch are counted as withheld. (Whether the
  * events follow from the draws is the replay of `spieltisch verify`, which needs the rules.)
+ * @param {any} data an export
  */
 export async function verifyExport(data) {
   const fair = data.fair || {};
   const chain = chainOf(fair);
   const streams = data.format === "spieltisch-table/3";
+  /** @type {PlayerSeed[]} */
   const seeds = fair.player_seeds || [];
+  /** @type {EpochResult[]} */
   const epochs = [];
+  /** @type {(Drawer | null)[]} */
   const values = [];
   for (let n = 0; n < chain.length; n++) {
     const epoch = chain[n];
@@ -104,11 +133,13 @@ export async function verifyExport(data) {
     const end = n + 1 < chain.length ? chain[n + 1].start : null;
     epochs.push({ number: n + 1, start: epoch.start, end, status, draws: 0, firstSeq: null, lastSeq: null });
   }
-  const epochAt = (index) => epochs.reduce((found, e, n) => (e.start <= index ? n : found), 0);
+  const epochAt = (/** @type {number} */ index) => epochs.reduce((found, e, n) => (e.start <= index ? n : found), 0);
   if (streams) return verifyStreams(data, chain, epochs, values, seeds, epochAt);
   const last = epochs[epochs.length - 1];
   const pendingFrom = last && last.status === "pending" ? last.start : null;
-  let expected = 0, gap = false, draws = 0, pending = 0, withheld = 0, mismatch = null;
+  let expected = 0, gap = false, draws = 0, pending = 0, withheld = 0;
+  /** @type {Mismatch | null} */
+  let mismatch = null;
   for (const record of data.records || []) {
     const list = record.draws || [];
     if (record.hidden && record.command == null && record.undoes == null && !list.length) { gap = true; continue; }
@@ -126,9 +157,10 @@ export async function verifyExport(data) {
         epoch.draws++;
         epoch.firstSeq ??= record.seq;
         epoch.lastSeq = record.seq;
-        if (values[n]) {
+        const drawOf = values[n];
+        if (drawOf) {
           draws++;
-          const value = await values[n](draw.index, draw.sides, seeds);
+          const value = await drawOf(draw.index, draw.sides, seeds);
           if (value !== draw.value) {
             mismatch ??= { kind: "value", seq: record.seq, index: draw.index, sides: draw.sides, expected: value, logged: draw.value, epoch: epoch.number };
           }
@@ -141,10 +173,23 @@ export async function verifyExport(data) {
   return { ok: commitmentOk && !mismatch, draws, pending, withheld, commitmentOk, epochs, mismatch, chain: null };
 }
 
-/** Format 3: each record's draws are 0, 1, … of its own stream, in the epoch its seq falls in. */
+/** Where the log and the seeds first disagree: a draw out of place or of another value.
+ * @typedef {{ kind: string, seq: number, index: number, sides: number, expected: number,
+ *   logged: number, epoch: number }} Mismatch */
+
+/** Format 3: each record's draws are 0, 1, … of its own stream, in the epoch its seq falls in.
+ * @param {any} data
+ * @param {Epoch[]} chain
+ * @param {EpochResult[]} epochs
+ * @param {(Drawer | null)[]} values
+ * @param {PlayerSeed[]} seeds
+ * @param {(index: number) => number} epochAt
+ */
 async function verifyStreams(data, chain, epochs, values, seeds, epochAt) {
   const records = data.records || [];
-  let draws = 0, pending = 0, mismatch = null;
+  let draws = 0, pending = 0;
+  /** @type {Mismatch | null} */
+  let mismatch = null;
   for (const record of records) {
     const n = epochAt(record.seq);
     const epoch = epochs[n];
@@ -156,9 +201,10 @@ async function verifyStreams(data, chain, epochs, values, seeds, epochAt) {
       epoch.draws++;
       epoch.firstSeq ??= record.seq;
       epoch.lastSeq = record.seq;
-      if (!values[n]) { pending++; continue; }
+      const drawOf = values[n];
+      if (!drawOf) { pending++; continue; }
       draws++;
-      const value = await values[n](draw.index, draw.sides, seeds, record.seq);
+      const value = await drawOf(draw.index, draw.sides, seeds, record.seq);
       if (value !== draw.value) {
         mismatch ??= { kind: "value", seq: record.seq, index: draw.index, sides: draw.sides, expected: value, logged: draw.value, epoch: epoch.number };
       }

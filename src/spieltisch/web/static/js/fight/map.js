@@ -1,3 +1,4 @@
+// @ts-check
 // The battle map every fighting game draws: an SVG grid of named squares (a1 is the bottom
 // left), terrain, an optional background image, overlays (a route, reach, marks) and the
 // tokens by footprint. It knows no rules: a game hands in the squares, tokens and overlays
@@ -5,9 +6,34 @@
 import { el, svg, t } from "../core.js";
 import { zoomFrame } from "../zoom.js";
 
+/**
+ * A token on the map (see `battleMap`).
+ * @typedef {{ id: string, name: string, position?: string | null, squares?: number, colour?: string,
+ *   movable?: boolean, classes?: string[], label?: string, secret?: boolean,
+ *   hp?: { value: number, max: number } | null, conditions?: string[] }} MapToken
+ */
+
+/** The ruler of a dragged token (see `battleMap`).
+ * @typedef {{ from: string, to: string, text?: string | null, warning?: string | null }} Ruler */
+
+/**
+ * What a game hands `battleMap` (described there).
+ * @typedef {{
+ *   prefix: string, width: number, height: number,
+ *   terrain?: Record<string, string>, terrainText?: (kind: string) => string,
+ *   ground?: Record<string, number>, groundText?: (height: number) => string,
+ *   image?: string | null, marks?: Record<string, string>, label?: string,
+ *   tokens?: MapToken[], ruler?: Ruler | null,
+ *   onSquare?: (name: string) => void, onToken?: (token: MapToken) => void,
+ *   onStep?: (token: MapToken, name: string) => void, onDrop?: (token: MapToken, name: string) => void,
+ *   onDrag?: (token: MapToken, name: string) => void, onHover?: (name: string) => void,
+ * }} MapOptions
+ */
+
 /** Pixels per square. */
 export const CELL = 40;
 
+/** @param {number} x */
 function fileName(x) {
   let letters = "";
   let n = x + 1;
@@ -15,12 +41,16 @@ function fileName(x) {
   return letters;
 }
 
-/** The name of square (x, y): a1 is the bottom left. */
+/** The name of square (x, y): a1 is the bottom left.
+ * @param {number} x @param {number} y
+ * @returns {string} */
 export function squareName(x, y) {
   return fileName(x) + (y + 1);
 }
 
-/** The coordinates of a square's name, or null for anything else. */
+/** The coordinates of a square's name, or null for anything else.
+ * @param {string | null | undefined} name
+ * @returns {{ x: number, y: number } | null} */
 export function parseSquare(name) {
   const m = /^([a-z]+)(\d+)$/.exec(name || "");
   if (!m) return null;
@@ -29,9 +59,13 @@ export function parseSquare(name) {
   return { x: x - 1, y: Number(m[2]) - 1 };
 }
 
-/** The square one step from `name` by an arrow key, or null (off the map or another key). */
+/** The square one step from `name` by an arrow key, or null (off the map or another key).
+ * @param {string | null | undefined} name @param {string} key
+ * @returns {string | null} */
 export function stepFrom(name, key) {
-  const step = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] }[key];
+  /** @type {Record<string, number[]>} */
+  const steps = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+  const step = steps[key];
   const at = parseSquare(name);
   if (!step || !at) return null;
   const to = { x: at.x + step[0], y: at.y + step[1] };
@@ -39,7 +73,9 @@ export function stepFrom(name, key) {
 }
 
 /** A name's initials: the first letters of its first two words ("Giant Rat" → "GR"), or
- * its first letter for one word. */
+ * its first letter for one word.
+ * @param {string | null | undefined} name
+ * @returns {string} */
 export function initials(name) {
   const words = String(name || "?").split(/[\s\-_]+/u).filter(Boolean);
   const letters = words.slice(0, 2).map((w) => [...w][0]);
@@ -51,10 +87,13 @@ export function initials(name) {
  * share initials, a one-word name shows its first two letters ("Go", "Gn"); tokens of the same
  * name are numbered (two goblins: "G1", "G2"). Open tokens are numbered before secret ones, so a
  * player (who sees only the open ones) reads the same marks as the GM.
+ * @param {MapToken[]} tokens
+ * @returns {Map<string, string>}
  */
 export function tokenMarks(tokens) {
   const ordered = [...tokens].sort((a, b) => Number(Boolean(a.secret)) - Number(Boolean(b.secret)));
   const base = new Map(ordered.map((tk) => [tk.id, initials(tk.name)]));
+  /** @type {Map<string | undefined, Set<string>>} */
   const namesBy = new Map();
   for (const tk of ordered) {
     const names = namesBy.get(base.get(tk.id)) || new Set();
@@ -63,38 +102,47 @@ export function tokenMarks(tokens) {
   }
   for (const tk of ordered) {
     const words = String(tk.name || "").split(/[\s\-_]+/u).filter(Boolean);
-    if (namesBy.get(base.get(tk.id)).size > 1 && words.length === 1) {
+    if ((namesBy.get(base.get(tk.id))?.size ?? 0) > 1 && words.length === 1) {
       const letters = [...words[0]];
       base.set(tk.id, letters[0].toUpperCase() + (letters[1] || "").toLowerCase());
     }
   }
+  /** @type {Map<string, number>} */
   const count = new Map();
   for (const tk of ordered) count.set(tk.name, (count.get(tk.name) || 0) + 1);
+  /** @type {Map<string, number>} */
   const seen = new Map();
+  /** @type {Map<string, string>} */
   const out = new Map();
   for (const tk of ordered) {
-    if (count.get(tk.name) > 1) {
+    const mark = /** @type {string} */ (base.get(tk.id));
+    if ((count.get(tk.name) ?? 0) > 1) {
       const n = (seen.get(tk.name) || 0) + 1;
       seen.set(tk.name, n);
-      out.set(tk.id, base.get(tk.id) + n);
-    } else out.set(tk.id, base.get(tk.id));
+      out.set(tk.id, mark + n);
+    } else out.set(tk.id, mark);
   }
   return out;
 }
 
 // A drag in progress, kept across re-renders (a live preview redraws the map while a token is
 // dragged): the map's prefix, the dragged token's id and the square under the pointer.
+/** @type {{ prefix: string, id: string, over: string | null | undefined } | null} */
 let drag = null;
 window.addEventListener("pointerup", () => { drag = null; });
 window.addEventListener("pointercancel", () => { drag = null; });
 
-/** The square under the pointer of event `e`, or null. */
+/** The square under the pointer of event `e`, or null.
+ * @param {PointerEvent} e
+ * @returns {string | null} */
 function squareAt(e) {
   const under = document.elementFromPoint(e.clientX, e.clientY);
-  return under?.closest?.("[data-square]")?.dataset?.square || null;
+  const square = /** @type {HTMLElement | SVGElement | null | undefined} */ (under?.closest?.("[data-square]"));
+  return square?.dataset?.square || null;
 }
 
-/** The HP bar under a token (two lines: the whole and what is left). */
+/** The HP bar under a token (two lines: the whole and what is left).
+ * @param {{ value: number, max: number }} hp @param {number} x @param {number} y @param {number} width */
 function hpBar(hp, x, y, width) {
   const share = Math.max(0, Math.min(1, hp.value / Math.max(hp.max, 1)));
   const level = share > 0.5 ? "is-high" : share > 0.25 ? "is-mid" : "is-low";
@@ -104,7 +152,8 @@ function hpBar(hp, x, y, width) {
   ];
 }
 
-/** The badge of a token's conditions: their number in a circle at its top right. */
+/** The badge of a token's conditions: their number in a circle at its top right.
+ * @param {number} count @param {number} x @param {number} y */
 function badge(count, x, y) {
   return [
     svg("circle", { cx: x, cy: y, r: 8, class: "map-badge" }),
@@ -113,11 +162,13 @@ function badge(count, x, y) {
 }
 
 /** The ruler of a dragged token: a line from its square to the one under the pointer, and the
- * game's words for the route (its cost, the movement left, a warning). */
+ * game's words for the route (its cost, the movement left, a warning).
+ * @param {Ruler} ruler @param {number} h */
 function rulerLayer(ruler, h) {
   const a = parseSquare(ruler.from); const b = parseSquare(ruler.to);
   if (!a || !b) return null;
-  const cx = (p) => p.x * CELL + CELL / 2; const cy = (p) => (h - p.y - 1) * CELL + CELL / 2;
+  /** @typedef {{ x: number, y: number }} Point */
+  const cx = (/** @type {Point} */ p) => p.x * CELL + CELL / 2; const cy = (/** @type {Point} */ p) => (h - p.y - 1) * CELL + CELL / 2;
   const lines = (ruler.text ? [ruler.text] : []).concat(ruler.warning ? [ruler.warning] : []);
   return svg("g", { class: "map-ruler" + (ruler.warning ? " is-warning" : ""), "aria-hidden": "true" },
     svg("line", { x1: cx(a), y1: cy(a), x2: cx(b), y2: cy(b), class: "map-ruler-line" }),
@@ -139,13 +190,15 @@ function rulerLayer(ruler, h) {
  * `onDrop(token, name)` (a drag), `onDrag(token, name)` (the square under a dragged token,
  * for a live ruler), `onHover(name)` (a square under the pointer, for previews).
  * Each token shows its mark (see `tokenMarks`).
+ * @param {MapOptions} options
+ * @returns {SVGElement}
  */
 export function battleMap(options) {
   const { prefix, width: w, height: h } = options;
   const terrain = options.terrain || {};
   const marks = options.marks || {};
   const ground = options.ground || {};
-  const top = (y, side = 1) => (h - y - side) * CELL;
+  const top = (/** @type {number} */ y, side = 1) => (h - y - side) * CELL;
   const layer = [];
   const tokenList = options.tokens || [];
   const short = tokenMarks(tokenList);
@@ -164,7 +217,7 @@ export function battleMap(options) {
         class: ["map-square", kind ? "terrain-" + kind : "", marks[name] || ""].filter(Boolean).join(" "),
         dataset: { square: name },
         onclick: () => options.onSquare?.(name),
-        onpointerenter: options.onHover ? () => options.onHover(name) : null,
+        onpointerenter: options.onHover ? () => options.onHover?.(name) : null,
       }, svg("title", {}, title)));
       if (height) {
         layer.push(svg("text", {
@@ -188,18 +241,18 @@ export function battleMap(options) {
       tabindex: token.movable ? 0 : null, role: token.movable ? "button" : "img",
       "aria-label": label,
       dataset: { combatant: token.id, square: token.position, mark },
-      onclick: (e) => { e.stopPropagation(); options.onToken?.(token); },
-      onkeydown: (e) => {
+      onclick: (/** @type {MouseEvent} */ e) => { e.stopPropagation(); options.onToken?.(token); },
+      onkeydown: (/** @type {KeyboardEvent} */ e) => {
         if (!token.movable || !options.onStep) return;
         const to = stepFrom(token.position, e.key);
         if (!to) return;
         e.preventDefault();
         options.onStep(token, to);
       },
-      onpointerdown: (e) => {
+      onpointerdown: (/** @type {PointerEvent} */ e) => {
         if (!token.movable || !options.onDrop) return;
         drag = { prefix, id: token.id, over: token.position };
-        e.target.releasePointerCapture?.(e.pointerId);
+        /** @type {Element} */ (e.target).releasePointerCapture?.(e.pointerId);
       },
     },
     svg("rect", { x: at.x * CELL + 3, y: top(at.y, side) + 3, width: size - 6, height: size - 6, rx: size / 2, fill: token.colour || "#666", class: "map-token-body" }),
@@ -209,49 +262,61 @@ export function battleMap(options) {
     svg("title", {}, [token.name, ...conditions].join(" · "))));
   }
   if (options.ruler) layer.push(rulerLayer(options.ruler, h));
-  const dragged = () => (drag && drag.prefix === prefix ? (options.tokens || []).find((tk) => tk.id === drag.id) : null);
+  const dragged = () => {
+    const now = drag;
+    return now && now.prefix === prefix ? tokenList.find((tk) => tk.id === now.id) : null;
+  };
   return svg("svg", {
     id: `${prefix}-map`, class: "map", viewBox: `0 0 ${w * CELL} ${h * CELL}`, role: "group",
     "aria-label": options.label || "",
-    onpointermove: (e) => {
+    onpointermove: (/** @type {PointerEvent} */ e) => {
       const token = dragged();
-      if (!token) return;
+      if (!token || !drag) return;
       const square = squareAt(e);
       if (!square || square === drag.over) return;
       drag.over = square;
       if (square !== token.position) options.onDrag?.(token, square);
     },
-    onpointerup: (e) => {
+    onpointerup: (/** @type {PointerEvent} */ e) => {
       const token = dragged();
       drag = null;
       if (!token) return;
       const square = squareAt(e);
-      if (square && square !== token.position) options.onDrop(token, square);
+      if (square && square !== token.position) options.onDrop?.(token, square);
     },
   }, ...layer);
 }
 
-/** The legend of the terrain kinds under a map. */
+/** The legend of the terrain kinds under a map.
+ * @param {string[]} kinds @param {(kind: string) => string} text */
 export function terrainLegend(kinds, text) {
   return el("ul", { class: "map-legend" }, ...kinds.map((kind) => el("li", {}, el("span", { class: "map-key terrain-" + kind, "aria-hidden": "true" }), text(kind))));
 }
 
 /** A map in its scrolling frame: on a phone each square is at least 44 px and the frame pans;
- * `centre` (a token's element id, see `centreToken`) is where it opens. */
+ * `centre` (a token's element id, see `centreToken`) is where it opens.
+ * @param {SVGElement} map a map `battleMap` made
+ * @param {string | null} [centre] */
 export function mapFrame(map, centre = null) {
-  const cells = Number(map.getAttribute("viewBox").split(" ")[2]) / CELL;
+  const box = map.getAttribute("viewBox");
+  if (!box) throw new Error(`the map #${map.id} has no viewBox`);
+  const cells = Number(box.split(" ")[2]) / CELL;
   return zoomFrame(map.id + "-frame", map, cells, { extraClass: "map-wrap", label: "web.layout.zoom_whole_map", centre });
 }
 
-/** The words for a token's square, shared by the games. */
+/** The words for a token's square, shared by the games.
+ * @param {string} name @param {string} square */
 export function tokenLabel(name, square) {
   return t("web.map.token", { name, square });
 }
 
 /** The element id of the token a map opens on: the one whose turn it is, else the first of
- * `own` (the viewer's pieces) on the map, else none. */
+ * `own` (the viewer's pieces) on the map, else none.
+ * @param {string} prefix @param {MapToken[]} tokens @param {string | null | undefined} current
+ * @param {string[]} [own]
+ * @returns {string | null} */
 export function centreToken(prefix, tokens, current, own = []) {
   const placed = new Set(tokens.filter((tk) => tk.position).map((tk) => tk.id));
-  const id = placed.has(current) ? current : own.find((x) => placed.has(x));
+  const id = current && placed.has(current) ? current : own.find((x) => placed.has(x));
   return id ? `${prefix}-token-${id}` : null;
 }

@@ -19,7 +19,7 @@ import { chanceLine, checkDice, checkForm, describeCheck, jumpRolls, oddsOf, rol
 /**
  * @typedef {{ id: string, name: string, side: string, position: string | null, size: string,
  *   ac: number, hp: number, hp_max?: number, dead?: boolean, down?: boolean, secret?: boolean,
- *   squares?: string[], speeds?: Record<string, string>, budgets?: Record<string, number | string>,
+ *   squares?: number, speeds?: Record<string, string>, budgets?: Record<string, number | string>,
  *   conditions?: string[], condition_details?: ConditionDetail[],
  *   [field: string]: any }} Fighter a creature on the map
  * @typedef {{ kind: string, source?: string | null, [field: string]: any }} ConditionDetail
@@ -41,8 +41,7 @@ import { chanceLine, checkDice, checkForm, describeCheck, jumpRolls, oddsOf, rol
  *   save: { p: number, exact: string }, fail: { p: number, exact: string },
  *   damage: { value: number, p: number, exact: string }[], mean: number }} RouteAura
  * @typedef {{ name: string, cost: number, [field: string]: any }} LegendaryOption
- * @typedef {{ id: string, name: string, position: string | null, squares?: string[], classes: string[],
- *   label: string, [field: string]: any }} MapToken
+ * @typedef {import("../../fight/map.js").MapToken} MapToken
  * @typedef {typeof ui.cast} CastForm
  * @typedef {{ state: DndView, records: LogRecord[], isGm: boolean,
  *   me: { role: string, participant?: string, pieces?: string[] },
@@ -539,7 +538,7 @@ async function onDrop(/** @type {Ctx} */ ctx, /** @type {MapToken} */ token, /**
 function ruler(/** @type {Ctx} */ ctx) {
   const f = ui.selected && byId(ctx).get(ui.selected);
   const preview = ui.preview?.value;
-  if (!f || !ui.route.length || !preview) return null;
+  if (!f || !f.position || !ui.route.length || !preview) return null;
   const text = t("web.map.ruler", { cost: metres(preview.cost_m), left: metres(preview.remaining_m) });
   const warning = preview.error ? t("web.map.ruler_refused")
     : preview.opportunity_attacks.length ? t("web.map.ruler_provokes", { names: preview.opportunity_attacks.map((/** @type {string} */ id) => nameOf(ctx, id)).join(", ") }) : null;
@@ -582,7 +581,7 @@ function tokens(/** @type {Ctx} */ ctx) {
     id: f.id, name: f.name, position: f.position, squares: f.squares, colour: COLOURS[f.side] || "#6b4fa3",
     movable: movable(ctx, f) || ctx.isGm,
     classes: [ui.selected === f.id ? "is-selected" : "", now === f.id ? "is-current" : "", f.secret ? "is-secret" : "", f.down ? "is-down" : "", (f.conditions || []).includes("prone") ? "is-prone" : ""].filter(Boolean),
-    label: tokenLabel(f.name, f.position) + ((f.conditions || []).length ? " · " + (f.conditions || []).map((/** @type {string} */ k) => tFirst(["web.dnd5e.cond." + k], {}, k)).join(", ") : ""),
+    label: tokenLabel(f.name, /** @type {string} */ (f.position)) + ((f.conditions || []).length ? " · " + (f.conditions || []).map((/** @type {string} */ k) => tFirst(["web.dnd5e.cond." + k], {}, k)).join(", ") : ""),
     // The view holds only the creatures this person may see, with their HP as the cards show it.
     secret: Boolean(f.secret), hp: typeof f.hp === "number" && f.max_hp ? { value: f.hp, max: f.max_hp } : null,
     conditions: (f.conditions || []).map((/** @type {string} */ k) => tFirst(["web.dnd5e.cond." + k], {}, k)),
@@ -1135,7 +1134,7 @@ function concentrationRisk(/** @type {Ctx} */ ctx, /** @type {Fighter} */ f) {
 function concentrationToken(/** @type {Ctx} */ ctx, /** @type {MapToken} */ token) {
   const held = casting(ctx, token.id)?.concentration;
   if (!held) return token;
-  return { ...token, classes: [...token.classes, "is-concentrating"], label: token.label + " · " + t("web.dnd5e.spell.concentrating_on", { spell: held.name }) };
+  return { ...token, classes: [...(token.classes || []), "is-concentrating"], label: (token.label || "") + " · " + t("web.dnd5e.spell.concentrating_on", { spell: held.name }) };
 }
 
 function templateMarks(/** @type {Ctx} */ ctx) {

@@ -1,3 +1,4 @@
+// @ts-check
 // HeXXen 1733: hunter sheets, NSC from pasted Wertekästen, the combat tracker in INI order
 // with the INI-0 phase, the attack the hunter answers (with the odds of each defence),
 // checks and comparative checks with Janus dice as bonus or malus, and the battle map.
@@ -6,15 +7,39 @@ import { percent, slug } from "../../helpers.js";
 import { details, el, t, tFirst } from "../../core.js";
 import { renderDice } from "../../dice.js";
 import { addressedTo, pieceTurn } from "../../notices.js";
-import { oddsChart } from "../../odds.js";
+import { oddsChart as chartOf } from "../../odds.js";
 import { battleMap, centreToken, mapFrame } from "../../fight/map.js";
 import { field, numberInput, readInt, select, textInput, checkField } from "../../forms.js";
+
+/**
+ * The HeXXen view as the page reads it: the hunters and NSC, the fight, the dice faces by
+ * die letter, the map, the last checks; each game object as the server sends it.
+ * @typedef {{ hunters: any[], npcs: any[], fight: any, faces: Record<string, any[]>, map: any,
+ *   checks: any, last: any, options: any, skill_list: any, [key: string]: any }} HexxenView
+ */
+/** @typedef {import("../../types.js").TableContext<HexxenView>} TableContext */
+/** @typedef {import("../../types.js").TableRecord} TableRecord */
 
 const ATTRIBUTES = ["KKR", "ATH", "GES", "SIN", "WIS", "WIL"];
 const EFFECTS = ["outer_damage", "inner_damage", "malus", "paralysis"];
 const COLOURS = { hunters: "#2f7d4f", npcs: "#8e2b2b" };
 
+/** The odds as a chart (odds.js), as this page calls it.
+ * @type {(answer: any, options: { caption?: string, labeler?: (value: any) => string }) => HTMLElement} */
+const oddsChart = /** @type {any} */ (chartOf);
+
 // What the person is typing or choosing; kept across re-renders.
+/**
+ * @type {{
+ *   create: { name: string, armour: string, attrs: Record<string, string>, skills: Record<string, string> },
+ *   npc: { name: string, kind: string, level: string, block: string, secret: boolean,
+ *     error: { message: string, position: number | null } | null },
+ *   check: Record<string, string>, defend: Record<string, string>, declare: Record<string, string>,
+ *   power: { targets: Set<string> }, gm: Record<string, string>, edit: Record<string, any>,
+ *   map: { selected: string | null, width: string, height: string }, bind: Record<string, string>,
+ *   hex: string, tag: string, npcCheck?: { attribute: string, against: string, skill: string },
+ * }}
+ */
 const draft = {
   create: { name: "", armour: "0", attrs: { KKR: "2", ATH: "2", GES: "2", SIN: "2", WIS: "2", WIL: "2" }, skills: {} },
   npc: { name: "", kind: "anfuehrer", level: "1", block: "", secret: false, error: null },
@@ -30,57 +55,87 @@ const draft = {
   tag: "",
 };
 let focusResult = false;
-let FACES = null;  // the dice faces of the view (the log draws dice before the game renders)
+/** The dice faces of the view by die letter (the log draws dice before the game renders).
+ * @type {Record<string, any[]> | null} */
+let FACES = null;
 
 // -- small helpers ----------------------------------------------------------------------------
 
+/** @param {TableContext} ctx */
 function pieces(ctx) {
   return new Set(ctx.me.pieces || []);
 }
 
+/**
+ * @param {TableContext} ctx
+ * @param {any} hunter
+ */
 function mayAct(ctx, hunter) {
   return ctx.isGm || (ctx.me.role === "player" && pieces(ctx).has(hunter.id));
 }
 
+/** @param {TableContext} ctx */
 function everyone(ctx) {
   return [...ctx.state.hunters, ...ctx.state.npcs];
 }
 
+/** @param {TableContext} ctx */
 function byId(ctx) {
   return new Map(everyone(ctx).map((c) => [c.id, c]));
 }
 
+/**
+ * @param {TableContext} ctx
+ * @param {string} id
+ */
 function nameOf(ctx, id) {
   return byId(ctx).get(id)?.name || t("web.hexxen.someone");
 }
 
-/** Send a command about `who`: a secret NSC's commands stay hidden records. */
+/** Send a command about `who`: a secret NSC's commands stay hidden records.
+ * @param {TableContext} ctx
+ * @param {any} who
+ * @param {any} command
+ */
 function sendFor(ctx, who, command) {
   return ctx.send(command, who && who.secret ? { hidden: true } : {});
 }
 
+/**
+ * @param {any} value
+ * @param {number} [fallback]
+ */
 function num(value, fallback = 0) {
   const n = Number(value);
   return value !== "" && Number.isInteger(n) ? n : fallback;
 }
 
-/** An effect's name; a tagged one (`malus[Furcht]`) names its tag too. */
+/** An effect's name; a tagged one (`malus[Furcht]`) names its tag too.
+ * @param {any} kind
+ */
 function effectName(kind) {
   const found = /^(\w+)\[(.+)\]$/.exec(kind);
   return found ? t("web.hexxen.effect_tagged", { effect: t("web.hexxen.effect." + found[1]), tag: found[2] }) : t("web.hexxen.effect." + kind);
 }
 
-/** What the number of Blut- or Elixierwürfel gives: damage, or levels of an effect. */
+/** What the number of Blut- or Elixierwürfel gives: damage, or levels of an effect.
+ * @param {any} gives
+ */
 function givesName(gives) {
   return gives === "lep" ? t("web.hexxen.gives_damage") : effectName(gives);
 }
 
-/** "2 Blutwürfel" in the page's language. */
+/** "2 Blutwürfel" in the page's language.
+ * @param {any} count
+ * @param {any} die
+ */
 function diceName(count, die) {
   return t("web.hexxen.dice_count", { count, die: t("web.hexxen.die." + die) });
 }
 
-/** A property of an NSC and whether the table applies it ("wirkt: …") or only shows it. */
+/** A property of an NSC and whether the table applies it ("wirkt: …") or only shows it.
+ * @param {any} trait
+ */
 function traitText(trait) {
   if (!trait.applied) return t("web.hexxen.trait.shown", { text: trait.text });
   const effect = trait.effect ? (trait.does === "immune" ? trait.effect : givesName(trait.effect)) : t("web.hexxen.gives_damage");
@@ -88,49 +143,88 @@ function traitText(trait) {
   return t("web.hexxen.trait." + trait.does, { text: trait.text, count: trait.count, dice, effect: trait.does === "attack_dice" && trait.tag ? `${effect} [${trait.tag}]` : effect });
 }
 
+/**
+ * @param {string} id
+ * @param {any} value
+ * @param {(value: string) => void} oninput
+ * @param {Record<string, unknown>} [attrs]
+ */
 function input(id, value, oninput, attrs = {}) {
-  return textInput(id, value, { oninput: (e) => oninput(e.target.value), ...attrs });
+  return textInput(id, value, { oninput: (/** @type {any} */ e) => oninput(e.target.value), ...attrs });
 }
 
+/**
+ * @param {string} id
+ * @param {any} value
+ * @param {(value: string) => void} oninput
+ * @param {Record<string, unknown>} [attrs]
+ */
 function numIn(id, value, oninput, attrs = {}) {
-  return numberInput(id, value, { oninput: (e) => oninput(e.target.value), ...attrs });
+  return numberInput(id, value, { oninput: (/** @type {any} */ e) => oninput(e.target.value), ...attrs });
 }
 
+/**
+ * @param {string} id
+ * @param {any} value
+ * @param {any} choices
+ * @param {(value: string) => void} onchange
+ * @param {Record<string, unknown>} [attrs]
+ */
 function pick(id, value, choices, onchange, attrs = {}) {
-  return select(id, choices, value, { onchange: (e) => onchange(e.target.value), ...attrs });
+  return select(id, choices, value, { onchange: (/** @type {any} */ e) => onchange(e.target.value), ...attrs });
 }
 
-/** A button that cannot work now is disabled and says why. */
+/** A button that cannot work now is disabled and says why.
+ * @param {string} id
+ * @param {string} text
+ * @param {() => void} onclick
+ * @param {string | null} [reason]
+ * @param {Record<string, unknown>} [attrs]
+ */
 function button(id, text, onclick, reason = null, attrs = {}) {
   return el("button", { type: "button", id, onclick, disabled: Boolean(reason), title: reason || null, "aria-description": reason || null, ...attrs }, text);
 }
 
 // -- odds ---------------------------------------------------------------------------------------
 
+/**
+ * @param {any} answer
+ * @param {any} test
+ */
 function chance(answer, test) {
-  return (answer.outcomes || []).filter((o) => test(o.value)).reduce((sum, o) => sum + o.probability, 0);
+  return (answer.outcomes || []).filter((/** @type {any} */ o) => test(o.value)).reduce((/** @type {any} */ sum, /** @type {any} */ o) => sum + o.probability, 0);
 }
 
+/**
+ * @param {TableContext} ctx
+ * @param {any} command
+ * @param {any} options
+ */
 function oddsBlock(ctx, command, { caption, margin = false, id }) {
   const answer = ctx.oddsNow(command);
   if (!answer) return el("p", { class: "muted", id }, t("web.hexxen.odds_loading"));
   if (answer.error) return el("p", { class: "muted", id }, answer.error);
-  const labeler = margin ? (v) => t("web.hexxen.margin_value", { n: v }) : (v) => t("web.hexxen.successes_value", { count: v });
+  const labeler = margin ? (/** @type {any} */ v) => t("web.hexxen.margin_value", { n: v }) : (/** @type {any} */ v) => t("web.hexxen.successes_value", { count: v });
   return el("div", { id, class: "hx-odds" }, oddsChart(answer, { caption, labeler }), ...diceOdds(answer));
 }
 
 const DICE_PART = /^(blood|elixir):/;
 
-/** The odds' parts for Blut and Elixier dice (keyed `die:effect`): the chance of each number. */
+/** The odds' parts for Blut and Elixier dice (keyed `die:effect`): the chance of each number.
+ * @param {any} answer
+ * @param {any} [key]
+ */
 function diceOdds(answer, key = "web.hexxen.dice_odds") {
-  return (answer.parts || []).filter((part) => DICE_PART.test(part.key)).map((part) => {
+  return (answer.parts || []).filter((/** @type {any} */ part) => DICE_PART.test(part.key)).map((/** @type {any} */ part) => {
     const [die, gives] = [part.key.slice(0, part.key.indexOf(":")), part.key.slice(part.key.indexOf(":") + 1)];
-    const chances = part.odds.outcomes.filter((o) => o.probability > 0).map((o) => `${o.value}: ${percent(o.probability)}`).join(" · ");
+    const chances = part.odds.outcomes.filter((/** @type {any} */ o) => o.probability > 0).map((/** @type {any} */ o) => `${o.value}: ${percent(o.probability)}`).join(" · ");
     return el("p", { class: "small-print hx-dice-odds", dataset: { dice: part.key } }, t(key, { die: t("web.hexxen.die." + die), gives: givesName(gives), chances }));
   });
 }
 
-/** "p/q" as a number. */
+/** "p/q" as a number.
+ * @param {string} text
+ */
 function eval_fraction(text) {
   const [p, q] = String(text).split("/").map(Number);
   return q ? p / q : p;
@@ -138,11 +232,20 @@ function eval_fraction(text) {
 
 // -- dice and rolls -----------------------------------------------------------------------------
 
+/**
+ * @param {TableContext} ctx
+ * @param {any} letter
+ * @param {any} values
+ */
 function dieFaces(ctx, letter, values) {
   const table = ctx.state.faces[letter];
-  return values.map((v) => ({ die: letter, face: table[v - 1] }));
+  return values.map((/** @type {any} */ v) => ({ die: letter, face: table[v - 1] }));
 }
 
+/**
+ * @param {TableContext} ctx
+ * @param {any} roll
+ */
 function janusLine(ctx, roll) {
   if (!roll.net) return null;
   const kind = roll.net > 0 ? "bonus" : "malus";
@@ -151,6 +254,12 @@ function janusLine(ctx, roll) {
     renderDice(dieFaces(ctx, "J", roll.janus), { size: 28 }));
 }
 
+/**
+ * @param {TableContext} ctx
+ * @param {any} roll
+ * @param {any} who
+ * @param {string | null} id
+ */
 function rollView(ctx, roll, who, id) {
   return el("div", { class: "hx-roll", id },
     el("p", {}, el("strong", {}, who), " · ",
@@ -159,6 +268,7 @@ function rollView(ctx, roll, who, id) {
     janusLine(ctx, roll));
 }
 
+/** @param {TableContext} ctx */
 function lastView(ctx) {
   const last = ctx.state.last;
   if (!last) return null;
@@ -201,6 +311,11 @@ function lastView(ctx) {
   return box;
 }
 
+/**
+ * @param {TableContext} ctx
+ * @param {any} who
+ * @param {any} command
+ */
 async function roll(ctx, who, command) {
   const answer = await sendFor(ctx, who, command);
   if (answer) { focusResult = true; ctx.rerender(); }
@@ -209,16 +324,23 @@ async function roll(ctx, who, command) {
 
 // -- the tracker --------------------------------------------------------------------------------
 
+/** @param {TableContext} ctx */
 function statusLine(ctx) {
   const fight = ctx.state.fight;
   if (!fight) return t("web.hexxen.no_fight");
   return fight.current ? t("web.hexxen.round_turn", { round: fight.round, name: nameOf(ctx, fight.current) }) : t("web.hexxen.round", { round: fight.round });
 }
 
+/** @param {any} who */
 function effectsOf(who) {
   return Object.entries(who.effects || {}).map(([kind, level]) => t("web.hexxen.effect_level", { effect: effectName(kind), level }));
 }
 
+/**
+ * @param {TableContext} ctx
+ * @param {any} who
+ * @param {any} isHunter
+ */
 function combatantRow(ctx, who, isHunter) {
   const fight = ctx.state.fight;
   const facts = [t("web.hexxen.ini_value", { ini: who.ini }), t("web.hexxen.lep_value", { current: who.lep.current, maximum: who.lep.maximum })];
@@ -248,7 +370,7 @@ function combatantRow(ctx, who, isHunter) {
     tools.push(button(`hx-toggle-bound-${who.id}`, t(who.bound ? "web.hexxen.make_free" : "web.hexxen.make_bound"),
       () => sendFor(ctx, who, command), !who.bound && !partner ? t("web.hexxen.reason.no_partner") : null, { class: "small" }));
   }
-  if ((who.bound_with || []).length) facts.push(t("web.hexxen.bound_with", { list: who.bound_with.map((id) => nameOf(ctx, id)).join(", ") }));
+  if ((who.bound_with || []).length) facts.push(t("web.hexxen.bound_with", { list: who.bound_with.map((/** @type {any} */ id) => nameOf(ctx, id)).join(", ") }));
   const current = fight && fight.current === who.id;
   return el("li", { id: `hx-c-${who.id}`, class: ["hx-combatant", current ? "is-current" : "", isHunter ? "is-hunter" : "is-npc"].filter(Boolean).join(" "), "aria-current": current ? "true" : null },
     el("div", { class: "hx-c-head" }, el("strong", {}, who.name), ...badges),
@@ -257,6 +379,7 @@ function combatantRow(ctx, who, isHunter) {
     tools.length ? el("div", { class: "row" }, tools) : null);
 }
 
+/** @param {TableContext} ctx */
 function lastTicks(ctx) {
   const records = [...ctx.records].filter((r) => r.undoes == null).sort((a, b) => b.seq - a.seq);
   for (const record of records) {
@@ -266,9 +389,10 @@ function lastTicks(ctx) {
   return [];
 }
 
+/** @param {TableContext} ctx */
 function ini0Block(ctx) {
   const fight = ctx.state.fight;
-  const coming = fight.ini0.map((tick) => {
+  const coming = fight.ini0.map((/** @type {any} */ tick) => {
     const base = { name: nameOf(ctx, tick.target), effect: effectName(tick.effect), level: tick.level, amount: tick.amount };
     if (tick.decay === "check") {
       const none = Number(eval_fraction(tick.removed["0"] || "0/1"));
@@ -289,12 +413,13 @@ function ini0Block(ctx) {
       past.map((tick) => t("web.hexxen.ini0_ticked", { name: nameOf(ctx, tick.target), effect: effectName(tick.effect), level: tick.level, amount: tick.amount })).join("; ")) : null);
 }
 
+/** @param {TableContext} ctx */
 function tracker(ctx) {
   const fight = ctx.state.fight;
   const hunters = new Map(ctx.state.hunters.map((h) => [h.id, h]));
   const npcs = new Map(ctx.state.npcs.map((n) => [n.id, n]));
   const order = fight ? fight.order : [];
-  const rows = order.map((id) => combatantRow(ctx, hunters.get(id) || npcs.get(id), hunters.has(id)));
+  const rows = order.map((/** @type {any} */ id) => combatantRow(ctx, hunters.get(id) || npcs.get(id), hunters.has(id)));
   if (fight) rows.push(ini0Block(ctx));
   const rest = everyone(ctx).filter((c) => !order.includes(c.id)).map((c) => combatantRow(ctx, c, hunters.has(c.id)));
   const pendingReason = fight?.pending ? t("web.hexxen.reason.pending", { name: nameOf(ctx, fight.pending.target) }) : null;
@@ -320,10 +445,15 @@ function tracker(ctx) {
 
 // -- the attack and the defence -------------------------------------------------------------------
 
+/**
+ * @param {any} pending
+ * @param {any} choice
+ */
 function defendCommand(pending, choice) {
   return { kind: "defend", hunter: pending.target, defense: choice, bonus: num(draft.defend.bonus), malus: num(draft.defend.malus) };
 }
 
+/** @param {TableContext} ctx */
 function pendingCard(ctx) {
   const pending = ctx.state.fight?.pending;
   if (!pending) return null;
@@ -340,11 +470,11 @@ function pendingCard(ctx) {
     answer.push(el("div", { class: "row" },
       field(t("web.hexxen.bonus"), numIn("hx-def-bonus", draft.defend.bonus, (v) => { draft.defend.bonus = v; ctx.rerender(); }, { min: 0, max: 5 })),
       field(t("web.hexxen.malus"), numIn("hx-def-malus", draft.defend.malus, (v) => { draft.defend.malus = v; ctx.rerender(); }, { min: 0, max: 5 }))));
-    const choices = pending.choices.map((choice) => {
+    const choices = pending.choices.map((/** @type {any} */ choice) => {
       const command = defendCommand(pending, choice.defense);
       const answer = choice.allowed ? ctx.oddsNow(command) : null;
       const summary = !choice.allowed ? null : !answer ? t("web.hexxen.odds_loading") : answer.error ? answer.error
-        : t("web.hexxen.choice_odds", { hit: percent(chance(answer, (v) => v >= threshold)) });
+        : t("web.hexxen.choice_odds", { hit: percent(chance(answer, (/** @type {any} */ v) => v >= threshold)) });
       const reason = choice.allowed ? null : choice.reason === "hexxen.no_ap_for_defense"
         ? t("web.hexxen.reason.no_ap", { name: hunter.name, ap: choice.ap }) : t("web.hexxen.reason.no_skill", { skill: choice.skill });
       const label = choice.defense === "none" ? t("web.hexxen.defense.none")
@@ -352,7 +482,7 @@ function pendingCard(ctx) {
       return el("div", { class: "hx-choice", id: `hx-choice-${choice.defense}` },
         button(`hx-defend-${choice.defense}`, label, () => roll(ctx, hunter, command), reason, { class: choice.defense === "none" ? "" : "primary" }),
         el("p", { class: "hx-choice-odds", id: `hx-choice-odds-${choice.defense}` }, summary || reason),
-        answer && !answer.error ? details(`hx-choice-chart-${choice.defense}`, t("web.hexxen.margin_chart"), oddsChart(answer, { caption: t("web.hexxen.margin_caption"), labeler: (v) => t("web.hexxen.margin_value", { n: v }) })) : null);
+        answer && !answer.error ? details(`hx-choice-chart-${choice.defense}`, t("web.hexxen.margin_chart"), oddsChart(answer, { caption: t("web.hexxen.margin_caption"), labeler: (/** @type {any} */ v) => t("web.hexxen.margin_value", { n: v }) })) : null);
     });
     answer.push(el("div", { class: "hx-choices" }, choices));
   }
@@ -366,6 +496,7 @@ function pendingCard(ctx) {
     el("h2", { id: "hx-pending-heading" }, t("web.hexxen.pending_heading")), ...parts);
 }
 
+/** @param {TableContext} ctx */
 function npcActions(ctx) {
   const fight = ctx.state.fight;
   if (!ctx.isGm || !fight || !fight.current) return null;
@@ -375,10 +506,10 @@ function npcActions(ctx) {
   const hunters = ctx.state.hunters.filter((h) => fight.order.includes(h.id));
   if (!hunters.some((h) => h.id === draft.declare.target)) draft.declare.target = hunters[0]?.id || "";
   const left = npc.budgets.handlungen ?? 0;
-  const reasonFor = (line, kind) => {
+  const reasonFor = (/** @type {any} */ line, /** @type {any} */ kind) => {
     if (fight.pending) return t("web.hexxen.reason.pending", { name: nameOf(ctx, fight.pending.target) });
     if (left < 1) return t("web.hexxen.reason.no_handlung", { name: npc.name });
-    if (!legal.some((l) => l.kind === kind && (l.attack === line.name || l.power === line.name))) {
+    if (!legal.some((/** @type {any} */ l) => l.kind === kind && (l.attack === line.name || l.power === line.name))) {
       if (kind === "npc_power" && line.hex > npc.hex.current) return t("web.hexxen.reason.no_hex", { cost: line.hex, left: npc.hex.current });
       // Where binding follows the map, the way to melee is a move next to a hunter.
       const byMap = ctx.state.options.binding_from_map && npc.position;
@@ -386,7 +517,7 @@ function npcActions(ctx) {
     }
     return null;
   };
-  const attacks = npc.attacks.map((line, i) => {
+  const attacks = npc.attacks.map((/** @type {any} */ line, /** @type {any} */ i) => {
     const command = { kind: "declare_attack", npc: npc.id, attack: line.name, target: draft.declare.target, bonus: num(draft.declare.bonus), malus: num(draft.declare.malus) };
     const reason = reasonFor(line, "npc_attack") || (draft.declare.target ? null : t("web.hexxen.reason.no_target"));
     return el("li", { class: "hx-line" },
@@ -395,7 +526,7 @@ function npcActions(ctx) {
       !reason ? details(`hx-declare-odds-${i}`, t("web.hexxen.odds_undefended"), oddsBlock(ctx, command, { caption: t("web.hexxen.margin_caption"), margin: true, id: `hx-declare-chart-${i}` })) : null);
   });
   const ticked = [...draft.power.targets].filter((id) => hunters.some((h) => h.id === id));
-  const powers = npc.powers.map((line, i) => {
+  const powers = npc.powers.map((/** @type {any} */ line, /** @type {any} */ i) => {
     // Nothing ticked: a group power takes every hunter of the fight, any other none (the
     // button then says why) — never silently the first hunter.
     const targets = ticked.length ? ticked : line.max_targets === null ? hunters.map((h) => h.id) : [];
@@ -422,19 +553,23 @@ function npcActions(ctx) {
       field(t("web.hexxen.malus"), numIn("hx-att-malus", draft.declare.malus, (v) => { draft.declare.malus = v; ctx.rerender(); }, { min: 0, max: 5 }))),
     attacks.length ? el("ul", { class: "hx-lines", id: "hx-attacks" }, attacks) : null,
     powers.length ? el("fieldset", { class: "hx-power-targets" }, el("legend", {}, t("web.hexxen.power_targets")),
-      hunters.map((h) => checkField(`hx-power-target-${h.id}`, h.name, ticked.includes(h.id), { onchange: (e) => { if (e.target.checked) draft.power.targets.add(h.id); else draft.power.targets.delete(h.id); ctx.rerender(); } }))) : null,
+      hunters.map((h) => checkField(`hx-power-target-${h.id}`, h.name, ticked.includes(h.id), { onchange: (/** @type {any} */ e) => { if (e.target.checked) draft.power.targets.add(h.id); else draft.power.targets.delete(h.id); ctx.rerender(); } }))) : null,
     powers.length ? el("ul", { class: "hx-lines", id: "hx-powers" }, powers) : null);
 }
 
 /** The NSC's own check: an Anführer's attribute or a Bande's pool, optionally against a
- * hunter's skill (a comparative check), with its odds; it costs no Handlung here. */
+ * hunter's skill (a comparative check), with its odds; it costs no Handlung here.
+ * @param {TableContext} ctx
+ * @param {any} npc
+ * @param {any} hunters
+ */
 function npcCheck(ctx, npc, hunters) {
   const d = (draft.npcCheck ||= { attribute: "", against: "", skill: "Geistesstärke" });
   const attrs = Object.keys(npc.attributes || {});
   const bande = npc.kind === "bande";
   if (!bande && !attrs.includes(d.attribute)) d.attribute = attrs[0] || "";
-  if (d.against && !hunters.some((h) => h.id === d.against)) d.against = "";
-  const hunter = hunters.find((h) => h.id === d.against);
+  if (d.against && !hunters.some((/** @type {any} */ h) => h.id === d.against)) d.against = "";
+  const hunter = hunters.find((/** @type {any} */ h) => h.id === d.against);
   const skills = hunter ? Object.keys(hunter.skills).sort((a, b) => a.localeCompare(b)) : [];
   if (hunter && !skills.includes(d.skill)) d.skill = skills[0];
   const command = { kind: "npc_check", npc: npc.id, ...(bande ? {} : { attribute: d.attribute }), ...(hunter ? { against: hunter.id, skill: d.skill } : {}) };
@@ -444,30 +579,35 @@ function npcCheck(ctx, npc, hunters) {
       el("div", { class: "row" },
         bande ? el("p", {}, t("web.hexxen.npc_pool", { dice: npc.pool ?? "–" }))
           : field(t("web.hexxen.attribute"), pick("hx-npc-check-attr", d.attribute, attrs.map((a) => [a, `${a} ${npc.attributes[a]}`]), (v) => { d.attribute = v; ctx.rerender(); })),
-        field(t("web.hexxen.against"), pick("hx-npc-check-against", d.against, [["", t("web.hexxen.against_nobody")], ...hunters.map((h) => [h.id, h.name])], (v) => { d.against = v; ctx.rerender(); })),
+        field(t("web.hexxen.against"), pick("hx-npc-check-against", d.against, [["", t("web.hexxen.against_nobody")], ...hunters.map((/** @type {any} */ h) => [h.id, h.name])], (v) => { d.against = v; ctx.rerender(); })),
         hunter ? field(t("web.hexxen.skill"), pick("hx-npc-check-skill", d.skill, skills.map((x) => [x, x]), (v) => { d.skill = v; ctx.rerender(); })) : null),
       button("hx-npc-check-roll", t("web.hexxen.npc_check_roll"), () => roll(ctx, npc, command), reason, { class: "primary" }),
       !reason ? oddsBlock(ctx, command, { caption: t(hunter ? "web.hexxen.margin_caption" : "web.hexxen.npc_check_caption"), margin: Boolean(hunter), id: "hx-npc-check-odds" }) : null));
 }
 
 /** The odds of a power: each target's Differenzerfolge (the NSC rolls once for all), and
- * with several targets how many of them it affects. */
+ * with several targets how many of them it affects.
+ * @param {TableContext} ctx
+ * @param {any} command
+ * @param {any} i
+ */
 function powerOdds(ctx, command, i) {
   const answer = ctx.oddsNow(command);
   if (!answer) return el("p", { class: "muted", id: `hx-power-chart-${i}` }, t("web.hexxen.odds_loading"));
   if (answer.error) return el("p", { class: "muted", id: `hx-power-chart-${i}` }, answer.error);
-  const margin = (v) => t("web.hexxen.margin_value", { n: v });
-  const charts = (answer.parts || []).filter((part) => !DICE_PART.test(part.key)).map((part) => el("div", { class: "hx-odds hx-target-odds", id: `hx-power-chart-${i}-${part.key}`, dataset: { target: part.key } },
+  const margin = (/** @type {any} */ v) => t("web.hexxen.margin_value", { n: v });
+  const charts = (answer.parts || []).filter((/** @type {any} */ part) => !DICE_PART.test(part.key)).map((/** @type {any} */ part) => el("div", { class: "hx-odds hx-target-odds", id: `hx-power-chart-${i}-${part.key}`, dataset: { target: part.key } },
     oddsChart(part.odds, { caption: t("web.hexxen.power_caption", { name: nameOf(ctx, part.key) }), labeler: margin })));
   if (command.targets.length > 1) {
     charts.unshift(el("div", { class: "hx-odds", id: `hx-power-count-${i}` },
-      oddsChart(answer, { caption: t("web.hexxen.power_count_caption"), labeler: (v) => t("web.hexxen.targets_value", { n: v }) })));
+      oddsChart(answer, { caption: t("web.hexxen.power_count_caption"), labeler: (/** @type {any} */ v) => t("web.hexxen.targets_value", { n: v }) })));
   }
   return el("div", { id: `hx-power-chart-${i}` }, charts, ...diceOdds(answer, "web.hexxen.dice_odds_power"));
 }
 
 // -- checks and comparative checks ------------------------------------------------------------------
 
+/** @param {TableContext} ctx */
 function checkCard(ctx) {
   const mine = ctx.state.hunters.filter((h) => mayAct(ctx, h));
   if (!mine.length) return null;
@@ -490,7 +630,7 @@ function checkCard(ctx) {
   const caption = d.npc ? t("web.hexxen.contest_caption", { name: hunter.name, npc: nameOf(ctx, d.npc) }) : t("web.hexxen.check_caption", { name: hunter.name });
   return el("section", { class: "card", id: "hx-check", "aria-labelledby": "hx-check-heading" },
     el("h2", { id: "hx-check-heading" }, t("web.hexxen.check_heading")),
-    el("form", { class: "form", onsubmit: (e) => { e.preventDefault(); if (!reason) roll(ctx, hunter, command); } },
+    el("form", { class: "form", onsubmit: (/** @type {any} */ e) => { e.preventDefault(); if (!reason) roll(ctx, hunter, command); } },
       el("div", { class: "row" },
         field(t("web.hexxen.hunter"), pick("hx-check-hunter", d.hunter, mine.map((h) => [h.id, h.name]), (v) => { d.hunter = v; ctx.rerender(); })),
         field(t("web.hexxen.skill"), pick("hx-check-skill", d.skill, skills.map((s) => [s, `${s} (${hunter.skill_attributes[s]} ${hunter.attributes[hunter.skill_attributes[s]]} + ${hunter.skills[s]})`]), (v) => { d.skill = v; ctx.rerender(); })),
@@ -506,6 +646,10 @@ function checkCard(ctx) {
 
 // -- sheets -------------------------------------------------------------------------------------------
 
+/**
+ * @param {TableContext} ctx
+ * @param {any} hunter
+ */
 function hunterSheet(ctx, hunter) {
   const canAct = mayAct(ctx, hunter);
   const skills = Object.entries(hunter.skills).filter(([, v]) => v > 0).sort((a, b) => a[0].localeCompare(b[0]));
@@ -524,6 +668,10 @@ function hunterSheet(ctx, hunter) {
     canAct ? editForm(ctx, hunter) : null);
 }
 
+/**
+ * @param {TableContext} ctx
+ * @param {any} hunter
+ */
 function editForm(ctx, hunter) {
   const key = hunter.id;
   const d = (draft.edit[key] ||= { name: hunter.name, attrs: { ...hunter.attributes }, armour: String(hunter.armour), skill: "Parieren", value: "" });
@@ -535,23 +683,24 @@ function editForm(ctx, hunter) {
   const skillValue = d.value === "" ? String(hunter.skills[d.skill] ?? 0) : d.value;
   return details(`hx-edit-${key}`, t("web.hexxen.edit_sheet"),
     el("div", {},
-      el("form", { class: "form", onsubmit: (e) => { e.preventDefault(); ctx.send(command()); } },
+      el("form", { class: "form", onsubmit: (/** @type {any} */ e) => { e.preventDefault(); ctx.send(command()); } },
         field(t("web.hexxen.name"), input(`hx-edit-${key}-name`, d.name, (v) => (d.name = v), { required: true })),
         el("div", { class: "row hx-attr-inputs" }, ATTRIBUTES.map((a) => field(t("web.hexxen.attr." + a), numIn(`hx-edit-${key}-${a}`, d.attrs[a], (v) => (d.attrs[a] = v), { min: 0, max: 20 })))),
         field(t("web.hexxen.armour"), numIn(`hx-edit-${key}-armour`, d.armour, (v) => (d.armour = v), { min: 0, max: 20 })),
         el("button", { type: "submit", id: `hx-edit-${key}-save` }, t("web.hexxen.save_sheet"))),
-      el("form", { class: "form inline", onsubmit: (e) => { e.preventDefault(); ctx.send({ kind: "set_skill", hunter: hunter.id, skill: d.skill, value: num(skillValue) }).then((a) => { if (a) { d.value = ""; ctx.rerender(); } }); } },
+      el("form", { class: "form inline", onsubmit: (/** @type {any} */ e) => { e.preventDefault(); ctx.send({ kind: "set_skill", hunter: hunter.id, skill: d.skill, value: num(skillValue) }).then((a) => { if (a) { d.value = ""; ctx.rerender(); } }); } },
         field(t("web.hexxen.skill"), pick(`hx-skill-${key}-name`, d.skill, skills.map((s) => [s, s]), (v) => { d.skill = v; d.value = ""; ctx.rerender(); })),
         field(t("web.hexxen.value"), numIn(`hx-skill-${key}-value`, skillValue, (v) => (d.value = v), { min: 0, max: 20 })),
         el("button", { type: "submit", id: `hx-skill-${key}-save` }, t("web.hexxen.set_skill")))));
 }
 
+/** @param {TableContext} ctx */
 function createForm(ctx) {
   if (ctx.me.role === "spectator") return null;
   const d = draft.create;
   const taken = new Set(everyone(ctx).map((c) => c.id));
   const skills = Object.keys(ctx.state.skill_list).sort((a, b) => a.localeCompare(b));
-  const submit = (e) => {
+  const submit = (/** @type {any} */ e) => {
     e.preventDefault();
     const name = d.name.trim();
     if (!name) { document.getElementById("hx-create-name")?.focus(); return; }
@@ -575,6 +724,10 @@ function createForm(ctx) {
     { open: !ctx.state.hunters.some((h) => pieces(ctx).has(h.id)) && !ctx.isGm });
 }
 
+/**
+ * @param {TableContext} ctx
+ * @param {any} npc
+ */
 function npcCard(ctx, npc) {
   const facts = [
     t(npc.kind === "bande" ? "web.hexxen.bande_level" : "web.hexxen.anfuehrer_level", { level: npc.level }),
@@ -589,24 +742,25 @@ function npcCard(ctx, npc) {
   if (npc.pool != null) facts.push(t("web.hexxen.npc_pool", { dice: npc.pool }));
   if (npc.hex_growth) facts.push(t("web.hexxen.hex_growth", { n: npc.hex_growth }));
   const lines = [
-    ...npc.attacks.map((a) => [t("web.hexxen.attack_line", { range: a.range.join("|"), name: a.name, attack: a.attack, damage: a.damage }),
-      ...(a.dice_rolled || []).map((use) => t("web.hexxen.attack_dice", { dice: diceName(use.count, use.die), gives: use.gives === "lep" ? t("web.hexxen.gives_damage") : givesName(use.gives) }))].join(", ")),
-    ...npc.powers.map((p) => t("web.hexxen.power_line", { range: p.range.join("|"), name: p.name, dice: p.dice, against: p.against, amount: p.per_difference.amount, effect: p.per_difference.effect, hex: p.hex })),
+    ...npc.attacks.map((/** @type {any} */ a) => [t("web.hexxen.attack_line", { range: a.range.join("|"), name: a.name, attack: a.attack, damage: a.damage }),
+      ...(a.dice_rolled || []).map((/** @type {any} */ use) => t("web.hexxen.attack_dice", { dice: diceName(use.count, use.die), gives: use.gives === "lep" ? t("web.hexxen.gives_damage") : givesName(use.gives) }))].join(", ")),
+    ...npc.powers.map((/** @type {any} */ p) => t("web.hexxen.power_line", { range: p.range.join("|"), name: p.name, dice: p.dice, against: p.against, amount: p.per_difference.amount, effect: p.per_difference.effect, hex: p.hex })),
   ];
   return el("article", { class: "sheet hx-npc", id: `hx-npc-${npc.id}`, "aria-labelledby": `hx-npc-name-${npc.id}` },
     el("h3", { id: `hx-npc-name-${npc.id}` }, npc.name, npc.secret ? el("span", { class: "badge hidden-badge" }, t("web.hexxen.secret")) : null),
     el("p", {}, facts.join(" · ")),
     npc.traits && npc.traits.length
-      ? el("ul", { class: "small-print hx-traits", id: `hx-traits-${npc.id}`, "aria-label": t("web.hexxen.properties_heading") }, npc.traits.map((trait) => el("li", { class: trait.applied ? "hx-trait-applied" : "hx-trait-shown" }, traitText(trait))))
+      ? el("ul", { class: "small-print hx-traits", id: `hx-traits-${npc.id}`, "aria-label": t("web.hexxen.properties_heading") }, npc.traits.map((/** @type {any} */ trait) => el("li", { class: trait.applied ? "hx-trait-applied" : "hx-trait-shown" }, traitText(trait))))
       : npc.properties.length ? el("p", { class: "small-print" }, t("web.hexxen.properties", { list: npc.properties.join(", ") })) : null,
     lines.length ? el("ul", { class: "hx-lines" }, lines.map((l) => el("li", {}, l))) : null);
 }
 
+/** @param {TableContext} ctx */
 function npcForm(ctx) {
   if (!ctx.isGm) return null;
   const d = draft.npc;
   const taken = new Set(everyone(ctx).map((c) => c.id));
-  const submit = async (e) => {
+  const submit = async (/** @type {any} */ e) => {
     e.preventDefault();
     const name = d.name.trim();
     if (!name) { document.getElementById("hx-npc-name")?.focus(); return; }
@@ -616,10 +770,11 @@ function npcForm(ctx) {
     const error = ctx.lastError;
     d.error = error ? { message: error.message, position: error.position } : null;
     ctx.rerender();
-    if (d.error && Number.isInteger(d.error.position)) {
-      const area = document.getElementById("hx-npc-block");
+    const at = d.error?.position;
+    if (typeof at === "number" && Number.isInteger(at)) {
+      const area = /** @type {HTMLTextAreaElement | null} */ (document.getElementById("hx-npc-block"));
       area?.focus();
-      area?.setSelectionRange(d.error.position, Math.min(d.block.length, d.error.position + 1));
+      area?.setSelectionRange(at, Math.min(d.block.length, at + 1));
     }
   };
   return details("hx-npc-details", t("web.hexxen.create_npc"),
@@ -628,14 +783,15 @@ function npcForm(ctx) {
         field(t("web.hexxen.name"), input("hx-npc-name", d.name, (v) => (d.name = v), { required: true, "aria-required": "true" })),
         field(t("web.hexxen.npc_kind"), pick("hx-npc-kind", d.kind, [["anfuehrer", t("web.hexxen.anfuehrer")], ["bande", t("web.hexxen.bande")]], (v) => (d.kind = v))),
         field(t("web.hexxen.level"), numIn("hx-npc-level", d.level, (v) => (d.level = v), { min: 1, max: 99 }))),
-      field(t("web.hexxen.statblock"), el("textarea", { id: "hx-npc-block", rows: 8, spellcheck: "false", "aria-describedby": "hx-npc-hint hx-npc-error", "aria-invalid": d.error ? "true" : null, oninput: (e) => { d.block = e.target.value; } }, d.block)),
+      field(t("web.hexxen.statblock"), el("textarea", { id: "hx-npc-block", rows: 8, spellcheck: "false", "aria-describedby": "hx-npc-hint hx-npc-error", "aria-invalid": d.error ? "true" : null, oninput: (/** @type {any} */ e) => { d.block = e.target.value; } }, d.block)),
       el("p", { class: "muted small-print", id: "hx-npc-hint" }, t("web.hexxen.statblock_hint")),
       d.error ? el("p", { class: "hx-error", id: "hx-npc-error", role: "alert" }, d.error.message) : el("p", { id: "hx-npc-error", hidden: true }),
-      checkField("hx-npc-secret", t("web.hexxen.npc_secret"), d.secret, { onchange: (e) => { d.secret = e.target.checked; } }),
+      checkField("hx-npc-secret", t("web.hexxen.npc_secret"), d.secret, { onchange: (/** @type {any} */ e) => { d.secret = e.target.checked; } }),
       el("button", { type: "submit", id: "hx-npc-submit", class: "primary" }, t("web.hexxen.create_npc_submit"))),
     { open: true });
 }
 
+/** @param {TableContext} ctx */
 function gmTools(ctx) {
   if (!ctx.isGm) return null;
   const all = everyone(ctx);
@@ -645,7 +801,7 @@ function gmTools(ctx) {
   const who = all.find((c) => c.id === d.target);
   const effects = EFFECTS.filter((e) => e !== "paralysis" || ctx.state.hunters.some((h) => h.id === who.id));
   if (!effects.includes(d.effect)) d.effect = effects[0];
-  const lep = readInt({ value: d.lep });
+  const lep = readInt(/** @type {HTMLInputElement} */ ({ value: d.lep }));
   return details("hx-gm-details", t("web.hexxen.gm_tools"),
     el("div", { class: "form", id: "hx-gm-tools" },
       field(t("web.hexxen.target"), pick("hx-gm-target", d.target, all.map((c) => [c.id, c.name]), (v) => { d.target = v; ctx.rerender(); })),
@@ -659,19 +815,20 @@ function gmTools(ctx) {
         button("hx-gm-add-hex", t("web.hexxen.add_hex"), () => sendFor(ctx, who, { kind: "add_hex", npc: who.id, amount: num(draft.hex, 1) }), num(draft.hex, 0) ? null : t("web.hexxen.reason.amount"))) : null,
       el("div", { class: "row" },
         field(t("web.hexxen.lep_change"), numIn("hx-gm-lep", d.lep, (v) => { d.lep = v; ctx.rerender(); }, { min: 1, max: 99 })),
-        button("hx-gm-damage", t("web.hexxen.damage"), () => sendFor(ctx, who, { kind: "change_lep", target: who.id, amount: -lep }), lep ? null : t("web.hexxen.reason.amount")),
+        button("hx-gm-damage", t("web.hexxen.damage"), () => sendFor(ctx, who, { kind: "change_lep", target: who.id, amount: -(lep ?? 0) }), lep ? null : t("web.hexxen.reason.amount")),
         button("hx-gm-heal", t("web.hexxen.heal"), () => sendFor(ctx, who, { kind: "change_lep", target: who.id, amount: lep }), lep ? null : t("web.hexxen.reason.amount")))),
     { open: Boolean(ctx.state.fight) });
 }
 
 // -- the battle map ---------------------------------------------------------------------------------
 
+/** @param {TableContext} ctx */
 function mapCard(ctx) {
   const map = ctx.state.map;
   const all = everyone(ctx);
-  const movable = (c) => ctx.isGm || (ctx.state.hunters.includes(c) && mayAct(ctx, c));
+  const movable = (/** @type {any} */ c) => ctx.isGm || (ctx.state.hunters.includes(c) && mayAct(ctx, c));
   const selected = draft.map.selected && all.find((c) => c.id === draft.map.selected);
-  const place = (c, square) => { draft.map.selected = null; return sendFor(ctx, c, { kind: "place", target: c.id, to: square }); };
+  const place = (/** @type {any} */ c, /** @type {any} */ square) => { draft.map.selected = null; return sendFor(ctx, c, { kind: "place", target: c.id, to: square }); };
   const tokens = all.filter((c) => c.position).map((c) => {
     const side = ctx.state.hunters.includes(c) ? "hunters" : "npcs";
     const state = t(c.bound ? "web.hexxen.bound" : "web.hexxen.free");
@@ -698,7 +855,7 @@ function mapCard(ctx) {
     onclick: () => { draft.map.selected = selected?.id === c.id ? null : c.id; ctx.rerender(); },
   }, c.position ? t("web.hexxen.move_token", { name: c.name }) : t("web.hexxen.place_token", { name: c.name })));
   const hint = selected ? t("web.hexxen.pick_square", { name: selected.name }) : t("web.hexxen.map_hint");
-  const sizeForm = ctx.isGm ? el("form", { class: "form inline", onsubmit: (e) => { e.preventDefault(); ctx.send({ kind: "set_map", width: num(draft.map.width, map.width), height: num(draft.map.height, map.height) }); } },
+  const sizeForm = ctx.isGm ? el("form", { class: "form inline", onsubmit: (/** @type {any} */ e) => { e.preventDefault(); ctx.send({ kind: "set_map", width: num(draft.map.width, map.width), height: num(draft.map.height, map.height) }); } },
     field(t("web.hexxen.map_width"), numIn("hx-map-width", draft.map.width || map.width, (v) => (draft.map.width = v), { min: 2, max: 40 })),
     field(t("web.hexxen.map_height"), numIn("hx-map-height", draft.map.height || map.height, (v) => (draft.map.height = v), { min: 2, max: 40 })),
     el("button", { type: "submit", id: "hx-map-apply" }, t("web.hexxen.map_apply"))) : null;
@@ -715,7 +872,10 @@ function mapCard(ctx) {
 
 // -- the page -------------------------------------------------------------------------------------
 
-/** Render the HeXXen table into `body`. */
+/** Render the HeXXen table into `body`.
+ * @param {HTMLElement} body
+ * @param {TableContext} ctx
+ */
 export function render(body, ctx) {
   FACES = ctx.state.faces;
   const hunters = ctx.state.hunters.map((h) => hunterSheet(ctx, h));
@@ -743,11 +903,15 @@ export function render(body, ctx) {
   };
 }
 
+/** @param {TableContext} ctx */
 function names(ctx) {
-  return (id) => (ctx.state ? nameOf(ctx, id) : id);
+  return (/** @type {any} */ id) => (ctx.state ? nameOf(ctx, id) : id);
 }
 
-/** One log line per event, naming everyone by name. */
+/** One log line per event, naming everyone by name.
+ * @param {any} event
+ * @param {TableContext} ctx
+ */
 export function describe(event, ctx) {
   if (ctx?.state?.faces) FACES = ctx.state.faces;
   const n = names(ctx);
@@ -763,17 +927,17 @@ export function describe(event, ctx) {
     case "lep_changed": return t(event.amount < 0 ? "web.hexxen.log.lep_lost" : "web.hexxen.log.lep_gained", { name: n(event.target), amount: Math.abs(event.amount) });
     case "resource_changed": return t("web.hexxen.log.resource_changed", { name: n(event.hunter), resource: t("web.hexxen.resource." + event.resource), delta: event.delta });
     case "fight_started": return t("web.hexxen.log.fight_started", { jz: event.jz });
-    case "turn_advanced": return [t("web.hexxen.log.turn_advanced"), ...(event.abbau || []).map((a) => t("web.hexxen.log.abbau", { name: n(a.target), effect: effectName(a.effect), total: a.roll.total, removed: a.removed }))].join(" ");
+    case "turn_advanced": return [t("web.hexxen.log.turn_advanced"), ...(event.abbau || []).map((/** @type {any} */ a) => t("web.hexxen.log.abbau", { name: n(a.target), effect: effectName(a.effect), total: a.roll.total, removed: a.removed }))].join(" ");
     case "effect_ticked": return t("web.hexxen.log.effect_ticked", { name: n(event.target), effect: effectName(event.effect), level: event.level, amount: event.amount, round: event.round });
     case "fight_ended": return t("web.hexxen.log.fight_ended");
     case "check_rolled": return t("web.hexxen.log.check_rolled", { name: n(event.hunter), skill: event.skill, count: event.roll.total, stars: event.roll.stars });
     case "contest_rolled": return t("web.hexxen.log.contest_rolled", { name: n(event.hunter), skill: event.skill, npc: n(event.npc), total: event.roll.total, npc_total: event.npc_roll.total, margin: event.margin });
     case "attack_declared": return t("web.hexxen.log.attack_declared", { npc: n(event.pending.npc), attack: event.pending.attack, name: n(event.pending.target) });
     case "attack_rolled": return [t(event.hit ? "web.hexxen.log.attack_hit" : "web.hexxen.log.attack_miss", { npc: n(event.npc), attack: event.attack, name: n(event.target), total: event.roll.total, defense: t("web.hexxen.defense." + event.defense), defense_total: event.defense_roll ? event.defense_roll.total : 0, lep: event.lep_lost }),
-      ...(event.special || []).map((s) => t("web.hexxen.log.special", { die: t("web.hexxen.die." + s.die), value: s.value, gives: givesName(s.effect) }))].join(" ");
+      ...(event.special || []).map((/** @type {any} */ s) => t("web.hexxen.log.special", { die: t("web.hexxen.die." + s.die), value: s.value, gives: givesName(s.effect) }))].join(" ");
     case "regenerated": return t("web.hexxen.log.regenerated", { name: n(event.npc), property: event.property, lep: event.lep, value: event.value, die: t("web.hexxen.die." + event.die) });
     case "power_used": return t("web.hexxen.log.power_used", { npc: n(event.npc), power: event.power, count: event.roll.total, hex: event.hex })
-      + " " + event.results.map((r) => t(r.margin > 0 ? "web.hexxen.log.power_hit" : "web.hexxen.log.power_failed", { name: n(r.hunter), total: r.roll.total, margin: r.margin, amount: r.amount, effect: r.effect ? effectName(r.effect) : t("web.hexxen.effect.reported") })).join(" ");
+      + " " + event.results.map((/** @type {any} */ r) => t(r.margin > 0 ? "web.hexxen.log.power_hit" : "web.hexxen.log.power_failed", { name: n(r.hunter), total: r.roll.total, margin: r.margin, amount: r.amount, effect: r.effect ? effectName(r.effect) : t("web.hexxen.effect.reported") })).join(" ");
     case "placed": return t("web.hexxen.log.placed", { name: n(event.target), square: event.to });
     case "hex_gained": return t(event.reason === "growth" ? "web.hexxen.log.hex_growth" : "web.hexxen.log.hex_gained", { name: n(event.npc), amount: event.amount });
     case "npc_check_rolled": return event.hunter
@@ -785,13 +949,17 @@ export function describe(event, ctx) {
   }
 }
 
-/** The dice of an event as symbol dice (HeXXen, Janus, Blut). */
+/** The dice of an event as symbol dice (HeXXen, Janus, Blut).
+ * @param {any} event
+ * @param {TableRecord} record
+ * @param {TableContext} ctx
+ */
 export function diceOf(event, record, ctx) {
   if (ctx?.state?.faces) FACES = ctx.state.faces;
   const faces = FACES;
   if (!faces) return null;
   const rolls = [];
-  const add = (roll) => { if (roll) rolls.push(...roll.dice.map((v) => ({ die: roll.die, face: faces[roll.die][v - 1] })), ...roll.janus.map((v) => ({ die: "J", face: faces.J[v - 1] }))); };
+  const add = (/** @type {any} */ roll) => { if (roll) rolls.push(...roll.dice.map((/** @type {any} */ v) => ({ die: roll.die, face: faces[roll.die][v - 1] })), ...roll.janus.map((/** @type {any} */ v) => ({ die: "J", face: faces.J[v - 1] }))); };
   if (event.roll) add(event.roll);
   if (event.npc_roll) add(event.npc_roll);
   if (event.defense_roll) add(event.defense_roll);
@@ -799,11 +967,14 @@ export function diceOf(event, record, ctx) {
   if (event.hunter_roll) add(event.hunter_roll);
   for (const a of event.abbau || []) add(a.roll);
   for (const v of event.blood || []) rolls.push({ die: "B", face: faces.B[v - 1] });
-  for (const s of event.special || []) if (s.die === "blood") rolls.push(...s.dice.map((v) => ({ die: "B", face: faces.B[v - 1] })));
+  for (const s of event.special || []) if (s.die === "blood") rolls.push(...s.dice.map((/** @type {any} */ v) => ({ die: "B", face: faces.B[v - 1] })));
   return rolls.length ? rolls : null;
 }
 
-/** The log's headline of a record: who did what, by name. */
+/** The log's headline of a record: who did what, by name.
+ * @param {TableRecord} record
+ * @param {TableContext} ctx
+ */
 export function summary(record, ctx) {
   const c = record.command;
   if (!c || !ctx.state) return null;
@@ -814,7 +985,9 @@ export function summary(record, ctx) {
 // -- what waits for the viewer (the decisions contract, docs/web-table.md) ---------------------
 
 /** The attack waiting for its defence, when the viewer answers it (the hunter's player, or
- * the GM for a hunter no player holds). */
+ * the GM for a hunter no player holds).
+ * @param {TableContext} ctx
+ */
 export function decisions(ctx) {
   const pending = ctx.state.fight?.pending;
   if (!pending || !addressedTo(ctx, pending.target)) return [];
@@ -822,7 +995,9 @@ export function decisions(ctx) {
   return [{ id: `hx-defend-${pending.target}`, text, target: "hx-pending" }];
 }
 
-/** Whose turn it is in the fight (as the viewer's view names it). */
+/** Whose turn it is in the fight (as the viewer's view names it).
+ * @param {TableContext} ctx
+ */
 export function turn(ctx) {
   const fight = ctx.state.fight;
   return fight?.current ? pieceTurn(ctx, fight.current, nameOf(ctx, fight.current), "hx-tracker") : null;

@@ -1,33 +1,54 @@
+// @ts-check
 // Kilkenny Cats: the board as SVG, the roll, legal moves highlighted, click (or keys) to move;
 // seats for humans (hot seat or online) and AI seats; the end of the game.
 import { details, el, svg, t, tFirst } from "../../core.js";
 import { renderDie } from "../../dice.js";
 import { zoomFrame } from "../../zoom.js";
 
+/** @typedef {import("../../types.js").TableContext} TableContext */
+/** @typedef {import("../../types.js").TableRecord} TableRecord */
+/** A seat as the page reads the public view: who plays it (`kind`, the `ai`'s name), whether a
+ * person took it, its cats on the board, its cats home (`home`) and its holes' squares.
+ * @typedef {{ seat: string, kind: string, ai: string | null, taken: boolean, cats: string[],
+ *   home: string[], holeCells: number[][] }} Seat */
+/** A legal move, with its chances when the server told them (`odds`).
+ * @typedef {{ from: string, to: string, capture: boolean, text: string, captured: any, enter: any,
+ *   odds: boolean }} Move */
+/** The last move of the log: its squares, the seat and the record.
+ * @typedef {{ from: string, to: string, seat: string, seq: number }} LastMove */
+
 const FILES = "abcdefghijklmnopqrstuvwxyz";
 const SEAT_ORDER = ["S", "W", "N", "E"];
+/** The square of the cat the viewer picked to move, or null.
+ * @type {string | null} */
 let selected = null;
 // The move shown as an animation: the record's seq and when it began (a redraw during the
 // animation continues it); `since` is the newest move when the page opened (never animated).
 const MOVE_MS = 600;
+/** @type {{ since: number | null, seq: number | null, started: number }} */
 const motion = { since: null, seq: null, started: 0 };
 
-/** Square name -> [x, y] (files a.. = x 0.., ranks 1.. = y 0..); hole names ("S1") -> null. */
+/** Square name -> [x, y] (files a.. = x 0.., ranks 1.. = y 0..); hole names ("S1") -> null.
+ * @param {unknown} name
+ * @returns {[number, number] | null} */
 export function parseSquare(name) {
   const m = /^([a-z])(\d{1,2})$/.exec(String(name));
   if (!m) return null;
   return [FILES.indexOf(m[1]), Number(m[2]) - 1];
 }
 
-/** [x, y] -> square name. */
+/** [x, y] -> square name.
+ * @param {number} x @param {number} y */
 export function squareName(x, y) {
   return FILES[x] + (y + 1);
 }
 
 // -- adapting the public state ---------------------------------------------------------------
 
+/** @param {any} state
+ * @returns {Seat[]} */
 function seatsOf(state) {
-  return (state.seats || []).map((s) => ({
+  return (state.seats || []).map((/** @type {any} */ s) => ({
     seat: s.seat,
     kind: s.player === "human" ? "human" : "ai",
     ai: s.player === "human" ? null : s.player,
@@ -38,16 +59,21 @@ function seatsOf(state) {
   }));
 }
 
+/** @param {any} state @param {Seat} seat */
 function holePoints(state, seat) {
   return seat.holeCells.map((h, i) => ({ x: h[0], y: h[1], name: seat.seat + (i + 1) }));
 }
 
+/** @param {any} state
+ * @returns {Move[]} */
 function movesOf(state) {
+  /** @type {Map<string, string>} */
   const enemy = new Map();
   for (const s of seatsOf(state)) for (const c of s.cats) enemy.set(c, s.seat);
   const turn = turnOf(state);
-  const chances = new Map((state.chances || []).map((c) => [c.from + "-" + c.to, c]));
-  return (state.moves || []).map((m) => {
+  /** @type {Map<string, any>} */
+  const chances = new Map((state.chances || []).map((/** @type {any} */ c) => [c.from + "-" + c.to, c]));
+  return (state.moves || []).map((/** @type {{ from: string, to: string }} */ m) => {
     const capture = enemy.has(m.to) && enemy.get(m.to) !== turn;
     const text = `${m.from}${capture ? "x" : "-"}${m.to}`;
     const found = chances.get(m.from + "-" + m.to);
@@ -55,25 +81,32 @@ function movesOf(state) {
   });
 }
 
+/** @param {{ probability: number }} share */
 function percent(share) {
   return Math.round(100 * share.probability).toLocaleString(document.documentElement.lang) + " %";
 }
 
-/** A move's chances in words: the moved cat captured before your next turn, a hole then. */
+/** A move's chances in words: the moved cat captured before your next turn, a hole then.
+ * @param {Move} move */
 function chancesText(move) {
   if (!move.odds) return "";
   if (!move.captured || !move.enter) return t("web.kilkenny.chances_end");
   return t("web.kilkenny.chances", { captured: percent(move.captured), enter: percent(move.enter) });
 }
 
+/** @param {any} state
+ * @returns {string | null} */
 function turnOf(state) {
   return state.turn ?? state.to_move ?? null;
 }
 
+/** @param {any} state */
 function outcomeOf(state) {
   return state.outcome || null;
 }
 
+/** @param {TableContext} ctx
+ * @returns {LastMove | null} */
 function lastMove(ctx) {
   const undone = new Set(ctx.records.filter((r) => r.undoes != null).map((r) => r.undoes));
   const records = ctx.records.filter((r) => !undone.has(r.seq) && r.undoes == null).sort((a, b) => b.seq - a.seq);
@@ -88,10 +121,14 @@ function lastMove(ctx) {
 
 // -- rendering -----------------------------------------------------------------------------
 
+/** @param {number} x @param {number} y @param {number} size
+ * @returns {[number, number]} */
 function toSvg(x, y, size) {
   return [x + 1, size - y];
 }
 
+/** @param {number} cx @param {number} cy @param {string} seat @param {string} label
+ * @param {Record<string, unknown> | null} [moving] the attributes of a cat on the move */
 function catShape(cx, cy, seat, label, moving = null) {
   return svg("g", { class: "cat cat-" + seat, role: "img", "aria-label": label, ...moving },
     svg("polygon", { class: "cat-ear", points: `${cx - 0.34},${cy - 0.12} ${cx - 0.28},${cy - 0.46} ${cx - 0.06},${cy - 0.28}` }),
@@ -101,16 +138,19 @@ function catShape(cx, cy, seat, label, moving = null) {
     svg("circle", { cx: cx + 0.12, cy: cy - 0.02, r: 0.05, fill: "#fff", stroke: "none" }));
 }
 
+/** @param {string} seat */
 function seatLabel(seat) {
   return t("web.kilkenny.seat." + seat);
 }
 
+/** @param {any} state @param {TableContext} ctx @param {Set<string | null>} mySeats */
 function board(state, ctx, mySeats) {
   const size = state.size ?? 14;
   const seats = seatsOf(state);
   const moves = movesOf(state);
   const turn = turnOf(state);
   const canMove = mySeats.has(turn) && state.roll != null && !outcomeOf(state);
+  /** @type {Map<string, string>} */
   const occupant = new Map();
   for (const s of seats) for (const c of s.cats) occupant.set(c, s.seat);
   const fromSquares = new Set(canMove ? moves.map((m) => m.from) : []);
@@ -146,8 +186,9 @@ function board(state, ctx, mySeats) {
   }
   // last move
   const last = lastMove(ctx);
-  if (last && parseSquare(last.from)) {
-    const [fx, fy] = parseSquare(last.from);
+  const lastFrom = last && parseSquare(last.from);
+  if (last && lastFrom) {
+    const [fx, fy] = lastFrom;
     const to = parseSquare(last.to) || holeXY(state, last.to);
     if (to) {
       const [a, b] = toSvg(fx, fy, size);
@@ -167,13 +208,14 @@ function board(state, ctx, mySeats) {
   const own = seats.filter((s) => mySeats.has(s.seat) && s.kind !== "ai" && s.taken);
   const focus = (own.length ? own : seats.filter((s) => s.seat === turn)).flatMap((s) => s.cats).map(parseSquare).filter(Boolean);
   if (focus.length) {
-    const mid = (i) => focus.reduce((sum, p) => sum + p[i], 0) / focus.length;
+    const mid = (/** @type {number} */ i) => focus.reduce((sum, p) => sum + (p ? p[i] : 0), 0) / focus.length;
     const [sx, sy] = toSvg(mid(0), mid(1), size);
     root.append(svg("circle", { id: "kk-board-centre", cx: sx + 0.5, cy: sy + 0.5, r: 0.1, class: "kk-centre-mark", "aria-hidden": "true" }));
   }
   // selection and targets
-  if (selected) {
-    const p = parseSquare(selected);
+  const picked = selected && parseSquare(selected);
+  if (picked) {
+    const p = picked;
     const [sx, sy] = toSvg(p[0], p[1], size);
     root.append(svg("rect", { x: sx + 0.05, y: sy + 0.05, width: 0.9, height: 0.9, class: "src-mark" }));
   }
@@ -189,9 +231,9 @@ function board(state, ctx, mySeats) {
     }
   }
   // focusable hit areas for the squares one can act on
-  const act = (square) => {
-    if (targets.has(square)) {
-      const move = targets.get(square);
+  const act = (/** @type {string} */ square) => {
+    const move = targets.get(square);
+    if (move) {
       selected = null;
       ctx.send({ kind: "move", from: move.from, to: move.to });
     } else if (fromSquares.has(square)) {
@@ -213,7 +255,7 @@ function board(state, ctx, mySeats) {
       x: sx, y: sy, width: 1, height: 1, class: "cell-hit movable", tabindex: 0, role: "button", id: "kk-cell-" + square,
       "aria-label": label, "aria-pressed": selected === square ? "true" : null,
       onclick: () => act(square),
-      onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); act(square); } },
+      onkeydown: (/** @type {KeyboardEvent} */ e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); act(square); } },
     }, svg("title", {}, label)));
   }
   return root;
@@ -224,12 +266,14 @@ function board(state, ctx, mySeats) {
  * from where it stood: a move of another seat (an AI's, another person's) made after the page
  * opened, once. `data-motion` says "moving", then "done"; with reduced motion it is "done" at
  * once and the cat simply stands on its square.
+ * @param {any} state @param {LastMove | null} last @param {Set<string | null>} mySeats
+ * @returns {(square: string) => Record<string, unknown> | null}
  */
 function movingCat(state, last, mySeats) {
   const newest = last?.seq ?? 0;
   if (motion.since === null) motion.since = newest;
   const none = () => null;
-  if (!last || newest <= motion.since || mySeats.has(last.seat)) return none;
+  if (!last || newest <= (motion.since ?? 0) || mySeats.has(last.seat)) return none;
   const from = parseSquare(last.from);
   const to = parseSquare(last.to) || holeXY(state, last.to);
   if (!from || !to) return none;
@@ -244,18 +288,28 @@ function movingCat(state, last, mySeats) {
     return {
       id: "kk-moved-cat", class: "cat cat-" + last.seat + " is-moving", dataset: { motion: "moving" },
       style: `--kk-dx: ${dx}px; --kk-dy: ${dy}px; animation-delay: ${-Math.round(elapsed)}ms`,
-      onanimationend: (e) => { e.currentTarget.dataset.motion = "done"; e.currentTarget.classList.remove("is-moving"); },
+      onanimationend: (/** @type {AnimationEvent} */ e) => {
+        const cat = /** @type {SVGElement} */ (e.currentTarget);
+        cat.dataset.motion = "done";
+        cat.classList.remove("is-moving");
+      },
     };
   };
 }
 
+/** @param {any} state @param {string} name
+ * @returns {[number, number] | null} */
 function holeXY(state, name) {
   for (const s of seatsOf(state)) for (const h of holePoints(state, s)) if (h.name === name) return [h.x, h.y];
   return null;
 }
 
+/** The seats the viewer plays: a player's own, for the GM those nobody took.
+ * @param {TableContext} ctx @param {any} state
+ * @returns {Set<string | null>} */
 function mySeatsOf(ctx, state) {
   const pieces = new Set(ctx.me.pieces || []);
+  /** @type {Set<string | null>} */
   const out = new Set();
   for (const s of seatsOf(state)) {
     if (s.kind === "ai") continue;
@@ -264,6 +318,8 @@ function mySeatsOf(ctx, state) {
   return out;
 }
 
+/** @param {TableContext} ctx @param {string} seat
+ * @returns {string | null} */
 function seatOwnerName(ctx, seat) {
   for (const p of ctx.info.participants || []) {
     if ((p.pieces || []).includes("seat:" + seat)) return p.name || t("web.role." + p.role);
@@ -271,7 +327,8 @@ function seatOwnerName(ctx, seat) {
   return null;
 }
 
-/** Render the Kilkenny Cats panel. */
+/** Render the Kilkenny Cats panel.
+ * @param {HTMLElement} body @param {TableContext} ctx */
 export function render(body, ctx) {
   body.dataset.game = "kilkenny";
   const state = ctx.state;
@@ -318,13 +375,17 @@ export function render(body, ctx) {
     el("div", { class: "board-wrap" }, zoomFrame("kk-board-frame", board(state, ctx, mySeats), (state.size ?? 14) + 2.8, { centre: "kk-board-centre" }))));
 }
 
+/** @param {any} outcome
+ * @returns {string} */
 function outcomeText(outcome) {
   const how = tFirst(["web.kilkenny.reason." + outcome.reason], {}, "");
   if (outcome.winner) return t("web.kilkenny.won", { seat: seatLabel(outcome.winner), how });
   return t("web.kilkenny.ended", { result: tFirst(["web.kilkenny.outcome." + outcome.result], {}, t("web.kilkenny.outcome.over")), how });
 }
 
-/** One line per event for the log. */
+/** One line per event for the log.
+ * @param {any} event
+ * @returns {string | null} */
 export function describe(event) {
   const seat = event.seat ? seatLabel(event.seat) : "";
   if (event.kind === "game_over") return outcomeText(event);
@@ -333,7 +394,9 @@ export function describe(event) {
 }
 
 /** What a move did, outcome first, with the roll that allowed it (a record of its own before
- * it); a roll alone (or one that allows no move, which says so itself) has no headline. */
+ * it); a roll alone (or one that allows no move, which says so itself) has no headline.
+ * @param {TableRecord} record @param {TableContext | null} [ctx]
+ * @returns {string | null} */
 export function headline(record, ctx) {
   const events = record.events || [];
   const told = events.filter((event) => event.kind !== "rolled").map((event) => describe(event)).filter(Boolean);
@@ -344,14 +407,17 @@ export function headline(record, ctx) {
   return told.join(" ") + (roll ? " " + t("web.kilkenny.after_roll", { value: roll.value ?? roll.roll }) : "");
 }
 
-/** The log line of a record: who acted for which seat. */
+/** The log line of a record: who acted for which seat.
+ * @param {TableRecord} record
+ * @returns {string | null} */
 export function summary(record) {
   const kind = record.command?.kind;
   if (kind === "sit") return t("web.kilkenny.cmd.sit", { seat: seatLabel(record.command.seat) });
   return null;
 }
 
-/** The die of a roll event. */
+/** The die of a roll event.
+ * @param {any} event */
 export function diceOf(event) {
   if (event.kind === "rolled") return [{ die: "d6", face: event.value ?? event.roll }];
   return [];
@@ -360,7 +426,8 @@ export function diceOf(event) {
 export { optionFields, readOptions } from "./options.js";
 
 /** Whose turn it is (the decisions contract, docs/web-table.md): a seat, the viewer's when
- * they hold it (the GM plays the seats nobody took). */
+ * they hold it (the GM plays the seats nobody took).
+ * @param {TableContext} ctx */
 export function turn(ctx) {
   const seat = turnOf(ctx.state);
   if (!seat || outcomeOf(ctx.state)) return null;
