@@ -587,6 +587,9 @@ def cold_load(
                         seconds, seq = run(source, "load", url, table_id, "0").split()
                         results.setdefault((system, code, size), []).append(float(seconds))
                         seqs[(system, code, size)] = int(seq)
+            for code, _ in codes:  # as each system is done: a long run shows its progress
+                times = " ".join(f"{min(results[(system, code, n)]) * 1000:.1f}" for n in sizes)
+                print(f"{system} {code}: {times} ms", flush=True)
     small, large = min(sizes), max(sizes)
     print(f"{'system':16} {'code':6} " + " ".join(f"{n:>10}" for n in sizes) + "  (ms CPU, best)")
     best = {key: min(values) for key, values in results.items()}
