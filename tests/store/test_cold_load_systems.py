@@ -17,10 +17,13 @@ from typing import Any
 import pytest
 
 from spieltisch.engine.table import Table
+from spieltisch.engine.upcast import shapes_of
 from spieltisch.engine.visibility import GM_VIEWER, Role
 from spieltisch.errors import SpieltischError
 from spieltisch.store import EventStore
-from spieltisch.store.cache import LazyLog, StoredTable
+from spieltisch.store.cache import LazyLog, LogFacts, StoredTable
+from spieltisch.store.snapshots import decode_snapshot, encode_states
+from spieltisch.systems.registry import get_system
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "security"))
 from leak_samples import SAMPLES, UNDO_LAST, Samples, Whisper
@@ -86,3 +89,23 @@ def test_a_game_loads_from_its_snapshot(tmp_path: Path, samples: Samples) -> Non
         assert loaded.records.unread > 0  # the views read nothing older
     finally:
         fresh.close()
+
+
+def test_a_snapshot_keeps_the_participants_own_folds() -> None:
+    system = get_system("free-dice")
+    shared = system.new_state({})
+    state = shared.model_copy(update={"image": "gm"})
+    own = shared.model_copy(update={"image": "anna"})
+    stamp, facts = shapes_of(system).stamp, LogFacts(3, {})
+    text = encode_states(state, shared, stamp, facts, {"anna": own})
+    assert text is not None
+    decoded = decode_snapshot(system, {}, text)
+    assert decoded is not None
+    assert (decoded.state, decoded.shared, dict(decoded.private)) == (state, shared, {"anna": own})
+    # Without own folds the snapshot is as before: no "private" key, none decoded.
+    plain = encode_states(state, shared, stamp, facts, {})
+    assert plain is not None and '"private"' not in plain
+    again = decode_snapshot(system, {}, plain)
+    assert again is not None and again.private == {}
+    # An own fold that does not round-trip: no snapshot at all.
+    assert encode_states(state, shared, stamp, facts, {"anna": object()}) is None
