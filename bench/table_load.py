@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import os
 import re
@@ -372,22 +373,130 @@ async def scenario(
     }
 
 
-def _fill(store: Any, system: str, records: int) -> str:
-    """A table of ``system`` with about ``records`` records; returns its id.
+_KITTY = {
+    "attributes": {"cute": 3, "cunning": 2, "fierce": 1},
+    "talents": ["Climbing"],
+    "powers": [{"name": "Teleport"}],
+}
+_KW_SHEET = {
+    "attributes": {
+        **{"staerke": 3, "konstitution": 3, "agilitaet": 2, "geschick": 3},
+        **{"intelligenz": 2, "wahrnehmung": 2, "willenskraft": 2, "charisma": 1},
+    },
+    "skills": {"schwerter": {"depth": 2, "value": 4}},
+    "hp": 20,
+    "weapons": [{"name": "Schwert", "skill": "schwerter"}],
+}
+_PLAY: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {
+    # system: (the set-up, the commands played over and over; one the game refuses in the
+    # state it is in, e.g. a failure to accept after a success, is skipped)
+    "free-dice": (
+        [],
+        [
+            {"kind": "roll", "expression": "3d6", "label": "Angriff"},
+            {"kind": "roll", "expression": "1d20+2"},
+            {"kind": "say", "text": "weiter"},
+        ],
+    ),
+    "magical-kitties": (
+        [
+            {"kind": "create_kitty", "id": "tom", "name": "Tom", "flaw": "Lazy", **_KITTY},
+            {"kind": "create_foe", "id": "rat", "name": "Rat"},
+            {"kind": "start_episode"},
+            {"kind": "start_scene"},
+        ],
+        [
+            {"kind": "check", "kitty": "tom", "attribute": "cute"},
+            {"kind": "accept_failure"},
+            {"kind": "check", "kitty": "tom", "attribute": "fierce", "foe": "rat"},
+            {"kind": "accept_failure"},
+            {"kind": "say", "text": "Miau"},
+        ],
+    ),
+    "hexxen": (
+        [
+            {
+                "kind": "create_hunter",
+                "id": "ada",
+                "name": "Ada",
+                "attributes": {"KKR": 3, "ATH": 2, "GES": 3, "SIN": 2, "WIS": 1, "WIL": 2},
+                "skills": {"Nahkampf": 2},
+            },
+            {"kind": "create_npc", "id": "wolf", "name": "Wolf", "statblock": "KKR 3, WIL 4"},
+        ],
+        [
+            {"kind": "hunter_check", "hunter": "ada", "skill": "Nahkampf"},
+            {"kind": "npc_check", "npc": "wolf", "attribute": "WIL"},
+            {"kind": "apply_effect", "target": "ada", "effect": "malus", "level": 1},
+            {"kind": "remove_effect", "target": "ada", "effect": "malus"},
+            {"kind": "say", "text": "weiter"},
+        ],
+    ),
+    "kreiswanderer": (
+        [
+            {"kind": "create_being", "id": "ada", "sheet": {"name": "Ada", **_KW_SHEET}},
+            {
+                "kind": "create_being",
+                "id": "gob",
+                "sheet": {"name": "Goblin", "side": "foes", **_KW_SHEET},
+            },
+        ],
+        [
+            {"kind": "check", "being": "ada", "attribute": "geschick", "skill": "schwerter"},
+            {"kind": "check", "being": "gob", "attribute": "staerke"},
+            {"kind": "say", "text": "weiter"},
+        ],
+    ),
+    "dnd5e": (
+        [
+            {
+                "kind": "add_character",
+                "id": "ada",
+                "name": "Ada",
+                "ac": 16,
+                "hp": 12,
+                "abilities": {"str": 16, "dex": 14},
+                "attacks": ["Longsword: +5, 7 (1d8+3) slashing"],
+                "position": "a1",
+            },
+            {"kind": "add_monster", "id": "gob", "monster": "goblin", "position": "b2"},
+            {"kind": "start_combat"},
+        ],
+        [
+            {"kind": "check", "creature": "ada", "skill": "athletics", "dc": 12},
+            {"kind": "damage", "target": "ada", "amount": 1, "type": "slashing"},
+            {"kind": "heal", "target": "ada", "amount": 1},
+            {"kind": "end_turn"},
+        ],
+    ),
+}
 
-    Free dice rolls, Kilkenny Cats plays game after game against a random AI; the other
-    systems' tables are filled with chat (records that change no state: their loading cost
-    is the log's, their state the new table's)."""
+
+def _fill(store: Any, system: str, records: int) -> str:
+    """A table of ``system`` with about ``records`` records of the game's own commands, each
+    decided by the game; returns its id.
+
+    Kilkenny Cats plays game after game against a random AI (a new table for each game) until
+    one game reaches the size; the other systems play :data:`_PLAY`'s set-up, then its cycle."""
+    from spieltisch.errors import SpieltischError
+
     if system != "kilkenny":
+        setup, cycle = _PLAY[system]
         created = store.create_table(system)
         gm = store.authenticate(created.table, created.token)
-        for n in range(records):
-            said: dict[str, Any] = (
-                {"kind": "roll", "expression": f"{n % 5 + 1}d6"}
-                if system == "free-dice"
-                else {"kind": "say", "text": f"Nachricht {n}"}
-            )
-            store.execute(created.table, gm, said)
+        for command in setup:
+            store.execute(created.table, gm, command)
+        seq, refused = 0, 0
+        for n in itertools.count():
+            if seq >= records:
+                break
+            try:
+                seq = store.execute(created.table, gm, cycle[n % len(cycle)]).table.seq
+                refused = 0
+            except SpieltischError:
+                refused += 1
+                if refused >= len(cycle):  # the game took none of them: the cycle is stuck
+                    raise
         return str(created.table)
     from spieltisch.engine.visibility import Role, Viewer
 
@@ -449,34 +558,38 @@ def cold_load(
     each code (``--anchor``: alternating with it); prints the times and the ratio of the
     largest size to the smallest, per code, and this code / the anchor.
 
-    Each code fills its own tables (with snapshots every 50 records, the default), so each
-    loads what it would have written itself."""
+    Each table is filled once, by this code (with snapshots every 50 records, the default),
+    and every code loads the same file, alternating: the anchor loads what this code wrote."""
     results: dict[tuple[str, str, int], list[float]] = {}
     seqs: dict[tuple[str, str, int], int] = {}
+
+    def run(source: Path | None, *step: str) -> str:
+        env = {**os.environ}
+        if source is not None:
+            env["PYTHONPATH"] = str(source)
+        done = subprocess.run(
+            [sys.executable, __file__, "--cold-step", *step],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return done.stdout.strip().splitlines()[-1]
+
     with tempfile.TemporaryDirectory() as tmp:
         for system in systems:
-            for code, source in codes:
-                env = {**os.environ}
-                if source is not None:
-                    env["PYTHONPATH"] = str(source)
-
-                def run(*step: str, env: dict[str, str] = env) -> str:
-                    done = subprocess.run(
-                        [sys.executable, __file__, "--cold-step", *step],
-                        env=env,
-                        capture_output=True,
-                        text=True,
-                        check=True,
-                    )
-                    return done.stdout.strip().splitlines()[-1]
-
-                for size in sizes:
-                    url = f"sqlite:///{Path(tmp) / f'{code}-{system}-{size}.sqlite3'}"
-                    table_id = run("fill", url, system, str(size))
-                    for _ in range(repeat):
-                        seconds, seq = run("load", url, table_id, "0").split()
+            for size in sizes:
+                # Filled once, by the last code given (this one), and loaded by every code.
+                url = f"sqlite:///{Path(tmp) / f'{system}-{size}.sqlite3'}"
+                table_id = run(codes[-1][1], "fill", url, system, str(size))
+                for _ in range(repeat):
+                    for code, source in codes:
+                        seconds, seq = run(source, "load", url, table_id, "0").split()
                         results.setdefault((system, code, size), []).append(float(seconds))
                         seqs[(system, code, size)] = int(seq)
+            for code, _ in codes:  # as each system is done: a long run shows its progress
+                times = " ".join(f"{min(results[(system, code, n)]) * 1000:.1f}" for n in sizes)
+                print(f"{system} {code}: {times} ms", flush=True)
     small, large = min(sizes), max(sizes)
     print(f"{'system':16} {'code':6} " + " ".join(f"{n:>10}" for n in sizes) + "  (ms CPU, best)")
     best = {key: min(values) for key, values in results.items()}

@@ -197,13 +197,16 @@ class StoredTable(Table):
         tail: Sequence[Record],
         *,
         streams: bool = False,
+        private: Mapping[str, Any] | None = None,
     ) -> StoredTable:
-        """A table whose GM and shared states after the records of ``log`` are ``states``
-        and whose ``facts`` are those of that log (a snapshot); ``log`` reads its records
-        only when they are asked for. The records ``tail`` after it are folded in."""
+        """A table whose GM and shared states after the records of ``log`` are ``states``,
+        whose participants' own folds are ``private`` and whose ``facts`` are those of that
+        log (a snapshot); ``log`` reads its records only when they are asked for. The records
+        ``tail`` after it are folded in."""
         table = cls(system, options, streams=streams)
         table.records = log
         table._state, table._shared = states
+        table._private = dict(private or {})
         table._remember_at("_draws", facts.draws)
         for role, owners in facts.owners.items():
             table._remember_at(f"_owners_{role}", dict(owners))

@@ -100,6 +100,7 @@ def load(conn: Connection, info: TableInfo, engine: Engine) -> Cached:
             decoded.facts,
             _records(conn, info.id, start, info.seq),
             streams=info.streams,
+            private=decoded.private,
         )
     else:
         records = _records(conn, info.id, 0, info.seq)

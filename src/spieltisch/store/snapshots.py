@@ -1,21 +1,23 @@
 """Snapshots of a table's folds: JSON that round-trips exactly, or none at all.
 
-A snapshot holds ``{"gm": state, "shared": state | null, "shapes": stamp, "log": facts}``:
-the GM's fold and, once a hidden record made them differ, the shared fold (``null`` while both
-are the same state), the stamp of the rules and event shapes it was folded under
-(:attr:`spieltisch.engine.upcast.EventShapes.stamp`; a snapshot without one was folded under
-rules version 1 with every event at version 1), and what the table derives from the whole log
-before it (:class:`~spieltisch.store.cache.LogFacts`: the draws, the owners of pieces). A
-snapshot of other rules or shapes than today's is not used: the table folds from its log,
-which is read through the upcasters. A snapshot without the facts (written before them) is
-used with the whole log read; the next snapshot written carries them.
+A snapshot holds ``{"gm": state, "shared": state | null, "private": {participant: state},
+"shapes": stamp, "log": facts}``: the GM's fold and, once a hidden record made them differ,
+the shared fold (``null`` while both are the same state), the own folds of the participants
+who were shown something alone (absent while there are none), the stamp of the rules and
+event shapes it was folded under (:attr:`spieltisch.engine.upcast.EventShapes.stamp`; a
+snapshot without one was folded under rules version 1 with every event at version 1), and
+what the table derives from the whole log before it
+(:class:`~spieltisch.store.cache.LogFacts`: the draws, the owners of pieces). A snapshot of
+other rules or shapes than today's is not used: the table folds from its log, which is read
+through the upcasters. A snapshot without the facts (written before them) is used with the
+whole log read; the next snapshot written carries them.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import TypeAdapter
@@ -75,23 +77,34 @@ def decode_state(system: GameSystem[Any, Any, Any], options: Mapping[str, Any], 
 
 @dataclass(frozen=True)
 class Snapshot:
-    """A decoded snapshot: the GM's and the shared fold, and the log's facts (``None`` for a
-    snapshot written before them)."""
+    """A decoded snapshot: the GM's and the shared fold, the log's facts (``None`` for a
+    snapshot written before them) and the participants' own folds."""
 
     state: Any
     shared: Any
     facts: LogFacts | None
+    private: Mapping[str, Any] = field(default_factory=dict)
 
 
 def encode_states(
-    state: Any, shared: Any, stamp: str = _FIRST, facts: LogFacts | None = None
+    state: Any,
+    shared: Any,
+    stamp: str = _FIRST,
+    facts: LogFacts | None = None,
+    private: Mapping[str, Any] | None = None,
 ) -> str | None:
-    """Both folds as one snapshot (``None`` if either does not round-trip), stamped with the
-    rules and event shapes they were folded under, with the ``facts`` of the log before it."""
+    """The folds as one snapshot (``None`` if one does not round-trip), stamped with the
+    rules and event shapes they were folded under, with the ``facts`` of the log before it
+    and the ``private`` folds (participant → their own fold)."""
     gm = encode_state(state)
     if gm is None:
         return None
     mark = "" if stamp == _FIRST else f',"shapes":{json.dumps(stamp)}'
+    if private:
+        owns = {participant: encode_state(fold) for participant, fold in private.items()}
+        if any(text is None for text in owns.values()):
+            return None
+        mark += ',"private":{' + ",".join(f"{json.dumps(p)}:{t}" for p, t in owns.items()) + "}"
     if facts is not None:
         mark += f',"log":{json.dumps(facts.to_json(), separators=(",", ":"))}'
     if shared is state:
@@ -119,6 +132,7 @@ def decode_snapshot(
         gm, shared = outer["gm"], outer["shared"]
         stamp = outer.get("shapes", _FIRST)
         facts = LogFacts.from_json(outer["log"]) if "log" in outer else None
+        owns = dict(outer.get("private", {}))
     except (ValueError, TypeError, KeyError, AttributeError):
         return None  # a snapshot of an older format: fold from the log
     if stamp != shapes_of(system).stamp:
@@ -126,7 +140,10 @@ def decode_snapshot(
     state = decode_state(system, options, json.dumps(gm))
     if state is None:
         return None
+    private = {p: decode_state(system, options, json.dumps(fold)) for p, fold in owns.items()}
+    if any(fold is None for fold in private.values()):
+        return None
     if shared is None:
-        return Snapshot(state, state, facts)
+        return Snapshot(state, state, facts, private)
     other = decode_state(system, options, json.dumps(shared))
-    return None if other is None else Snapshot(state, other, facts)
+    return None if other is None else Snapshot(state, other, facts, private)

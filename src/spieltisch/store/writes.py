@@ -270,11 +270,14 @@ class Writes:
                 for r in records
             ],
         )
-        # A snapshot holds the GM's and the shared fold; a table where someone was shown
-        # something alone (its private folds) folds from its log instead.
-        if not work.private_folds and self._wants_snapshot(cached.table.seq, work.seq, records):
+        # A snapshot holds the GM's, the shared and the participants' own folds.
+        if self._wants_snapshot(cached.table.seq, work.seq, records):
             state = encode_states(
-                work.state, work.shared_state, shapes_of(work.system).stamp, work.facts()
+                work.state,
+                work.shared_state,
+                shapes_of(work.system).stamp,
+                work.facts(),
+                work.private_folds,
             )
             if state is not None:
                 conn.execute(

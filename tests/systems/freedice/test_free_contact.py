@@ -25,6 +25,7 @@ from spieltisch.engine.system import Contact
 from spieltisch.engine.table import Actor, Record, Role, Table
 from spieltisch.engine.visibility import GM_VIEWER, Viewer
 from spieltisch.store import EventStore
+from spieltisch.store.cache import LazyLog
 from spieltisch.systems.freedice.rules import TERRAIN_COST, FreeDiceState
 from spieltisch.systems.registry import get_system
 
@@ -430,8 +431,8 @@ def test_a_discovery_shown_to_one_player_is_theirs_alone(at: str, targets: list[
 
 
 def test_a_discovery_shown_to_one_player_survives_loading_from_the_store(tmp_path: Any) -> None:
-    """The player's own fold is folded from the log on loading: no snapshot stands in for
-    it (snapshots hold the GM's and the shared fold only)."""
+    """The player's own fold is in the snapshot beside the GM's and the shared fold: loading
+    reads no record before it, and the folds are those of the whole log."""
     url = f"sqlite:///{tmp_path / 'own-fold.sqlite3'}"
     store = EventStore(url, snapshot_every=1)
     try:
@@ -453,6 +454,9 @@ def test_a_discovery_shown_to_one_player_survives_loading_from_the_store(tmp_pat
     again = EventStore(url)
     try:
         table = again.table(created.table)
+        assert isinstance(table.records, LazyLog) and table.records.unread == table.seq
+        whole = Table(table.system, table.options, list(table.records))
+        assert table.private_folds == whole.private_folds and anna.id in table.private_folds
         assert token(table.view(table.viewer(anna.actor)), "spy") is not None
         assert token(table.view(table.viewer(petra.actor)), "spy") is None
         assert token(table.view(table.viewer(gm.actor)), "spy") is not None
