@@ -74,3 +74,31 @@ def test_a_failed_read_reaches_every_waiter_and_the_next_one_reads_anew() -> Non
     outcomes, calls = asyncio.run(scenario())
     assert [type(o) for o in outcomes[:2]] == [OSError, OSError] and calls == 1
     assert outcomes[2] == 7
+
+
+def test_changes_to_tables_nobody_here_follows_leave_nothing_behind() -> None:
+    """Another worker's commits to tables without a connection in this worker cost no read and
+    keep no count (the counts would otherwise grow with every table changed anywhere)."""
+
+    async def scenario() -> tuple[dict[str, int], int, int]:
+        broker = Broker()
+        broker.bind(asyncio.get_running_loop())
+        for n in range(100):
+            broker.publish(f"elsewhere-{n}", n, local=False)
+        kept = dict(broker._remote)
+        late = broker.subscribe("elsewhere-7")  # a connection that comes later still reads
+        reads = 0
+
+        async def read() -> int:
+            nonlocal reads
+            reads += 1
+            return reads
+
+        broker.publish("elsewhere-7", 8, local=False)
+        woke = await late.wait()
+        first = await broker.shared(late, read)
+        return kept, first, 0 if woke is None else woke[0]
+
+    kept, first, seq = asyncio.run(scenario())
+    assert kept == {}
+    assert first == 1 and seq == 8

@@ -147,10 +147,13 @@ class Broker:
         return result
 
     def _wake(self, table: str, seq: int, local: bool) -> None:
+        subscriptions = self._subscriptions.get(table)
+        if not subscriptions:  # nobody here follows it: nothing to wake, nothing to keep
+            return
         if not local:
             self._remote[table] = self._remote.get(table, 0) + 1
         generation = self._remote.get(table, 0)
-        for subscription in self._subscriptions.get(table, ()):
+        for subscription in subscriptions:
             subscription.generation = generation
             if seq < 0:
                 subscription.joined = True
