@@ -130,12 +130,14 @@ _costs: dict[str, list[float]] = {}
 
 
 def tree_cpu(descendants: bool = True) -> float:
-    """CPU seconds of this process, of the children it reaped, and (``descendants``) of every
-    living descendant with its reaped ones (a browser the test process drives, a server's
-    process pool)."""
+    """CPU seconds of this process and, with ``descendants``, of the children it reaped and of
+    every living descendant with its reaped ones (a browser the test process drives, a
+    server's process pool)."""
     own = os.times()
+    if not descendants:
+        return own.user + own.system
     total = own.user + own.system + own.children_user + own.children_system
-    if not descendants or sys.platform != "linux":
+    if sys.platform != "linux":
         return total
     parents: dict[int, int] = {}
     ticks: dict[int, int] = {}
@@ -162,8 +164,8 @@ def tree_cpu(descendants: bool = True) -> float:
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
     """With ``SPIELTISCH_TEST_COST`` set, add each test's CPU and wall time (set-up and
     teardown included) to its file's. The last test of a process tears the session down: a
-    browser that ends then takes its CPU time along unreaped, so that test counts this
-    process's own time only."""
+    browser that ends then moves its whole run's time from the living descendants to the
+    reaped children, or out of sight, so that test counts this process's own time only."""
     if not COST_FILE:
         yield
         return
