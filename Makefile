@@ -3,6 +3,9 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 # Each phase of `make test` ends with one line "== phase NAME: wall, CPU, ok/failed".
 PHASE := $(BIN)/python scripts/phase.py
+# Each test process imports the sources and pytest rewrites each test module: with bytecode
+# kept in __pycache__ (off where PYTHONDONTWRITEBYTECODE is set), only the first does it.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: run test lint typecheck jscheck unit screenshots
 
@@ -33,13 +36,18 @@ typecheck: $(BIN)/spieltisch
 	$(PHASE) typecheck $(BIN)/mypy
 
 # The tests but the browser's on two workers (the leak matrix's cells of one system stay in one
-# worker, see docs/architecture.md, "Tests"), then the browser tests on two workers too (a
-# test module stays in one worker, with its server; each worker has its own Chromium). Both
-# always run; the exit status is the first failure's.
+# worker, see docs/architecture.md, "Tests") and, at the same time, the browser tests on two
+# workers of their own (a test module stays in one worker, with its server; each worker has
+# its own Chromium): the browser's workers mostly wait on a page or a server, and the other
+# phase's work fills the cores meanwhile. The browser phase's output is kept in a file and
+# shown once both ended, so the two do not interleave. Both always run; the exit status is
+# the first failure's.
 unit: $(BIN)/spieltisch
-	status=0; \
-	$(PHASE) tests $(BIN)/pytest -n 2 --dist loadgroup -m "not browser" || status=$$?; \
-	$(PHASE) browser-tests $(BIN)/pytest -n 2 --dist loadfile -m browser || status=$$?; \
+	log=$$(mktemp); status=0; \
+	$(PHASE) browser-tests $(BIN)/pytest -n 2 --dist loadfile -m browser tests/browser >$$log 2>&1 & browser=$$!; \
+	$(PHASE) tests $(BIN)/pytest -n 2 --dist loadgroup -m "not browser" --ignore=tests/browser || status=$$?; \
+	wait $$browser; browser=$$?; [ $$status -ne 0 ] || status=$$browser; \
+	cat $$log; rm -f $$log; \
 	exit $$status
 
 # Refresh the screenshots in docs/screenshots from the browser tests.

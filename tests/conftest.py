@@ -13,6 +13,7 @@ import os
 import shutil
 import sys
 import threading
+import time
 import traceback
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -117,6 +118,72 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     :data:`EXIT_GRACE` seconds after pytest is done prints every thread's stack and ends with
     status 1, instead of keeping the run from ever finishing."""
     faulthandler.dump_traceback_later(EXIT_GRACE, exit=True)
+
+
+# -- what each test file costs ---------------------------------------------------------------
+
+COST_FILE = os.environ.get("SPIELTISCH_TEST_COST")
+"""Where each test process appends one line per test file it ran (path, CPU s, wall s, tests),
+when set; ``scripts/test_cost.py`` adds the processes' lines up."""
+
+_costs: dict[str, list[float]] = {}
+
+
+def tree_cpu(descendants: bool = True) -> float:
+    """CPU seconds of this process and, with ``descendants``, of the children it reaped and of
+    every living descendant with its reaped ones (a browser the test process drives, a
+    server's process pool)."""
+    own = os.times()
+    if not descendants:
+        return own.user + own.system
+    total = own.user + own.system + own.children_user + own.children_system
+    if sys.platform != "linux":
+        return total
+    parents: dict[int, int] = {}
+    ticks: dict[int, int] = {}
+    for folder in Path("/proc").glob("[0-9]*"):
+        try:
+            fields = (folder / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # ended meanwhile
+        pid = int(folder.name)
+        parents[pid] = int(fields[1])
+        ticks[pid] = sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
+    mine, found = {os.getpid()}, True
+    while found:
+        found = False
+        for pid, parent in parents.items():
+            if parent in mine and pid not in mine:
+                mine.add(pid)
+                found = True
+    mine.discard(os.getpid())
+    return total + sum(ticks[pid] for pid in mine) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """With ``SPIELTISCH_TEST_COST`` set, add each test's CPU and wall time (set-up and
+    teardown included) to its file's. The last test of a process tears the session down: a
+    browser that ends then moves its whole run's time from the living descendants to the
+    reaped children, or out of sight, so that test counts this process's own time only."""
+    if not COST_FILE:
+        yield
+        return
+    descendants = nextitem is not None
+    cpu, wall = tree_cpu(descendants), time.perf_counter()
+    yield
+    cost = _costs.setdefault(str(item.path.relative_to(item.config.rootpath)), [0.0, 0.0, 0])
+    cost[0] += tree_cpu(descendants) - cpu
+    cost[1] += time.perf_counter() - wall
+    cost[2] += 1
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Append this process's per-file costs to ``SPIELTISCH_TEST_COST``."""
+    if COST_FILE and _costs:
+        with open(COST_FILE, "a") as out:
+            for path, (cpu, wall, count) in _costs.items():
+                out.write(f"{path}\t{cpu:.2f}\t{wall:.2f}\t{count:.0f}\n")
 
 
 @pytest.fixture
