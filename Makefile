@@ -40,11 +40,11 @@ typecheck: $(BIN)/spieltisch
 # workers of their own (a test module stays in one worker, with its server; each worker has
 # its own Chromium): the browser's workers mostly wait on a page or a server, and the other
 # phase's work fills the cores meanwhile. The browser phase's output is kept in a file and
-# shown once both ended, so the two do not interleave. Both always run; the exit status is
-# the first failure's.
+# shown once both ended, so the two do not interleave; each keeps its own pytest cache (its
+# last failures for --lf). Both always run; the exit status is the first failure's.
 unit: $(BIN)/spieltisch
 	log=$$(mktemp); status=0; \
-	$(PHASE) browser-tests $(BIN)/pytest -n 2 --dist loadfile -m browser tests/browser >$$log 2>&1 & browser=$$!; \
+	$(PHASE) browser-tests $(BIN)/pytest -n 2 --dist loadfile -m browser -o cache_dir=.pytest_cache/browser tests/browser >$$log 2>&1 & browser=$$!; \
 	$(PHASE) tests $(BIN)/pytest -n 2 --dist loadgroup -m "not browser" --ignore=tests/browser || status=$$?; \
 	wait $$browser; browser=$$?; [ $$status -ne 0 ] || status=$$browser; \
 	cat $$log; rm -f $$log; \
