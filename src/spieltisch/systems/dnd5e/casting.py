@@ -14,7 +14,9 @@ concentration), :mod:`.view` and the odds; nothing here changes the state. The r
   caster alone); an area's origin within range of the caster, a self-range area's origin the
   caster's square (the caster is not inside its own self-range area).
 * **Targets**: an area spell affects every creature on the map inside its template (the table
-  picks them, friend and foe); another spell the creatures named.
+  picks them, friend and foe); another spell the creatures named, no more than the spell
+  allows (rules edition 4: Bless and its kin; edition 5 also the spells of one creature) and,
+  from edition 5, none farther apart than its text allows (Hold Person: 9 m).
 * **Volleys** (rules edition 2): a volley spell's missiles (Magic Missile's darts, Scorching
   Ray's rays, Eldritch Blast's beams) are split over the targets by naming a creature once per
   missile (a creature named twice takes two), or one creature for all of them; each missile
