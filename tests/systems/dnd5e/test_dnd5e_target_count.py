@@ -281,3 +281,17 @@ def test_acid_splash_takes_two_creatures_side_by_side_not_three_nor_two_apart() 
     assert (apart.params["distance"], apart.params["apart"]) == ("3.0", "1.5")
     three = refused(state, cast_at("acid-splash", ["g0", "g1", "g2"]))
     assert error_message(three, "en") == "Acid Splash may target at most 2 creatures, not 3."
+
+
+def test_the_height_between_two_targets_counts_as_a_third_axis() -> None:
+    # f0 at b8 is 5 squares (7.5 m) across from g0 at b3: near enough on the flat map, but on
+    # ground 10.5 m high it is 10.5 m away (uniform diagonals: the longer of across and up)
+    state = table(5, "b8")
+    assert play(state, cast_at("hold-person", ["g0", "f0"], slot=3), 20, 20).slots_used["cleo"] == (
+        0,
+        0,
+        1,
+    )
+    high = play(state, {"kind": "ground", "squares": ["b8"], "height_m": 10.5})
+    error = refused(high, cast_at("hold-person", ["g0", "f0"], slot=3))
+    assert (error.params["distance"], error.params["apart"]) == ("10.5", "9")
