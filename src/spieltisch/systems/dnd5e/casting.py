@@ -14,7 +14,9 @@ concentration), :mod:`.view` and the odds; nothing here changes the state. The r
   caster alone); an area's origin within range of the caster, a self-range area's origin the
   caster's square (the caster is not inside its own self-range area).
 * **Targets**: an area spell affects every creature on the map inside its template (the table
-  picks them, friend and foe); another spell the creatures named.
+  picks them, friend and foe); another spell the creatures named, no more than the spell
+  allows (rules edition 4: Bless and its kin; edition 5 also the spells of one creature) and,
+  from edition 5, none farther apart than its text allows (Hold Person: 9 m).
 * **Volleys** (rules edition 2): a volley spell's missiles (Magic Missile's darts, Scorching
   Ray's rays, Eldritch Blast's beams) are split over the targets by naming a creature once per
   missile (a creature named twice takes two), or one creature for all of them; each missile
@@ -67,6 +69,7 @@ from spieltisch.systems.dnd5e.spells import (
     spell_heal_dice,
     spell_info,
     target_limit,
+    targets_apart_m,
 )
 from spieltisch.systems.dnd5e.state import DndState, Fighter, TurnSpells, Weapon
 
@@ -233,19 +236,37 @@ def cast_plan(state: DndState, command: c.Cast) -> CastPlan:
         targets = _inside(state, caster, info, template)
     else:
         targets = _targets(state, caster, info, tuple(dict.fromkeys(names)) if count else names)
-        _count_targets(state, info, slot, len(targets))
+        _count_targets(state, info, slot, targets)
     shots = tuple(names.count(t.id) for t in targets) if count else (1,) * len(targets)
     return CastPlan(caster, casting, info, slot, info.casting_unit, template, targets, shots)
 
 
-def _count_targets(state: DndState, info: Spell, slot: int, given: int) -> None:
-    """Refuse more targets than the spell allows at ``slot`` (rules edition 4; Bless and Bane:
-    3, one more per slot level above 1st), naming the count (``dnd5e.spell.too_many_targets``)."""
-    limit = target_limit(info, slot)
-    if state.options.edition >= 4 and limit is not None and given > limit:
-        raise RuleError(
-            "dnd5e.spell.too_many_targets", spell=info.name, slot=slot, count=limit, given=given
-        )
+def _count_targets(state: DndState, info: Spell, slot: int, targets: tuple[Fighter, ...]) -> None:
+    """Refuse more targets than the spell allows at ``slot`` (rules edition 4: Bless and Bane
+    3, one more per slot level above 1st; edition 5 also the spells of one creature), naming
+    the count (``dnd5e.spell.too_many_targets``, a cantrip's ``dnd5e.spell.cantrip_targets``),
+    and from edition 5 targets farther apart than the spell allows (Hold Person: 9 m;
+    ``dnd5e.spell.targets_apart``)."""
+    edition = state.options.edition
+    limit = target_limit(info, slot, edition=edition)
+    if edition >= 4 and limit is not None and len(targets) > limit:
+        code = "dnd5e.spell.cantrip_targets" if info.level == 0 else "dnd5e.spell.too_many_targets"
+        raise RuleError(code, spell=info.name, slot=slot, count=limit, given=len(targets))
+    apart = targets_apart_m(info)
+    if edition < 5 or apart is None:
+        return
+    for i, first in enumerate(targets):
+        for second in targets[i + 1 :]:
+            far = square_distance(state, first, second)
+            if far > apart:
+                raise RuleError(
+                    "dnd5e.spell.targets_apart",
+                    spell=info.name,
+                    first=first.id,
+                    second=second.id,
+                    distance=str(far),
+                    apart=str(apart),
+                )
 
 
 def _volley(info: Spell, count: int, names: tuple[str, ...]) -> tuple[str, ...]:

@@ -174,6 +174,7 @@ def _stopped(
         midway=True,
         drag=body_of(gm, held) if held is not None else None,
         ground=gm.ground,
+        in_place=gm.options.edition >= 5,
     )
     drag = (
         None

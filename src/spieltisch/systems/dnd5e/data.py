@@ -130,10 +130,11 @@ def spell_auras() -> dict[str, dict[str, Any]]:
     return found
 
 
-def spell_targets() -> dict[str, dict[str, int]]:
-    """The spells whose text counts their targets: how many at the spell's own slot and how
-    many more per slot level above it (``data/spell_targets.json``)."""
-    found: dict[str, dict[str, int]] = _load("spell_targets.json")["targets"]
+def spell_targets() -> dict[str, dict[str, float]]:
+    """The spells whose text counts their targets: how many at the spell's own slot, how many
+    more per slot level above it, from which rules edition, and how far apart the targets may
+    be (``data/spell_targets.json``)."""
+    found: dict[str, dict[str, float]] = _load("spell_targets.json")["targets"]
     return found
 
 

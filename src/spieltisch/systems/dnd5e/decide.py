@@ -715,6 +715,7 @@ def _move_events(
             ground=state.ground,
             slowed=slowed,
             in_space=state.options.edition >= 4,
+            in_place=state.options.edition >= 5,
         )
 
     result = checked(steps)
@@ -899,6 +900,7 @@ def preview_move(state: DndState, command: c.Move) -> dict[str, object]:
         ground=state.ground,
         slowed=slowed_squares(state, fighter),
         in_space=state.options.edition >= 4,
+        in_place=state.options.edition >= 5,
     )
     error, error_step = result.error, result.error_step
     scared = frightened_step(state, fighter, result.path)

@@ -1,7 +1,8 @@
 """Checking one creature's move on the grid: cost, budget, spaces and opportunity attacks.
 
 A move is a list of steps, each to a neighbouring square in a movement mode (walk, fly,
-climb, swim, crawl). :func:`check_move` walks it step by step on top of the toolkit's
+climb, swim, crawl), or a flyer's step up or down in its own square (rules edition 5).
+:func:`check_move` walks it step by step on top of the toolkit's
 :func:`~spieltisch.engine.grid.path_cost` and :func:`~spieltisch.engine.grid.reach_exits`
 and stops at the first step that cannot be made, so the legal prefix is always known.
 
@@ -22,9 +23,11 @@ from spieltisch.engine.errors import RuleError
 from spieltisch.engine.grid import (
     Diagonal,
     Grid,
+    PathCost,
     Size,
     Square,
     Step,
+    StepCost,
     Token,
     distance,
     footprint,
@@ -295,6 +298,7 @@ def check_move(
     ground: Mapping[str, Decimal] | None = None,
     slowed: frozenset[Square] = frozenset(),
     in_space: bool = False,
+    in_place: bool = False,
 ) -> MoveResult:
     """Check ``mover``'s move along ``steps`` and say what it costs and provokes.
 
@@ -313,7 +317,10 @@ def check_move(
     ``slowed`` are the squares where the mover's speed is halved (an aura such as Spirit
     Guardians): a step onto one costs twice what it would. ``in_space`` finds opportunity
     attacks with heights (ground and flying) as a third axis (rules edition 4,
-    :func:`_opportunities_in_space`); else on the flat map.
+    :func:`_opportunities_in_space`); else on the flat map. ``in_place`` lets a flyer rise or
+    sink without leaving its square (rules edition 5): a ``fly`` step onto its own square to a
+    new ``altitude_m``, paying the height (:func:`rise_in_place`); else every step must leave
+    the square.
     """
     heights = ground or {}
     own = mover
@@ -352,7 +359,7 @@ def check_move(
     for index, step in enumerate(steps):
         if error is not None:
             break
-        error = _step_error(grid, mover, others, step, index, position, prone)
+        error = _step_error(grid, mover, others, step, index, position, prone, in_place)
         if error is None and step.jump is not None:
             error = _jump_error(step, index)
         if error is not None:
@@ -382,6 +389,10 @@ def check_move(
         elif aloft:
             error = _refuse("dnd5e.move.aloft", index, height=str(aloft))
             break
+        still = target == position
+        if still and (step.mode != "fly" or step.jump is not None or aloft == altitudes[-1]):
+            error = _refuse("dnd5e.move.in_place", index, to=step.to)
+            break
         if heights and step.mode != "fly":
             rise = ground_under(heights, target, mover.size) - ground_under(
                 heights, position, mover.size
@@ -407,13 +418,17 @@ def check_move(
             per_metre = 1 + (2 if extra and difficult else 1 if extra or difficult else 0)
             return (s.base + vertical) * per_metre
 
-        paid = path_cost(
-            grid,
-            [position, target],
-            price,
-            mode=step.mode,
-            size=size,
-            diagonals_before=diagonals,
+        paid = (
+            rise_in_place(grid, position, size, price, diagonals)
+            if still
+            else path_cost(
+                grid,
+                [position, target],
+                price,
+                mode=step.mode,
+                size=size,
+                diagonals_before=diagonals,
+            )
         )
         total = paid.total * (2 if target in slowed else 1)
         if step.jump is not None:
@@ -486,7 +501,17 @@ def check_move(
             path.pop()
             dragged = dragged[: len(path)]
             spent = _prefix_cost(
-                grid, own, others, steps, turn, stood, len(path) - 1, drag, heights, slowed
+                grid,
+                own,
+                others,
+                steps,
+                turn,
+                stood,
+                len(path) - 1,
+                drag,
+                heights,
+                slowed,
+                in_place,
             )
             mode_in_use = _prefix_mode(mover, steps, turn, len(path) - 1)
     body = mover.model_copy(update={"position": path[0]})
@@ -526,6 +551,18 @@ def _jump_error(step: MoveStep, index: int) -> tuple[RuleError, int] | None:
     return None
 
 
+def rise_in_place(
+    grid: Grid, position: Square, size: Size, price: StepCost, diagonals: int
+) -> PathCost:
+    """What a flyer's step up or down without leaving ``position`` costs (rules edition 5): a
+    step of no metres across priced like any other (``price`` adds the height, doubled where
+    squeezing or in a difficult or occupied space); the diagonal count does not change."""
+    terrain = frozenset().union(*(grid.terrain_at(sq) for sq in footprint(position, size)))
+    cost = price(Step(position, position, terrain, "fly", Decimal(0), False, 0))
+    assert cost is not None
+    return PathCost(total=cost, steps=(cost,), diagonals=diagonals)
+
+
 def _prefix_cost(
     grid: Grid,
     mover: Body,
@@ -537,6 +574,7 @@ def _prefix_cost(
     drag: Body | None,
     ground: Mapping[str, Decimal],
     slowed: frozenset[Square],
+    in_place: bool,
 ) -> Decimal:
     """The movement spent after the first ``count`` steps (re-checked without the rest)."""
     again = check_move(
@@ -550,6 +588,7 @@ def _prefix_cost(
         drag=drag,
         ground=ground,
         slowed=slowed,
+        in_place=in_place,
     )
     return again.movement.spent
 
@@ -575,6 +614,7 @@ def _step_error(
     index: int,
     position: Square,
     prone: bool,
+    in_place: bool = False,
 ) -> tuple[RuleError, int] | None:
     try:
         target = grid.square(step.to)
@@ -583,7 +623,9 @@ def _step_error(
     side = mover.size.squares
     if target.x + side > grid.width or target.y + side > grid.height:
         return _refuse("dnd5e.move.off_grid", index, to=step.to)
-    if max(abs(target.x - position.x), abs(target.y - position.y)) != 1:
+    if max(abs(target.x - position.x), abs(target.y - position.y)) != 1 and not (
+        in_place and target == position
+    ):
         return _refuse("dnd5e.move.not_adjacent", index, frm=square_name(position), to=step.to)
     if prone and step.mode != "crawl":
         return _refuse("dnd5e.move.prone_crawl", index, mode=step.mode)

@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from decimal import Decimal
 from fractions import Fraction
 from functools import cache
 from typing import Annotated, Any, ClassVar, Literal
@@ -92,6 +93,7 @@ __all__ = [
     "spell_info",
     "spell_odds",
     "target_limit",
+    "targets_apart_m",
     "with_innate",
 ]
 
@@ -291,14 +293,21 @@ def spell_heal_dice(info: Spell, slot: int, *, modifier: int = 0) -> list[Damage
     return _dice(info.heal[key], modifier)
 
 
-def target_limit(info: Spell, slot: int) -> int | None:
+def target_limit(info: Spell, slot: int, *, edition: int) -> int | None:
     """How many creatures the spell may target with a slot of ``slot`` level (Bless: 3, one
-    more per slot level above 1st); ``None`` for a spell whose targets the table does not
-    count (``data/spell_targets.json``)."""
+    more per slot level above 1st; Fire Bolt: 1); ``None`` for a spell whose targets the table
+    does not count in rules edition ``edition`` (``data/spell_targets.json``)."""
     found = spell_targets().get(info.id)
-    if found is None:
+    if found is None or edition < found.get("edition", 4):
         return None
-    return found["count"] + found["per_slot"] * max(slot - info.level, 0)
+    return int(found["count"] + found["per_slot"] * max(slot - info.level, 0))
+
+
+def targets_apart_m(info: Spell) -> Decimal | None:
+    """How far apart the spell's targets may be at most (Hold Person: 9 m, Acid Splash:
+    1.5 m); ``None`` for a spell whose text sets no such bound (``data/spell_targets.json``)."""
+    found = spell_targets().get(info.id, {}).get("apart_m")
+    return None if found is None else Decimal(str(found))
 
 
 def missile_count(info: Spell, slot: int, *, character_level: int = 1) -> int:

@@ -413,16 +413,35 @@ function heldBy(/** @type {Ctx} */ ctx, /** @type {Fighter} */ f) {
  * is no number, after telling so). */
 function stepsTo(/** @type {string} */ from, /** @type {string} */ to) {
   const steps = line(from, to).map((square) => /** @type {Step} */ ({ to: square, mode: ui.mode }));
+  if (ui.mode !== "fly" || !steps.length) return steps;
+  const height = typedAltitude();
+  if (height === null) return null;
+  if (height !== undefined) steps[0].altitude_m = height;
+  return steps;
+}
+
+/** The typed flying height as sent (undefined: none typed; null: no height, after telling so). */
+function typedAltitude() {
   const typed = String(ui.altitude).trim();
-  if (ui.mode !== "fly" || !typed || !steps.length) return steps;
+  if (!typed) return undefined;
   const height = Number(typed.replace(",", "."));
   if (!Number.isFinite(height) || height < 0 || height > 1000 || Math.round(height * 10) !== height * 10) {
     showAlert(t("web.dnd5e.altitude_bad", { value: typed }));
     document.getElementById("dd-altitude")?.focus();
     return null;
   }
-  steps[0].altitude_m = String(height);
-  return steps;
+  return String(height);
+}
+
+/** A flyer's step straight up or down to the typed height, without leaving the route's last
+ * square (rules edition 5). */
+function riseInPlace(/** @type {Ctx} */ ctx) {
+  const height = typedAltitude();
+  if (height === null) return;
+  if (height === undefined) { showAlert(t("web.dnd5e.altitude_missing")); document.getElementById("dd-altitude")?.focus(); return; }
+  ui.route = [...ui.route, { to: /** @type {string} */ (routeEnd(ctx)), mode: "fly", altitude_m: height }];
+  refreshPreview(ctx);
+  ctx.rerender();
 }
 
 function refreshPreview(/** @type {Ctx} */ ctx) {
@@ -623,6 +642,7 @@ function routePanel(/** @type {Ctx} */ ctx) {
     el("div", { class: "row" },
       field(t("web.dnd5e.mode_label"), select("dd-mode", modes.map((m) => [m, t("web.dnd5e.speed." + m)]), ui.mode, { onchange: (/** @type {FieldEvent} */ e) => { ui.mode = e.target.value; ctx.rerender(); } })),
       ui.mode === "fly" ? field(t("web.dnd5e.altitude"), numberInput("dd-altitude", ui.altitude, { min: 0, max: 1000, step: 0.5, oninput: (/** @type {FieldEvent} */ e) => (ui.altitude = e.target.value) })) : null,
+      ui.mode === "fly" ? el("button", { type: "button", id: "dd-rise", onclick: () => riseInPlace(ctx) }, t("web.dnd5e.rise_in_place")) : null,
       field(t("web.dnd5e.jump_label"), select("dd-jump", ["", "long", "high"].map((j) => [j, t("web.dnd5e.jump." + (j || "none"))]), ui.jump, { onchange: (/** @type {FieldEvent} */ e) => { ui.jump = e.target.value; ctx.rerender(); } })),
       ui.jump === "high" ? field(t("web.dnd5e.jump_height"), numberInput("dd-jump-height", ui.jumpHeight, { min: 0.3, max: 30, step: 0.3, required: true, "aria-required": "true", oninput: (/** @type {FieldEvent} */ e) => (ui.jumpHeight = e.target.value) })) : null,
       ui.jump ? checkField("dd-jump-obstacle", t("web.dnd5e.jump_obstacle"), ui.obstacle, { onchange: (/** @type {FieldEvent} */ e) => (ui.obstacle = e.target.checked) }) : null,
