@@ -101,11 +101,19 @@ def with_check(state: KittiesState, check: LastCheck) -> KittiesState:
 
 def with_new_check(state: KittiesState, check: LastCheck) -> KittiesState:
     """``state`` with ``check`` as the last check; the one it replaces stays reachable by
-    number until the scene ends (a newer check of the same number replaces it for good)."""
+    number until the scene ends (a newer check of the same number replaces it for good).
+
+    Edition 2 keeps the ``earlier_checks_kept`` most recently replaced, and none once a check
+    numbered at or below the count arrives: only a check decided on the shared fold behind
+    the GM's hidden ones is numbered so, and after it no event can name an older one.
+    """
     earlier = dict(state.earlier_checks)
     if state.last_check is not None:
         earlier[state.last_check.number] = state.last_check
     earlier.pop(check.number, None)
+    if state.options.edition >= 2:
+        kept = state.options.earlier_checks_kept
+        earlier = {} if check.number <= state.checks else dict(list(earlier.items())[-kept:])
     return state.model_copy(update={"last_check": check, "earlier_checks": earlier})
 
 

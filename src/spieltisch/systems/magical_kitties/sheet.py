@@ -8,9 +8,11 @@ Every model is frozen; the rules never mutate a state, they build a new one with
 from __future__ import annotations
 
 from enum import IntEnum, StrEnum
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_validator
 
+from spieltisch.engine.system import Edition
 from spieltisch.engine.text import Name, Ref
 
 __all__ = [
@@ -246,6 +248,11 @@ class KittiesOptions(_Frozen):
     """Successes the treat-reroll odds aim for (reroll all non-successes below this)."""
     max_pool: StrictInt = Field(default=20, ge=1, le=60)
     """Refuse larger pools (typed modifiers are bounded, the odds stay cheap)."""
+    edition: Edition = 2
+    """Rules edition: 1 keeps every replaced check of a scene (tables made before); 2 keeps
+    the ``earlier_checks_kept`` newest, so the state stays bounded however long a scene is."""
+    earlier_checks_kept: StrictInt = Field(default=8, ge=1, le=100)
+    """Edition 2: how many replaced checks stay reachable by number (see "Hidden checks")."""
 
     @property
     def max_level(self) -> int:
@@ -255,6 +262,16 @@ class KittiesOptions(_Frozen):
 
 class KittiesState(_Frozen):
     """Everything at one Magical Kitties table."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _edition_known(cls, data: Any) -> Any:
+        # A snapshot written before the options had an edition was folded with the rules of
+        # its time; refusing it makes the store fold the log again with the upgraded options.
+        options = data.get("options") if isinstance(data, dict) else None
+        if isinstance(options, dict) and "edition" not in options:
+            raise ValueError("a snapshot from before the rules edition: fold again")
+        return data
 
     options: KittiesOptions = KittiesOptions()
     kitties: dict[str, Kitty] = Field(default_factory=dict)

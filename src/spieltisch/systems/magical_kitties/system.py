@@ -78,6 +78,18 @@ class MagicalKitties:
             raise RuleError("kitties.bad_option", option="xp_per_level", value=parsed.xp_per_level)
         return KittiesState(options=parsed)
 
+    def stamp_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """A new table stores its rules edition (2 unless given), so that its options are
+        never taken for those of a table made before the edition existed."""
+        return {"edition": 2, **options}
+
+    def upgrade_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Options stored without ``edition`` are a table made before: edition 1, which keeps
+        every replaced check of a scene, so its log folds as it was played."""
+        if "edition" in options:
+            return dict(options)
+        return {**options, "edition": 1}
+
     def decide(self, state: KittiesState, command: Command, dice: DiceSource) -> list[Event]:
         """The events of ``command``; every rule is checked by applying them to a copy."""
         return deciding.decide(state, command, dice)
