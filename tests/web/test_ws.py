@@ -339,3 +339,14 @@ def test_every_view_of_the_free_table_shares_each_roll_dumped_once(free: Any) ->
     assert second.view(gm)["rolls"][0] is roll and second.view(player)["rolls"][0] is roll
     patch = json.loads(second.patch_json(first, gm) or "[]")
     assert [op["op"] for op in patch] == ["add"] and patch[0]["path"] == "/rolls/1"
+
+
+def test_a_commands_answer_shows_the_view_its_senders_connections_are_sent(free: Any) -> None:
+    """A player's answer carries the view of the player's view class, the text its
+    connections' patches are made from: no view is encoded for the player alone."""
+    answer = free.do(free.player, _roll()).json()
+    table = free.client.app.state.store.table(free.id)
+    encoded = table.__dict__["_view_texts"]
+    assert encoded and all(participant is None for _, participant, _ in encoded)
+    [(_, text)] = encoded.values()
+    assert answer["state"] == json.loads(text)

@@ -313,6 +313,8 @@ class StoredTable(Table):
             return super().owners(viewer)
         name = f"_owners_{viewer.value}"
         memo = self._since_memo(name)
+        if memo is not None and memo[1] == len(self.records):  # asked again (each connection)
+            return dict(memo[0])
         added = self.records[memo[1] :] if memo is not None else None
         if memo is None or added is None or any(r.undoes is not None for r in added):
             owners = super().owners(viewer)

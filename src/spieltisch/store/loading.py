@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from pydantic import TypeAdapter
-from sqlalchemy import Connection, Engine, select
+from sqlalchemy import Connection, Engine, bindparam, select
 
 from spieltisch.dice.fair import Epoch, PlayerSeed, link_epochs
 from spieltisch.engine.system import upgrade_options
@@ -38,14 +38,18 @@ class Cached:
     """participant id → (participant, token hash)."""
 
 
+_HEAD = select(TableRow.version, TableRow.seq).where(TableRow.id == bindparam("table_id"))
+"""A table's version and last seq: built once, it is compiled once (each command asks)."""
+_HEAD_LOCKED = _HEAD.with_for_update(key_share=True)
+
+
 def catch_up(
     conn: Connection, engine: Engine, table_id: str, cached: Cached | None, *, lock: bool = False
 ) -> Cached:
     """``cached`` (``None``: not held) caught up with what is committed on ``conn``; ``lock``
     also locks the table's row (PostgreSQL: the writer's turn). A table loaded afresh reads
     its older records later through ``engine`` (see :func:`load`)."""
-    head_query = select(TableRow.version, TableRow.seq).where(TableRow.id == table_id)
-    head = conn.execute(head_query.with_for_update(key_share=True) if lock else head_query).first()
+    head = conn.execute(_HEAD_LOCKED if lock else _HEAD, {"table_id": table_id}).first()
     if head is None:
         raise StoreError("table.unknown", table=table_id)
     if cached is not None and cached.info.version == head.version:

@@ -13,6 +13,7 @@ the database with one small query per request.
 
 from __future__ import annotations
 
+import functools
 import threading
 import uuid
 from collections import OrderedDict
@@ -21,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Engine, delete, insert, select, text, update
+from sqlalchemy import Connection, Engine, Update, bindparam, delete, insert, select, text, update
 from sqlalchemy.exc import OperationalError
 
 from spieltisch.engine.table import Record
@@ -354,12 +355,22 @@ def _bump(conn: Connection, info: TableInfo, **values: Any) -> None:
     lock: the transaction is rolled back rather than risking a doubled or lost record.
     """
     result = conn.execute(
-        update(TableRow)
-        .where(TableRow.id == info.id, TableRow.version == info.version)
-        .values(**values)
+        _bump_statement(tuple(sorted(values))),
+        {"row_id": info.id, "row_version": info.version}
+        | {f"new_{name}": value for name, value in values.items()},
     )
     if result.rowcount != 1:
         raise RuntimeError(f"table {info.id!r} changed during its write turn")
+
+
+@functools.cache
+def _bump_statement(columns: tuple[str, ...]) -> Update:
+    """The update of :func:`_bump` for these columns, built (and so compiled) once."""
+    return (
+        update(TableRow)
+        .where(TableRow.id == bindparam("row_id"), TableRow.version == bindparam("row_version"))
+        .values({name: bindparam(f"new_{name}") for name in columns})
+    )
 
 
 def _is_lock_timeout(error: OperationalError) -> bool:

@@ -15,7 +15,7 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from spieltisch.engine.chat import is_chat_command
 from spieltisch.engine.system import Odds, parse_command
 from spieltisch.engine.table import Record
-from spieltisch.engine.visibility import Role, sees
+from spieltisch.engine.visibility import Role, Viewer, sees
 from spieltisch.errors import SpieltischError
 from spieltisch.i18n import error_message
 from spieltisch.store import Participant, StoredTable, TableInfo
@@ -57,7 +57,7 @@ from spieltisch.web.workers import Workers, odds_in_pool
 MAX_PAGE = 500
 """The most records one page of ``GET /api/tables/{id}/records`` may ask for (``limit``)."""
 
-__all__ = ["MAX_PAGE", "epochs_public", "router", "table_view"]
+__all__ = ["MAX_PAGE", "epochs_public", "router", "table_view", "view_viewer"]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorResponse} for status in (400, 401, 403, 404, 409, 413, 422, 429, 503)
@@ -74,8 +74,23 @@ async def _workers(request: Request) -> Workers | None:
 WorkersDep = Annotated[Workers | None, Depends(_workers)]
 
 
+def view_viewer(table: StoredTable, viewer: Viewer) -> Viewer:
+    """The viewer whose view of ``table`` ``viewer`` is sent: ``viewer`` itself, or the one
+    the game system names as seeing the same (its optional ``view_viewer(state, viewer)``,
+    e.g. a player without its id when the view reads nothing by it), so that everyone of one
+    view class shares one view, one patch and one message. A player with a fold of their
+    own (:attr:`StoredTable.private_folds`) keeps theirs."""
+    if viewer.is_gm or viewer.participant in table.private_folds:
+        return viewer
+    narrow = getattr(table.system, "view_viewer", None)
+    if narrow is None:
+        return viewer
+    same: Viewer = narrow(table.state_for(viewer), viewer)
+    return same
+
+
 def _state(table: StoredTable, me: Participant) -> dict[str, Any]:
-    return table.view(table.viewer(me.actor))
+    return table.view(view_viewer(table, table.viewer(me.actor)))
 
 
 def _written(
@@ -84,10 +99,12 @@ def _written(
     """The answer to a write (:class:`CommandResponse`, or :class:`UndoResponse` with its
     ``record`` in ``first``) built from the texts the WebSocket fan-out sends too: each
     record and ``me``'s view of the state are serialized once per table version
-    (:meth:`StoredTable.record_json`, :meth:`StoredTable.view_json`), not once more here."""
+    (:meth:`StoredTable.record_json`, :meth:`StoredTable.view_json`), not once more here.
+    The view is that of ``me``'s view class (:func:`view_viewer`), the one its connections
+    are sent: a player's answer does not encode a view of its own."""
     head = "".join(f'"{name}":{table.record_json(r)},' for name, r in first.items())
     listed = ",".join(table.record_json(r) for r in records)
-    state = table.view_json(table.viewer(me.actor))
+    state = table.view_json(view_viewer(table, table.viewer(me.actor)))
     body = f'{{{head}"records":[{listed}],"seq":{table.seq},"state":{state}}}'
     return Response(body.encode(), media_type="application/json")
 

@@ -47,7 +47,7 @@ from spieltisch.engine.visibility import Viewer, sees
 from spieltisch.errors import SpieltischError, located
 from spieltisch.i18n import error_message, normalize_language
 from spieltisch.store import EventStore, Participant, StoredTable, TableInfo
-from spieltisch.web.api import epochs_public
+from spieltisch.web.api import epochs_public, view_viewer
 from spieltisch.web.deps import accepted_language
 from spieltisch.web.headers import origin_allowed
 from spieltisch.web.live import Broker, Subscription
@@ -72,21 +72,6 @@ CLOSE_CODES = {
     "ws.auth_timeout": 4408,
 }
 """The close code after an error (4400 for every other code)."""
-
-
-def view_viewer(table: StoredTable, viewer: Viewer) -> Viewer:
-    """The viewer whose view of ``table`` ``viewer`` is sent: ``viewer`` itself, or the one
-    the game system names as seeing the same (its optional ``view_viewer(state, viewer)``,
-    e.g. a player without its id when the view reads nothing by it), so that everyone of one
-    view class shares one view, one patch and one message. A player with a fold of their
-    own (:attr:`StoredTable.private_folds`) keeps theirs."""
-    if viewer.is_gm or viewer.participant in table.private_folds:
-        return viewer
-    narrow = getattr(table.system, "view_viewer", None)
-    if narrow is None:
-        return viewer
-    same: Viewer = narrow(table.state_for(viewer), viewer)
-    return same
 
 
 def message_texts(
@@ -149,10 +134,11 @@ _TEXTS: weakref.WeakKeyDictionary[StoredTable, dict[_TextsKey, list[str]]] = (
 
 def _texts(
     table: StoredTable, base: StoredTable, viewer: Viewer, base_class: _ViewerKey
-) -> list[str]:
+) -> tuple[list[str], _ViewerKey]:
     """The messages after ``base`` (the table last sent, in view class ``base_class``: the
     key of ``view_viewer(base, viewer)``), made once per table version, position, view class
-    and set of visible records.
+    and set of visible records; and the view class they show (the key of
+    ``view_viewer(table, viewer)``).
 
     Cached tables are never changed after they are published, so the connections of a
     table share the same serialized messages (and tables at one seq hold the same log):
@@ -162,12 +148,13 @@ def _texts(
     per_table = _TEXTS.setdefault(table, {})
     added = table.records[base.seq :]
     visible = tuple(r.seq for r in added if sees(viewer, r))
-    key = (base.seq, base_class, view_viewer(table, viewer).key, visible)
+    shown_class = view_viewer(table, viewer).key
+    key = (base.seq, base_class, shown_class, visible)
     texts = per_table.get(key)
     if texts is None:
         texts = message_texts(added, table, viewer, base=base)
         per_table[key] = texts
-    return texts
+    return texts, shown_class
 
 
 def _fair(info: TableInfo) -> tuple[int, int]:
@@ -261,14 +248,14 @@ async def table_socket(websocket: WebSocket, table_id: str, since: int = 0) -> N
                     continue
                 viewer = table.viewer(actor)
                 if viewer.key == seer.key:
-                    texts = _texts(table, shown, viewer, shown_class)
+                    texts, now_class = _texts(table, shown, viewer, shown_class)
                 else:  # the pieces one owns changed: the whole view again
                     texts = message_texts(table.records[shown.seq :], table, viewer, always=True)
+                    now_class = view_viewer(table, viewer).key
                 for text in texts:
                     await websocket.send_text(text)
                 if texts:
-                    shown, seer = table, viewer
-                    shown_class = view_viewer(shown, seer).key
+                    shown, seer, shown_class = table, viewer, now_class
                 if _fair(info) != fair:
                     fair = _fair(info)
                     await websocket.send_json(_table_message(info, table))
