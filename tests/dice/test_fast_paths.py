@@ -330,16 +330,17 @@ def test_a_lone_keep_or_reroll_the_grammar_refuses_is_left_to_it(text: str) -> N
     st.sampled_from(["", "0", "1", "5", "007", "999", "1000", "1001"]),
     st.sampled_from("dDwW"),
     st.sampled_from(["0", "1", "2", "6", "06", "20", "100", "101", "666"]),
-    st.sampled_from(["", ">=", ">", "<=", "<", "="]),
+    st.sampled_from(["", ">=", ">", "<=", "<", "=", "kh", "kl", "dh", "dl"]),
     st.integers(0, 120),
+    st.sampled_from(["", "+5", "-2", "+0", "-007", "+9999", "+"]),
 )
 def test_bare_dice_are_read_as_the_grammar_reads_them(
-    count: str, letter: str, sides: str, op: str, target: int
+    count: str, letter: str, sides: str, op: str, target: int, bonus: str
 ) -> None:
-    # the commonest text (``3d6``, ``5W6>=4``) in one match; a pool too large or a die
-    # without faces is the grammar's to refuse, a target no face meets is named for the check
-    # after reading
-    text = f"{count}{letter}{sides}{op}{target if op else ''}"
+    # the commonest text (``3d6``, ``5W6>=4``, ``2d20kh1+5``) in one match; a pool too large
+    # or a die without faces is the grammar's to refuse, a target no face meets is named for
+    # the check after reading
+    text = f"{count}{letter}{sides}{op}{target if op else ''}{bonus}"
     fast = notation._fast(text, Limits())
     try:
         grammar: Expression | str = notation._grammar_parse(text, Limits())
@@ -350,6 +351,11 @@ def test_bare_dice_are_read_as_the_grammar_reads_them(
         return
     tree, counted = fast
     assert tree == grammar
+    if bonus:
+        assert isinstance(tree, BinaryOp)
+        assert tree.op == bonus[0]
+        assert tree.right == Constant(int(bonus[1:]))
+        tree = tree.left
     assert isinstance(tree, Dice)
     assert counted == ([] if tree.compare is None or tree.compare.hits(tree.sides) else [tree])
     if tree.count <= 5:
