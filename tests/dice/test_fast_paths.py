@@ -232,6 +232,45 @@ def test_equal_group_members_summed_or_counted_agree_with_the_array_engine(
 
 
 @SETTINGS
+@given(
+    st.lists(
+        st.tuples(st.integers(1, 3), st.integers(2, 12), st.integers(-3, 6)), min_size=2, max_size=4
+    ),
+    st.sampled_from(["kh", "kl", "dl", "dh"]),
+)
+def test_the_highest_or_lowest_of_unequal_members_agrees_with_icepool(
+    members: list[tuple[int, int, int]], mode: str
+) -> None:
+    # a group of unequal members keeping one: products of the members' cumulative weights
+    terms = [BinaryOp("+", Dice(count, sides), Constant(bonus)) for count, sides, bonus in members]
+    rule = Keep(mode, 1 if mode[0] == "k" else len(members) - 1)  # type: ignore[arg-type]
+    node = Group(tuple(terms), rule)
+    assert small_root(node) is not None  # the shortcut runs
+    pool = icepool.Pool([count @ _d(sides) + bonus for count, sides, bonus in members])
+    highest, kept = rule.kept(len(members))
+    assert kept == 1
+    assert _ours(node) == _icepool((pool.highest(1) if highest else pool.lowest(1)).sum())
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the larger of a d2 and a d3: of the six pairs one gives 1, three give 2, two give 3
+        ("{1d2, 1d3}kh1", {1: Fraction(1, 6), 2: Fraction(3, 6), 3: Fraction(2, 6)}),
+        # the smaller: four pairs give 1, two give 2
+        ("{1d2, 1d3}kl1", {1: Fraction(4, 6), 2: Fraction(2, 6)}),
+        # members apart: the d2 + 5 is always the larger, the d3 always the smaller
+        ("{1d2+5, 1d3}kh1", {6: Fraction(1, 2), 7: Fraction(1, 2)}),
+        ("{1d2+5, 1d3}dh1", {1: Fraction(1, 3), 2: Fraction(1, 3), 3: Fraction(1, 3)}),
+    ],
+)
+def test_the_highest_or_lowest_of_unequal_members_by_hand(
+    text: str, expected: dict[int, Fraction]
+) -> None:
+    assert _ours(parse(text)) == expected
+
+
+@SETTINGS
 @given(keeps(), st.integers(2, 3))
 def test_groups_of_kept_dice_agree_with_the_array_engine(
     case: tuple[int, int, Keep], members: int
