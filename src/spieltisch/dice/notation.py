@@ -1759,17 +1759,18 @@ def _simple_group(reader: _Fast, found: re.Match[str]) -> Expression:
 
 _BARE = re.compile(
     r"([0-9]{1,4})?[dDwW]([0-9]{1,3})(?:(>=|<=|>|<|=)([0-9]{1,4})|(kh|kl|dh|dl)([0-9]{1,3}))?"
-    r"(?:([-+])([0-9]{1,4}))?"
+    r"(?:([-+])([0-9]{1,4})(?:(>=|<=|>|<|=)([0-9]{1,4}))?)?"
 )
 # The commonest texts of all, without spaces: dice, maybe counting successes or keeping some,
-# maybe with a number added or taken away (``3d6``, ``5W6>=4``, ``4d6kh3``, ``1d20+5``,
-# ``2d20kh1+5``); no number here is long enough to need the digit limits.
+# maybe with a number added or taken away and then maybe compared with a target (``3d6``,
+# ``5W6>=4``, ``4d6kh3``, ``1d20+5``, ``2d20kh1+5``, ``1d20+5>=15``); no number here is long
+# enough to need the digit limits.
 
 
 def _bare(found: re.Match[str], limits: Limits) -> Dice | None:
     """The dice term of a match of :data:`_BARE`, or ``None`` when it is not plainly valid
     (the general reading names what is wrong) or counts a target no face meets."""
-    count_text, side_text, op, target, mode, kept, _, _ = found.groups()
+    count_text, side_text, op, target, mode, kept = found.groups()[:6]
     count = int(count_text) if count_text else 1
     sides = int(side_text)
     if not 1 <= count <= limits.max_dice or not 2 <= sides <= limits.max_sides:
@@ -1787,11 +1788,15 @@ def _bare(found: re.Match[str], limits: Limits) -> Dice | None:
 
 
 def _bonus(found: re.Match[str], term: Dice) -> Expression:
-    """The dice term of a match of :data:`_BARE` with the number added or taken away."""
-    op, number = found.group(7, 8)
+    """The dice term of a match of :data:`_BARE` with the number added or taken away, and
+    the total compared with the target."""
+    op, number, compare, target = found.group(7, 8, 9, 10)
     if op is None:
         return term
-    return BinaryOp("+" if op == "+" else "-", term, Constant(int(number)))
+    total = BinaryOp("+" if op == "+" else "-", term, Constant(int(number)))
+    if compare is None:
+        return total
+    return Test(total, Compare(compare, int(target)))  # type: ignore[arg-type]
 
 
 def _fast(text: str, limits: Limits) -> tuple[Expression, list[Dice]] | None:
