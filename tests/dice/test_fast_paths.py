@@ -373,13 +373,19 @@ def test_a_lone_keep_or_reroll_the_grammar_refuses_is_left_to_it(text: str) -> N
     st.integers(0, 120),
     st.sampled_from(["", "+5", "-2", "+0", "-007", "+9999", "+"]),
     st.sampled_from(["", ">=15", "<3", "=0", ">007", "<=9999", ">=", ">=-1"]),
+    st.sampled_from(["", " ", "  ", "\t"]),
 )
 def test_bare_dice_are_read_as_the_grammar_reads_them(
-    count: str, letter: str, sides: str, op: str, target: int, bonus: str, total: str
+    count: str, letter: str, sides: str, op: str, target: int, bonus: str, total: str, space: str
 ) -> None:
     # the commonest text (``3d6``, ``5W6>=4``, ``2d20kh1+5``, ``1d20+5>=15``) in one match; a
     # pool too large or a die without faces is the grammar's to refuse, a target no face
     # meets is named for the check after reading
+    # (as written, or spaced as the canonical form is: ``1d20 + 5 >= 15``)
+    if bonus:
+        bonus = f"{space}{bonus[0]}{space}{bonus[1:]}"
+    if bonus and total:
+        total = f"{space}{total[:2].rstrip('0123456789-')}{space}{total.lstrip('<>=')}"
     text = f"{count}{letter}{sides}{op}{target if op else ''}{bonus}{total if bonus else ''}"
     fast = notation._fast(text, Limits())
     try:
@@ -391,6 +397,7 @@ def test_bare_dice_are_read_as_the_grammar_reads_them(
         return
     tree, counted = fast
     assert tree == grammar
+    bonus, total = bonus.replace(space, "") if space else bonus, total.replace(space, "")
     if bonus and total and bonus != "+":
         assert isinstance(tree, Test)
         assert str(tree.compare) == total.replace("007", "7")

@@ -1759,12 +1759,13 @@ def _simple_group(reader: _Fast, found: re.Match[str]) -> Expression:
 
 _BARE = re.compile(
     r"([0-9]{1,4})?[dDwW]([0-9]{1,3})(?:(>=|<=|>|<|=)([0-9]{1,4})|(kh|kl|dh|dl)([0-9]{1,3}))?"
-    r"(?:([-+])([0-9]{1,4})(?:(>=|<=|>|<|=)([0-9]{1,4}))?)?"
+    r"(?: ?([-+]) ?([0-9]{1,4})(?: ?(>=|<=|>|<|=) ?([0-9]{1,4}))?)?"
 )
-# The commonest texts of all, without spaces: dice, maybe counting successes or keeping some,
-# maybe with a number added or taken away and then maybe compared with a target (``3d6``,
-# ``5W6>=4``, ``4d6kh3``, ``1d20+5``, ``2d20kh1+5``, ``1d20+5>=15``); no number here is long
-# enough to need the digit limits.
+# The commonest texts of all: dice, maybe counting successes or keeping some, maybe with a
+# number added or taken away and then maybe compared with a target, a space allowed around
+# the sign and the comparison of the total (``3d6``, ``5W6>=4``, ``4d6kh3``, ``1d20+5``,
+# ``2d20kh1 + 5``, ``1d20 + 5 >= 15``); no number here is long enough to need the digit
+# limits.
 
 
 def _bare(found: re.Match[str], limits: Limits) -> Dice | None:
