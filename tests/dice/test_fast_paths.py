@@ -232,6 +232,45 @@ def test_equal_group_members_summed_or_counted_agree_with_the_array_engine(
 
 
 @SETTINGS
+@given(
+    st.lists(
+        st.tuples(st.integers(1, 3), st.integers(2, 12), st.integers(-3, 6)), min_size=2, max_size=4
+    ),
+    st.sampled_from(["kh", "kl", "dl", "dh"]),
+)
+def test_the_highest_or_lowest_of_unequal_members_agrees_with_icepool(
+    members: list[tuple[int, int, int]], mode: str
+) -> None:
+    # a group of unequal members keeping one: products of the members' cumulative weights
+    terms = [BinaryOp("+", Dice(count, sides), Constant(bonus)) for count, sides, bonus in members]
+    rule = Keep(mode, 1 if mode[0] == "k" else len(members) - 1)  # type: ignore[arg-type]
+    node = Group(tuple(terms), rule)
+    assert small_root(node) is not None  # the shortcut runs
+    pool = icepool.Pool([count @ _d(sides) + bonus for count, sides, bonus in members])
+    highest, kept = rule.kept(len(members))
+    assert kept == 1
+    assert _ours(node) == _icepool((pool.highest(1) if highest else pool.lowest(1)).sum())
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the larger of a d2 and a d3: of the six pairs one gives 1, three give 2, two give 3
+        ("{1d2, 1d3}kh1", {1: Fraction(1, 6), 2: Fraction(3, 6), 3: Fraction(2, 6)}),
+        # the smaller: four pairs give 1, two give 2
+        ("{1d2, 1d3}kl1", {1: Fraction(4, 6), 2: Fraction(2, 6)}),
+        # members apart: the d2 + 5 is always the larger, the d3 always the smaller
+        ("{1d2+5, 1d3}kh1", {6: Fraction(1, 2), 7: Fraction(1, 2)}),
+        ("{1d2+5, 1d3}dh1", {1: Fraction(1, 3), 2: Fraction(1, 3), 3: Fraction(1, 3)}),
+    ],
+)
+def test_the_highest_or_lowest_of_unequal_members_by_hand(
+    text: str, expected: dict[int, Fraction]
+) -> None:
+    assert _ours(parse(text)) == expected
+
+
+@SETTINGS
 @given(keeps(), st.integers(2, 3))
 def test_groups_of_kept_dice_agree_with_the_array_engine(
     case: tuple[int, int, Keep], members: int
@@ -330,16 +369,24 @@ def test_a_lone_keep_or_reroll_the_grammar_refuses_is_left_to_it(text: str) -> N
     st.sampled_from(["", "0", "1", "5", "007", "999", "1000", "1001"]),
     st.sampled_from("dDwW"),
     st.sampled_from(["0", "1", "2", "6", "06", "20", "100", "101", "666"]),
-    st.sampled_from(["", ">=", ">", "<=", "<", "="]),
+    st.sampled_from(["", ">=", ">", "<=", "<", "=", "kh", "kl", "dh", "dl"]),
     st.integers(0, 120),
+    st.sampled_from(["", "+5", "-2", "+0", "-007", "+9999", "+"]),
+    st.sampled_from(["", ">=15", "<3", "=0", ">007", "<=9999", ">=", ">=-1"]),
+    st.sampled_from(["", " ", "  ", "\t"]),
 )
 def test_bare_dice_are_read_as_the_grammar_reads_them(
-    count: str, letter: str, sides: str, op: str, target: int
+    count: str, letter: str, sides: str, op: str, target: int, bonus: str, total: str, space: str
 ) -> None:
-    # the commonest text (``3d6``, ``5W6>=4``) in one match; a pool too large or a die
-    # without faces is the grammar's to refuse, a target no face meets is named for the check
-    # after reading
-    text = f"{count}{letter}{sides}{op}{target if op else ''}"
+    # the commonest text (``3d6``, ``5W6>=4``, ``2d20kh1+5``, ``1d20+5>=15``) in one match; a
+    # pool too large or a die without faces is the grammar's to refuse, a target no face
+    # meets is named for the check after reading
+    # (as written, or spaced as the canonical form is: ``1d20 + 5 >= 15``)
+    if bonus:
+        bonus = f"{space}{bonus[0]}{space}{bonus[1:]}"
+    if bonus and total:
+        total = f"{space}{total[:2].rstrip('0123456789-')}{space}{total.lstrip('<>=')}"
+    text = f"{count}{letter}{sides}{op}{target if op else ''}{bonus}{total if bonus else ''}"
     fast = notation._fast(text, Limits())
     try:
         grammar: Expression | str = notation._grammar_parse(text, Limits())
@@ -350,6 +397,16 @@ def test_bare_dice_are_read_as_the_grammar_reads_them(
         return
     tree, counted = fast
     assert tree == grammar
+    bonus, total = bonus.replace(space, "") if space else bonus, total.replace(space, "")
+    if bonus and total and bonus != "+":
+        assert isinstance(tree, Test)
+        assert str(tree.compare) == total.replace("007", "7")
+        tree = tree.operand
+    if bonus:
+        assert isinstance(tree, BinaryOp)
+        assert tree.op == bonus[0]
+        assert tree.right == Constant(int(bonus[1:]))
+        tree = tree.left
     assert isinstance(tree, Dice)
     assert counted == ([] if tree.compare is None or tree.compare.hits(tree.sides) else [tree])
     if tree.count <= 5:

@@ -1719,8 +1719,8 @@ def _simple_group(reader: _Fast, found: re.Match[str]) -> Expression:
         if known is None:
             bare = _BARE.fullmatch(text)
             term = None if bare is None else _bare(bare, limits)
-            if term is not None:
-                known = read[text] = term, term.count, []
+            if bare is not None and term is not None:
+                known = read[text] = _bonus(bare, term), term.count, []
             else:
                 simple = _SIMPLE.fullmatch(text)
                 if simple is None:
@@ -1759,15 +1759,19 @@ def _simple_group(reader: _Fast, found: re.Match[str]) -> Expression:
 
 _BARE = re.compile(
     r"([0-9]{1,4})?[dDwW]([0-9]{1,3})(?:(>=|<=|>|<|=)([0-9]{1,4})|(kh|kl|dh|dl)([0-9]{1,3}))?"
+    r"(?: ?([-+]) ?([0-9]{1,4})(?: ?(>=|<=|>|<|=) ?([0-9]{1,4}))?)?"
 )
-# The commonest texts of all, without spaces: dice, maybe counting successes or keeping some
-# (``3d6``, ``5W6>=4``, ``4d6kh3``); no number here is long enough to need the digit limits.
+# The commonest texts of all: dice, maybe counting successes or keeping some, maybe with a
+# number added or taken away and then maybe compared with a target, a space allowed around
+# the sign and the comparison of the total (``3d6``, ``5W6>=4``, ``4d6kh3``, ``1d20+5``,
+# ``2d20kh1 + 5``, ``1d20 + 5 >= 15``); no number here is long enough to need the digit
+# limits.
 
 
 def _bare(found: re.Match[str], limits: Limits) -> Dice | None:
     """The dice term of a match of :data:`_BARE`, or ``None`` when it is not plainly valid
     (the general reading names what is wrong) or counts a target no face meets."""
-    count_text, side_text, op, target, mode, kept = found.groups()
+    count_text, side_text, op, target, mode, kept = found.groups()[:6]
     count = int(count_text) if count_text else 1
     sides = int(side_text)
     if not 1 <= count <= limits.max_dice or not 2 <= sides <= limits.max_sides:
@@ -1784,6 +1788,18 @@ def _bare(found: re.Match[str], limits: Limits) -> Dice | None:
     return Dice(count, sides, compare=on) if on.hits(sides) else None
 
 
+def _bonus(found: re.Match[str], term: Dice) -> Expression:
+    """The dice term of a match of :data:`_BARE` with the number added or taken away, and
+    the total compared with the target."""
+    op, number, compare, target = found.group(7, 8, 9, 10)
+    if op is None:
+        return term
+    total = BinaryOp("+" if op == "+" else "-", term, Constant(int(number)))
+    if compare is None:
+        return total
+    return Test(total, Compare(compare, int(target)))  # type: ignore[arg-type]
+
+
 def _fast(text: str, limits: Limits) -> tuple[Expression, list[Dice]] | None:
     """The tree of ``text`` when it is plainly valid, and its dice terms that count
     successes; else ``None`` (see above)."""
@@ -1791,7 +1807,7 @@ def _fast(text: str, limits: Limits) -> tuple[Expression, list[Dice]] | None:
     if bare is not None:
         term = _bare(bare, limits)
         if term is not None:
-            return term, []
+            return _bonus(bare, term), []
     found = _SIMPLE.fullmatch(text)
     if found is not None:
         reader = _Fast(text, limits)

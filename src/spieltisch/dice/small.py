@@ -184,14 +184,17 @@ def _small_extreme(members: list[_Small], highest: bool) -> _Small | None:
     cumulative weights (weights of the values up to, or from, each value). Each member's
     cumulative weights count in its own denominator, so their product counts in the product
     of the denominators."""
-    denominator = math.prod(m[3] for m in members)
+    denominator = 1
+    low, high = members[0][0], members[0][0] + members[0][2]
+    for start, _, size, member_denominator in members:
+        denominator *= member_denominator
+        low, high = min(low, start), max(high, start + size)
     if denominator >= _SLOT_LIMIT:
         return None
-    tables = [_unpack(m) for m in members]
-    low = min(t[0] for t in tables)
-    high = max(t[0] + len(t[1]) - 1 for t in tables)
+    high -= 1
     products: list[int] = []
-    for start, weights, member_denominator in tables:
+    for member in members:
+        start, weights, member_denominator = _unpack(member)
         before, after = start - low, high - start - len(weights) + 1
         if not highest:  # from the highest value down
             weights.reverse()
@@ -501,13 +504,15 @@ class _SmallPath(Visitor[str, _Small | None]):
         seen: list[tuple[Expression, _Small]] = []
         for member in node.members:
             # equal members (``{4d6kh3, 4d6kh3, 1d20}``) have equal distributions: computed once
-            small = next((done for other, done in seen if other is member), None)
-            if small is None:
-                small = next((done for other, done in seen if other == member), None)
-            if small is None:
-                small = self.visit(member, context)
-                if small is None:
+            for other, done in seen:
+                if other is member or other == member:
+                    small = done
+                    break
+            else:
+                fresh = self.visit(member, context)
+                if fresh is None:
                     return None
+                small = fresh
                 seen.append((member, small))
             members.append(small)
         if node.keep is not None:
