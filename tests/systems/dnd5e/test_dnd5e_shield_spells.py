@@ -13,6 +13,7 @@ from spieltisch.engine.errors import RuleError
 from spieltisch.engine.visibility import Role, Viewer
 from spieltisch.systems.dnd5e import events as e
 from spieltisch.systems.dnd5e.decide import decide
+from spieltisch.systems.dnd5e.evolve import fold
 from spieltisch.systems.dnd5e.state import DndState
 
 from .helpers import SYSTEM, Dice, command, fresh, pc, play, start
@@ -157,8 +158,7 @@ def test_a_table_of_edition_four_resolves_spells_at_once() -> None:
     assert bolt.held_spell is None and bolt.fighters["m1"].hp == 23
     darts = play(table(4), cast("magic-missile", "m1", "m1", "m1"), 1, 1, 1)
     assert darts.held_spell is None and darts.fighters["m1"].hp == 24
-    # a weapon hit still waits on edition 4 (its Shield rule)
-    assert SYSTEM.view(bolt, GM)["held_spell"] is None
+    assert SYSTEM.view(bolt, GM)["held_spell"] is None  # nothing waits for m1
 
 
 def test_the_held_spell_is_shown_only_to_viewers_who_see_both() -> None:
@@ -191,3 +191,21 @@ def test_wait_and_still_hits_follow_every_d20(d20: int) -> None:
         held = play(state, cast("fire-bolt", "m1"), d20)
         assert SYSTEM.view(held, GM)["held_spell"]["shield_hits"] == int(still)
         assert shield_odds(held)["hit"] == f"{int(still)}/1"
+
+
+def test_a_landing_must_carry_the_rolls_that_wait() -> None:
+    state = table()
+    spell = decide(state, command(cast("fire-bolt", "m1")), Dice(10))[0]
+    assert isinstance(spell, e.SpellCast)
+    with pytest.raises(RuleError) as stray:
+        fold(state, [spell.model_copy(update={"held": ("g1",)})])
+    assert stray.value.code == "dnd5e.bad_target"
+    held = fold(state, [spell])
+    roll = e.SpellTarget(target="m1", d20=(11,), dice=(1, 1))
+    forged = e.SpellLanded(creature="wiz", spell="fire-bolt", slot=0, targets=(roll,))
+    with pytest.raises(RuleError) as other:
+        fold(held, [forged])
+    assert other.value.code == "dnd5e.hit_pending"
+    with pytest.raises(RuleError) as none:
+        fold(state, [forged])
+    assert none.value.code == "dnd5e.no_hit_pending"

@@ -856,6 +856,8 @@ def _spell_cast(state: DndState, event: e.SpellCast) -> DndState:
         if state.held_spell is not None or state.held_hit is not None:
             raise RuleError("dnd5e.hit_pending", creature=state.waiting_for or caster.id)
         waiting = tuple(r for r in event.targets if r.target in event.held)
+        if {r.target for r in waiting} != set(event.held):
+            raise RuleError("dnd5e.bad_target", target=", ".join(event.held))
         if any(r.dice for r in waiting):
             raise RuleError("dnd5e.spell.bad_dice", dice=len(waiting[0].dice))
         rolls = tuple(HeldRoll(**r.model_dump(exclude={"dice"})) for r in waiting)
