@@ -166,3 +166,73 @@ def test_the_gm_lets_a_hit_stand_and_sees_spirit_guardians(browser: Any, server:
         assert errors == []
     finally:
         context.close()
+
+
+MAGE = {
+    "kind": "add_monster",
+    "id": "mage",
+    "position": "c2",
+    "sheet": {
+        "id": "mage",
+        "name": "Mage",
+        "ac": 12,
+        "hp": 40,
+        "abilities": {"dex": 10},
+        "spellcasting": {
+            "ability": "int",
+            "save_dc": 14,
+            "attack_bonus": 6,
+            "slots": [2],
+            "spells": ["magic-missile"],
+        },
+    },
+}
+"""Mage: Magic Missile with a 1st-level slot, three darts that always strike."""
+
+
+def test_a_player_casts_shield_against_magic_missile(browser: Any, server: Any) -> None:
+    """The GM's mage casts Magic Missile at Pia's wizard (rules edition 5): the darts wait,
+    Pia is asked, casts Shield from the page, and the darts deal nothing."""
+    contexts = [new_context(browser) for _ in range(2)]
+    gm, pia = (c.new_page() for c in contexts)
+    errors = watch_errors(gm) + watch_errors(pia)
+    try:
+        table = ApiTable(server.url, gm, "dnd5e")
+        table.open()
+        join(pia, table.invite("player"), "Pia")
+        assert send_as(pia, table.id, WIZ)["status"] == 200
+        table.send(MAGE)
+        table.send({"kind": "start_combat", "rolls": {"mage": 20, "wiz": 1}})
+        expect(pia.locator("#dd-round")).to_have_text("Round 1 · Mage's turn")
+        table.send(
+            {"kind": "cast", "creature": "mage", "spell": "magic-missile", "targets": ["wiz"]}
+        )
+        held = table.state()["held_spell"]
+        assert held["target"] == "wiz" and len(held["rolls"]) == 3 and held["shield_hits"] == 0
+
+        notice = pia.locator("#notice-dd-shield")
+        expect(notice).to_contain_text(
+            "3 darts of Mage's Magic Missile strike Wiz: Wiz may cast Shield, which stops them."
+        )
+        expect(pia.locator("#dd-shield")).to_be_focused()
+        expect(pia.locator("#dd-shield-odds")).to_have_text("With Shield none of it deals damage.")
+        expect(pia.locator("#log")).to_contain_text(
+            "Its rolls at Wiz wait for the decision on Shield."
+        )
+        expect(gm.locator("#dd-shield-wait")).to_have_count(0)  # the GM may decide for anyone
+
+        pia.locator("#dd-shield-cast").click()
+        expect(pia.locator("#dd-shield")).to_have_count(0)
+        expect(gm.locator("#dd-shield")).to_have_count(0)
+        expect(pia.locator("#log")).to_contain_text(
+            "Mage's Magic Missile at Wiz is judged after the decision on Shield."
+        )
+        state = table.state()
+        assert state["held_spell"] is None
+        assert state["casting"]["wiz"]["slots_left"][0] == 1
+        wiz = next(f for f in state["fighters"] if f["id"] == "wiz")
+        assert wiz["hp"] == 200
+        assert errors == []
+    finally:
+        for context in contexts:
+            context.close()

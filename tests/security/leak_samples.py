@@ -524,7 +524,7 @@ _DND_ADA: dict[str, Any] = {
         "save_dc": 13,
         "attack_bonus": 5,
         "slots": [4, 3, 2],
-        "spells": ["fire-bolt", "fireball", "bless", "spirit-guardians"],
+        "spells": ["fire-bolt", "fireball", "bless", "spirit-guardians", "magic-missile"],
     },
 }
 _DND_SPY = {
@@ -599,8 +599,9 @@ _DND_LAIR_OR_END = Either(_dnd_lair_or_end, ("lair_action", "end_turn"))
 
 
 def _dnd_shield_or_pass(state: dict[str, Any]) -> dict[str, Any]:
-    """The secret spy casts Shield against the goblin's hit that waits for it, else a no-op."""
-    if state.get("held_hit"):
+    """The secret spy casts Shield against the hit or the spell that waits for it, else a
+    no-op."""
+    if state.get("held_hit") or state.get("held_spell"):
         return {"kind": "shield", "creature": f"{CANARY}-spy"}
     return {"kind": "heal", "target": "gob", "amount": 0}
 
@@ -715,6 +716,23 @@ DND5E = Samples(
                 "target": f"{CANARY}-spy",
                 "attack": "Shortbow",
                 "modifier": 10,  # every d20 but a 1 hits AC 13, so the hit waits
+            },
+            _DND_SHIELD_OR_PASS,
+        ],
+        # Ada's Fire Bolt and Magic Missile at a secret caster wait for its Shield, decided in
+        # secret (the darts at the goblin land at once)
+        "secret_monster_shields_spell": [
+            _DND_SPY,
+            {"kind": "cast", "creature": "ada", "spell": "fire-bolt", "targets": [f"{CANARY}-spy"]},
+            _DND_SHIELD_OR_PASS,
+        ],
+        "secret_monster_shields_darts": [
+            _DND_SPY,
+            {
+                "kind": "cast",
+                "creature": "ada",
+                "spell": "magic-missile",
+                "targets": [f"{CANARY}-spy", "gob", f"{CANARY}-spy"],
             },
             _DND_SHIELD_OR_PASS,
         ],

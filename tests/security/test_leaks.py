@@ -57,6 +57,8 @@ MAY_CONFLICT = {
     ("kreiswanderer", "ambush"),  # Ada fights in the GM's fold: she may not rest there
     ("kreiswanderer", "join"),  # the same: Ada fights the reinforcements in the GM's fold
     ("dnd5e", "ready_fired"),  # Ada readied in secret: her action is used
+    ("dnd5e", "secret_monster_shields_spell"),  # Ada cast at a secret creature: action used
+    ("dnd5e", "secret_monster_shields_darts"),
     ("dnd5e", "legendary"),  # Ada's turn ended in secret (held open for a secret dragon)
     ("dnd5e", "lair_action"),  # the GM ended turns in secret to reach count 20
     ("dnd5e", "rest"),  # the GM ended the fight in secret (for a secret creature's rest)

@@ -220,8 +220,8 @@ def cast_plan(state: DndState, command: c.Cast) -> CastPlan:
         raise RuleError("dnd5e.no_combat")
     if state.pending is not None:
         raise RuleError("dnd5e.reaction_pending", creature=state.pending.reactors[0])
-    if state.held_hit is not None:
-        raise RuleError("dnd5e.hit_pending", creature=state.held_hit.target)
+    if state.waiting_for is not None:
+        raise RuleError("dnd5e.hit_pending", creature=state.waiting_for)
     if info.casting_unit != "reaction" and fight.current != caster.id:
         raise RuleError("dnd5e.not_your_turn", creature=caster.id, current=fight.current)
     if caster.position is None:

@@ -34,7 +34,7 @@ from spieltisch.systems.dnd5e.cover import Cover
 from spieltisch.systems.dnd5e.data import CONDITIONS, SKILLS, condition_tags
 from spieltisch.systems.dnd5e.evolve import evolve, fold
 from spieltisch.systems.dnd5e.falling import fall_dice
-from spieltisch.systems.dnd5e.lasting import dice_total
+from spieltisch.systems.dnd5e.lasting import dice_total, no_damage_from
 from spieltisch.systems.dnd5e.legendary import (
     LegendaryAction,
     actions_of,
@@ -50,7 +50,7 @@ from spieltisch.systems.dnd5e.movement import (
     check_move,
     ground_under,
 )
-from spieltisch.systems.dnd5e.odds import save_odds
+from spieltisch.systems.dnd5e.odds import DamageDice, save_odds
 from spieltisch.systems.dnd5e.queries import (
     CLOSE_M,
     attack_mode,
@@ -70,7 +70,12 @@ from spieltisch.systems.dnd5e.queries import (
     square_distance,
 )
 from spieltisch.systems.dnd5e.rules import SIZE_ORDER, Mode, kept_d20
-from spieltisch.systems.dnd5e.spells import concentration_dc, keeps_concentration, spell_info
+from spieltisch.systems.dnd5e.spells import (
+    Spell,
+    concentration_dc,
+    keeps_concentration,
+    spell_info,
+)
 from spieltisch.systems.dnd5e.statblock import SaveLine, parse_attack
 from spieltisch.systems.dnd5e.state import (
     CheckRoll,
@@ -96,6 +101,7 @@ __all__ = [
     "save_bonus",
     "shield_slot",
     "shielded_outcome",
+    "shielded_spell_hits",
     "with_concentration",
 ]
 
@@ -268,8 +274,8 @@ being hidden (the GM rules on being found) and squeezing through a space one siz
 
 def _require_no_hold(state: DndState) -> None:
     """Refuse anything but the decision while a hit waits for its target (Shield)."""
-    if state.held_hit is not None:
-        raise RuleError("dnd5e.hit_pending", creature=state.held_hit.target)
+    if state.waiting_for is not None:
+        raise RuleError("dnd5e.hit_pending", creature=state.waiting_for)
 
 
 def _require_turn(state: DndState, creature: str) -> Fighter:
@@ -578,7 +584,7 @@ def shield_slot(state: DndState, creature: str) -> int | None:
 def _shield_cast(state: DndState, creature: str, slot: int) -> e.SpellCast:
     """Shield cast by ``creature`` against the hit that waits for it, checked by folding it
     (the wait itself does not stand in the way of this one reaction)."""
-    free = state.model_copy(update={"pending": None, "held_hit": None})
+    free = state.model_copy(update={"pending": None, "held_hit": None, "held_spell": None})
     command = c.Cast(creature=creature, spell="shield", slot=slot)
     cast = _cast(free, command, _NoDice())
     fold(free, [cast])
@@ -612,6 +618,8 @@ def _answer_hit(state: DndState, command: c.Shield, dice: DiceSource) -> list[e.
     """The hit target's decision: Shield cast (its slot and reaction spent, +5 AC) or not,
     then the attack as the new AC makes it, with its damage dice; an opportunity attack's move
     goes on."""
+    if state.held_spell is not None and state.held_spell.target == command.creature:
+        return _answer_spell(state, command, dice)
     held = state.held_hit
     if held is None or held.target != command.creature:
         raise RuleError("dnd5e.no_hit_pending", creature=command.creature)
@@ -1256,8 +1264,14 @@ def _cast(state: DndState, command: c.Cast, dice: DiceSource) -> e.SpellCast:
     plan = casting.cast_plan(state, command)
     info, caster = plan.info, plan.caster
     rolls: list[e.SpellTarget] = []
+    held: list[str] = []
     for target, shots in zip(plan.targets, plan.shots, strict=True):
-        rolls += [_spell_roll(state, plan, target, dice) for _ in range(shots)]
+        waits = _may_shield_against(state, caster, target, info)
+        for _ in range(shots):
+            roll, damaging = _spell_roll(state, plan, target, dice, hold=waits)
+            rolls.append(roll)
+            if waits and damaging and target.id not in held:
+                held.append(target.id)
     aura = aura_info(info.id) if state.options.edition >= 4 else None
     if aura is None and (command.damage_type is not None or command.spared is not None):
         raise RuleError("dnd5e.spell.no_aura", spell=info.name)
@@ -1272,14 +1286,28 @@ def _cast(state: DndState, command: c.Cast, dice: DiceSource) -> e.SpellCast:
         targets=tuple(rolls),
         damage_type=None if aura is None else command.damage_type or str(aura["types"][0]),
         spared=None if aura is None else command.spared,
+        held=tuple(held),
     )
 
 
+def _may_shield_against(state: DndState, caster: Fighter, target: Fighter, info: Spell) -> bool:
+    """Whether the rolls of a spell at ``target`` wait for its decision to cast Shield (rules
+    edition 5): an attack spell or one Shield keeps off (Magic Missile), at another creature
+    that could cast Shield now."""
+    if state.options.edition < 5 or target.id == caster.id:
+        return False
+    if not info.attack and not no_damage_from(("shielded",), info.id):
+        return False
+    return shield_slot(state, target.id) is not None
+
+
 def _spell_roll(
-    state: DndState, plan: casting.CastPlan, target: Fighter, dice: DiceSource
-) -> e.SpellTarget:
+    state: DndState, plan: casting.CastPlan, target: Fighter, dice: DiceSource, hold: bool = False
+) -> tuple[e.SpellTarget, bool]:
     """One roll of a cast at ``target`` (one missile of a volley): the attack's or the
-    save's d20s, then the damage or healing dice where they count."""
+    save's d20s, then the damage or healing dice where they count — none when ``hold`` and
+    the roll would deal damage (it waits for the target's decision to cast Shield); with
+    whether it would."""
     info, caster = plan.info, plan.caster
     damage = casting.damage_dice(info, plan.slot, caster)
     boosted: tuple[int, ...] = ()
@@ -1302,10 +1330,72 @@ def _spell_roll(
         damage = damage or casting.heal_dice(info, plan.slot, caster)
     if casting.shielded_from(state, target, info):
         times = 0
-    rolled = tuple(dice.roll(sides) for sides in casting.dice_count(damage, times))
-    return e.SpellTarget(
+    damaging = times > 0
+    rolled = () if hold and damaging else _damage_roll(damage, times, dice)
+    roll = e.SpellTarget(
         target=target.id, mode=mode.value, d20=d20, dice=rolled, effect_dice=boosted
     )
+    return roll, damaging
+
+
+def _damage_roll(damage: list[DamageDice], times: int, dice: DiceSource) -> tuple[int, ...]:
+    return tuple(dice.roll(sides) for sides in casting.dice_count(damage, times))
+
+
+def _answer_spell(state: DndState, command: c.Shield, dice: DiceSource) -> list[e.Event]:
+    """The decision of the creature a spell's rolls wait for: Shield cast (its slot and
+    reaction spent, +5 AC, no damage from Magic Missile) or not, then those rolls judged
+    again with their damage dice."""
+    held = state.held_spell
+    assert held is not None
+    out: list[e.Event] = []
+    if command.cast:
+        slot = command.slot if command.slot is not None else shield_slot(state, held.target)
+        if slot is None:
+            raise RuleError("dnd5e.spell.shield_unavailable", creature=held.target)
+        out.append(_shield_cast(state, held.target, slot))
+    after = fold(state, out)
+    caster, info = after.fighters[held.caster], casting.cast_info(after, held.spell)
+    damage = casting.damage_dice(info, held.slot, caster)
+    rolls = []
+    for roll in held.of(held.target):
+        target = after.fighters[roll.target]
+        times = 1
+        if info.attack:
+            boost = dice_total(roll_extra(after, caster.id, "attack"), roll.effect_dice)
+            outcome = casting.attack_outcome_of(
+                after, caster, target, info, roll.d20, roll.mode, boost
+            )
+            times = {"miss": 0, "hit": 1, "critical": 2}[outcome]
+        if casting.shielded_from(after, target, info):
+            times = 0
+        rolled = _damage_roll(damage, times, dice)
+        rolls.append(e.SpellTarget(**roll.model_dump(), dice=rolled))
+    landed = e.SpellLanded(creature=caster.id, spell=info.id, slot=held.slot, targets=tuple(rolls))
+    return [*out, landed]
+
+
+def shielded_spell_hits(state: DndState) -> tuple[int, int]:
+    """How many of the waiting spell rolls at the creature that decides would still deal
+    damage if it cast Shield, of how many (certain: the d20s are rolled). Only while a
+    spell waits."""
+    held = state.held_spell
+    assert held is not None
+    slot = shield_slot(state, held.target)
+    if slot is None:
+        raise RuleError("dnd5e.spell.shield_unavailable", creature=held.target)
+    after = fold(state, [_shield_cast(state, held.target, slot)])
+    caster, info = after.fighters[held.caster], casting.cast_info(after, held.spell)
+    target = after.fighters[held.target]
+    rolls = held.of(held.target)
+    if casting.shielded_from(after, target, info) or not info.attack:
+        return 0, len(rolls)
+    hits = 0
+    for roll in rolls:
+        boost = dice_total(roll_extra(after, caster.id, "attack"), roll.effect_dice)
+        outcome = casting.attack_outcome_of(after, caster, target, info, roll.d20, roll.mode, boost)
+        hits += outcome != "miss"
+    return hits, len(rolls)
 
 
 def _drop_concentration(state: DndState, command: c.DropConcentration) -> e.ConcentrationEnded:

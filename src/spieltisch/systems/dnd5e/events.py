@@ -331,7 +331,7 @@ class SpellCast(_Event):
     conditions from the dice again."""
 
     kind: Literal["spell_cast"] = "spell_cast"
-    later: ClassVar[frozenset[str]] = frozenset({"damage_type", "spared"})
+    later: ClassVar[frozenset[str]] = frozenset({"damage_type", "spared", "held"})
     creature: str
     spell: str
     slot: int
@@ -343,6 +343,21 @@ class SpellCast(_Event):
     necrotic)."""
     spared: tuple[str, ...] | None = None
     """The creatures an aura spell spares (``None``: the caster's side)."""
+    held: tuple[str, ...] = ()
+    """The targets able to cast Shield that an attack hit or a Magic Missile dart is aimed at
+    (rules edition 5): their rolls carry no damage dice and wait for their decisions
+    (:class:`~.state.HeldSpell`); :class:`SpellLanded` follows each decision."""
+
+
+class SpellLanded(_Event):
+    """A spell's rolls at one creature that waited for its decision to cast Shield (rules
+    edition 5), with their damage dice as the decision made them (the same rolls as held)."""
+
+    kind: Literal["spell_landed"] = "spell_landed"
+    creature: str
+    spell: str
+    slot: int
+    targets: tuple[SpellTarget, ...]
 
 
 class AuraStruck(_Event):
@@ -523,6 +538,7 @@ Event = Annotated[
     | SaveRolled
     | DeathSaved
     | SpellCast
+    | SpellLanded
     | AuraStruck
     | ConcentrationSaved
     | ConcentrationEnded

@@ -19,6 +19,7 @@ from spieltisch.systems.dnd5e import events as e
 from spieltisch.systems.dnd5e.actions import monster_action
 from spieltisch.systems.dnd5e.auras import aura_dice, aura_info
 from spieltisch.systems.dnd5e.casting import (
+    TargetResult,
     cast_info,
     cast_result,
     casting_at,
@@ -81,6 +82,8 @@ from spieltisch.systems.dnd5e.state import (
     DndState,
     Fighter,
     HeldHit,
+    HeldRoll,
+    HeldSpell,
     LastAttack,
     PlacedTemplate,
     TurnSpells,
@@ -152,6 +155,8 @@ def evolve(state: DndState, event: e.Event) -> DndState:
             return _aura_struck(state, event)
         case e.SpellCast():
             return _spell_cast(state, event)
+        case e.SpellLanded():
+            return _spell_landed(state, event)
         case e.ConcentrationSaved():
             return _concentration_saved(state, event)
         case e.ConcentrationEnded():
@@ -847,9 +852,58 @@ def _spell_cast(state: DndState, event: e.SpellCast) -> DndState:
             lasting=info.concentration,
         )
     state = state.model_copy(update={"templates": templates})
+    if event.held:
+        if state.held_spell is not None or state.held_hit is not None:
+            raise RuleError("dnd5e.hit_pending", creature=state.waiting_for or caster.id)
+        waiting = tuple(r for r in event.targets if r.target in event.held)
+        if {r.target for r in waiting} != set(event.held):
+            raise RuleError("dnd5e.bad_target", target=", ".join(event.held))
+        if any(r.dice for r in waiting):
+            raise RuleError("dnd5e.spell.bad_dice", dice=len(waiting[0].dice))
+        rolls = tuple(HeldRoll(**r.model_dump(exclude={"dice"})) for r in waiting)
+        waits = HeldSpell(caster=caster.id, spell=info.id, slot=event.slot, rolls=rolls)
+        state = state.model_copy(update={"held_spell": waits})
+    landed = tuple(r for r in event.targets if r.target not in event.held)
+    state, results, imposed = _spell_results(state, caster, info, event.slot, landed)
+    if info.attack and "hidden" in kinds_on(state, caster.id):
+        state = _unhide(state, caster.id)
+    if info.concentration and not state.fighters[caster.id].dead:
+        held = Concentrating(spell=info.id, slot=event.slot, imposed=tuple(imposed))
+        state = state.model_copy(update={"concentration": {**state.concentration, caster.id: held}})
+        if event.damage_type is not None:  # an aura around the caster (rules edition 4)
+            aura = Aura(
+                spell=info.id, slot=event.slot, damage_type=event.damage_type, spared=event.spared
+            )
+            state = state.model_copy(update={"auras": {**state.auras, caster.id: aura}})
+    return state.model_copy(update={"last_cast": _last_cast(event, results)})
+
+
+def _last_cast(
+    event: e.SpellCast | e.SpellLanded, results: list[TargetResult]
+) -> dict[str, object]:
+    last = event.model_dump(mode="json")
+    last["results"] = [
+        {
+            "target": r.target,
+            "outcome": r.outcome,
+            "damage": r.damage,
+            "healed": r.healed,
+            "conditions": list(r.conditions),
+        }
+        for r in results
+    ]
+    return last
+
+
+def _spell_results(
+    state: DndState, caster: Fighter, info: Spell, slot: int, rolls: tuple[e.SpellTarget, ...]
+) -> tuple[DndState, list[TargetResult], list[tuple[str, str]]]:
+    """The spell's rolls at their targets as the rules make them (damage, healing,
+    conditions, lasting effects), with the conditions and effects it imposed."""
     results = []
-    for roll in event.targets:
-        result = cast_result(state, caster, info, event.slot, roll)
+    imposed: list[tuple[str, str]] = []
+    for roll in rolls:
+        result = cast_result(state, caster, info, slot, roll)
         results.append(result)
         target = state.fighters[result.target]
         if result.damage:
@@ -869,28 +923,33 @@ def _spell_cast(state: DndState, event: e.SpellCast) -> DndState:
             state = add_effect(state, lasting.effect, target.id, duration=until, source=caster.id)
             if until is None:
                 imposed.append((target.id, lasting.effect))
-    if info.attack and "hidden" in kinds_on(state, caster.id):
-        state = _unhide(state, caster.id)
-    if info.concentration and not state.fighters[caster.id].dead:
-        held = Concentrating(spell=info.id, slot=event.slot, imposed=tuple(imposed))
-        state = state.model_copy(update={"concentration": {**state.concentration, caster.id: held}})
-        if event.damage_type is not None:  # an aura around the caster (rules edition 4)
-            aura = Aura(
-                spell=info.id, slot=event.slot, damage_type=event.damage_type, spared=event.spared
-            )
-            state = state.model_copy(update={"auras": {**state.auras, caster.id: aura}})
-    last = event.model_dump(mode="json")
-    last["results"] = [
-        {
-            "target": r.target,
-            "outcome": r.outcome,
-            "damage": r.damage,
-            "healed": r.healed,
-            "conditions": list(r.conditions),
-        }
-        for r in results
-    ]
-    return state.model_copy(update={"last_cast": last})
+    return state, results, imposed
+
+
+def _spell_landed(state: DndState, event: e.SpellLanded) -> DndState:
+    """The rolls at one creature that waited for its decision to cast Shield, judged now (its
+    Shield on, if cast): they must be the rolls that wait, in order, with their damage dice."""
+    held = state.held_spell
+    if held is None or (event.creature, event.spell, event.slot) != (
+        held.caster,
+        held.spell,
+        held.slot,
+    ):
+        raise RuleError("dnd5e.no_hit_pending", creature=event.creature)
+    rolls = tuple(HeldRoll(**r.model_dump(exclude={"dice"})) for r in event.targets)
+    if not rolls or rolls != held.of(held.target):
+        raise RuleError("dnd5e.hit_pending", creature=held.target)
+    left = tuple(r for r in held.rolls if r.target != held.target)
+    state = state.model_copy(
+        update={"held_spell": held.model_copy(update={"rolls": left}) if left else None}
+    )
+    caster, info = fighter_of(state, event.creature), cast_info(state, event.spell)
+    state, results, imposed = _spell_results(state, caster, info, event.slot, event.targets)
+    concentrating = state.concentration.get(caster.id)
+    if imposed and concentrating is not None and concentrating.spell == info.id:
+        more = concentrating.model_copy(update={"imposed": (*concentrating.imposed, *imposed)})
+        state = state.model_copy(update={"concentration": {**state.concentration, caster.id: more}})
+    return state.model_copy(update={"last_cast": _last_cast(event, results)})
 
 
 def _aura_struck(state: DndState, event: e.AuraStruck) -> DndState:
@@ -956,6 +1015,7 @@ def fight_over(state: DndState) -> DndState:
                 "movement": {},
                 "pending": None,
                 "held_hit": None,
+                "held_spell": None,
                 "readied": {},
                 "multiattack_used": {},
                 "spell_turns": {},

@@ -48,6 +48,8 @@ __all__ = [
     "DndState",
     "Fighter",
     "HeldHit",
+    "HeldRoll",
+    "HeldSpell",
     "LastAttack",
     "PendingMove",
     "PlacedTemplate",
@@ -76,7 +78,9 @@ EDITION: Literal[1, 2, 3, 4, 5] = 5
 """The edition of the D&D rules a new table is made with: 5, an innate caster's DC and
 attack bonus its stat block does not state follow from its challenge rating's proficiency
 bonus and its ability (8 + proficiency + modifier; proficiency + modifier), and a trait
-naming its one spell in a sentence casts it once a day; 4, Shield against the attack that
+naming its one spell in a sentence casts it once a day; spells of one creature counted and
+Hold Person's targets within 9 m of each other; a flyer rises or sinks in place; Shield
+against the spell attack or Magic Missile that triggers it; 4, Shield against the attack that
 triggers it (a hit on a creature that may cast Shield waits for its decision), spells that
 count their targets, Spirit Guardians' area, opportunity attacks with heights; 3, lasting
 effects on every saving
@@ -283,6 +287,36 @@ class HeldHit(_Frozen):
     effect_dice: tuple[int, ...] = ()
 
 
+class HeldRoll(_Frozen):
+    """One roll of a spell at a creature as made, without its damage dice: the caster's attack
+    d20s (none for Magic Missile's dart) and the dice of lasting effects on them."""
+
+    target: str
+    mode: Literal["normal", "advantage", "disadvantage"] = "normal"
+    d20: tuple[int, ...] = ()
+    effect_dice: tuple[int, ...] = ()
+
+
+class HeldSpell(_Frozen):
+    """A spell cast whose rolls at creatures able to cast Shield wait for their decisions
+    (rules edition 5): an attack spell's hits, Magic Missile's darts. The creatures decide in
+    the order of the rolls; the damage of each one's rolls is rolled when it has decided."""
+
+    caster: str
+    spell: str
+    slot: int
+    rolls: tuple[HeldRoll, ...]
+
+    @property
+    def target(self) -> str:
+        """The creature whose decision the spell waits for now."""
+        return self.rolls[0].target
+
+    def of(self, creature: str) -> tuple[HeldRoll, ...]:
+        """The rolls at ``creature`` that wait."""
+        return tuple(r for r in self.rolls if r.target == creature)
+
+
 class ReadiedAction(_Frozen):
     """A readied action: its trigger and the reaction, an attack or another action."""
 
@@ -365,6 +399,8 @@ class DndState(_Frozen):
     pending: PendingMove | None = None
     held_hit: HeldHit | None = None
     """A hit waiting for its target's decision to cast Shield (rules edition 4)."""
+    held_spell: HeldSpell | None = None
+    """A spell's rolls waiting for their targets' decisions to cast Shield (rules edition 5)."""
     readied: dict[str, ReadiedAction] = Field(default_factory=dict)
     """Readied actions by creature; each lapses at its creature's next turn start."""
     stack: InterruptStack = InterruptStack()
@@ -399,6 +435,13 @@ class DndState(_Frozen):
     """Flying creatures knocked out of the air, until the GM gives the height of the fall."""
     ground: dict[str, Decimal] = Field(default_factory=dict)
     """The ground height of squares in metres, by square name (a square not listed: 0)."""
+
+    @property
+    def waiting_for(self) -> str | None:
+        """The creature whose decision to cast Shield the table waits for, if any."""
+        if self.held_hit is not None:
+            return self.held_hit.target
+        return None if self.held_spell is None else self.held_spell.target
 
     @staticmethod
     def fresh(options: DndOptions) -> DndState:

@@ -147,6 +147,11 @@ class Dnd5e:
         if isinstance(command, c.Cast):
             return _cast_odds(state, command)
         if isinstance(command, c.Shield):
+            spell = state.held_spell
+            if spell is not None and spell.target == command.creature:
+                hits = deciding.shielded_spell_hits(state)[0] > 0 if command.cast else True
+                p = Fraction(int(hits))
+                return _two(("hit", p), ("miss", 1 - p))
             held = state.held_hit
             if held is None or held.target != command.creature:
                 raise RuleError("dnd5e.no_hit_pending", creature=command.creature)

@@ -46,8 +46,12 @@ third axis); tables of edition 3 and before resolve
 every hit at once, count no targets and make no area, as they did, so no recorded event
 changed shape or meaning). 6: an innate caster's DC and attack bonus its stat block does not
 state follow from its proficiency bonus and ability, and the mephits' one-spell traits are
-read, as rules edition 5; tables of edition 4 and before keep DC 10 and +0, so no event
-changed shape or meaning)."""
+read, spells of one creature counted and Hold Person's targets kept within 9 m, a flyer's
+step up or down in place, and Shield against spell attacks and Magic Missile (``spell_cast``
+with ``held``, left out while empty, the state's ``held_spell`` and the event
+``spell_landed``), as rules edition 5; tables of edition 4 and before keep DC 10 and +0,
+resolve spells at once and count as before, so no recorded event changed shape or
+meaning)."""
 
 UPCASTERS: Mapping[str, Sequence[Upcaster]] = {}
 """Event kind → its upcasters in order (``v1→v2``, ``v2→v3``, …); none yet."""

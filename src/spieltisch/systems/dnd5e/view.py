@@ -17,10 +17,15 @@ from spieltisch.engine.visibility import Viewer
 from spieltisch.systems.dnd5e.actions import monster_action
 from spieltisch.systems.dnd5e.areas import creatures_in, squares_in
 from spieltisch.systems.dnd5e.auras import affects, area_squares, aura_info, inside
-from spieltisch.systems.dnd5e.casting import save_bonus_of, slots_left
+from spieltisch.systems.dnd5e.casting import cast_info, casting_at, save_bonus_of, slots_left
 from spieltisch.systems.dnd5e.cover import COVER_BONUS
 from spieltisch.systems.dnd5e.data import CONDITIONS, bestiary, condition_tags
-from spieltisch.systems.dnd5e.decide import legendary_offered, shield_slot, shielded_outcome
+from spieltisch.systems.dnd5e.decide import (
+    legendary_offered,
+    shield_slot,
+    shielded_outcome,
+    shielded_spell_hits,
+)
 from spieltisch.systems.dnd5e.lasting import ac_bonus, dice_pmf, dice_total
 from spieltisch.systems.dnd5e.legendary import (
     LegendaryAction,
@@ -200,6 +205,39 @@ def _held_hit(state: DndState, seen: set[str]) -> dict[str, Any] | None:
     }
 
 
+def _held_spell(state: DndState, seen: set[str]) -> dict[str, Any] | None:
+    """The spell rolls that wait for the decision of their target (Shield), for viewers who
+    see caster and target: each roll with its total (an attack's), the AC it hit and the AC
+    with Shield, the slot Shield would take and how many rolls would still deal damage with
+    it (certain: the d20s are rolled; Magic Missile's darts: none)."""
+    held = state.held_spell
+    if held is None or held.caster not in seen or held.target not in seen:
+        return None
+    caster, target = state.fighters[held.caster], state.fighters[held.target]
+    info = cast_info(state, held.spell)
+    bonus = casting_at(state, caster).attack_bonus
+    rolls = []
+    for roll in held.of(target.id):
+        natural = kept_d20(roll.d20, Mode(roll.mode)) if roll.d20 else None
+        boost = dice_total(roll_extra(state, caster.id, "attack"), roll.effect_dice)
+        total = None if natural is None else natural + bonus + boost
+        rolls.append({**roll.model_dump(mode="json"), "natural": natural, "total": total})
+    slot = shield_slot(state, target.id)
+    return {
+        "caster": caster.id,
+        "target": target.id,
+        "spell": info.id,
+        "name": info.name,
+        "slot_cast": held.slot,
+        "attack": info.attack,
+        "rolls": rolls,
+        "ac": armour_class(state, target),
+        "shield_ac": target.ac + ac_bonus({*kinds_on(state, target.id), "shielded"}),
+        "slot": slot,
+        "shield_hits": None if slot is None else shielded_spell_hits(state)[0],
+    }
+
+
 def _auras(state: DndState, seen: set[str]) -> list[dict[str, Any]]:
     """The auras around casters the viewer sees (Spirit Guardians): the spell, slot, damage
     type, radius, the squares of the area (for a medium creature) and the creatures inside
@@ -244,7 +282,7 @@ def view(state: DndState, viewer: Viewer) -> dict[str, Any]:
             "attacks": [
                 option
                 for r in pending.reactors
-                if r in seen and may_react(state, r) and state.held_hit is None
+                if r in seen and may_react(state, r) and state.waiting_for is None
                 for option in _attack_options(
                     state, state.fighters[r], [state.fighters[pending.mover]]
                 )
@@ -257,7 +295,7 @@ def view(state: DndState, viewer: Viewer) -> dict[str, Any]:
         data["readied"] = _readied(state, state.fighters[data["id"]], seen)
     attacks: list[Any] = []
     current = fight.current if fight is not None else None
-    if current in seen and pending is None and state.held_hit is None and current is not None:
+    if current in seen and pending is None and state.waiting_for is None and current is not None:
         attacks = _attack_options(state, state.fighters[current], visible)
     return {
         "system": "dnd5e",
@@ -290,6 +328,7 @@ def view(state: DndState, viewer: Viewer) -> dict[str, Any]:
         },
         "pending_reaction": pending_view,
         "held_hit": _held_hit(state, seen),
+        "held_spell": _held_spell(state, seen),
         "auras": _auras(state, seen),
         "last_attack": _last_attack(state, seen),
         "last_save": state.last_save

@@ -331,17 +331,16 @@ function reactionPanel(/** @type {Ctx} */ ctx) {
  * cast Shield (+5 AC, against this attack too) or take the hit. Others see whom the table
  * waits for. The d20 is rolled, so whether Shield turns the hit is certain. */
 function shieldPanel(/** @type {Ctx} */ ctx) {
-  const held = ctx.state.held_hit;
+  const held = ctx.state.held_hit ?? ctx.state.held_spell;
   const f = held && byId(ctx).get(held.target);
   if (!f) return null;
-  const params = { target: f.name, attacker: nameOf(ctx, held.attacker), attack: held.attack, total: held.total, ac: held.ac, shield_ac: held.shield_ac };
-  const intro = el("p", {}, t("web.dnd5e.shield.text", params));
+  const intro = el("p", {}, shieldText(ctx, held, f));
   const heading = el("h2", { id: "dd-shield-h" }, t("web.dnd5e.shield.heading"));
   if (!mine(ctx, f)) {
     return el("section", { class: "card dd-reaction", id: "dd-shield", "aria-labelledby": "dd-shield-h" }, heading, intro,
       el("p", { id: "dd-shield-wait" }, t("web.dnd5e.reaction_wait", { reactor: f.name })));
   }
-  const still = held.shield_hits ? t(held.shield_hits.p > 0 ? "web.dnd5e.shield.still_hits" : "web.dnd5e.shield.turns", params) : null;
+  const still = shieldStill(ctx, held);
   return el("section", { class: "card dd-reaction", id: "dd-shield", tabindex: "-1", "aria-labelledby": "dd-shield-h" }, heading, intro,
     still ? el("p", { id: "dd-shield-odds" }, still) : null,
     el("button", { type: "button", class: "primary", id: "dd-shield-cast", disabled: held.slot == null,
@@ -349,6 +348,28 @@ function shieldPanel(/** @type {Ctx} */ ctx) {
       t("web.dnd5e.shield.cast", { slot: held.slot ?? "–" })),
     el("button", { type: "button", id: "dd-shield-take", onclick: () => sendFor(ctx, f, { kind: "shield", creature: f.id, cast: false }).then(focusResult) },
       t("web.dnd5e.shield.take")));
+}
+
+/** What waits for the Shield decision: a weapon hit, or a spell's rolls at the creature
+ * (an attack spell's totals, or Magic Missile's darts). */
+function shieldText(/** @type {Ctx} */ ctx, /** @type {Open} */ held, /** @type {Fighter} */ f) {
+  if (!ctx.state.held_spell || ctx.state.held_hit) {
+    return t("web.dnd5e.shield.text", { target: f.name, attacker: nameOf(ctx, held.attacker), attack: held.attack, total: held.total, ac: held.ac, shield_ac: held.shield_ac });
+  }
+  const params = { target: f.name, attacker: nameOf(ctx, held.caster), spell: held.name, ac: held.ac, shield_ac: held.shield_ac,
+    total: held.rolls.map((/** @type {Open} */ r) => r.total).join(", "), count: held.rolls.length };
+  return t(held.attack ? "web.dnd5e.shield.spell_text" : "web.dnd5e.shield.darts_text", params);
+}
+
+/** What Shield would make of what waits (certain: the d20s are rolled). */
+function shieldStill(/** @type {Ctx} */ ctx, /** @type {Open} */ held) {
+  if (held.shield_hits == null) return null;
+  if (ctx.state.held_hit) {
+    const params = { total: held.total, shield_ac: held.shield_ac };
+    return t(held.shield_hits.p > 0 ? "web.dnd5e.shield.still_hits" : "web.dnd5e.shield.turns", params);
+  }
+  const params = { hits: held.shield_hits, count: held.rolls.length, shield_ac: held.shield_ac };
+  return t(held.shield_hits > 0 ? "web.dnd5e.shield.spell_still_hits" : "web.dnd5e.shield.spell_turns", params);
 }
 
 function focusResult(/** @type {unknown} */ answer) {
@@ -1560,7 +1581,9 @@ export function describe(/** @type {DndEvent} */ event, /** @type {Ctx} */ ctx) 
     case "condition_set": return t(event.remove ? "web.dnd5e.ev.condition_off" : "web.dnd5e.ev.condition_on", { name: n(event.target), condition: tFirst(["web.dnd5e.cond." + event.condition], {}, event.condition) });
     case "save_rolled": return t("web.dnd5e.ev.save_rolled", { name: n(event.creature), ability: t("web.dnd5e.ability." + event.ability), dc: event.dc, result: t(event.succeeded ? "web.dnd5e.save_ok" : "web.dnd5e.save_fail") });
     case "death_saved": return t("web.dnd5e.ev.death_" + deathSave(event.d20, event.boost || 0), { name: n(event.creature), d20: event.d20 });
-    case "spell_cast": return t(event.slot ? "web.dnd5e.ev.spell_cast" : "web.dnd5e.ev.cantrip_cast", { name: n(event.creature), spell: spellName(ctx, event.creature, event.spell), slot: event.slot, casting: t("web.dnd5e.casting." + event.casting) });
+    case "spell_cast": return t(event.slot ? "web.dnd5e.ev.spell_cast" : "web.dnd5e.ev.cantrip_cast", { name: n(event.creature), spell: spellName(ctx, event.creature, event.spell), slot: event.slot, casting: t("web.dnd5e.casting." + event.casting) })
+      + (event.held?.length ? " " + t("web.dnd5e.ev.spell_held", { names: event.held.map(n).join(", ") }) : "");
+    case "spell_landed": return t("web.dnd5e.ev.spell_landed", { name: n(event.creature), spell: spellName(ctx, event.creature, event.spell), target: n(event.targets[0].target) });
     case "concentration_saved": return t(event.kept ? "web.dnd5e.ev.concentration_kept" : "web.dnd5e.ev.concentration_lost", { name: n(event.creature), spell: spellName(ctx, event.creature, event.spell), dc: event.dc, damage: event.damage });
     case "concentration_ended": return t("web.dnd5e.ev.concentration_ended." + event.reason, { name: n(event.creature), spell: spellName(ctx, event.creature, event.spell) });
     case "legendary_offered": return t("web.dnd5e.ev.legendary_offered", { name: n(event.creature) });
@@ -1595,7 +1618,7 @@ export function diceOf(/** @type {DndEvent} */ event) {
   if (event.kind === "save_rolled") return event.d20.map((/** @type {number} */ v) => ({ die: "d20", sides: 20, face: v }));
   if (event.kind === "death_saved") return [{ die: "d20", sides: 20, face: event.d20 }];
   if (event.kind === "concentration_saved") return event.d20.map((/** @type {number} */ v) => ({ die: "d20", sides: 20, face: v }));
-  if (event.kind === "spell_cast") return event.targets.flatMap((/** @type {Open} */ x) => [...x.d20.map((/** @type {number} */ v) => ({ die: "d20", sides: 20, face: v })), ...x.dice.map((/** @type {number} */ v) => ({ die: "d", face: v }))]);
+  if (event.kind === "spell_cast" || event.kind === "spell_landed") return event.targets.flatMap((/** @type {Open} */ x) => [...x.d20.map((/** @type {number} */ v) => ({ die: "d20", sides: 20, face: v })), ...x.dice.map((/** @type {number} */ v) => ({ die: "d", face: v }))]);
   if (event.kind === "condition_saved") return event.d20.map((/** @type {number} */ v) => ({ die: "d20", sides: 20, face: v }));
   const checked = checkDice(event);
   if (checked) return checked;
@@ -1635,10 +1658,10 @@ export function summary(/** @type {LogRecord} */ record, /** @type {Ctx} */ ctx)
 /** A held hit waiting for its target's Shield, else each opportunity attack waiting for a
  * reactor, that the viewer decides for (the creature's player, or the GM). */
 export function decisions(/** @type {Ctx} */ ctx) {
-  const held = ctx.state.held_hit;
+  const held = ctx.state.held_hit ?? ctx.state.held_spell;
   const shield = held && byId(ctx).get(held.target);
   if (shield && mine(ctx, shield)) {
-    return [{ id: "dd-shield", text: t("web.dnd5e.shield.text", { target: shield.name, attacker: nameOf(ctx, held.attacker), attack: held.attack, total: held.total, ac: held.ac, shield_ac: held.shield_ac }), target: "dd-shield" }];
+    return [{ id: "dd-shield", text: shieldText(ctx, held, shield), target: "dd-shield" }];
   }
   const pending = ctx.state.pending_reaction;
   if (!pending) return [];
