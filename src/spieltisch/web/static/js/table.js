@@ -268,12 +268,15 @@ async function reloadOnce() {
   takeState(info.state, info.seq);
   const answer = await api("GET", `/api/tables/${TABLE}/records?limit=${LOG_PAGE}`, { token: token() });
   const records = answer.records || [];
-  // Records never change: those read before the latest page stay (an older page asked for).
+  // Records never change: those read before the latest page stay (an older page asked for),
+  // and so do those the socket brought while this page was on its way (after its last one).
   const first = records.length ? records[0].seq : Infinity;
+  const last = records.length ? records[records.length - 1].seq : -Infinity;
   const earlier = [...view.records.values()].filter((r) => r.seq < first);
+  const later = [...view.records.values()].filter((r) => r.seq > last);
   if (!earlier.length) view.older = Boolean(answer.older);
   view.records = new Map();
-  addRecords([...earlier, ...records]);
+  addRecords([...earlier, ...records, ...later]);
   view.seq = Math.max(view.seq, info.seq || 0);
   saveTable(TABLE, { title: info.title, system: info.system, role: info.me?.role, participant: info.me?.participant, name: info.me?.name });
   render();
