@@ -677,8 +677,12 @@ def innate_ability(text: str) -> str | None:
 def proficiency_bonus(challenge: str) -> int:
     """The proficiency bonus of a monster by its challenge rating (SRD: +2 up to CR 4, then
     one more every four ratings, +9 at CR 29 and 30)."""
-    value = 0 if "/" in challenge else int(challenge)
-    return 2 + max(value - 1, 0) // 4
+    return 2 + max(_whole_rating(challenge) - 1, 0) // 4
+
+
+def _whole_rating(challenge: str) -> int:
+    """A challenge rating as a whole number (the fractions 1/8 to 1/2: 0)."""
+    return 0 if "/" in challenge else int(challenge)
 
 
 def innate_level(challenge: str) -> int:
@@ -686,8 +690,7 @@ def innate_level(challenge: str) -> int:
     trait): its challenge rating, rounded down, from 1 to 20 (a CR 1/2 mephit: 1; a CR 11
     djinni: 11, so its cantrips deal three dice; a CR 21 solar: 20). Our reading: the SRD
     gives innate cantrips no level, and a challenge rating stands for a character level."""
-    value = 0 if "/" in challenge else int(challenge)
-    return min(max(value, 1), 20)
+    return min(max(_whole_rating(challenge), 1), 20)
 
 
 def with_innate(found: Spellcasting | None, innate: Spellcasting | None) -> Spellcasting | None:
