@@ -572,8 +572,9 @@ def cold_load(
             env=env,
             capture_output=True,
             text=True,
-            check=True,
         )
+        if done.returncode != 0:  # say why: the step's own error, not only its exit status
+            raise RuntimeError(f"cold step {' '.join(step)} failed:\n{done.stderr}")
         return done.stdout.strip().splitlines()[-1]
 
     with tempfile.TemporaryDirectory() as tmp:
