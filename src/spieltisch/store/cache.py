@@ -19,7 +19,7 @@ from typing import Any, SupportsIndex, overload
 from spieltisch import jsonpatch
 from spieltisch.engine.system import GameSystem
 from spieltisch.engine.table import Record, Table, read_record
-from spieltisch.engine.visibility import Actor, Role, Viewer, sees
+from spieltisch.engine.visibility import Role, Viewer, sees
 
 __all__ = ["LazyLog", "LogFacts", "StoredTable", "view_class"]
 
@@ -325,26 +325,6 @@ class StoredTable(Table):
                     owners[record.claims] = record.actor
         self._remember_at(name, owners)
         return dict(owners)
-
-    def viewer(self, actor: Actor) -> Viewer:
-        """As :meth:`Table.viewer`, kept while the log does not grow: every connection of the
-        table asks for its participant's viewer after each change."""
-        memo = self.at_this_length("_viewers")
-        key = (actor.id, actor.role)
-        found: Viewer | None = memo.get(key)
-        if found is None:
-            found = memo[key] = super().viewer(actor)
-        return found
-
-    def at_this_length(self, name: str) -> dict[Any, Any]:
-        """A memo named ``name`` for what this table derives from its log as it is now: empty
-        again once the log has grown (a published table never changes; a fork that decides
-        a command grows, and forgets)."""
-        known: tuple[int, dict[Any, Any]] | None = self.__dict__.get(name)
-        if known is None or known[0] != len(self.records):
-            known = (len(self.records), {})
-            self.__dict__[name] = known
-        return known[1]
 
     def _since_memo(self, name: str) -> tuple[Any, int] | None:
         """A value remembered for this log up to some record, and how many records that was.

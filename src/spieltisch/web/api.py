@@ -85,10 +85,7 @@ def view_viewer(table: StoredTable, viewer: Viewer) -> Viewer:
     narrow = getattr(table.system, "view_viewer", None)
     if narrow is None:
         return viewer
-    memo = table.at_this_length("_view_viewers")  # asked by every connection after a change
-    same: Viewer | None = memo.get(viewer)
-    if same is None:
-        same = memo[viewer] = narrow(table.state_for(viewer), viewer)
+    same: Viewer = narrow(table.state_for(viewer), viewer)
     return same
 
 
