@@ -72,6 +72,9 @@ def open_table(
         page.goto(base + "/")
         expect(page.locator("#new-system option")).not_to_have_count(0)
         page.select_option("#new-system", system)
+        # The game's options are drawn when its texts have come: the button moves down then,
+        # so it is clicked only once they are there (a click in that moment hit the field).
+        expect(page.locator("#new-options")).to_have_attribute("data-system", system)
     page.fill("#new-title-input", title)
     page.select_option("#new-language", language)
     page.fill("#new-name", name)

@@ -52,6 +52,7 @@ async function renderOptions() {
   const fields = optionFields(/** @type {import("./options.js").System} */ (system), game);
   box.replaceChildren(...(fields.length ? [el("legend", {}, t("web.start.options")), ...fields] : []));
   box.hidden = fields.length === 0;
+  box.dataset.system = id;  // whose options the fields are (tests wait on it)
 }
 
 /** @param {SubmitEvent} event */
