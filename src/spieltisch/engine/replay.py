@@ -40,10 +40,9 @@ from typing import Any
 from spieltisch.dice.fair import ReplayExhausted, ReplaySource
 from spieltisch.engine.chat import is_chat
 from spieltisch.engine.errors import EngineError
-from spieltisch.engine.system import GameSystem
+from spieltisch.engine.system import GameSystem, automatic_limit
 from spieltisch.engine.table import (
     AUTO_ACTOR,
-    MAX_AUTOMATIC,
     Actor,
     DrawModel,
     Record,
@@ -126,6 +125,7 @@ def replay_log(
     expect_auto: Any = None  # the automatic command the table issues next, if any
     basis: Any = None  # the state that command is decided on
     chain = 0  # automatic records since the last command of a participant
+    limit = automatic_limit(system, table.options)
     for count, record in enumerate(records):
         if record.seq != count + 1:
             return ReplayResult(count, ReplayMismatch(record.seq, "seq", count + 1, record.seq))
@@ -142,7 +142,7 @@ def replay_log(
             continue  # part of the record before: what follows it follows that record
         chain = chain + 1 if record.actor == AUTO_ACTOR else 0
         expect_auto = None
-        if record.command is not None and chain < MAX_AUTOMATIC and not is_chat(record):
+        if record.command is not None and chain < limit and not is_chat(record):
             basis = table.state if record.hidden else table.shared_state
             expect_auto = system.automatic(basis)
     if expect_auto is not None and _would_run(system, basis, expect_auto):

@@ -39,6 +39,7 @@ __all__ = [
     "OddsOutcome",
     "OddsPart",
     "StateT",
+    "automatic_limit",
     "exact_int",
     "parse_command",
     "parse_options",
@@ -110,6 +111,9 @@ class GameSystem(Protocol[StateT, CommandT, EventT]):
     Optional: a method ``stamp_options(options) -> dict`` gives the options a *new* table
     is stored with (the store calls it on creation only, :func:`stamp_options`; HeXXen and
     Kreiswanderer store the edition of their rules there, so tables stored before keep theirs).
+    Optional: a method ``automatic_limit(options) -> int`` gives how many automatic commands
+    may follow one command of a participant at a table with these options
+    (:func:`automatic_limit`; :data:`MAX_AUTOMATIC` without it).
     """
 
     id: str
@@ -244,6 +248,20 @@ def stamp_options(system: GameSystem[Any, Any, Any], options: Mapping[str, Any])
     ``stamp_options`` hook, e.g. HeXXen's rules edition); unchanged without the hook."""
     hook = getattr(system, "stamp_options", None)
     return dict(options) if hook is None else dict(hook(options))
+
+
+MAX_AUTOMATIC = 500
+"""How many automatic commands may follow one command of a participant, unless the system
+says otherwise (:func:`automatic_limit`): a guard against a system that keeps issuing them."""
+
+
+def automatic_limit(system: GameSystem[Any, Any, Any], options: Mapping[str, Any]) -> int:
+    """How many automatic commands may follow one command of a participant at a table of
+    ``system`` with ``options`` (as read, see :func:`upgrade_options`): the system's optional
+    ``automatic_limit`` hook (Kilkenny's AI seats may play a whole game among themselves),
+    else :data:`MAX_AUTOMATIC`. The table and its replay both stop the chain there."""
+    hook = getattr(system, "automatic_limit", None)
+    return MAX_AUTOMATIC if hook is None else int(hook(options))
 
 
 def upgrade_options(

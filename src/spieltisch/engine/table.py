@@ -34,7 +34,7 @@ from spieltisch.dice.fair import DiceSource, Draw, RecordingSource, ReplaySource
 from spieltisch.engine import chat
 from spieltisch.engine.errors import EngineError, RuleError
 from spieltisch.engine.permissions import check_fields, makes_secret
-from spieltisch.engine.system import Contact, GameSystem, parse_command
+from spieltisch.engine.system import Contact, GameSystem, automatic_limit, parse_command
 from spieltisch.engine.upcast import EventShapes, shapes_of
 from spieltisch.engine.visibility import Actor, Role, Viewer, sees
 from spieltisch.errors import SpieltischError
@@ -51,9 +51,6 @@ __all__ = [
     "draws_of",
     "read_record",
 ]
-
-MAX_AUTOMATIC = 500
-"""Guard against a system that keeps issuing automatic commands."""
 
 AUTO_ACTOR = "auto"
 """Actor id of commands the table issues by itself (AI seats, forced moves)."""
@@ -268,7 +265,7 @@ class Table:
         self._decide(parsed, actor.id, source_at, hidden, actor.role is Role.GM)
         plan = automatic or self.system.automatic
         try:
-            for _ in range(MAX_AUTOMATIC):
+            for _ in range(automatic_limit(self.system, self.options)):
                 follow = plan(self._state if hidden else self._shared)
                 if follow is None:
                     break

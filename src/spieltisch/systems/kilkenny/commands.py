@@ -15,9 +15,12 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
+from spieltisch.engine.system import Edition
 from spieltisch.engine.text import Ref, text_rule
 
 __all__ = [
+    "AUTOMATIC_LIMIT",
+    "EDITION",
     "MAX_BUDGET",
     "MAX_PLIES",
     "MAX_POSITION",
@@ -39,6 +42,13 @@ MAX_PLIES = 100_000
 """Largest ply cap a table accepts."""
 MAX_POSITION = 500
 """Longest start position (notation) a table accepts."""
+EDITION: Literal[2] = 2
+"""The edition of the rules a new table is made with (see :class:`KilkennyOptions`)."""
+AUTOMATIC_LIMIT = 20_000
+"""How many AI records may follow one command of a participant in edition 2: enough for any
+game the AI seats play to its end among themselves (the longest found stop near a few
+thousand records), still a guard against a game that never ends. Edition 1 keeps the
+table's general 500, so tables made before replay as recorded."""
 
 
 # -- options ---------------------------------------------------------------------------------
@@ -67,6 +77,10 @@ class KilkennyOptions(BaseModel):
         Annotated[StrictStr, Field(max_length=MAX_POSITION), text_rule(MAX_POSITION)] | None
     ) = None
     """Start from this position (notation) instead of the layout's start."""
+    edition: Edition = EDITION
+    """1: at most 500 AI records follow a participant's command, then the table waits (tables
+    made before); 2: the AI seats play on until a human is to act or the game ends (up to
+    :data:`AUTOMATIC_LIMIT` records)."""
 
 
 # -- commands --------------------------------------------------------------------------------

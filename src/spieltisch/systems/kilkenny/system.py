@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from spieltisch.dice.dist import Dist
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine.errors import RuleError
-from spieltisch.engine.system import Access, Odds, OddsOutcome
+from spieltisch.engine.system import MAX_AUTOMATIC, Access, Odds, OddsOutcome
 from spieltisch.engine.text import Label
 from spieltisch.engine.upcast import EventShapes
 from spieltisch.engine.visibility import Viewer
@@ -27,6 +27,8 @@ from spieltisch.systems.kilkenny.ai import PLAYER_NAMES, make_player
 from spieltisch.systems.kilkenny.board import MAX_ROLL, Move
 from spieltisch.systems.kilkenny.chances import chances_json
 from spieltisch.systems.kilkenny.commands import (
+    AUTOMATIC_LIMIT,
+    EDITION,
     KilkennyCommand,
     KilkennyOptions,
     MoveCommand,
@@ -213,6 +215,23 @@ class KilkennySystem:
     options: TypeAdapter[Any] = TypeAdapter(KilkennyOptions)
 
     # -- setup -----------------------------------------------------------------------------
+
+    def stamp_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """A new table stores the edition of the rules (2 unless given), so that a table
+        stored before it (without ``edition``) keeps edition 1."""
+        return {"edition": EDITION, **options}
+
+    def upgrade_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Options stored without ``edition`` are a table made before the edition: its AI
+        seats stop after 500 records in a row, as they did when it was played."""
+        return {**options, "edition": options.get("edition", 1)}
+
+    def automatic_limit(self, options: Mapping[str, Any]) -> int:
+        """How many AI records may follow one command of a participant: the table's general
+        guard in edition 1, :data:`AUTOMATIC_LIMIT` in edition 2 (a game of AI seats plays
+        on to its end; a human seat with no cat on the board passes by itself)."""
+        edition = KilkennyOptions.model_validate(dict(options)).edition
+        return AUTOMATIC_LIMIT if edition >= 2 else MAX_AUTOMATIC
 
     def new_state(self, options: Mapping[str, Any]) -> KilkennyState:
         """A new game from the table options (see :class:`KilkennyOptions`)."""

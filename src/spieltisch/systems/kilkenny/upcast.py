@@ -22,7 +22,7 @@ from spieltisch.engine.upcast import Upcaster
 
 __all__ = ["RULES_VERSION", "UPCASTERS"]
 
-RULES_VERSION = 1
+RULES_VERSION = 2
 """The version of the rules, carried in exports and snapshots."""
 
 UPCASTERS: Mapping[str, Sequence[Upcaster]] = {}
