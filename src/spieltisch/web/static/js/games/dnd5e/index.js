@@ -663,7 +663,7 @@ function routePanel(/** @type {Ctx} */ ctx) {
     el("div", { class: "row" },
       field(t("web.dnd5e.mode_label"), select("dd-mode", modes.map((m) => [m, t("web.dnd5e.speed." + m)]), ui.mode, { onchange: (/** @type {FieldEvent} */ e) => { ui.mode = e.target.value; ctx.rerender(); } })),
       ui.mode === "fly" ? field(t("web.dnd5e.altitude"), numberInput("dd-altitude", ui.altitude, { min: 0, max: 1000, step: 0.5, oninput: (/** @type {FieldEvent} */ e) => (ui.altitude = e.target.value) })) : null,
-      ui.mode === "fly" ? el("button", { type: "button", id: "dd-rise", onclick: () => riseInPlace(ctx) }, t("web.dnd5e.rise_in_place")) : null,
+      ui.mode === "fly" && ctx.state.options.edition >= 5 ? el("button", { type: "button", id: "dd-rise", onclick: () => riseInPlace(ctx) }, t("web.dnd5e.rise_in_place")) : null,
       field(t("web.dnd5e.jump_label"), select("dd-jump", ["", "long", "high"].map((j) => [j, t("web.dnd5e.jump." + (j || "none"))]), ui.jump, { onchange: (/** @type {FieldEvent} */ e) => { ui.jump = e.target.value; ctx.rerender(); } })),
       ui.jump === "high" ? field(t("web.dnd5e.jump_height"), numberInput("dd-jump-height", ui.jumpHeight, { min: 0.3, max: 30, step: 0.3, required: true, "aria-required": "true", oninput: (/** @type {FieldEvent} */ e) => (ui.jumpHeight = e.target.value) })) : null,
       ui.jump ? checkField("dd-jump-obstacle", t("web.dnd5e.jump_obstacle"), ui.obstacle, { onchange: (/** @type {FieldEvent} */ e) => (ui.obstacle = e.target.checked) }) : null,
