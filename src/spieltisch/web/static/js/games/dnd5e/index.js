@@ -537,11 +537,14 @@ function onToken(/** @type {Ctx} */ ctx, /** @type {MapToken} */ token) {
 }
 
 /** A creature clicked on the map joins the targets of the spell being cast (one that takes
- * targets), as ticking it in the form would. */
+ * targets), as ticking it in the form would; where the spell already has as many targets as
+ * it may (one for Hold Person), the one named first gives way. */
 function targetSpell(/** @type {Ctx} */ ctx, /** @type {string} */ id) {
   const spell = casters(ctx).length ? chosenSpell(ctx) : null;
   if (!spell || spell.area || spell.range === "self" || ui.cast.targets.includes(id)) return;
-  ui.cast.targets = [...ui.cast.targets, id];
+  const most = spell.targets_max?.[String(spell.level ? Number(ui.cast.slot) || spell.level : 0)];
+  const kept = most && ui.cast.targets.length >= most ? ui.cast.targets.slice(ui.cast.targets.length - most + 1) : ui.cast.targets;
+  ui.cast.targets = [...kept, id];
 }
 
 /** A token dragged over a square: its route becomes the straight line there, previewed. */
