@@ -86,3 +86,36 @@ def test_darts_split_over_two_knights(browser: Any, server: Any, screenshots: Pa
     finally:
         for context in contexts:
             context.close()
+
+
+def test_a_click_on_the_map_gives_a_spell_no_more_targets_than_it_may_take(
+    browser: Any, server: Any
+) -> None:
+    """Hold Person takes one creature with a 2nd-level slot and one more per level above: a
+    second creature clicked on the map takes the first one's place, and with a 3rd-level
+    slot both are kept (the server would refuse a target too many)."""
+    context = new_context(browser)
+    page = context.new_page()
+    errors = watch_errors(page)
+    try:
+        table = ApiTable(server.url, page, "dnd5e")
+        casting = {**WIZARD["spellcasting"], "slots": [4, 3, 2], "spells": ["hold-person"]}
+        wizard = {**WIZARD, "spellcasting": casting}
+        table.send(wizard)
+        for id_, at in (("knight", "c3"), ("knight-2", "d4")):
+            table.send({"kind": "add_monster", "id": id_, "monster": "knight", "position": at})
+        table.send({"kind": "start_combat", "rolls": {"wiz": 20, "knight": 2, "knight-2": 1}})
+        table.open()
+        page.select_option("#dd-cast-spell", "hold-person")
+        page.locator("#dd-token-knight").click()
+        expect(page.locator("#dd-cast-target-knight")).to_be_checked()
+        page.locator("#dd-token-knight-2").click()
+        expect(page.locator("#dd-cast-target-knight-2")).to_be_checked()
+        expect(page.locator("#dd-cast-target-knight")).not_to_be_checked()
+        page.select_option("#dd-cast-slot", "3")
+        page.locator("#dd-token-knight").click()
+        expect(page.locator("#dd-cast-target-knight")).to_be_checked()
+        expect(page.locator("#dd-cast-target-knight-2")).to_be_checked()
+        assert errors == []
+    finally:
+        context.close()

@@ -51,7 +51,7 @@ from spieltisch.systems.dnd5e.queries import (
     square_distance,
 )
 from spieltisch.systems.dnd5e.rules import Mode, high_jump_m, kept_d20, long_jump_m
-from spieltisch.systems.dnd5e.spells import missile_count, spell_info
+from spieltisch.systems.dnd5e.spells import missile_count, spell_info, target_limit
 from spieltisch.systems.dnd5e.statblock import SaveLine
 from spieltisch.systems.dnd5e.state import DndState, Fighter
 
@@ -356,6 +356,18 @@ def _volley(state: DndState, key: str, level: int) -> dict[str, int] | None:
     return {str(n): missile_count(info, n, character_level=level) for n in slots}
 
 
+def _targets_max(state: DndState, key: str) -> dict[str, int] | None:
+    """How many creatures a spell may target, by slot level (a cantrip: under 0); None for a
+    spell whose targets the table does not count (``spells.target_limit``)."""
+    info = spell_info(key)
+    edition = state.options.edition
+    if target_limit(info, info.level, edition=edition) is None:
+        return None
+    slots = range(info.level, 10) if info.level else (0,)
+    limits = {str(n): target_limit(info, n, edition=edition) for n in slots}
+    return {slot: limit for slot, limit in limits.items() if limit is not None}
+
+
 def _aura_types(state: DndState, key: str) -> list[str] | None:
     """The damage types an aura spell's caster chooses from (the default first); None for
     another spell or a table before rules edition 4."""
@@ -406,6 +418,7 @@ def _casting(state: DndState, fighter: Fighter) -> dict[str, Any] | None:
             {
                 **_spell_entry(k),
                 "missiles": _volley(state, k, found.level),
+                "targets_max": _targets_max(state, k),
                 "aura_types": _aura_types(state, k),
             }
             for k in found.spells

@@ -537,11 +537,14 @@ function onToken(/** @type {Ctx} */ ctx, /** @type {MapToken} */ token) {
 }
 
 /** A creature clicked on the map joins the targets of the spell being cast (one that takes
- * targets), as ticking it in the form would. */
+ * targets), as ticking it in the form would; where the spell already has as many targets as
+ * it may (one for Hold Person), the one named first gives way. */
 function targetSpell(/** @type {Ctx} */ ctx, /** @type {string} */ id) {
   const spell = casters(ctx).length ? chosenSpell(ctx) : null;
   if (!spell || spell.area || spell.range === "self" || ui.cast.targets.includes(id)) return;
-  ui.cast.targets = [...ui.cast.targets, id];
+  const most = spell.targets_max?.[String(spell.level ? Number(ui.cast.slot) || spell.level : 0)];
+  const kept = most && ui.cast.targets.length >= most ? ui.cast.targets.slice(ui.cast.targets.length - most + 1) : ui.cast.targets;
+  ui.cast.targets = [...kept, id];
 }
 
 /** A token dragged over a square: its route becomes the straight line there, previewed. */
@@ -663,7 +666,7 @@ function routePanel(/** @type {Ctx} */ ctx) {
     el("div", { class: "row" },
       field(t("web.dnd5e.mode_label"), select("dd-mode", modes.map((m) => [m, t("web.dnd5e.speed." + m)]), ui.mode, { onchange: (/** @type {FieldEvent} */ e) => { ui.mode = e.target.value; ctx.rerender(); } })),
       ui.mode === "fly" ? field(t("web.dnd5e.altitude"), numberInput("dd-altitude", ui.altitude, { min: 0, max: 1000, step: 0.5, oninput: (/** @type {FieldEvent} */ e) => (ui.altitude = e.target.value) })) : null,
-      ui.mode === "fly" ? el("button", { type: "button", id: "dd-rise", onclick: () => riseInPlace(ctx) }, t("web.dnd5e.rise_in_place")) : null,
+      ui.mode === "fly" && ctx.state.options.edition >= 5 ? el("button", { type: "button", id: "dd-rise", onclick: () => riseInPlace(ctx) }, t("web.dnd5e.rise_in_place")) : null,
       field(t("web.dnd5e.jump_label"), select("dd-jump", ["", "long", "high"].map((j) => [j, t("web.dnd5e.jump." + (j || "none"))]), ui.jump, { onchange: (/** @type {FieldEvent} */ e) => { ui.jump = e.target.value; ctx.rerender(); } })),
       ui.jump === "high" ? field(t("web.dnd5e.jump_height"), numberInput("dd-jump-height", ui.jumpHeight, { min: 0.3, max: 30, step: 0.3, required: true, "aria-required": "true", oninput: (/** @type {FieldEvent} */ e) => (ui.jumpHeight = e.target.value) })) : null,
       ui.jump ? checkField("dd-jump-obstacle", t("web.dnd5e.jump_obstacle"), ui.obstacle, { onchange: (/** @type {FieldEvent} */ e) => (ui.obstacle = e.target.checked) }) : null,
