@@ -93,7 +93,8 @@ def test_a_click_on_the_map_gives_a_spell_no_more_targets_than_it_may_take(
 ) -> None:
     """Hold Person takes one creature with a 2nd-level slot and one more per level above: a
     second creature clicked on the map takes the first one's place, and with a 3rd-level
-    slot both are kept (the server would refuse a target too many)."""
+    slot both are kept; a third takes the place of the one named last, so the first named
+    stays (the server would refuse a target too many)."""
     context = new_context(browser)
     page = context.new_page()
     errors = watch_errors(page)
@@ -102,9 +103,11 @@ def test_a_click_on_the_map_gives_a_spell_no_more_targets_than_it_may_take(
         casting = {**WIZARD["spellcasting"], "slots": [4, 3, 2], "spells": ["hold-person"]}
         wizard = {**WIZARD, "spellcasting": casting}
         table.send(wizard)
-        for id_, at in (("knight", "c3"), ("knight-2", "d4")):
+        knights = (("knight", "c3"), ("knight-2", "d4"), ("knight-3", "e5"))
+        for id_, at in knights:
             table.send({"kind": "add_monster", "id": id_, "monster": "knight", "position": at})
-        table.send({"kind": "start_combat", "rolls": {"wiz": 20, "knight": 2, "knight-2": 1}})
+        rolls = {"wiz": 20, "knight": 3, "knight-2": 2, "knight-3": 1}
+        table.send({"kind": "start_combat", "rolls": rolls})
         table.open()
         page.select_option("#dd-cast-spell", "hold-person")
         page.locator("#dd-token-knight").click()
@@ -116,6 +119,10 @@ def test_a_click_on_the_map_gives_a_spell_no_more_targets_than_it_may_take(
         page.locator("#dd-token-knight").click()
         expect(page.locator("#dd-cast-target-knight")).to_be_checked()
         expect(page.locator("#dd-cast-target-knight-2")).to_be_checked()
+        page.locator("#dd-token-knight-3").click()
+        expect(page.locator("#dd-cast-target-knight-3")).to_be_checked()
+        expect(page.locator("#dd-cast-target-knight-2")).to_be_checked()
+        expect(page.locator("#dd-cast-target-knight")).not_to_be_checked()
         assert errors == []
     finally:
         context.close()

@@ -538,12 +538,13 @@ function onToken(/** @type {Ctx} */ ctx, /** @type {MapToken} */ token) {
 
 /** A creature clicked on the map joins the targets of the spell being cast (one that takes
  * targets), as ticking it in the form would; where the spell already has as many targets as
- * it may (one for Hold Person), the one named first gives way. */
+ * it may (one for Hold Person), the one named last gives way (the first named stays: Chain
+ * Lightning strikes it first). */
 function targetSpell(/** @type {Ctx} */ ctx, /** @type {string} */ id) {
   const spell = casters(ctx).length ? chosenSpell(ctx) : null;
   if (!spell || spell.area || spell.range === "self" || ui.cast.targets.includes(id)) return;
   const most = spell.targets_max?.[String(spell.level ? Number(ui.cast.slot) || spell.level : 0)];
-  const kept = most && ui.cast.targets.length >= most ? ui.cast.targets.slice(ui.cast.targets.length - most + 1) : ui.cast.targets;
+  const kept = most && ui.cast.targets.length >= most ? ui.cast.targets.slice(0, most - 1) : ui.cast.targets;
   ui.cast.targets = [...kept, id];
 }
 
