@@ -1690,7 +1690,7 @@ def _legendary_resistance(state: DndState, creature: str) -> e.LegendaryResisted
 
 # ---------------------------------------------------------------- refusals
 
-NAMED_PARAMS = ("creature", "target", "current", "mover")
+NAMED_PARAMS = ("creature", "target", "current", "mover", "first", "second")
 """Error params that name a creature: the table's errors carry its display name."""
 ID_CODES = frozenset({"dnd5e.duplicate_id"})
 """Errors about an id itself (they keep it)."""

@@ -71,11 +71,13 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-DndEdition = Annotated[Literal[1, 2, 3, 4, 5], BeforeValidator(exact_int)]
+DndEdition = Annotated[Literal[1, 2, 3, 4, 5, 6], BeforeValidator(exact_int)]
 """A D&D table's rules edition (see :data:`EDITION`)."""
 
-EDITION: Literal[1, 2, 3, 4, 5] = 5
-"""The edition of the D&D rules a new table is made with: 5, an innate caster's DC and
+EDITION: Literal[1, 2, 3, 4, 5, 6] = 6
+"""The edition of the D&D rules a new table is made with: 6, Chain Lightning strikes the first
+creature named, within its range, and leaps to at most three others (one more per slot level
+above 6th), each within 9 m of the first; 5, an innate caster's DC and
 attack bonus its stat block does not state follow from its challenge rating's proficiency
 bonus and its ability (8 + proficiency + modifier; proficiency + modifier), and a trait
 naming its one spell in a sentence casts it once a day; spells of one creature counted and
