@@ -221,14 +221,17 @@ class Attack(_Command):
 
 class TakeAction(_Command):
     """Any other action; for Help ``target`` is the ally helped and ``foe`` (attack help) the
-    enemy within 1.5 m of the helper."""
+    enemy within 1.5 m of the helper; ``task`` (check help) the skill or ability of the task
+    helped with (None: the ally's next check of any kind)."""
 
     kind: Literal["action"] = "action"
+    later: ClassVar[frozenset[str]] = frozenset({"task"})
     creature: Ref
     action: ActionName
     target: Ref | None = None
     foe: Ref | None = None
     help: Literal["attack", "check"] = "attack"
+    task: Ref | None = None
 
 
 class Ready(_Command):

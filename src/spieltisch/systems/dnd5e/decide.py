@@ -58,6 +58,7 @@ from spieltisch.systems.dnd5e.queries import (
     check_mode,
     cover_of,
     fighter_of,
+    helped_on,
     kinds_on,
     marked_dice,
     may_react,
@@ -76,7 +77,7 @@ from spieltisch.systems.dnd5e.spells import (
     keeps_concentration,
     spell_info,
 )
-from spieltisch.systems.dnd5e.statblock import SaveLine, parse_attack
+from spieltisch.systems.dnd5e.statblock import ABILITIES, SaveLine, parse_attack
 from spieltisch.systems.dnd5e.state import (
     CheckRoll,
     DndState,
@@ -952,11 +953,16 @@ def _take_action(state: DndState, command: c.TakeAction, dice: DiceSource) -> li
         if command.target is None:
             raise RuleError("dnd5e.help_needs_target")
         fighter_of(state, command.target)
+        if command.task is not None and command.help != "check":
+            raise RuleError("dnd5e.help_task_check_only", value=command.task)
+        if command.task is not None and command.task not in (*SKILLS, *ABILITIES):
+            raise RuleError("dnd5e.help_bad_task", value=command.task)
         if command.help == "attack":
             foe = fighter_of(state, command.foe or "")
             if square_distance(state, fighter, foe) > CLOSE_M:
                 raise RuleError("dnd5e.help_too_far", target=foe.id)
     helped_foe = command.foe if command.action == "help" and command.help == "attack" else None
+    task = command.task if command.action == "help" else None
     check: CheckRoll | None = None
     found: tuple[str, ...] = ()
     if command.action == "hide":
@@ -970,6 +976,7 @@ def _take_action(state: DndState, command: c.TakeAction, dice: DiceSource) -> li
             target=command.target,
             foe=helped_foe,
             help=command.help,
+            task=task,
             check=check,
             found=found,
         )
@@ -993,7 +1000,7 @@ def roll_check(
     if bonus is None:
         bonus = fighter.skill_bonus(skill, ability) if skill else fighter.modifier(ability)
     bonus += modifier
-    mode = check_mode(state, fighter, extra)
+    mode = check_mode(state, fighter, extra, ability=ability, skill=skill)
     rolled = _roll_d20(dice, mode)
     total = kept_d20(rolled, mode) + bonus
     return CheckRoll(
@@ -1172,7 +1179,7 @@ def _check(state: DndState, command: c.Check, dice: DiceSource) -> e.CheckRolled
         extra=(command.advantage, command.disadvantage),
         modifier=command.modifier,
     )
-    helped = "helped_check" in kinds_on(state, fighter.id)
+    helped = helped_on(state, fighter.id, ability, command.skill)
     return e.CheckRolled(creature=fighter.id, roll=roll, helped=helped)
 
 
@@ -1574,7 +1581,8 @@ def jump_check_odds(state: DndState, fighter: Fighter, check: JumpCheck) -> Frac
     """P(success) of a jump check: d20 + the skill's bonus against DC 10, the mode from the
     creature's conditions."""
     bonus = fighter.skill_bonus(check.skill, check.ability)
-    return save_odds(bonus, check.dc, check_mode(state, fighter, (False, False)))
+    mode = check_mode(state, fighter, (False, False), ability=check.ability, skill=check.skill)
+    return save_odds(bonus, check.dc, mode)
 
 
 # ---------------------------------------------------------------- legendary and lair actions

@@ -157,12 +157,14 @@ class ActionTaken(_Event):
     """An action other than Attack."""
 
     kind: Literal["action_taken"] = "action_taken"
-    later: ClassVar[frozenset[str]] = frozenset({"check", "found"})
+    later: ClassVar[frozenset[str]] = frozenset({"check", "found", "task"})
     creature: str
     action: str
     target: str | None = None
     foe: str | None = None
     help: Literal["attack", "check"] = "attack"
+    task: str | None = None
+    """Help on a check: the skill or ability of the task helped with (None: any check)."""
     check: CheckRoll | None = None
     """Hide: the Stealth check (hidden when it reaches every hostile passive Perception);
     Search: the Perception check (it finds each hidden foe whose Stealth it reaches)."""

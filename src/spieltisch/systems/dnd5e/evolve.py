@@ -134,13 +134,7 @@ def evolve(state: DndState, event: e.Event) -> DndState:
         case e.CheckRolled():
             fighter_of(state, event.creature)
             if event.helped:
-                state = state.model_copy(
-                    update={
-                        "effects": effects.remove_kind(
-                            state.effects, "helped_check", event.creature
-                        )
-                    }
-                )
+                state = _help_used(state, event.creature, event.roll)
             return state.model_copy(update={"last_check": event.model_dump(mode="json")})
         case e.Contested():
             return _contested(state, event)
@@ -619,12 +613,25 @@ def _action_taken(state: DndState, event: e.ActionTaken) -> DndState:
     if event.action == "help" and event.target is not None:
         # Attack help is keyed to the foe the helped ally attacks (the effect's source),
         # check help to the helper.
+        # Check help on a task is keyed to that skill or ability.
         if event.help == "attack":
             kind, source = "helped_attack", event.foe
+        elif event.task is not None:
+            kind, source = "helped_task", event.task
         else:
             kind, source = "helped_check", who
         return add_effect(state, kind, event.target, Duration.until_turn_start(who), source=source)
     return state
+
+
+def _help_used(state: DndState, creature: str, roll: CheckRoll) -> DndState:
+    """``state`` once ``creature``'s check ``roll`` used the Help that gave it advantage: Help
+    on any check, and Help on this check's task (its skill or its ability)."""
+    fx = effects.remove_kind(state.effects, "helped_check", creature)
+    for effect in fx.on(creature):
+        if effect.kind == "helped_task" and effect.source in (roll.skill, roll.ability):
+            fx = effects.remove(fx, effect.id)
+    return state.model_copy(update={"effects": fx})
 
 
 def _readied(state: DndState, event: e.Readied) -> DndState:

@@ -124,7 +124,8 @@ class Dnd5e:
                 bonus = fighter.skill_bonus(command.skill, ability)
             else:
                 bonus = fighter.modifier(ability)
-            mode = queries.check_mode(state, fighter, (command.advantage, command.disadvantage))
+            extra = (command.advantage, command.disadvantage)
+            mode = queries.check_mode(state, fighter, extra, ability=ability, skill=command.skill)
             p = save_odds(bonus + command.modifier, command.dc, mode)
             return _two(("success", p), ("failure", 1 - p))
         if _hides(command):
@@ -135,8 +136,20 @@ class Dnd5e:
             p = contest_odds(
                 plan.active.skill_bonus(active_skill, SKILLS[active_skill]),
                 plan.passive.skill_bonus(passive_skill, SKILLS[passive_skill]),
-                queries.check_mode(state, plan.active, (False, False)),
-                queries.check_mode(state, plan.passive, (False, False)),
+                queries.check_mode(
+                    state,
+                    plan.active,
+                    (False, False),
+                    ability=SKILLS[active_skill],
+                    skill=active_skill,
+                ),
+                queries.check_mode(
+                    state,
+                    plan.passive,
+                    (False, False),
+                    ability=SKILLS[passive_skill],
+                    skill=passive_skill,
+                ),
             )
             return _two(("win", p), ("lose", 1 - p))
         if isinstance(command, c.Trigger):
@@ -323,7 +336,7 @@ def _hide_odds(state: DndState, fighter: Fighter) -> Odds:
     against the highest passive Perception watching (:func:`.decide.hide_dc`), both on the
     fold handed in: a player's odds count no secret creature."""
     bonus = fighter.skill_bonus("stealth", "dex")
-    mode = queries.check_mode(state, fighter, (False, False))
+    mode = queries.check_mode(state, fighter, (False, False), ability="dex", skill="stealth")
     p = save_odds(bonus, deciding.hide_dc(state, fighter), mode)
     return _two(("hidden", p), ("seen", 1 - p))
 

@@ -12,7 +12,7 @@ import { oddsChart as drawChart } from "../../odds.js";
 import { live } from "../../morph.js";
 import { addressedTo, pieceTurn } from "../../notices.js";
 import { battleMap, centreToken, mapFrame, parseSquare, squareName, terrainLegend, tokenLabel } from "../../fight/map.js";
-import { chanceLine, checkDice, checkForm, describeCheck, jumpRolls, oddsOf, rollModeField, withRollMode } from "./checks.js";
+import { ABILITIES, chanceLine, checkDice, checkForm, describeCheck, jumpRolls, oddsOf, rollModeField, taskChoices, withRollMode } from "./checks.js";
 
 // The view's shapes as the server sends them (systems/dnd5e/view.py); the fields this page
 // reads are named, the rest stays open.
@@ -80,7 +80,7 @@ const HERO_CAST_FORM = Object.freeze(/** @type {Record<string, string>} */ ({ ab
 const ui = {
   selected: /** @type {string | null} */ (null), route: /** @type {Step[]} */ ([]), mode: "walk", altitude: "", drag: "", ground: { height: "", squares: "" }, jump: "", jumpHeight: "", obstacle: false, standUp: false,
   preview: /** @type {Preview | null} */ (null), previewKey: /** @type {string | null} */ (null),
-  paint: "", attack: "", target: "", action: "dodge", helpTarget: "", helpFoe: "", helpKind: "attack",
+  paint: "", attack: "", target: "", action: "dodge", helpTarget: "", helpFoe: "", helpKind: "attack", helpTask: "",
   monster: { kind: "goblin", at: "", secret: false, name: "", ac: "12", hp: "10", speed: "9", size: "medium", attacks: "" },
   hero: { ...HERO_FORM },
   heroCast: { ...HERO_CAST_FORM },
@@ -95,7 +95,6 @@ const ui = {
 };
 const CONTESTS = ["grapple", "shove_prone", "shove_push"];
 const SOURCED = ["frightened", "charmed"];
-const ABILITIES = ["str", "dex", "con", "int", "wis", "cha"];
 
 function fighters(/** @type {Ctx} */ ctx) { return ctx.state.fighters || []; }
 /** @returns {Map<string | null | undefined, Fighter>} */
@@ -801,7 +800,7 @@ function actionBox(/** @type {Ctx} */ ctx, /** @type {Fighter} */ f) {
   /** @type {Command} */ const command = { kind: "action", creature: f.id, action: ui.action };
   if (!allies.some((x) => x.id === ui.helpTarget)) ui.helpTarget = allies[0]?.id || "";
   if (!foes.some((x) => x.id === ui.helpFoe)) ui.helpFoe = foes[0]?.id || "";
-  if (help) Object.assign(command, { target: ui.helpTarget || null, help: ui.helpKind }, helpCheck ? {} : { foe: ui.helpFoe || null });
+  if (help) Object.assign(command, { target: ui.helpTarget || null, help: ui.helpKind }, helpCheck ? (ui.helpTask ? { task: ui.helpTask } : {}) : { foe: ui.helpFoe || null });
   const reason = !left ? t("web.dnd5e.no_action_left") : help && !allies.length ? t("web.dnd5e.no_ally") : help && !helpCheck && !foes.length ? t("web.dnd5e.no_foe") : null;
   // Hide: the chance to reach the highest passive Perception watching (the view holds only
   // the creatures this person sees, and so do the odds the server answers for them).
@@ -813,8 +812,9 @@ function actionBox(/** @type {Ctx} */ ctx, /** @type {Fighter} */ f) {
       field(t("web.dnd5e.action_label"), select("dd-action", ACTIONS.map((a) => [a, t("web.dnd5e.action." + a)]), ui.action, { onchange: (/** @type {FieldEvent} */ e) => { ui.action = e.target.value; ctx.rerender(); } })),
       help ? field(t("web.dnd5e.help_kind"), select("dd-help-kind", ["attack", "check"].map((k) => [k, t("web.dnd5e.help_kind." + k)]), ui.helpKind, { onchange: (/** @type {FieldEvent} */ e) => { ui.helpKind = e.target.value; ctx.rerender(); } })) : null,
       help ? field(t("web.dnd5e.help_ally"), select("dd-help-ally", allies.map((x) => [x.id, x.name]), ui.helpTarget, { onchange: (/** @type {FieldEvent} */ e) => { ui.helpTarget = e.target.value; ctx.rerender(); } })) : null,
-      help && !helpCheck ? field(t("web.dnd5e.help_foe"), select("dd-help-foe", foes.map((x) => [x.id, x.name]), ui.helpFoe, { onchange: (/** @type {FieldEvent} */ e) => { ui.helpFoe = e.target.value; ctx.rerender(); } })) : null),
-    el("p", { class: "muted small-print", id: "dd-action-fx" }, t(helpCheck ? "web.dnd5e.action_fx.help_check" : "web.dnd5e.action_fx." + ui.action)),
+      help && !helpCheck ? field(t("web.dnd5e.help_foe"), select("dd-help-foe", foes.map((x) => [x.id, x.name]), ui.helpFoe, { onchange: (/** @type {FieldEvent} */ e) => { ui.helpFoe = e.target.value; ctx.rerender(); } })) : null,
+      helpCheck ? field(t("web.dnd5e.help_task"), select("dd-help-task", [["", t("web.dnd5e.help_task.any")], ...taskChoices()], ui.helpTask, { onchange: (/** @type {FieldEvent} */ e) => { ui.helpTask = e.target.value; ctx.rerender(); } })) : null),
+    el("p", { class: "muted small-print", id: "dd-action-fx" }, t(helpCheck ? (ui.helpTask ? "web.dnd5e.action_fx.help_task" : "web.dnd5e.action_fx.help_check") : "web.dnd5e.action_fx." + ui.action)),
     hideOdds?.failed ? el("p", { class: "dd-refused", id: "dd-hide-odds" }, hideOdds.failed) : chanceLine("dd-hide-odds", "web.dnd5e.hide_odds", hideOdds, "hidden"),
     hides ? el("p", { class: "muted small-print", id: "dd-hide-how" }, t("web.dnd5e.hide_how")) : null,
     el("button", { type: "button", id: "dd-action-go", disabled: Boolean(reason), title: reason, onclick: () => sendFor(ctx, f, command) }, t("web.dnd5e.take_action", { action: t("web.dnd5e.action." + ui.action) })),
