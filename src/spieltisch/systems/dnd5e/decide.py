@@ -34,6 +34,7 @@ from spieltisch.systems.dnd5e.cover import Cover
 from spieltisch.systems.dnd5e.data import CONDITIONS, SKILLS, condition_tags
 from spieltisch.systems.dnd5e.evolve import evolve, fold
 from spieltisch.systems.dnd5e.falling import fall_dice
+from spieltisch.systems.dnd5e.hitdice import HitDice, healed_by
 from spieltisch.systems.dnd5e.lasting import dice_total, no_damage_from
 from spieltisch.systems.dnd5e.legendary import (
     LegendaryAction,
@@ -59,6 +60,7 @@ from spieltisch.systems.dnd5e.queries import (
     cover_of,
     fighter_of,
     helped_on,
+    hp_max,
     kinds_on,
     marked_dice,
     may_react,
@@ -92,6 +94,7 @@ __all__ = [
     "RolledSave",
     "decide",
     "events_of",
+    "hit_dice_plan",
     "legendary_offered",
     "legendary_plan",
     "named_params",
@@ -262,6 +265,8 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
             return [e.CombatEnded()]
         case c.Rest():
             return [_rest(state, command)]
+        case c.SpendHitDice():
+            return [_spend_hit_dice(state, command, dice)]
         case _:
             assert_never(command)
 
@@ -374,6 +379,7 @@ def _sheet_fighter(sheet: c._Sheet, side: str) -> Fighter:
         immunities=frozenset(sheet.immunities),
         position=parse_square(sheet.position) if sheet.position else None,
         spellcasting=sheet.spellcasting,
+        hit_dice=sheet.hit_dice,
     )
 
 
@@ -1427,6 +1433,33 @@ def _rest(state: DndState, command: c.Rest) -> e.Rested:
         if fighter_of(state, name).dead:
             raise RuleError("dnd5e.dead", creature=name)
     return e.Rested(length=command.length, creatures=tuple(dict.fromkeys(names)))
+
+
+def hit_dice_plan(state: DndState, command: c.SpendHitDice) -> tuple[Fighter, HitDice]:
+    """The creature that spends hit dice and its dice, or the refusal: in a fight
+    (``dnd5e.rest.in_combat``), dead, without hit dice on its sheet
+    (``dnd5e.hit_dice.none``), or more than it has left (``dnd5e.hit_dice.too_many``)."""
+    if state.encounter is not None:
+        raise RuleError("dnd5e.rest.in_combat")
+    fighter = fighter_of(state, command.creature)
+    if fighter.dead:
+        raise RuleError("dnd5e.dead", creature=fighter.id)
+    if fighter.hit_dice is None:
+        raise RuleError("dnd5e.hit_dice.none", creature=fighter.id)
+    left = fighter.hit_dice.count - fighter.hit_dice_spent
+    if command.count > left:
+        raise RuleError(
+            "dnd5e.hit_dice.too_many", creature=fighter.id, count=command.count, left=left
+        )
+    return fighter, fighter.hit_dice
+
+
+def _spend_hit_dice(state: DndState, command: c.SpendHitDice, dice: DiceSource) -> e.HitDiceSpent:
+    fighter, hit_dice = hit_dice_plan(state, command)
+    rolls = tuple(dice.roll(hit_dice.sides) for _ in range(command.count))
+    missing = hp_max(state, fighter) - fighter.hp
+    healed = healed_by(rolls, fighter.modifier("con"), missing)
+    return e.HitDiceSpent(creature=fighter.id, rolls=rolls, healed=healed)
 
 
 def with_concentration(state: DndState, events: list[e.Event], dice: DiceSource) -> list[e.Event]:

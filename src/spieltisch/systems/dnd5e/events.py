@@ -419,6 +419,15 @@ class Rested(_Event):
     creatures: tuple[str, ...]
 
 
+class HitDiceSpent(_Event):
+    """A creature spent hit dice: their ``rolls`` and the hit points they ``healed``."""
+
+    kind: Literal["hit_dice_spent"] = "hit_dice_spent"
+    creature: str
+    rolls: tuple[int, ...]
+    healed: int
+
+
 # ---------------------------------------------------------------- legendary and lair actions
 
 
@@ -546,6 +555,7 @@ Event = Annotated[
     | ConcentrationEnded
     | CombatEnded
     | Rested
+    | HitDiceSpent
     | LegendaryOffered
     | LegendaryUsed
     | SaveActionRolled

@@ -23,6 +23,7 @@ from spieltisch.systems.dnd5e.areas import Template
 from spieltisch.systems.dnd5e.conditions import ConditionTrack
 from spieltisch.systems.dnd5e.cover import Cover
 from spieltisch.systems.dnd5e.data import monster
+from spieltisch.systems.dnd5e.hitdice import HitDice
 from spieltisch.systems.dnd5e.later import Later
 from spieltisch.systems.dnd5e.legendary import LegendaryTrack
 from spieltisch.systems.dnd5e.movement import MoveStep, TurnMovement
@@ -150,6 +151,8 @@ class Fighter(Later):
             "death_save_due",
             "spellcasting",
             "altitude_m",
+            "hit_dice",
+            "hit_dice_spent",
         }
     )
 
@@ -193,6 +196,10 @@ class Fighter(Later):
     dead: bool = False
     monster: str | None = None
     spellcasting: Spellcasting | None = None
+    hit_dice: HitDice | None = None
+    """Its hit dice (None: not tracked, as for a monster)."""
+    hit_dice_spent: int = 0
+    """How many of them are spent (a long rest gives half back)."""
     """As on the sheet (a bestiary monster's is read from its *Spellcasting* trait)."""
 
     def modifier(self, ability: str) -> int:

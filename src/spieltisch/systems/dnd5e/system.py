@@ -26,6 +26,7 @@ from spieltisch.systems.dnd5e.cover import COVER_BONUS, Cover
 from spieltisch.systems.dnd5e.data import SKILLS
 from spieltisch.systems.dnd5e.events import EVENTS, Event
 from spieltisch.systems.dnd5e.falling import fall_dice
+from spieltisch.systems.dnd5e.hitdice import healing_odds
 from spieltisch.systems.dnd5e.lasting import dice_pmf
 from spieltisch.systems.dnd5e.odds import (
     PartSave,
@@ -94,6 +95,8 @@ class Dnd5e:
             raise RuleError(error.code, **params) from None
 
     def _odds(self, state: DndState, command: c.Command) -> Odds | None:
+        if isinstance(command, c.SpendHitDice):
+            return _hit_dice_odds(state, command)
         if isinstance(command, c.Move):
             return Odds(
                 outcomes=[
@@ -236,7 +239,8 @@ class Dnd5e:
             | c.Escape
             | c.Cast
             | c.Shield
-            | c.DropConcentration,
+            | c.DropConcentration
+            | c.SpendHitDice,
         ):
             return Access(piece=command.creature)
         if isinstance(command, c.EndTurn):
@@ -339,6 +343,20 @@ def _hide_odds(state: DndState, fighter: Fighter) -> Odds:
     mode = queries.check_mode(state, fighter, (False, False), ability="dex", skill="stealth")
     p = save_odds(bonus, deciding.hide_dc(state, fighter), mode)
     return _two(("hidden", p), ("seen", 1 - p))
+
+
+def _hit_dice_odds(state: DndState, command: c.SpendHitDice) -> Odds:
+    """The chance of each number of hit points the dice heal (:func:`.hitdice.healing_odds`),
+    refused as spending them would be."""
+    fighter, dice = deciding.hit_dice_plan(state, command)
+    missing = queries.hp_max(state, fighter) - fighter.hp
+    odds = healing_odds(command.count, dice.sides, fighter.modifier("con"), missing)
+    return Odds(
+        outcomes=[
+            OddsOutcome(value=v, probability=float(q), exact=f"{q.numerator}/{q.denominator}")
+            for v, q in odds.items()
+        ]
+    )
 
 
 def _two(*pairs: tuple[str, Fraction]) -> Odds:
