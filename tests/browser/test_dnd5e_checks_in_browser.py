@@ -226,6 +226,75 @@ def test_the_gm_calls_an_ability_check_with_its_odds_after_help(browser: Any, se
         context.close()
 
 
+def test_help_keyed_to_a_task_shows_in_the_odds_of_that_task_only(
+    browser: Any, server: Any
+) -> None:
+    """Bo helps Ada on the task of Athletics: the log names the task, her Athletics odds
+    count the advantage and her Stealth odds do not."""
+    context = new_context(browser)
+    page = context.new_page()
+    errors = watch_errors(page)
+    try:
+        table = ApiTable(server.url, page, "dnd5e", {"width": 10, "height": 10})
+        table.send(hero("bo", "b2"))
+        table.send(hero("ada", "b3"))
+        table.send(foe("gob", "h8"))
+        table.send({"kind": "start_combat", "rolls": {"bo": 20, "ada": 15, "gob": 1}})
+        table.open()
+        page.select_option("#dd-action", "help")
+        page.select_option("#dd-help-kind", "check")
+        page.select_option("#dd-help-ally", "ada")
+        page.select_option("#dd-help-task", "athletics")
+        expect(page.locator("#dd-action-fx")).to_have_text(
+            "The ally's next check of this task has advantage, no other check."
+        )
+        click_logged(page, "#dd-action-go")
+        expect(page.locator("#log")).to_contain_text(
+            "Bo helps Ada: advantage on Ada's next check of Athletics (Strength)."
+        )
+        assert "helped_task" in fighter(table, "ada")["conditions"]
+        page.select_option("#dd-check-creature", "ada")
+        page.fill("#dd-check-dc", "12")
+        page.select_option("#dd-check-what", "skill:athletics")
+        helped = p_check(2, 12, dice=2, pick=max)
+        expect(page.locator("#dd-check-odds")).to_have_text(f"P(success) {pct(helped)}")
+        page.select_option("#dd-check-what", "skill:stealth")
+        expect(page.locator("#dd-check-odds")).to_have_text(f"P(success) {pct(p_check(2, 12))}")
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_a_player_spends_a_hit_die_with_its_healing_odds(browser: Any, server: Any) -> None:
+    """Outside a fight Bo (3d10 hit dice, Con 12: +1) shows his dice left and, before the
+    roll, what one die heals (2 to 11, 6.5 on average); spending it logs the roll and the
+    hit points regained, and one die fewer is left."""
+    context = new_context(browser)
+    page = context.new_page()
+    errors = watch_errors(page)
+    try:
+        table = ApiTable(server.url, page, "dnd5e", {"width": 10, "height": 10})
+        table.send(hero("bo", "b2", hit_dice={"count": 3, "sides": 10}))
+        table.send({"kind": "damage", "target": "bo", "amount": 30})
+        table.open()
+        expect(page.locator("#dd-f-bo-hit-dice")).to_have_text("Hit dice: 3 of 3 d10 left")
+        expect(page.locator("#dd-f-bo-hit-dice-odds")).to_contain_text(
+            "Heals 2 to 11, 6.5 on average"
+        )
+        click_logged(page, "#dd-f-bo-hit-dice-go")
+        expect(page.locator("#dd-f-bo-hit-dice")).to_have_text("Hit dice: 2 of 3 d10 left")
+        spent = last_event(table, "hit_dice_spent")
+        (roll,) = spent["rolls"]
+        assert spent["healed"] == roll + 1
+        expect(page.locator("#log")).to_contain_text(
+            f"Bo spends 1 hit die ({roll}) and regains {roll + 1} hit points."
+        )
+        assert fighter(table, "bo")["hp"] == 10 + roll + 1
+        assert errors == []
+    finally:
+        context.close()
+
+
 def test_grapple_shove_and_escape_from_the_turn_panel(browser: Any, server: Any) -> None:
     """Gob holds Ada (c3) at d3: escaping is her better +2 against his Athletics +0. In the
     next round she grapples Gob, clicked on the map (an orc far away is out of reach), and

@@ -743,6 +743,16 @@ DND5E = Samples(
             {"kind": "end_combat"},
             {"kind": "rest", "length": "long", "creatures": [f"{CANARY}-spy"]},
         ],
+        # a secret creature with hit dice spends them in secret after a secret end of the fight
+        "secret_hit_dice": [
+            {
+                **_DND_SPY,
+                "sheet": {**_DND_SPY["sheet"], "hit_dice": {"count": 4, "sides": 8}},
+            },
+            {"kind": "damage", "target": f"{CANARY}-spy", "amount": 5, "type": "fire"},
+            {"kind": "end_combat"},
+            {"kind": "spend_hit_dice", "creature": f"{CANARY}-spy", "count": 2},
+        ],
         # a secret caster's lasting Shield (its effect, its AC) and a save it makes behind it
         "secret_monster_shielded": [
             _DND_SPY,
@@ -779,6 +789,8 @@ DND5E = Samples(
         "end_turn": {"kind": "end_turn"},
         "cast": {"kind": "cast", "creature": "ada", "spell": "fire-bolt", "targets": ["gob"]},
         "drop_concentration": {"kind": "drop_concentration", "creature": "ada"},
+        # refused in a fight (and Ada has no hit dice): the refusal names no secret
+        "spend_hit_dice": {"kind": "spend_hit_dice", "creature": "ada"},
         "shield": {"kind": "shield", "creature": "ada", "cast": False},
         # an area around the caster (Spirit Guardians): the view lists who is inside
         "cast_guardians": {

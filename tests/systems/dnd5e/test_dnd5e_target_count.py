@@ -185,7 +185,7 @@ def test_the_data_lists_only_known_combat_spells_of_no_area_and_no_volley() -> N
         info = spell_info(spell_id)
         assert info.in_combat and info.area is None and info.range != "self", spell_id
         assert spell_id not in spell_volleys(), spell_id
-        assert entry.get("edition", 4) in (4, 5)
+        assert entry.get("edition", 4) in (4, 5, 6)
 
 
 def test_each_spell_of_one_creature_is_an_attack_or_names_one_creature() -> None:
@@ -250,17 +250,17 @@ def test_hold_person_keeps_its_targets_within_nine_metres_of_each_other() -> Non
     error = refused(state, cast_at("hold-person", ["g0", "f1"], slot=3))
     assert error.code == "dnd5e.spell.targets_apart"
     assert error_message(error, "en") == (
-        "Hold Person: g0 and f1 are 10.5 m apart; its targets must be within 9 m of each other."
+        "Hold Person: G0 and F1 are 10.5 m apart; its targets must be within 9 m of each other."
     )
     assert error_message(error, "de") == (
-        "Hold Person: g0 und f1 sind 10.5 m voneinander entfernt; die Ziele dürfen höchstens"
+        "Hold Person: G0 und F1 sind 10.5 m voneinander entfernt; die Ziele dürfen höchstens"
         " 9 m auseinander sein."
     )
     # every pair counts: g0 and g1 stand side by side, f1 is too far from both
     assert refused(state, cast_at("hold-person", ["g0", "g1", "f1"], slot=4)).params == {
         "spell": "Hold Person",
-        "first": "g0",
-        "second": "f1",
+        "first": "G0",
+        "second": "F1",
         "distance": "10.5",
         "apart": "9",
     }

@@ -70,6 +70,7 @@ from spieltisch.systems.dnd5e.spells import (
     spell_info,
     target_limit,
     targets_apart_m,
+    targets_leap_m,
 )
 from spieltisch.systems.dnd5e.state import DndState, Fighter, TurnSpells, Weapon
 
@@ -246,12 +247,16 @@ def _count_targets(state: DndState, info: Spell, slot: int, targets: tuple[Fight
     3, one more per slot level above 1st; edition 5 also the spells of one creature), naming
     the count (``dnd5e.spell.too_many_targets``, a cantrip's ``dnd5e.spell.cantrip_targets``),
     and from edition 5 targets farther apart than the spell allows (Hold Person: 9 m;
-    ``dnd5e.spell.targets_apart``)."""
+    ``dnd5e.spell.targets_apart``); from edition 6 a creature farther from the first one
+    named than a leaping spell leaps (Chain Lightning: 9 m; ``dnd5e.spell.leap_too_far``)."""
     edition = state.options.edition
     limit = target_limit(info, slot, edition=edition)
     if edition >= 4 and limit is not None and len(targets) > limit:
         code = "dnd5e.spell.cantrip_targets" if info.level == 0 else "dnd5e.spell.too_many_targets"
         raise RuleError(code, spell=info.name, slot=slot, count=limit, given=len(targets))
+    leap = targets_leap_m(info) if edition >= 6 else None
+    if leap is not None:
+        _check_leaps(state, info, targets, leap)
     apart = targets_apart_m(info)
     if edition < 5 or apart is None:
         return
@@ -267,6 +272,22 @@ def _count_targets(state: DndState, info: Spell, slot: int, targets: tuple[Fight
                     distance=str(far),
                     apart=str(apart),
                 )
+
+
+def _check_leaps(state: DndState, info: Spell, targets: tuple[Fighter, ...], leap: Decimal) -> None:
+    """Refuse a creature farther than ``leap`` from the first one named, from which a leaping
+    spell (Chain Lightning) leaps to the others (``dnd5e.spell.leap_too_far``)."""
+    for other in targets[1:]:
+        far = square_distance(state, targets[0], other)
+        if far > leap:
+            raise RuleError(
+                "dnd5e.spell.leap_too_far",
+                spell=info.name,
+                first=targets[0].id,
+                target=other.id,
+                distance=str(far),
+                leap=str(leap),
+            )
 
 
 def _volley(info: Spell, count: int, names: tuple[str, ...]) -> tuple[str, ...]:
@@ -348,14 +369,17 @@ def _targets(
     if len(set(names)) != len(names):
         raise RuleError("dnd5e.spell.twice", spell=info.name)
     reach = _range_m(info)
-    out = []
+    # a leaping spell (rules edition 6) needs only its first target within range
+    leaps = state.options.edition >= 6 and targets_leap_m(info) is not None
+    out: list[Fighter] = []
     for name in names:
         target = fighter_of(state, name)
         if target.dead or target.position is None:
             raise RuleError("dnd5e.bad_target", target=target.id)
         if info.attack and target.id == caster.id:
             raise RuleError("dnd5e.bad_target", target=target.id)
-        if reach is not None and square_distance(state, caster, target) > reach:
+        leaped_to = leaps and bool(out)  # measured from the first target, not the caster
+        if reach is not None and not leaped_to and square_distance(state, caster, target) > reach:
             raise RuleError(
                 "dnd5e.spell.out_of_range", spell=info.name, target=target.id, range=str(reach)
             )

@@ -29,6 +29,7 @@ from spieltisch.engine.text import Name, Note, Ref, text_rule
 from spieltisch.systems.dnd5e.conditions import ConditionDuration
 from spieltisch.systems.dnd5e.cover import Cover
 from spieltisch.systems.dnd5e.data import SKILLS, damage_type
+from spieltisch.systems.dnd5e.hitdice import MAX_HIT_DICE, HitDice
 from spieltisch.systems.dnd5e.later import Later
 from spieltisch.systems.dnd5e.movement import MoveStep
 from spieltisch.systems.dnd5e.spells import Spellcasting, SpellId
@@ -99,7 +100,7 @@ class _Command(Later):
 
 class _Sheet(_Command):
     later: ClassVar[frozenset[str]] = frozenset(
-        {"skills", "passive_perception", "multiattack", "spellcasting"}
+        {"skills", "passive_perception", "multiattack", "spellcasting", "hit_dice"}
     )
     id: Ref
     name: Name
@@ -125,6 +126,8 @@ class _Sheet(_Command):
     spellcasting: Spellcasting | None = None
     """The spellcasting ability, caster level, spell save DC, spell attack bonus, slots per
     spell level and the spells the creature can cast."""
+    hit_dice: HitDice | None = None
+    """The creature's hit dice (``{"count": 5, "sides": 10}``), spent on a short rest."""
 
 
 class AddCharacter(_Sheet):
@@ -221,14 +224,17 @@ class Attack(_Command):
 
 class TakeAction(_Command):
     """Any other action; for Help ``target`` is the ally helped and ``foe`` (attack help) the
-    enemy within 1.5 m of the helper."""
+    enemy within 1.5 m of the helper; ``task`` (check help) the skill or ability of the task
+    helped with (None: the ally's next check of any kind)."""
 
     kind: Literal["action"] = "action"
+    later: ClassVar[frozenset[str]] = frozenset({"task"})
     creature: Ref
     action: ActionName
     target: Ref | None = None
     foe: Ref | None = None
     help: Literal["attack", "check"] = "attack"
+    task: Ref | None = None
 
 
 class Ready(_Command):
@@ -429,6 +435,15 @@ class Rest(_Command):
     creatures: tuple[Ref, ...] = Field(default=(), max_length=100)
 
 
+class SpendHitDice(_Command):
+    """A character spends ``count`` of its hit dice to heal, outside a fight (at the end of
+    a short rest): each die heals its roll plus the Constitution modifier."""
+
+    kind: Literal["spend_hit_dice"] = "spend_hit_dice"
+    creature: Ref
+    count: StrictInt = Field(default=1, ge=1, le=MAX_HIT_DICE)
+
+
 # ---------------------------------------------------------------- legendary and lair actions
 
 
@@ -514,6 +529,7 @@ Command = Annotated[
     | DropConcentration
     | EndCombat
     | Rest
+    | SpendHitDice
     | Legendary
     | LegendaryResistance
     | Lair

@@ -34,6 +34,7 @@ from spieltisch.systems.dnd5e.cover import Cover
 from spieltisch.systems.dnd5e.data import CONDITIONS, SKILLS, condition_tags
 from spieltisch.systems.dnd5e.evolve import evolve, fold
 from spieltisch.systems.dnd5e.falling import fall_dice
+from spieltisch.systems.dnd5e.hitdice import HitDice, healed_by
 from spieltisch.systems.dnd5e.lasting import dice_total, no_damage_from
 from spieltisch.systems.dnd5e.legendary import (
     LegendaryAction,
@@ -58,6 +59,8 @@ from spieltisch.systems.dnd5e.queries import (
     check_mode,
     cover_of,
     fighter_of,
+    helped_on,
+    hp_max,
     kinds_on,
     marked_dice,
     may_react,
@@ -76,7 +79,7 @@ from spieltisch.systems.dnd5e.spells import (
     keeps_concentration,
     spell_info,
 )
-from spieltisch.systems.dnd5e.statblock import SaveLine, parse_attack
+from spieltisch.systems.dnd5e.statblock import ABILITIES, SaveLine, parse_attack
 from spieltisch.systems.dnd5e.state import (
     CheckRoll,
     DndState,
@@ -91,6 +94,7 @@ __all__ = [
     "RolledSave",
     "decide",
     "events_of",
+    "hit_dice_plan",
     "legendary_offered",
     "legendary_plan",
     "named_params",
@@ -261,6 +265,8 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
             return [e.CombatEnded()]
         case c.Rest():
             return [_rest(state, command)]
+        case c.SpendHitDice():
+            return [_spend_hit_dice(state, command, dice)]
         case _:
             assert_never(command)
 
@@ -373,6 +379,7 @@ def _sheet_fighter(sheet: c._Sheet, side: str) -> Fighter:
         immunities=frozenset(sheet.immunities),
         position=parse_square(sheet.position) if sheet.position else None,
         spellcasting=sheet.spellcasting,
+        hit_dice=sheet.hit_dice,
     )
 
 
@@ -952,11 +959,16 @@ def _take_action(state: DndState, command: c.TakeAction, dice: DiceSource) -> li
         if command.target is None:
             raise RuleError("dnd5e.help_needs_target")
         fighter_of(state, command.target)
+        if command.task is not None and command.help != "check":
+            raise RuleError("dnd5e.help_task_check_only", value=command.task)
+        if command.task is not None and command.task not in (*SKILLS, *ABILITIES):
+            raise RuleError("dnd5e.help_bad_task", value=command.task)
         if command.help == "attack":
             foe = fighter_of(state, command.foe or "")
             if square_distance(state, fighter, foe) > CLOSE_M:
                 raise RuleError("dnd5e.help_too_far", target=foe.id)
     helped_foe = command.foe if command.action == "help" and command.help == "attack" else None
+    task = command.task if command.action == "help" else None
     check: CheckRoll | None = None
     found: tuple[str, ...] = ()
     if command.action == "hide":
@@ -970,6 +982,7 @@ def _take_action(state: DndState, command: c.TakeAction, dice: DiceSource) -> li
             target=command.target,
             foe=helped_foe,
             help=command.help,
+            task=task,
             check=check,
             found=found,
         )
@@ -993,7 +1006,7 @@ def roll_check(
     if bonus is None:
         bonus = fighter.skill_bonus(skill, ability) if skill else fighter.modifier(ability)
     bonus += modifier
-    mode = check_mode(state, fighter, extra)
+    mode = check_mode(state, fighter, extra, ability=ability, skill=skill)
     rolled = _roll_d20(dice, mode)
     total = kept_d20(rolled, mode) + bonus
     return CheckRoll(
@@ -1172,7 +1185,7 @@ def _check(state: DndState, command: c.Check, dice: DiceSource) -> e.CheckRolled
         extra=(command.advantage, command.disadvantage),
         modifier=command.modifier,
     )
-    helped = "helped_check" in kinds_on(state, fighter.id)
+    helped = helped_on(state, fighter.id, ability, command.skill)
     return e.CheckRolled(creature=fighter.id, roll=roll, helped=helped)
 
 
@@ -1422,6 +1435,33 @@ def _rest(state: DndState, command: c.Rest) -> e.Rested:
     return e.Rested(length=command.length, creatures=tuple(dict.fromkeys(names)))
 
 
+def hit_dice_plan(state: DndState, command: c.SpendHitDice) -> tuple[Fighter, HitDice]:
+    """The creature that spends hit dice and its dice, or the refusal: in a fight
+    (``dnd5e.rest.in_combat``), dead, without hit dice on its sheet
+    (``dnd5e.hit_dice.none``), or more than it has left (``dnd5e.hit_dice.too_many``)."""
+    if state.encounter is not None:
+        raise RuleError("dnd5e.rest.in_combat")
+    fighter = fighter_of(state, command.creature)
+    if fighter.dead:
+        raise RuleError("dnd5e.dead", creature=fighter.id)
+    if fighter.hit_dice is None:
+        raise RuleError("dnd5e.hit_dice.none", creature=fighter.id)
+    left = fighter.hit_dice.count - fighter.hit_dice_spent
+    if command.count > left:
+        raise RuleError(
+            "dnd5e.hit_dice.too_many", creature=fighter.id, count=command.count, left=left
+        )
+    return fighter, fighter.hit_dice
+
+
+def _spend_hit_dice(state: DndState, command: c.SpendHitDice, dice: DiceSource) -> e.HitDiceSpent:
+    fighter, hit_dice = hit_dice_plan(state, command)
+    rolls = tuple(dice.roll(hit_dice.sides) for _ in range(command.count))
+    missing = hp_max(state, fighter) - fighter.hp
+    healed = healed_by(rolls, fighter.modifier("con"), missing)
+    return e.HitDiceSpent(creature=fighter.id, rolls=rolls, healed=healed)
+
+
 def with_concentration(state: DndState, events: list[e.Event], dice: DiceSource) -> list[e.Event]:
     """``events`` with what each does to concentration after it: a concentrating creature
     that took damage rolls its Constitution save (DC max(10, half the damage)); one at 0 hit
@@ -1574,7 +1614,8 @@ def jump_check_odds(state: DndState, fighter: Fighter, check: JumpCheck) -> Frac
     """P(success) of a jump check: d20 + the skill's bonus against DC 10, the mode from the
     creature's conditions."""
     bonus = fighter.skill_bonus(check.skill, check.ability)
-    return save_odds(bonus, check.dc, check_mode(state, fighter, (False, False)))
+    mode = check_mode(state, fighter, (False, False), ability=check.ability, skill=check.skill)
+    return save_odds(bonus, check.dc, mode)
 
 
 # ---------------------------------------------------------------- legendary and lair actions
@@ -1690,7 +1731,7 @@ def _legendary_resistance(state: DndState, creature: str) -> e.LegendaryResisted
 
 # ---------------------------------------------------------------- refusals
 
-NAMED_PARAMS = ("creature", "target", "current", "mover")
+NAMED_PARAMS = ("creature", "target", "current", "mover", "first", "second")
 """Error params that name a creature: the table's errors carry its display name."""
 ID_CODES = frozenset({"dnd5e.duplicate_id"})
 """Errors about an id itself (they keep it)."""

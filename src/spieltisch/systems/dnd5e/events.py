@@ -157,12 +157,14 @@ class ActionTaken(_Event):
     """An action other than Attack."""
 
     kind: Literal["action_taken"] = "action_taken"
-    later: ClassVar[frozenset[str]] = frozenset({"check", "found"})
+    later: ClassVar[frozenset[str]] = frozenset({"check", "found", "task"})
     creature: str
     action: str
     target: str | None = None
     foe: str | None = None
     help: Literal["attack", "check"] = "attack"
+    task: str | None = None
+    """Help on a check: the skill or ability of the task helped with (None: any check)."""
     check: CheckRoll | None = None
     """Hide: the Stealth check (hidden when it reaches every hostile passive Perception);
     Search: the Perception check (it finds each hidden foe whose Stealth it reaches)."""
@@ -417,6 +419,15 @@ class Rested(_Event):
     creatures: tuple[str, ...]
 
 
+class HitDiceSpent(_Event):
+    """A creature spent hit dice: their ``rolls`` and the hit points they ``healed``."""
+
+    kind: Literal["hit_dice_spent"] = "hit_dice_spent"
+    creature: str
+    rolls: tuple[int, ...]
+    healed: int
+
+
 # ---------------------------------------------------------------- legendary and lair actions
 
 
@@ -544,6 +555,7 @@ Event = Annotated[
     | ConcentrationEnded
     | CombatEnded
     | Rested
+    | HitDiceSpent
     | LegendaryOffered
     | LegendaryUsed
     | SaveActionRolled

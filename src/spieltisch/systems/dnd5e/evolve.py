@@ -35,6 +35,7 @@ from spieltisch.systems.dnd5e.conditions import (
     exhaustion_tags,
 )
 from spieltisch.systems.dnd5e.data import CONDITIONS, catalog, condition_tags
+from spieltisch.systems.dnd5e.hitdice import regained_on_long_rest
 from spieltisch.systems.dnd5e.lasting import LastingSpell, dice_total, lasting_spell
 from spieltisch.systems.dnd5e.legendary import lair_count_passed, per_round, resistances_per_day
 from spieltisch.systems.dnd5e.movement import SPEED_ZERO, TurnMovement, check_move
@@ -125,6 +126,8 @@ def evolve(state: DndState, event: e.Event) -> DndState:
             return _hurt(state, target, event.amount, event.type, event.critical)
         case e.Healed():
             return _healed(state, event)
+        case e.HitDiceSpent():
+            return _hit_dice_spent(state, event)
         case e.ConditionSet():
             return _condition_set(state, event)
         case e.ConditionSaved():
@@ -134,13 +137,7 @@ def evolve(state: DndState, event: e.Event) -> DndState:
         case e.CheckRolled():
             fighter_of(state, event.creature)
             if event.helped:
-                state = state.model_copy(
-                    update={
-                        "effects": effects.remove_kind(
-                            state.effects, "helped_check", event.creature
-                        )
-                    }
-                )
+                state = _help_used(state, event.creature, event.roll)
             return state.model_copy(update={"last_check": event.model_dump(mode="json")})
         case e.Contested():
             return _contested(state, event)
@@ -619,12 +616,25 @@ def _action_taken(state: DndState, event: e.ActionTaken) -> DndState:
     if event.action == "help" and event.target is not None:
         # Attack help is keyed to the foe the helped ally attacks (the effect's source),
         # check help to the helper.
+        # Check help on a task is keyed to that skill or ability.
         if event.help == "attack":
             kind, source = "helped_attack", event.foe
+        elif event.task is not None:
+            kind, source = "helped_task", event.task
         else:
             kind, source = "helped_check", who
         return add_effect(state, kind, event.target, Duration.until_turn_start(who), source=source)
     return state
+
+
+def _help_used(state: DndState, creature: str, roll: CheckRoll) -> DndState:
+    """``state`` once ``creature``'s check ``roll`` used the Help that gave it advantage: Help
+    on any check, and Help on this check's task (its skill or its ability)."""
+    fx = effects.remove_kind(state.effects, "helped_check", creature)
+    for effect in fx.on(creature):
+        if effect.kind == "helped_task" and effect.source in (roll.skill, roll.ability):
+            fx = effects.remove(fx, effect.id)
+    return state.model_copy(update={"effects": fx})
 
 
 def _readied(state: DndState, event: e.Readied) -> DndState:
@@ -688,6 +698,21 @@ def _healed(state: DndState, event: e.Healed) -> DndState:
             update={"effects": effects.remove_kind(state.effects, "unconscious", fighter.id)}
         )
     return _set(state, healed)
+
+
+def _hit_dice_spent(state: DndState, event: e.HitDiceSpent) -> DndState:
+    """Hit dice spent outside a fight: fewer left, and their healing (as any healing: one
+    at 0 hit points wakes)."""
+    if state.encounter is not None:
+        raise RuleError("dnd5e.rest.in_combat")
+    fighter = fighter_of(state, event.creature)
+    if (
+        fighter.hit_dice is None
+        or fighter.hit_dice_spent + len(event.rolls) > fighter.hit_dice.count
+    ):
+        raise RuleError("dnd5e.hit_dice.none", creature=fighter.id)
+    spent = fighter.model_copy(update={"hit_dice_spent": fighter.hit_dice_spent + len(event.rolls)})
+    return _healed(_set(state, spent), e.Healed(target=fighter.id, amount=event.healed))
 
 
 def _condition_set(state: DndState, event: e.ConditionSet) -> DndState:
@@ -980,8 +1005,9 @@ def _aura_struck(state: DndState, event: e.AuraStruck) -> DndState:
 def rested(state: DndState, event: e.Rested) -> DndState:
     """A rest (an hour or more, outside a fight) ends every concentration of the creatures
     resting. A long rest restores a living
-    creature's hit points (to its maximum, temporary ones gone, death saves cleared) and all
-    its spell slots; a short rest a warlock's pact slots. Hit dice are not tracked."""
+    creature's hit points (to its maximum, temporary ones gone, death saves cleared), all
+    its spell slots and half its hit dice (at least one, :mod:`.hitdice`); a short rest a
+    warlock's pact slots (hit dice are spent on their own, ``spend_hit_dice``)."""
     if state.encounter is not None:
         raise RuleError("dnd5e.rest.in_combat")
     for who in event.creatures:
@@ -998,6 +1024,10 @@ def rested(state: DndState, event: e.Rested) -> DndState:
             innate.pop(who, None)
         if event.length == "long" and not fighter.dead and fighter.hp > 0:
             whole = {"hp": hp_max(state, fighter), "temp_hp": 0, "death_successes": 0}
+            if fighter.hit_dice is not None:
+                whole["hit_dice_spent"] = regained_on_long_rest(
+                    fighter.hit_dice, fighter.hit_dice_spent
+                )
             state = _set(state, fighter.model_copy(update={**whole, "death_failures": 0}))
     return state.model_copy(update={"slots_used": used, "innate_used": innate})
 

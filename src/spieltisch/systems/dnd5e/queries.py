@@ -39,6 +39,7 @@ __all__ = [
     "exhaustion_level",
     "exhaustion_of",
     "fighter_of",
+    "helped_on",
     "hp_max",
     "kinds_on",
     "marked_dice",
@@ -255,12 +256,33 @@ def outcome_of(
     return outcome
 
 
-def check_mode(state: DndState, fighter: Fighter, extra: tuple[bool, bool]) -> Mode:
-    """The mode of an ability check: the GM's ``extra`` (advantage, disadvantage), Help on a
-    check, and conditions that give disadvantage on checks (poisoned, frightened, exhaustion)."""
+def helped_on(state: DndState, creature: str, ability: str, skill: str | None) -> bool:
+    """Whether Help gives ``creature``'s next check of ``ability`` (and ``skill``) advantage:
+    Help on any check, or on the task of this skill or of this ability (a Strength task helps
+    an Athletics check too)."""
+    return any(
+        effect.kind == "helped_check"
+        or (effect.kind == "helped_task" and effect.source in (skill, ability))
+        for effect in state.effects.on(creature)
+    )
+
+
+def check_mode(
+    state: DndState,
+    fighter: Fighter,
+    extra: tuple[bool, bool],
+    *,
+    ability: str | None = None,
+    skill: str | None = None,
+) -> Mode:
+    """The mode of an ability check of ``ability`` (and ``skill``): the GM's ``extra``
+    (advantage, disadvantage), Help on the check (:func:`helped_on`; without an ability only
+    Help on any check counts), and conditions that give disadvantage on checks (poisoned,
+    frightened, exhaustion)."""
     kinds = kinds_on(state, fighter.id)
     tags = condition_tags(kinds)
-    advantages = [extra[0], "helped_check" in kinds]
+    helped = helped_on(state, fighter.id, ability, skill) if ability else "helped_check" in kinds
+    advantages = [extra[0], helped]
     disadvantages = [
         extra[1],
         "checks_disadvantage" in tags,

@@ -94,6 +94,7 @@ __all__ = [
     "spell_odds",
     "target_limit",
     "targets_apart_m",
+    "targets_leap_m",
     "with_innate",
 ]
 
@@ -307,6 +308,14 @@ def targets_apart_m(info: Spell) -> Decimal | None:
     """How far apart the spell's targets may be at most (Hold Person: 9 m, Acid Splash:
     1.5 m); ``None`` for a spell whose text sets no such bound (``data/spell_targets.json``)."""
     found = spell_targets().get(info.id, {}).get("apart_m")
+    return None if found is None else Decimal(str(found))
+
+
+def targets_leap_m(info: Spell) -> Decimal | None:
+    """How far from the first creature named the others may be (Chain Lightning: 9 m; the
+    spell strikes the first and leaps from it to the others); ``None`` for a spell that does
+    not leap (``data/spell_targets.json``)."""
+    found = spell_targets().get(info.id, {}).get("leap_m")
     return None if found is None else Decimal(str(found))
 
 

@@ -23,6 +23,7 @@ from spieltisch.systems.dnd5e.areas import Template
 from spieltisch.systems.dnd5e.conditions import ConditionTrack
 from spieltisch.systems.dnd5e.cover import Cover
 from spieltisch.systems.dnd5e.data import monster
+from spieltisch.systems.dnd5e.hitdice import HitDice
 from spieltisch.systems.dnd5e.later import Later
 from spieltisch.systems.dnd5e.legendary import LegendaryTrack
 from spieltisch.systems.dnd5e.movement import MoveStep, TurnMovement
@@ -71,11 +72,13 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-DndEdition = Annotated[Literal[1, 2, 3, 4, 5], BeforeValidator(exact_int)]
+DndEdition = Annotated[Literal[1, 2, 3, 4, 5, 6], BeforeValidator(exact_int)]
 """A D&D table's rules edition (see :data:`EDITION`)."""
 
-EDITION: Literal[1, 2, 3, 4, 5] = 5
-"""The edition of the D&D rules a new table is made with: 5, an innate caster's DC and
+EDITION: Literal[1, 2, 3, 4, 5, 6] = 6
+"""The edition of the D&D rules a new table is made with: 6, Chain Lightning strikes the first
+creature named, within its range, and leaps to at most three others (one more per slot level
+above 6th), each within 9 m of the first; 5, an innate caster's DC and
 attack bonus its stat block does not state follow from its challenge rating's proficiency
 bonus and its ability (8 + proficiency + modifier; proficiency + modifier), and a trait
 naming its one spell in a sentence casts it once a day; spells of one creature counted and
@@ -148,6 +151,8 @@ class Fighter(Later):
             "death_save_due",
             "spellcasting",
             "altitude_m",
+            "hit_dice",
+            "hit_dice_spent",
         }
     )
 
@@ -191,6 +196,10 @@ class Fighter(Later):
     dead: bool = False
     monster: str | None = None
     spellcasting: Spellcasting | None = None
+    hit_dice: HitDice | None = None
+    """Its hit dice (None: not tracked, as for a monster)."""
+    hit_dice_spent: int = 0
+    """How many of them are spent (a long rest gives half back)."""
     """As on the sheet (a bestiary monster's is read from its *Spellcasting* trait)."""
 
     def modifier(self, ability: str) -> int:

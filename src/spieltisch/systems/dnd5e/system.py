@@ -26,6 +26,7 @@ from spieltisch.systems.dnd5e.cover import COVER_BONUS, Cover
 from spieltisch.systems.dnd5e.data import SKILLS
 from spieltisch.systems.dnd5e.events import EVENTS, Event
 from spieltisch.systems.dnd5e.falling import fall_dice
+from spieltisch.systems.dnd5e.hitdice import healing_odds
 from spieltisch.systems.dnd5e.lasting import dice_pmf
 from spieltisch.systems.dnd5e.odds import (
     PartSave,
@@ -94,6 +95,8 @@ class Dnd5e:
             raise RuleError(error.code, **params) from None
 
     def _odds(self, state: DndState, command: c.Command) -> Odds | None:
+        if isinstance(command, c.SpendHitDice):
+            return _hit_dice_odds(state, command)
         if isinstance(command, c.Move):
             return Odds(
                 outcomes=[
@@ -124,7 +127,8 @@ class Dnd5e:
                 bonus = fighter.skill_bonus(command.skill, ability)
             else:
                 bonus = fighter.modifier(ability)
-            mode = queries.check_mode(state, fighter, (command.advantage, command.disadvantage))
+            extra = (command.advantage, command.disadvantage)
+            mode = queries.check_mode(state, fighter, extra, ability=ability, skill=command.skill)
             p = save_odds(bonus + command.modifier, command.dc, mode)
             return _two(("success", p), ("failure", 1 - p))
         if _hides(command):
@@ -135,8 +139,20 @@ class Dnd5e:
             p = contest_odds(
                 plan.active.skill_bonus(active_skill, SKILLS[active_skill]),
                 plan.passive.skill_bonus(passive_skill, SKILLS[passive_skill]),
-                queries.check_mode(state, plan.active, (False, False)),
-                queries.check_mode(state, plan.passive, (False, False)),
+                queries.check_mode(
+                    state,
+                    plan.active,
+                    (False, False),
+                    ability=SKILLS[active_skill],
+                    skill=active_skill,
+                ),
+                queries.check_mode(
+                    state,
+                    plan.passive,
+                    (False, False),
+                    ability=SKILLS[passive_skill],
+                    skill=passive_skill,
+                ),
             )
             return _two(("win", p), ("lose", 1 - p))
         if isinstance(command, c.Trigger):
@@ -223,7 +239,8 @@ class Dnd5e:
             | c.Escape
             | c.Cast
             | c.Shield
-            | c.DropConcentration,
+            | c.DropConcentration
+            | c.SpendHitDice,
         ):
             return Access(piece=command.creature)
         if isinstance(command, c.EndTurn):
@@ -323,9 +340,23 @@ def _hide_odds(state: DndState, fighter: Fighter) -> Odds:
     against the highest passive Perception watching (:func:`.decide.hide_dc`), both on the
     fold handed in: a player's odds count no secret creature."""
     bonus = fighter.skill_bonus("stealth", "dex")
-    mode = queries.check_mode(state, fighter, (False, False))
+    mode = queries.check_mode(state, fighter, (False, False), ability="dex", skill="stealth")
     p = save_odds(bonus, deciding.hide_dc(state, fighter), mode)
     return _two(("hidden", p), ("seen", 1 - p))
+
+
+def _hit_dice_odds(state: DndState, command: c.SpendHitDice) -> Odds:
+    """The chance of each number of hit points the dice heal (:func:`.hitdice.healing_odds`),
+    refused as spending them would be."""
+    fighter, dice = deciding.hit_dice_plan(state, command)
+    missing = queries.hp_max(state, fighter) - fighter.hp
+    odds = healing_odds(command.count, dice.sides, fighter.modifier("con"), missing)
+    return Odds(
+        outcomes=[
+            OddsOutcome(value=v, probability=float(q), exact=f"{q.numerator}/{q.denominator}")
+            for v, q in odds.items()
+        ]
+    )
 
 
 def _two(*pairs: tuple[str, Fraction]) -> Odds:

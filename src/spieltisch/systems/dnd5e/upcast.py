@@ -22,7 +22,7 @@ from spieltisch.engine.upcast import Upcaster
 
 __all__ = ["RULES_VERSION", "UPCASTERS"]
 
-RULES_VERSION = 6
+RULES_VERSION = 7
 """The version of the rules, carried in exports and snapshots (2: cover from the map, jump
 checks rolled, exhaustion by level, condition durations, legendary actions holding a turn's
 end open; the frozen exports of version 1 reach none of these — no cover between, no jump

@@ -15,7 +15,7 @@ import { field, numberInput, select, textInput } from "../../forms.js";
  * @typedef {{ kind: "contested", creature: string, target: string, action: string, won: boolean,
  *   active: CheckRoll, passive: CheckRoll, push_to?: string | null }} Contested
  * @typedef {{ kind: "action_taken", creature: string, action: string, target?: string | null,
- *   foe?: string | null, help?: string | null, check?: CheckRoll | null, found?: string[] }} ActionTaken
+ *   foe?: string | null, help?: string | null, task?: string | null, check?: CheckRoll | null, found?: string[] }} ActionTaken
  * @typedef {{ kind: string, rolls?: CheckRoll[] }} Moved a move (its jump checks)
  * @typedef {{ kind: string }} AnyEvent any event of the table
  * @typedef {{ seq: number, undoes?: number | null, events?: AnyEvent[] }} LogRecord
@@ -36,7 +36,7 @@ export const SKILLS = {
   nature: "int", perception: "wis", performance: "cha", persuasion: "cha", religion: "int",
   sleight_of_hand: "dex", stealth: "dex", survival: "wis",
 };
-const ABILITIES = ["str", "dex", "con", "int", "wis", "cha"];
+export const ABILITIES = ["str", "dex", "con", "int", "wis", "cha"];
 const ROLL_MODES = ["advantage", "normal", "disadvantage"];
 
 /** What the GM is typing into the check form; kept across re-renders. */
@@ -271,6 +271,7 @@ function actionText(event, nameOf) {
       : t("web.dnd5e.ev.search_nothing", { name, total: event.check.total });
   }
   if (event.action === "help" && event.target) {
+    if (event.help === "check" && event.task) return t("web.dnd5e.ev.help_task", { name, ally: nameOf(event.target), task: taskName(event.task) });
     return event.help === "check"
       ? t("web.dnd5e.ev.help_check", { name, ally: nameOf(event.target) })
       : t("web.dnd5e.ev.help_attack", { name, ally: nameOf(event.target), foe: event.foe ? nameOf(event.foe) : t("web.dnd5e.someone") });
@@ -327,3 +328,17 @@ export function checkDice(event) {
   return null;
 }
 
+/** The name of a task Help names: a skill (with its ability) or an ability.
+ * @param {string} task */
+export function taskName(task) {
+  const ability = /** @type {Record<string, string>} */ (SKILLS)[task];
+  return ability
+    ? t("web.dnd5e.check_form.skill", { skill: t("web.dnd5e.skill." + task), ability: t("web.dnd5e.ability." + ability) })
+    : t("web.dnd5e.check_form.ability", { ability: t("web.dnd5e.ability." + task) });
+}
+
+/** The tasks Help on a check may name: every skill, then every ability ([value, label]).
+ * @returns {[string, string][]} */
+export function taskChoices() {
+  return [...Object.keys(SKILLS), ...ABILITIES].map((task) => [task, taskName(task)]);
+}

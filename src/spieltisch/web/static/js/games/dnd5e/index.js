@@ -12,7 +12,7 @@ import { oddsChart as drawChart } from "../../odds.js";
 import { live } from "../../morph.js";
 import { addressedTo, pieceTurn } from "../../notices.js";
 import { battleMap, centreToken, mapFrame, parseSquare, squareName, terrainLegend, tokenLabel } from "../../fight/map.js";
-import { chanceLine, checkDice, checkForm, describeCheck, jumpRolls, oddsOf, rollModeField, withRollMode } from "./checks.js";
+import { ABILITIES, chanceLine, checkDice, checkForm, describeCheck, jumpRolls, oddsOf, rollModeField, taskChoices, withRollMode } from "./checks.js";
 
 // The view's shapes as the server sends them (systems/dnd5e/view.py); the fields this page
 // reads are named, the rest stays open.
@@ -21,6 +21,7 @@ import { chanceLine, checkDice, checkForm, describeCheck, jumpRolls, oddsOf, rol
  *   ac: number, hp: number, hp_max?: number, dead?: boolean, down?: boolean, secret?: boolean,
  *   squares?: number, speeds?: Record<string, string>, budgets?: Record<string, number | string>,
  *   conditions?: string[], condition_details?: ConditionDetail[],
+ *   hit_dice?: { count: number, sides: number } | null, hit_dice_spent?: number,
  *   [field: string]: any }} Fighter a creature on the map
  * @typedef {{ kind: string, source?: string | null, [field: string]: any }} ConditionDetail
  * @typedef {Record<string, any>} Open a part of the view this page reads without naming its fields
@@ -80,7 +81,8 @@ const HERO_CAST_FORM = Object.freeze(/** @type {Record<string, string>} */ ({ ab
 const ui = {
   selected: /** @type {string | null} */ (null), route: /** @type {Step[]} */ ([]), mode: "walk", altitude: "", drag: "", ground: { height: "", squares: "" }, jump: "", jumpHeight: "", obstacle: false, standUp: false,
   preview: /** @type {Preview | null} */ (null), previewKey: /** @type {string | null} */ (null),
-  paint: "", attack: "", target: "", action: "dodge", helpTarget: "", helpFoe: "", helpKind: "attack",
+  paint: "", attack: "", target: "", action: "dodge", helpTarget: "", helpFoe: "", helpKind: "attack", helpTask: "",
+  hitDice: /** @type {Record<string, string>} */ ({}),
   monster: { kind: "goblin", at: "", secret: false, name: "", ac: "12", hp: "10", speed: "9", size: "medium", attacks: "" },
   hero: { ...HERO_FORM },
   heroCast: { ...HERO_CAST_FORM },
@@ -95,7 +97,6 @@ const ui = {
 };
 const CONTESTS = ["grapple", "shove_prone", "shove_push"];
 const SOURCED = ["frightened", "charmed"];
-const ABILITIES = ["str", "dex", "con", "int", "wis", "cha"];
 
 function fighters(/** @type {Ctx} */ ctx) { return ctx.state.fighters || []; }
 /** @returns {Map<string | null | undefined, Fighter>} */
@@ -258,7 +259,34 @@ function fighterCard(/** @type {Ctx} */ ctx, /** @type {Fighter} */ f) {
       el("span", { class: "muted small-print" }, t("web.dnd5e.line", { ac: f.ac, size: t("web.dnd5e.size." + f.size), side: t("web.dnd5e.side", { side: sideName(f.side) }) })),
       el("span", { class: "dd-hp", id: `dd-f-${f.id}-hp` }, hpText(f)),
       conditionBadges(f)),
-    economy(ctx, f), spellcastingLine(ctx, f), deathSaves(f), conditionEffects(f), gmTools(ctx, f));
+    economy(ctx, f), spellcastingLine(ctx, f), hitDice(ctx, f), deathSaves(f), conditionEffects(f), gmTools(ctx, f));
+}
+
+/** A creature's hit dice left and, outside a fight for whoever plays it, how many to spend
+ * with the odds of the healing before the roll. */
+function hitDice(/** @type {Ctx} */ ctx, /** @type {Fighter} */ f) {
+  const dice = f.hit_dice;
+  if (!dice) return null;
+  const left = dice.count - (f.hit_dice_spent || 0);
+  const line = el("span", { id: `dd-f-${f.id}-hit-dice` }, t("web.dnd5e.hit_dice", { left, count: dice.count, sides: dice.sides }));
+  if (ctx.state.combat || f.dead || !mine(ctx, f) || left < 1) return el("p", { class: "small-print" }, line);
+  const count = Math.min(Math.max(1, Number(ui.hitDice[f.id]) || 1), left);
+  const command = { kind: "spend_hit_dice", creature: f.id, count };
+  const odds = oddsFor(ctx, command);
+  const missing = (f.max_hp ?? f.hp) - f.hp;
+  return el("div", { class: "row dd-hit-dice" }, line,
+    numberInput(`dd-f-${f.id}-hit-dice-count`, String(count), { min: 1, max: left, "aria-label": t("web.dnd5e.hit_dice.count"), oninput: (/** @type {FieldEvent} */ e) => { ui.hitDice[f.id] = e.target.value; ctx.rerender(); } }),
+    el("button", { type: "button", id: `dd-f-${f.id}-hit-dice-go`, onclick: () => sendFor(ctx, f, command) }, t("web.dnd5e.hit_dice.spend")),
+    odds ? el("span", { class: "small-print", id: `dd-f-${f.id}-hit-dice-odds` }, healingLine(odds, missing)) : null);
+}
+
+/** The healing of hit dice in words: its range, its mean, and the chance of healing every
+ * hit point missing. @param {{ outcomes: { value: number, probability: number }[] }} odds */
+function healingLine(odds, /** @type {number} */ missing) {
+  const values = odds.outcomes.map((o) => o.value);
+  const mean = odds.outcomes.reduce((sum, o) => sum + o.value * o.probability, 0);
+  const all = odds.outcomes.filter((o) => o.value >= missing).reduce((sum, o) => sum + o.probability, 0);
+  return t("web.dnd5e.hit_dice.odds", { low: Math.min(...values), high: Math.max(...values), mean: metres(mean.toFixed(1)), missing, p: percent(all) });
 }
 
 function fightersPanel(/** @type {Ctx} */ ctx) {
@@ -805,7 +833,7 @@ function actionBox(/** @type {Ctx} */ ctx, /** @type {Fighter} */ f) {
   /** @type {Command} */ const command = { kind: "action", creature: f.id, action: ui.action };
   if (!allies.some((x) => x.id === ui.helpTarget)) ui.helpTarget = allies[0]?.id || "";
   if (!foes.some((x) => x.id === ui.helpFoe)) ui.helpFoe = foes[0]?.id || "";
-  if (help) Object.assign(command, { target: ui.helpTarget || null, help: ui.helpKind }, helpCheck ? {} : { foe: ui.helpFoe || null });
+  if (help) Object.assign(command, { target: ui.helpTarget || null, help: ui.helpKind }, helpCheck ? (ui.helpTask ? { task: ui.helpTask } : {}) : { foe: ui.helpFoe || null });
   const reason = !left ? t("web.dnd5e.no_action_left") : help && !allies.length ? t("web.dnd5e.no_ally") : help && !helpCheck && !foes.length ? t("web.dnd5e.no_foe") : null;
   // Hide: the chance to reach the highest passive Perception watching (the view holds only
   // the creatures this person sees, and so do the odds the server answers for them).
@@ -817,8 +845,9 @@ function actionBox(/** @type {Ctx} */ ctx, /** @type {Fighter} */ f) {
       field(t("web.dnd5e.action_label"), select("dd-action", ACTIONS.map((a) => [a, t("web.dnd5e.action." + a)]), ui.action, { onchange: (/** @type {FieldEvent} */ e) => { ui.action = e.target.value; ctx.rerender(); } })),
       help ? field(t("web.dnd5e.help_kind"), select("dd-help-kind", ["attack", "check"].map((k) => [k, t("web.dnd5e.help_kind." + k)]), ui.helpKind, { onchange: (/** @type {FieldEvent} */ e) => { ui.helpKind = e.target.value; ctx.rerender(); } })) : null,
       help ? field(t("web.dnd5e.help_ally"), select("dd-help-ally", allies.map((x) => [x.id, x.name]), ui.helpTarget, { onchange: (/** @type {FieldEvent} */ e) => { ui.helpTarget = e.target.value; ctx.rerender(); } })) : null,
-      help && !helpCheck ? field(t("web.dnd5e.help_foe"), select("dd-help-foe", foes.map((x) => [x.id, x.name]), ui.helpFoe, { onchange: (/** @type {FieldEvent} */ e) => { ui.helpFoe = e.target.value; ctx.rerender(); } })) : null),
-    el("p", { class: "muted small-print", id: "dd-action-fx" }, t(helpCheck ? "web.dnd5e.action_fx.help_check" : "web.dnd5e.action_fx." + ui.action)),
+      help && !helpCheck ? field(t("web.dnd5e.help_foe"), select("dd-help-foe", foes.map((x) => [x.id, x.name]), ui.helpFoe, { onchange: (/** @type {FieldEvent} */ e) => { ui.helpFoe = e.target.value; ctx.rerender(); } })) : null,
+      helpCheck ? field(t("web.dnd5e.help_task"), select("dd-help-task", [["", t("web.dnd5e.help_task.any")], ...taskChoices()], ui.helpTask, { onchange: (/** @type {FieldEvent} */ e) => { ui.helpTask = e.target.value; ctx.rerender(); } })) : null),
+    el("p", { class: "muted small-print", id: "dd-action-fx" }, t(helpCheck ? (ui.helpTask ? "web.dnd5e.action_fx.help_task" : "web.dnd5e.action_fx.help_check") : "web.dnd5e.action_fx." + ui.action)),
     hideOdds?.failed ? el("p", { class: "dd-refused", id: "dd-hide-odds" }, hideOdds.failed) : chanceLine("dd-hide-odds", "web.dnd5e.hide_odds", hideOdds, "hidden"),
     hides ? el("p", { class: "muted small-print", id: "dd-hide-how" }, t("web.dnd5e.hide_how")) : null,
     el("button", { type: "button", id: "dd-action-go", disabled: Boolean(reason), title: reason, onclick: () => sendFor(ctx, f, command) }, t("web.dnd5e.take_action", { action: t("web.dnd5e.action." + ui.action) })),
@@ -1600,6 +1629,7 @@ export function describe(/** @type {DndEvent} */ event, /** @type {Ctx} */ ctx) 
     case "contested": return describeCheck(event, n);
     case "combat_ended": return t("web.dnd5e.ev.combat_ended");
     case "rested": return t("web.dnd5e.ev.rested_" + event.length, { names: event.creatures.map(n).join(", ") });
+    case "hit_dice_spent": return t("web.dnd5e.ev.hit_dice_spent", { name: n(event.creature), count: event.rolls.length, rolls: event.rolls.join(", "), healed: event.healed });
     case "fell": return t("web.dnd5e.ev.fell", { name: n(event.creature), height: metres(event.height_m), damage: event.dice.reduce((/** @type {number} */ a, /** @type {number} */ b) => a + b, 0) });
     default: return null;
   }
