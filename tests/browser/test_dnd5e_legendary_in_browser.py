@@ -88,3 +88,29 @@ def test_a_legendary_action_after_a_player_s_turn_and_a_fall(browser: Any, serve
     finally:
         for context in contexts:
             context.close()
+
+
+def test_a_hell_hound_breathes_fire_and_its_breath_is_spent(browser: Any, server: Any) -> None:
+    """In the hell hound's turn the GM ticks Ada among the creatures in sight (each with its
+    P(save)), sees the damage chart and breathes; the log says so and the breath shows as
+    spent until a 5 or 6 at the start of the hound's turn."""
+    context = new_context(browser)
+    gm = context.new_page()
+    errors = watch_errors(gm)
+    try:
+        table = ApiTable(server.url, gm, "dnd5e")
+        table.send({**ADA, "position": "a1"})
+        hound = {"kind": "add_monster", "id": "hound", "monster": "hell-hound", "position": "c3"}
+        table.send(hound)
+        table.send({"kind": "start_combat", "rolls": {"hound": 20, "ada": 1}})
+        table.open()
+        expect(gm.locator("#dd-ma-0-name")).to_contain_text("Fire Breath · recharge 5–6")
+        gm.locator("#dd-ma-0-target-ada").check()
+        expect(gm.locator("#dd-ma-0 table")).to_be_visible()  # the damage chart
+        gm.locator("#dd-ma-0-use").click()
+        expect(gm.locator("#log")).to_contain_text("uses Fire Breath on Ada.")
+        expect(gm.locator("#dd-ma-0-name")).to_contain_text("spent (back on 5–6)")
+        assert table.state()["monster_actions"][0]["spent"] is True
+        assert errors == []
+    finally:
+        context.close()

@@ -753,6 +753,24 @@ DND5E = Samples(
             {"kind": "end_combat"},
             {"kind": "spend_hit_dice", "creature": f"{CANARY}-spy", "count": 2},
         ],
+        # a fight begun anew in secret, in which a secret hell hound breathes fire at Ada
+        "secret_breath": [
+            {"kind": "end_combat"},
+            {
+                "kind": "add_monster",
+                "id": f"{CANARY}-hound",
+                "monster": "hell-hound",
+                "secret": True,
+                "position": "b3",
+            },
+            {"kind": "start_combat", "rolls": {f"{CANARY}-hound": 20, "ada": 1, "gob": 1}},
+            {
+                "kind": "monster_action",
+                "creature": f"{CANARY}-hound",
+                "action": "Fire Breath",
+                "targets": ["ada"],
+            },
+        ],
         # a secret caster's lasting Shield (its effect, its AC) and a save it makes behind it
         "secret_monster_shielded": [
             _DND_SPY,
@@ -791,6 +809,13 @@ DND5E = Samples(
         "drop_concentration": {"kind": "drop_concentration", "creature": "ada"},
         # refused in a fight (and Ada has no hit dice): the refusal names no secret
         "spend_hit_dice": {"kind": "spend_hit_dice", "creature": "ada"},
+        # Ada has no stat block: refused naming her own action only
+        "monster_action": {
+            "kind": "monster_action",
+            "creature": "ada",
+            "action": "Fire Breath",
+            "targets": ["gob"],
+        },
         "shield": {"kind": "shield", "creature": "ada", "cast": False},
         # an area around the caster (Spirit Guardians): the view lists who is inside
         "cast_guardians": {

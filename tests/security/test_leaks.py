@@ -63,6 +63,7 @@ MAY_CONFLICT = {
     ("dnd5e", "lair_action"),  # the GM ended turns in secret to reach count 20
     ("dnd5e", "rest"),  # the GM ended the fight in secret (for a secret creature's rest)
     ("dnd5e", "secret_hit_dice"),  # the same, for a secret creature's hit dice
+    ("dnd5e", "secret_breath"),  # the GM began a new fight in secret (a secret hound's turn)
 }
 """Hidden samples after which a player's command may be refused as ``table.hidden_conflict``
 when it is executed (the answer names nothing hidden; its check says it is fine, being

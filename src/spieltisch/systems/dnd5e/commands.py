@@ -435,6 +435,16 @@ class Rest(_Command):
     creatures: tuple[Ref, ...] = Field(default=(), max_length=100)
 
 
+class MonsterAction(_Command):
+    """A save action of a monster's stat block (a breath weapon, a gaze) taken as its action in
+    its own turn and forced on ``targets`` (the creatures in its area, as the GM names them)."""
+
+    kind: Literal["monster_action"] = "monster_action"
+    creature: Ref
+    action: Name
+    targets: tuple[Ref, ...] = Field(min_length=1, max_length=50)
+
+
 class SpendHitDice(_Command):
     """A character spends ``count`` of its hit dice to heal, outside a fight (at the end of
     a short rest): each die heals its roll plus the Constitution modifier."""
@@ -529,6 +539,7 @@ Command = Annotated[
     | DropConcentration
     | EndCombat
     | Rest
+    | MonsterAction
     | SpendHitDice
     | Legendary
     | LegendaryResistance

@@ -97,6 +97,7 @@ __all__ = [
     "hit_dice_plan",
     "legendary_offered",
     "legendary_plan",
+    "monster_action_plan",
     "named_params",
     "preview_move",
     "readied_attack",
@@ -199,7 +200,7 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
             if state.pending is not None:
                 raise RuleError("dnd5e.reaction_pending", creature=state.pending.reactors[0])
             ended = _end_turn(state, dice)
-            return ended + _turn_start_strikes(state, ended, dice)
+            return ended + _recharges(state, ended, dice) + _turn_start_strikes(state, ended, dice)
         case c.Damage():
             fighter_of(state, command.target)
             return [
@@ -267,6 +268,8 @@ def events_of(state: DndState, command: c.Command, dice: DiceSource) -> list[e.E
             return [_rest(state, command)]
         case c.SpendHitDice():
             return [_spend_hit_dice(state, command, dice)]
+        case c.MonsterAction():
+            return _monster_action(state, command, dice)
         case _:
             assert_never(command)
 
@@ -538,6 +541,50 @@ def aura_strike(state: DndState, caster: str, creature: str, dice: DiceSource) -
         effect_dice=rolled.effect_dice,
         dice=tuple(dice.roll(sides) for _ in range(count)),
     )
+
+
+def _recharges(state: DndState, events: list[e.Event], dice: DiceSource) -> list[e.Event]:
+    """A d6 for each spent action with a recharge of the monster whose turn ``events`` start:
+    the action is back on its recharge number or more (Recharge 5–6: a 5 or a 6)."""
+    if not events or not isinstance(events[-1], e.TurnEnded):
+        return []
+    after = fold(state, events)
+    who = after.encounter.current if after.encounter is not None else None
+    if who is None or not after.recharging.get(who):
+        return []
+    out: list[e.Event] = []
+    for name in after.recharging[who]:
+        line = monster_action(after.fighters[who].monster or "", name)
+        need = line.recharge if isinstance(line, SaveLine) and line.recharge else 6
+        roll = dice.roll(6)
+        out.append(e.Recharged(creature=who, action=name, roll=roll, ready=roll >= need))
+    return out
+
+
+def monster_action_plan(state: DndState, command: c.MonsterAction) -> tuple[Fighter, SaveLine]:
+    """The monster and its save action taken in its own turn, or the refusal: not its turn
+    (as any action), no such save action in its stat block (``dnd5e.monster_action.unknown``)
+    or one still recharging (``dnd5e.monster_action.recharging``)."""
+    fighter = _require_turn(state, command.creature)
+    require_able(state, fighter)
+    line = monster_action(fighter.monster or "", command.action)
+    if not isinstance(line, SaveLine):
+        raise RuleError("dnd5e.monster_action.unknown", creature=fighter.id, action=command.action)
+    if line.name in state.recharging.get(fighter.id, ()):
+        raise RuleError(
+            "dnd5e.monster_action.recharging",
+            creature=fighter.id,
+            action=line.name,
+            recharge=line.recharge,
+        )
+    return fighter, line
+
+
+def _monster_action(state: DndState, command: c.MonsterAction, dice: DiceSource) -> list[e.Event]:
+    fighter, line = monster_action_plan(state, command)
+    used = e.MonsterActionUsed(creature=fighter.id, action=line.name, recharge=line.recharge)
+    after = fold(state, [used])  # the action is paid for (refused without one left)
+    return [used, save_action_event(after, fighter, line.name, command.targets, dice)]
 
 
 def _turn_start_strikes(state: DndState, events: list[e.Event], dice: DiceSource) -> list[e.Event]:

@@ -419,6 +419,27 @@ class Rested(_Event):
     creatures: tuple[str, ...]
 
 
+class MonsterActionUsed(_Event):
+    """A monster took a save action of its stat block as its action (its saves follow as
+    ``save_action``); one with a recharge (5: on a 5 or 6) is spent until it recharges."""
+
+    kind: Literal["monster_action_used"] = "monster_action_used"
+    creature: str
+    action: str
+    recharge: int | None = None
+
+
+class Recharged(_Event):
+    """At the start of its turn a monster rolled a d6 for a spent action: ``ready`` again when
+    the roll reached the action's recharge."""
+
+    kind: Literal["recharged"] = "recharged"
+    creature: str
+    action: str
+    roll: int
+    ready: bool
+
+
 class HitDiceSpent(_Event):
     """A creature spent hit dice: their ``rolls`` and the hit points they ``healed``."""
 
@@ -556,6 +577,8 @@ Event = Annotated[
     | CombatEnded
     | Rested
     | HitDiceSpent
+    | MonsterActionUsed
+    | Recharged
     | LegendaryOffered
     | LegendaryUsed
     | SaveActionRolled

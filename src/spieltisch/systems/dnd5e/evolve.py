@@ -128,6 +128,10 @@ def evolve(state: DndState, event: e.Event) -> DndState:
             return _healed(state, event)
         case e.HitDiceSpent():
             return _hit_dice_spent(state, event)
+        case e.MonsterActionUsed():
+            return _monster_action_used(state, event)
+        case e.Recharged():
+            return _recharged(state, event)
         case e.ConditionSet():
             return _condition_set(state, event)
         case e.ConditionSaved():
@@ -700,6 +704,30 @@ def _healed(state: DndState, event: e.Healed) -> DndState:
     return _set(state, healed)
 
 
+def _monster_action_used(state: DndState, event: e.MonsterActionUsed) -> DndState:
+    """A save action as the monster's action: paid for, and spent until it recharges."""
+    state = _pay(state, event.creature, "action")
+    if event.recharge is None:
+        return state
+    spent = (*state.recharging.get(event.creature, ()), event.action)
+    return state.model_copy(update={"recharging": {**state.recharging, event.creature: spent}})
+
+
+def _recharged(state: DndState, event: e.Recharged) -> DndState:
+    spent = state.recharging.get(event.creature, ())
+    if event.action not in spent:
+        raise RuleError(
+            "dnd5e.monster_action.unknown", creature=event.creature, action=event.action
+        )
+    if not event.ready:
+        return state
+    left = tuple(x for x in spent if x != event.action)
+    recharging = {k: v for k, v in state.recharging.items() if k != event.creature}
+    if left:
+        recharging[event.creature] = left
+    return state.model_copy(update={"recharging": recharging})
+
+
 def _hit_dice_spent(state: DndState, event: e.HitDiceSpent) -> DndState:
     """Hit dice spent outside a fight: fewer left, and their healing (as any healing: one
     at 0 hit points wakes)."""
@@ -1034,8 +1062,8 @@ def rested(state: DndState, event: e.Rested) -> DndState:
 
 def fight_over(state: DndState) -> DndState:
     """The fight ends: no turn order, spent budgets, movement, pending reaction or hit, readied
-    actions, templates or effects bound to turns or rounds (Dodge, Shield …) any more;
-    concentration and conditions without such a duration stay."""
+    actions, templates, actions waiting to recharge or effects bound to turns or rounds
+    (Dodge, Shield …) any more; concentration and conditions without such a duration stay."""
     timed = tuple(x for x in state.effects.items if x.duration.phase is None)
     return _track(
         state.model_copy(
@@ -1050,6 +1078,7 @@ def fight_over(state: DndState) -> DndState:
                 "multiattack_used": {},
                 "spell_turns": {},
                 "templates": {},
+                "recharging": {},
                 "effects": state.effects.model_copy(update={"items": timed}),
             }
         ),

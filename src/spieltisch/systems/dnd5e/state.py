@@ -426,6 +426,9 @@ class DndState(_Frozen):
     """Spell slots spent per creature, by spell level (1st first)."""
     innate_used: dict[str, dict[str, int]] = Field(default_factory=dict)
     """Innate spells cast per creature since its last long rest, by spell."""
+    recharging: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    """Actions with a recharge spent in this fight, by monster (a d6 at the start of each of
+    its turns brings one back)."""
     concentration: dict[str, Concentrating] = Field(default_factory=dict)
     templates: dict[str, PlacedTemplate] = Field(default_factory=dict)
     auras: dict[str, Aura] = Field(default_factory=dict)

@@ -97,6 +97,8 @@ class Dnd5e:
     def _odds(self, state: DndState, command: c.Command) -> Odds | None:
         if isinstance(command, c.SpendHitDice):
             return _hit_dice_odds(state, command)
+        if isinstance(command, c.MonsterAction):
+            return _monster_action_odds(state, command)
         if isinstance(command, c.Move):
             return Odds(
                 outcomes=[
@@ -240,7 +242,8 @@ class Dnd5e:
             | c.Cast
             | c.Shield
             | c.DropConcentration
-            | c.SpendHitDice,
+            | c.SpendHitDice
+            | c.MonsterAction,
         ):
             return Access(piece=command.creature)
         if isinstance(command, c.EndTurn):
@@ -404,6 +407,21 @@ def _attack_odds(
         parts += [x.dice for x in rider.damage]
         saves += [PartSave(success=p, half=rider.half)] * len(rider.damage)
     pmf = attack_damage(parts, hit, saves)
+    return Odds(
+        outcomes=[
+            OddsOutcome(value=k, probability=float(v), exact=f"{v.numerator}/{v.denominator}")
+            for k, v in pmf.items()
+        ],
+        mean=float(mean(pmf)),
+    )
+
+
+def _monster_action_odds(state: DndState, command: c.MonsterAction) -> Odds:
+    """A save action's damage distribution on its first target (the view gives P(save) of
+    each creature), refused as taking it would be."""
+    fighter, line = deciding.monster_action_plan(state, command)
+    target = queries.fighter_of(state, command.targets[0])
+    pmf = save_action_damage(state, fighter, target, line)
     return Odds(
         outcomes=[
             OddsOutcome(value=k, probability=float(v), exact=f"{v.numerator}/{v.denominator}")

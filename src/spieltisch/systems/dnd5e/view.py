@@ -14,7 +14,7 @@ from typing import Any
 from spieltisch.engine.creatures import Creature, visible_to
 from spieltisch.engine.grid import square_name
 from spieltisch.engine.visibility import Viewer
-from spieltisch.systems.dnd5e.actions import monster_action
+from spieltisch.systems.dnd5e.actions import monster_action, monster_lines
 from spieltisch.systems.dnd5e.areas import creatures_in, squares_in
 from spieltisch.systems.dnd5e.auras import affects, area_squares, aura_info, inside
 from spieltisch.systems.dnd5e.casting import cast_info, casting_at, save_bonus_of, slots_left
@@ -336,6 +336,7 @@ def view(state: DndState, viewer: Viewer) -> dict[str, Any]:
         else None,
         **_spells_view(state, seen),
         "legendary": _legendary(state, seen, visible),
+        "monster_actions": _monster_actions(state, seen, visible),
         "falling": [x for x in state.falling if x in seen],
         "conditions_ended": [
             x.model_dump(mode="json") for x in state.conditions.ended if x.target in seen
@@ -535,6 +536,44 @@ def _legendary_action(
             and monster.position is not None
         ]
     return data
+
+
+def _monster_actions(
+    state: DndState, seen: set[str], visible: list[Fighter]
+) -> list[dict[str, Any]]:
+    """The save actions of the monster whose turn it is (its breath, its gaze), each with its
+    recharge, whether it is spent, and every other creature in sight with its P(save)."""
+    fight = state.encounter
+    current = fight.current if fight is not None else None
+    monster = state.fighters.get(current or "")
+    if monster is None or monster.id not in seen or not monster.monster:
+        return []
+    spent = state.recharging.get(monster.id, ())
+    out = []
+    for line in monster_lines(monster.monster):
+        if not isinstance(line, SaveLine):
+            continue
+        odds = [
+            {
+                "target": t.id,
+                "save": _fraction(save_action_odds(state, monster, t, line).success),
+                "cover": cover_of(state, monster, t),
+            }
+            for t in visible
+            if t.id != monster.id
+            and not t.dead
+            and t.position is not None
+            and monster.position is not None
+        ]
+        out.append(
+            {
+                "name": line.name,
+                "recharge": line.recharge,
+                "spent": line.name in spent,
+                "odds": odds,
+            }
+        )
+    return out
 
 
 def _legendary(state: DndState, seen: set[str], visible: list[Fighter]) -> dict[str, Any]:

@@ -83,6 +83,7 @@ const ui = {
   preview: /** @type {Preview | null} */ (null), previewKey: /** @type {string | null} */ (null),
   paint: "", attack: "", target: "", action: "dodge", helpTarget: "", helpFoe: "", helpKind: "attack", helpTask: "",
   hitDice: /** @type {Record<string, string>} */ ({}),
+  monsterTargets: /** @type {Record<string, string[]>} */ ({}),
   monster: { kind: "goblin", at: "", secret: false, name: "", ac: "12", hp: "10", speed: "9", size: "medium", attacks: "" },
   hero: { ...HERO_FORM },
   heroCast: { ...HERO_CAST_FORM },
@@ -1478,6 +1479,38 @@ function legendaryAction(/** @type {Ctx} */ ctx, /** @type {Open} */ monster, /*
     el("button", { type: "button", class: "primary", id: `${id}-use`, disabled: Boolean(why), title: why, onclick: () => sendFor(ctx, f, command).then(focusResult) }, t("web.dnd5e.legendary.use", { action: action.name })));
 }
 
+/** The save actions of the monster whose turn it is (a breath weapon), for whoever plays it:
+ * each creature in sight with its P(save) to tick as a target, the damage chart of the first
+ * one ticked, and whether the action is spent until it recharges. */
+function monsterActionsPanel(/** @type {Ctx} */ ctx) {
+  const actions = ctx.state.monster_actions || [];
+  const f = byId(ctx).get(current(ctx) || "");
+  if (!actions.length || !f || !mine(ctx, f)) return null;
+  return el("section", { class: "card", id: "dd-monster-actions", "aria-labelledby": "dd-monster-actions-h" },
+    el("h2", { id: "dd-monster-actions-h" }, t("web.dnd5e.monster_actions")),
+    ...actions.map((/** @type {Open} */ action, /** @type {number} */ i) => monsterAction(ctx, f, action, i)));
+}
+
+function monsterAction(/** @type {Ctx} */ ctx, /** @type {Fighter} */ f, /** @type {Open} */ action, /** @type {number} */ i) {
+  const id = `dd-ma-${i}`;
+  const key = f.id + "|" + action.name;
+  const chosen = (ui.monsterTargets[key] || []).filter((/** @type {string} */ x) => action.odds.some((/** @type {Open} */ o) => o.target === x));
+  const recharge = action.recharge ? t(action.spent ? "web.dnd5e.monster_action.spent" : "web.dnd5e.monster_action.recharge", { recharge: action.recharge }) : null;
+  const head = el("p", { id: `${id}-name` }, el("strong", {}, action.name), recharge ? [" · ", recharge] : null);
+  if (action.spent) return el("div", { class: "dd-monster-action", id }, head);
+  /** @type {Command} */ const command = { kind: "monster_action", creature: f.id, action: action.name, targets: chosen };
+  const odds = chosen.length ? oddsFor(ctx, command) : null;
+  const toggle = (/** @type {string} */ who) => (/** @type {FieldEvent} */ e) => { ui.monsterTargets[key] = e.target.checked ? [...chosen, who] : chosen.filter((/** @type {string} */ x) => x !== who); ctx.rerender(); };
+  return el("div", { class: "dd-monster-action", id }, head,
+    el("fieldset", { class: "dd-cast-targets" }, el("legend", {}, t("web.dnd5e.spell.targets")),
+      action.odds.map((/** @type {Open} */ o) => checkField(`${id}-target-${o.target}`, t("web.dnd5e.monster_action.save", { name: nameOf(ctx, o.target), p: percent(o.save.p) }), chosen.includes(o.target), { onchange: toggle(o.target) }))),
+    odds ? oddsChart(odds, { caption: t("web.dnd5e.damage_caption"), labeler: (/** @type {number} */ v) => (v === 0 ? t("web.dnd5e.no_damage") : t("web.dnd5e.damage_value", { n: v })) }) : null,
+    el("button", { type: "button", class: "primary", id: `${id}-use`, disabled: !chosen.length, onclick: async () => {
+      const answer = await sendFor(ctx, f, command);
+      if (answer) { ui.monsterTargets[key] = []; ctx.rerender(); }
+    } }, t("web.dnd5e.monster_action.use")));
+}
+
 function legendaryPanel(/** @type {Ctx} */ ctx) {
   const legendary = ctx.state.legendary;
   if (!legendary?.window) return null;
@@ -1537,7 +1570,7 @@ export function render(/** @type {HTMLElement} */ body, /** @type {Ctx} */ ctx) 
   if (ui.selected && !movable(ctx, /** @type {Fighter} */ (byId(ctx).get(ui.selected)))) { ui.selected = null; clearRoute(); }
   refreshPreview(ctx);
   body.replaceChildren(el("div", { class: "dd-table" },
-    status(ctx), endedLine(ctx), reactionPanel(ctx), shieldPanel(ctx), mapPanel(ctx), legendaryPanel(ctx), lairPanel(ctx), readiedPanel(ctx), lastAttack(ctx), lastCast(ctx), lastConcentration(ctx), turnPanel(ctx), castPanel(ctx)));
+    status(ctx), endedLine(ctx), reactionPanel(ctx), shieldPanel(ctx), mapPanel(ctx), monsterActionsPanel(ctx), legendaryPanel(ctx), lairPanel(ctx), readiedPanel(ctx), lastAttack(ctx), lastCast(ctx), lastConcentration(ctx), turnPanel(ctx), castPanel(ctx)));
   // The fight in the scene, the creatures' cards as the sheets, the forms as the tools.
   const tools = toolsPanel(ctx);
   return { sheets: el("div", { class: "dd-table" }, fightersPanel(ctx)), tools: tools && el("div", { class: "dd-table" }, tools) };
@@ -1621,6 +1654,7 @@ export function describe(/** @type {DndEvent} */ event, /** @type {Ctx} */ ctx) 
     case "concentration_ended": return t("web.dnd5e.ev.concentration_ended." + event.reason, { name: n(event.creature), spell: spellName(ctx, event.creature, event.spell) });
     case "legendary_offered": return t("web.dnd5e.ev.legendary_offered", { name: n(event.creature) });
     case "legendary_used": return t("web.dnd5e.ev.legendary_used", { name: n(event.creature), action: event.action, cost: event.cost });
+    case "recharged": return t(event.ready ? "web.dnd5e.ev.recharged" : "web.dnd5e.ev.not_recharged", { name: n(event.creature), roll: event.roll, action: event.action });
     case "save_action": return t("web.dnd5e.ev.save_action", { name: n(event.creature), action: event.action, targets: event.saves.map((/** @type {Open} */ x) => n(x.target)).join(", ") });
     case "legendary_resisted": return t("web.dnd5e.ev.legendary_resisted", { name: n(event.creature) });
     case "lair_set": return t(event.in_lair ? "web.dnd5e.ev.lair_on" : "web.dnd5e.ev.lair_off", { name: n(event.creature) });
