@@ -23,8 +23,10 @@ each case in rounds: a round times a few calls back to back (fewer for slow case
 icepool, of ours and of ours with parsing, in an order that alternates from round to
 round, so that load hits all three alike. The best round per call counts for each. After
 ``--rounds`` rounds a case goes on until its three best times have not improved by more
-than 1 % for three rounds in a row (at most ``--max-rounds``); a ratio is the best icepool
-time over the best time of ours.
+than 1 % for three rounds in a row (at most ``--max-rounds``), and in any case for at least
+``--span`` seconds: a cheap case's rounds take a fraction of a millisecond, and a short slow
+spell of a shared machine could otherwise spoil every round of one engine. A ratio is the
+best icepool time over the best time of ours.
 
 Run: ``python bench/odds_vs_icepool.py`` (``--quick`` for a few cases, ``--family e h`` for
 some families). It prints every case's ratio without and with parsing and, per family, the
@@ -323,18 +325,20 @@ def _from_text(text: str) -> Callable[[], Distribution]:
 
 
 def measure(
-    runs: list[Callable[[], Any]], rounds: int, most: int
+    runs: list[Callable[[], Any]], rounds: int, most: int, span: float = 0.0
 ) -> tuple[list[float], list[Any], int]:
     """The best time per call of each run (and its last result) over interleaved rounds:
     at least ``rounds``, then until no best time improves by more than 1 % for three rounds
-    in a row, at most ``most``; and how many rounds that took."""
+    in a row, at most ``most``, and in every case over at least ``span`` seconds; and how
+    many rounds that took."""
     # A few calls per round, fewer where a call is slow (the first run is the slowest).
     inner = max(1, min(20, int(0.002 / max(_once(runs[0]), 1e-6))))
     best = [float("inf")] * len(runs)
     results: list[Any] = [None] * len(runs)
     calm = 0
     done = 0
-    while done < most and (done < rounds or calm < 3):
+    start = time.perf_counter()
+    while (done < most and (done < rounds or calm < 3)) or time.perf_counter() - start < span:
         order = range(len(runs)) if done % 2 == 0 else reversed(range(len(runs)))
         improved = False
         for index in order:
@@ -354,6 +358,9 @@ def main(argv: list[str] | None = None) -> int:
     options.add_argument("--rounds", type=int, default=0, help="rounds per case at least")
     options.add_argument("--max-rounds", type=int, default=0, help="rounds per case at most")
     options.add_argument("--family", nargs="*", default=[], help="only these families (a-h)")
+    options.add_argument(
+        "--span", type=float, default=0.05, help="seconds per case at least (0.05)"
+    )
     args = options.parse_args(argv)
     rounds = args.rounds or (5 if args.quick else 9)
     most = max(rounds, args.max_rounds or 4 * rounds)
@@ -374,7 +381,9 @@ def main(argv: list[str] | None = None) -> int:
         # (icepool's very first call in the process several times over).
         for run in runs:
             _once(run)
-        (ice, ours_time, text_time), (theirs, ours, _), done = measure(runs, rounds, most)
+        (ice, ours_time, text_time), (theirs, ours, _), done = measure(
+            runs, rounds, most, 0.0 if args.quick else args.span
+        )
         diff = _difference(ours, theirs)
         # the mass cut off exploding dice may all sit on one outcome of a comparison
         same = diff <= TOLERANCE + ours.truncated and ours.truncated <= TAIL

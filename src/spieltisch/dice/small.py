@@ -242,7 +242,10 @@ def _small_keep(
         if kept == count - 1 and count <= _DROP_ONE_MOST:
             return _drop_one(low, size, count, highest)
         if kept < count - 1:
-            return _uniform_keep(low, size, count, highest, kept)
+            low, slots, total = _uniform_keep(low, size, count, highest, kept)
+            if slots.typecode != "Q":
+                slots = array("Q", slots)
+            return low, int.from_bytes(slots.tobytes(), "little"), len(slots), total
     low, weights, denominator = _unpack(die)
     order = [(low + i, w) for i, w in enumerate(weights) if w]
     if highest:
@@ -327,7 +330,9 @@ def _drop_one(low: int, sides: int, count: int, highest: bool) -> _Small:
     return (count - 1) * low, int.from_bytes(array("Q", slots).tobytes(), "little"), size, total
 
 
-def _uniform_keep(low: int, sides: int, count: int, highest: bool, kept: int) -> _Small:
+def _uniform_keep(
+    low: int, sides: int, count: int, highest: bool, kept: int
+) -> tuple[int, array[int], int]:
     """The sum of the ``kept`` highest (or lowest) of ``count`` dice that show ``sides``
     consecutive values from ``low``, all alike likely: the sum over the value ``t`` of the last
     kept die (as :func:`_small_keep`) in closed form.
@@ -340,7 +345,8 @@ def _uniform_keep(low: int, sides: int, count: int, highest: bool, kept: int) ->
     ``S_a(e) y^((k - b) e)``: the list ``S_a`` packed ``k - b`` slots apart, one step in C.
     With ``y`` the slot base ``2^bits`` the division by ``(y - 1)^a`` is an exact division
     of whole numbers, done by Horner's rule in ``a``. The lowest dice are the highest ones
-    mirrored."""
+    mirrored. The lowest value, the weights in the narrowest slots that hold them, and
+    the denominator."""
     total = sides**count
     code = _narrow(total)
     width = _WIDTHS[code]
@@ -371,13 +377,10 @@ def _uniform_keep(low: int, sides: int, count: int, highest: bool, kept: int) ->
             shift += top
             stride -= 1
         whole = whole // base + (row[a] * part << bits * a)
-    size = kept * span + 1
-    slots = array(code, whole.to_bytes(size * width, "little"))
+    slots = array(code, whole.to_bytes((kept * span + 1) * width, "little"))
     if not highest:
         slots.reverse()
-    if code != "Q":
-        slots = array("Q", slots)
-    return kept * low, int.from_bytes(slots.tobytes(), "little"), size, total
+    return kept * low, slots, total
 
 
 def _but_worst(
@@ -549,6 +552,10 @@ def small_root(node: Expression) -> tuple[tuple[str, ...] | None, int, array[int
     weights and denominator; ``None`` unless it is small and a number or a single count."""
     keys: tuple[str, ...] | None = None
     if node.kind is Kind.NUMBER:
+        if type(node) is Dice and node.keep is not None:  # the commonest: dice kept
+            kept = _kept_plain(node)
+            if kept is not None:
+                return None, *kept
         result = _SMALL.visit(node, "")
     elif len(node.keys) == 1:
         keys = node.keys
@@ -559,3 +566,17 @@ def small_root(node: Expression) -> tuple[tuple[str, ...] | None, int, array[int
         return None
     low, packed, size, denominator = result
     return keys, low, _slots(packed, size), denominator
+
+
+def _kept_plain(node: Dice) -> tuple[int, array[int], int] | None:
+    """Plain dice summed, some of them kept (``4d6kh3``, not one nor all but one), by the
+    closed form of :func:`_uniform_keep` straight into the weights the root returns (the
+    visitor's path packs them in 64-bit slots first); ``None`` for any other dice."""
+    count, sides = node.count, node.sides
+    if not node.plain or node.counting or count >= 64 or sides**count >= _SLOT_LIMIT:
+        return None
+    assert node.keep is not None
+    highest, kept = node.keep.kept(count)
+    if not 1 < kept < count - 1:
+        return None
+    return _uniform_keep(1, sides, count, highest, kept)
