@@ -44,7 +44,7 @@ def test_a_free_table_fight(browser: Any, server: Any, tmp_path: Path, screensho
         # The GM sizes the map and paints a wall.
         gm.fill("#fd-map-width", "8")
         gm.fill("#fd-map-height", "6")
-        gm.locator("#fd-map-apply").click()
+        gm.locator("#fd-map-submit").click()
         expect(player.locator("#fd-sq-h6")).to_have_count(1)
         gm.select_option("#fd-paint", "wall")
         gm.locator("#fd-sq-c1").click()

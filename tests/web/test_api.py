@@ -63,8 +63,15 @@ def test_systems_and_openapi(client: Any, toy: Any) -> None:
     )
     assert systems["free-dice"]["meta"]["map"] is True
     assert systems["toy"]["meta"] == {}
+    # one system alone, as a table page loads the schemas of its game's forms
+    one = client.get("/api/systems/hexxen").json()
+    assert one == systems["hexxen"] and "set_map" in str(one["commands"])
+    unknown = client.get("/api/systems/chess", headers={"Accept-Language": "de"})
+    assert unknown.status_code in (400, 404, 422)
+    assert "chess" in unknown.json()["error"]["message"]
     paths = client.get("/openapi.json").json()["paths"]
     for path in [
+        "/api/systems/{system_id}",
         "/api/tables",
         "/api/tables/import",
         "/api/tables/{table_id}",

@@ -168,18 +168,20 @@ def table_view(
 @router.get("/systems", response_model=list[SystemPublic])
 def list_systems() -> list[SystemPublic]:
     """The game systems a table can play, with the JSON Schema of their commands."""
-    systems = []
-    for system_id in system_ids():
-        system = get_system(system_id)
-        systems.append(
-            SystemPublic(
-                id=system_id,
-                commands=system.commands.json_schema(),
-                options=system.options.json_schema(),
-                meta=getattr(system, "meta", {}),
-            )
-        )
-    return systems
+    return [one_system(system_id) for system_id in system_ids()]
+
+
+@router.get("/systems/{system_id}", response_model=SystemPublic)
+def one_system(system_id: str) -> SystemPublic:
+    """One game system (what a table page needs of its game: the forms built from its
+    command schemas); an unknown id is refused naming the known ones."""
+    system = get_system(system_id)
+    return SystemPublic(
+        id=system_id,
+        commands=system.commands.json_schema(),
+        options=system.options.json_schema(),
+        meta=getattr(system, "meta", {}),
+    )
 
 
 @router.post(

@@ -6,6 +6,7 @@ import { initChimeToggle, initSoundToggle, rattle } from "./sound.js";
 import { updateNotices } from "./notices.js";
 import { verifyExport } from "./verify.js";
 import { loadGame } from "./games.js";
+import { loadCommands } from "./schemaform.js";
 import { applyPatch } from "./patch.js";
 import { askOdds, oddsNow } from "./odds.js";
 import { keepForms } from "./drafts.js";
@@ -263,7 +264,7 @@ async function refreshPeople() {
 
 async function reloadOnce() {
   const info = await api("GET", `/api/tables/${TABLE}`, { token: token() });
-  if (!view.game) view.game = await loadGame(info.system);
+  if (!view.game) [view.game] = await Promise.all([loadGame(info.system), loadCommands(info.system)]);
   view.info = info;
   takeState(info.state, info.seq);
   const answer = await api("GET", `/api/tables/${TABLE}/records?limit=${LOG_PAGE}`, { token: token() });

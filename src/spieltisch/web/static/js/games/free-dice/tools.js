@@ -7,6 +7,7 @@ import { checkField, field, numberInput, readInt, select, textInput } from "../.
 import { mapUi } from "./map.js";
 import { live, on } from "../../morph.js";
 import { mayAct, sendFor } from "./shared.js";
+import { commandForm } from "../../schemaform.js";
 
 /** @typedef {import("./shared.js").Ctx} Ctx */
 /** @typedef {import("./shared.js").Combatant} Combatant */
@@ -150,26 +151,22 @@ async function upload(ctx, input) {
 /** @param {Ctx} ctx */
 function mapTools(ctx) {
   const map = ctx.state.map;
-  const width = numberInput("fd-map-width", map.width, { min: 1, max: 60 });
-  const height = numberInput("fd-map-height", map.height, { min: 1, max: 60 });
-  const square = el("input", { id: "fd-map-square", type: "number", min: 0.1, max: 100, step: 0.1, value: map.square_m });
-  const diagonal = select("fd-map-diagonal", ["uniform", "alternating"].map((d) => [d, t("web.map.diagonal." + d)]), map.diagonal);
   const file = el("input", { id: "fd-image-file", type: "file", accept: "image/png,image/jpeg,image/webp" });
   const paint = select("fd-paint", [["", t("web.freedice.paint_off")], ...["plain", ...map.terrain_kinds].map((/** @type {string} */ k) => /** @type {[string, string]} */ ([k, t("web.map.terrain." + k)]))], mapUi.paint || "", {
     "data-draft": "off",  // a mode of the map, not a form being filled in
     onchange: (/** @type {any} */ e) => { mapUi.paint = e.target.value || null; mapUi.selected = null; ctx.rerender(); },
   });
+  // the map's settings: the form of the command `set_map`, drawn from its schema
+  const settings = commandForm({
+    system: "free-dice", kind: "set_map", id: "fd-map-form", prefix: "fd-map-", inline: false,
+    title: el("h3", {}, t("web.freedice.map_settings")), submit: t("web.freedice.apply_map"),
+    values: { width: map.width, height: map.height, square_m: map.square_m, diagonal: map.diagonal },
+    labels: { width: "web.freedice.f.width", height: "web.freedice.f.height", square_m: "web.freedice.f.square", diagonal: "web.freedice.f.diagonal" },
+    choices: (_path, value) => "web.map.diagonal." + value,
+    send: (command) => ctx.send(command),
+  });
   return el("div", { class: "fd-gm" },
-    el("form", {
-      class: "form", id: "fd-map-form", onsubmit: (/** @type {SubmitEvent} */ e) => {
-        e.preventDefault();
-        const value = (/** @type {HTMLInputElement | HTMLSelectElement} */ control) => live(control).value;
-        ctx.send({ kind: "set_map", width: Number(value(width)), height: Number(value(height)), square_m: String(value(square)), diagonal: value(diagonal) });
-      },
-    }, el("h3", {}, t("web.freedice.map_settings")),
-    el("div", { class: "row" }, field(t("web.freedice.f.width"), width), field(t("web.freedice.f.height"), height)),
-    el("div", { class: "row" }, field(t("web.freedice.f.square"), square), field(t("web.freedice.f.diagonal"), diagonal)),
-    el("button", { type: "submit", id: "fd-map-apply" }, t("web.freedice.apply_map"))),
+    settings,
     field(t("web.freedice.f.paint"), paint),
     el("div", { class: "form" }, el("h3", {}, t("web.freedice.image")),
       field(t("web.freedice.f.image"), file),

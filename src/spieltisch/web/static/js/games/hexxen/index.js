@@ -10,6 +10,7 @@ import { addressedTo, pieceTurn } from "../../notices.js";
 import { oddsChart as chartOf } from "../../odds.js";
 import { battleMap, centreToken, mapFrame } from "../../fight/map.js";
 import { field, numberInput, readInt, select, textInput, checkField } from "../../forms.js";
+import { commandForm } from "../../schemaform.js";
 
 /**
  * The HeXXen view as the page reads it: the hunters and NSC, the fight, the dice faces by
@@ -36,7 +37,7 @@ const oddsChart = /** @type {any} */ (chartOf);
  *     error: { message: string, position: number | null } | null },
  *   check: Record<string, string>, defend: Record<string, string>, declare: Record<string, string>,
  *   power: { targets: Set<string> }, gm: Record<string, string>, edit: Record<string, any>,
- *   map: { selected: string | null, width: string, height: string }, bind: Record<string, string>,
+ *   map: { selected: string | null }, bind: Record<string, string>,
  *   hex: string, tag: string, npcCheck?: { attribute: string, against: string, skill: string },
  * }}
  */
@@ -49,7 +50,7 @@ const draft = {
   power: { targets: new Set() },
   gm: { target: "", effect: "outer_damage", level: "1", lep: "" },
   edit: {},
-  map: { selected: null, width: "", height: "" },
+  map: { selected: null },
   bind: {},
   hex: "1",
   tag: "",
@@ -855,10 +856,13 @@ function mapCard(ctx) {
     onclick: () => { draft.map.selected = selected?.id === c.id ? null : c.id; ctx.rerender(); },
   }, c.position ? t("web.hexxen.move_token", { name: c.name }) : t("web.hexxen.place_token", { name: c.name })));
   const hint = selected ? t("web.hexxen.pick_square", { name: selected.name }) : t("web.hexxen.map_hint");
-  const sizeForm = ctx.isGm ? el("form", { class: "form inline", onsubmit: (/** @type {any} */ e) => { e.preventDefault(); ctx.send({ kind: "set_map", width: num(draft.map.width, map.width), height: num(draft.map.height, map.height) }); } },
-    field(t("web.hexxen.map_width"), numIn("hx-map-width", draft.map.width || map.width, (v) => (draft.map.width = v), { min: 2, max: 40 })),
-    field(t("web.hexxen.map_height"), numIn("hx-map-height", draft.map.height || map.height, (v) => (draft.map.height = v), { min: 2, max: 40 })),
-    el("button", { type: "submit", id: "hx-map-apply" }, t("web.hexxen.map_apply"))) : null;
+  // the map's size: the form of the command `set_map`, drawn from its schema
+  const sizeForm = ctx.isGm ? commandForm({
+    system: "hexxen", kind: "set_map", id: "hx-map-form", prefix: "hx-map-", submit: t("web.hexxen.map_apply"),
+    values: { width: map.width, height: map.height },
+    labels: { width: "web.hexxen.map_width", height: "web.hexxen.map_height" },
+    send: (command) => ctx.send(command),
+  }) : null;
   return el("section", { class: "card", id: "hx-map-box", "aria-labelledby": "hx-map-heading" },
     el("h2", { id: "hx-map-heading" }, t("web.hexxen.map")),
     el("p", { class: "muted small-print", id: "hx-map-hint" }, hint),

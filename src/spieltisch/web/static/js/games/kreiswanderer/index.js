@@ -9,6 +9,7 @@ import { pieceTurn } from "../../notices.js";
 import { requiredMark, rowList } from "../../forms.js";
 import { oddsChart as chartOf } from "../../odds.js";
 import { on } from "../../morph.js";
+import { commandForm } from "../../schemaform.js";
 
 /**
  * The Kreiswanderer view as the page reads it: the beings, the fight, the catalogue, the
@@ -996,12 +997,14 @@ function catalogueSection(ctx) {
  */
 function trackForm(ctx, b) {
   const key = `kw-track-${b.id}`;
-  const d = (draft.rest[key] ||= { track: "tp", value: "" });
-  return details(`${key}-details`, t("web.kw.adjust"),
-    el("form", { class: "form inline", onsubmit: (/** @type {any} */ e) => { e.preventDefault(); const n = Number(d.value); if (d.value === "" || !Number.isInteger(n)) { showAlert(t("web.error.bad_number", { name: t("web.kw.field." + d.track), value: d.value })); return; } send(ctx, { kind: "adjust_track", being: b.id, track: d.track, value: n }); } },
-      field(`${key}-track`, t("web.kw.track"), select(`${key}-track`, d.track, [["tp", t("web.kw.field.tp")], ["mp", t("web.kw.field.mp")]], (v) => { d.track = v; })),
-      field(`${key}-value`, t("web.kw.value"), num(`${key}-value`, d.value, (v) => { d.value = v; }, { min: 0 })),
-      el("button", { type: "submit" }, t("web.kw.save"))));
+  // the command `adjust_track` for this being, its form drawn from the schema
+  return details(`${key}-details`, t("web.kw.adjust"), commandForm({
+    system: "kreiswanderer", kind: "adjust_track", id: key, fixed: { being: b.id }, submit: t("web.kw.save"),
+    values: { track: "tp" },
+    labels: { track: "web.kw.track", value: "web.kw.value" },
+    choices: (_path, value) => "web.kw.field." + value,
+    send: (command) => send(ctx, command),
+  }));
 }
 
 /**
