@@ -12,12 +12,11 @@ import { battleMap, centreToken, mapFrame } from "../../fight/map.js";
 import { field, numberInput, readInt, select, textInput, checkField } from "../../forms.js";
 import { commandForm } from "../../schemaform.js";
 
-/**
- * The HeXXen view as the page reads it: the hunters and NSC, the fight, the dice faces by
- * die letter, the map, the last checks; each game object as the server sends it.
- * @typedef {{ hunters: any[], npcs: any[], fight: any, faces: Record<string, any[]>, map: any,
- *   checks: any, last: any, options: any, skill_list: any, [key: string]: any }} HexxenView
- */
+/** @typedef {import("./types.js").View} HexxenView */
+/** @typedef {import("./types.js").Hunter} Hunter */
+/** @typedef {import("./types.js").Npc} Npc */
+/** @typedef {import("./types.js").FieldEvent} FieldEvent */
+/** One outcome of an odds answer. @typedef {{ value: any, probability: number }} Outcome */
 /** @typedef {import("../../types.js").TableContext<HexxenView>} TableContext */
 /** @typedef {import("../../types.js").TableRecord} TableRecord */
 
@@ -69,13 +68,14 @@ function pieces(ctx) {
 
 /**
  * @param {TableContext} ctx
- * @param {any} hunter
+ * @param {{ id: string }} hunter
  */
 function mayAct(ctx, hunter) {
   return ctx.isGm || (ctx.me.role === "player" && pieces(ctx).has(hunter.id));
 }
 
-/** @param {TableContext} ctx */
+/** @param {TableContext} ctx
+ * @returns {(Hunter | Npc)[]} */
 function everyone(ctx) {
   return [...ctx.state.hunters, ...ctx.state.npcs];
 }
@@ -151,7 +151,7 @@ function traitText(trait) {
  * @param {Record<string, unknown>} [attrs]
  */
 function input(id, value, oninput, attrs = {}) {
-  return textInput(id, value, { oninput: (/** @type {any} */ e) => oninput(e.target.value), ...attrs });
+  return textInput(id, value, { oninput: (/** @type {FieldEvent} */ e) => oninput(e.target.value), ...attrs });
 }
 
 /**
@@ -161,7 +161,7 @@ function input(id, value, oninput, attrs = {}) {
  * @param {Record<string, unknown>} [attrs]
  */
 function numIn(id, value, oninput, attrs = {}) {
-  return numberInput(id, value, { oninput: (/** @type {any} */ e) => oninput(e.target.value), ...attrs });
+  return numberInput(id, value, { oninput: (/** @type {FieldEvent} */ e) => oninput(e.target.value), ...attrs });
 }
 
 /**
@@ -172,7 +172,7 @@ function numIn(id, value, oninput, attrs = {}) {
  * @param {Record<string, unknown>} [attrs]
  */
 function pick(id, value, choices, onchange, attrs = {}) {
-  return select(id, choices, value, { onchange: (/** @type {any} */ e) => onchange(e.target.value), ...attrs });
+  return select(id, choices, value, { onchange: (/** @type {FieldEvent} */ e) => onchange(e.target.value), ...attrs });
 }
 
 /** A button that cannot work now is disabled and says why.
@@ -193,7 +193,7 @@ function button(id, text, onclick, reason = null, attrs = {}) {
  * @param {any} test
  */
 function chance(answer, test) {
-  return (answer.outcomes || []).filter((/** @type {any} */ o) => test(o.value)).reduce((/** @type {any} */ sum, /** @type {any} */ o) => sum + o.probability, 0);
+  return (answer.outcomes || []).filter((/** @type {Outcome} */ o) => test(o.value)).reduce((/** @type {number} */ sum, /** @type {Outcome} */ o) => sum + o.probability, 0);
 }
 
 /**
@@ -205,7 +205,7 @@ function oddsBlock(ctx, command, { caption, margin = false, id }) {
   const answer = ctx.oddsNow(command);
   if (!answer) return el("p", { class: "muted", id }, t("web.hexxen.odds_loading"));
   if (answer.error) return el("p", { class: "muted", id }, answer.error);
-  const labeler = margin ? (/** @type {any} */ v) => t("web.hexxen.margin_value", { n: v }) : (/** @type {any} */ v) => t("web.hexxen.successes_value", { count: v });
+  const labeler = margin ? (/** @type {number} */ v) => t("web.hexxen.margin_value", { n: v }) : (/** @type {number} */ v) => t("web.hexxen.successes_value", { count: v });
   return el("div", { id, class: "hx-odds" }, oddsChart(answer, { caption, labeler }), ...diceOdds(answer));
 }
 
@@ -218,7 +218,7 @@ const DICE_PART = /^(blood|elixir):/;
 function diceOdds(answer, key = "web.hexxen.dice_odds") {
   return (answer.parts || []).filter((/** @type {any} */ part) => DICE_PART.test(part.key)).map((/** @type {any} */ part) => {
     const [die, gives] = [part.key.slice(0, part.key.indexOf(":")), part.key.slice(part.key.indexOf(":") + 1)];
-    const chances = part.odds.outcomes.filter((/** @type {any} */ o) => o.probability > 0).map((/** @type {any} */ o) => `${o.value}: ${percent(o.probability)}`).join(" · ");
+    const chances = part.odds.outcomes.filter((/** @type {Outcome} */ o) => o.probability > 0).map((/** @type {Outcome} */ o) => `${o.value}: ${percent(o.probability)}`).join(" · ");
     return el("p", { class: "small-print hx-dice-odds", dataset: { dice: part.key } }, t(key, { die: t("web.hexxen.die." + die), gives: givesName(gives), chances }));
   });
 }
@@ -240,7 +240,7 @@ function eval_fraction(text) {
  */
 function dieFaces(ctx, letter, values) {
   const table = ctx.state.faces[letter];
-  return values.map((/** @type {any} */ v) => ({ die: letter, face: table[v - 1] }));
+  return values.map((/** @type {number} */ v) => ({ die: letter, face: table[v - 1] }));
 }
 
 /**
@@ -371,7 +371,7 @@ function combatantRow(ctx, who, isHunter) {
     tools.push(button(`hx-toggle-bound-${who.id}`, t(who.bound ? "web.hexxen.make_free" : "web.hexxen.make_bound"),
       () => sendFor(ctx, who, command), !who.bound && !partner ? t("web.hexxen.reason.no_partner") : null, { class: "small" }));
   }
-  if ((who.bound_with || []).length) facts.push(t("web.hexxen.bound_with", { list: who.bound_with.map((/** @type {any} */ id) => nameOf(ctx, id)).join(", ") }));
+  if ((who.bound_with || []).length) facts.push(t("web.hexxen.bound_with", { list: who.bound_with.map((/** @type {string} */ id) => nameOf(ctx, id)).join(", ") }));
   const current = fight && fight.current === who.id;
   return el("li", { id: `hx-c-${who.id}`, class: ["hx-combatant", current ? "is-current" : "", isHunter ? "is-hunter" : "is-npc"].filter(Boolean).join(" "), "aria-current": current ? "true" : null },
     el("div", { class: "hx-c-head" }, el("strong", {}, who.name), ...badges),
@@ -392,11 +392,11 @@ function lastTicks(ctx) {
 
 /** @param {TableContext} ctx */
 function ini0Block(ctx) {
-  const fight = ctx.state.fight;
-  const coming = fight.ini0.map((/** @type {any} */ tick) => {
+  const fight = /** @type {import("./types.js").Fight} */ (ctx.state.fight);  // drawn in a fight
+  const coming = fight.ini0.map((tick) => {
     const base = { name: nameOf(ctx, tick.target), effect: effectName(tick.effect), level: tick.level, amount: tick.amount };
     if (tick.decay === "check") {
-      const none = Number(eval_fraction(tick.removed["0"] || "0/1"));
+      const none = Number(eval_fraction(tick.removed?.["0"] || "0/1"));
       return el("li", { class: "hx-abbau", dataset: { effect: tick.effect } },
         t(tick.amount ? "web.hexxen.ini0_abbau_damage" : "web.hexxen.ini0_abbau", { ...base, dice: tick.dice, chance: percent(1 - none) }));
     }
@@ -420,7 +420,7 @@ function tracker(ctx) {
   const hunters = new Map(ctx.state.hunters.map((h) => [h.id, h]));
   const npcs = new Map(ctx.state.npcs.map((n) => [n.id, n]));
   const order = fight ? fight.order : [];
-  const rows = order.map((/** @type {any} */ id) => combatantRow(ctx, hunters.get(id) || npcs.get(id), hunters.has(id)));
+  const rows = order.map((id) => combatantRow(ctx, hunters.get(id) || npcs.get(id), hunters.has(id)));
   if (fight) rows.push(ini0Block(ctx));
   const rest = everyone(ctx).filter((c) => !order.includes(c.id)).map((c) => combatantRow(ctx, c, hunters.has(c.id)));
   const pendingReason = fight?.pending ? t("web.hexxen.reason.pending", { name: nameOf(ctx, fight.pending.target) }) : null;
@@ -458,7 +458,7 @@ function defendCommand(pending, choice) {
 function pendingCard(ctx) {
   const pending = ctx.state.fight?.pending;
   if (!pending) return null;
-  const hunter = byId(ctx).get(pending.target);
+  const hunter = /** @type {Hunter} */ (byId(ctx).get(pending.target));  // the view names who it shows
   const threshold = ctx.state.options.hit_threshold;
   const head = el("p", { id: "hx-pending-text", class: "hx-headline" }, t("web.hexxen.pending", { npc: nameOf(ctx, pending.npc), attack: pending.attack, name: hunter.name, dice: pending.dice, damage: pending.damage }));
   const npcMod = pending.npc_modifier;
@@ -471,11 +471,11 @@ function pendingCard(ctx) {
     answer.push(el("div", { class: "row" },
       field(t("web.hexxen.bonus"), numIn("hx-def-bonus", draft.defend.bonus, (v) => { draft.defend.bonus = v; ctx.rerender(); }, { min: 0, max: 5 })),
       field(t("web.hexxen.malus"), numIn("hx-def-malus", draft.defend.malus, (v) => { draft.defend.malus = v; ctx.rerender(); }, { min: 0, max: 5 }))));
-    const choices = pending.choices.map((/** @type {any} */ choice) => {
+    const choices = pending.choices.map((choice) => {
       const command = defendCommand(pending, choice.defense);
       const answer = choice.allowed ? ctx.oddsNow(command) : null;
       const summary = !choice.allowed ? null : !answer ? t("web.hexxen.odds_loading") : answer.error ? answer.error
-        : t("web.hexxen.choice_odds", { hit: percent(chance(answer, (/** @type {any} */ v) => v >= threshold)) });
+        : t("web.hexxen.choice_odds", { hit: percent(chance(answer, (/** @type {number} */ v) => v >= threshold)) });
       const reason = choice.allowed ? null : choice.reason === "hexxen.no_ap_for_defense"
         ? t("web.hexxen.reason.no_ap", { name: hunter.name, ap: choice.ap }) : t("web.hexxen.reason.no_skill", { skill: choice.skill });
       const label = choice.defense === "none" ? t("web.hexxen.defense.none")
@@ -483,7 +483,7 @@ function pendingCard(ctx) {
       return el("div", { class: "hx-choice", id: `hx-choice-${choice.defense}` },
         button(`hx-defend-${choice.defense}`, label, () => roll(ctx, hunter, command), reason, { class: choice.defense === "none" ? "" : "primary" }),
         el("p", { class: "hx-choice-odds", id: `hx-choice-odds-${choice.defense}` }, summary || reason),
-        answer && !answer.error ? details(`hx-choice-chart-${choice.defense}`, t("web.hexxen.margin_chart"), oddsChart(answer, { caption: t("web.hexxen.margin_caption"), labeler: (/** @type {any} */ v) => t("web.hexxen.margin_value", { n: v }) })) : null);
+        answer && !answer.error ? details(`hx-choice-chart-${choice.defense}`, t("web.hexxen.margin_chart"), oddsChart(answer, { caption: t("web.hexxen.margin_caption"), labeler: (v) => t("web.hexxen.margin_value", { n: v }) })) : null);
     });
     answer.push(el("div", { class: "hx-choices" }, choices));
   }
@@ -510,7 +510,7 @@ function npcActions(ctx) {
   const reasonFor = (/** @type {any} */ line, /** @type {any} */ kind) => {
     if (fight.pending) return t("web.hexxen.reason.pending", { name: nameOf(ctx, fight.pending.target) });
     if (left < 1) return t("web.hexxen.reason.no_handlung", { name: npc.name });
-    if (!legal.some((/** @type {any} */ l) => l.kind === kind && (l.attack === line.name || l.power === line.name))) {
+    if (!legal.some((l) => l.kind === kind && (l.attack === line.name || l.power === line.name))) {
       if (kind === "npc_power" && line.hex > npc.hex.current) return t("web.hexxen.reason.no_hex", { cost: line.hex, left: npc.hex.current });
       // Where binding follows the map, the way to melee is a move next to a hunter.
       const byMap = ctx.state.options.binding_from_map && npc.position;
@@ -518,7 +518,7 @@ function npcActions(ctx) {
     }
     return null;
   };
-  const attacks = npc.attacks.map((/** @type {any} */ line, /** @type {any} */ i) => {
+  const attacks = npc.attacks.map((line, i) => {
     const command = { kind: "declare_attack", npc: npc.id, attack: line.name, target: draft.declare.target, bonus: num(draft.declare.bonus), malus: num(draft.declare.malus) };
     const reason = reasonFor(line, "npc_attack") || (draft.declare.target ? null : t("web.hexxen.reason.no_target"));
     return el("li", { class: "hx-line" },
@@ -527,7 +527,7 @@ function npcActions(ctx) {
       !reason ? details(`hx-declare-odds-${i}`, t("web.hexxen.odds_undefended"), oddsBlock(ctx, command, { caption: t("web.hexxen.margin_caption"), margin: true, id: `hx-declare-chart-${i}` })) : null);
   });
   const ticked = [...draft.power.targets].filter((id) => hunters.some((h) => h.id === id));
-  const powers = npc.powers.map((/** @type {any} */ line, /** @type {any} */ i) => {
+  const powers = npc.powers.map((line, i) => {
     // Nothing ticked: a group power takes every hunter of the fight, any other none (the
     // button then says why) — never silently the first hunter.
     const targets = ticked.length ? ticked : line.max_targets === null ? hunters.map((h) => h.id) : [];
@@ -554,23 +554,23 @@ function npcActions(ctx) {
       field(t("web.hexxen.malus"), numIn("hx-att-malus", draft.declare.malus, (v) => { draft.declare.malus = v; ctx.rerender(); }, { min: 0, max: 5 }))),
     attacks.length ? el("ul", { class: "hx-lines", id: "hx-attacks" }, attacks) : null,
     powers.length ? el("fieldset", { class: "hx-power-targets" }, el("legend", {}, t("web.hexxen.power_targets")),
-      hunters.map((h) => checkField(`hx-power-target-${h.id}`, h.name, ticked.includes(h.id), { onchange: (/** @type {any} */ e) => { if (e.target.checked) draft.power.targets.add(h.id); else draft.power.targets.delete(h.id); ctx.rerender(); } }))) : null,
+      hunters.map((h) => checkField(`hx-power-target-${h.id}`, h.name, ticked.includes(h.id), { onchange: (/** @type {FieldEvent} */ e) => { if (e.target.checked) draft.power.targets.add(h.id); else draft.power.targets.delete(h.id); ctx.rerender(); } }))) : null,
     powers.length ? el("ul", { class: "hx-lines", id: "hx-powers" }, powers) : null);
 }
 
 /** The NSC's own check: an Anführer's attribute or a Bande's pool, optionally against a
  * hunter's skill (a comparative check), with its odds; it costs no Handlung here.
  * @param {TableContext} ctx
- * @param {any} npc
- * @param {any} hunters
+ * @param {Npc} npc
+ * @param {Hunter[]} hunters
  */
 function npcCheck(ctx, npc, hunters) {
   const d = (draft.npcCheck ||= { attribute: "", against: "", skill: "Geistesstärke" });
   const attrs = Object.keys(npc.attributes || {});
   const bande = npc.kind === "bande";
   if (!bande && !attrs.includes(d.attribute)) d.attribute = attrs[0] || "";
-  if (d.against && !hunters.some((/** @type {any} */ h) => h.id === d.against)) d.against = "";
-  const hunter = hunters.find((/** @type {any} */ h) => h.id === d.against);
+  if (d.against && !hunters.some((h) => h.id === d.against)) d.against = "";
+  const hunter = hunters.find((h) => h.id === d.against);
   const skills = hunter ? Object.keys(hunter.skills).sort((a, b) => a.localeCompare(b)) : [];
   if (hunter && !skills.includes(d.skill)) d.skill = skills[0];
   const command = { kind: "npc_check", npc: npc.id, ...(bande ? {} : { attribute: d.attribute }), ...(hunter ? { against: hunter.id, skill: d.skill } : {}) };
@@ -580,7 +580,7 @@ function npcCheck(ctx, npc, hunters) {
       el("div", { class: "row" },
         bande ? el("p", {}, t("web.hexxen.npc_pool", { dice: npc.pool ?? "–" }))
           : field(t("web.hexxen.attribute"), pick("hx-npc-check-attr", d.attribute, attrs.map((a) => [a, `${a} ${npc.attributes[a]}`]), (v) => { d.attribute = v; ctx.rerender(); })),
-        field(t("web.hexxen.against"), pick("hx-npc-check-against", d.against, [["", t("web.hexxen.against_nobody")], ...hunters.map((/** @type {any} */ h) => [h.id, h.name])], (v) => { d.against = v; ctx.rerender(); })),
+        field(t("web.hexxen.against"), pick("hx-npc-check-against", d.against, [["", t("web.hexxen.against_nobody")], ...hunters.map((h) => [h.id, h.name])], (v) => { d.against = v; ctx.rerender(); })),
         hunter ? field(t("web.hexxen.skill"), pick("hx-npc-check-skill", d.skill, skills.map((x) => [x, x]), (v) => { d.skill = v; ctx.rerender(); })) : null),
       button("hx-npc-check-roll", t("web.hexxen.npc_check_roll"), () => roll(ctx, npc, command), reason, { class: "primary" }),
       !reason ? oddsBlock(ctx, command, { caption: t(hunter ? "web.hexxen.margin_caption" : "web.hexxen.npc_check_caption"), margin: Boolean(hunter), id: "hx-npc-check-odds" }) : null));
@@ -596,12 +596,12 @@ function powerOdds(ctx, command, i) {
   const answer = ctx.oddsNow(command);
   if (!answer) return el("p", { class: "muted", id: `hx-power-chart-${i}` }, t("web.hexxen.odds_loading"));
   if (answer.error) return el("p", { class: "muted", id: `hx-power-chart-${i}` }, answer.error);
-  const margin = (/** @type {any} */ v) => t("web.hexxen.margin_value", { n: v });
+  const margin = (/** @type {number} */ v) => t("web.hexxen.margin_value", { n: v });
   const charts = (answer.parts || []).filter((/** @type {any} */ part) => !DICE_PART.test(part.key)).map((/** @type {any} */ part) => el("div", { class: "hx-odds hx-target-odds", id: `hx-power-chart-${i}-${part.key}`, dataset: { target: part.key } },
     oddsChart(part.odds, { caption: t("web.hexxen.power_caption", { name: nameOf(ctx, part.key) }), labeler: margin })));
   if (command.targets.length > 1) {
     charts.unshift(el("div", { class: "hx-odds", id: `hx-power-count-${i}` },
-      oddsChart(answer, { caption: t("web.hexxen.power_count_caption"), labeler: (/** @type {any} */ v) => t("web.hexxen.targets_value", { n: v }) })));
+      oddsChart(answer, { caption: t("web.hexxen.power_count_caption"), labeler: (v) => t("web.hexxen.targets_value", { n: v }) })));
   }
   return el("div", { id: `hx-power-chart-${i}` }, charts, ...diceOdds(answer, "web.hexxen.dice_odds_power"));
 }
@@ -614,7 +614,7 @@ function checkCard(ctx) {
   if (!mine.length) return null;
   const d = draft.check;
   if (!mine.some((h) => h.id === d.hunter)) d.hunter = mine[0].id;
-  const hunter = mine.find((h) => h.id === d.hunter);
+  const hunter = /** @type {Hunter} */ (mine.find((h) => h.id === d.hunter));
   const skills = Object.keys(hunter.skills).sort((a, b) => a.localeCompare(b));
   if (!skills.includes(d.skill)) d.skill = skills.includes("Nahkampf") ? "Nahkampf" : skills[0];
   const npcs = ctx.state.npcs;
@@ -631,7 +631,7 @@ function checkCard(ctx) {
   const caption = d.npc ? t("web.hexxen.contest_caption", { name: hunter.name, npc: nameOf(ctx, d.npc) }) : t("web.hexxen.check_caption", { name: hunter.name });
   return el("section", { class: "card", id: "hx-check", "aria-labelledby": "hx-check-heading" },
     el("h2", { id: "hx-check-heading" }, t("web.hexxen.check_heading")),
-    el("form", { class: "form", onsubmit: (/** @type {any} */ e) => { e.preventDefault(); if (!reason) roll(ctx, hunter, command); } },
+    el("form", { class: "form", onsubmit: (/** @type {FieldEvent} */ e) => { e.preventDefault(); if (!reason) roll(ctx, hunter, command); } },
       el("div", { class: "row" },
         field(t("web.hexxen.hunter"), pick("hx-check-hunter", d.hunter, mine.map((h) => [h.id, h.name]), (v) => { d.hunter = v; ctx.rerender(); })),
         field(t("web.hexxen.skill"), pick("hx-check-skill", d.skill, skills.map((s) => [s, `${s} (${hunter.skill_attributes[s]} ${hunter.attributes[hunter.skill_attributes[s]]} + ${hunter.skills[s]})`]), (v) => { d.skill = v; ctx.rerender(); })),
@@ -649,7 +649,7 @@ function checkCard(ctx) {
 
 /**
  * @param {TableContext} ctx
- * @param {any} hunter
+ * @param {Hunter} hunter
  */
 function hunterSheet(ctx, hunter) {
   const canAct = mayAct(ctx, hunter);
@@ -671,7 +671,7 @@ function hunterSheet(ctx, hunter) {
 
 /**
  * @param {TableContext} ctx
- * @param {any} hunter
+ * @param {Hunter} hunter
  */
 function editForm(ctx, hunter) {
   const key = hunter.id;
@@ -684,12 +684,12 @@ function editForm(ctx, hunter) {
   const skillValue = d.value === "" ? String(hunter.skills[d.skill] ?? 0) : d.value;
   return details(`hx-edit-${key}`, t("web.hexxen.edit_sheet"),
     el("div", {},
-      el("form", { class: "form", onsubmit: (/** @type {any} */ e) => { e.preventDefault(); ctx.send(command()); } },
+      el("form", { class: "form", onsubmit: (/** @type {FieldEvent} */ e) => { e.preventDefault(); ctx.send(command()); } },
         field(t("web.hexxen.name"), input(`hx-edit-${key}-name`, d.name, (v) => (d.name = v), { required: true })),
         el("div", { class: "row hx-attr-inputs" }, ATTRIBUTES.map((a) => field(t("web.hexxen.attr." + a), numIn(`hx-edit-${key}-${a}`, d.attrs[a], (v) => (d.attrs[a] = v), { min: 0, max: 20 })))),
         field(t("web.hexxen.armour"), numIn(`hx-edit-${key}-armour`, d.armour, (v) => (d.armour = v), { min: 0, max: 20 })),
         el("button", { type: "submit", id: `hx-edit-${key}-save` }, t("web.hexxen.save_sheet"))),
-      el("form", { class: "form inline", onsubmit: (/** @type {any} */ e) => { e.preventDefault(); ctx.send({ kind: "set_skill", hunter: hunter.id, skill: d.skill, value: num(skillValue) }).then((a) => { if (a) { d.value = ""; ctx.rerender(); } }); } },
+      el("form", { class: "form inline", onsubmit: (/** @type {FieldEvent} */ e) => { e.preventDefault(); ctx.send({ kind: "set_skill", hunter: hunter.id, skill: d.skill, value: num(skillValue) }).then((a) => { if (a) { d.value = ""; ctx.rerender(); } }); } },
         field(t("web.hexxen.skill"), pick(`hx-skill-${key}-name`, d.skill, skills.map((s) => [s, s]), (v) => { d.skill = v; d.value = ""; ctx.rerender(); })),
         field(t("web.hexxen.value"), numIn(`hx-skill-${key}-value`, skillValue, (v) => (d.value = v), { min: 0, max: 20 })),
         el("button", { type: "submit", id: `hx-skill-${key}-save` }, t("web.hexxen.set_skill")))));
@@ -701,7 +701,7 @@ function createForm(ctx) {
   const d = draft.create;
   const taken = new Set(everyone(ctx).map((c) => c.id));
   const skills = Object.keys(ctx.state.skill_list).sort((a, b) => a.localeCompare(b));
-  const submit = (/** @type {any} */ e) => {
+  const submit = (/** @type {FieldEvent} */ e) => {
     e.preventDefault();
     const name = d.name.trim();
     if (!name) { document.getElementById("hx-create-name")?.focus(); return; }
@@ -727,7 +727,7 @@ function createForm(ctx) {
 
 /**
  * @param {TableContext} ctx
- * @param {any} npc
+ * @param {Npc} npc
  */
 function npcCard(ctx, npc) {
   const facts = [
@@ -743,15 +743,15 @@ function npcCard(ctx, npc) {
   if (npc.pool != null) facts.push(t("web.hexxen.npc_pool", { dice: npc.pool }));
   if (npc.hex_growth) facts.push(t("web.hexxen.hex_growth", { n: npc.hex_growth }));
   const lines = [
-    ...npc.attacks.map((/** @type {any} */ a) => [t("web.hexxen.attack_line", { range: a.range.join("|"), name: a.name, attack: a.attack, damage: a.damage }),
-      ...(a.dice_rolled || []).map((/** @type {any} */ use) => t("web.hexxen.attack_dice", { dice: diceName(use.count, use.die), gives: use.gives === "lep" ? t("web.hexxen.gives_damage") : givesName(use.gives) }))].join(", ")),
-    ...npc.powers.map((/** @type {any} */ p) => t("web.hexxen.power_line", { range: p.range.join("|"), name: p.name, dice: p.dice, against: p.against, amount: p.per_difference.amount, effect: p.per_difference.effect, hex: p.hex })),
+    ...npc.attacks.map((a) => [t("web.hexxen.attack_line", { range: a.range.join("|"), name: a.name, attack: a.attack, damage: a.damage }),
+      ...(a.dice_rolled || []).map((use) => t("web.hexxen.attack_dice", { dice: diceName(use.count, use.die), gives: use.gives === "lep" ? t("web.hexxen.gives_damage") : givesName(use.gives) }))].join(", ")),
+    ...npc.powers.map((p) => t("web.hexxen.power_line", { range: p.range.join("|"), name: p.name, dice: p.dice, against: p.against, amount: p.per_difference.amount, effect: p.per_difference.effect, hex: p.hex })),
   ];
   return el("article", { class: "sheet hx-npc", id: `hx-npc-${npc.id}`, "aria-labelledby": `hx-npc-name-${npc.id}` },
     el("h3", { id: `hx-npc-name-${npc.id}` }, npc.name, npc.secret ? el("span", { class: "badge hidden-badge" }, t("web.hexxen.secret")) : null),
     el("p", {}, facts.join(" · ")),
     npc.traits && npc.traits.length
-      ? el("ul", { class: "small-print hx-traits", id: `hx-traits-${npc.id}`, "aria-label": t("web.hexxen.properties_heading") }, npc.traits.map((/** @type {any} */ trait) => el("li", { class: trait.applied ? "hx-trait-applied" : "hx-trait-shown" }, traitText(trait))))
+      ? el("ul", { class: "small-print hx-traits", id: `hx-traits-${npc.id}`, "aria-label": t("web.hexxen.properties_heading") }, npc.traits.map((trait) => el("li", { class: trait.applied ? "hx-trait-applied" : "hx-trait-shown" }, traitText(trait))))
       : npc.properties.length ? el("p", { class: "small-print" }, t("web.hexxen.properties", { list: npc.properties.join(", ") })) : null,
     lines.length ? el("ul", { class: "hx-lines" }, lines.map((l) => el("li", {}, l))) : null);
 }
@@ -761,7 +761,7 @@ function npcForm(ctx) {
   if (!ctx.isGm) return null;
   const d = draft.npc;
   const taken = new Set(everyone(ctx).map((c) => c.id));
-  const submit = async (/** @type {any} */ e) => {
+  const submit = async (/** @type {FieldEvent} */ e) => {
     e.preventDefault();
     const name = d.name.trim();
     if (!name) { document.getElementById("hx-npc-name")?.focus(); return; }
@@ -784,10 +784,10 @@ function npcForm(ctx) {
         field(t("web.hexxen.name"), input("hx-npc-name", d.name, (v) => (d.name = v), { required: true, "aria-required": "true" })),
         field(t("web.hexxen.npc_kind"), pick("hx-npc-kind", d.kind, [["anfuehrer", t("web.hexxen.anfuehrer")], ["bande", t("web.hexxen.bande")]], (v) => (d.kind = v))),
         field(t("web.hexxen.level"), numIn("hx-npc-level", d.level, (v) => (d.level = v), { min: 1, max: 99 }))),
-      field(t("web.hexxen.statblock"), el("textarea", { id: "hx-npc-block", rows: 8, spellcheck: "false", "aria-describedby": "hx-npc-hint hx-npc-error", "aria-invalid": d.error ? "true" : null, oninput: (/** @type {any} */ e) => { d.block = e.target.value; } }, d.block)),
+      field(t("web.hexxen.statblock"), el("textarea", { id: "hx-npc-block", rows: 8, spellcheck: "false", "aria-describedby": "hx-npc-hint hx-npc-error", "aria-invalid": d.error ? "true" : null, oninput: (/** @type {FieldEvent} */ e) => { d.block = e.target.value; } }, d.block)),
       el("p", { class: "muted small-print", id: "hx-npc-hint" }, t("web.hexxen.statblock_hint")),
       d.error ? el("p", { class: "hx-error", id: "hx-npc-error", role: "alert" }, d.error.message) : el("p", { id: "hx-npc-error", hidden: true }),
-      checkField("hx-npc-secret", t("web.hexxen.npc_secret"), d.secret, { onchange: (/** @type {any} */ e) => { d.secret = e.target.checked; } }),
+      checkField("hx-npc-secret", t("web.hexxen.npc_secret"), d.secret, { onchange: (/** @type {FieldEvent} */ e) => { d.secret = e.target.checked; } }),
       el("button", { type: "submit", id: "hx-npc-submit", class: "primary" }, t("web.hexxen.create_npc_submit"))),
     { open: true });
 }
@@ -799,7 +799,7 @@ function gmTools(ctx) {
   if (!all.length) return null;
   const d = draft.gm;
   if (!all.some((c) => c.id === d.target)) d.target = all[0].id;
-  const who = all.find((c) => c.id === d.target);
+  const who = /** @type {Hunter | Npc} */ (all.find((c) => c.id === d.target));
   const effects = EFFECTS.filter((e) => e !== "paralysis" || ctx.state.hunters.some((h) => h.id === who.id));
   if (!effects.includes(d.effect)) d.effect = effects[0];
   const lep = readInt(/** @type {HTMLInputElement} */ ({ value: d.lep }));
@@ -827,11 +827,12 @@ function gmTools(ctx) {
 function mapCard(ctx) {
   const map = ctx.state.map;
   const all = everyone(ctx);
-  const movable = (/** @type {any} */ c) => ctx.isGm || (ctx.state.hunters.includes(c) && mayAct(ctx, c));
-  const selected = draft.map.selected && all.find((c) => c.id === draft.map.selected);
-  const place = (/** @type {any} */ c, /** @type {any} */ square) => { draft.map.selected = null; return sendFor(ctx, c, { kind: "place", target: c.id, to: square }); };
+  const hunter = (/** @type {Hunter | Npc} */ c) => ctx.state.hunters.some((h) => h.id === c.id);
+  const movable = (/** @type {Hunter | Npc} */ c) => ctx.isGm || (hunter(c) && mayAct(ctx, c));
+  const selected = draft.map.selected ? all.find((c) => c.id === draft.map.selected) : undefined;
+  const place = (/** @type {Hunter | Npc} */ c, /** @type {string | null} */ square) => { draft.map.selected = null; return sendFor(ctx, c, { kind: "place", target: c.id, to: square }); };
   const tokens = all.filter((c) => c.position).map((c) => {
-    const side = ctx.state.hunters.includes(c) ? "hunters" : "npcs";
+    const side = hunter(c) ? "hunters" : "npcs";
     const state = t(c.bound ? "web.hexxen.bound" : "web.hexxen.free");
     return {
       id: c.id, name: c.name, position: c.position, colour: COLOURS[side], movable: movable(c),
@@ -848,8 +849,8 @@ function mapCard(ctx) {
       if (token.movable && (!selected || selected.id === token.id)) { draft.map.selected = selected?.id === token.id ? null : token.id; ctx.rerender(); }
       return null;
     },
-    onStep: (token, to) => place(byId(ctx).get(token.id), to).then(() => document.getElementById("hx-token-" + token.id)?.focus()),
-    onDrop: (token, to) => place(byId(ctx).get(token.id), to),
+    onStep: (token, to) => place(/** @type {Hunter | Npc} */ (byId(ctx).get(token.id)), to).then(() => document.getElementById("hx-token-" + token.id)?.focus()),
+    onDrop: (token, to) => place(/** @type {Hunter | Npc} */ (byId(ctx).get(token.id)), to),
   });
   const pickers = all.filter(movable).map((c) => el("button", {
     type: "button", id: `hx-pick-${c.id}`, class: "small" + (selected?.id === c.id ? " primary" : ""), "aria-pressed": selected?.id === c.id ? "true" : "false",
@@ -909,7 +910,7 @@ export function render(body, ctx) {
 
 /** @param {TableContext} ctx */
 function names(ctx) {
-  return (/** @type {any} */ id) => (ctx.state ? nameOf(ctx, id) : id);
+  return (/** @type {string} */ id) => (ctx.state ? nameOf(ctx, id) : id);
 }
 
 /** One log line per event, naming everyone by name.

@@ -11,12 +11,12 @@ import { oddsChart as chartOf } from "../../odds.js";
 import { on } from "../../morph.js";
 import { commandForm } from "../../schemaform.js";
 
-/**
- * The Kreiswanderer view as the page reads it: the beings, the fight, the catalogue, the
- * accumulations, the markings known and the table's options; each as the server sends it.
- * @typedef {{ beings: any[], fight: any, catalogue: any, accumulations: any, known_markings: any,
- *   options: any, [key: string]: any }} KreiswandererView
- */
+/** @typedef {import("./types.js").View} KreiswandererView */
+/** @typedef {import("./types.js").Being} Being */
+/** @typedef {import("./types.js").Combatant} Combatant */
+/** @typedef {import("./types.js").Sheet} Sheet */
+/** @typedef {import("./types.js").FieldEvent} FieldEvent */
+/** One outcome of an odds answer. @typedef {{ value: any, probability: number }} Outcome */
 /** @typedef {import("../../types.js").TableContext<KreiswandererView>} TableContext */
 /** @typedef {import("../../types.js").TableRecord} TableRecord */
 
@@ -46,13 +46,15 @@ const draft = {
   focus: null,
 };
 
-const beingsOf = (/** @type {any} */ ctx) => ctx.state.beings;
-const beingOf = (/** @type {any} */ ctx, /** @type {any} */ id) => ctx.state.beings.find((/** @type {any} */ b) => b.id === id);
-const nameOf = (/** @type {any} */ ctx, /** @type {any} */ id) => (id == null ? t("web.kw.someone") : beingOf(ctx, id)?.name ?? t("web.kw.someone"));
-const mayAct = (/** @type {any} */ ctx, /** @type {any} */ id) => ctx.isGm || (ctx.me.pieces || []).includes(id);
-const mine = (/** @type {any} */ ctx) => beingsOf(ctx).filter((/** @type {any} */ b) => mayAct(ctx, b.id));
-const attrName = (/** @type {any} */ a) => tFirst(["web.kw.attr." + a], {}, a);
-const fieldLabel = (/** @type {any} */ f) => {
+const beingsOf = (/** @type {TableContext} */ ctx) => ctx.state.beings;
+// the being of an id the view names (undefined for one the viewer does not see: the callers
+// that may meet one, like `nameOf`, ask with `?.`)
+const beingOf = (/** @type {TableContext} */ ctx, /** @type {string | null | undefined} */ id) => /** @type {Being} */ (ctx.state.beings.find((b) => b.id === id));
+const nameOf = (/** @type {TableContext} */ ctx, /** @type {string | null | undefined} */ id) => (id == null ? t("web.kw.someone") : beingOf(ctx, id)?.name ?? t("web.kw.someone"));
+const mayAct = (/** @type {TableContext} */ ctx, /** @type {string | null | undefined} */ id) => ctx.isGm || (ctx.me.pieces || []).includes(id);
+const mine = (/** @type {TableContext} */ ctx) => beingsOf(ctx).filter((b) => mayAct(ctx, b.id));
+const attrName = (/** @type {string} */ a) => tFirst(["web.kw.attr." + a], {}, a);
+const fieldLabel = (/** @type {string} */ f) => {
   const [head, ...rest] = f.split(".");
   const base = tFirst(["web.kw.field." + head], {}, head);
   if (!rest.length) return base;
@@ -78,7 +80,7 @@ function field(id, label, control, hint) {
  * @param {Record<string, unknown>} [attrs]
  */
 function select(id, value, options, onchange, attrs = {}) {
-  return el("select", { id, onchange: (/** @type {any} */ e) => onchange(e.target.value), ...attrs },
+  return el("select", { id, onchange: (/** @type {FieldEvent} */ e) => onchange(e.target.value), ...attrs },
     options.map(([v, label]) => el("option", { value: v, selected: String(v) === String(value) }, label)));
 }
 
@@ -89,7 +91,7 @@ function select(id, value, options, onchange, attrs = {}) {
  * @param {Record<string, unknown>} [attrs]
  */
 function input(id, value, oninput, attrs = {}) {
-  return el("input", { id, value: value ?? "", autocomplete: "off", oninput: (/** @type {any} */ e) => oninput(e.target.value), ...attrs });
+  return el("input", { id, value: value ?? "", autocomplete: "off", oninput: (/** @type {FieldEvent} */ e) => oninput(e.target.value), ...attrs });
 }
 
 /**
@@ -126,17 +128,19 @@ function send(ctx, command, focus = null) {
 
 // -- the fight ---------------------------------------------------------------------------------
 
-/** @param {TableContext} ctx */
+/** The fight, for the parts of the page drawn only while there is one (null otherwise).
+ * @param {TableContext} ctx
+ * @returns {import("./types.js").Fight} */
 function fightOf(ctx) {
-  return ctx.state.fight;
+  return /** @type {import("./types.js").Fight} */ (ctx.state.fight);
 }
 
-/**
+/** A being in the fight (one the view names in it; undefined for another).
  * @param {TableContext} ctx
- * @param {string} id
- */
+ * @param {string | null | undefined} id
+ * @returns {Combatant} */
 function combatant(ctx, id) {
-  return fightOf(ctx)?.combatants.find((/** @type {any} */ c) => c.id === id);
+  return /** @type {Combatant} */ (ctx.state.fight?.combatants.find((c) => c.id === id));
 }
 
 /** @param {any} c */
@@ -149,22 +153,22 @@ function startSection(ctx) {
   if (!ctx.isGm) return el("p", { class: "muted" }, t("web.kw.no_fight"));
   // Every open being present (not defeated) is ticked; the GM unticks who stays out and
   // ticks a secret one to bring it in (which makes the start hidden).
-  const all = beingsOf(ctx).filter((/** @type {any} */ b) => !b.defeated);
+  const all = beingsOf(ctx).filter((b) => !b.defeated);
   const ticks = draft.combat;
-  const ticked = (/** @type {any} */ b) => ticks.get(b.id) ?? !b.secret;
+  const ticked = (/** @type {Being} */ b) => ticks.get(b.id) ?? !b.secret;
   const chosen = all.filter(ticked);
   return el("div", { class: "form" },
     el("fieldset", { class: "options" }, el("legend", {}, t("web.kw.combatants")),
-      all.map((/** @type {any} */ b) => el("div", { class: "field check" },
-        el("input", { type: "checkbox", id: "kw-join-" + b.id, checked: ticked(b), onchange: (/** @type {any} */ e) => { ticks.set(b.id, e.target.checked); ctx.rerender(); } }),
+      all.map((b) => el("div", { class: "field check" },
+        el("input", { type: "checkbox", id: "kw-join-" + b.id, checked: ticked(b), onchange: (/** @type {FieldEvent} */ e) => { ticks.set(b.id, e.target.checked); ctx.rerender(); } }),
         el("label", { for: "kw-join-" + b.id }, b.name)))),
-    button("kw-start-combat", t("web.kw.start_combat"), () => send(ctx, { kind: "start_combat", combatants: chosen.map((/** @type {any} */ b) => b.id) }).then((ok) => { if (ok) draft.combat = new Map(); }),
+    button("kw-start-combat", t("web.kw.start_combat"), () => send(ctx, { kind: "start_combat", combatants: chosen.map((b) => b.id) }).then((ok) => { if (ok) draft.combat = new Map(); }),
       { reason: chosen.length ? null : t("web.kw.choose_combatants"), primary: true }));
 }
 
 /**
  * @param {TableContext} ctx
- * @param {any} c
+ * @param {Combatant} c
  */
 function assignRow(ctx, c) {
   const being = beingOf(ctx, c.id);
@@ -184,7 +188,7 @@ function assignRow(ctx, c) {
  * @param {TableContext} ctx
  * @param {any} p
  * @param {any} ready
- * @param {any} c
+ * @param {Combatant} c
  */
 function techniqueLine(ctx, p, ready, c) {
   const target = p.detail?.target;
@@ -201,7 +205,7 @@ function techniqueLine(ctx, p, ready, c) {
 
 /**
  * @param {TableContext} ctx
- * @param {any} c
+ * @param {Combatant} c
  */
 function trackerRow(ctx, c) {
   const being = beingOf(ctx, c.id);
@@ -222,7 +226,7 @@ function trackerRow(ctx, c) {
   if (mayAct(ctx, c.id)) leave.push(button(`kw-flee-${c.id}`, t("web.kw.flee"), () => send(ctx, { kind: "leave_fight", being: c.id })));
   if (ctx.isGm) leave.push(button(`kw-remove-${c.id}`, t("web.kw.remove"), () => send(ctx, { kind: "leave_fight", being: c.id, how: "remove" })));
   cells[0].append(" ", ...leave);
-  const techniques = [...c.pending.map((/** @type {any} */ p) => techniqueLine(ctx, p, false, c)), ...c.ready.map((/** @type {any} */ p) => techniqueLine(ctx, p, true, c))];
+  const techniques = [...c.pending.map((p) => techniqueLine(ctx, p, false, c)), ...c.ready.map((p) => techniqueLine(ctx, p, true, c))];
   const rows = [el("tr", { id: `kw-row-${c.id}`, class: current ? "is-current" : null }, cells)];
   if (techniques.length) rows.push(el("tr", {}, el("td", { colspan: 6 }, el("ul", { class: "kw-techniques", id: `kw-techniques-${c.id}` }, techniques))));
   return rows;
@@ -232,10 +236,10 @@ function trackerRow(ctx, c) {
 function tracker(ctx) {
   const fight = fightOf(ctx);
   const head = ["web.kw.col.name", "web.kw.col.initiative", "web.kw.col.dodge", "web.kw.col.ap", "web.kw.col.tp", "web.kw.col.mp"];
-  const byOrder = fight.order.map((/** @type {any} */ id) => combatant(ctx, id)).filter(Boolean);
+  const byOrder = fight.order.map((/** @type {string | null | undefined} */ id) => combatant(ctx, id)).filter(Boolean);
   return el("table", { class: "kw-tracker", id: "kw-tracker" },
     el("thead", {}, el("tr", {}, head.map((k) => el("th", { scope: "col" }, t(k))))),
-    el("tbody", {}, byOrder.map((/** @type {any} */ c) => trackerRow(ctx, c))));
+    el("tbody", {}, byOrder.map((c) => trackerRow(ctx, c))));
 }
 
 /** The attack's chance to hit and its damage chart, once its odds are known.
@@ -244,29 +248,29 @@ function tracker(ctx) {
 function attackOdds(odds) {
   if (!odds) return null;
   if (odds.error) return el("p", { class: "muted" }, odds.error);
-  const miss = odds.outcomes.find((/** @type {any} */ o) => o.value === "miss")?.probability ?? 0;
-  const shown = { ...odds, outcomes: odds.outcomes.filter((/** @type {any} */ o) => o.probability >= 0.0005) };
+  const miss = odds.outcomes.find((/** @type {Outcome} */ o) => o.value === "miss")?.probability ?? 0;
+  const shown = { ...odds, outcomes: odds.outcomes.filter((/** @type {Outcome} */ o) => o.probability >= 0.0005) };
   return [el("p", { id: "kw-attack-hit" }, t("web.kw.hit_chance", { p: percent(1 - miss) })),
-    details("kw-damage-details", t("web.kw.attack_odds_caption"), oddsChart(shown, { labeler: (/** @type {any} */ v) => (v === "miss" ? t("web.kw.miss") : t("web.kw.damage_n", { n: v })), caption: t("web.kw.attack_odds_caption") }))];
+    details("kw-damage-details", t("web.kw.attack_odds_caption"), oddsChart(shown, { labeler: (v) => (v === "miss" ? t("web.kw.miss") : t("web.kw.damage_n", { n: v })), caption: t("web.kw.attack_odds_caption") }))];
 }
 
 /**
  * @param {TableContext} ctx
- * @param {any} c
+ * @param {Combatant} c
  */
 function attackForm(ctx, c) {
   const being = beingOf(ctx, c.id);
   const d = draft.attack;
-  const foes = fightOf(ctx).combatants.filter((/** @type {any} */ x) => x.id !== c.id && !beingOf(ctx, x.id)?.defeated);
-  if (!being.weapons.some((/** @type {any} */ w) => w.name === d.weapon)) d.weapon = being.weapons[0]?.name ?? "";
-  if (!foes.some((/** @type {any} */ f) => f.id === d.target)) d.target = (foes.find((/** @type {any} */ f) => beingOf(ctx, f.id).side !== being.side) || foes[0])?.id ?? "";
-  const weapon = being.weapons.find((/** @type {any} */ w) => w.name === d.weapon);
+  const foes = fightOf(ctx).combatants.filter((x) => x.id !== c.id && !beingOf(ctx, x.id)?.defeated);
+  if (!being.weapons.some((w) => w.name === d.weapon)) d.weapon = being.weapons[0]?.name ?? "";
+  if (!foes.some((f) => f.id === d.target)) d.target = (foes.find((f) => beingOf(ctx, f.id).side !== being.side) || foes[0])?.id ?? "";
+  const weapon = being.weapons.find((w) => w.name === d.weapon);
   const foe = combatant(ctx, d.target);
   const foeBeing = beingOf(ctx, d.target);
   const parts = [
     el("div", { class: "grid-2" },
-      field("kw-attack-weapon", t("web.kw.weapon"), select("kw-attack-weapon", d.weapon, being.weapons.map((/** @type {any} */ w) => [w.name, w.name]), (v) => { d.weapon = v; ctx.rerender(); })),
-      field("kw-attack-target", t("web.kw.target_being"), select("kw-attack-target", d.target, foes.map((/** @type {any} */ f) => [f.id, beingOf(ctx, f.id).name]), (v) => { d.target = v; ctx.rerender(); })),
+      field("kw-attack-weapon", t("web.kw.weapon"), select("kw-attack-weapon", d.weapon, being.weapons.map((w) => [w.name, w.name]), (v) => { d.weapon = v; ctx.rerender(); })),
+      field("kw-attack-target", t("web.kw.target_being"), select("kw-attack-target", d.target, foes.map((f) => [f.id, beingOf(ctx, f.id).name]), (v) => { d.target = v; ctx.rerender(); })),
       field("kw-attack-cost", t("web.kw.cost"), num("kw-attack-cost", d.cost, (v) => { d.cost = v; ctx.rerender(); }, { min: 1, max: 9 }), t("web.kw.cost_hint")),
       ctx.isGm ? field("kw-attack-modifier", t("web.kw.gm_modifier"), num("kw-attack-modifier", d.modifier, (v) => { d.modifier = v; ctx.rerender(); }, { min: -10, max: 10 })) : null),
   ];
@@ -277,7 +281,7 @@ function attackForm(ctx, c) {
     parts.push(el("p", { id: "kw-attack-breakdown" }, t("web.kw.breakdown", { dodge: def.dodge, defensive: def.defensive, thresholds: def.thresholds, durchdringend: weapon.durchdringend, total })));
     parts.push(el("p", { id: "kw-attack-damage" }, t("web.kw.damage_rule", { bonus: weapon.damage_bonus, type: weapon.damage_type, resistance })));
     // Secondary effects of the weapon's markings against this foe, as the view computed them.
-    const hit = (c.hits || []).find((/** @type {any} */ h) => h.weapon === weapon.name && h.target === d.target);
+    const hit = (c.hits || []).find((h) => h.weapon === weapon.name && h.target === d.target);
     const secondary = [];
     if (hit?.protection) secondary.push(t("web.kw.protection", { value: hit.protection }));
     for (const x of hit?.extra || []) secondary.push(t("web.kw.extra_damage", { value: x.value, type: x.damage_type, damage: x.damage }));
@@ -293,14 +297,14 @@ function attackForm(ctx, c) {
   const oddsBox = el("div", { id: "kw-attack-odds", class: "odds", "aria-live": "polite" }, attackOdds(odds));
   const left = apLeft(c);
   const label = cost > left ? t("web.kw.begin_technique", { cost }) : t("web.kw.attack");
-  return el("form", { class: "form", id: "kw-attack-form", onsubmit: (/** @type {any} */ e) => { e.preventDefault(); send(ctx, command, cost > left ? "kw-techniques-" + c.id : "kw-last-attack"); } },
+  return el("form", { class: "form", id: "kw-attack-form", onsubmit: (/** @type {FieldEvent} */ e) => { e.preventDefault(); send(ctx, command, cost > left ? "kw-techniques-" + c.id : "kw-last-attack"); } },
     el("h3", {}, t("web.kw.attack_heading", { name: being.name })), ...parts, oddsBox,
     el("button", { type: "submit", class: "primary", id: "kw-attack-submit", disabled: !weapon || !foe || left <= 0, title: left <= 0 ? t("web.kw.no_ap") : null }, label));
 }
 
 /**
  * @param {TableContext} ctx
- * @param {any} c
+ * @param {Combatant} c
  */
 function actForm(ctx, c) {
   const d = draft.act;
@@ -309,22 +313,22 @@ function actForm(ctx, c) {
   /** @type {Record<string, any>} */
   const command = { kind: "act", being: c.id, name: d.name.trim(), cost };
   if (d.magical) command.magical = true;
-  return el("form", { class: "form inline", id: "kw-act-form", onsubmit: (/** @type {any} */ e) => { e.preventDefault(); if (!command.name) { showAlert(t("web.error.required", { field: t("web.kw.act_name") })); return; } send(ctx, command, cost > left ? "kw-techniques-" + c.id : null).then((ok) => { if (ok) { d.name = ""; ctx.rerender(); } }); } },
+  return el("form", { class: "form inline", id: "kw-act-form", onsubmit: (/** @type {FieldEvent} */ e) => { e.preventDefault(); if (!command.name) { showAlert(t("web.error.required", { field: t("web.kw.act_name") })); return; } send(ctx, command, cost > left ? "kw-techniques-" + c.id : null).then((ok) => { if (ok) { d.name = ""; ctx.rerender(); } }); } },
     el("h3", {}, t("web.kw.act_heading", { name: beingOf(ctx, c.id).name })),
     field("kw-act-name", t("web.kw.act_name"), input("kw-act-name", d.name, (v) => { d.name = v; }, { required: true, maxlength: 60 })),
     field("kw-act-cost", t("web.kw.cost"), num("kw-act-cost", d.cost, (v) => { d.cost = v; ctx.rerender(); }, { min: 1, max: 9 })),
-    el("div", { class: "field check" }, el("input", { type: "checkbox", id: "kw-act-magical", checked: d.magical, onchange: (/** @type {any} */ e) => { d.magical = e.target.checked; } }), el("label", { for: "kw-act-magical" }, t("web.kw.act_magical"))),
+    el("div", { class: "field check" }, el("input", { type: "checkbox", id: "kw-act-magical", checked: d.magical, onchange: (/** @type {FieldEvent} */ e) => { d.magical = e.target.checked; } }), el("label", { for: "kw-act-magical" }, t("web.kw.act_magical"))),
     el("button", { type: "submit", id: "kw-act-submit", disabled: left <= 0, title: left <= 0 ? t("web.kw.no_ap") : null }, cost > left ? t("web.kw.begin_action", { cost }) : t("web.kw.act")));
 }
 
 /** @param {TableContext} ctx */
 function joinRow(ctx) {
   const fight = fightOf(ctx);
-  const outside = beingsOf(ctx).filter((/** @type {any} */ b) => !b.fallen && !fight.combatants.some((/** @type {any} */ c) => c.id === b.id));
+  const outside = beingsOf(ctx).filter((b) => !b.fallen && !fight.combatants.some((c) => c.id === b.id));
   if (!ctx.isGm || !outside.length) return null;
-  if (!outside.some((/** @type {any} */ b) => b.id === draft.join)) draft.join = outside[0].id;
+  if (!outside.some((b) => b.id === draft.join)) draft.join = outside[0].id;
   return el("div", { class: "row", id: "kw-join-row" },
-    field("kw-join-being", t("web.kw.reinforcement"), select("kw-join-being", draft.join, outside.map((/** @type {any} */ b) => [b.id, b.name]), (v) => { draft.join = v; })),
+    field("kw-join-being", t("web.kw.reinforcement"), select("kw-join-being", draft.join, outside.map((b) => [b.id, b.name]), (v) => { draft.join = v; })),
     button("kw-join-fight", t("web.kw.join_fight"), () => send(ctx, { kind: "join_fight", being: draft.join })));
 }
 
@@ -339,15 +343,15 @@ function reactions(ctx) {
     const noAp = left < 1 ? t("web.kw.no_ap") : null;
     // Akrobatik or another fitting skill: the view lists each with the bonus it gives.
     const choices = c.dodge_choices || [];
-    if (!choices.some((/** @type {any} */ x) => x.skill === draft.dodge[c.id])) draft.dodge[c.id] = choices[0]?.skill ?? "";
+    if (!choices.some((x) => x.skill === draft.dodge[c.id])) draft.dodge[c.id] = choices[0]?.skill ?? "";
     const chosen = draft.dodge[c.id];
     /** @type {Record<string, any>} */
     const dodge = { kind: "dodge", being: c.id };
     if (chosen && chosen !== ctx.state.options.dodge_skill) dodge.skill = chosen;
     rows.push(el("div", { class: "row" }, el("strong", {}, being.name, ":"),
       choices.length > 1 ? field(`kw-dodge-skill-${c.id}`, t("web.kw.dodge_with"), select(`kw-dodge-skill-${c.id}`, chosen,
-        choices.map((/** @type {any} */ x) => [x.skill, t("web.kw.dodge_choice", { skill: x.skill, bonus: x.bonus })]), (v) => { draft.dodge[c.id] = v; ctx.rerender(); })) : null,
-      button(`kw-dodge-${c.id}`, t("web.kw.dodge_using", { skill: chosen, bonus: choices.find((/** @type {any} */ x) => x.skill === chosen)?.bonus ?? 0 }), () => send(ctx, dodge), { reason: noAp }),
+        choices.map((x) => [x.skill, t("web.kw.dodge_choice", { skill: x.skill, bonus: x.bonus })]), (v) => { draft.dodge[c.id] = v; ctx.rerender(); })) : null,
+      button(`kw-dodge-${c.id}`, t("web.kw.dodge_using", { skill: chosen, bonus: choices.find((x) => x.skill === chosen)?.bonus ?? 0 }), () => send(ctx, dodge), { reason: noAp }),
       c.burning ? button(`kw-extinguish-${c.id}`, t("web.kw.extinguish"), () => send(ctx, { kind: "extinguish", being: c.id }), { reason: noAp }) : null,
       c.dodge_bonus ? el("span", { class: "muted" }, t("web.kw.dodge_bonus", { bonus: c.dodge_bonus })) : null));
   }
@@ -360,16 +364,16 @@ function fightSection(ctx) {
   const parts = [];
   if (!fight) parts.push(startSection(ctx));
   else if (!fight.started) {
-    parts.push(el("p", {}, t("web.kw.assign_heading")), el("ul", { class: "people", id: "kw-assign" }, fight.combatants.map((/** @type {any} */ c) => assignRow(ctx, c))));
+    parts.push(el("p", {}, t("web.kw.assign_heading")), el("ul", { class: "people", id: "kw-assign" }, fight.combatants.map((c) => assignRow(ctx, c))));
   } else {
     const current = fight.current;
     parts.push(el("p", { class: "status-line", id: "kw-round" }, t("web.kw.round", { round: fight.round, name: nameOf(ctx, current) })));
     parts.push(tracker(ctx));
-    if (fight.fallen?.length) parts.push(el("p", { id: "kw-fallen", class: "muted" }, t("web.kw.fallen_list", { names: fight.fallen.map((/** @type {any} */ id) => nameOf(ctx, id)).join(", ") })));
-    const joining = fight.combatants.filter((/** @type {any} */ c) => c.joining);
-    if (joining.length) parts.push(el("ul", { class: "people", id: "kw-assign" }, joining.map((/** @type {any} */ c) => assignRow(ctx, c))));
+    if (fight.fallen?.length) parts.push(el("p", { id: "kw-fallen", class: "muted" }, t("web.kw.fallen_list", { names: fight.fallen.map((/** @type {string | null | undefined} */ id) => nameOf(ctx, id)).join(", ") })));
+    const joining = fight.combatants.filter((c) => c.joining);
+    if (joining.length) parts.push(el("ul", { class: "people", id: "kw-assign" }, joining.map((c) => assignRow(ctx, c))));
     parts.push(joinRow(ctx));
-    if (fight.last_ticks.length) parts.push(el("p", { class: "muted" }, fight.last_ticks.map((/** @type {any} */ x) => t("web.kw.tick", { name: nameOf(ctx, x.being), damage: x.damage })).join(" ")));
+    if (fight.last_ticks.length) parts.push(el("p", { class: "muted" }, fight.last_ticks.map((x) => t("web.kw.tick", { name: nameOf(ctx, x.being), damage: x.damage })).join(" ")));
     const c = combatant(ctx, current);
     if (c && mayAct(ctx, current)) {
       parts.push(attackForm(ctx, c));
@@ -390,7 +394,7 @@ function lastAttack(ctx) {
   const event = records[0]?.events?.find((e) => e.kind === "attacked");
   if (!event || !fightOf(ctx)) return null;
   return el("div", { class: "kw-result", id: "kw-last-attack", tabindex: "-1", role: "status" },
-    renderDice(event.rolls.map((/** @type {any} */ v) => ({ die: "d10", sides: 10, face: v }))),
+    renderDice(event.rolls.map((/** @type {number} */ v) => ({ die: "d10", sides: 10, face: v }))),
     el("p", {}, describe(event, ctx)));
 }
 
@@ -399,13 +403,13 @@ function lastAttack(ctx) {
 /** @param {TableContext} ctx */
 function checkCommand(ctx) {
   const d = draft.check;
-  const gm = (/** @type {any} */ c) => {
+  const gm = (/** @type {Record<string, any>} */ c) => {
     if (ctx.isGm && Number(d.modifier)) c.modifier = Number(d.modifier);
     if (ctx.isGm && d.target !== "" && d.mode !== "comparative") c.target = Number(d.target);
     return c;
   };
   if (d.mode === "combined") {
-    return gm({ kind: "combined_check", being: d.being, attribute: d.attribute, skills: d.skills.split(",").map((/** @type {any} */ s) => s.trim()).filter(Boolean) });
+    return gm({ kind: "combined_check", being: d.being, attribute: d.attribute, skills: d.skills.split(",").map((/** @type {string} */ s) => s.trim()).filter(Boolean) });
   }
   if (d.mode === "comparative") {
     return gm({ kind: "comparative", being: d.being, attribute: d.attribute, skill: d.skill, opponent: d.opponent, opponent_attribute: d.oppAttr, opponent_skill: d.oppSkill });
@@ -414,7 +418,7 @@ function checkCommand(ctx) {
   const c = { being: d.being, attribute: d.attribute, skill: d.skill };
   if (Number(d.tools)) c.tools = Number(d.tools);
   if (d.mode === "accumulated") {
-    const taken = new Set(ctx.state.accumulations.map((/** @type {any} */ a) => a.id));
+    const taken = new Set(ctx.state.accumulations.map((a) => a.id));
     let n = taken.size + 1;
     while (taken.has("acc-" + n)) n++;
     return gm({ kind: "accumulate_start", id: "acc-" + n, ...c, [d.accKind]: Number(d.accCount) });
@@ -453,12 +457,12 @@ function checkOdds(ctx, command) {
   if (!odds) return null;
   if (odds.error) return el("p", { class: "muted", role: "status" }, odds.error);
   if (command.kind === "comparative") {
-    const p = Object.fromEntries(odds.outcomes.map((/** @type {any} */ o) => [o.value, o.probability]));
+    const p = Object.fromEntries(odds.outcomes.map((/** @type {Outcome} */ o) => [o.value, o.probability]));
     return el("p", { id: "kw-check-summary" }, t("web.kw.p_win", { active: nameOf(ctx, command.being), pa: percent(p.active ?? 0), passive: nameOf(ctx, command.opponent), pp: percent(p.passive ?? 0) }));
   }
-  const shown = { ...odds, outcomes: odds.outcomes.filter((/** @type {any} */ o) => o.probability >= 0.0005) };
+  const shown = { ...odds, outcomes: odds.outcomes.filter((/** @type {Outcome} */ o) => o.probability >= 0.0005) };
   return [checkSummary(odds), details("kw-quality-details", t("web.kw.quality_distribution"),
-    oddsChart(shown, { labeler: (/** @type {any} */ v) => (v >= 0 ? t("web.kw.quality_n", { n: v }) : t("web.kw.fail_n", { n: -v })), caption: t("web.kw.check_odds_caption") }))];
+    oddsChart(shown, { labeler: (v) => (v >= 0 ? t("web.kw.quality_n", { n: v }) : t("web.kw.fail_n", { n: -v })), caption: t("web.kw.check_odds_caption") }))];
 }
 
 /** @param {TableContext} ctx */
@@ -467,13 +471,13 @@ function checkBuilder(ctx) {
   if (!beings.length) return null;
   const d = draft.check;
   const attrs = ctx.state.options.attributes;
-  if (!beings.some((/** @type {any} */ b) => b.id === d.being)) d.being = beings[0].id;
+  if (!beings.some((b) => b.id === d.being)) d.being = beings[0].id;
   const being = beingOf(ctx, d.being);
   if (!attrs.includes(d.attribute)) d.attribute = attrs.includes("geschick") ? "geschick" : attrs[0];
   const skills = skillChoices(being);
   if (!d.skill) d.skill = skills[0]?.[0] ?? "";
-  const others = beingsOf(ctx).filter((/** @type {any} */ b) => b.id !== d.being);
-  if (!others.some((/** @type {any} */ b) => b.id === d.opponent)) d.opponent = others[0]?.id ?? "";
+  const others = beingsOf(ctx).filter((b) => b.id !== d.being);
+  if (!others.some((b) => b.id === d.opponent)) d.opponent = others[0]?.id ?? "";
   if (!attrs.includes(d.oppAttr)) d.oppAttr = d.attribute;
   const opp = beingOf(ctx, d.opponent);
   if (!d.oppSkill || (opp && !opp.skills[d.oppSkill])) d.oppSkill = skillChoices(opp)[0]?.[0] ?? d.skill;
@@ -487,7 +491,7 @@ function checkBuilder(ctx) {
   const mode = d.mode;
   const form = el("form", {
     class: "form", id: "kw-check-form",
-    onsubmit: async (/** @type {any} */ e) => {
+    onsubmit: async (/** @type {FieldEvent} */ e) => {
       e.preventDefault();
       const command = checkCommand(ctx);
       const need = command.kind === "combined_check" ? command.skills.length : command.skill;
@@ -497,18 +501,18 @@ function checkBuilder(ctx) {
   },
   el("div", { class: "grid-2" },
     field("kw-check-mode", t("web.kw.check_mode"), select("kw-check-mode", mode, ["single", "combined", "comparative", "accumulated"].map((m) => [m, t("web.kw.mode." + m)]), (v) => { d.mode = v; re(); })),
-    field("kw-check-being", t("web.kw.being"), select("kw-check-being", d.being, beings.map((/** @type {any} */ b) => [b.id, b.name]), (v) => { d.being = v; d.skill = ""; re(); })),
-    field("kw-check-attribute", t("web.kw.attribute"), select("kw-check-attribute", d.attribute, attrs.map((/** @type {any} */ a) => [a, `${attrName(a)} (${being.attributes[a]})`]), (v) => { d.attribute = v; re(); })),
+    field("kw-check-being", t("web.kw.being"), select("kw-check-being", d.being, beings.map((b) => [b.id, b.name]), (v) => { d.being = v; d.skill = ""; re(); })),
+    field("kw-check-attribute", t("web.kw.attribute"), select("kw-check-attribute", d.attribute, attrs.map((a) => [a, `${attrName(a)} (${being.attributes[a]})`]), (v) => { d.attribute = v; re(); })),
     mode === "combined"
       ? field("kw-check-skills", t("web.kw.skills_combined"), input("kw-check-skills", d.skills, (v) => { d.skills = v; }, { required: true, onchange: re }), t("web.kw.comma_hint"))
-      : skillField("kw-check-skill", d.skill, skills, (/** @type {any} */ v) => { d.skill = v; }),
+      : skillField("kw-check-skill", d.skill, skills, (/** @type {string} */ v) => { d.skill = v; }),
     mode === "single" || mode === "accumulated" ? field("kw-check-tools", t("web.kw.tools"), num("kw-check-tools", d.tools, (v) => { d.tools = v; }, { min: -10, max: 10, onchange: re })) : null,
     mode === "single" && sfs.length ? field("kw-check-sf", t("web.kw.sonderfertigkeit"), select("kw-check-sf", d.sf, [["", t("web.kw.none")], ...sfs.map(([id, s]) => [id, t("web.kw.sf_choice", { name: id, bonus: s.bonus })])], (v) => { d.sf = v; re(); })) : null,
     ctx.isGm ? field("kw-check-modifier", t("web.kw.gm_modifier"), num("kw-check-modifier", d.modifier, (v) => { d.modifier = v; }, { min: -10, max: 10, onchange: re }), t("web.kw.gm_modifier_hint")) : null,
     ctx.isGm && mode !== "comparative" ? field("kw-check-target", t("web.kw.target"), num("kw-check-target", d.target, (v) => { d.target = v; }, { min: 0, placeholder: String(ctx.state.options.default_target), onchange: re })) : null),
   mode === "comparative" ? el("fieldset", { class: "options" }, el("legend", {}, t("web.kw.opponent")), el("div", { class: "grid-2" },
-    field("kw-check-opponent", t("web.kw.being"), select("kw-check-opponent", d.opponent, others.map((/** @type {any} */ b) => [b.id, b.name]), (v) => { d.opponent = v; d.oppSkill = ""; re(); })),
-    field("kw-check-opp-attribute", t("web.kw.attribute"), select("kw-check-opp-attribute", d.oppAttr, attrs.map((/** @type {any} */ a) => [a, attrName(a)]), (v) => { d.oppAttr = v; re(); })),
+    field("kw-check-opponent", t("web.kw.being"), select("kw-check-opponent", d.opponent, others.map((b) => [b.id, b.name]), (v) => { d.opponent = v; d.oppSkill = ""; re(); })),
+    field("kw-check-opp-attribute", t("web.kw.attribute"), select("kw-check-opp-attribute", d.oppAttr, attrs.map((a) => [a, attrName(a)]), (v) => { d.oppAttr = v; re(); })),
     field("kw-check-opp-skill", t("web.kw.skill"), input("kw-check-opp-skill", d.oppSkill, (v) => { d.oppSkill = v; }, { onchange: re, list: "kw-check-opp-list" })),
     el("datalist", { id: "kw-check-opp-list" }, skillChoices(opp).map(([v, l]) => el("option", { value: v }, l))))) : null,
   mode === "accumulated" ? el("div", { class: "grid-2" },
@@ -525,10 +529,10 @@ function checkBuilder(ctx) {
 function accumulations(ctx) {
   const open = ctx.state.accumulations;
   if (!open.length) return null;
-  return el("div", { id: "kw-accumulations" }, el("h3", {}, t("web.kw.accumulations")), el("ul", { class: "people" }, open.map((/** @type {any} */ a) => {
+  return el("div", { id: "kw-accumulations" }, el("h3", {}, t("web.kw.accumulations")), el("ul", { class: "people" }, open.map((a) => {
     const goal = a.rolls != null ? t("web.kw.acc_goal_rolls", { done: a.done_rolls, rolls: a.rolls }) : t("web.kw.acc_goal_quality", { quality: a.quality });
     const odds = !a.finished && !a.abandoned && mayAct(ctx, a.being) ? ctx.oddsNow({ kind: "accumulate_roll", id: a.id }) : null;
-    const reach = odds?.outcomes?.find((/** @type {any} */ o) => o.value === "reach")?.probability;
+    const reach = odds?.outcomes?.find((/** @type {Outcome} */ o) => o.value === "reach")?.probability;
     const box = el("span", { class: "muted", id: `kw-acc-odds-${a.id}` }, reach != null ? t("web.kw.acc_reach", { p: percent(reach) }) : null);
     return el("li", { id: `kw-acc-${a.id}` }, t("web.kw.acc_line", { name: nameOf(ctx, a.being), skill: a.skill, tw: a.talent_value, total: a.total, target: a.target, goal }), " ",
       a.abandoned ? el("span", { class: "badge undone-badge" }, t("web.kw.acc_abandoned"))
@@ -571,8 +575,8 @@ const blankWeapon = () => ({ name: "", skill: "", attribute: "geschick", damage_
 const blankSf = () => ({ name: "", bonus: "1", skills: "", markings: "" });
 const blankHaltung = () => ({ name: "", modifiers: [] });
 const blankModifier = () => ({ target: "skill", skill: "", value: "0" });
-const list = (/** @type {any} */ xs) => (xs || []).join(", ");
-const words = (/** @type {any} */ text) => text.split(",").map((/** @type {any} */ s) => s.trim()).filter(Boolean);
+const list = (/** @type {string[] | null | undefined} */ xs) => (xs || []).join(", ");
+const words = (/** @type {string} */ text) => text.split(",").map((s) => s.trim()).filter(Boolean);
 
 /** @param {any} markings */
 function markingRows(markings) {
@@ -583,7 +587,7 @@ function markingRows(markings) {
 function emptySheet(ctx) {
   return {
     name: "", side: "party", hp: "20", mp: "0", magic_cost: "1", ap: "", species: "", native_language: "",
-    attributes: Object.fromEntries(ctx.state.options.attributes.map((/** @type {any} */ a) => [a, "2"])),
+    attributes: Object.fromEntries(ctx.state.options.attributes.map((a) => [a, "2"])),
     resistances: Object.fromEntries(TYPES.map((x) => [x, "0"])),
     skills: "", markings: [], weapons: [], sonderfertigkeiten: [], begabungen: "", haltungen: [],
   };
@@ -674,7 +678,7 @@ function readSheet(d) {
     sheet.markings = r.markings(d.markings, t("web.kw.field.markings"));
     sheet.weapons = d.weapons.map((/** @type {any} */ w, /** @type {any} */ i) => {
       const label = t("web.kw.row_weapon", { n: i + 1 });
-      const at = (/** @type {any} */ key) => `${label}: ${t("web.kw.weapon." + key)}`;
+      const at = (/** @type {string} */ key) => `${label}: ${t("web.kw.weapon." + key)}`;
       return {
         name: r.name(at("name"), w.name), skill: r.name(at("skill"), w.skill), attribute: w.attribute,
         damage_bonus: r.int(at("damage_bonus"), w.damage_bonus), fuehrungsschwelle: r.int(at("fuehrungsschwelle"), w.fuehrungsschwelle),
@@ -683,13 +687,13 @@ function readSheet(d) {
       };
     });
     sheet.sonderfertigkeiten = Object.fromEntries(d.sonderfertigkeiten.map((/** @type {any} */ s, /** @type {any} */ i) => {
-      const at = (/** @type {any} */ key) => `${t("web.kw.row_sf", { n: i + 1 })}: ${t("web.kw.sf." + key)}`;
+      const at = (/** @type {string} */ key) => `${t("web.kw.row_sf", { n: i + 1 })}: ${t("web.kw.sf." + key)}`;
       return [r.name(at("name"), s.name), { bonus: r.int(at("bonus"), s.bonus), skills: words(s.skills), markings: words(s.markings) }];
     }));
     sheet.haltungen = Object.fromEntries(d.haltungen.map((/** @type {any} */ h, /** @type {any} */ i) => {
       const label = t("web.kw.row_haltung", { n: i + 1 });
       const modifiers = Object.fromEntries(h.modifiers.map((/** @type {any} */ m, /** @type {any} */ j) => {
-        const at = (/** @type {any} */ key) => `${label}, ${t("web.kw.row_modifier", { n: j + 1 })}: ${t("web.kw.haltung." + key)}`;
+        const at = (/** @type {string} */ key) => `${label}, ${t("web.kw.row_modifier", { n: j + 1 })}: ${t("web.kw.haltung." + key)}`;
         return [m.target === "dodge" ? "dodge" : r.name(at("skill"), m.skill), r.int(at("value"), m.value)];
       }));
       return [r.name(`${label}: ${t("web.kw.haltung.name")}`, h.name), { modifiers }];
@@ -704,7 +708,7 @@ function readSheet(d) {
   return sheet;
 }
 
-const typeName = (/** @type {any} */ x) => t("web.kw.type." + x);
+const typeName = (/** @type {string} */ x) => t("web.kw.type." + x);
 
 /** Rows of markings (name, value, detail) under `id`; known names are offered.
  * @param {TableContext} ctx
@@ -730,16 +734,16 @@ function markingList(ctx, id, items, legend) {
  */
 function weaponRow(ctx, w, rid) {
   const attrs = ctx.state.options.attributes;
-  const set = (/** @type {any} */ k) => (/** @type {any} */ v) => { w[k] = v; };
+  const set = (/** @type {string} */ k) => (/** @type {string} */ v) => { w[k] = v; };
   const number = (/** @type {any} */ k) => field(`${rid}-${k}`, t("web.kw.weapon." + k), num(`${rid}-${k}`, w[k], set(k)));
   return el("div", { class: "kw-weapon-row" },
     el("div", { class: "grid-4" },
       field(`${rid}-name`, t("web.kw.weapon.name"), input(`${rid}-name`, w.name, set("name"), { required: true, "aria-required": "true", maxlength: 60 })),
       field(`${rid}-skill`, t("web.kw.weapon.skill"), input(`${rid}-skill`, w.skill, set("skill"), { required: true, "aria-required": "true" })),
-      field(`${rid}-attribute`, t("web.kw.weapon.attribute"), select(`${rid}-attribute`, w.attribute, attrs.map((/** @type {any} */ a) => [a, attrName(a)]), set("attribute"))),
+      field(`${rid}-attribute`, t("web.kw.weapon.attribute"), select(`${rid}-attribute`, w.attribute, attrs.map((a) => [a, attrName(a)]), set("attribute"))),
       field(`${rid}-damage_type`, t("web.kw.weapon.damage_type"), select(`${rid}-damage_type`, w.damage_type, TYPES.map((x) => [x, typeName(x)]), set("damage_type"))),
       number("damage_bonus"), number("fuehrungsschwelle"), number("durchdringend"),
-      el("div", { class: "field check" }, el("input", { type: "checkbox", id: `${rid}-wielded`, checked: w.wielded, onchange: (/** @type {any} */ e) => { w.wielded = e.target.checked; } }), el("label", { for: `${rid}-wielded` }, t("web.kw.weapon.wielded")))),
+      el("div", { class: "field check" }, el("input", { type: "checkbox", id: `${rid}-wielded`, checked: w.wielded, onchange: (/** @type {FieldEvent} */ e) => { w.wielded = e.target.checked; } }), el("label", { for: `${rid}-wielded` }, t("web.kw.weapon.wielded")))),
     markingList(ctx, `${rid}-markings`, w.markings, t("web.kw.weapon.markings")));
 }
 
@@ -748,7 +752,7 @@ function weaponRow(ctx, w, rid) {
  * @param {any} rid
  */
 function sfRow(s, rid) {
-  const set = (/** @type {any} */ k) => (/** @type {any} */ v) => { s[k] = v; };
+  const set = (/** @type {string} */ k) => (/** @type {string} */ v) => { s[k] = v; };
   return el("div", { class: "grid-4" },
     field(`${rid}-name`, t("web.kw.sf.name"), input(`${rid}-name`, s.name, set("name"), { required: true, "aria-required": "true" })),
     field(`${rid}-bonus`, t("web.kw.sf.bonus"), num(`${rid}-bonus`, s.bonus, set("bonus"))),
@@ -785,7 +789,7 @@ function haltungRow(ctx, d, h, rid) {
  */
 function knownMarkings(ctx) {
   const known = ctx.state.known_markings ?? { names: [], details: [] };
-  return [el("datalist", { id: "kw-known-markings" }, known.names.map((/** @type {any} */ n) => el("option", { value: n }))),
+  return [el("datalist", { id: "kw-known-markings" }, known.names.map((n) => el("option", { value: n }))),
     el("datalist", { id: "kw-known-details" }, [...TYPES, ...known.details].map((n) => el("option", { value: n })))];
 }
 
@@ -798,13 +802,13 @@ function knownMarkings(ctx) {
  */
 function sheetForm(ctx, key, d, submitLabel, onsubmit) {
   const attrs = ctx.state.options.attributes;
-  const set = (/** @type {any} */ k) => (/** @type {any} */ v) => { d[k] = v; };
-  const area = (/** @type {any} */ k, /** @type {any} */ rows, /** @type {any} */ hint) => field(`${key}-${k}`, t("web.kw.field." + k), el("textarea", { id: `${key}-${k}`, rows, oninput: (/** @type {any} */ e) => { d[k] = e.target.value; } }, d[k]), hint);
+  const set = (/** @type {string} */ k) => (/** @type {string} */ v) => { d[k] = v; };
+  const area = (/** @type {any} */ k, /** @type {any} */ rows, /** @type {any} */ hint) => field(`${key}-${k}`, t("web.kw.field." + k), el("textarea", { id: `${key}-${k}`, rows, oninput: (/** @type {FieldEvent} */ e) => { d[k] = e.target.value; } }, d[k]), hint);
   const rows = (/** @type {any} */ k, /** @type {any} */ blank, /** @type {any} */ addKey, /** @type {any} */ row) => rowList({
     id: `${key}-${k}`, legend: t("web.kw.field." + k), items: d[k], blank, row,
     addLabel: t(addKey), removeLabel: () => t("web.kw.remove"), empty: t("web.kw.no_rows"),
   });
-  return el("form", { class: "form", id: key, onsubmit: (/** @type {any} */ e) => { e.preventDefault(); onsubmit(); } },
+  return el("form", { class: "form", id: key, onsubmit: (/** @type {FieldEvent} */ e) => { e.preventDefault(); onsubmit(); } },
     // Long forms in groups: who the being is, its values, attributes, resistances; each group
     // a grid of as many columns as its region has room for.
     el("div", { class: "form-groups" },
@@ -819,7 +823,7 @@ function sheetForm(ctx, key, d, submitLabel, onsubmit) {
         field(`${key}-magic_cost`, t("web.kw.field.magic_cost"), num(`${key}-magic_cost`, d.magic_cost, set("magic_cost"), { min: 0, max: 9 })),
         field(`${key}-ap`, t("web.kw.field.ap"), num(`${key}-ap`, d.ap, set("ap"), { min: 1, max: 9, placeholder: String(ctx.state.options.ap_per_round) }))),
       el("fieldset", { class: "form-group", id: `${key}-attributes` }, el("legend", {}, t("web.kw.field.attributes")),
-        attrs.map((/** @type {any} */ a) => field(`${key}-attr-${a}`, attrName(a), num(`${key}-attr-${a}`, d.attributes[a], (v) => { d.attributes[a] = v; })))),
+        attrs.map((a) => field(`${key}-attr-${a}`, attrName(a), num(`${key}-attr-${a}`, d.attributes[a], (v) => { d.attributes[a] = v; })))),
       el("fieldset", { class: "form-group", id: `${key}-resistances` }, el("legend", {}, t("web.kw.field.resistances")),
         TYPES.map((x) => field(`${key}-res-${x}`, t("web.kw.resistance", { type: x }), num(`${key}-res-${x}`, d.resistances[x], (v) => { d.resistances[x] = v; }, { min: 0 }))))),
     area("skills", 4, t("web.kw.skills_hint")),
@@ -840,28 +844,28 @@ function createSection(ctx) {
     const sheet = readSheet(d);
     if (!sheet) return;
     /** @type {Record<string, any>} */
-    const command = { kind: "create_being", id: slug(sheet.name, new Set(beingsOf(ctx).map((/** @type {any} */ b) => b.id)), "wesen"), sheet };
+    const command = { kind: "create_being", id: slug(sheet.name, new Set(beingsOf(ctx).map((b) => b.id)), "wesen"), sheet };
     if (ctx.isGm && draft.sheets.secret) command.secret = true;
     ctx.send(command, { hidden: ctx.isGm && draft.sheets.secret ? true : undefined }).then((ok) => { if (ok) { draft.sheets.new = emptySheet(ctx); draft.sheets.secret = false; ctx.rerender(); } });
   });
   if (ctx.isGm) {
-    form.insertBefore(el("div", { class: "field check" }, el("input", { type: "checkbox", id: "kw-new-secret", checked: secret, onchange: (/** @type {any} */ e) => { draft.sheets.secret = e.target.checked; } }), el("label", { for: "kw-new-secret" }, t("web.kw.secret"))), form.lastChild);
+    form.insertBefore(el("div", { class: "field check" }, el("input", { type: "checkbox", id: "kw-new-secret", checked: secret, onchange: (/** @type {FieldEvent} */ e) => { draft.sheets.secret = e.target.checked; } }), el("label", { for: "kw-new-secret" }, t("web.kw.secret"))), form.lastChild);
   }
   return details("kw-create-details", t("web.kw.create"), form, { open: !mine(ctx).length && !ctx.isGm, attrs: { class: "card" } });
 }
 
 /**
  * @param {TableContext} ctx
- * @param {any} b
+ * @param {Being} b
  */
 function sheetCard(ctx, b) {
   const can = mayAct(ctx, b.id);
   const fighting = !!combatant(ctx, b.id);
   const skills = Object.entries(b.skills).map(([id, s]) => t("web.kw.skill_choice", { skill: id, depth: s.depth, value: s.value })).join(", ");
   const res = Object.entries(b.sheet.resistances).map(([x, v]) => `${x} ${v}`).join(", ");
-  const marks = b.sheet.markings.map((/** @type {any} */ m) => [m.name, m.value, m.detail].filter((x) => x != null).join(" ")).join(", ");
-  const weapons = b.weapons.map((/** @type {any} */ w) => t("web.kw.weapon_line", { name: w.name, skill: w.skill, bonus: w.damage_bonus, fs: w.fuehrungsschwelle, dd: w.durchdringend, type: w.damage_type })
-    + (w.markings.length ? " [" + w.markings.map((/** @type {any} */ m) => [m.name, m.value, m.detail].filter((x) => x != null).join(" ")).join(", ") + "]" : "")).join("; ");
+  const marks = b.sheet.markings.map((m) => [m.name, m.value, m.detail].filter((x) => x != null).join(" ")).join(", ");
+  const weapons = b.weapons.map((w) => t("web.kw.weapon_line", { name: w.name, skill: w.skill, bonus: w.damage_bonus, fs: w.fuehrungsschwelle, dd: w.durchdringend, type: w.damage_type })
+    + (w.markings.length ? " [" + w.markings.map((m) => [m.name, m.value, m.detail].filter((x) => x != null).join(" ")).join(", ") + "]" : "")).join("; ");
   const facts = [
     [t("web.kw.field.tp"), `${b.tp.current} / ${b.tp.maximum}`, `kw-sheet-tp-${b.id}`],
     [t("web.kw.field.mp"), `${b.mp.current} / ${b.mp.maximum}`, `kw-sheet-mp-${b.id}`],
@@ -902,14 +906,14 @@ function sheetCard(ctx, b) {
 
 /**
  * @param {TableContext} ctx
- * @param {any} b
+ * @param {Being} b
  * @param {any} fighting
  */
 function restForm(ctx, b, fighting) {
   const d = (draft.rest[b.id] ||= { rest: "0", sleep: "0" });
   const reason = fighting ? t("web.kw.no_rest_in_fight") : null;
   return details(`kw-rest-${b.id}-details`, t("web.kw.rest"),
-    el("form", { class: "form inline", onsubmit: (/** @type {any} */ e) => { e.preventDefault(); send(ctx, { kind: "rest", being: b.id, rest_halfhours: Number(d.rest) || 0, sleep_halfhours: Number(d.sleep) || 0 }); } },
+    el("form", { class: "form inline", onsubmit: (/** @type {FieldEvent} */ e) => { e.preventDefault(); send(ctx, { kind: "rest", being: b.id, rest_halfhours: Number(d.rest) || 0, sleep_halfhours: Number(d.sleep) || 0 }); } },
       field(`kw-rest-${b.id}-rest`, t("web.kw.rest_halfhours"), num(`kw-rest-${b.id}-rest`, d.rest, (v) => { d.rest = v; }, { min: 0, max: 480 })),
       field(`kw-rest-${b.id}-sleep`, t("web.kw.sleep_halfhours"), num(`kw-rest-${b.id}-sleep`, d.sleep, (v) => { d.sleep = v; }, { min: 0, max: 480 })),
       el("p", { class: "muted small-print" }, t("web.kw.rest_rule")),
@@ -918,7 +922,7 @@ function restForm(ctx, b, fighting) {
 
 /**
  * @param {TableContext} ctx
- * @param {any} b
+ * @param {Being} b
  */
 function hurtForm(ctx, b) {
   const key = `kw-hurt-${b.id}`;
@@ -947,14 +951,14 @@ function hurtForm(ctx, b) {
     send(ctx, { kind: "heal", being: b.id, amount: n, reason: d.healReason.trim() }).then((ok) => { if (ok) { draft.hurt[b.id] = null; ctx.rerender(); } });
   };
   return details(`${key}-details`, t("web.kw.hurt"), el("div", {},
-    el("form", { class: "form inline", id: key, onsubmit: (/** @type {any} */ e) => { e.preventDefault(); damage(); } },
+    el("form", { class: "form inline", id: key, onsubmit: (/** @type {FieldEvent} */ e) => { e.preventDefault(); damage(); } },
       field(`${key}-amount`, t("web.kw.amount"), num(`${key}-amount`, d.amount, (v) => { d.amount = v; }, { min: 0 })),
       field(`${key}-type`, t("web.kw.damage_type"), select(`${key}-type`, d.type, TYPES.map((x) => [x, x]), (v) => { d.type = v; })),
       field(`${key}-reason`, t("web.kw.reason"), input(`${key}-reason`, d.reason, (v) => { d.reason = v; }, { maxlength: 60 })),
-      el("div", { class: "field check" }, el("input", { type: "checkbox", id: `${key}-fire`, checked: d.fire, onchange: (/** @type {any} */ e) => { d.fire = e.target.checked; } }), el("label", { for: `${key}-fire` }, t("web.kw.sets_burning"))),
+      el("div", { class: "field check" }, el("input", { type: "checkbox", id: `${key}-fire`, checked: d.fire, onchange: (/** @type {FieldEvent} */ e) => { d.fire = e.target.checked; } }), el("label", { for: `${key}-fire` }, t("web.kw.sets_burning"))),
       markingList(ctx, `${key}-markings`, d.markings, t("web.kw.hurt_markings")),
       el("button", { type: "submit", id: `${key}-submit` }, t("web.kw.deal_damage"))),
-    el("form", { class: "form inline", id: `kw-heal-${b.id}`, onsubmit: (/** @type {any} */ e) => { e.preventDefault(); heal(); } },
+    el("form", { class: "form inline", id: `kw-heal-${b.id}`, onsubmit: (/** @type {FieldEvent} */ e) => { e.preventDefault(); heal(); } },
       field(`kw-heal-${b.id}-amount`, t("web.kw.amount"), num(`kw-heal-${b.id}-amount`, d.heal, (v) => { d.heal = v; }, { min: 1 })),
       field(`kw-heal-${b.id}-reason`, t("web.kw.reason"), input(`kw-heal-${b.id}-reason`, d.healReason, (v) => { d.healReason = v; }, { maxlength: 60 })),
       el("button", { type: "submit", id: `kw-heal-${b.id}-submit` }, t("web.kw.heal")))));
@@ -986,14 +990,14 @@ function catalogueSection(ctx) {
   };
   return el("section", { class: "card", "aria-labelledby": "kw-catalogue-heading" }, el("h2", { id: "kw-catalogue-heading" }, t("web.kw.catalogue")), shown, rules,
     details("kw-catalogue-details", t("web.kw.catalogue_edit"),
-      el("form", { class: "form", id: "kw-catalogue-form", onsubmit: (/** @type {any} */ e) => { e.preventDefault(); save(); } },
-        field("kw-catalogue-text", t("web.kw.catalogue"), el("textarea", { id: "kw-catalogue-text", rows: 4, oninput: (/** @type {any} */ e) => { draft.catalogue = e.target.value; } }, draft.catalogue), t("web.kw.catalogue_hint")),
+      el("form", { class: "form", id: "kw-catalogue-form", onsubmit: (/** @type {FieldEvent} */ e) => { e.preventDefault(); save(); } },
+        field("kw-catalogue-text", t("web.kw.catalogue"), el("textarea", { id: "kw-catalogue-text", rows: 4, oninput: (/** @type {FieldEvent} */ e) => { draft.catalogue = e.target.value; } }, draft.catalogue), t("web.kw.catalogue_hint")),
         el("button", { type: "submit", id: "kw-catalogue-submit" }, t("web.kw.save")))));
 }
 
 /**
  * @param {TableContext} ctx
- * @param {any} b
+ * @param {Being} b
  */
 function trackForm(ctx, b) {
   const key = `kw-track-${b.id}`;
@@ -1009,7 +1013,7 @@ function trackForm(ctx, b) {
 
 /**
  * @param {TableContext} ctx
- * @param {any} b
+ * @param {Being} b
  */
 function editForm(ctx, b) {
   const key = `kw-edit-${b.id}`;
@@ -1045,7 +1049,7 @@ export function render(body, ctx) {
   return {
     sheets: el("div", { dataset: { game: "kreiswanderer" } },
       el("section", { class: "card", "aria-labelledby": "kw-sheets-heading" }, el("h2", { id: "kw-sheets-heading" }, t("web.kw.sheets")),
-        beings.length ? el("div", { class: "sheets" }, beings.map((/** @type {any} */ b) => sheetCard(ctx, b))) : el("p", { class: "muted" }, t("web.kw.no_beings"))),
+        beings.length ? el("div", { class: "sheets" }, beings.map((b) => sheetCard(ctx, b))) : el("p", { class: "muted" }, t("web.kw.no_beings"))),
       createSection(ctx), catalogueSection(ctx), ...knownMarkings(ctx)),
   };
 }
@@ -1072,7 +1076,7 @@ function outcome(event) {
  * @param {TableContext} ctx
  */
 export function describe(event, ctx) {
-  const name = (/** @type {any} */ id) => nameOf(ctx, id);
+  const name = (/** @type {string | null | undefined} */ id) => nameOf(ctx, id);
   switch (event.kind) {
     case "being_created": return t("web.kw.ev.being_created", { name: event.being.creature.name });
     case "being_edited": return t("web.kw.ev.being_edited", { name: event.being.creature.name, changes: event.changes.map((/** @type {any} */ c) => t("web.kw.change", { field: fieldLabel(c.field), old: show(c.old), new: show(c.new) })).join("; ") });
@@ -1116,7 +1120,7 @@ export function describe(event, ctx) {
  * @param {any} event
  */
 export function diceOf(event) {
-  const d10 = (/** @type {any} */ values) => values.map((/** @type {any} */ v) => ({ die: "d10", sides: 10, face: v }));
+  const d10 = (/** @type {number[]} */ values) => values.map((v) => ({ die: "d10", sides: 10, face: v }));
   switch (event.kind) {
     case "check_rolled": case "attacked": case "accumulation_rolled": return d10(event.rolls);
     case "comparative_rolled": return d10([...event.active.rolls, ...event.passive.rolls]);

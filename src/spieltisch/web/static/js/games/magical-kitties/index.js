@@ -9,8 +9,12 @@ import { fieldLabel } from "../../forms.js";
 import { legal } from "../../legal.js";
 import { oddsChart } from "../../odds.js";
 
-/** @typedef {import("../free-dice/shared.js").Ctx} Ctx */
-/** A kitty, a foe, a check or an event as the state and the log hold them. @typedef {Record<string, any>} Item */
+/** @typedef {import("./types.js").Ctx} Ctx */
+/** @typedef {import("./types.js").Kitty} Kitty */
+/** @typedef {import("./types.js").Check} Check */
+/** @typedef {import("./types.js").MenuEntry} MenuEntry */
+/** @typedef {import("./types.js").FieldEvent} FieldEvent */
+/** An event of the log as a record holds it. @typedef {Record<string, any>} LogEvent */
 
 const ATTRIBUTES = ["cute", "cunning", "fierce"];
 const DIFFICULTIES = [3, 4, 5, 6];
@@ -63,11 +67,11 @@ function focusResult() {
 
 /**
  * @param {Ctx} ctx
- * @returns {Item[]}
+ * @returns {Kitty[]}
  */
 function mine(ctx) {
   const pieces = new Set(ctx.me.pieces || []);
-  return ctx.state.kitties.filter((/** @type {any} */ k) => ctx.isGm || pieces.has(k.id));
+  return ctx.state.kitties.filter((k) => ctx.isGm || pieces.has(k.id));
 }
 
 /** @param {string} a */
@@ -93,12 +97,12 @@ function field(id, label, control, hint) {
 /**
  * @param {string} id
  * @param {unknown} value
- * @param {[unknown, unknown][]} options
+ * @param {unknown[][]} options pairs of a value and its label
  * @param {(value: string) => void} onchange
  * @returns {HTMLSelectElement}
  */
 function select(id, value, options, onchange) {
-  return el("select", { id, onchange: (/** @type {any} */ e) => onchange(e.target.value) },
+  return el("select", { id, onchange: (/** @type {FieldEvent} */ e) => onchange(e.target.value) },
     options.map(([v, label]) => el("option", { value: v, selected: String(v) === String(value) }, label)));
 }
 
@@ -110,7 +114,7 @@ function select(id, value, options, onchange) {
  * @returns {HTMLInputElement}
  */
 function input(id, value, oninput, attrs = {}) {
-  return el("input", { id, value, autocomplete: "off", oninput: (/** @type {any} */ e) => oninput(e.target.value), ...attrs });
+  return el("input", { id, value, autocomplete: "off", oninput: (/** @type {FieldEvent} */ e) => oninput(e.target.value), ...attrs });
 }
 
 /**
@@ -120,19 +124,19 @@ function input(id, value, oninput, attrs = {}) {
  * @param {(checked: boolean) => void} onchange
  */
 function checkbox(id, label, checked, onchange) {
-  return el("div", { class: "field check" }, el("input", { type: "checkbox", id, checked, onchange: (/** @type {any} */ e) => onchange(e.target.checked) }), el("label", { for: id }, label));
+  return el("div", { class: "field check" }, el("input", { type: "checkbox", id, checked, onchange: (/** @type {FieldEvent} */ e) => onchange(e.target.checked) }), el("label", { for: id }, label));
 }
 
 // -- the sheets -----------------------------------------------------------------------------
 
 /**
- * @param {Item} kitty
+ * @param {Kitty} kitty
  * @param {Ctx} ctx
  */
 function sheet(kitty, ctx) {
   const canAct = ctx.isGm || (ctx.me.pieces || []).includes(kitty.id);
   const attrs = el("div", { class: "attrs" }, ATTRIBUTES.map((a) => el("div", { class: "attr" }, el("b", {}, kitty.attributes[a]), el("span", {}, attrName(a)))));
-  const powers = kitty.powers.map((/** @type {any} */ p) => p.features.length ? `${p.name} (${p.features.join(", ")})` : p.name).join("; ");
+  const powers = kitty.powers.map((p) => p.features.length ? `${p.name} (${p.features.join(", ")})` : p.name).join("; ");
   const problems = kitty.human?.problems || [];
   const facts = [
     [t("web.kitties.talents"), kitty.talents.join(", ") || "–"],
@@ -145,7 +149,7 @@ function sheet(kitty, ctx) {
   ];
   if (kitty.bonus_dice || kitty.penalty_dice) facts.push([t("web.kitties.next_pool"), t("web.kitties.next_pool_value", { bonus: kitty.bonus_dice, penalty: kitty.penalty_dice })]);
   if (kitty.human?.name) facts.push([t("web.kitties.human"), kitty.human.name]);
-  if (problems.length) facts.push([t("web.kitties.problems"), problems.map((/** @type {any} */ p) => `${p.text} (${p.rank})`).join("; ")]);
+  if (problems.length) facts.push([t("web.kitties.problems"), problems.map((p) => `${p.text} (${p.rank})`).join("; ")]);
   const actions = [];
   if (canAct && kitty.avoidable_injuries > 0) {
     const avoid = { kind: "avoid_injury", kitty: kitty.id };
@@ -168,7 +172,7 @@ function sheet(kitty, ctx) {
 }
 
 /**
- * @param {Item} kitty
+ * @param {Kitty} kitty
  * @param {Ctx} ctx
  */
 function treatForm(kitty, ctx) {
@@ -182,14 +186,14 @@ function treatForm(kitty, ctx) {
 }
 
 /**
- * @param {Item} kitty
+ * @param {Kitty} kitty
  * @param {Ctx} ctx
  */
 function levelForm(kitty, ctx) {
   const key = "level-" + kitty.id;
   const lists = kitty.level_lists || [];
   const d = (draft.level[key] ||= { list: lists[0]?.id || "", entry: "", attribute: "cute", power: kitty.powers[0]?.name || "", name: "" });
-  const list = lists.find((/** @type {any} */ l) => l.id === d.list) || lists[0];
+  const list = lists.find((l) => l.id === d.list) || lists[0];
   if (list && !list.entries.includes(d.entry)) d.entry = list.entries[0] || "";
   const command = () => {
     /** @type {Record<string, unknown>} */
@@ -201,21 +205,22 @@ function levelForm(kitty, ctx) {
   };
   return details(`${key}-details`, t("web.kitties.level_up"),
     el("form", { class: "form inline", onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); ctx.send(command()); } },
-      field(`${key}-list`, t("web.kitties.level_list"), select(`${key}-list`, d.list, lists.map((/** @type {any} */ l) => [l.id, tFirst([`web.kitties.list.${l.id}`], {}, l.id)]), (v) => { d.list = v; ctx.rerender(); })),
-      field(`${key}-entry`, t("web.kitties.level_entry"), select(`${key}-entry`, d.entry, (list?.entries || []).map((/** @type {any} */ e) => [e, tFirst([`web.kitties.pick.${e}`], {}, e)]), (v) => { d.entry = v; ctx.rerender(); })),
+      field(`${key}-list`, t("web.kitties.level_list"), select(`${key}-list`, d.list, lists.map((l) => [l.id, tFirst([`web.kitties.list.${l.id}`], {}, l.id)]), (v) => { d.list = v; ctx.rerender(); })),
+      field(`${key}-entry`, t("web.kitties.level_entry"), select(`${key}-entry`, d.entry, (list?.entries || []).map((e) => [e, tFirst([`web.kitties.pick.${e}`], {}, e)]), (v) => { d.entry = v; ctx.rerender(); })),
       d.entry === "attribute" ? field(`${key}-attr`, t("web.kitties.attribute"), select(`${key}-attr`, d.attribute, ATTRIBUTES.map((a) => [a, attrName(a)]), (v) => (d.attribute = v))) : null,
-      d.entry === "bonus_feature" ? field(`${key}-power`, t("web.kitties.level_power"), select(`${key}-power`, d.power, kitty.powers.map((/** @type {any} */ p) => [p.name, p.name]), (v) => (d.power = v))) : null,
+      d.entry === "bonus_feature" ? field(`${key}-power`, t("web.kitties.level_power"), select(`${key}-power`, d.power, kitty.powers.map((p) => [p.name, p.name]), (v) => (d.power = v))) : null,
       ["bonus_feature", "talent", "power"].includes(d.entry) ? field(`${key}-name`, t("web.kitties.new_name"), input(`${key}-name`, d.name, (v) => (d.name = v))) : null,
       el("button", { type: "submit", class: "primary" }, t("web.kitties.level_up_submit"))),
     { open: true });
 }
 
 /**
- * @param {Item} kitty
+ * @param {Kitty} kitty
  * @param {Ctx} ctx
  */
 function editForm(kitty, ctx) {
   const key = "edit-" + kitty.id;
+  /** @type {("treats" | "auas" | "injuries" | "xp" | "aua_limit" | "treats_value")[]} */
   const fields = ["treats", "auas", "injuries", "xp", "aua_limit", "treats_value"];
   const d = (draft.level[key] ||= {});
   return details(`${key}-details`, t("web.kitties.edit"),
@@ -245,7 +250,7 @@ function createForm(ctx) {
     e.preventDefault();
     const name = d.name.trim();
     if (!name) { showAlert(t("web.error.required", { field: t("web.kitties.name") })); return; }
-    const taken = new Set(ctx.state.kitties.map((/** @type {any} */ k) => k.id));
+    const taken = new Set(ctx.state.kitties.map((k) => k.id));
     const command = {
       kind: "create_kitty", id: slug(name, taken, "kitty"), name,
       attributes: { cute: Number(d.cute), cunning: Number(d.cunning), fierce: Number(d.fierce) },
@@ -259,7 +264,7 @@ function createForm(ctx) {
   return details("create-kitty-details", t("web.kitties.create"),
     el("form", { class: "form", onsubmit: submit, id: "create-kitty" },
       field("kc-name", t("web.kitties.name"), input("kc-name", d.name, (v) => (d.name = v), { maxlength: 60, required: true })),
-      el("div", { class: "grid-2" }, ATTRIBUTES.map((a) => field("kc-" + a, attrName(a), select("kc-" + a, d[a], values.map((/** @type {any} */ v) => [v, String(v)]), (v) => (d[a] = v))))),
+      el("div", { class: "grid-2" }, ATTRIBUTES.map((a) => field("kc-" + a, attrName(a), select("kc-" + a, d[a], values.map((v) => [v, String(v)]), (v) => (d[a] = v))))),
       el("p", { class: "muted small-print" }, t("web.kitties.create_hint", { values: values.join(", ") })),
       field("kc-talent", t("web.kitties.talents"), input("kc-talent", d.talent, (v) => (d.talent = v), { required: true }), t("web.kitties.comma_hint")),
       field("kc-power", t("web.kitties.powers"), input("kc-power", d.power, (v) => (d.power = v), { required: true }), t("web.kitties.comma_hint")),
@@ -316,11 +321,11 @@ function checkBuilder(ctx) {
   if (!kitties.length) return null;
   const d = draft.check;
   if (!kitties.some((k) => k.id === d.kitty)) d.kitty = kitties[0].id;
-  const kitty = /** @type {Item} */ (kitties.find((k) => k.id === d.kitty));
+  const kitty = /** @type {Kitty} */ (kitties.find((k) => k.id === d.kitty));
   if (d.talent && !kitty.talents.includes(d.talent)) d.talent = "";
-  if (d.power && (kitty.power_bonus_used || !kitty.powers.some((/** @type {any} */ p) => p.name === d.power))) d.power = "";
-  const foes = ctx.state.foes.filter((/** @type {any} */ f) => !f.defeated);
-  if (d.foe && !foes.some((/** @type {any} */ f) => f.id === d.foe)) d.foe = "";
+  if (d.power && (kitty.power_bonus_used || !kitty.powers.some((p) => p.name === d.power))) d.power = "";
+  const foes = ctx.state.foes.filter((f) => !f.defeated);
+  if (d.foe && !foes.some((f) => f.id === d.foe)) d.foe = "";
   const changed = () => { keepDrafts(); ctx.rerender(); };
   const oddsBox = el("div", { id: "check-odds", class: "odds", "aria-live": "polite" }, checkOdds(ctx));
   const attrRadios = el("fieldset", { class: "options" }, el("legend", {}, t("web.kitties.attribute")),
@@ -329,19 +334,19 @@ function checkBuilder(ctx) {
       " ", attrName(a), " (", kitty.attributes[a], ")"))));
   const form = el("form", {
     class: "form", id: "check-form",
-    onsubmit: async (/** @type {any} */ e) => { e.preventDefault(); const ok = await ctx.send(checkCommand(ctx)); if (ok) { draft.reroll = new Set(); keepDrafts(); focusResult(); } },
+    onsubmit: async (/** @type {FieldEvent} */ e) => { e.preventDefault(); const ok = await ctx.send(checkCommand(ctx)); if (ok) { draft.reroll = new Set(); keepDrafts(); focusResult(); } },
   },
   el("div", { class: "grid-2" },
     field("check-kitty", t("web.kitties.kitty"), select("check-kitty", d.kitty, kitties.map((k) => [k.id, k.name]), (v) => { d.kitty = v; ctx.rerender(); })),
     field("check-difficulty", t("web.kitties.difficulty"), select("check-difficulty", d.difficulty, [["", t("web.kitties.difficulty_default")], ...DIFFICULTIES.map((n) => /** @type {[number, string]} */ ([n, t("web.kitties.difficulty." + n)]))], (v) => { d.difficulty = v; changed(); }))),
   attrRadios,
   el("div", { class: "grid-2" },
-    field("check-talent", t("web.kitties.talent"), select("check-talent", d.talent, [["", t("web.kitties.none")], ...kitty.talents.map((/** @type {any} */ x) => [x, x])], (v) => { d.talent = v; changed(); })),
+    field("check-talent", t("web.kitties.talent"), select("check-talent", d.talent, [["", t("web.kitties.none")], ...kitty.talents.map((x) => [x, x])], (v) => { d.talent = v; changed(); })),
     field("check-power", t("web.kitties.power"), kitty.power_bonus_used
       ? el("select", { id: "check-power", disabled: true }, el("option", {}, t("web.kitties.power_used")))
-      : select("check-power", d.power, [["", t("web.kitties.none")], ...kitty.powers.map((/** @type {any} */ p) => [p.name, p.name])], (v) => { d.power = v; changed(); })),
-    field("check-foe", t("web.kitties.target_foe"), select("check-foe", d.foe, [["", t("web.kitties.no_foe")], ...foes.map((/** @type {any} */ f) => [f.id, f.name])], (v) => { d.foe = v; changed(); })),
-    ctx.isGm ? field("check-modifier", t("web.kitties.modifier"), el("input", { id: "check-modifier", type: "number", min: -10, max: 10, value: d.modifier, oninput: (/** @type {any} */ e) => { d.modifier = e.target.value; changed(); } })) : null),
+      : select("check-power", d.power, [["", t("web.kitties.none")], ...kitty.powers.map((p) => [p.name, p.name])], (v) => { d.power = v; changed(); })),
+    field("check-foe", t("web.kitties.target_foe"), select("check-foe", d.foe, [["", t("web.kitties.no_foe")], ...foes.map((f) => [f.id, f.name])], (v) => { d.foe = v; changed(); })),
+    ctx.isGm ? field("check-modifier", t("web.kitties.modifier"), el("input", { id: "check-modifier", type: "number", min: -10, max: 10, value: d.modifier, oninput: (/** @type {FieldEvent} */ e) => { d.modifier = e.target.value; changed(); } })) : null),
   oddsBox,
   el("button", { type: "submit", class: "primary", id: "check-roll" }, t("web.kitties.roll")));
   return el("section", { class: "card", "aria-labelledby": "check-heading" }, el("h2", { id: "check-heading" }, t("web.kitties.check")), form);
@@ -353,13 +358,13 @@ function checkBuilder(ctx) {
 function lastCheck(ctx) {
   const check = ctx.state.last_check;
   if (!check) return null;
-  const kitty = ctx.state.kitties.find((/** @type {any} */ k) => k.id === check.kitty);
+  const kitty = ctx.state.kitties.find((k) => k.id === check.kitty);
   const mayAct = ctx.isGm || (ctx.me.pieces || []).includes(check.kitty);
   if (draft.rerollCheck !== check.number + ":" + check.rerolls + ":" + check.dice.join("")) {
     draft.rerollCheck = check.number + ":" + check.rerolls + ":" + check.dice.join("");
     draft.reroll = new Set();
   }
-  const diceRow = el("div", { class: "dice", role: "group", "aria-label": t("web.kitties.dice_group") }, check.dice.map((/** @type {any} */ value, /** @type {any} */ i) => {
+  const diceRow = el("div", { class: "dice", role: "group", "aria-label": t("web.kitties.dice_group") }, check.dice.map((value, i) => {
     const die = renderDie({ die: "d6", face: value, success: check.hits[i] });
     if (!(mayAct && check.can_reroll)) return die;
     const pressed = draft.reroll.has(i);
@@ -378,14 +383,14 @@ function lastCheck(ctx) {
     diceRow,
     el("p", {}, el("span", { class: "tier tier-" + check.tier, id: "check-tier" }, t("web.kitties.tier." + check.tier))))];
   if (check.foe) {
-    const foe = ctx.state.foes.find((/** @type {any} */ f) => f.id === check.foe);
+    const foe = ctx.state.foes.find((f) => f.id === check.foe);
     parts.push(el("p", { class: "muted" }, t("web.kitties.foe_auas", { foe: foe?.name ?? check.foe, auas: check.foe_auas })));
   }
   if (mayAct && check.can_reroll) {
     parts.push(el("div", { class: "row" },
       el("span", { class: "muted small-print" }, t("web.kitties.reroll_hint")),
-      el("button", { type: "button", id: "reroll-all", onclick: () => { check.dice.forEach((/** @type {any} */ _, /** @type {any} */ i) => draft.reroll.add(i)); ctx.rerender(); } }, t("web.kitties.select_all")),
-      el("button", { type: "button", id: "reroll-misses", onclick: () => { draft.reroll = new Set(check.dice.map((/** @type {any} */ _, /** @type {any} */ i) => i).filter((/** @type {any} */ i) => !check.hits[i])); ctx.rerender(); } }, t("web.kitties.select_misses")),
+      el("button", { type: "button", id: "reroll-all", onclick: () => { check.dice.forEach((_, i) => draft.reroll.add(i)); ctx.rerender(); } }, t("web.kitties.select_all")),
+      el("button", { type: "button", id: "reroll-misses", onclick: () => { draft.reroll = new Set(check.dice.map((_, i) => i).filter((i) => !check.hits[i])); ctx.rerender(); } }, t("web.kitties.select_misses")),
       el("button", {
         type: "button", class: "primary", id: "reroll-submit", disabled: draft.reroll.size === 0,
         onclick: async () => { if (await ctx.send({ kind: "reroll", dice: [...draft.reroll].sort((a, b) => a - b) })) focusResult(); },
@@ -407,15 +412,15 @@ function lastCheck(ctx) {
     } else if (menu.open) {
       parts.push(el("h3", { id: "menu-heading" }, t("web.kitties.menu." + menu.id)));
       if (!chooserOk) parts.push(el("p", { class: "muted" }, t("web.kitties.menu_waits." + menu.chooser)));
-      parts.push(el("ul", { class: "menu", "aria-labelledby": "menu-heading" }, menu.entries.map((/** @type {any} */ entry) => menuItem(entry, check, ctx, chooserOk))));
+      parts.push(el("ul", { class: "menu", "aria-labelledby": "menu-heading" }, menu.entries.map((entry) => menuItem(entry, check, ctx, chooserOk))));
     }
   }
   return el("section", { class: "card", id: "last-check", "aria-labelledby": "last-heading" }, el("h2", { id: "last-heading" }, t("web.kitties.last_check", { n: check.number })), ...parts);
 }
 
 /**
- * @param {Item} entry
- * @param {Item} check
+ * @param {MenuEntry} entry
+ * @param {Check} check
  * @param {Ctx} ctx
  * @param {boolean} enabled
  */
@@ -432,7 +437,7 @@ function menuItem(entry, check, ctx, enabled) {
   }
   if (targets.length) {
     if (current === undefined || !targets.some(([v]) => v === current)) draft.targets[entry.id] = (check.foe && targets.some(([v]) => v === "foe:" + check.foe)) ? "foe:" + check.foe : targets[0][0];
-    targetSelect = el("select", { id, "aria-label": t("web.kitties.target_for", { entry: entryText(entry.id) }), disabled: !enabled, onchange: (/** @type {any} */ e) => (draft.targets[entry.id] = e.target.value) },
+    targetSelect = el("select", { id, "aria-label": t("web.kitties.target_for", { entry: entryText(entry.id) }), disabled: !enabled, onchange: (/** @type {FieldEvent} */ e) => (draft.targets[entry.id] = e.target.value) },
       targets.map(([v, label]) => el("option", { value: v, selected: v === draft.targets[entry.id] }, label)));
   }
   const choose = () => {
@@ -457,7 +462,7 @@ function menuItem(entry, check, ctx, enabled) {
 function foesSection(ctx) {
   const foes = ctx.state.foes;
   const d = draft.foe;
-  const list = el("ul", { class: "people" }, foes.map((/** @type {any} */ f) => el("li", {},
+  const list = el("ul", { class: "people" }, foes.map((f) => el("li", {},
     el("strong", {}, f.name), " · ", t("web.kitties.foe_line", { difficulty: f.difficulty, auas: f.auas, limit: f.aua_limit }),
     f.defeated ? el("span", { class: "badge undone-badge" }, " ", t("web.kitties.defeated")) : null,
     ctx.isGm && !f.defeated ? el("button", { type: "button", class: "small", id: `foe-aua-${f.id}`, "aria-label": t("web.kitties.give_aua_label", { name: f.name }), onclick: () => ctx.send({ kind: "give_aua", foe: f.id, count: 1 }) }, t("web.kitties.give_aua")) : null)));
@@ -468,7 +473,7 @@ function foesSection(ctx) {
         const name = d.name.trim();
         if (!name) { showAlert(t("web.error.required", { field: t("web.kitties.name") })); return; }
         /** @type {Record<string, unknown>} */
-        const c = { kind: "create_foe", id: slug(name, new Set(foes.map((/** @type {any} */ f) => f.id)), "kitty"), name };
+        const c = { kind: "create_foe", id: slug(name, new Set(foes.map((f) => f.id)), "kitty"), name };
         for (const key of ["difficulty", "aua_limit"]) {
           if (d[key] === "") continue;
           const n = Number(d[key]);
@@ -510,8 +515,8 @@ function statusSection(ctx) {
 function endEpisodeForm(ctx) {
   const d = draft.end;
   const problems = [
-    ...ctx.state.hometown.map((/** @type {any} */ p) => ({ kitty: null, p })),
-    ...ctx.state.kitties.flatMap((/** @type {any} */ k) => (k.human?.problems || []).map((/** @type {any} */ p) => ({ kitty: k.id, p, owner: k.name }))),
+    ...ctx.state.hometown.map((p) => ({ kitty: null, p, owner: null })),
+    ...ctx.state.kitties.flatMap((k) => (k.human?.problems || []).map((p) => ({ kitty: k.id, p, owner: k.name }))),
   ];
   const submit = (/** @type {Event} */ e) => {
     e.preventDefault();
@@ -531,13 +536,13 @@ function endEpisodeForm(ctx) {
       checkbox("end-saved", t("web.kitties.q_saved"), d.saved, (v) => (d.saved = v)),
       checkbox("end-fun", t("web.kitties.q_fun"), d.fun, (v) => (d.fun = v)),
       ctx.state.kitties.length ? el("fieldset", { class: "options" }, el("legend", {}, t("web.kitties.q_lessons")),
-        ctx.state.kitties.map((/** @type {any} */ k) => checkbox("end-lesson-" + k.id, k.name, d.lessons.has(k.id), (v) => { if (v) d.lessons.add(k.id); else d.lessons.delete(k.id); }))) : null,
+        ctx.state.kitties.map((k) => checkbox("end-lesson-" + k.id, k.name, d.lessons.has(k.id), (v) => { if (v) d.lessons.add(k.id); else d.lessons.delete(k.id); }))) : null,
       problems.length ? el("fieldset", { class: "options" }, el("legend", {}, t("web.kitties.q_problems")),
         problems.map(({ kitty, p, owner }) => {
           const key = (kitty || "") + "/" + p.id;
           const id = "end-problem-" + (kitty || "town") + "-" + p.id;
           return field(id, owner ? `${owner}: ${p.text} (${p.rank})` : `${t("web.kitties.hometown")}: ${p.text} (${p.rank})`,
-            el("input", { id, type: "number", min: -3, max: 3, value: d.changes[key] ?? 0, oninput: (/** @type {any} */ e) => (d.changes[key] = e.target.value) }));
+            el("input", { id, type: "number", min: -3, max: 3, value: d.changes[key] ?? 0, oninput: (/** @type {FieldEvent} */ e) => (d.changes[key] = e.target.value) }));
         })) : null,
       el("button", { type: "submit", class: "primary" }, t("web.kitties.end_episode_submit"))));
 }
@@ -545,9 +550,9 @@ function endEpisodeForm(ctx) {
 /** @param {Ctx} ctx */
 function hometown(ctx) {
   const d = draft.problem;
-  const list = ctx.state.hometown.length ? el("p", {}, t("web.kitties.hometown"), ": ", ctx.state.hometown.map((/** @type {any} */ p) => `${p.text} (${p.rank})`).join("; ")) : null;
+  const list = ctx.state.hometown.length ? el("p", {}, t("web.kitties.hometown"), ": ", ctx.state.hometown.map((p) => `${p.text} (${p.rank})`).join("; ")) : null;
   if (!ctx.isGm) return list;
-  const taken = new Set([...ctx.state.hometown.map((/** @type {any} */ p) => p.id), ...ctx.state.kitties.flatMap((/** @type {any} */ k) => (k.human?.problems || []).map((/** @type {any} */ p) => p.id))]);
+  const taken = new Set([...ctx.state.hometown.map((p) => p.id), ...ctx.state.kitties.flatMap((k) => (k.human?.problems || []).map((p) => p.id))]);
   return el("div", {}, list, details("add-problem-details", t("web.kitties.add_problem"),
     el("form", {
       class: "form inline", onsubmit: (/** @type {Event} */ e) => {
@@ -561,8 +566,8 @@ function hometown(ctx) {
     },
     field("problem-text", t("web.kitties.problem_text"), input("problem-text", d.text, (v) => (d.text = v), { required: true })),
     el("div", { class: "grid-2" },
-      field("problem-rank", t("web.kitties.problem_rank"), el("input", { id: "problem-rank", type: "number", min: 1, max: 10, value: d.rank, oninput: (/** @type {any} */ e) => (d.rank = e.target.value) })),
-      field("problem-kitty", t("web.kitties.problem_of"), select("problem-kitty", d.kitty, [["", t("web.kitties.hometown")], ...ctx.state.kitties.map((/** @type {any} */ k) => [k.id, k.name])], (v) => (d.kitty = v)))),
+      field("problem-rank", t("web.kitties.problem_rank"), el("input", { id: "problem-rank", type: "number", min: 1, max: 10, value: d.rank, oninput: (/** @type {FieldEvent} */ e) => (d.rank = e.target.value) })),
+      field("problem-kitty", t("web.kitties.problem_of"), select("problem-kitty", d.kitty, [["", t("web.kitties.hometown")], ...ctx.state.kitties.map((k) => [k.id, k.name])], (v) => (d.kitty = v)))),
     el("button", { type: "submit" }, t("web.kitties.add_problem_submit")))));
 }
 
@@ -582,7 +587,7 @@ export function render(/** @type {HTMLElement} */ body, /** @type {Ctx} */ ctx) 
     sheets: [
       el("section", { class: "card", "aria-labelledby": "sheets-heading" },
         el("h2", { id: "sheets-heading" }, t("web.kitties.sheets")),
-        s.kitties.length ? el("div", { class: "sheets" }, s.kitties.map((/** @type {any} */ k) => sheet(k, ctx))) : el("p", { class: "muted" }, t("web.kitties.no_kitties"))),
+        s.kitties.length ? el("div", { class: "sheets" }, s.kitties.map((k) => sheet(k, ctx))) : el("p", { class: "muted" }, t("web.kitties.no_kitties"))),
       ctx.me.role === "spectator" ? null : createForm(ctx),
     ],
     tools: foesSection(ctx),
@@ -601,8 +606,8 @@ const CHANGE_LABELS = { treats_value: "treats_value_label" };
  */
 function shownValue(field, value) {
   if (value === null || value === undefined) return t("web.kitties.change_none");
-  if (field === "powers") return value.map((/** @type {any} */ p) => p.features?.length ? `${p.name} (${p.features.join(", ")})` : p.name).join(", ") || t("web.kitties.change_none");
-  if (field === "human") return [value.name, ...(value.problems || []).map((/** @type {any} */ p) => `${p.text} (${p.rank})`)].filter(Boolean).join(", ") || t("web.kitties.change_none");
+  if (field === "powers") return value.map((/** @type {import("./types.js").Power} */ p) => p.features?.length ? `${p.name} (${p.features.join(", ")})` : p.name).join(", ") || t("web.kitties.change_none");
+  if (field === "human") return [value.name, ...(value.problems || []).map((/** @type {import("./types.js").Problem} */ p) => `${p.text} (${p.rank})`)].filter(Boolean).join(", ") || t("web.kitties.change_none");
   if (Array.isArray(value)) return value.join(", ") || t("web.kitties.change_none");
   return String(value);
 }
@@ -632,14 +637,14 @@ export function sheetChanges(before, after) {
 
 /**
  * One line per event for the log.
- * @param {Item} event
+ * @param {LogEvent} event
  * @param {Ctx} ctx
  * @returns {string | null}
  */
 export function describe(event, ctx) {
   const s = ctx.state;
-  const kittyName = (/** @type {string} */ id) => s.kitties.find((/** @type {any} */ k) => k.id === id)?.name ?? id;
-  const foeName = (/** @type {string} */ id) => s.foes.find((/** @type {any} */ f) => f.id === id)?.name ?? id;
+  const kittyName = (/** @type {string} */ id) => s.kitties.find((k) => k.id === id)?.name ?? id;
+  const foeName = (/** @type {string} */ id) => s.foes.find((f) => f.id === id)?.name ?? id;
   switch (event.kind) {
     case "kitty_created": return t("web.kitties.ev.kitty_created", { name: event.kitty.name });
     case "kitty_edited": {
@@ -650,7 +655,7 @@ export function describe(event, ctx) {
     }
     case "foe_created": return t("web.kitties.ev.foe_created", { name: event.foe.name, difficulty: event.foe.difficulty, limit: event.foe.aua_limit });
     case "check_rolled": {
-      const hits = event.dice.filter((/** @type {any} */ v) => v >= event.difficulty).length;
+      const hits = event.dice.filter((/** @type {number} */ v) => v >= event.difficulty).length;
       return t("web.kitties.ev.check_rolled", { name: kittyName(event.kitty), attribute: attrName(event.attribute), difficulty: event.difficulty, count: hits, tier: t("web.kitties.tier." + Math.min(hits, 4)) });
     }
     case "dice_rerolled": return t("web.kitties.ev.dice_rerolled", { name: kittyName(event.kitty), n: event.indexes.length });
@@ -662,10 +667,10 @@ export function describe(event, ctx) {
 
 /**
  * The dice of an event: checks show their dice, rerolls the new values.
- * @param {Item} event
+ * @param {LogEvent} event
  */
 export function diceOf(event) {
-  if (event.kind === "check_rolled") return event.dice.map((/** @type {any} */ v) => ({ die: "d6", face: v, success: v >= event.difficulty }));
-  if (event.kind === "dice_rerolled") return event.values.map((/** @type {any} */ v) => ({ die: "d6", face: v }));
+  if (event.kind === "check_rolled") return event.dice.map((/** @type {number} */ v) => ({ die: "d6", face: v, success: v >= event.difficulty }));
+  if (event.kind === "dice_rerolled") return event.values.map((/** @type {number} */ v) => ({ die: "d6", face: v }));
   return [];
 }
