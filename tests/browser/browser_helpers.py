@@ -89,6 +89,9 @@ def open_table(
 def join(page: Page, invite_url: str, name: str) -> None:
     """Open an invite link, give a name, join; waits until the table is shown."""
     page.goto(invite_url)
+    # The table's name and game come in above the form and move it down: a click in that
+    # moment can miss the button, so the form is used once they are there.
+    expect(page.locator("#join")).to_have_attribute("data-invitation", "shown")
     page.fill("#join-name", name)
     page.locator("#join-form button[type=submit]").click()
     expect(page.locator("#table")).to_be_visible()

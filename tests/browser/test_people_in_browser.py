@@ -48,6 +48,7 @@ def test_remove_leave_and_new_invites(browser: Any, server: Any) -> None:
         expect(gm.locator("#invite-player")).not_to_have_value(old)
         late = contexts[1].new_page()
         late.goto(old)
+        expect(late.locator("#join")).to_have_attribute("data-invitation", "refused")
         late.fill("#join-name", "Late")
         late.locator("#join-form button[type=submit]").click()
         expect(late.locator("#alert")).to_be_visible()

@@ -886,11 +886,14 @@ async function runVerify() {
  * @param {string} code */
 async function showInvitation(code) {
   const about = await guarded(() => api("POST", `/api/tables/${TABLE}/invitation`, { body: { invite: code } }));
-  if (!about) return;
-  byId("join-title").textContent = t("web.join.heading_table", { title: about.title || TABLE });
-  byId("join-about").textContent = t("web.join.about_" + about.role, {
-    system: systemName(about.system), gm: about.gm || t("web.role.gm"),
-  });
+  if (about) {
+    byId("join-title").textContent = t("web.join.heading_table", { title: about.title || TABLE });
+    byId("join-about").textContent = t("web.join.about_" + about.role, {
+      system: systemName(about.system), gm: about.gm || t("web.role.gm"),
+    });
+  }
+  // marked once drawn (or refused): the lines above the form have moved it by then
+  byId("join").dataset.invitation = about ? "shown" : "refused";
 }
 
 /** @param {string} code
