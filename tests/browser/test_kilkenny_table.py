@@ -26,6 +26,16 @@ def _wait_after(page: Page, seq: int) -> None:
     )
 
 
+def _wait_for_my_part(page: Page) -> None:
+    """Wait until the game is over, or it is my turn to roll, or my roll has its moves drawn.
+
+    The AI's answer to my move may reach the page in a later message than the move itself.
+    """
+    page.wait_for_function(
+        "() => document.querySelector('#kk-outcome, #kk-roll, #kk-moves button') !== null"
+    )
+
+
 def _rank(square: str) -> int:
     match = re.fullmatch(r"[a-n](\d+)", square)
     return int(match.group(1)) if match else 99  # a hole (S1, S2) beats every square
@@ -67,6 +77,7 @@ def test_a_game_against_the_ai_to_its_end(browser: Any, server: Any, screenshots
 
         clicked_on_board = 0
         for _turn in range(MAX_TURNS):
+            _wait_for_my_part(page)
             if page.locator("#kk-outcome").count():
                 break
             seq = _last_seq(page)
