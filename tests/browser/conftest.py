@@ -31,16 +31,6 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
-    # Less work per page on a machine the other tests share: no GPU process (the compositing
-    # runs in software in the browser's own process), no site isolation (every page comes
-    # from one origin), no extensions, translation, casting or sound.
-    "--in-process-gpu",
-    "--disable-gpu-compositing",
-    "--disable-software-rasterizer",
-    "--disable-features=site-per-process,IsolateOrigins,Translate,MediaRouter,OptimizationHints",
-    "--disable-site-isolation-trials",
-    "--disable-extensions",
-    "--mute-audio",
 ]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
