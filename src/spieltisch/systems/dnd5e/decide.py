@@ -1022,6 +1022,12 @@ def _take_action(state: DndState, command: c.TakeAction, dice: DiceSource) -> li
         check = _hide_check(state, fighter, dice)
     elif command.action == "search":
         check, found = _search(state, fighter, dice)
+    # From rules edition 7 the check of Hide or Search uses up the Help that gave it advantage.
+    helped = (
+        check is not None
+        and state.options.edition >= 7
+        and helped_on(state, fighter.id, check.ability, check.skill)
+    )
     return [
         e.ActionTaken(
             creature=fighter.id,
@@ -1032,6 +1038,7 @@ def _take_action(state: DndState, command: c.TakeAction, dice: DiceSource) -> li
             task=task,
             check=check,
             found=found,
+            helped=helped,
         )
     ]
 
@@ -1196,6 +1203,14 @@ def _contest(
     state: DndState, command: c.Grapple | c.Shove | c.Escape, dice: DiceSource
 ) -> e.Contested:
     plan = contest_plan(state, command)
+    # From rules edition 7 each side's check uses up the Help that gave it advantage.
+    uses_help = state.options.edition >= 7
+    active_helped = uses_help and helped_on(
+        state, plan.active.id, SKILLS[plan.active_skill], plan.active_skill
+    )
+    passive_helped = uses_help and helped_on(
+        state, plan.passive.id, SKILLS[plan.passive_skill], plan.passive_skill
+    )
     active = roll_check(
         state, plan.active, SKILLS[plan.active_skill], plan.active_skill, None, dice
     )
@@ -1211,6 +1226,8 @@ def _contest(
         passive=passive,
         won=won,
         push_to=plan.push_to if won else None,
+        active_helped=active_helped,
+        passive_helped=passive_helped,
     )
 
 

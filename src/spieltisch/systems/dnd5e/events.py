@@ -157,7 +157,7 @@ class ActionTaken(_Event):
     """An action other than Attack."""
 
     kind: Literal["action_taken"] = "action_taken"
-    later: ClassVar[frozenset[str]] = frozenset({"check", "found", "task"})
+    later: ClassVar[frozenset[str]] = frozenset({"check", "found", "task", "helped"})
     creature: str
     action: str
     target: str | None = None
@@ -170,6 +170,8 @@ class ActionTaken(_Event):
     Search: the Perception check (it finds each hidden foe whose Stealth it reaches)."""
     found: tuple[str, ...] = ()
     """Search: the hidden creatures it found."""
+    helped: bool = False
+    """Hide and Search (rules edition 7): Help on the check was used up by it."""
 
 
 class Readied(_Event):
@@ -250,6 +252,7 @@ class Contested(_Event):
     only with the higher total (a tie leaves things as they were)."""
 
     kind: Literal["contested"] = "contested"
+    later: ClassVar[frozenset[str]] = frozenset({"active_helped", "passive_helped"})
     creature: str
     target: str
     action: Literal["grapple", "shove_prone", "shove_push", "escape"]
@@ -259,6 +262,11 @@ class Contested(_Event):
     push_to: str | None = None
     """A won push: the square the target is pushed to (forced movement: no opportunity
     attacks, no movement spent)."""
+    active_helped: bool = False
+    """Help on the active side's check was used up by it (rules edition 7; before, a contest
+    left the Help standing)."""
+    passive_helped: bool = False
+    """Help on the passive side's check was used up by it (rules edition 7)."""
 
 
 class RevealedCreature(_Frozen):

@@ -564,6 +564,11 @@ def _contested(state: DndState, event: e.Contested) -> DndState:
         state = _pay(state, active.id, "action")
     else:
         state = _one_attack(state, active)
+    # A check that had advantage from Help uses it up, on either side.
+    if event.active_helped:
+        state = _help_used(state, event.creature, event.active)
+    if event.passive_helped:
+        state = _help_used(state, event.target, event.passive)
     state = state.model_copy(update={"last_check": event.model_dump(mode="json")})
     if not event.won:
         return state
@@ -607,6 +612,8 @@ def _revealed(state: DndState, event: e.Revealed) -> DndState:
 def _action_taken(state: DndState, event: e.ActionTaken) -> DndState:
     state = _pay(state, event.creature, "action")
     who = event.creature
+    if event.helped and event.check is not None:
+        state = _help_used(state, who, event.check)
     if event.action == "hide":
         return _hidden(state, who, event.check)
     if event.action == "search":

@@ -22,7 +22,7 @@ from spieltisch.engine.upcast import Upcaster
 
 __all__ = ["RULES_VERSION", "UPCASTERS"]
 
-RULES_VERSION = 7
+RULES_VERSION = 8
 """The version of the rules, carried in exports and snapshots (2: cover from the map, jump
 checks rolled, exhaustion by level, condition durations, legendary actions holding a turn's
 end open; the frozen exports of version 1 reach none of these — no cover between, no jump
@@ -51,7 +51,12 @@ step up or down in place, and Shield against spell attacks and Magic Missile (``
 with ``held``, left out while empty, the state's ``held_spell`` and the event
 ``spell_landed``), as rules edition 5; tables of edition 4 and before keep DC 10 and +0,
 resolve spells at once and count as before, so no recorded event changed shape or
-meaning)."""
+meaning). 7: Chain Lightning's targets counted and leaping from the first, as rules edition 6.
+8: a grapple, shove or escape uses up the Help that gave either side's check advantage, and
+Hide and Search the Help on their check, as rules edition 7 (``contested`` with
+``active_helped`` and ``passive_helped``, ``action_taken`` with ``helped``, each left out
+while false); tables of edition 6 and before leave that Help standing, as they did, so no
+recorded event changed shape or meaning)."""
 
 UPCASTERS: Mapping[str, Sequence[Upcaster]] = {}
 """Event kind → its upcasters in order (``v1→v2``, ``v2→v3``, …); none yet."""
