@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_helpers import open_table
+from browser_helpers import ApiTable, open_table, post
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -58,3 +58,52 @@ def test_free_table_buttons_that_cannot_work_are_disabled(server: Any, gm_page: 
     gm.locator("#fd-roll-init").click()
     expect(gm.locator("#fd-c-rat")).to_contain_text("Ini 10")
     expect(gm.locator("#fd-start-fight")).to_be_enabled()
+
+
+def test_an_answer_for_a_state_that_is_gone_does_not_reach_the_buttons(
+    server: Any, gm_page: Page
+) -> None:
+    """The answer to the asking after the damage is held back until the heal that follows is
+    answered: it (damage refused at 0) speaks of a state that is gone and must not disable
+    the damage button of HP 1 of 1."""
+    gm = gm_page
+    table = ApiTable(server.url, gm, "free-dice", title="Late answers")
+    table.open()
+    _add(gm, "Rat", "HP 1", "a1")
+    heal, damage = gm.locator("#fd-heal-rat-0"), gm.locator("#fd-dmg-rat-0")
+    expect(heal).to_be_disabled()
+    held: list[Any] = []
+
+    def hold_the_first(route: Any) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    gm.route("**/api/tables/*/check*", hold_the_first)
+    damage.click()
+    expect(gm.locator("#fd-track-rat-0")).to_have_text("HP 0/1")
+    expect(heal).to_be_enabled()  # drawn afresh; the asking about it is held
+    for _ in range(1000):  # each round trip to the page lets the held request's handler run
+        if held:
+            break
+        gm.evaluate("0")
+    assert held
+    # What the server says now, at HP 0 of 1: damage refused, healing fine.
+    asked = held[0].request.post_data_json
+    stale = post(f"{server.url}/api/tables/{table.id}/check", asked, table.token)
+    said = {
+        command["change"]: answer["ok"]
+        for command, answer in zip(asked["commands"], stale["results"], strict=True)
+        if command["kind"] == "change_track"
+    }
+    assert said == {"damage": False, "heal": True}
+    heal.click()
+    expect(gm.locator("#fd-track-rat-0")).to_have_text("HP 1/1")
+    expect(heal).to_have_attribute("data-reason", "freedice.track_full")
+    answered = int(gm.evaluate("document.documentElement.dataset.legalAnswered"))
+    held[0].fulfill(json=stale)
+    expect(gm.locator("html")).to_have_attribute("data-legal-answered", str(answered + 1))
+    expect(damage).to_be_enabled()
+    expect(damage).not_to_have_attribute("data-reason", "freedice.track_at_floor")
+    expect(heal).to_be_disabled()

@@ -6,7 +6,11 @@
 // which the server decides on the caller's own fold with the same rules as executing. A
 // refused command disables its button and puts the localized reason in its `title` (and in
 // `data-reason`, for tests and styles). The answers are kept per log position, so a re-render
-// without a new record asks nothing again.
+// without a new record asks nothing again. Answers for a log position that is no longer the
+// newest are dropped: a record that came while they were asked made a new render, whose
+// buttons stand in the page and are asked about anew (the old answers speak of a state that
+// is gone). Each render's asking, once over (its answers shown or dropped), counts up
+// `data-legal-answered` on the root, for tests.
 import { api } from "./core.js";
 import { live } from "./morph.js";
 
@@ -18,6 +22,7 @@ let pending = [];          // [button, key] of the render being built
 /** @type {Map<string, Answer>} */
 let answers = new Map();   // key of a command -> its answer, for `answeredAt`
 let answeredAt = -1;       // the log position `answers` hold for
+let answered = 0;          // renders whose asking is over
 
 // A command is asked about as an open or as a hidden record (a secret combatant's commands
 // are hidden ones): the key keeps both apart.
@@ -44,11 +49,12 @@ function apply(button, answer) {
  * @param {Ctx} ctx
  * @param {string[]} keys
  * @param {boolean} hidden
+ * @param {Map<string, Answer>} into the answers of the log position asked at
  */
-async function ask(ctx, keys, hidden) {
+async function ask(ctx, keys, hidden, into) {
   const commands = keys.map((key) => JSON.parse(key.slice(key.indexOf(":") + 1)));
   const reply = await api("POST", `/api/tables/${ctx.table}/check`, { token: ctx.token, body: { commands, hidden } });
-  keys.forEach((key, i) => answers.set(key, /** @type {Answer} */ (reply.results[i])));
+  keys.forEach((key, i) => into.set(key, /** @type {Answer} */ (reply.results[i])));
 }
 
 /** @param {Ctx} ctx */
@@ -58,17 +64,21 @@ async function flush(ctx) {
   // The records the person sees: a new one may change the answers, nothing else can.
   const seq = ctx.records.reduce((last, record) => Math.max(last, record.seq), 0);
   if (seq !== answeredAt) { answers = new Map(); answeredAt = seq; }
-  const unknown = [...new Set(batch.map(([, key]) => key))].filter((key) => !answers.has(key));
+  const known = answers;
+  const unknown = [...new Set(batch.map(([, key]) => key))].filter((key) => !known.has(key));
   try {
     for (const hidden of [false, true]) {
       const keys = unknown.filter((key) => key.startsWith(hidden ? "hidden:" : "open:"));
-      if (keys.length) await ask(ctx, keys, hidden);
+      if (keys.length) await ask(ctx, keys, hidden, known);
     }
+    // The buttons of the render were patched into the page: the answer goes to those there,
+    // unless a newer record came meanwhile (the render it made asks about them anew).
+    if (seq === answeredAt) for (const [button, key] of batch) apply(live(button), known.get(key));
   } catch {
-    return;  // offline or refused: the buttons stay as they are, sending explains
+    // offline or refused: the buttons stay as they are, sending explains
+  } finally {
+    document.documentElement.dataset.legalAnswered = String(++answered);
   }
-  // The buttons of the render were patched into the page: the answer goes to those there.
-  for (const [button, key] of batch) apply(live(button), answers.get(key));
 }
 
 /** Disable `button` (with the reason as its title) if `command` would be refused now;
