@@ -9,8 +9,8 @@
 // without a new record asks nothing again. Answers for a log position that is no longer the
 // newest are dropped: a record that came while they were asked made a new render, whose
 // buttons stand in the page and are asked about anew (the old answers speak of a state that
-// is gone). Each render's asking, once over (its answers shown or dropped), counts up
-// `data-legal-answered` on the root, for tests.
+// is gone). The root's `data-legal-asking` says how many renders' askings are under way
+// (their answers neither shown nor dropped yet), for tests.
 import { api } from "./core.js";
 import { live } from "./morph.js";
 
@@ -22,7 +22,7 @@ let pending = [];          // [button, key] of the render being built
 /** @type {Map<string, Answer>} */
 let answers = new Map();   // key of a command -> its answer, for `answeredAt`
 let answeredAt = -1;       // the log position `answers` hold for
-let answered = 0;          // renders whose asking is over
+let asking = 0;            // renders whose asking is under way
 
 // A command is asked about as an open or as a hidden record (a secret combatant's commands
 // are hidden ones): the key keeps both apart.
@@ -61,6 +61,7 @@ async function ask(ctx, keys, hidden, into) {
 async function flush(ctx) {
   const batch = pending;
   pending = [];
+  document.documentElement.dataset.legalAsking = String(++asking);
   // The records the person sees: a new one may change the answers, nothing else can.
   const seq = ctx.records.reduce((last, record) => Math.max(last, record.seq), 0);
   if (seq !== answeredAt) { answers = new Map(); answeredAt = seq; }
@@ -77,7 +78,7 @@ async function flush(ctx) {
   } catch {
     // offline or refused: the buttons stay as they are, sending explains
   } finally {
-    document.documentElement.dataset.legalAnswered = String(++answered);
+    document.documentElement.dataset.legalAsking = String(--asking);
   }
 }
 
