@@ -29,7 +29,8 @@ def _wait_after(page: Page, seq: int) -> None:
 def _wait_for_my_part(page: Page) -> None:
     """Wait until the game is over, or it is my turn to roll, or my roll has its moves drawn.
 
-    The AI's answer to my move may reach the page in a later message than the move itself.
+    A newer log entry alone does not say my part is drawn: once, right after my move, the page
+    showed neither my roll button nor my moves.
     """
     page.wait_for_function(
         "() => document.querySelector('#kk-outcome, #kk-roll, #kk-moves button') !== null"

@@ -1203,14 +1203,6 @@ def _contest(
     state: DndState, command: c.Grapple | c.Shove | c.Escape, dice: DiceSource
 ) -> e.Contested:
     plan = contest_plan(state, command)
-    # From rules edition 7 each side's check uses up the Help that gave it advantage.
-    uses_help = state.options.edition >= 7
-    active_helped = uses_help and helped_on(
-        state, plan.active.id, SKILLS[plan.active_skill], plan.active_skill
-    )
-    passive_helped = uses_help and helped_on(
-        state, plan.passive.id, SKILLS[plan.passive_skill], plan.passive_skill
-    )
     active = roll_check(
         state, plan.active, SKILLS[plan.active_skill], plan.active_skill, None, dice
     )
@@ -1218,6 +1210,8 @@ def _contest(
         state, plan.passive, SKILLS[plan.passive_skill], plan.passive_skill, None, dice
     )
     won = active.total > passive.total
+    # From rules edition 7 each side's check uses up the Help that gave it advantage.
+    uses_help = state.options.edition >= 7
     return e.Contested(
         creature=plan.active.id,
         target=plan.passive.id,
@@ -1226,8 +1220,9 @@ def _contest(
         passive=passive,
         won=won,
         push_to=plan.push_to if won else None,
-        active_helped=active_helped,
-        passive_helped=passive_helped,
+        active_helped=uses_help and helped_on(state, plan.active.id, active.ability, active.skill),
+        passive_helped=uses_help
+        and helped_on(state, plan.passive.id, passive.ability, passive.skill),
     )
 
 

@@ -77,8 +77,8 @@ DndEdition = Annotated[Literal[1, 2, 3, 4, 5, 6, 7], BeforeValidator(exact_int)]
 
 EDITION: Literal[1, 2, 3, 4, 5, 6, 7] = 7
 """The edition of the D&D rules a new table is made with: 7, a grapple, shove or escape and
-the Hide action use up the Help that gave their check advantage (on either side of a
-contest), as a called check always did; 6, Chain Lightning strikes the first
+the Hide and Search actions use up the Help that gave their check advantage (on either side
+of a contest), as a called check always did; 6, Chain Lightning strikes the first
 creature named, within its range, and leaps to at most three others (one more per slot level
 above 6th), each within 9 m of the first; 5, an innate caster's DC and
 attack bonus its stat block does not state follow from its challenge rating's proficiency
