@@ -37,11 +37,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import itertools
 import json
 import os
 import re
 import socket
+import ssl
 import statistics
 import subprocess
 import sys
@@ -253,23 +255,43 @@ def prepare(database_url: str, tables: int, clients: int, log: int) -> list[Tabl
         store.close()
 
 
-async def send(base: str, table: Table, token: str, labels: list[str]) -> None:
-    """Post roll commands one after another (one sender, on a connection of its own).
+def sender_client(base: str, tls: ssl.SSLContext) -> httpx.AsyncClient:
+    """The HTTP client of one sender (one connection), made before the timing starts.
 
     Each sender has its own client: one client shared by fifty senders spent most of this
     process's time in its connection pool, scanning every connection for each request, and
-    the bench then measured itself instead of the server."""
+    the bench then measured itself instead of the server. They share one TLS context (unused
+    on ``http://``): making one per client took this process about a second for fifty."""
+    return httpx.AsyncClient(
+        base_url=base, timeout=30, limits=httpx.Limits(max_connections=1), verify=tls
+    )
+
+
+async def send(
+    http: httpx.AsyncClient,
+    table: Table,
+    token: str,
+    labels: list[str],
+    due: list[float] | None = None,
+) -> None:
+    """Post roll commands one after another (one sender, on a connection of its own).
+
+    With ``due`` (``--rate``: a ``perf_counter`` time per label) each command waits for its
+    time and its latencies count from that time, not from when it went out: a command held
+    up behind a slow answer counts the wait (no coordinated omission)."""
     headers = {"Authorization": f"Bearer {token}"}
-    limits = httpx.Limits(max_connections=1)
-    async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
-        for label in labels:
-            body = {"command": {"kind": "roll", "expression": "3d6", "label": label}}
+    for n, label in enumerate(labels):
+        body = {"command": {"kind": "roll", "expression": "3d6", "label": label}}
+        if due is not None:
+            await asyncio.sleep(max(0.0, due[n] - time.perf_counter()))
+            table.sent[label] = due[n]
+        else:
             table.sent[label] = time.perf_counter()
-            url = f"/api/tables/{table.id}/commands"
-            response = await http.post(url, json=body, headers=headers)
-            if response.status_code != 200:
-                raise SystemExit(f"command refused: {response.text}")
-            table.acked[label] = time.perf_counter()
+        url = f"/api/tables/{table.id}/commands"
+        response = await http.post(url, json=body, headers=headers)
+        if response.status_code != 200:
+            raise SystemExit(f"command refused: {response.text}")
+        table.acked[label] = time.perf_counter()
 
 
 def _runs(
@@ -301,9 +323,12 @@ async def scenario(
     senders: int,
     limit: float,
     prepared: list[Table] | None = None,
+    rate: float = 0.0,
 ) -> dict[str, Any]:
     """Run one scenario; ``clients`` and ``commands`` are totals over all tables (or the
-    ``prepared`` ones, made before the server started)."""
+    ``prepared`` ones, made before the server started). With a ``rate`` the commands are
+    offered at that many per second in all, evenly spread (an open loop); without, each
+    sender sends its next command when the last is answered (as fast as the server goes)."""
     base = server.base
     ws_base = base.replace("http://", "ws://")
     limits = httpx.Limits(max_connections=200)
@@ -318,6 +343,14 @@ async def scenario(
                 task = asyncio.create_task(follow(ws_base, table, token, ready, lambda: finished))
                 followers.append((task, ready))
         await asyncio.wait_for(asyncio.gather(*(ready.wait() for _, ready in followers)), limit)
+        tls = ssl.create_default_context()
+        posting = [sender_client(base, tls) for _ in range(len(opened) * senders)]
+        # This process's own garbage collections would stop every sender and client at once
+        # (up to 100 ms as the arrivals pile up) and count as the server's latency: none
+        # while timing (a bounded run: what it allocates meanwhile is small).
+        gc.collect()
+        gc.freeze()
+        gc.disable()
         start, cpu_start = time.perf_counter(), server.cpu_seconds()
         load_start = time.process_time()
         jobs = []
@@ -326,7 +359,15 @@ async def scenario(
             labels = [f"t{t}-c{n}" for n in range(per_table_commands)]
             for s in range(senders):
                 token = table.tokens[s % len(table.tokens)]
-                jobs.append(send(base, table, token, labels[s::senders]))
+                mine = labels[s::senders]
+                # Sender j of all sends its k-th command at start + (j + k * everyone) / rate.
+                j = t * senders + s
+                due = (
+                    [start + (j + k * len(posting)) / rate for k in range(len(mine))]
+                    if rate
+                    else None
+                )
+                jobs.append(send(posting[j], table, token, mine, due))
         sending = [asyncio.ensure_future(job) for job in jobs]
         done, late = await asyncio.wait(sending, timeout=limit)
         for task in late:  # past the limit: stop, and count only the commands answered
@@ -348,8 +389,11 @@ async def scenario(
             await asyncio.sleep(0.01)
         end, cpu_end = time.perf_counter(), server.cpu_seconds()
         load_cpu = time.process_time() - load_start
+        gc.enable()
+        gc.unfreeze()
         finished = True
         await asyncio.gather(*(task for task, _ in followers), return_exceptions=True)
+        await asyncio.gather(*(client.aclose() for client in posting))
     fanout, ack, lost = [], [], 0
     for table in opened:
         for label, sent in table.sent.items():
@@ -361,6 +405,7 @@ async def scenario(
             fanout.append(max(arrivals) - sent)
     total = sum(len(table.sent) for table in opened)
     return {
+        "rate": rate,
         "tables": tables,
         "clients": sum(len(table.tokens) for table in opened),
         "commands": total,
@@ -631,6 +676,14 @@ def main() -> None:
     parser.add_argument("--senders", type=int, default=4, help="concurrent senders per table")
     parser.add_argument("--limit", type=float, default=120.0, help="seconds per phase, at most")
     parser.add_argument(
+        "--rate",
+        type=float,
+        default=0.0,
+        metavar="R",
+        help="offer R commands per second in all, evenly spread (latencies count from each "
+        "command's due time); 0, the default: each sender sends when its last is answered",
+    )
+    parser.add_argument(
         "--scenario", choices=["one", "many", "both"], default="both", help="which scenarios"
     )
     parser.add_argument("--repeat", type=int, default=1, help="runs of each scenario (1..10)")
@@ -690,6 +743,8 @@ def main() -> None:
         return
     if not (2 <= args.clients <= 500 and 1 <= args.commands <= 5000 and args.tables >= 1):
         parser.error("keep it bounded: 2..500 clients, 1..5000 commands")
+    if not 0 <= args.rate <= 5000:
+        parser.error("keep it bounded: a rate of 0..5000 commands per second")
     if not 1 <= args.repeat <= 10:
         parser.error("keep it bounded: 1..10 repeats")
     if not all(1 <= n <= 8 for n in args.workers):
@@ -734,10 +789,13 @@ def main() -> None:
                                 server,
                                 *(tables, args.clients, args.commands, senders, args.limit),
                                 prepared=prepared,
+                                rate=args.rate,
                             )
                         )
                     results.append((label, code, name, {**result, "log": log}))
 
+    if args.rate:
+        print(f"offered: {args.rate:g} commands/s in all (latencies from each command's due time)")
     print(
         f"{'database':9} {'code':6} {'scenario':10} {'tables':>6} {'clients':>7} {'log':>5} "
         f"{'cmds':>5} {'cmd/s':>7} {'ack p50':>8} {'ack p99':>8} {'fan p50':>8} {'fan p99':>8} "
