@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import importlib.util
 import os
 from collections.abc import AsyncIterator, Mapping
@@ -33,6 +32,7 @@ from spieltisch.errors import InputError, SpieltischError, located
 from spieltisch.i18n import error_message, translate
 from spieltisch.store import EventStore
 from spieltisch.web import api, images, pages, ws
+from spieltisch.web.collector import Collector
 from spieltisch.web.deps import request_language
 from spieltisch.web.headers import SecurityHeaders, allowed_methods, allowed_origins_from_env
 from spieltisch.web.limits import (
@@ -222,22 +222,6 @@ async def _on_http(request: Request, error: Exception) -> JSONResponse:
     return _error(code, message, error.status_code, headers)
 
 
-def _freeze_startup_objects() -> None:
-    """Keep what start-up built out of the garbage collector's full passes.
-
-    Modules, schemas, validators and routes (some 150,000 objects) live as long as the
-    process; a full collection traversed them all every time, holding the interpreter lock
-    for tens of milliseconds (up to a hundred on a loaded machine) while every request and
-    WebSocket of every table waited: the largest part of the fan-out tail in
-    ``bench/table_load.py``. At start-up every object there is moved to the collector's
-    permanent generation (:func:`gc.freeze`, no collection first: that would cost a full
-    pass, and the little start-up garbage stays until shutdown); later collections only look
-    at what was created since. Shutting down puts them back (:func:`gc.unfreeze`), so an
-    application started and stopped in a longer process (tests) leaves nothing pinned.
-    """
-    gc.freeze()
-
-
 class _App(FastAPI):
     """FastAPI with :class:`SecurityHeaders` outside everything, error answers included."""
 
@@ -279,11 +263,12 @@ def create_app(
                 the_store.url, broker, the_store.worker, on_people=the_store.forget
             )
             listener.start()
-        _freeze_startup_objects()
+        collector = Collector()
+        collector.install()
         try:
             yield
         finally:
-            gc.unfreeze()
+            collector.uninstall()
             the_store.automatic = None
             app.state.workers = None
             await anyio.to_thread.run_sync(workers.close)
