@@ -14,12 +14,15 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import select
 
 from spieltisch.engine.table import Record, Role, Table
 from spieltisch.engine.visibility import GM_VIEWER, Actor
 from spieltisch.errors import SpieltischError
 from spieltisch.store import EventStore, Participant
 from spieltisch.store.cache import LazyLog, StoredTable
+from spieltisch.store.models import SnapshotRow
+from spieltisch.store.writes import snapshot_due, snapshot_phase
 
 
 class _Party:
@@ -27,7 +30,7 @@ class _Party:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.store = EventStore(url, snapshot_every=4)
+        self.store = EventStore(url, snapshot_every=4, spread_snapshots=False)
         created = self.store.create_table("toy")
         self.id = created.table
         self.gm = self.store.authenticate(self.id, created.token)
@@ -308,3 +311,56 @@ def test_snapshot_and_tail_fold_as_the_whole_log_on_the_free_table(
     operations: list[Any], every: int
 ) -> None:
     _check_snapshot_and_tail("free-dice", operations, every)
+
+
+@given(
+    table_id=st.text(min_size=1, max_size=12),
+    every=st.integers(1, 60),
+    before=st.integers(0, 500),
+    grown=st.integers(1, 80),
+)
+def test_a_snapshot_is_due_exactly_when_the_log_passes_the_tables_point(
+    table_id: str, every: int, before: int, grown: int
+) -> None:
+    phase = snapshot_phase(table_id, every)
+    assert 0 <= phase < every
+    after = before + grown
+    passed = any(n % every == phase for n in range(before + 1, after + 1))
+    assert snapshot_due(table_id, before, after, every) == passed
+
+
+def test_tables_played_in_step_write_their_snapshots_at_their_own_points(
+    database_url: str, toy: Any
+) -> None:
+    store = EventStore(database_url, snapshot_every=4)
+    try:
+        made = [store.create_table("toy") for _ in range(12)]
+        players = []
+        for created in made:
+            joined = store.join(created.table, created.invites["player"], "Paul")
+            players.append(joined.participant)
+            store.execute(created.table, joined.participant, {"kind": "join", "piece": "cat"})
+        for _ in range(5):  # every table at the same pace
+            for created, player in zip(made, players, strict=True):
+                store.execute(created.table, player, {"kind": "roll", "piece": "cat"})
+        with store.engine.connect() as conn:
+            rows = conn.execute(select(SnapshotRow.table_id, SnapshotRow.seq)).all()
+        written = {table: seq for table, seq in rows}
+        for created in made:
+            phase = snapshot_phase(created.table, 4)
+            seq = store.table(created.table).seq
+            assert seq >= 4
+            # The latest point of the table's own phase: older snapshots are pruned.
+            point = max(n for n in range(1, seq + 1) if n % 4 == phase)
+            assert written[created.table] == point
+        assert len(set(written.values())) > 1  # not all with the same command
+        for created in made:  # and each loads from it to the same table
+            fresh = EventStore(database_url, snapshot_every=4)
+            try:
+                loaded = fresh.table(created.table)
+                assert _unread(loaded) == written[created.table]
+                assert loaded.state == store.table(created.table).state
+            finally:
+                fresh.close()
+    finally:
+        store.close()

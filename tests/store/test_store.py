@@ -23,7 +23,7 @@ from spieltisch.store.models import ParticipantRow, SnapshotRow
 
 @pytest.fixture
 def store(database_url: str, toy: Any) -> Iterator[EventStore]:
-    store = EventStore(database_url, snapshot_every=4)
+    store = EventStore(database_url, snapshot_every=4, spread_snapshots=False)
     try:
         yield store
     finally:

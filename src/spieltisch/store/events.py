@@ -38,6 +38,11 @@ class EventStore:
     participants changed); with PostgreSQL each commit to the log or the table's settings also
     sends ``NOTIFY spieltisch`` so that other workers can fan out too.
 
+    A snapshot of a table's folds is written every ``snapshot_every`` records (0: never), at
+    a point of each stretch fixed by the table's id (``spread_snapshots``, see
+    :func:`spieltisch.store.writes.snapshot_phase`; without it at the multiples of
+    ``snapshot_every``), and after every undo.
+
     On an SQLite file the store holds the file's writer lock from start to :meth:`close`: a
     store in a second process is refused (``store.in_use``), stores of the same process share
     the lock. A writer waits at most ``lock_timeout`` seconds for its turn, then the command is
@@ -50,6 +55,7 @@ class EventStore:
         *,
         db_path: str | None = None,
         snapshot_every: int = 50,
+        spread_snapshots: bool = True,
         cache_size: int = 256,
         lock_timeout: float = 30.0,
         run_migrations: bool = True,
@@ -58,6 +64,7 @@ class EventStore:
         self.writes = Writes(
             resolve_url(db_path, url),
             snapshot_every=snapshot_every,
+            spread_snapshots=spread_snapshots,
             cache_size=cache_size,
             lock_timeout=lock_timeout,
             run_migrations=run_migrations,

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import threading
 import uuid
+import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -35,7 +36,7 @@ from spieltisch.store.models import RecordRow, SnapshotRow, TableRow
 from spieltisch.store.snapshots import encode_states
 from spieltisch.store.types import Participant, StoreError, TableInfo
 
-__all__ = ["NOTIFY_CHANNEL", "Write", "Writes"]
+__all__ = ["NOTIFY_CHANNEL", "Write", "Writes", "snapshot_due", "snapshot_phase"]
 
 NOTIFY_CHANNEL = "spieltisch"
 """PostgreSQL NOTIFY channel; the payload is ``"<table> <seq> <worker>"``."""
@@ -70,6 +71,7 @@ class Writes:
         url: str,
         *,
         snapshot_every: int,
+        spread_snapshots: bool = True,
         cache_size: int,
         lock_timeout: float,
         run_migrations: bool,
@@ -84,6 +86,7 @@ class Writes:
         self._write_engine = self.engine.execution_options(spieltisch_write=True)
         self.postgres = is_postgres(self.url)
         self.snapshot_every = snapshot_every
+        self.spread_snapshots = spread_snapshots
         self.lock_timeout = lock_timeout
         self.worker = uuid.uuid4().hex[:12]
         """Identifies this process in NOTIFY payloads."""
@@ -272,7 +275,7 @@ class Writes:
             ],
         )
         # A snapshot holds the GM's, the shared and the participants' own folds.
-        if self._wants_snapshot(cached.table.seq, work.seq, records):
+        if self._wants_snapshot(info.id, cached.table.seq, work.seq, records):
             state = encode_states(
                 work.state,
                 work.shared_state,
@@ -299,12 +302,16 @@ class Writes:
         write.seq = work.seq
         return write.fresh.info
 
-    def _wants_snapshot(self, before: int, after: int, records: list[Record]) -> bool:
+    def _wants_snapshot(
+        self, table_id: str, before: int, after: int, records: list[Record]
+    ) -> bool:
         if self.snapshot_every <= 0:
             return False
         if any(r.undoes is not None for r in records):
             return True
-        return before // self.snapshot_every != after // self.snapshot_every
+        if not self.spread_snapshots:
+            return before // self.snapshot_every != after // self.snapshot_every
+        return snapshot_due(table_id, before, after, self.snapshot_every)
 
     def update_row(self, write: Write, **values: Any) -> None:
         """Change the table's settings in the turn (the log stays as it is)."""
@@ -378,3 +385,22 @@ def _is_lock_timeout(error: OperationalError) -> bool:
     if getattr(error.orig, "sqlstate", None) == "55P03":  # lock_not_available
         return True
     return "database is locked" in str(error.orig)
+
+
+def snapshot_phase(table_id: str, every: int) -> int:
+    """Where in each stretch of ``every`` records a table's snapshots fall (0 ≤ phase <
+    ``every``), fixed by its id: a snapshot is written when the log passes a seq ``n`` with
+    ``n % every == phase``.
+
+    Tables opened together and played at one pace (a convention's tables, a load test) would
+    otherwise all write their snapshot with the same command, and the writes of every table
+    wait while one commit encodes fifty states; spread by id, each command writes at most a
+    few."""
+    return zlib.crc32(table_id.encode()) % every
+
+
+def snapshot_due(table_id: str, before: int, after: int, every: int) -> bool:
+    """Whether a log growing from ``before`` to ``after`` records passed one of the table's
+    snapshot points (see :func:`snapshot_phase`)."""
+    phase = snapshot_phase(table_id, every)
+    return (before - phase) // every != (after - phase) // every
