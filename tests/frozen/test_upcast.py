@@ -190,7 +190,10 @@ def _release(factory: type[_Game]) -> Iterator[None]:
 
 @contextmanager
 def _store(path: Path) -> Iterator[EventStore]:
-    store = EventStore(db_path=str(path), snapshot_every=3)
+    # Snapshots at every third record, not at the table's own points: the old table's last
+    # records then come after its last snapshot, so loading it has to read old events (a
+    # snapshot on its last record would be all a release without upcasters reads).
+    store = EventStore(db_path=str(path), snapshot_every=3, spread_snapshots=False)
     try:
         yield store
     finally:
