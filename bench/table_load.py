@@ -31,6 +31,15 @@ the limit (near 100%: it is).
 
 To compare with other code side by side, give ``--anchor`` that checkout: every scenario runs
 on a fresh database and server, once on each code, alternating, and the ratios are printed.
+
+``--rate R`` offers R commands per second in all (latencies from each command's due time);
+without it each sender sends when its last command is answered. ``--workers 1 2 --route``
+(PostgreSQL) runs two servers of one worker each and puts every table with its clients on one
+of them, as a proxy routing by table id would (``docs/architecture.md``, "Routing a table to
+one worker").
+
+    .venv/bin/python bench/table_load.py --db postgres --scenario many --tables 10 \
+        --clients 20 --commands 2000 --workers 1 2 --route
 """
 
 from __future__ import annotations
@@ -50,6 +59,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from contextlib import AsyncExitStack as ExitStackAsync
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -316,7 +326,7 @@ def _percentile(values: list[float], share: float) -> float:
 
 
 async def scenario(
-    server: Server,
+    servers: list[Server],
     tables: int,
     clients: int,
     commands: int,
@@ -328,30 +338,46 @@ async def scenario(
     """Run one scenario; ``clients`` and ``commands`` are totals over all tables (or the
     ``prepared`` ones, made before the server started). With a ``rate`` the commands are
     offered at that many per second in all, evenly spread (an open loop); without, each
-    sender sends its next command when the last is answered (as fast as the server goes)."""
-    base = server.base
-    ws_base = base.replace("http://", "ws://")
+    sender sends its next command when the last is answered (as fast as the server goes).
+
+    Table ``t`` and all its clients go to ``servers[t % len(servers)]`` (``--route``: what a
+    proxy routing by table does; one server: all of them)."""
+
+    def base_of(t: int) -> str:
+        return servers[t % len(servers)].base
+
     limits = httpx.Limits(max_connections=200)
-    async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
+    async with ExitStackAsync() as stack:
+        https = [
+            await stack.enter_async_context(
+                httpx.AsyncClient(base_url=server.base, timeout=30, limits=limits)
+            )
+            for server in servers
+        ]
         per_table = max(2, clients // tables)
-        opened = prepared or [await open_table(http, per_table) for _ in range(tables)]
+        opened = prepared or [
+            await open_table(https[t % len(https)], per_table) for t in range(tables)
+        ]
         finished = False
         followers = []
-        for table in opened:
+        for t, table in enumerate(opened):
+            ws_base = base_of(t).replace("http://", "ws://")
             for token in table.tokens:
                 ready = asyncio.Event()
                 task = asyncio.create_task(follow(ws_base, table, token, ready, lambda: finished))
                 followers.append((task, ready))
         await asyncio.wait_for(asyncio.gather(*(ready.wait() for _, ready in followers)), limit)
         tls = ssl.create_default_context()
-        posting = [sender_client(base, tls) for _ in range(len(opened) * senders)]
+        posting = [
+            sender_client(base_of(t), tls) for t in range(len(opened)) for _ in range(senders)
+        ]
         # This process's own garbage collections would stop every sender and client at once
         # (up to 100 ms as the arrivals pile up) and count as the server's latency: none
         # while timing (a bounded run: what it allocates meanwhile is small).
         gc.collect()
         gc.freeze()
         gc.disable()
-        start, cpu_start = time.perf_counter(), server.cpu_seconds()
+        start, cpu_start = time.perf_counter(), sum(server.cpu_seconds() for server in servers)
         load_start = time.process_time()
         jobs = []
         per_table_commands = max(1, commands // tables)
@@ -387,7 +413,7 @@ async def scenario(
             ):
                 break
             await asyncio.sleep(0.01)
-        end, cpu_end = time.perf_counter(), server.cpu_seconds()
+        end, cpu_end = time.perf_counter(), sum(server.cpu_seconds() for server in servers)
         load_cpu = time.process_time() - load_start
         gc.enable()
         gc.unfreeze()
@@ -709,6 +735,13 @@ def main() -> None:
         help="server processes (PostgreSQL): one run per count given, e.g. --workers 1 2",
     )
     parser.add_argument(
+        "--route",
+        action="store_true",
+        help="with --workers N: N servers of one worker each, every table and its clients on "
+        "one of them (as a proxy routing by table id would), instead of N workers sharing a "
+        "port",
+    )
+    parser.add_argument(
         "--log",
         type=int,
         nargs="+",
@@ -783,19 +816,28 @@ def main() -> None:
                         continue
                     per_table = max(2, args.clients // tables)
                     prepared = prepare(url, tables, per_table, log) if log else None
-                    with serve(url, workers, source) as server:
-                        result = asyncio.run(
-                            scenario(
-                                server,
-                                *(tables, args.clients, args.commands, senders, args.limit),
-                                prepared=prepared,
-                                rate=args.rate,
-                            )
+                    # Routed: a server of one worker each, every table's clients on one of
+                    # them; else one server of ``workers`` processes sharing a port.
+                    if args.route:
+                        servers = [
+                            stack.enter_context(serve(url, 1, source)) for _ in range(workers)
+                        ]
+                    else:
+                        servers = [stack.enter_context(serve(url, workers, source))]
+                    result = asyncio.run(
+                        scenario(
+                            servers,
+                            *(tables, args.clients, args.commands, senders, args.limit),
+                            prepared=prepared,
+                            rate=args.rate,
                         )
+                    )
                     results.append((label, code, name, {**result, "log": log}))
 
     if args.rate:
         print(f"offered: {args.rate:g} commands/s in all (latencies from each command's due time)")
+    if args.route and args.workers != [1]:
+        print("routed: each table and its clients on one worker (postgres×N: N servers)")
     print(
         f"{'database':9} {'code':6} {'scenario':10} {'tables':>6} {'clients':>7} {'log':>5} "
         f"{'cmds':>5} {'cmd/s':>7} {'ack p50':>8} {'ack p99':>8} {'fan p50':>8} {'fan p99':>8} "
@@ -837,9 +879,10 @@ def main() -> None:
     by = {(d, n): r for d, n, r in results_by_code}
     for workers in args.workers[1:] if args.db == "postgres" else []:
         for name in ("one table", f"{args.tables} tables"):
-            single, several = by.get(("postgres", name)), by.get((f"postgres×{workers}", name))
-            if single and several:
-                ratio = several["per_second"] / single["per_second"]
+            single = _runs(results, "postgres", "this", name, args.log[0])
+            several = _runs(results, f"postgres×{workers}", "this", name, args.log[0])
+            if single and several:  # the means of the repeats
+                ratio = _mean(several, "per_second") / _mean(single, "per_second")
                 print(f"throughput {workers} workers / 1 worker, {name}: {ratio:.2f}")
     for name in ("one table", f"{args.tables} tables"):
         if ("sqlite", name) in by and ("postgres", name) in by:
