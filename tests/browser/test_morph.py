@@ -105,6 +105,37 @@ def test_an_element_kept_by_id_is_the_same_node(start_page: Page) -> None:
     assert sorted(same) == ["a", "b", "c"]
 
 
+_DETAILS_RACE = """async () => {
+  const { morph } = await import("/static/js/morph.js");
+  const { details, el } = await import("/static/js/core.js");
+  const input = () => el("input", { id: "race-input" });
+  const draw = () => el("div", {}, details("race-details", "more", input()));
+  const live = document.createElement("div");
+  document.body.append(live);
+  morph(live, draw());
+  const node = live.querySelector("#race-details");
+  // A click opens it at once; its toggle event comes in a later task. A render that runs in
+  // between (a record arriving) draws the model, which has not heard of the click yet.
+  node.querySelector("summary").click();
+  const clicked = node.open;
+  morph(live, draw());
+  const afterRender = node.open;
+  await new Promise((done) => setTimeout(done, 0));  // the toggle event
+  morph(live, draw());
+  const later = live.querySelector("#race-details").open;
+  live.remove();
+  return { clicked, afterRender, later };
+}"""
+
+
+def test_a_details_opened_just_before_a_render_stays_open(start_page: Page) -> None:
+    assert start_page.evaluate(_DETAILS_RACE) == {
+        "clicked": True,
+        "afterRender": True,
+        "later": True,
+    }
+
+
 _ODDS = """async () => {
   const { askOdds, oddsNow } = await import("/static/js/odds.js");
   const asked = [];

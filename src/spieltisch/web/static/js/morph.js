@@ -12,9 +12,10 @@
 // - Event handlers given to `el` as `on…` attributes are kept per node in a table (`on`); the
 //   live node takes the fresh node's handlers, so a click runs the code of the latest render.
 //   Listeners added with `addEventListener` directly are not carried over.
-// - A control's value (checked, open) follows the fresh tree where a handler of the control
-//   keeps the page's model of it (the render draws back what was typed, or a form cleared
-//   after sending); a control without one keeps what the person typed or chose until the
+// - A control's value (checked) follows the fresh tree where an input or change handler of
+//   the control keeps the page's model of it (the render draws back what was typed, or a form
+//   cleared after sending); a control without one, and every <details> (whose toggle event
+//   comes a task after the click), keeps what the person typed, chose or opened until the
 //   render draws another value than last time. A value equal to the live one is not set
 //   again, so the caret stays where it is.
 // - Code that holds a node of the fresh tree after the render (an answer arriving later)
@@ -259,7 +260,9 @@ function morphNode(old, fresh, ids) {
   // A control with an input or change handler is the model's: the handler stores what the
   // person does and the render draws it back, so the fresh value holds (a form cleared after
   // sending is cleared). Another keeps what the person did until a render draws a new value.
-  const mirrored = "input" in table || "change" in table || "toggle" in table;
+  // A <details> is never the model's: its toggle event comes in a task after the click, so a
+  // render between the two would draw it as the model had it and close what was just opened.
+  const mirrored = "input" in table || "change" in table;
   if ((mirrored || before !== now) && stateOf(old) !== now) setState(old, now);
 }
 
