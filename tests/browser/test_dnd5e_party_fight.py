@@ -194,6 +194,10 @@ def test_a_party_of_four_against_a_dragon_and_its_guards(
         expect(ben.locator("#dd-cast-about")).to_contain_text("Concentration")
         for who in ("wiz", "cleo"):
             ben.check(f"#dd-cast-target-{who}")
+            # The odds for the targets so far are asked anew and drawn below the boxes; the
+            # next box is clicked once they are there (while they load, the list is gone and
+            # a page scrolled to its end moves up under the pointer).
+            expect(ben.locator(f"#dd-cast-odds-{who}")).to_be_visible()
         ben.locator("#dd-cast-go").click()
         for page in (gm, *players):
             expect(page.locator("#dd-f-cleo-concentration")).to_contain_text(

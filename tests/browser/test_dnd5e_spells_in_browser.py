@@ -135,8 +135,12 @@ def test_fireball_and_broken_concentration(browser: Any, server: Any, screenshot
             expect(page.locator("#dd-template-wiz")).to_have_count(0)
         clara.select_option("#dd-cast-spell", "bless")
         expect(clara.locator("#dd-cast-about")).to_contain_text("Concentration")
-        clara.check("#dd-cast-target-wiz")
-        clara.check("#dd-cast-target-cleo")
+        for who in ("wiz", "cleo"):
+            clara.check(f"#dd-cast-target-{who}")
+            # The next box is clicked once the odds drawn below the boxes are back (while
+            # they load the list is gone, and a page scrolled to its end moves under the
+            # pointer).
+            expect(clara.locator(f"#dd-cast-odds-{who}")).to_be_visible()
         clara.locator("#dd-cast-go").click()
         for page in (gm, *players):
             concentration = page.locator("#dd-f-cleo-concentration")
