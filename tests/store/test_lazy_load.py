@@ -326,7 +326,7 @@ def test_a_snapshot_is_due_exactly_when_the_log_passes_the_tables_point(
     assert 0 <= phase < every
     after = before + grown
     passed = any(n % every == phase for n in range(before + 1, after + 1))
-    assert snapshot_due(table_id, before, after, every) == passed
+    assert snapshot_due(before, after, every, phase) == passed
 
 
 def test_tables_played_in_step_write_their_snapshots_at_their_own_points(

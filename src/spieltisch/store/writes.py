@@ -309,9 +309,9 @@ class Writes:
             return False
         if any(r.undoes is not None for r in records):
             return True
-        if not self.spread_snapshots:
-            return before // self.snapshot_every != after // self.snapshot_every
-        return snapshot_due(table_id, before, after, self.snapshot_every)
+        every = self.snapshot_every
+        phase = snapshot_phase(table_id, every) if self.spread_snapshots else 0
+        return snapshot_due(before, after, every, phase)
 
     def update_row(self, write: Write, **values: Any) -> None:
         """Change the table's settings in the turn (the log stays as it is)."""
@@ -399,8 +399,8 @@ def snapshot_phase(table_id: str, every: int) -> int:
     return zlib.crc32(table_id.encode()) % every
 
 
-def snapshot_due(table_id: str, before: int, after: int, every: int) -> bool:
-    """Whether a log growing from ``before`` to ``after`` records passed one of the table's
-    snapshot points (see :func:`snapshot_phase`)."""
-    phase = snapshot_phase(table_id, every)
+def snapshot_due(before: int, after: int, every: int, phase: int = 0) -> bool:
+    """Whether a log growing from ``before`` to ``after`` records passed a snapshot point: a
+    seq ``n`` with ``n % every == phase`` (a table's phase: :func:`snapshot_phase`; 0, the
+    multiples of ``every``)."""
     return (before - phase) // every != (after - phase) // every
