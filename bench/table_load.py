@@ -59,8 +59,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import AsyncExitStack as ExitStackAsync
-from contextlib import ExitStack, contextmanager, suppress
+from contextlib import AsyncExitStack, ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -347,7 +346,7 @@ async def scenario(
         return servers[t % len(servers)].base
 
     limits = httpx.Limits(max_connections=200)
-    async with ExitStackAsync() as stack:
+    async with AsyncExitStack() as stack:
         https = [
             await stack.enter_async_context(
                 httpx.AsyncClient(base_url=server.base, timeout=30, limits=limits)
