@@ -31,8 +31,8 @@ import httpx
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
-"""The system's Chromium (as the browser tests use it; Playwright downloads none)."""
+CHROMIUM = "/usr/bin/chromium-headless-shell"
+"""Debian's Chromium headless shell (as the browser tests use it; Playwright downloads none)."""
 
 _RATES_OFF = {
     f"SPIELTISCH_RATE_{name}": ""

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs from Debian's packages (as root): the PostgreSQL 15
-# server binaries and Chromium for the browser tests, Node.js and npm for the type check of
-# the page modules (then the TypeScript package.json pins, with `npm ci`). The tests start
-# and stop the servers themselves, on 127.0.0.1 only.
+# server binaries and Chromium's headless shell for the browser tests, Node.js and npm for the
+# type check of the page modules (then the TypeScript package.json pins, with `npm ci`). The
+# tests start and stop the servers themselves, on 127.0.0.1 only.
 set -euo pipefail
 need=()
 [ -x /usr/lib/postgresql/15/bin/initdb ] || need+=(postgresql-15)
-[ -x /usr/bin/chromium ] || need+=(chromium)
+[ -x /usr/bin/chromium-headless-shell ] || need+=(chromium-headless-shell)
 command -v node >/dev/null || need+=(nodejs)
 command -v npm >/dev/null || need+=(npm)
 if [ ${#need[@]} -gt 0 ]; then
