@@ -491,8 +491,7 @@ def web_store(tmp_path: Any, migrated_sqlite: Path) -> Iterator[Any]:
 @pytest.fixture
 def client(web_store: Any) -> Iterator[Any]:
     """The real application (FastAPI TestClient, lifespan running) on ``web_store``."""
-    from fastapi.testclient import TestClient
-
+    from asgi_client import TestClient
     from spieltisch.web.app import create_app
 
     with TestClient(create_app(web_store)) as test_client:

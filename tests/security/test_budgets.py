@@ -10,9 +10,9 @@ from collections.abc import Iterator, Mapping
 from typing import Annotated, Any, Literal
 
 import pytest
-from fastapi.testclient import TestClient
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from asgi_client import TestClient
 from spieltisch.dice.fair import DiceSource
 from spieltisch.engine.system import Access, Odds, OddsOutcome
 from spieltisch.engine.visibility import Viewer

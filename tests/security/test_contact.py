@@ -21,9 +21,9 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 from leak_samples import CANARY, CONTACTS, LURKER, ContactSamples, Step, Who
 
+from asgi_client import TestClient
 from spieltisch.dice.verify import streams_of
 from spieltisch.engine.replay import replay_log
 from spieltisch.engine.system import Contact

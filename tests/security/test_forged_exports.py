@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import pytest
-from fastapi.testclient import TestClient
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from typer.testing import CliRunner
 
+from asgi_client import TestClient
 from legacy import log_format_table
 from spieltisch.cli.app import app
 from spieltisch.dice.fair import DiceSource, Epoch, FairDice, link_epochs

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
+from asgi_client import TestClient
 from spieltisch.cli.app import app
 from spieltisch.dice.verify import VerifyError, parse_export
 from spieltisch.safejson import JsonLimitError, loads

@@ -24,7 +24,6 @@ from dataclasses import fields, replace
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 from leak_samples import (
     CANARY,
     CONTACTS,
@@ -37,6 +36,7 @@ from leak_samples import (
     Whisper,
 )
 
+from asgi_client import TestClient
 from spieltisch.store import EventStore
 from spieltisch.web.app import Settings, create_app
 from spieltisch.web.limits import RateLimits

@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
+from asgi_client import TestClient
 from spieltisch.engine.errors import RuleError
 from spieltisch.engine.system import parse_command
 from spieltisch.engine.text import Label, TextError, text_problem

@@ -39,10 +39,10 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 from leak_samples import CANARY, SAMPLES, UNDO_LAST, UNKNOWN, Probe, Samples, Step, Whisper
 from starlette.websockets import WebSocketDisconnect
 
+from asgi_client import TestClient
 from spieltisch.store import EventStore
 from spieltisch.web.app import Settings, create_app
 from spieltisch.web.limits import RateLimits

@@ -8,10 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 from limits import parse
 from sqlalchemy import text
 
+from asgi_client import TestClient
 from spieltisch.errors import InputError
 from spieltisch.store.events import EventStore
 from spieltisch.web.app import Settings, create_app

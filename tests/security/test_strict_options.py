@@ -14,9 +14,9 @@ from dataclasses import fields, replace
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 from test_strict_commands import _loose_fields
 
+from asgi_client import TestClient
 from spieltisch.store import EventStore
 from spieltisch.systems.registry import get_system, system_ids
 from spieltisch.web.app import Settings, create_app

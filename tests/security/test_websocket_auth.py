@@ -9,9 +9,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from asgi_client import TestClient
 from spieltisch.i18n import translate
 from spieltisch.web.app import create_app
 from spieltisch.web.headers import allowed_origins_from_env, origin_allowed

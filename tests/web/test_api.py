@@ -383,8 +383,7 @@ def test_any_command_body_is_done_or_refused_with_a_4xx(party: Any, body: Any, w
 def test_errors_speak_the_tables_language_before_it_is_loaded(
     web_store: Any, toy: Any, make_party: Any
 ) -> None:
-    from fastapi.testclient import TestClient
-
+    from asgi_client import TestClient
     from spieltisch.store import EventStore
     from spieltisch.web.app import create_app
 

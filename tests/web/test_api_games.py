@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
+from asgi_client import TestClient
 from spieltisch.dice.verify import streams_of, verify_export
 from spieltisch.engine.table import Record, Table
 from spieltisch.engine.visibility import GM_VIEWER, Role, Viewer

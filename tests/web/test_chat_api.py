@@ -6,8 +6,8 @@ import json
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
+from asgi_client import TestClient
 from spieltisch.store import EventStore
 from spieltisch.store.exchange import verify_document
 from spieltisch.web.app import create_app

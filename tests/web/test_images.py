@@ -9,9 +9,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 from PIL import Image
 
+from asgi_client import TestClient
 from spieltisch.store import EventStore
 from spieltisch.store.images import MAX_SIDE, check_image, sniff
 from spieltisch.web.app import create_app

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
+from asgi_client import TestClient
 from spieltisch.i18n import LANGUAGES, area_catalog, catalog
 from spieltisch.web import pages
 from spieltisch.web.app import create_app

@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from asgi_client import TestClient
 from spieltisch.store import EventStore
 from spieltisch.web.app import Settings, create_app
 from spieltisch.web.limits import RateLimits

@@ -10,9 +10,9 @@ import json
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from asgi_client import TestClient
 from spieltisch import jsonpatch
 from spieltisch.engine.visibility import Actor, Role
 from spieltisch.store import EventStore
