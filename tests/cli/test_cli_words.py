@@ -87,6 +87,11 @@ REFUSED: list[tuple[list[str], str, dict[str, str]]] = [
         {"value": "--poo", "suggestions": "'--pool'"},
     ),
     (["roll", "--xyzzy", "1", "3d6"], "cli.usage.no_such_option", {"value": "--xyzzy"}),
+    (
+        ["table", "export", "-6abcdefghij"],
+        "cli.usage.dash_value",
+        {"value": "-6abcdefghij"},
+    ),
     (["roll"], "cli.usage.missing", {"name": "'EXPR'"}),
 ]
 

@@ -119,3 +119,19 @@ def test_serve_prints_its_address(tmp_path: Path) -> None:
         process.kill()
         process.wait(timeout=30)
     assert f"http://127.0.0.1:{port}" in line and "s.sqlite3" in line
+
+
+def test_an_older_tables_id_beginning_with_a_dash_is_written_after_two_dashes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "old.sqlite3"
+    monkeypatch.setattr("spieltisch.store.tables.new_id", lambda: "-6OldTable01")
+    created = _json(_run("table", "new", "free-dice", "--db", str(db), "--json"))
+    assert created["table"] == "-6OldTable01"
+    as_option = _run("table", "export", "-6OldTable01", "--db", str(db))
+    assert as_option.exit_code == 2
+    assert "'-6OldTable01' reads as an option" in as_option.output
+    assert "'--'" in as_option.output
+    exported = _run("table", "export", "--db", str(db), "--", "-6OldTable01")
+    assert exported.exit_code == 0, exported.output
+    assert json.loads(exported.stdout)["table"] == "-6OldTable01"

@@ -155,3 +155,16 @@ def test_a_token_revoked_on_one_worker_fails_on_the_other(postgres_server: Any) 
     finally:
         one.close()
         two.close()
+
+
+def test_a_new_id_never_begins_with_a_dash(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A command line would read such an id as an option; one drawn so is drawn again."""
+    from spieltisch.store import people
+
+    drawn = iter(["-dashFirst01", "--twoDashes0", "plainId01234"])
+    monkeypatch.setattr(people.secrets, "token_urlsafe", lambda _n: next(drawn))
+    assert people.new_id() == "plainId01234"
+    monkeypatch.undo()
+    ids = {people.new_id() for _ in range(2000)}
+    assert len(ids) == 2000
+    assert all(re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_-]{11}", made) for made in ids)

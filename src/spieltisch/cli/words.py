@@ -126,8 +126,21 @@ def _given_value(param: Any, args: Sequence[str]) -> str | None:
     return None
 
 
+def _dash_value(error: click.NoSuchOption, args: Sequence[str]) -> str | None:
+    """The word of ``args`` the parser took for the unknown option when it looks like a value
+    (one dash, then at least three characters, as an id made before ids left out a leading
+    dash) rather than an option."""
+    name = error.option_name or ""
+    for arg in args:
+        if arg.startswith(name) and not arg.startswith("--") and len(arg) >= 4:
+            return arg
+    return None
+
+
 def usage_error(error: click.UsageError, args: Sequence[str]) -> InputError:
     """The refused command line ``args`` as an error with a stable code and its values."""
+    if isinstance(error, click.NoSuchOption) and (value := _dash_value(error, args)):
+        return InputError("cli.usage.dash_value", value=value)
     if isinstance(error, click.NoSuchOption):
         if error.possibilities:
             suggestions = ", ".join(repr(name) for name in sorted(error.possibilities))

@@ -41,8 +41,12 @@ def new_secret() -> str:
 
 
 def new_id() -> str:
-    """A fresh id (of a table or a participant)."""
-    return secrets.token_urlsafe(9)
+    """A fresh id (of a table or a participant): twelve characters of the URL-safe alphabet,
+    never beginning with ``-``, which a command line would read as an option (such an id is
+    drawn again; ids made before this rule still work, written after ``--``)."""
+    while (made := secrets.token_urlsafe(9)).startswith("-"):
+        pass
+    return made
 
 
 def authenticate(writes: Writes, table_id: str, token: str | None) -> Participant:
