@@ -51,11 +51,10 @@ class _WholeExchange(httpx.BaseTransport):
         if start is None:
             if self.inner.raise_server_exceptions:
                 raise AssertionError("TestClient did not receive any response.")
-            return httpx.Response(500, request=request)
+            return httpx.Response(500, headers=[], stream=httpx.ByteStream(b""), request=request)
         headers = [(key.decode(), value.decode()) for key, value in start.get("headers", [])]
-        return httpx.Response(
-            start["status"], headers=headers, content=b"".join(chunks), request=request
-        )
+        stream = httpx.ByteStream(b"".join(chunks))  # as sent: no Content-Length added
+        return httpx.Response(start["status"], headers=headers, stream=stream, request=request)
 
     async def _exchange(
         self, scope: dict[str, Any], body: bytes
