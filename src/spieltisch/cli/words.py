@@ -139,9 +139,9 @@ def _dash_value(error: click.NoSuchOption, args: Sequence[str]) -> str | None:
 
 def usage_error(error: click.UsageError, args: Sequence[str]) -> InputError:
     """The refused command line ``args`` as an error with a stable code and its values."""
-    if isinstance(error, click.NoSuchOption) and (value := _dash_value(error, args)):
-        return InputError("cli.usage.dash_value", value=value)
     if isinstance(error, click.NoSuchOption):
+        if value := _dash_value(error, args):
+            return InputError("cli.usage.dash_value", value=value)
         if error.possibilities:
             suggestions = ", ".join(repr(name) for name in sorted(error.possibilities))
             return InputError(
