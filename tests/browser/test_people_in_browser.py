@@ -1,12 +1,14 @@
 """People at a table in the browser: the GM removes a player (whose page says so at once and
-stops), a player leaves, the GM makes new invite links."""
+stops), a player leaves, the GM makes new invite links; someone who joins while a page opens
+is listed."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
-from browser_helpers import join, new_context, open_table, watch_errors
+from browser_helpers import ApiTable, join, new_context, open_table, post, watch_errors
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -56,3 +58,39 @@ def test_remove_leave_and_new_invites(browser: Any, server: Any) -> None:
     finally:
         for context in contexts:
             context.close()
+
+
+def test_someone_who_joins_while_the_page_connects_is_listed(browser: Any, server: Any) -> None:
+    """The page reads the table, then opens its socket; whoever joins in between gets no
+    message of their own to that socket, and the socket's greeting names them. The page
+    reads the table once."""
+    context = new_context(browser, viewport={"width": 1280, "height": 900})
+    gm = context.new_page()
+    errors = watch_errors(gm)
+    try:
+        table = ApiTable(server.url, gm, "free-dice", title="Late arrival")
+        reads: list[str] = []
+        gm.on(
+            "request",
+            lambda request: (
+                reads.append(request.url)
+                if request.method == "GET" and f"/api/tables/{table.id}?" in request.url
+                else None
+            ),
+        )
+
+        def route(ws: Any) -> None:
+            # The page has read the table and opens its socket: Lea joins before it arrives.
+            post(
+                f"{server.url}/api/tables/{table.id}/join",
+                {"invite": table.invites["player"], "name": "Lea"},
+            )
+            ws.connect_to_server()
+
+        gm.route_web_socket(re.compile(r".*/ws(\?.*)?$"), route)
+        table.open()
+        expect(gm.locator("#people")).to_contain_text("Lea")
+        assert len(reads) == 1, reads
+        assert errors == []
+    finally:
+        context.close()

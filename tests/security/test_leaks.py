@@ -6,8 +6,9 @@ hidden, carrying a canary in each text and id) is followed by every kind of play
 Then every channel a player or a spectator has is read — the table (state and participants),
 the records, the replies to their commands (errors included), odds previews, command checks
 (``POST /check``, which must answer exactly as before the hidden commands), the WebSocket
-frames, and the export before and after the seed is revealed — and none may hold the canary
-or a hidden record. The hidden commands must leave what they see unchanged (seq aside), the
+frames (live, and the greeting of a connection opened after the hidden commands), and the
+export before and after the seed is revealed — and none may hold the canary or a hidden
+record. The hidden commands must leave what they see unchanged (seq aside), the
 odds included; and a command or an odds preview naming a hidden id gets exactly the answer
 an id nobody made gets. The matrix runs on SQLite; one case runs on PostgreSQL too. A player
 the GM removed gets nothing more at all, at every system.
@@ -269,6 +270,13 @@ def play_case(
         for seen in viewers:
             assert run.what(seen, commands) == before[seen.name]
             assert run.check(seen, commands) == checked[seen.name]
+            # A connection opened now is greeted with the view and who is at the table, as
+            # the table answers them: nothing of the hidden records.
+            with connect(client, party.id, seen.headers["Authorization"].split()[1]) as late:
+                greeting = late.receive_text()
+            seen.texts.append(greeting)
+            seen.frames.append(json.loads(greeting))
+            assert seen.frames[-1]["participants"] == before[seen.name]["participants"]
 
         for kind, command in commands.items():
             reply = run.player.keep(party.do(party.player, command))

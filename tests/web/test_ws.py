@@ -70,6 +70,29 @@ def test_catch_up_from_a_sequence_number_and_reconnect(party: Any) -> None:
         assert ws.receive_json()["records"] == []  # nothing after the end: only the state
 
 
+def test_the_greeting_names_who_is_at_the_table(party: Any) -> None:
+    party.do(party.player, {"kind": "join", "piece": "cat"})
+    party.join("player", "Olga")
+    with _socket(party, party.player_token) as ws:
+        hello = ws.receive_json()
+    assert hello["participants"] == party.view(party.player)["participants"]
+    people = [(p["role"], p["name"], p["pieces"]) for p in hello["participants"]]
+    assert people == [
+        ("gm", "", []),
+        ("player", "Olga", []),
+        ("player", "Paul", ["cat"]),
+        ("spectator", "Sue", []),
+    ]
+    # A greeting of several messages (an undo among the records caught up): the last names them.
+    party.do(party.player, {"kind": "roll", "piece": "cat"})
+    party.client.post(f"/api/tables/{party.id}/undo", headers=party.gm, json={"seq": 2})
+    with _socket(party, party.player_token) as ws:
+        greeting = [ws.receive_json(), ws.receive_json()]
+    assert [m["type"] for m in greeting] == ["records", "undo"]
+    assert "participants" not in greeting[0]
+    assert greeting[1]["participants"] == party.view(party.player)["participants"]
+
+
 def test_undo_reveal_and_joins_are_announced(party: Any) -> None:
     party.do(party.player, {"kind": "join", "piece": "cat"})
     party.do(party.player, {"kind": "roll", "piece": "cat"})

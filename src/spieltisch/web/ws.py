@@ -5,7 +5,8 @@ is refused (see :func:`spieltisch.web.headers.origin_allowed`), and so is a toke
 the token travels in the client's first message, ``{"type": "auth", "token": "…", "since":
 n}`` (``since`` optional, it wins over the query), sent within :data:`AUTH_TIMEOUT` seconds.
 Then the client receives one ``records`` message with every record after ``n`` it may see
-(possibly none) and its whole view (``state``, a snapshot); then, as the table changes:
+(possibly none), its whole view (``state``, a snapshot) and who is at the table
+(``participants``, as in the message below), the *greeting*; then, as the table changes:
 
 * ``{"type": "records", "records": [...], "seq": n, "base": b, "patch": [...]}`` for new
   records: ``patch`` (RFC 6902) turns the view at ``b``, the last one this connection was
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import weakref
 from typing import Any
@@ -176,6 +178,18 @@ def _people(people: list[Participant]) -> list[tuple[str, bool]]:
     return [(p.id, p.removed) for p in people]
 
 
+def _greeting(
+    records: list[Record], table: StoredTable, viewer: Viewer, people: list[Participant]
+) -> list[str]:
+    """The messages a new connection starts with: ``records`` and the whole view (see
+    :func:`message_texts`), the last one also naming who is at the table (``participants``),
+    so a page learns of someone who joined while it was loading without asking again."""
+    texts = message_texts(records, table, viewer, always=True)
+    listed = _participants_message(people, table, viewer)["participants"]
+    last = texts[-1][:-1] + ',"participants":' + json.dumps(listed, separators=(",", ":")) + "}"
+    return [*texts[:-1], last]
+
+
 def _participants_message(
     people: list[Participant], table: StoredTable, viewer: Viewer
 ) -> dict[str, Any]:
@@ -219,7 +233,7 @@ async def table_socket(websocket: WebSocket, table_id: str, since: int = 0) -> N
         actor = me.actor
         shown, seer = table, table.viewer(actor)  # the view this client holds: whose, when
         shown_class = view_viewer(shown, seer).key
-        for text in message_texts(table.records[sent:], table, seer, always=True):
+        for text in _greeting(table.records[sent:], table, seer, people):
             await websocket.send_text(text)
         fair, known = _fair(info), _people(people)
         reader = asyncio.ensure_future(_read_until_closed(websocket, subscription))

@@ -254,14 +254,6 @@ function reload() {
   return reloading;
 }
 
-// Who sits at the table, read again: someone who joined after the page loaded but before its
-// socket listened gets no "participants" message, so each (re)connection asks once.
-async function refreshPeople() {
-  const info = await api("GET", `/api/tables/${TABLE}`, { token: token() });
-  if (view.info) view.info = { ...view.info, participants: info.participants };
-  render();
-}
-
 async function reloadOnce() {
   const info = await api("GET", `/api/tables/${TABLE}`, { token: token() });
   if (!view.game) [view.game] = await Promise.all([loadGame(info.system), loadCommands(info.system)]);
@@ -348,7 +340,6 @@ function connect() {
     if (first) {
       view.retry = 0;  // authenticated: the server answered with the table
       setConn("live");
-      guarded(refreshPeople);
     }
     if (data.type === "undo" || data.type === "table" || data.type === "participants") {
       await guarded(reload);
@@ -359,6 +350,9 @@ function connect() {
       showAlert(data.error?.message || data.message || t("web.error.live"));
       return;
     }
+    // The greeting names who is at the table: someone who joined after the page read the
+    // table but before its socket listened got no "participants" message of their own.
+    if (data.participants) view.info = { ...view.info, participants: data.participants };
     const known = new Set(view.records.keys());
     if (data.records) addRecords(data.records);
     const added = (data.records || []).some((/** @type {TableRecord} */ r) => !known.has(r.seq));
