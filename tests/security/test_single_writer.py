@@ -59,29 +59,31 @@ def first_port(process: subprocess.Popen[bytes]) -> int:
 def _start(db: Path) -> subprocess.Popen[bytes]:
     """A real ``spieltisch serve`` on ``db`` answering on a free port. A parallel test may bind
     the port between choosing and listening: then the server exits and another is tried."""
-    for _attempt in range(5):
-        port = _free_port()
-        process = subprocess.Popen(
-            [sys.executable, "-c", _CLI, "serve", "--db", str(db), "--port", str(port)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
-        _PORTS[process.pid] = port
-        deadline = time.monotonic() + 300  # returns as soon as it answers; a loaded machine
-        while True:  # stretched a start past a minute
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/api/systems", timeout=2).is_success:
-                    return process
-            except httpx.TransportError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                if process.poll() is None:
-                    process.terminate()
-                said = process.communicate(timeout=30)[1]
-                if b"address already in use" in said.lower():
-                    break  # try another port
-                raise AssertionError(f"server did not start: {said!r}")
-            time.sleep(0.1)
+    # One client polls (a client per request would load the CA certificates each time).
+    with httpx.Client(timeout=2) as http:
+        for _attempt in range(5):
+            port = _free_port()
+            process = subprocess.Popen(
+                [sys.executable, "-c", _CLI, "serve", "--db", str(db), "--port", str(port)],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+            )
+            _PORTS[process.pid] = port
+            deadline = time.monotonic() + 300  # returns as soon as it answers; a loaded machine
+            while True:  # stretched a start past a minute
+                try:
+                    if http.get(f"http://127.0.0.1:{port}/api/systems").is_success:
+                        return process
+                except httpx.TransportError:
+                    pass
+                if process.poll() is not None or time.monotonic() > deadline:
+                    if process.poll() is None:
+                        process.terminate()
+                    said = process.communicate(timeout=30)[1]
+                    if b"address already in use" in said.lower():
+                        break  # try another port
+                    raise AssertionError(f"server did not start: {said!r}")
+                time.sleep(0.1)
     raise AssertionError("no free port found for the server")
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -85,6 +85,24 @@ def test_systems_and_openapi(client: Any, toy: Any) -> None:
         "/api/tables/{table_id}/export",
     ]:
         assert path in paths, path
+
+
+def test_a_system_is_described_once_per_class(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``GET /api/systems/{id}`` answers from a description made once per system class; a
+    system registered anew under the same id is described anew."""
+    from spieltisch.systems import registry
+    from spieltisch.systems.hexxen.system import Hexxen
+    from spieltisch.web.api import one_system
+
+    assert one_system("hexxen") is one_system("hexxen")
+
+    class Other(Hexxen):
+        meta: ClassVar[dict[str, Any]] = {"other": True}
+
+    monkeypatch.setitem(registry.REGISTRY, "hexxen", Other)
+    assert one_system("hexxen").meta == {"other": True}
+    monkeypatch.undo()
+    assert one_system("hexxen").meta != {"other": True}
 
 
 def test_bad_requests_get_clear_errors_and_change_nothing(party: Any) -> None:

@@ -43,33 +43,36 @@ def _start(database_url: str, log: Path) -> tuple[str, subprocess.Popen[bytes]]:
     """A server answering on a free port. The port is free when chosen, but a parallel test
     may bind it before the server does: then the server exits and another port is tried."""
     env = {**os.environ, DATABASE_URL_VARIABLE: database_url, "SPIELTISCH_LANG": "en"}
-    for _attempt in range(5):
-        port = _free_port()
-        start = log.stat().st_size if log.exists() else 0
-        with log.open("ab") as out:
-            process = subprocess.Popen(
-                [sys.executable, "-c", _START, "serve", "--host", "127.0.0.1", "--port", str(port)],
-                env=env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )
-        base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + LOADED  # returns as soon as the server answers
-        while True:
-            try:
-                if httpx.get(f"{base}/api/systems", timeout=2).status_code == 200:
-                    return base, process
-            except httpx.TransportError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                if process.poll() is None:
-                    process.kill()
-                process.wait(timeout=30)
-                said = log.read_bytes()[start:].decode(errors="replace")
-                if "address already in use" in said.lower():
-                    break  # try another port
-                raise AssertionError(f"server did not start: {said[-2000:]}")
-            time.sleep(0.1)
+    # One client polls (a client per request would load the CA certificates each time).
+    with httpx.Client(timeout=2) as http:
+        for _attempt in range(5):
+            port = _free_port()
+            start = log.stat().st_size if log.exists() else 0
+            serve = ["serve", "--host", "127.0.0.1", "--port", str(port)]
+            with log.open("ab") as out:
+                process = subprocess.Popen(
+                    [sys.executable, "-c", _START, *serve],
+                    env=env,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                )
+            base = f"http://127.0.0.1:{port}"
+            deadline = time.monotonic() + LOADED  # returns as soon as the server answers
+            while True:
+                try:
+                    if http.get(f"{base}/api/systems").status_code == 200:
+                        return base, process
+                except httpx.TransportError:
+                    pass
+                if process.poll() is not None or time.monotonic() > deadline:
+                    if process.poll() is None:
+                        process.kill()
+                    process.wait(timeout=30)
+                    said = log.read_bytes()[start:].decode(errors="replace")
+                    if "address already in use" in said.lower():
+                        break  # try another port
+                    raise AssertionError(f"server did not start: {said[-2000:]}")
+                time.sleep(0.1)
     raise AssertionError("no free port found for the server")
 
 

@@ -7,6 +7,7 @@ turned into ``{"error": {"code", "message"}}`` by the handlers in :mod:`spieltis
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated, Any
 
 import anyio
@@ -175,6 +176,15 @@ def list_systems() -> list[SystemPublic]:
 def one_system(system_id: str) -> SystemPublic:
     """One game system (what a table page needs of its game: the forms built from its
     command schemas); an unknown id is refused naming the known ones."""
+    return _described(system_id, type(get_system(system_id)))
+
+
+@functools.lru_cache(maxsize=64)
+def _described(system_id: str, kind: type[Any]) -> SystemPublic:
+    """What :func:`one_system` answers for the system of class ``kind`` registered as
+    ``system_id``: made once, as a system's schemas never change (making them cost the server
+    several milliseconds each time a table page opened; a system registered anew under the same
+    id is another class, described anew)."""
     system = get_system(system_id)
     return SystemPublic(
         id=system_id,
