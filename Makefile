@@ -18,9 +18,17 @@ $(BIN)/spieltisch: pyproject.toml
 run: $(BIN)/spieltisch
 	$(BIN)/spieltisch serve
 
+# The checks (lint, types) run beside the tests, whose workers keep both cores busy: run first,
+# alone, they left one core idle. Their output is kept and shown after the tests'; the exit
+# status is the first failure's.
 test: $(BIN)/spieltisch
 	bash scripts/test-services.sh
-	$(MAKE) lint typecheck unit
+	log=$$(mktemp); status=0; \
+	$(MAKE) --no-print-directory lint typecheck >$$log 2>&1 & checks=$$!; \
+	$(MAKE) --no-print-directory unit || status=$$?; \
+	wait $$checks; checks=$$?; [ $$status -ne 0 ] || status=$$checks; \
+	cat $$log; rm -f $$log; \
+	exit $$status
 
 lint: $(BIN)/spieltisch jscheck
 	$(PHASE) lint sh -c "$(BIN)/ruff check src tests bench scripts && \
