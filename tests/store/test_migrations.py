@@ -1,20 +1,26 @@
 """The Alembic migrations build exactly the schema of the models, run twice safely, and turn
-existing tables into seed epochs of format 2."""
+existing tables into seed epochs of format 2; a database at the newest revision opens without
+them."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 
 from spieltisch.store import EventStore
-from spieltisch.store.db import _MIGRATIONS, connect, migrate
+from spieltisch.store.db import _MIGRATIONS, SCHEMA_REVISION, connect, migrate
 from spieltisch.store.models import Base
 
 
@@ -25,11 +31,46 @@ def test_migrations_match_the_models_and_are_idempotent(database_url: str) -> No
         migrate(engine)  # a second start changes nothing
         with engine.connect() as conn:
             context = MigrationContext.configure(conn)
-            assert context.get_current_revision() == "0005_dice_streams"
+            assert context.get_current_revision() == SCHEMA_REVISION
             differences: list[Any] = compare_metadata(context, Base.metadata)
         assert differences == []
         tables = set(inspect(engine).get_table_names())
         assert {"tables", "participants", "invites", "records", "snapshots", "rate_hits"} <= tables
+    finally:
+        engine.dispose()
+
+
+def test_the_schema_revision_is_the_newest_migration() -> None:
+    """A database at ``SCHEMA_REVISION`` is taken as migrated: it must be the head."""
+    assert ScriptDirectory(str(_MIGRATIONS)).get_current_head() == SCHEMA_REVISION
+
+
+_OPENS = """
+import sys
+from spieltisch.store import EventStore
+EventStore(sys.argv[1]).close()
+print("alembic" in sys.modules, flush=True)
+EventStore(sys.argv[2]).close()
+print("alembic" in sys.modules)
+"""
+
+
+def test_a_migrated_database_opens_without_alembic(tmp_path: Path, migrated_sqlite: Path) -> None:
+    """Opening a database at the newest revision reads its revision and loads nothing of
+    Alembic (a store's start, the command line's table commands); a new one is migrated."""
+    migrated = tmp_path / "migrated.sqlite3"
+    shutil.copyfile(migrated_sqlite, migrated)
+    fresh = tmp_path / "fresh.sqlite3"
+    urls = [f"sqlite:///{migrated}", f"sqlite:///{fresh}"]
+    opened = subprocess.run(
+        [sys.executable, "-c", _OPENS, *urls], capture_output=True, text=True, timeout=120
+    )
+    assert opened.returncode == 0, opened.stderr
+    assert opened.stdout.split() == ["False", "True"]
+    engine = connect(urls[1])
+    try:
+        with engine.connect() as conn:
+            assert MigrationContext.configure(conn).get_current_revision() == SCHEMA_REVISION
     finally:
         engine.dispose()
 

@@ -18,15 +18,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from alembic import command
-from alembic.config import Config
-from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import URL, make_url
 
 from spieltisch.store.types import StoreError
 
 __all__ = [
     "DATABASE_URL_VARIABLE",
+    "SCHEMA_REVISION",
     "GroupCommit",
     "WriterLock",
     "connect",
@@ -43,6 +42,10 @@ DATABASE_URL_VARIABLE = "SPIELTISCH_DATABASE_URL"
 """Environment variable naming a PostgreSQL (or any SQLAlchemy) database URL."""
 
 _MIGRATIONS = Path(__file__).parent / "migrations"
+SCHEMA_REVISION = "0005_dice_streams"
+"""The newest migration's revision. A database there needs no migration, and a process that
+opens only such databases never imports Alembic (``tests/store/test_migrations.py`` checks
+that this is the head of ``migrations/versions``)."""
 _MIGRATION_LOCK = 73_617_401
 """PostgreSQL advisory lock id that serializes migrations of workers starting together."""
 
@@ -126,14 +129,30 @@ def _sqlite_begin(connection: Any) -> None:
 
 
 def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest revision (safe when several workers start at once)."""
-    config = Config()
-    config.set_main_option("script_location", str(_MIGRATIONS))
+    """Bring the schema to the newest revision (safe when several workers start at once).
+
+    A database already there is only read (its revision); Alembic and the migration scripts
+    are loaded for one that is not.
+    """
     with engine.execution_options(spieltisch_write=True).begin() as connection:
         if connection.dialect.name == "postgresql":
             connection.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": _MIGRATION_LOCK})
+        if _revisions(connection) == [SCHEMA_REVISION]:
+            return
+        from alembic import command
+        from alembic.config import Config
+
+        config = Config()
+        config.set_main_option("script_location", str(_MIGRATIONS))
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+def _revisions(connection: Connection) -> list[str]:
+    """The revisions Alembic recorded in the database (none before the first migration)."""
+    if not inspect(connection).has_table("alembic_version"):
+        return []
+    return list(connection.execute(text("SELECT version_num FROM alembic_version")).scalars())
 
 
 # -- one writing process per SQLite file ---------------------------------------------------
