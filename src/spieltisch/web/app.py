@@ -32,6 +32,7 @@ from spieltisch.errors import InputError, SpieltischError, located
 from spieltisch.i18n import error_message, translate
 from spieltisch.store import EventStore
 from spieltisch.web import api, images, pages, ws
+from spieltisch.web.assets import Assets
 from spieltisch.web.collector import Collector
 from spieltisch.web.deps import request_language
 from spieltisch.web.headers import SecurityHeaders, allowed_methods, allowed_origins_from_env
@@ -320,5 +321,5 @@ def create_app(
     app.include_router(ws.router)
     app.include_router(pages.router)
     if _STATIC.is_dir():
-        app.mount("/static", StaticFiles(directory=_STATIC), name="static")
+        app.mount("/static", Assets(_STATIC), name="static")
     return app
