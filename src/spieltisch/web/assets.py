@@ -15,6 +15,7 @@ import gzip
 import hashlib
 import mimetypes
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -94,7 +95,7 @@ class Assets:
             found = os.stat(path)
         except (OSError, ValueError):
             return None
-        if not path.is_file() or not path.resolve().is_relative_to(self.directory):
+        if not stat.S_ISREG(found.st_mode) or not path.resolve().is_relative_to(self.directory):
             return None
         stamp = (found.st_size, found.st_mtime_ns)
         known = self._files.get(name)
