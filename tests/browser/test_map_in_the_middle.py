@@ -4,7 +4,8 @@ with squares of about 40 px; tokens carry initials, a number for creatures of th
 conditions; a token dragged over the map shows a ruler with the route's cost and moves where
 it is dropped; a creature clicked on the map becomes the target of the attack and of the spell
 being cast; a planned route keeps the terrain colour of its squares; and a phone opens the map
-on the player's own creature, then on the one whose turn it is."""
+on the player's own creature, then on the one whose turn it is, also when the page draws twice
+before its next frame."""
 
 from __future__ import annotations
 
@@ -152,3 +153,54 @@ def test_the_map_is_the_middle_of_the_table(browser: Any, server: Any, screensho
     finally:
         for context in contexts:
             context.close()
+
+
+_TWO_RENDERS = """async () => {
+  const { zoomFrame } = await import("/static/js/zoom.js");
+  const { morph } = await import("/static/js/morph.js");
+  // Sizes through the CSS object model (the page's policy forbids a <style> element).
+  const sized = (node, sizes) => {
+    for (const [name, value] of Object.entries(sizes)) {
+      node.style.setProperty(name, value, "important");
+    }
+    return node;
+  };
+  const draw = () => {
+    const picture = sized(document.createElement("div"), {
+      width: "2000px", height: "2000px", position: "relative",
+    });
+    const spot = sized(document.createElement("span"), {
+      position: "absolute", left: "1800px", top: "1700px", width: "20px", height: "20px",
+      display: "block",
+    });
+    spot.id = "zt-spot";
+    picture.append(spot);
+    const frame = zoomFrame("zt-frame", picture, 40, { centre: "zt-spot" });
+    sized(frame.querySelector("#zt-frame"), { width: "200px", height: "200px", overflow: "auto" });
+    const box = document.createElement("div");
+    box.id = "zt";
+    box.append(frame);
+    return box;
+  };
+  const shown = draw();
+  document.body.append(shown);
+  morph(shown, draw());  // a second render before the first one's frame
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  const frame = document.getElementById("zt-frame");
+  return [frame.scrollLeft, frame.scrollTop];
+}"""
+
+
+def test_two_renders_in_one_frame_keep_the_centred_place(browser: Any, server: Any) -> None:
+    """A page that renders twice before the next frame (the table, then the socket's greeting)
+    keeps the map centred on the token: the second render does not put the frame back to where
+    it stood before the first one centred it."""
+    context = new_context(browser)
+    try:
+        page = context.new_page()
+        page.goto(server.url + "/")
+        left, top = page.evaluate(_TWO_RENDERS)
+        # The spot's middle (1810, 1710) in the middle of the 200 px frame.
+        assert (left, top) == (1710, 1610)
+    finally:
+        context.close()

@@ -46,7 +46,12 @@ export function zoomFrame(id, picture, cells, { extraClass = "", label = "web.la
   // kept its place; a new one is put there).
   requestAnimationFrame(() => {
     const shown = live(frame);
-    if (centre && centre !== memory.centred && centreOn(shown, centre)) { memory.centred = centre; return; }
+    if (centre && centre !== memory.centred && centreOn(shown, centre)) {
+      // Kept at once: the frame's scroll event comes a frame later, and another render's
+      // callback in this frame would otherwise put the old place back.
+      memory.centred = centre; memory.left = shown.scrollLeft; memory.top = shown.scrollTop;
+      return;
+    }
     if (shown.scrollLeft !== memory.left) shown.scrollLeft = memory.left;
     if (shown.scrollTop !== memory.top) shown.scrollTop = memory.top;
   });
