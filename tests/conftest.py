@@ -40,6 +40,18 @@ settings.register_profile("local", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "local")
 
 
+# -- the process pool ----------------------------------------------------------------------
+
+# An application starts its process pool as it starts (odds previews and AI moves run there,
+# see ``web/workers.py``): a worker forked for every application a test opens, hundreds over
+# the suite, each a few tenths of a CPU second, for tests that mostly never preview odds. So
+# the tests run their applications with ``SPIELTISCH_POOL_SIZE=0``, the documented setting that
+# computes in the request's thread; the pool's own tests (``tests/web/test_pool_*.py``,
+# ``tests/security/test_budgets.py``) set a pool, and the browser tests' server runs with the
+# default pool, as ``spieltisch serve`` does. Export the variable to run everything pooled.
+os.environ.setdefault("SPIELTISCH_POOL_SIZE", "0")
+
+
 # -- nothing outlives the run ---------------------------------------------------------------
 
 

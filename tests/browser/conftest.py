@@ -40,12 +40,16 @@ os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 
 def build_app(db_path: Path) -> Any:
     """The real application over a fresh SQLite file, with the pages, without rate limits:
-    one server takes every table a test process opens, all from one address."""
+    one server takes every table a test process opens, all from one address. Its process pool
+    is the one ``spieltisch serve`` starts (the other tests run without one, see
+    ``tests/conftest.py``)."""
     from spieltisch.web.app import Settings, create_app
     from spieltisch.web.limits import RateLimits
+    from spieltisch.web.workers import PoolSettings
 
     off = RateLimits(**{f.name: "" for f in fields(RateLimits)})
-    return create_app(db_path=str(db_path), settings=replace(Settings.from_env(), rates=off))
+    settings = replace(Settings.from_env(), rates=off, pool=PoolSettings())
+    return create_app(db_path=str(db_path), settings=settings)
 
 
 @dataclass
