@@ -126,9 +126,16 @@ EXIT_GRACE = 60
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """Arm a watchdog: a test process (an xdist worker too) that has not exited
-    :data:`EXIT_GRACE` seconds after pytest is done prints every thread's stack and ends with
-    status 1, instead of keeping the run from ever finishing."""
+    """Arm a watchdog: a test process that has not exited :data:`EXIT_GRACE` seconds after
+    pytest is done prints every thread's stack and ends with status 1, instead of keeping the
+    run from ever finishing.
+
+    Not in an xdist worker: a worker that is done waits for the controller to let it go, which
+    happens once the slowest worker is done too (a minute later is common), and the controller
+    then ends any worker that has not exited within ten seconds (execnet's terminate timeout);
+    the controller's own watchdog guards the run."""
+    if hasattr(config, "workerinput"):
+        return
     faulthandler.dump_traceback_later(EXIT_GRACE, exit=True)
 
 
