@@ -1,13 +1,14 @@
 """The page is patched, not rebuilt: another person's update leaves what one is doing alone —
 a number field keeps its value and caret, an open <details> stays open (the same node), the
-odds of each command are asked once; and what one has typed survives a reload."""
+odds of each command are asked once; what one has typed survives a reload; and a page that
+opens draws the table once (the socket's greeting brings nothing new), each change once more."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from browser_helpers import join, new_context, open_table, watch_errors
+from browser_helpers import ApiTable, join, new_context, open_table, watch_errors
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -146,3 +147,34 @@ def test_what_a_player_typed_survives_a_reload_in_hexxen_and_kreiswanderer(
         finally:
             gm_context.close()
             player_context.close()
+
+
+_COUNT_DRAWS = """
+window.tableDraws = 0;
+new MutationObserver((records) => {
+  for (const record of records) {
+    if (record.type === "childList" && record.target.id === "table-title") window.tableDraws++;
+  }
+}).observe(document, { childList: true, subtree: true });
+"""
+"""Counts the page's draws of the table: each sets the title's text (a new text node)."""
+
+
+def test_a_table_page_draws_once_as_it_opens_and_once_per_change(browser: Any, server: Any) -> None:
+    context = new_context(browser)
+    try:
+        page = context.new_page()
+        errors = watch_errors(page)
+        table = ApiTable(server.url, page, "free-dice")
+        table.send({"kind": "roll", "expression": "2d6"})
+        context.add_init_script(script=_COUNT_DRAWS)
+        # The greeting comes with the page going live, in the same task as a draw it causes.
+        table.open()
+        expect(page.locator("#log > li")).to_have_count(1)
+        assert page.evaluate("window.tableDraws") == 1
+        table.send({"kind": "roll", "expression": "1d6"})
+        expect(page.locator("#log > li")).to_have_count(2)
+        assert page.evaluate("window.tableDraws") == 2
+        assert not errors, errors
+    finally:
+        context.close()

@@ -290,10 +290,13 @@ function takeState(state, seq) {
  * @returns {boolean} */
 function followView(data, socket) {
   if (data.state) {
+    // A snapshot at the seq of the view held (the greeting right after the page read the
+    // table) is that view: a person's view changes only with the table's records.
+    const same = data.seq === view.stateSeq && view.state !== null;
     view.state = data.state;
     view.stateSeq = data.seq;
     view.askedSnapshot = false;
-    return true;
+    return !same;
   }
   if (!data.patch || data.seq <= view.stateSeq) return false;  // already there (a command's answer)
   try {
@@ -352,7 +355,9 @@ function connect() {
     }
     // The greeting names who is at the table: someone who joined after the page read the
     // table but before its socket listened got no "participants" message of their own.
-    if (data.participants) view.info = { ...view.info, participants: data.participants };
+    const joined = data.participants
+      && JSON.stringify(data.participants) !== JSON.stringify(view.info?.participants);
+    if (joined) view.info = { ...view.info, participants: data.participants };
     const known = new Set(view.records.keys());
     if (data.records) addRecords(data.records);
     const added = (data.records || []).some((/** @type {TableRecord} */ r) => !known.has(r.seq));
@@ -362,8 +367,9 @@ function connect() {
       && !(view.info?.participants || []).some((/** @type {Participant} */ p) => participantId(p) === r.actor));
     if (unknownActor || claims(data.records)) await guarded(reload);
     // The echo of this page's own command (its answer is already shown) changes nothing: no
-    // render (one would only patch the page to what it already shows).
-    else if (added || changed || first) render();
+    // render (one would only patch the page to what it already shows); nor does a greeting
+    // that brings what the page read just before.
+    else if (added || changed || joined) render();
   });
   socket.addEventListener("close", (event) => {
     if (view.gone) return;
