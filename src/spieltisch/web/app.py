@@ -223,6 +223,16 @@ async def _on_http(request: Request, error: Exception) -> JSONResponse:
     return _error(code, message, error.status_code, headers)
 
 
+async def _docs(request: Request) -> HTMLResponse:
+    """The API's interactive documentation (Swagger UI, served from this server).
+
+    A module-level function, not a closure over the application: FastAPI keeps every route's
+    callable in process-wide caches, and a closure there would keep its application (with its
+    store and tables) alive after the application is gone.
+    """
+    return pages.docs_page(request, request.app.openapi_url or "/openapi.json", _DOCS_ASSETS)
+
+
 class _App(FastAPI):
     """FastAPI with :class:`SecurityHeaders` outside everything, error answers included."""
 
@@ -289,10 +299,7 @@ def create_app(
     )
     app.mount(_DOCS_ASSETS, StaticFiles(directory=_swagger_assets()), name="docs-assets")
 
-    @app.get("/docs", include_in_schema=False)
-    async def docs(request: Request) -> HTMLResponse:
-        return pages.docs_page(request, app.openapi_url or "/openapi.json", _DOCS_ASSETS)
-
+    app.add_api_route("/docs", _docs, methods=["GET"], include_in_schema=False)
     app.state.store = the_store
     app.state.allowed_origins = (
         allowed_origins if allowed_origins is not None else allowed_origins_from_env()
