@@ -44,18 +44,15 @@ typecheck: $(BIN)/spieltisch
 	$(PHASE) typecheck $(BIN)/mypy
 
 # The tests but the browser's on two workers (the leak matrix's cells of one system stay in one
-# worker, see docs/architecture.md, "Tests") and, at the same time, the browser tests on two
-# workers of their own (a test module stays in one worker, with its server; each worker has
-# its own Chromium): the browser's workers mostly wait on a page or a server, and the other
-# phase's work fills the cores meanwhile. The browser phase's output is kept in a file and
-# shown once both ended, so the two do not interleave; each keeps its own pytest cache (its
-# last failures for --lf). Both always run; the exit status is the first failure's.
+# worker, see docs/architecture.md, "Tests"), then the browser tests on two workers of their
+# own (a test module stays in one worker, with its server; each worker has its own Chromium)
+# and their own pytest cache (their last failures for --lf). One after the other: each phase
+# alone keeps both cores busy, and side by side their four workers and two browsers only
+# contended for them. Both always run; the exit status is the first failure's.
 unit: $(BIN)/spieltisch
-	log=$$(mktemp); status=0; \
-	$(PHASE) browser-tests $(BIN)/pytest -n 2 --dist loadfile -m browser -o cache_dir=.pytest_cache/browser tests/browser >$$log 2>&1 & browser=$$!; \
+	status=0; \
 	$(PHASE) tests $(BIN)/pytest -n 2 --dist loadgroup -m "not browser" --ignore=tests/browser || status=$$?; \
-	wait $$browser; browser=$$?; [ $$status -ne 0 ] || status=$$browser; \
-	cat $$log; rm -f $$log; \
+	$(PHASE) browser-tests $(BIN)/pytest -n 2 --dist loadfile -m browser -o cache_dir=.pytest_cache/browser tests/browser || { failed=$$?; [ $$status -ne 0 ] || status=$$failed; }; \
 	exit $$status
 
 # Refresh the screenshots in docs/screenshots from the browser tests.
