@@ -31,6 +31,7 @@ average rounded down (at least 1).
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, Literal
 
 from lark import Token, Transformer
@@ -398,39 +399,42 @@ class _Lines(Transformer[Token, Any]):
         return part, amount
 
 
-PARSER: StatParser[ActionLine] = make_parser(
-    _GRAMMAR,
-    _Lines,
-    names={
-        "BONUS": "+N",
-        "NUMBER": "0-999",
-        "METRES": "metres",
-        "TYPE": "damage type",
-        "NAME": "name",
-        "ABILITY": "ability",
-        "CONDITION": "condition",
-        "SHAPE": "area",
-        "DCWORD": "DC",
-        "DIE": "d",
-        "UNIT": "m",
-        "HALF": "half",
-        "DIST": "reach | range",
-        "WIDTH": "width",
-        "RECHARGE": "recharge",
-        "PLUS": "plus",
-    },
-)
+@cache
+def parser() -> StatParser[ActionLine]:
+    """The compiled stat-line parser (built on first use, once)."""
+    return make_parser(
+        _GRAMMAR,
+        _Lines,
+        names={
+            "BONUS": "+N",
+            "NUMBER": "0-999",
+            "METRES": "metres",
+            "TYPE": "damage type",
+            "NAME": "name",
+            "ABILITY": "ability",
+            "CONDITION": "condition",
+            "SHAPE": "area",
+            "DCWORD": "DC",
+            "DIE": "d",
+            "UNIT": "m",
+            "HALF": "half",
+            "DIST": "reach | range",
+            "WIDTH": "width",
+            "RECHARGE": "recharge",
+            "PLUS": "plus",
+        },
+    )
 
 
 def parse_action(text: str) -> ActionLine:
     """The attack or saving-throw action a stat line describes; :class:`StatLineError` with a
     position otherwise."""
-    return PARSER.parse(text)
+    return parser().parse(text)
 
 
 def parse_attack(text: str) -> AttackLine:
     """The attack a stat line describes (a save line is refused at its DC)."""
-    line = PARSER.parse(text)
+    line = parser().parse(text)
     if not isinstance(line, AttackLine):
         at = text.find(":") + 1
         at += len(text[at:]) - len(text[at:].lstrip())
@@ -443,7 +447,7 @@ def parse_attack(text: str) -> AttackLine:
 
 def parse_save(text: str) -> SaveLine:
     """The saving-throw action a stat line describes (an attack line is refused)."""
-    line = PARSER.parse(text)
+    line = parser().parse(text)
     if not isinstance(line, SaveLine):
         at = text.find(":") + 1
         at += len(text[at:]) - len(text[at:].lstrip())
