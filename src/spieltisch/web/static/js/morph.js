@@ -155,16 +155,6 @@ function similar(old, fresh) {
 }
 
 /**
- * @param {Set<string> | undefined} a
- * @param {Set<string>} b
- */
-function shares(a, b) {
-  if (!a) return false;
-  for (const id of b) if (a.has(id)) return true;
-  return false;
-}
-
-/**
  * @param {Element | DocumentFragment} livePart
  * @param {Element | DocumentFragment} fresh
  * @param {Map<Node, Set<string>>} ids
@@ -175,22 +165,13 @@ function morphChildren(livePart, fresh, ids) {
   /** @type {(ChildNode | null)[]} */
   const pairs = news.map(() => null);
   const used = new Set();
-  // By id: the live node that carries an id the fresh one carries, wherever it stands.
-  news.forEach((node, i) => {
-    const want = ids.get(node);
-    if (!want) return;
-    const match = olds.find((old) => !used.has(old) && similar(old, node) && shares(ids.get(old), want));
-    if (match) {
-      used.add(match);
-      pairs[i] = match;
-    }
-  });
+  const at = news.some((node) => ids.has(node)) ? pairById(olds, news, pairs, used, ids) : null;
   // In order: the next live node of the same kind that holds no id (kept for id matches).
   let cursor = 0;
   news.forEach((node, i) => {
     const paired = pairs[i];
     if (paired) {
-      cursor = Math.max(cursor, olds.indexOf(paired) + 1);
+      cursor = Math.max(cursor, (at?.get(paired) ?? -1) + 1);
       return;
     }
     if (node instanceof Element && node.id) return;
@@ -211,6 +192,49 @@ function morphChildren(livePart, fresh, ids) {
     if (pairs[i]) morphNode(/** @type {Node} */ (pairs[i]), node, ids);
     else remember(node);
   });
+}
+
+/**
+ * Pair each fresh node that holds ids with the first live node that is similar and carries one
+ * of them, wherever it stands (into `pairs`, marking it `used`); the live nodes' positions.
+ * @param {ChildNode[]} olds
+ * @param {ChildNode[]} news
+ * @param {(ChildNode | null)[]} pairs
+ * @param {Set<ChildNode>} used
+ * @param {Map<Node, Set<string>>} ids
+ * @returns {Map<ChildNode, number>}
+ */
+function pairById(olds, news, pairs, used, ids) {
+  /** @type {Map<ChildNode, number>} */
+  const at = new Map();
+  /** @type {Map<string, number[]>} An id -> the live nodes that hold it, in order. */
+  const holders = new Map();
+  olds.forEach((old, j) => {
+    at.set(old, j);
+    for (const id of ids.get(old) ?? []) {
+      const list = holders.get(id);
+      if (list) list.push(j);
+      else holders.set(id, [j]);
+    }
+  });
+  news.forEach((node, i) => {
+    const want = ids.get(node);
+    if (!want) return;
+    let best = -1;
+    for (const id of want) {
+      for (const j of holders.get(id) ?? []) {
+        if (best !== -1 && j >= best) break;
+        const old = /** @type {ChildNode} */ (olds[j]);
+        if (!used.has(old) && similar(old, node)) best = j;
+      }
+    }
+    if (best !== -1) {
+      const old = /** @type {ChildNode} */ (olds[best]);
+      used.add(old);
+      pairs[i] = old;
+    }
+  });
+  return at;
 }
 
 /**
@@ -271,6 +295,7 @@ function morphNode(old, fresh, ids) {
  * @param {Element} fresh
  */
 function morphAttributes(old, fresh) {
+  if (sameAttributes(old, fresh)) return;
   for (const attr of [...old.attributes]) {
     if (personal(old, attr.name)) continue;
     // A tabindex the page gave a focused node to take the focus (goTo) stays while it has it:
@@ -285,6 +310,24 @@ function morphAttributes(old, fresh) {
     else if (attr.name === "style" && old instanceof SVGElement && fresh instanceof SVGElement) old.style.cssText = fresh.style.cssText;
     else old.setAttributeNS(attr.namespaceURI, attr.name, attr.value);
   }
+}
+
+/**
+ * Whether `old` carries the attributes of `fresh` already, in the same order (what a render
+ * mostly finds): then there is nothing to change.
+ * @param {Element} old
+ * @param {Element} fresh
+ */
+function sameAttributes(old, fresh) {
+  const had = old.attributes;
+  const wants = fresh.attributes;
+  if (had.length !== wants.length) return false;
+  for (let i = 0; i < had.length; i += 1) {
+    const a = /** @type {Attr} */ (had[i]);
+    const b = /** @type {Attr} */ (wants[i]);
+    if (a.name !== b.name || a.value !== b.value || a.namespaceURI !== b.namespaceURI) return false;
+  }
+  return true;
 }
 
 /**
