@@ -19,14 +19,12 @@ import argparse
 import base64
 import statistics
 import subprocess
-from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-ROOT = Path(__file__).resolve().parents[1]
+from page_update import CHROMIUM, ROOT  # the same browser and checkout as the update bench
+
 MORPH = "src/spieltisch/web/static/js/morph.js"
-CHROMIUM = "/usr/bin/chromium-headless-shell"
-"""Debian's Chromium headless shell (Playwright downloads none)."""
 
 TIME = """async ([source, size, rounds]) => {
   const { morph } = await import(source);
@@ -92,7 +90,7 @@ def main() -> None:
     versions = {args.anchor: _module(anchor), "tree": _module((ROOT / MORPH).read_text())}
     times: dict[tuple[str, int], list[float]] = {}
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        browser = playwright.chromium.launch(executable_path=CHROMIUM)
         for _ in range(repeat):
             for name, source in versions.items():
                 page = browser.new_page()
