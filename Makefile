@@ -45,14 +45,15 @@ typecheck: $(BIN)/spieltisch
 
 # The tests but the browser's on two workers (the leak matrix's cells of one system stay in one
 # worker, see docs/architecture.md, "Tests"), then the browser tests on two workers of their
-# own (a test module stays in one worker, with its server; each worker has its own Chromium)
-# and their own pytest cache (their last failures for --lf). One after the other: each phase
+# own (a test module stays in one worker, with its server; each worker has its own Chromium;
+# the modules go out in the order tests/browser/conftest.py sorts them, longest first) and
+# their own pytest cache (their last failures for --lf). One after the other: each phase
 # alone keeps both cores busy, and side by side their four workers and two browsers only
 # contended for them. Both always run; the exit status is the first failure's.
 unit: $(BIN)/spieltisch
 	status=0; \
 	$(PHASE) tests $(BIN)/pytest -n 2 --dist loadgroup -m "not browser" --ignore=tests/browser || status=$$?; \
-	$(PHASE) browser-tests $(BIN)/pytest -n 2 --dist loadfile -m browser -o cache_dir=.pytest_cache/browser tests/browser || { failed=$$?; [ $$status -ne 0 ] || status=$$failed; }; \
+	$(PHASE) browser-tests $(BIN)/pytest -n 2 --dist loadfile --no-loadscope-reorder -m browser -o cache_dir=.pytest_cache/browser tests/browser || { failed=$$?; [ $$status -ne 0 ] || status=$$failed; }; \
 	exit $$status
 
 # Refresh the screenshots in docs/screenshots from the browser tests.

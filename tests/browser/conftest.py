@@ -157,8 +157,21 @@ def no_csp_violations() -> Iterator[None]:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Every test in this folder drives the browser: marked so, whether or not its module says
-    it (``make unit`` runs the others on two workers first, these after them)."""
+    it (``make unit`` runs the others on two workers first, these after them).
+
+    The modules run longest first, each one whole, so that neither worker is left alone with a
+    long module at the end (``make unit`` hands them out in this order, see the Makefile). A
+    module's length is the measure of its time: its tests are scenarios played step by step in
+    the browser, and the longer the scenario the longer its text. The number of its tests is
+    not (the order xdist would choose): a module of one test playing a whole fight took longer
+    than all but one and ran last, its worker alone for half a minute.
+    """
     here = Path(__file__).parent
     for item in items:
         if here in item.path.parents:
             item.add_marker(pytest.mark.browser)
+    slots = [i for i, item in enumerate(items) if here in item.path.parents]
+    length = {items[i].path: items[i].path.stat().st_size for i in slots}
+    ordered = sorted((items[i] for i in slots), key=lambda item: -length[item.path])
+    for i, item in zip(slots, ordered, strict=True):
+        items[i] = item
