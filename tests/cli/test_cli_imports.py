@@ -1,11 +1,14 @@
 """An invocation imports what its command needs: the dice commands start without the store,
-the web server or any game system."""
+the web server or any game system; a table command imports the games it opens, no other."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+from pathlib import Path
+
+from spieltisch.systems.registry import BUILT_IN, get_system, system_ids
 
 _PROBE = """
 import json, sys
@@ -44,3 +47,40 @@ def test_a_game_command_imports_its_own_module_only() -> None:
     assert "spieltisch.cli.kitties" in loaded
     assert "spieltisch.cli.hexxen" not in loaded
     assert "spieltisch.store" not in loaded
+
+
+_GAMES = {
+    "spieltisch.systems.dnd5e",
+    "spieltisch.systems.freedice",
+    "spieltisch.systems.hexxen",
+    "spieltisch.systems.kilkenny",
+    "spieltisch.systems.kreiswanderer",
+    "spieltisch.systems.magical_kitties",
+}
+"""The packages of the games' rules."""
+
+
+def test_table_commands_import_only_the_games_they_open(tmp_path: Path) -> None:
+    db = str(tmp_path / "tables.sqlite3")
+    assert not _GAMES & _modules("table", "list", "--db", db)
+    loaded = _modules("table", "new", "free-dice", "--db", db)
+    assert _GAMES & loaded == {"spieltisch.systems.freedice"}
+    assert (
+        len(
+            json.loads(
+                subprocess.run(
+                    [sys.executable, "-c", _PROBE, "table", "list", "--json", "--db", db],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                ).stdout
+            )
+        )
+        == 1
+    )
+
+
+def test_every_built_in_system_is_found_under_its_own_id() -> None:
+    for system_id in BUILT_IN:
+        assert get_system(system_id).id == system_id
+    assert set(system_ids()) >= set(BUILT_IN)

@@ -1,5 +1,2 @@
-"""The rule sets. Importing this package registers every built-in game system."""
-
-from spieltisch.systems import freedice as freedice
-from spieltisch.systems import kilkenny as kilkenny
-from spieltisch.systems import magical_kitties as magical_kitties
+"""The rule sets, one package per game; :mod:`spieltisch.systems.registry` finds each by its id
+and imports it when it is first asked for."""
