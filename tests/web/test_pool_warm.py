@@ -1,7 +1,9 @@
-"""The process pool starts in the background: making it never waits for its fork server."""
+"""The process pool starts in the background: making it never waits for its fork server, which
+imports every game's rules before it forks a worker."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -39,3 +41,31 @@ def test_the_pool_is_made_while_its_fork_server_still_imports(tmp_path: Path) ->
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["made, warming: True", "ran: 3"]
+
+
+_GAMES = """
+import json, sys
+from spieltisch.systems.registry import BUILT_IN
+from spieltisch.web.workers import PoolSettings, Workers
+from loaded_games import loaded
+
+games = [path.partition(":")[0] for path in BUILT_IN.values()]
+workers = Workers(PoolSettings(size=1, timeout=120))
+print(json.dumps([games, workers.run(loaded, games), loaded(games)]))
+workers.close()
+"""
+
+
+def test_a_worker_finds_every_game_imported_by_its_fork_server() -> None:
+    """The registry imports a game when it is first asked for; the pool's worker must not
+    import one at its first preview or AI move (seconds on a busy machine): its fork server
+    imported them all. The process that made the pool imported none."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), *sys.path])}
+    done = subprocess.run(
+        [sys.executable, "-c", _GAMES], env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    games, in_worker, here = json.loads(done.stdout)
+    assert len(games) == 6
+    assert in_worker == games
+    assert here == []

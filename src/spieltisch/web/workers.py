@@ -30,6 +30,7 @@ from pydantic import TypeAdapter
 from spieltisch.dice import cost
 from spieltisch.engine.system import GameSystem, Odds
 from spieltisch.errors import SpieltischError
+from spieltisch.systems.registry import BUILT_IN
 
 __all__ = ["PoolSettings", "TooSlow", "Workers", "automatic_in_pool", "odds_in_pool"]
 
@@ -72,8 +73,12 @@ def _automatic(system: System, state: Any) -> Any:
     return system.automatic(state)
 
 
-PRELOAD = ("spieltisch.web.workers", "spieltisch.systems")
-"""What the pool's fork server imports once, before it forks a process."""
+PRELOAD = (
+    "spieltisch.web.workers",
+    *(path.partition(":")[0] for path in BUILT_IN.values()),
+)
+"""What the pool's fork server imports once, before it forks a process: every game's rules
+(the registry imports a game only when it is first asked for)."""
 
 
 class Workers:
