@@ -8,6 +8,7 @@ only where the server binaries are absent.
 from __future__ import annotations
 
 import faulthandler
+import functools
 import gc
 import json
 import os
@@ -68,26 +69,14 @@ os.environ.setdefault("SPIELTISCH_POOL_SIZE", "0")
 
 # -- the command line's tree, built once ---------------------------------------------------
 
-_trees: dict[int, tuple[typer.Typer, Any]] = {}
-
-
-def _built_once(app: typer.Typer) -> Any:
-    """The click command of ``app``, built on its first invocation in this process.
-
-    Typer's test runner builds the whole command tree from the command functions' signatures on
-    every invocation (0.05 to 0.15 CPU s with every command loaded, some 400 times over the
-    suite); the console script builds it once per process. The tests invoke one tree per process
-    too: the top-level group adds each command module's commands as it is first asked for and
-    localizes the help at every invocation (``spieltisch.cli.app``), so an invocation finds the
-    tree as a fresh process would.
-    """
-    if id(app) not in _trees:
-        _trees[id(app)] = (app, _build_tree(app))
-    return _trees[id(app)][1]
-
-
-_build_tree = typer.main.get_command
-typer.testing._get_command = _built_once  # type: ignore[attr-defined,assignment]
+# The click command of an app, built on its first invocation in this process. Typer's test
+# runner builds the whole command tree from the command functions' signatures on every
+# invocation (0.05 to 0.15 CPU s with every command loaded, some 400 times over the suite); the
+# console script builds it once per process. The tests invoke one tree per process too: the
+# top-level group adds each command module's commands as it is first asked for and localizes
+# the help at every invocation (``spieltisch.cli.app``), so an invocation finds the tree as a
+# fresh process would.
+typer.testing._get_command = functools.cache(typer.main.get_command)  # type: ignore[attr-defined]
 
 
 # -- nothing outlives the run ---------------------------------------------------------------

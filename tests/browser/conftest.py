@@ -167,10 +167,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     than all but one and ran last, its worker alone for half a minute.
     """
     here = Path(__file__).parent
-    for item in items:
-        if here in item.path.parents:
-            item.add_marker(pytest.mark.browser)
     slots = [i for i, item in enumerate(items) if here in item.path.parents]
+    for i in slots:
+        items[i].add_marker(pytest.mark.browser)
     length = {items[i].path: items[i].path.stat().st_size for i in slots}
     ordered = sorted((items[i] for i in slots), key=lambda item: -length[item.path])
     for i, item in zip(slots, ordered, strict=True):

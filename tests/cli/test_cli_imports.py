@@ -22,11 +22,14 @@ print(json.dumps(sorted(sys.modules)), file=sys.stderr)
 """
 
 
-def _modules(*args: str) -> set[str]:
-    done = subprocess.run(
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
         [sys.executable, "-c", _PROBE, *args], capture_output=True, text=True, check=True
     )
-    return set(json.loads(done.stderr.strip().splitlines()[-1]))
+
+
+def _modules(*args: str) -> set[str]:
+    return set(json.loads(_run(*args).stderr.strip().splitlines()[-1]))
 
 
 def test_odds_imports_neither_store_nor_systems() -> None:
@@ -65,19 +68,7 @@ def test_table_commands_import_only_the_games_they_open(tmp_path: Path) -> None:
     assert not _GAMES & _modules("table", "list", "--db", db)
     loaded = _modules("table", "new", "free-dice", "--db", db)
     assert _GAMES & loaded == {"spieltisch.systems.freedice"}
-    assert (
-        len(
-            json.loads(
-                subprocess.run(
-                    [sys.executable, "-c", _PROBE, "table", "list", "--json", "--db", db],
-                    capture_output=True,
-                    text=True,
-                    check=True,
-                ).stdout
-            )
-        )
-        == 1
-    )
+    assert len(json.loads(_run("table", "list", "--json", "--db", db).stdout)) == 1
 
 
 def test_every_built_in_system_is_found_under_its_own_id() -> None:

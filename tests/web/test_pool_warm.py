@@ -49,7 +49,7 @@ from spieltisch.systems.registry import BUILT_IN
 from spieltisch.web.workers import PoolSettings, Workers
 from loaded_games import loaded
 
-games = [path.partition(":")[0] for path in BUILT_IN.values()]
+games = [module for module, _ in BUILT_IN.values()]
 workers = Workers(PoolSettings(size=1, timeout=120))
 print(json.dumps([games, workers.run(loaded, games), loaded(games)]))
 workers.close()

@@ -20,21 +20,20 @@ from spieltisch.engine.system import GameSystem
 
 __all__ = ["BUILT_IN", "REGISTRY", "get_system", "system_ids"]
 
-BUILT_IN: dict[str, str] = {
-    "dnd5e": "spieltisch.systems.dnd5e.system:Dnd5e",
-    "free-dice": "spieltisch.systems.freedice.system:FreeDice",
-    "hexxen": "spieltisch.systems.hexxen.system:Hexxen",
-    "kilkenny": "spieltisch.systems.kilkenny.system:KilkennySystem",
-    "kreiswanderer": "spieltisch.systems.kreiswanderer.system:Kreiswanderer",
-    "magical-kitties": "spieltisch.systems.magical_kitties.system:MagicalKitties",
+BUILT_IN: dict[str, tuple[str, str]] = {
+    "dnd5e": ("spieltisch.systems.dnd5e.system", "Dnd5e"),
+    "free-dice": ("spieltisch.systems.freedice.system", "FreeDice"),
+    "hexxen": ("spieltisch.systems.hexxen.system", "Hexxen"),
+    "kilkenny": ("spieltisch.systems.kilkenny.system", "KilkennySystem"),
+    "kreiswanderer": ("spieltisch.systems.kreiswanderer.system", "Kreiswanderer"),
+    "magical-kitties": ("spieltisch.systems.magical_kitties.system", "MagicalKitties"),
 }
-"""Each built-in system's id and where its class lives (``module:Class``; the class's ``id``
+"""Each built-in system's id and where its class lives (module, class name; the class's ``id``
 is the key, which the tests check)."""
 
 
-def _imported(path: str) -> Callable[[], GameSystem[Any, Any, Any]]:
-    """A factory of the class at ``path`` (``module:Class``), imported at its first call."""
-    module, _, name = path.partition(":")
+def _imported(module: str, name: str) -> Callable[[], GameSystem[Any, Any, Any]]:
+    """A factory of the class ``name`` of ``module``, imported at its first call."""
 
     def factory() -> GameSystem[Any, Any, Any]:
         system: Callable[[], GameSystem[Any, Any, Any]] = getattr(
@@ -46,7 +45,7 @@ def _imported(path: str) -> Callable[[], GameSystem[Any, Any, Any]]:
 
 
 REGISTRY: dict[str, Callable[[], GameSystem[Any, Any, Any]]] = {
-    system_id: _imported(path) for system_id, path in BUILT_IN.items()
+    system_id: _imported(*where) for system_id, where in BUILT_IN.items()
 }
 """System id → factory. Tests may add a system here for their duration."""
 

@@ -73,10 +73,7 @@ def _automatic(system: System, state: Any) -> Any:
     return system.automatic(state)
 
 
-PRELOAD = (
-    "spieltisch.web.workers",
-    *(path.partition(":")[0] for path in BUILT_IN.values()),
-)
+PRELOAD = ("spieltisch.web.workers", *(module for module, _ in BUILT_IN.values()))
 """What the pool's fork server imports once, before it forks a process: every game's rules
 (the registry imports a game only when it is first asked for)."""
 
