@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from fractions import Fraction
 
 import pytest
@@ -203,22 +204,20 @@ def test_the_odds_of_the_giant_spiders_bite_mix_the_save_in() -> None:
     assert odds is not None
     got = {o.value: Fraction(o.exact) for o in odds.outcomes}
     # Brute force: every d20, d8 and 2d8 (4d8 and 2d8 on a critical) and save d20.
-    want: dict[int, Fraction] = {}
-
-    def add(value: int, weight: Fraction) -> None:
-        want[value] = want.get(value, Fraction(0)) + weight
-
+    # Counted in units of 1/(20 · 8⁶ · 20), the save's d20 last; fractions once at the end.
+    counts: Counter[int] = Counter()
     for d20 in range(1, 21):
         if d20 == 1 or (d20 < 20 and d20 + 5 < 15):
-            add(0, Fraction(1, 20))
+            counts[0] += 8**6 * 20
             continue
         n = 2 if d20 == 20 else 1
+        w = 8 ** (6 - 3 * n)
         for pierce in itertools.product(range(1, 9), repeat=n):
             for poison in itertools.product(range(1, 9), repeat=2 * n):
-                w = Fraction(1, 20) / 8 ** (3 * n)
                 p = sum(poison)
-                add(sum(pierce) + 3 + p, w * Fraction(9, 20))  # save d20 + 1 < 11 on 1..9
-                add(sum(pierce) + 3 + p // 2, w * Fraction(11, 20))
+                counts[sum(pierce) + 3 + p] += w * 9  # save d20 + 1 < 11 on 1..9
+                counts[sum(pierce) + 3 + p // 2] += w * 11
+    want = {value: Fraction(n, 20 * 8**6 * 20) for value, n in counts.items()}
     assert got == want
 
 

@@ -10,6 +10,7 @@ initiative: Cleo, Ada, then the monster.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from fractions import Fraction
 from typing import Any
 
@@ -107,18 +108,26 @@ def test_the_odds_of_the_bite_count_bless_on_the_save() -> None:
     # doubled on a 20), the poison halved when the Con save d20 + 1 + d4 reaches DC 11.
     saved = sum(Fraction(1, 80) for d20, bless in itertools.product(D20, D4) if d20 + bless >= 10)
     assert saved == Fraction(27, 40)  # 11/20 without Bless
-    want: dict[int, Fraction] = {}
+    # Each throw counts in units of 1/(20 · 8⁶), once unsaved and once saved; the counts
+    # become fractions once.
+    unsaved: Counter[int] = Counter()
+    halved: Counter[int] = Counter()
     for d20 in D20:
         if d20 == 1 or (d20 < 20 and d20 + 5 < 15):
-            want[0] = want.get(0, Fraction(0)) + Fraction(1, 20)
+            unsaved[0] += 8**6
+            halved[0] += 8**6
             continue
         n = 2 if d20 == 20 else 1
+        w = 8 ** (6 - 3 * n)
         for pierce in itertools.product(range(1, 9), repeat=n):
             for poison in itertools.product(range(1, 9), repeat=2 * n):
-                w = Fraction(1, 20) / 8 ** (3 * n)
-                for value, q in ((sum(poison), 1 - saved), (sum(poison) // 2, saved)):
-                    key = sum(pierce) + 3 + value
-                    want[key] = want.get(key, Fraction(0)) + w * q
+                unsaved[sum(pierce) + 3 + sum(poison)] += w
+                halved[sum(pierce) + 3 + sum(poison) // 2] += w
+    unit = Fraction(1, 20 * 8**6)
+    want = {
+        key: unit * (unsaved[key] * (1 - saved) + halved[key] * saved)
+        for key in unsaved.keys() | halved.keys()
+    }
     assert got == want
 
 
