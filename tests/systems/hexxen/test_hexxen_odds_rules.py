@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from fractions import Fraction
 
 import icepool
@@ -91,7 +92,8 @@ def test_pool_matches_icepool(dice: int, net: int, gm: bool) -> None:
 
 
 def _enumerate_contest(npc: int, npc_net: int, hunter: int, hunter_net: int) -> dict[int, Fraction]:
-    out: dict[int, Fraction] = {}
+    # Every throw of all the dice is counted; the counts become fractions once.
+    counts: Counter[int] = Counter()
     sides = range(1, 7)
     n_j, h_j = abs(npc_net), abs(hunter_net)
     total = 6 ** (npc + n_j + hunter + h_j)
@@ -99,9 +101,8 @@ def _enumerate_contest(npc: int, npc_net: int, hunter: int, hunter_net: int) -> 
         a = rules.check_result(faces[:npc], faces[npc : npc + n_j], npc_net, gm=True, options=OPTS)
         rest = faces[npc + n_j :]
         d = rules.check_result(rest[:hunter], rest[hunter:], hunter_net, gm=False, options=OPTS)
-        margin = a.total - d.total
-        out[margin] = out.get(margin, Fraction(0)) + Fraction(1, total)
-    return out
+        counts[a.total - d.total] += 1
+    return {margin: Fraction(n, total) for margin, n in counts.items()}
 
 
 @pytest.mark.parametrize(
