@@ -1,10 +1,12 @@
 """The page is patched, not rebuilt: another person's update leaves what one is doing alone —
 a number field keeps its value and caret, an open <details> stays open (the same node), the
-odds of each command are asked once; what one has typed survives a reload; and a page that
-opens draws the table once (the socket's greeting brings nothing new), each change once more."""
+odds of each command are asked once, and those shown stay until a new view's come; what one
+has typed survives a reload; and a page that opens draws the table once (the socket's greeting
+brings nothing new), each change once more."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -175,6 +177,43 @@ def test_a_table_page_draws_once_as_it_opens_and_once_per_change(browser: Any, s
         table.send({"kind": "roll", "expression": "1d6"})
         expect(page.locator("#log > li")).to_have_count(2)
         assert page.evaluate("window.tableDraws") == 2
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_the_odds_shown_stay_while_a_new_views_odds_come(browser: Any, server: Any) -> None:
+    # A record changes the view, and the odds of a command are asked again for the new one.
+    # Until they come, the page keeps the odds it showed (they no longer vanish and come back,
+    # moving everything below them) and marks the game's regions busy; then the mark goes.
+    context = new_context(browser)
+    try:
+        page = context.new_page()
+        errors = watch_errors(page)
+        table = ApiTable(server.url, page, "free-dice")
+        table.open()
+        page.fill("#fd-expression", "3d6")
+        page.get_by_role("button", name="Show the odds").click()
+        chart = page.locator("#odds table.odds-chart")
+        expect(chart).to_be_visible()
+        scene = page.locator("#game-body")
+        expect(scene).to_have_attribute("aria-busy", "false")
+        shown = chart.text_content()
+        held: list[Any] = []
+        odds = re.compile(r"/api/tables/[^/]+/odds(\?|$)")  # the page adds ?lang=
+        page.route(odds, lambda route: held.append(route))
+        table.send({"kind": "roll", "expression": "1d6"})
+        expect(page.locator("#log > li")).to_have_count(1)
+        expect(scene).to_have_attribute("aria-busy", "true")
+        assert chart.text_content() == shown
+        for _ in range(10_000):  # each call into the page lets a held request reach the handler
+            if held:
+                break
+            page.evaluate("0")
+        assert len(held) == 1 and chart.text_content() == shown
+        held[0].continue_()
+        expect(scene).to_have_attribute("aria-busy", "false")
+        expect(chart).to_be_visible()
         assert not errors, errors
     finally:
         context.close()

@@ -63,7 +63,10 @@ export function oddsChart(odds, { labeler = null, caption = null } = {}) {
 // The odds of a command depend on the command and on the view the page holds: each is asked
 // of the server once per view (a new view empties the cache), and a command asked again while
 // its answer is on its way shares that request. Every game asks through `ctx.odds` (a promise)
-// or `ctx.oddsNow` (the answer now, else null, and the page is drawn again when it arrives).
+// or `ctx.oddsNow` (the answer now, and the page is drawn again when it arrives). While a new
+// view's answer is on its way, `oddsNow` gives the command's answer of the view before, so
+// the odds on the page do not vanish and come back (moving what is below them) each time a
+// record arrives; `shownEarlier()` tells the page it showed one, to mark its game busy.
 
 /** @typedef {(command: unknown) => Promise<any>} OddsFetch */
 /** @typedef {{promise: Promise<any>, answer: any, redraw: boolean}} Entry */
@@ -72,6 +75,11 @@ export function oddsChart(odds, { labeler = null, caption = null } = {}) {
 const asked = new Map();
 /** @type {unknown} */
 let askedFor = undefined;  // the view the cached answers belong to
+/** The last answer of each command in an earlier view (refusals are not kept).
+ * @type {Map<string, any>} */
+const earlier = new Map();
+const EARLIER_KEPT = 200;
+let earlierShown = false;
 
 /**
  * @param {unknown} state
@@ -81,6 +89,15 @@ let askedFor = undefined;  // the view the cached answers belong to
  */
 function entryOf(state, command, fetch) {
   if (state !== askedFor) {
+    for (const [key, entry] of asked) {
+      if (!entry.answer) continue;
+      earlier.delete(key);  // re-added last: the map keeps the newest answers in order
+      if (!entry.answer.error) earlier.set(key, entry.answer);
+    }
+    for (const key of earlier.keys()) {
+      if (earlier.size <= EARLIER_KEPT) break;
+      earlier.delete(key);
+    }
     asked.clear();
     askedFor = state;
   }
@@ -115,8 +132,9 @@ export function askOdds(state, command, fetch) {
   return entryOf(state, command, fetch).promise;
 }
 
-/** The odds of `command` for the view `state` if known (the answer, or `{error}` when refused),
- * else null: they are asked for, and `redraw()` runs once they arrive (while the view holds).
+/** The odds of `command` for the view `state` if known (the answer, or `{error}` when refused);
+ * else they are asked for, `redraw()` runs once they arrive (while the view holds), and the
+ * answer meanwhile is the command's answer in an earlier view, or null if there is none.
  * @param {unknown} state
  * @param {unknown} command
  * @param {OddsFetch} fetch
@@ -125,10 +143,22 @@ export function askOdds(state, command, fetch) {
  */
 export function oddsNow(state, command, fetch, redraw) {
   const entry = entryOf(state, command, fetch);
+  const key = JSON.stringify(command);
   if (!entry.answer && !entry.redraw) {
     entry.redraw = true;
-    const again = () => { if (asked.get(JSON.stringify(command)) === entry) redraw(); };
+    const again = () => { if (asked.get(key) === entry) redraw(); };
     entry.promise.then(again, again);
   }
-  return entry.answer;
+  if (entry.answer) return entry.answer;
+  const before = earlier.get(key) ?? null;
+  if (before) earlierShown = true;
+  return before;
+}
+
+/** Whether `oddsNow` gave an earlier view's answer since the last call (and forget it).
+ * @returns {boolean} */
+export function shownEarlier() {
+  const shown = earlierShown;
+  earlierShown = false;
+  return shown;
 }

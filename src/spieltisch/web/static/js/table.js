@@ -8,7 +8,7 @@ import { verifyExport } from "./verify.js";
 import { loadGame } from "./games.js";
 import { loadCommands } from "./schemaform.js";
 import { applyPatch } from "./patch.js";
-import { askOdds, oddsNow } from "./odds.js";
+import { askOdds, oddsNow, shownEarlier } from "./odds.js";
 import { keepForms } from "./drafts.js";
 import { live, morph, patch } from "./morph.js";
 import * as chat from "./chat.js";
@@ -520,16 +520,20 @@ let formDrafts = null;
 
 /** Draw the game: its render builds a fresh scene (and parts for the other regions), which
  * is morphed into the page (`morph.js`), so a focused field, an open <details> and a scrolled
- * frame stay as they are. */
+ * frame stay as they are. While odds of the view before stand in for the new view's (odds.js),
+ * the game's regions are marked busy (`aria-busy`), until the render that has them all. */
 function renderGame() {
   const bodies = regionBodies();
   const body = Object.values(bodies).find((b) => document.activeElement && b.contains(document.activeElement)) || null;
   const active = body ? /** @type {HTMLElement} */ (document.activeElement) : null;
   const position = body && active ? focusables(body).indexOf(active) : -1;
   const scene = /** @type {HTMLElement} */ (bodies.scene.cloneNode(false));
+  shownEarlier();
   const parts = game().render(scene, ctx);
   morph(bodies.scene, scene);
   placeParts(parts);
+  const busy = String(shownEarlier());
+  for (const region of Object.values(bodies)) region.setAttribute("aria-busy", busy);
   formDrafts ||= keepForms(Object.values(bodies), TABLE, me().participant);
   formDrafts();
   updateRegions();

@@ -22,8 +22,8 @@ import { field, numberInput, select, textInput } from "../../forms.js";
  * @typedef {{ value: unknown, probability: number, exact: string }} Outcome
  * @typedef {{ outcomes?: Outcome[], mean?: number, failed?: string }} Answer the server's odds,
  *   or `failed` with the reason it refused the command
- * @typedef {{ records: LogRecord[], odds: (command: Command) => Promise<Answer | null>,
- *   rerender: () => void }} Ctx the part of the table's context these lines use
+ * @typedef {{ records: LogRecord[], oddsNow: (command: Command) => any, rerender: () => void }} Ctx
+ *   the part of the table's context these lines use
  * @typedef {{ id: string, name: string, dead?: boolean }} Creature
  * @typedef {(id: string) => string} NameOf
  * @typedef {{ kind: string, [field: string]: unknown }} Command
@@ -42,26 +42,16 @@ const ROLL_MODES = ["advantage", "normal", "disadvantage"];
 /** What the GM is typing into the check form; kept across re-renders. */
 const form = { creature: "", what: "skill:athletics", dc: "", bonus: "", modifier: "", mode: "normal" };
 
-/** Odds asked of the server, by command and table version (null while they are on the way).
- * @type {Map<string, Answer | null>} */
-const asked = new Map();
-
-/** The server's odds of `command` (null until they arrive; `{failed}` with the reason when
- * the server refuses the command); asked once per command and table version.
+/** The server's odds of `command` from the page's one odds cache (`odds.js`): null until they
+ * first arrive, `{failed}` with the reason when the server refuses the command.
  * @param {Ctx} ctx
  * @param {Command | null | undefined} command
  * @returns {Answer | null}
  */
 export function oddsOf(ctx, command) {
   if (!command) return null;
-  const key = JSON.stringify(command) + "|" + ctx.records.length;
-  if (asked.has(key)) return asked.get(key) ?? null;
-  if (asked.size > 200) asked.clear();
-  asked.set(key, null);
-  ctx.odds(command)
-    .then((odds) => { asked.set(key, odds); ctx.rerender(); })
-    .catch((/** @type {Error} */ error) => { asked.set(key, { failed: error.message }); ctx.rerender(); });
-  return null;
+  const answer = ctx.oddsNow(command);
+  return answer?.error ? { failed: answer.error } : answer;
 }
 
 /** The chance of one outcome of `odds` ("hidden", "win", "success") in words with its exact
