@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
+from collections import Counter
+from fractions import Fraction
 from typing import Any
 
 from spieltisch.systems.dnd5e.decide import decide
@@ -87,3 +90,28 @@ def start(state: DndState, *order: str) -> DndState:
 def end_turn(state: DndState) -> DndState:
     """The current creature ends its turn."""
     return play(state, {"kind": "end_turn"})
+
+
+def spider_bite_odds(saved: Fraction) -> dict[int, Fraction]:
+    """The giant spider's bite against AC 15 by brute force: every attack d20 (+5), 1d8+3
+    piercing and 2d8 poison (both doubled on a 20), the poison halved with the chance ``saved``
+    of the target's save. Each throw is counted in units of 1/(20 · 8⁶), once with the whole
+    poison and once with half of it; the counts become fractions once."""
+    whole: Counter[int] = Counter()
+    halved: Counter[int] = Counter()
+    for d20 in range(1, 21):
+        if d20 == 1 or (d20 < 20 and d20 + 5 < 15):
+            whole[0] += 8**6
+            halved[0] += 8**6
+            continue
+        n = 2 if d20 == 20 else 1
+        w = 8 ** (6 - 3 * n)
+        for pierce in itertools.product(range(1, 9), repeat=n):
+            for poison in itertools.product(range(1, 9), repeat=2 * n):
+                whole[sum(pierce) + 3 + sum(poison)] += w
+                halved[sum(pierce) + 3 + sum(poison) // 2] += w
+    unit = Fraction(1, 20 * 8**6)
+    return {
+        key: unit * (whole[key] * (1 - saved) + halved[key] * saved)
+        for key in whole.keys() | halved.keys()
+    }

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
-from collections import Counter
 from fractions import Fraction
 
 import pytest
@@ -12,7 +10,7 @@ from spieltisch.engine.errors import RuleError
 from spieltisch.systems.dnd5e.queries import attack_mode, kinds_on
 from spieltisch.systems.dnd5e.rules import Mode
 
-from .helpers import SYSTEM, command, end_turn, foe, fresh, pc, play, start
+from .helpers import SYSTEM, command, end_turn, foe, fresh, pc, play, spider_bite_odds, start
 
 
 def _mode(state, attacker: str, target: str, attack: str) -> Mode:  # type: ignore[no-untyped-def]
@@ -203,22 +201,9 @@ def test_the_odds_of_the_giant_spiders_bite_mix_the_save_in() -> None:
     odds = SYSTEM.odds(state, bite)
     assert odds is not None
     got = {o.value: Fraction(o.exact) for o in odds.outcomes}
-    # Brute force: every d20, d8 and 2d8 (4d8 and 2d8 on a critical) and save d20.
-    # Counted in units of 1/(20 · 8⁶ · 20), the save's d20 last; fractions once at the end.
-    counts: Counter[int] = Counter()
-    for d20 in range(1, 21):
-        if d20 == 1 or (d20 < 20 and d20 + 5 < 15):
-            counts[0] += 8**6 * 20
-            continue
-        n = 2 if d20 == 20 else 1
-        w = 8 ** (6 - 3 * n)
-        for pierce in itertools.product(range(1, 9), repeat=n):
-            for poison in itertools.product(range(1, 9), repeat=2 * n):
-                p = sum(poison)
-                counts[sum(pierce) + 3 + p] += w * 9  # save d20 + 1 < 11 on 1..9
-                counts[sum(pierce) + 3 + p // 2] += w * 11
-    want = {value: Fraction(n, 20 * 8**6 * 20) for value, n in counts.items()}
-    assert got == want
+    # Brute force of every d20, d8 and 2d8 (4d8 and 2d8 on a critical); the save d20 + 1
+    # reaches DC 11 on 10..20.
+    assert got == spider_bite_odds(Fraction(11, 20))
 
 
 def test_damage_types_are_a_closed_list_in_english_or_german_any_case() -> None:

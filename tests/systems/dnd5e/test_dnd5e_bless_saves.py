@@ -10,7 +10,6 @@ initiative: Cleo, Ada, then the monster.
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 from fractions import Fraction
 from typing import Any
 
@@ -23,7 +22,7 @@ from spieltisch.systems.dnd5e.events import DeathSaved
 from spieltisch.systems.dnd5e.evolve import evolve
 from spieltisch.systems.dnd5e.state import DndState
 
-from .helpers import SYSTEM, Dice, command, end_turn, fresh, pc, play
+from .helpers import SYSTEM, Dice, command, end_turn, fresh, pc, play, spider_bite_odds
 from .test_dnd5e_lasting import CLERIC
 
 SPIDER = {"kind": "add_monster", "id": "spider", "monster": "giant-spider", "position": "a2"}
@@ -108,27 +107,7 @@ def test_the_odds_of_the_bite_count_bless_on_the_save() -> None:
     # doubled on a 20), the poison halved when the Con save d20 + 1 + d4 reaches DC 11.
     saved = sum(Fraction(1, 80) for d20, bless in itertools.product(D20, D4) if d20 + bless >= 10)
     assert saved == Fraction(27, 40)  # 11/20 without Bless
-    # Each throw counts in units of 1/(20 · 8⁶), once unsaved and once saved; the counts
-    # become fractions once.
-    unsaved: Counter[int] = Counter()
-    halved: Counter[int] = Counter()
-    for d20 in D20:
-        if d20 == 1 or (d20 < 20 and d20 + 5 < 15):
-            unsaved[0] += 8**6
-            halved[0] += 8**6
-            continue
-        n = 2 if d20 == 20 else 1
-        w = 8 ** (6 - 3 * n)
-        for pierce in itertools.product(range(1, 9), repeat=n):
-            for poison in itertools.product(range(1, 9), repeat=2 * n):
-                unsaved[sum(pierce) + 3 + sum(poison)] += w
-                halved[sum(pierce) + 3 + sum(poison) // 2] += w
-    unit = Fraction(1, 20 * 8**6)
-    want = {
-        key: unit * (unsaved[key] * (1 - saved) + halved[key] * saved)
-        for key in unsaved.keys() | halved.keys()
-    }
-    assert got == want
+    assert got == spider_bite_odds(saved)
 
 
 # ---------------------------------------------------------------- a save action's save
