@@ -83,11 +83,12 @@ let earlierShown = false;
 
 /**
  * @param {unknown} state
+ * @param {string} key the command as JSON
  * @param {unknown} command
  * @param {OddsFetch} fetch
  * @returns {Entry}
  */
-function entryOf(state, command, fetch) {
+function entryOf(state, key, command, fetch) {
   if (state !== askedFor) {
     for (const [key, entry] of asked) {
       if (!entry.answer) continue;
@@ -101,7 +102,6 @@ function entryOf(state, command, fetch) {
     asked.clear();
     askedFor = state;
   }
-  const key = JSON.stringify(command);
   let known = asked.get(key);
   if (!known) {
     /** @type {Entry} */
@@ -129,7 +129,7 @@ function entryOf(state, command, fetch) {
  * @returns {Promise<any>}
  */
 export function askOdds(state, command, fetch) {
-  return entryOf(state, command, fetch).promise;
+  return entryOf(state, JSON.stringify(command), command, fetch).promise;
 }
 
 /** The odds of `command` for the view `state` if known (the answer, or `{error}` when refused);
@@ -142,8 +142,8 @@ export function askOdds(state, command, fetch) {
  * @returns {any}
  */
 export function oddsNow(state, command, fetch, redraw) {
-  const entry = entryOf(state, command, fetch);
   const key = JSON.stringify(command);
+  const entry = entryOf(state, key, command, fetch);
   if (!entry.answer && !entry.redraw) {
     entry.redraw = true;
     const again = () => { if (asked.get(key) === entry) redraw(); };
